@@ -1,0 +1,86 @@
+import { Agent, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { CALLER_SOURCE_HEADER } from '../contract/caller-source.js';
+import { Runs } from '../resources/runs.js';
+import { APIPromise } from './api-promise.js';
+import { resolveClientConfig, type ResolvedClientConfig } from './client-config.js';
+import { sendRequest, type HTTPMethod, type HTTPRequest, type QueryValue } from './http-request.js';
+import type { ClientOptions, RequestOptions } from './options.js';
+import { VERSION } from '../version.js';
+
+export interface GenericRequest<T> extends RequestOptions {
+  method: HTTPMethod;
+  /** Relative to the base URL, e.g. `/agent/runs/{id}/conversation`. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Parses a 2xx body; without it the JSON comes back as it is. */
+  schema?: z.ZodType<T>;
+  /** Send an Idempotency-Key so that retrying a POST is safe. */
+  idempotent?: boolean;
+}
+
+/**
+ * A client for the Cloud Agent Runs API.
+ *
+ * ```ts
+ * const client = new AgentRunsClient();            // AGENT_RUNS_API_KEY, AGENT_RUNS_BASE_URL
+ * const run = await client.runs.createAndWait({ prompt: 'Fix the flaky test' });
+ * ```
+ */
+export class AgentRunsClient {
+  readonly runs: Runs;
+  readonly baseURL: string;
+  private readonly config: ResolvedClientConfig;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly baseHeaders: Record<string, string>;
+  private readonly options: ClientOptions;
+
+  constructor(options: ClientOptions = {}) {
+    this.options = options;
+    this.config = resolveClientConfig(options);
+    this.baseURL = this.config.baseURL;
+    this.ownsDispatcher = !options.dispatcher;
+    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+    this.baseHeaders = {
+      accept: 'application/json',
+      'user-agent': `agent-runs-core/${VERSION} node/${process.versions.node}${options.userAgent ? ` ${options.userAgent}` : ''}`,
+      [CALLER_SOURCE_HEADER]: options.source ?? 'API',
+      ...this.config.defaultHeaders,
+    };
+    this.runs = new Runs((req) => this.send(req));
+  }
+
+  /** Whether an API key was given or found in the environment. */
+  get hasApiKey(): boolean {
+    return Boolean(this.config.apiKey);
+  }
+
+  /** A client with some options changed, sharing nothing mutable with this one. */
+  withOptions(overrides: ClientOptions): AgentRunsClient {
+    return new AgentRunsClient({ ...this.options, ...overrides });
+  }
+
+  /** Any endpoint, including those this package does not wrap; retries and errors as for the rest. */
+  request<T = unknown>(req: GenericRequest<T>): APIPromise<T> {
+    return new APIPromise(this.send(req));
+  }
+
+  get<T = unknown>(path: string, options: Omit<GenericRequest<T>, 'method' | 'path'> = {}): APIPromise<T> {
+    return this.request({ ...options, method: 'GET', path });
+  }
+
+  post<T = unknown>(path: string, options: Omit<GenericRequest<T>, 'method' | 'path'> = {}): APIPromise<T> {
+    return this.request({ ...options, method: 'POST', path });
+  }
+
+  /** Closes idle keep-alive connections; call when done so the process can exit promptly. */
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  private send<T>(req: HTTPRequest<T>) {
+    return sendRequest(this.config, this.dispatcher, this.baseHeaders, req);
+  }
+}

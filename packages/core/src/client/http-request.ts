@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { request as undiciRequest, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { ErrorBodySchema, type ErrorBody } from '../contract/error-body.js';
+import { formatIssues } from '../contract/format-issues.js';
+import type { ResponseHeaders } from '../errors/api-error.js';
+import { makeAPIError } from '../errors/api-error-factory.js';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIResponseValidationError,
+  APIUserAbortError,
+} from '../errors/connection-errors.js';
+import type { WithResponse } from './api-promise.js';
+import { API_KEY_VARIABLES, type ResolvedClientConfig } from './client-config.js';
+import { redactHeaders } from './logger.js';
+import type { RequestOptions } from './options.js';
+import { isRetryableStatus } from './retry-policy.js';
+import { backoffDelay, retryAfterMs } from './retry-timing.js';
+import { sleep } from './sleep.js';
+
+export type HTTPMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | null | undefined;
+
+export interface HTTPRequest<T> extends RequestOptions {
+  method: HTTPMethod;
+  /** Relative to the base URL, e.g. `/agent/runs`. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Parses a 2xx body; without it the JSON is returned as it came. */
+  schema?: z.ZodType<T>;
+  /** Send an Idempotency-Key (fixed for all attempts), making a POST safe to retry. */
+  idempotent?: boolean;
+}
+
+/** Appends `query` to a URL; arrays repeat the name (`state=A&state=B`). */
+export function buildURL(baseURL: string, path: string, query?: Record<string, QueryValue>): string {
+  const url = `${baseURL}${path.startsWith('/') ? path : `/${path}`}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) params.append(name, String(item));
+  }
+  const qs = params.toString();
+  return qs ? `${url}${url.includes('?') ? '&' : '?'}${qs}` : url;
+}
+
+interface AttemptOutcome {
+  status: number;
+  headers: ResponseHeaders;
+  text: string;
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/** One attempt, bounded by `timeout` for headers and body alike. */
+async function attempt(
+  url: string,
+  init: { method: HTTPMethod; headers: Record<string, string>; body: string | undefined },
+  dispatcher: Dispatcher | undefined,
+  timeout: number,
+  signal: AbortSignal | undefined,
+): Promise<AttemptOutcome> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(TIMED_OUT), timeout);
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const res = await undiciRequest(url, { ...init, signal: controller.signal, ...(dispatcher ? { dispatcher } : {}) });
+    const text = await res.body.text();
+    return { status: res.statusCode, headers: res.headers as ResponseHeaders, text };
+  } catch (error) {
+    if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: error });
+    if (controller.signal.reason === TIMED_OUT) {
+      throw new APIConnectionTimeoutError(`No answer from ${init.method} ${url} within ${timeout} ms.`, { cause: error });
+    }
+    const code = (error as { code?: string }).code;
+    throw new APIConnectionError(
+      `Could not reach ${new URL(url).origin} (${code ?? (error as Error).message}): check the base URL and that the server is running.`,
+      { cause: error },
+    );
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function parseErrorBody(text: string): ErrorBody | undefined {
+  try {
+    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sends a request with retries: connection errors, timeouts, 408, 409, 429 and 5xx are
+ * retried with backoff and `Retry-After`, unless the body says `retryable: false`.
+ */
+export async function sendRequest<T>(
+  config: ResolvedClientConfig,
+  dispatcher: Dispatcher | undefined,
+  baseHeaders: Record<string, string>,
+  req: HTTPRequest<T>,
+): Promise<WithResponse<T>> {
+  const url = buildURL(config.baseURL, req.path, req.query);
+  const headers: Record<string, string> = { ...baseHeaders, ...req.headers };
+  if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
+  let body: string | undefined;
+  if (req.body !== undefined) {
+    body = JSON.stringify(req.body);
+    headers['content-type'] = 'application/json';
+  }
+  if (req.idempotent) headers['idempotency-key'] = req.idempotencyKey ?? randomUUID();
+  const maxRetries = req.maxRetries ?? config.maxRetries;
+  const timeout = req.timeout ?? config.timeout;
+  const log = config.logger;
+  const target = { method: req.method, url };
+
+  for (let attempts = 1; ; attempts++) {
+    const retriesLeft = maxRetries - (attempts - 1);
+    if (config.debug) log.debug(`agent-runs: ${req.method} ${url} (attempt ${attempts})`, redactHeaders(headers));
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await attempt(url, { method: req.method, headers, body }, dispatcher, timeout, req.signal);
+    } catch (error) {
+      if (error instanceof APIConnectionError && retriesLeft > 0) {
+        const delay = backoffDelay(attempts - 1);
+        log.debug(`agent-runs: ${error.message} Retrying in ${delay} ms.`);
+        await sleep(delay, req.signal);
+        continue;
+      }
+      throw error;
+    }
+
+    const { status, headers: resHeaders, text } = outcome;
+    if (status >= 400) {
+      const errorBody = parseErrorBody(text);
+      if (retriesLeft > 0 && isRetryableStatus(status, errorBody)) {
+        const asked = retryAfterMs(resHeaders);
+        const delay = asked !== undefined ? Math.min(asked, config.maxRetryDelay) : backoffDelay(attempts - 1);
+        log.debug(`agent-runs: ${status} from ${req.method} ${url}; retrying in ${delay} ms.`);
+        await sleep(delay, req.signal);
+        continue;
+      }
+      throw makeAPIError({
+        status,
+        body: errorBody,
+        rawText: errorBody ? undefined : text,
+        headers: resHeaders,
+        request: target,
+        apiKeyVariables: API_KEY_VARIABLES,
+      });
+    }
+
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch (error) {
+      throw new APIResponseValidationError(
+        `${status} from ${req.method} ${url} is not valid JSON: ${text.slice(0, 120)}`,
+        status,
+        { cause: error },
+      );
+    }
+    let data = json as T;
+    if (req.schema) {
+      const parsed = req.schema.safeParse(json);
+      if (!parsed.success) {
+        throw new APIResponseValidationError(
+          `${status} from ${req.method} ${url} does not match the contract: ${formatIssues(parsed.error, 'response').join('; ')}`,
+          status,
+          { cause: parsed.error },
+        );
+      }
+      data = parsed.data;
+    }
+    return { data, response: { status, headers: resHeaders, url, attempts } };
+  }
+}

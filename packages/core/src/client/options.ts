@@ -1,0 +1,41 @@
+import type { Dispatcher } from 'undici';
+import type { KnownRunSourceType } from '../contract/run-source-type.js';
+import type { Logger, LogLevel } from './logger.js';
+
+export interface ClientOptions {
+  /** Base address ending in `/v1`. Default: AGENT_RUNS_BASE_URL, OZ_API_BASE_URL, then the public service. */
+  baseURL?: string;
+  /** Bearer API key. Default: AGENT_RUNS_API_KEY, then WARP_API_KEY. */
+  apiKey?: string;
+  /** Milliseconds for one attempt of a request, body included. Default 60 000. */
+  timeout?: number;
+  /** Retries after the first attempt for retryable failures. Default 2. */
+  maxRetries?: number;
+  /** Longest wait a `Retry-After` may impose before a retry, in ms. Default 60 000. */
+  maxRetryDelay?: number;
+  /** Headers sent with every request. */
+  defaultHeaders?: Record<string, string>;
+  /** Allow sending the key over plain http to a host that is not loopback. Default false. */
+  allowInsecureHttp?: boolean;
+  /** Which kind of caller this is; the local server records it as the run's source. Default API. */
+  source?: KnownRunSourceType;
+  /** Appended to the User-Agent, e.g. `my-tool/1.2`. */
+  userAgent?: string;
+  /** Where debug lines go (the key is always redacted). Default: console, level from AGENT_RUNS_LOG. */
+  logger?: Logger;
+  logLevel?: LogLevel;
+  /** An undici dispatcher (proxy agent, custom pool). Default: a keep-alive Agent owned by the client. */
+  dispatcher?: Dispatcher;
+  /** Environment to read defaults from. Default process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+/** Overrides for one call. */
+export interface RequestOptions {
+  timeout?: number;
+  maxRetries?: number;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** For creates: the key that makes retries safe. Default: a fresh UUID per call. */
+  idempotencyKey?: string;
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { RunItemSchema } from './run-item.js';
+import { KnownRunSourceTypeSchema } from './run-source-type.js';
+import { KnownRunStateSchema, type KnownRunState } from './run-state.js';
+
+export const PageInfoSchema = z.looseObject({
+  has_next_page: z.boolean(),
+  next_cursor: z.string().optional().describe('Pass as cursor to fetch the next page'),
+});
+
+export type PageInfo = z.infer<typeof PageInfoSchema>;
+
+export const ListRunsResponseSchema = z.looseObject({
+  runs: z.array(RunItemSchema),
+  page_info: PageInfoSchema,
+});
+
+export type ListRunsResponse = z.infer<typeof ListRunsResponseSchema>;
+
+export const LIST_SORT_FIELDS = ['updated_at', 'created_at', 'title', 'agent'] as const;
+export const LIST_SORT_ORDERS = ['desc', 'asc'] as const;
+export const LIST_LIMIT_MAX = 500;
+export const LIST_LIMIT_DEFAULT = 20;
+
+const timestamp = z.iso.datetime({ offset: true, error: 'must be an RFC 3339 timestamp such as 2026-11-22T01:15:25Z' });
+// A query string repeats `state` for several values; accept one value or many.
+const oneOrMany = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).min(1).optional());
+
+/**
+ * The query of `GET /agent/runs`. Strict: an unknown state, source or sort is a caller
+ * mistake. Numbers may arrive as strings (from a URL) and are coerced.
+ */
+export const ListRunsQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: `must be an integer from 1 to ${LIST_LIMIT_MAX}` })
+    .int(`must be an integer from 1 to ${LIST_LIMIT_MAX}`)
+    .min(1, `must be an integer from 1 to ${LIST_LIMIT_MAX}`)
+    .max(LIST_LIMIT_MAX, `must be an integer from 1 to ${LIST_LIMIT_MAX}`)
+    .optional()
+    .describe(`Page size, 1..${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT})`),
+  cursor: z.string().min(1).optional().describe('The previous page’s next_cursor'),
+  sort_by: z.enum(LIST_SORT_FIELDS).optional().describe('Sort field (default updated_at)'),
+  sort_order: z.enum(LIST_SORT_ORDERS).optional().describe('Sort order (default desc)'),
+  state: oneOrMany(KnownRunStateSchema).describe('Only runs in any of these states'),
+  name: z.string().optional().describe('Config name'),
+  config_name: z.string().optional().describe('The same filter as name'),
+  model_id: z.string().optional(),
+  creator: z.string().optional().describe('Creator uid'),
+  source: KnownRunSourceTypeSchema.optional(),
+  environment_id: z.string().optional(),
+  skill_spec: z.string().optional(),
+  skill: z.string().optional().describe('The same filter as skill_spec'),
+  created_after: timestamp.optional(),
+  created_before: timestamp.optional(),
+  updated_after: timestamp.optional(),
+  q: z.string().optional().describe('Case-insensitive search in title, prompt and skill spec'),
+});
+
+export type ParsedListRunsQuery = z.output<typeof ListRunsQuerySchema>;
+/** What a caller passes: one state or several. */
+export type ListRunsQuery = Omit<ParsedListRunsQuery, 'state'> & { state?: KnownRunState | KnownRunState[] };

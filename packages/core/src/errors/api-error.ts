@@ -1,0 +1,68 @@
+import type { ErrorBody } from '../contract/error-body.js';
+import { errorCodeOf } from '../contract/error-body.js';
+import { AgentRunsError } from './agent-runs-error.js';
+
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+/** The server answered with a 4xx or 5xx status. */
+export class APIError extends AgentRunsError {
+  override name = 'APIError';
+  /** The HTTP status. */
+  readonly status: number;
+  readonly headers: ResponseHeaders;
+  /** The parsed problem body; undefined when the body was not JSON (an HTML page, say). */
+  readonly body: ErrorBody | undefined;
+  /** The error code from the body's `type`, e.g. `invalid_request`. */
+  readonly code: string | undefined;
+  readonly title: string | undefined;
+  readonly detail: string | undefined;
+  /** The server's own verdict; undefined when it did not say. */
+  readonly retryable: boolean | undefined;
+  readonly traceId: string | undefined;
+  /** The method and path of the request. */
+  readonly request: { method: string; url: string };
+
+  constructor(
+    status: number,
+    body: ErrorBody | undefined,
+    headers: ResponseHeaders,
+    request: { method: string; url: string },
+    message: string,
+  ) {
+    super(message);
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+    this.request = request;
+    this.code = errorCodeOf(body);
+    this.title = body?.title;
+    this.detail = body?.detail;
+    this.retryable = body?.retryable;
+    this.traceId = body?.trace_id;
+  }
+}
+
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
+export class UnprocessableEntityError extends APIError {
+  override name = 'UnprocessableEntityError';
+}
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+}
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}

@@ -1,0 +1,59 @@
+import type { RunItem } from '../contract/run-item.js';
+import { formatElapsed } from './duration.js';
+
+/** Seconds from creation (or start) to the last update; undefined if the timestamps are unreadable. */
+export function runDurationMs(run: RunItem): number | undefined {
+  const from = Date.parse(run.started_at ?? run.created_at);
+  const to = Date.parse(run.updated_at);
+  return Number.isNaN(from) || Number.isNaN(to) ? undefined : Math.max(0, to - from);
+}
+
+/** What a person should know about a state, beyond its name. */
+export function describeState(state: string): string {
+  switch (state) {
+    case 'SUCCEEDED':
+      return 'succeeded';
+    case 'FAILED':
+      return 'failed';
+    case 'ERROR':
+      return 'ended with an error on the service side';
+    case 'CANCELLED':
+      return 'was cancelled';
+    case 'BLOCKED':
+      return 'is blocked and needs a person (approval or input)';
+    case 'QUEUED':
+    case 'PENDING':
+    case 'CLAIMED':
+      return 'is waiting to start';
+    case 'INPROGRESS':
+      return 'is running';
+    default:
+      return `is in state ${state}, which this client does not know`;
+  }
+}
+
+/** The facts of a run as label/value rows, in the order people read them. */
+export function runSummaryRows(run: RunItem): Array<[string, string]> {
+  const rows: Array<[string, string]> = [
+    ['Run', run.run_id],
+    ['State', run.state],
+    ['Title', run.title],
+  ];
+  const model = run.agent_config?.model_id;
+  if (model) rows.push(['Model', model]);
+  const duration = runDurationMs(run);
+  if (duration !== undefined) rows.push(['Duration', formatElapsed(duration)]);
+  if (run.session_link) rows.push(['Session', run.session_link]);
+  if (run.status_message?.message) rows.push(['Status', run.status_message.message]);
+  return rows;
+}
+
+/** A few plain lines describing a run, for logs and hosts that show only text. */
+export function summarizeRun(run: RunItem): string {
+  const head = `Run ${run.run_id} ${describeState(run.state)}.`;
+  const width = Math.max(...runSummaryRows(run).map(([label]) => label.length));
+  const rows = runSummaryRows(run)
+    .slice(1)
+    .map(([label, value]) => `  ${label.padEnd(width)}  ${value}`);
+  return [head, ...rows].join('\n');
+}

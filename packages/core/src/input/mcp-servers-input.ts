@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { formatIssues } from '../contract/format-issues.js';
+import { MCPServersSchema, type MCPServers } from '../contract/mcp-server-config.js';
+import { RequestValidationError } from '../errors/request-validation-error.js';
+
+/**
+ * MCP servers from JSON text or from a path to a JSON file. Accepts the servers object
+ * itself or the common `{ "mcpServers": { … } }` file shape. Throws RequestValidationError
+ * naming `what` (a flag or input) and the bad field.
+ */
+export function parseMcpServersInput(input: string, what = 'mcp-servers'): MCPServers {
+  const text = input.trim();
+  let source = 'JSON';
+  let json = text;
+  if (!text.startsWith('{')) {
+    source = `file ${text}`;
+    try {
+      json = readFileSync(text, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new RequestValidationError(what, [
+        `${what}: is neither a JSON object nor a readable file (${code ?? 'unreadable'}: ${text})`,
+      ]);
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    throw new RequestValidationError(what, [`${what}: ${source} is not valid JSON (${(error as Error).message})`]);
+  }
+  if (value && typeof value === 'object' && !Array.isArray(value) && 'mcpServers' in value) {
+    value = (value as { mcpServers: unknown }).mcpServers;
+  }
+  const parsed = MCPServersSchema.safeParse(value);
+  if (!parsed.success) throw new RequestValidationError(what, formatIssues(parsed.error, what));
+  return parsed.data;
+}

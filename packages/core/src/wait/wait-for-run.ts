@@ -1,0 +1,85 @@
+import { isTerminalState } from '../contract/run-state.js';
+import type { RunItem } from '../contract/run-item.js';
+import type { WithResponse } from '../client/api-promise.js';
+import type { RequestOptions } from '../client/options.js';
+import { retryAfterMs } from '../client/retry-timing.js';
+import { isRetryableStatus } from '../client/retry-policy.js';
+import { sleep } from '../client/sleep.js';
+import { APIError } from '../errors/api-error.js';
+import { APIConnectionError } from '../errors/connection-errors.js';
+import { WaitTimeoutError } from '../errors/wait-timeout-error.js';
+import {
+  DEFAULT_MAX_POLL_INTERVAL_MS,
+  DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_WAIT_TIMEOUT_MS,
+  type WaitOptions,
+} from './wait-options.js';
+
+type GetRun = (runId: string, options: RequestOptions) => Promise<WithResponse<RunItem>>;
+
+const GROWTH = 1.5;
+
+function changed(previous: RunItem | undefined, run: RunItem): boolean {
+  return (
+    !previous ||
+    previous.state !== run.state ||
+    previous.updated_at !== run.updated_at ||
+    previous.status_message?.message !== run.status_message?.message
+  );
+}
+
+/** A failure worth waiting out: the server or the network is having a moment. */
+function isTransient(error: unknown): boolean {
+  if (error instanceof APIConnectionError) return true;
+  return error instanceof APIError && isRetryableStatus(error.status, error.body);
+}
+
+/**
+ * Polls a run until it reaches a terminal state and returns it. Polls start fast and
+ * back off to a cap, reset on every change, and honour `Retry-After`. Transient
+ * failures are waited out; anything else is thrown.
+ */
+export async function waitForRun(getRun: GetRun, runId: string, options: WaitOptions = {}): Promise<RunItem> {
+  const started = Date.now();
+  const timeout = options.timeout ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const deadline = started + timeout;
+  const initial = options.pollInterval ?? DEFAULT_POLL_INTERVAL_MS;
+  const cap = options.maxPollInterval ?? Math.max(DEFAULT_MAX_POLL_INTERVAL_MS, initial);
+  let interval = initial;
+  let last: RunItem | undefined;
+
+  for (;;) {
+    let asked: number | undefined;
+    try {
+      const remaining = Math.max(1, deadline - Date.now());
+      const reqTimeout = options.requestOptions?.timeout;
+      const { data: run, response } = await getRun(runId, {
+        ...options.requestOptions,
+        timeout: reqTimeout === undefined ? remaining : Math.min(reqTimeout, remaining),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      asked = retryAfterMs(response.headers);
+      if (changed(last, run)) {
+        const previous = last;
+        last = run;
+        interval = initial;
+        await options.onUpdate?.({ run, previous, elapsedMs: Date.now() - started });
+      } else {
+        interval = Math.min(cap, Math.round(interval * GROWTH));
+      }
+      if (isTerminalState(run.state)) return run;
+    } catch (error) {
+      if (!isTransient(error) || Date.now() >= deadline) {
+        if (isTransient(error)) throw new WaitTimeoutError(runId, last, Date.now() - started);
+        throw error;
+      }
+      if (error instanceof APIError) asked = retryAfterMs(error.headers);
+      interval = Math.min(cap, Math.round(interval * GROWTH));
+    }
+    const now = Date.now();
+    if (now >= deadline) throw new WaitTimeoutError(runId, last, now - started);
+    const delay = asked !== undefined ? Math.max(asked, interval) : interval;
+    await sleep(Math.min(delay, deadline - now), options.signal);
+    if (Date.now() >= deadline) throw new WaitTimeoutError(runId, last, Date.now() - started);
+  }
+}

@@ -1,0 +1,29 @@
+import type { RunItem } from '../contract/run-item.js';
+import type { RequestOptions } from '../client/options.js';
+
+export const DEFAULT_WAIT_TIMEOUT_MS = 60 * 60_000;
+export const DEFAULT_POLL_INTERVAL_MS = 1_000;
+export const DEFAULT_MAX_POLL_INTERVAL_MS = 10_000;
+
+export interface RunUpdate {
+  run: RunItem;
+  /** The run as seen before this change; undefined on the first fetch. */
+  previous: RunItem | undefined;
+  /** Milliseconds since the wait began. */
+  elapsedMs: number;
+}
+
+export interface WaitOptions {
+  /** Give up after this many ms with a WaitTimeoutError (the run goes on). Default one hour. */
+  timeout?: number;
+  /** Stops the wait with an APIUserAbortError. */
+  signal?: AbortSignal;
+  /** Called with the first run fetched and on every change of state, status message or updated_at. */
+  onUpdate?: (update: RunUpdate) => void | Promise<void>;
+  /** First delay between polls in ms; grows by half each quiet poll up to maxPollInterval. Default 1000. */
+  pollInterval?: number;
+  /** The longest delay between polls in ms. Default 10 000 (or pollInterval, if larger). */
+  maxPollInterval?: number;
+  /** Options for each poll request (timeout, retries, headers). */
+  requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'>;
+}

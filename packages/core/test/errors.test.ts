@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import {
+  APIError,
+  AgentRunsError,
+  AuthenticationError,
+  BadRequestError,
+  NotFoundError,
+  PermissionDeniedError,
+  UnprocessableEntityError,
+  makeAPIError,
+} from '../src/index.js';
+import { useFaultServer } from './setup.js';
+
+describe('errors', () => {
+  const ctx = useFaultServer({ maxRetries: 0 });
+
+  it('maps each status to its class', () => {
+    const cases: Array<[number, new (...a: never[]) => APIError]> = [
+      [400, BadRequestError],
+      [401, AuthenticationError],
+      [403, PermissionDeniedError],
+      [404, NotFoundError],
+      [422, UnprocessableEntityError],
+    ];
+    for (const [status, Class] of cases) {
+      const error = makeAPIError({ status, body: undefined, rawText: '', headers: {}, request: { method: 'GET', url: '/' }, apiKeyVariables: 'K' });
+      expect(error).toBeInstanceOf(Class);
+      expect(error).toBeInstanceOf(APIError);
+      expect(error).toBeInstanceOf(AgentRunsError);
+    }
+  });
+
+  it('exposes the problem body of a 404', async () => {
+    const error = (await ctx.client.runs.get('missing').catch((e: unknown) => e)) as NotFoundError;
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.status).toBe(404);
+    expect(error.code).toBe('resource_not_found');
+    expect(error.detail).toBe('No run missing.');
+    expect(error.retryable).toBe(false);
+    expect(error.headers['content-type']).toBe('application/problem+json');
+    expect(error.message).toMatch(/Check the run id/);
+  });
+
+  it('says which variable holds the key on a 401, and never shows the key', async () => {
+    const client = ctx.client.withOptions({ apiKey: 'sk-wrong-secret' });
+    const error = (await client.runs.list().catch((e: unknown) => e)) as AuthenticationError;
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error.message).toContain('AGENT_RUNS_API_KEY');
+    expect(JSON.stringify({ ...error, message: error.message })).not.toContain('sk-wrong-secret');
+    await client.close();
+  });
+
+  it('carries the trace id into the message', () => {
+    const error = makeAPIError({
+      status: 500,
+      body: { title: 'Internal', detail: 'boom', trace_id: 'abc123' },
+      rawText: undefined,
+      headers: {},
+      request: { method: 'GET', url: '/x' },
+      apiKeyVariables: 'K',
+    });
+    expect(error.message).toContain('trace abc123');
+    expect(error.traceId).toBe('abc123');
+  });
+});

@@ -1,0 +1,72 @@
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isLoopbackHost } from '@agent-runs/core';
+import type { ServerOptions } from './server-options.js';
+
+export const DEFAULT_DATA_DIR = join(homedir(), '.agent-runs', 'server');
+
+/** Thrown for unusable options; the message names the option and what is valid. */
+export class ServerConfigError extends Error {
+  override name = 'ServerConfigError';
+}
+
+export type ResolvedOptions = Required<Omit<ServerOptions, 'command' | 'publicUrl' | 'dataDir' | 'log'>> & {
+  command: string | undefined;
+  publicUrl: string | undefined;
+  dataDir: string | undefined;
+  log: (line: string) => void;
+};
+
+function integer(name: string, value: number | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ServerConfigError(`${name} must be an integer from ${min} to ${max}, got ${String(value)}.`);
+  }
+  return value;
+}
+
+/** Defaults filled in and every option checked before anything starts. */
+export function resolveOptions(options: ServerOptions): ResolvedOptions {
+  const host = options.host ?? '127.0.0.1';
+  const storage = options.storage ?? 'file';
+  if (storage !== 'memory' && storage !== 'file') {
+    throw new ServerConfigError(`storage must be "memory" or "file", got "${String(storage)}".`);
+  }
+  const executor = options.executor ?? 'simulated';
+  if (executor !== 'simulated' && executor !== 'command') {
+    throw new ServerConfigError(`executor must be "simulated" or "command", got "${String(executor)}".`);
+  }
+  if (executor === 'command' && !options.command?.trim()) {
+    throw new ServerConfigError('executor "command" needs command: the agent command line to run for each run.');
+  }
+  if (options.noAuth && !isLoopbackHost(host)) {
+    throw new ServerConfigError(`noAuth is allowed only on a loopback host (127.0.0.1, ::1, localhost), not "${host}"; configure apiKeys instead.`);
+  }
+  for (const [i, key] of (options.apiKeys ?? []).entries()) {
+    if (typeof key?.key !== 'string' || key.key.trim().length < 8) {
+      throw new ServerConfigError(`apiKeys[${i}].key must be a string of at least 8 characters.`);
+    }
+    if (typeof key.principal !== 'string' || key.principal.trim() === '') {
+      throw new ServerConfigError(`apiKeys[${i}].principal must name who holds the key.`);
+    }
+  }
+  const dataDir = storage === 'file' ? (options.dataDir ?? DEFAULT_DATA_DIR) : undefined;
+  return {
+    port: integer('port', options.port, 0, 0, 65535),
+    host,
+    storage,
+    dataDir,
+    apiKeys: options.apiKeys ?? [],
+    noAuth: options.noAuth ?? false,
+    executor,
+    command: options.command,
+    commandTimeoutMs: integer('commandTimeoutMs', options.commandTimeoutMs, 30 * 60_000, 1),
+    workDir: options.workDir ?? (dataDir ? join(dataDir, 'work') : join(tmpdir(), 'agent-runs-server-work')),
+    concurrency: integer('concurrency', options.concurrency, 2, 1, 1000),
+    simulatedDurationMs: integer('simulatedDurationMs', options.simulatedDurationMs, 3000, 0),
+    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1),
+    publicUrl: options.publicUrl?.replace(/\/+$/, ''),
+    quiet: options.quiet ?? false,
+    log: options.quiet ? () => {} : (options.log ?? ((line) => process.stderr.write(`${line}\n`))),
+  };
+}

@@ -1,0 +1,50 @@
+import type { ApiKey } from '../http/api-key-auth.js';
+
+export type { ApiKey };
+
+/** Options of `startServer`; the `agent-runs-server` command maps its flags and environment onto these. */
+export interface ServerOptions {
+  /** Port to listen on; 0 picks a free one. Default 0. */
+  port?: number;
+  /** Address to bind. Default `127.0.0.1`. */
+  host?: string;
+  /** `memory` keeps runs in memory only (tests); `file` keeps them in `dataDir`. Default `file`. */
+  storage?: 'memory' | 'file';
+  /** Directory of the SQLite database (and per-run working directories). Default `~/.agent-runs/server`. */
+  dataDir?: string;
+  /** Accepted API keys, each naming the principal that becomes the creator of its runs. */
+  apiKeys?: ApiKey[];
+  /** Accept requests without a key. Allowed only when `host` is a loopback address. */
+  noAuth?: boolean;
+  /** Who does the work: a built-in `simulated` agent (default), or a configured `command`. */
+  executor?: 'simulated' | 'command';
+  /** The agent command line for the `command` executor, run by the shell. */
+  command?: string;
+  /** The `command` executor ends a run that takes longer than this. Default 30 minutes. */
+  commandTimeoutMs?: number;
+  /** Where the `command` executor makes a working directory per run. Default `<dataDir>/work`, or a temp dir in memory mode. */
+  workDir?: string;
+  /** Runs executed at once; the rest wait in FIFO order. Default 2. */
+  concurrency?: number;
+  /** How long a simulated run takes when its prompt names no duration. Default 3000. */
+  simulatedDurationMs?: number;
+  /** Largest request body accepted, in bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** The address put in session links when the server is reached through a proxy. Default the listening URL. */
+  publicUrl?: string;
+  /** Print nothing (not even a generated key: read it from the result). */
+  quiet?: boolean;
+  /** Where lines are printed. Default stderr. */
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  /** `http://127.0.0.1:<port>`: the session pages and `/healthz` live here. */
+  url: string;
+  /** `${url}/api/v1`: give this to the client. */
+  baseURL: string;
+  /** A key the server accepts: the first configured, or the one it generated. */
+  apiKey: string;
+  /** Stops taking work, marks runs in flight as failed, closes the store. */
+  close(): Promise<void>;
+}

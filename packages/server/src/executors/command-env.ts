@@ -1,0 +1,25 @@
+import type { RunRecord } from '../store/run-record.js';
+
+/** The environment variables the agent command receives, named once for code and docs. */
+export const COMMAND_ENV = {
+  runId: 'AGENT_RUNS_RUN_ID',
+  title: 'AGENT_RUNS_TITLE',
+  modelId: 'AGENT_RUNS_MODEL_ID',
+  basePrompt: 'AGENT_RUNS_BASE_PROMPT',
+  environmentId: 'AGENT_RUNS_ENVIRONMENT_ID',
+  mcpConfig: 'AGENT_RUNS_MCP_CONFIG',
+  workDir: 'AGENT_RUNS_WORK_DIR',
+} as const;
+
+export function commandEnv(run: RunRecord, mcpConfigPath: string, workDir: string): Record<string, string> {
+  const config = run.agentConfig;
+  return {
+    [COMMAND_ENV.runId]: run.id,
+    [COMMAND_ENV.title]: run.title,
+    [COMMAND_ENV.modelId]: config.model_id ?? '',
+    [COMMAND_ENV.basePrompt]: config.base_prompt ?? '',
+    [COMMAND_ENV.environmentId]: config.environment_id ?? '',
+    [COMMAND_ENV.mcpConfig]: mcpConfigPath,
+    [COMMAND_ENV.workDir]: workDir,
+  };
+}

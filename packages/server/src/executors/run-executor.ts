@@ -1,0 +1,29 @@
+import type { RunStatusMessage } from '@agent-runs/core';
+import type { RunRecord } from '../store/run-record.js';
+
+/** How an execution ended; the queue turns it into the run's terminal state. */
+export interface ExecutionOutcome {
+  state: 'SUCCEEDED' | 'FAILED' | 'ERROR' | 'BLOCKED';
+  statusMessage?: RunStatusMessage;
+}
+
+export interface Execution {
+  /** Settles when the work ends on its own; after cancel() its value is ignored. */
+  done: Promise<ExecutionOutcome>;
+  /** Stops the work now (cancel or shutdown); resolves once it has stopped. */
+  cancel(): Promise<void>;
+}
+
+export interface ExecutionContext {
+  run: RunRecord;
+  /** Text the agent printed, to show on the run's page. */
+  onOutput(text: string): void;
+}
+
+/** Does the work of a run: the simulated agent, or a configured command. */
+export interface RunExecutor {
+  readonly name: string;
+  /** Problems with a create request that this executor can see up front (one line each). */
+  check?(prompt: string): string[];
+  start(context: ExecutionContext): Execution;
+}

@@ -1,0 +1,45 @@
+import { ERROR_CODE_STATUS, ERROR_TYPE_BASE, type ErrorBody, type ErrorCode } from '@agent-runs/core';
+import { randomUUID } from 'node:crypto';
+
+const TITLES: Partial<Record<ErrorCode, string>> = {
+  invalid_request: 'Invalid request',
+  authentication_required: 'Authentication required',
+  not_authorized: 'Not authorized',
+  resource_not_found: 'Resource not found',
+  conflict: 'Conflict',
+  operation_not_supported: 'Operation not supported',
+  rate_limited: 'Rate limited',
+  internal_error: 'Internal error',
+  resource_unavailable: 'Resource unavailable',
+};
+
+/** A failure to answer with an Error body; thrown by routes, rendered by the server. */
+export class ApiProblem extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    options: { status?: number; retryable?: boolean; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.status = options.status ?? ERROR_CODE_STATUS[code];
+    this.retryable = options.retryable ?? (this.status >= 500 || this.status === 429);
+    this.headers = options.headers ?? {};
+  }
+  readonly retryable: boolean;
+  readonly headers: Record<string, string>;
+
+  body(instance: string): ErrorBody {
+    const title = TITLES[this.code] ?? this.code.replace(/_/g, ' ');
+    return {
+      type: `${ERROR_TYPE_BASE}${this.code}`,
+      title,
+      status: this.status,
+      error: `${title}: ${this.detail}`,
+      detail: this.detail,
+      instance,
+      retryable: this.retryable,
+      trace_id: randomUUID(),
+    };
+  }
+}

@@ -1,0 +1,30 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiProblem } from './api-problem.js';
+import { sendProblem } from './respond.js';
+import type { AppContext } from './route.js';
+import type { Router } from './router.js';
+
+/** Routes one request; any failure becomes an Error body, never a crash. */
+export async function handleRequest(
+  router: Router,
+  app: AppContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: (line: string) => void,
+): Promise<void> {
+  let instance = req.url ?? '/';
+  try {
+    const url = new URL(req.url ?? '/', 'http://server.invalid');
+    instance = url.pathname;
+    const { route, params } = router.match(req.method ?? 'GET', url.pathname);
+    const caller = route.auth ? app.auth.authenticate(req) : { uid: 'anonymous' };
+    await route.handle({ req, res, url, params, app, caller });
+  } catch (error) {
+    if (error instanceof ApiProblem) {
+      sendProblem(res, error, instance);
+      return;
+    }
+    log(`Internal error on ${req.method} ${instance}: ${(error as Error).stack ?? String(error)}`);
+    sendProblem(res, new ApiProblem('internal_error', 'The server failed to answer; try again.'), instance);
+  }
+}

@@ -1,0 +1,35 @@
+import type { RunCreatorInfo } from '@agent-runs/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiKeyAuth } from './api-key-auth.js';
+import type { RunService } from '../runs/run-service.js';
+import type { RunStore } from '../store/run-store.js';
+
+/** What every route can reach. */
+export interface AppContext {
+  store: RunStore;
+  runs: RunService;
+  auth: ApiKeyAuth;
+  /** Where the server is reachable, without a trailing slash (for links). */
+  publicUrl: () => string;
+  maxBodyBytes: number;
+}
+
+export interface RouteRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  /** Path parameters, decoded. */
+  params: Record<string, string>;
+  app: AppContext;
+  /** Who called: set on routes that require authentication. */
+  caller: RunCreatorInfo;
+}
+
+export interface Route {
+  method: 'GET' | 'POST';
+  /** A path such as `/api/v1/agent/runs/:runId`. */
+  path: string;
+  /** False for pages a browser opens and for the health check. */
+  auth: boolean;
+  handle(request: RouteRequest): Promise<void> | void;
+}

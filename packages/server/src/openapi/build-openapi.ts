@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import {
+  ErrorBodySchema,
+  ListRunsQuerySchema,
+  ListRunsResponseSchema,
+  RunAgentRequestSchema,
+  RunAgentResponseSchema,
+  RunItemSchema,
+  VERSION,
+} from '@agent-runs/core';
+
+type JsonSchema = Record<string, unknown>;
+
+// Request shapes are described as a caller writes them; responses as the server sends them.
+const input = (schema: z.ZodType): JsonSchema =>
+  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;
+const output = (schema: z.ZodType): JsonSchema =>
+  z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Error') } } });
+
+function listParameters(): unknown[] {
+  return Object.entries(ListRunsQuerySchema.shape).map(([name, schema]) => {
+    const described = input(schema as z.ZodType);
+    const { description, ...rest } = described;
+    return {
+      name,
+      in: 'query',
+      required: false,
+      ...(description ? { description } : {}),
+      schema: name === 'state' ? { type: 'array', items: (rest.items as JsonSchema) ?? rest } : rest,
+      ...(name === 'state' ? { style: 'form', explode: true } : {}),
+    };
+  });
+}
+
+/** The OpenAPI 3 document of this server, generated from the contract schemas. */
+export function buildOpenApi(): JsonSchema {
+  const runIdParam = { name: 'runId', in: 'path', required: true, schema: { type: 'string' } };
+  const errors = {
+    '400': problem('Invalid request'),
+    '401': problem('Missing or unknown API key'),
+    '404': problem('No such run'),
+  };
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Agent Runs API (local server)', version: VERSION },
+    servers: [{ url: '/api/v1' }],
+    security: [{ bearerAuth: [] }],
+    paths: {
+      '/agent/run': {
+        post: {
+          operationId: 'createRun',
+          summary: 'Create a run',
+          parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string' } }],
+          requestBody: { required: true, content: json(ref('RunAgentRequest')) },
+          responses: { '200': { description: 'The run', content: json(ref('RunAgentResponse')) }, '409': problem('Idempotency-Key reused with another body'), ...errors },
+        },
+      },
+      '/agent/runs': {
+        post: {
+          operationId: 'createRunAlias',
+          summary: 'Create a run (the same as POST /agent/run)',
+          requestBody: { required: true, content: json(ref('RunAgentRequest')) },
+          responses: { '200': { description: 'The run', content: json(ref('RunAgentResponse')) }, ...errors },
+        },
+        get: {
+          operationId: 'listRuns',
+          summary: 'List runs, filtered and sorted, with keyset pagination',
+          parameters: listParameters(),
+          responses: { '200': { description: 'A page of runs', content: json(ref('ListRunsResponse')) }, ...errors },
+        },
+      },
+      '/agent/runs/{runId}': {
+        get: {
+          operationId: 'getRun',
+          summary: 'One run in full',
+          parameters: [runIdParam],
+          responses: { '200': { description: 'The run', content: json(ref('RunItem')) }, ...errors },
+        },
+      },
+      '/agent/runs/{runId}/cancel': {
+        post: {
+          operationId: 'cancelRun',
+          summary: 'Cancel a queued or running run',
+          parameters: [runIdParam],
+          responses: { '200': { description: 'The run id', content: json({ type: 'string' }) }, '409': problem('The run is PENDING'), ...errors },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+      schemas: {
+        RunAgentRequest: input(RunAgentRequestSchema),
+        RunAgentResponse: output(RunAgentResponseSchema),
+        RunItem: output(RunItemSchema),
+        ListRunsResponse: output(ListRunsResponseSchema),
+        Error: output(ErrorBodySchema),
+      },
+    },
+  };
+}

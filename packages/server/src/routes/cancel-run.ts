@@ -1,0 +1,13 @@
+import { sendJson } from '../http/respond.js';
+import type { Route } from '../http/route.js';
+
+/** `POST /agent/runs/{runId}/cancel`: answers with the run id as a JSON string. */
+export const cancelRunRoute: Route = {
+  method: 'POST',
+  path: '/api/v1/agent/runs/:runId/cancel',
+  auth: true,
+  async handle({ res, params, app, caller }) {
+    const run = await app.runs.cancel(params.runId!, caller);
+    sendJson(res, 200, run.id);
+  },
+};

@@ -1,0 +1,13 @@
+import { sendJson } from '../http/respond.js';
+import type { Route } from '../http/route.js';
+import { toRunItem } from '../runs/to-run-item.js';
+
+/** `GET /agent/runs/{runId}`: one run in full. */
+export const getRunRoute: Route = {
+  method: 'GET',
+  path: '/api/v1/agent/runs/:runId',
+  auth: true,
+  handle({ res, params, app }) {
+    sendJson(res, 200, toRunItem(app.runs.getOrThrow(params.runId!), app.publicUrl()));
+  },
+};

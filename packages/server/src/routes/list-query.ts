@@ -1,0 +1,55 @@
+import { formatIssues, LIST_LIMIT_DEFAULT, ListRunsQuerySchema } from '@agent-runs/core';
+import { ApiProblem } from '../http/api-problem.js';
+import { decodeCursor } from '../store/list-cursor.js';
+import type { RunListQuery } from '../store/run-store.js';
+
+const KNOWN = new Set(Object.keys(ListRunsQuerySchema.shape));
+
+/** `?state=A&state=B&limit=5` → a validated store query; a problem names each bad parameter. */
+export function parseListQuery(params: URLSearchParams): RunListQuery {
+  const raw: Record<string, string | string[]> = {};
+  const unknown = new Set<string>();
+  for (const [name, value] of params) {
+    if (!KNOWN.has(name)) unknown.add(name);
+    const prior = raw[name];
+    raw[name] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
+  }
+  if (unknown.size) {
+    throw new ApiProblem('invalid_request', `query: unknown parameter(s) ${[...unknown].join(', ')}; known: ${[...KNOWN].join(', ')}.`);
+  }
+  const parsed = ListRunsQuerySchema.safeParse(raw);
+  if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'query').join('; '));
+  const q = parsed.data;
+  const sortBy = q.sort_by ?? 'updated_at';
+  const sortOrder = q.sort_order ?? 'desc';
+  const query: RunListQuery = { limit: q.limit ?? LIST_LIMIT_DEFAULT, sortBy, sortOrder };
+  if (q.cursor !== undefined) {
+    const cursor = decodeCursor(q.cursor);
+    if (!cursor) throw new ApiProblem('invalid_request', 'cursor: not a cursor from this server; pass page_info.next_cursor as it came.');
+    if (cursor.sortBy !== sortBy || cursor.sortOrder !== sortOrder) {
+      throw new ApiProblem(
+        'invalid_request',
+        `cursor: it belongs to sort_by=${cursor.sortBy}&sort_order=${cursor.sortOrder}; pass the same sort as the page it came from.`,
+      );
+    }
+    query.after = cursor;
+  }
+  const name = q.name ?? q.config_name;
+  if (q.name !== undefined && q.config_name !== undefined && q.name !== q.config_name) {
+    throw new ApiProblem('invalid_request', 'query: name and config_name are the same filter; pass one, or the same value.');
+  }
+  const skillSpec = q.skill_spec ?? q.skill;
+  if (q.state) query.states = q.state;
+  if (name !== undefined) query.name = name;
+  if (q.model_id !== undefined) query.modelId = q.model_id;
+  if (q.creator !== undefined) query.creator = q.creator;
+  if (q.source !== undefined) query.source = q.source;
+  if (q.environment_id !== undefined) query.environmentId = q.environment_id;
+  if (skillSpec !== undefined) query.skillSpec = skillSpec;
+  // Stored timestamps are UTC with milliseconds; bounds are normalised to compare as text.
+  if (q.created_after) query.createdAfter = new Date(q.created_after).toISOString();
+  if (q.created_before) query.createdBefore = new Date(q.created_before).toISOString();
+  if (q.updated_after) query.updatedAfter = new Date(q.updated_after).toISOString();
+  if (q.q) query.q = q.q;
+  return query;
+}

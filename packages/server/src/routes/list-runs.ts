@@ -1,0 +1,20 @@
+import { sendJson } from '../http/respond.js';
+import type { Route } from '../http/route.js';
+import { encodeCursor } from '../store/list-cursor.js';
+import { toRunItem } from '../runs/to-run-item.js';
+import { parseListQuery } from './list-query.js';
+
+/** `GET /agent/runs`: a keyset page of runs, filtered and sorted. */
+export const listRunsRoute: Route = {
+  method: 'GET',
+  path: '/api/v1/agent/runs',
+  auth: true,
+  handle({ res, url, app }) {
+    const page = app.store.list(parseListQuery(url.searchParams));
+    const publicUrl = app.publicUrl();
+    sendJson(res, 200, {
+      runs: page.runs.map((run) => toRunItem(run, publicUrl)),
+      page_info: { has_next_page: page.next !== undefined, ...(page.next ? { next_cursor: encodeCursor(page.next) } : {}) },
+    });
+  },
+};

@@ -1,0 +1,31 @@
+import type { RunStore } from '../store/run-store.js';
+
+const MAX_OUTPUT_CHARS = 256 * 1024;
+const FLUSH_DELAY_MS = 200;
+
+/** Collects an execution's output, keeps its tail, and writes it to the store in batches. */
+export class OutputBuffer {
+  private text = '';
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: RunStore,
+    private readonly runId: string,
+  ) {}
+
+  append(chunk: string): void {
+    this.text += chunk;
+    if (this.text.length > MAX_OUTPUT_CHARS) this.text = this.text.slice(-MAX_OUTPUT_CHARS);
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_DELAY_MS);
+  }
+
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    try {
+      this.store.setOutput(this.runId, this.text);
+    } catch {
+      // The store is closing; the output is a convenience, the run's state is what matters.
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import type { RunStatusMessage } from '@agent-runs/core';
+import type { Execution, RunExecutor } from '../executors/run-executor.js';
+import type { RunRecord } from '../store/run-record.js';
+import type { RunStore } from '../store/run-store.js';
+import type { MonotonicClock } from './monotonic-clock.js';
+import { OutputBuffer } from './output-buffer.js';
+
+interface Active {
+  execution: Execution;
+  output: OutputBuffer;
+}
+
+/** First in, first out; at most `concurrency` runs execute at once. */
+export class RunQueue {
+  private readonly waiting: string[] = [];
+  private readonly active = new Map<string, Active>();
+  private stopped = false;
+
+  constructor(
+    private readonly store: RunStore,
+    private readonly executor: RunExecutor,
+    private readonly clock: MonotonicClock,
+    private readonly concurrency: number,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Whether a new run would have to wait for a slot. */
+  get atCapacity(): boolean {
+    return this.active.size + this.waiting.length >= this.concurrency;
+  }
+
+  enqueue(runId: string): void {
+    if (this.stopped) return;
+    this.waiting.push(runId);
+    this.pump();
+  }
+
+  /** Takes the work of an active run away: stops it without recording its outcome. */
+  async abandon(runId: string): Promise<boolean> {
+    const active = this.active.get(runId);
+    if (!active) return false;
+    this.active.delete(runId);
+    await active.execution.cancel();
+    active.output.flush();
+    this.pump();
+    return true;
+  }
+
+  /** Stops taking work and stops what runs, marking each with `message`. */
+  async stop(message: RunStatusMessage): Promise<void> {
+    this.stopped = true;
+    this.waiting.length = 0;
+    const ids = [...this.active.keys()];
+    await Promise.all(
+      ids.map(async (id) => {
+        await this.abandon(id);
+        this.store.transition(id, { from: ['INPROGRESS'], to: 'FAILED', at: this.clock.now(), statusMessage: message });
+      }),
+    );
+  }
+
+  private pump(): void {
+    while (!this.stopped && this.active.size < this.concurrency && this.waiting.length > 0) {
+      const id = this.waiting.shift()!;
+      const at = this.clock.now();
+      const run = this.store.transition(id, { from: ['QUEUED'], to: 'INPROGRESS', at, startedAt: at });
+      if (run) this.start(run); // Otherwise it was cancelled while waiting.
+    }
+  }
+
+  private start(run: RunRecord): void {
+    const output = new OutputBuffer(this.store, run.id);
+    let execution: Execution;
+    try {
+      execution = this.executor.start({ run, onOutput: (text) => output.append(text) });
+    } catch (error) {
+      this.finish(run.id, undefined, output, {
+        state: 'ERROR',
+        statusMessage: { message: `The ${this.executor.name} executor could not start: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
+      });
+      return;
+    }
+    const active: Active = { execution, output };
+    this.active.set(run.id, active);
+    execution.done.then(
+      (outcome) => this.finish(run.id, active, output, outcome),
+      (error: unknown) =>
+        this.finish(run.id, active, output, {
+          state: 'ERROR',
+          statusMessage: { message: `The ${this.executor.name} executor failed: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
+        }),
+    );
+  }
+
+  private finish(
+    runId: string,
+    active: Active | undefined,
+    output: OutputBuffer,
+    outcome: { state: string; statusMessage?: RunStatusMessage },
+  ): void {
+    // A cancelled or abandoned run was already taken out; its late outcome is ignored.
+    if (active && this.active.get(runId) !== active) return;
+    this.active.delete(runId);
+    output.flush();
+    try {
+      this.store.transition(runId, {
+        from: ['INPROGRESS'],
+        to: outcome.state as 'SUCCEEDED',
+        at: this.clock.now(),
+        statusMessage: outcome.statusMessage ?? null,
+      });
+    } catch (error) {
+      this.log(`Could not record the end of run ${runId}: ${(error as Error).message}`);
+    }
+    this.pump();
+  }
+}

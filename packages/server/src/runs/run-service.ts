@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import {
+  formatIssues,
+  isTerminalState,
+  RunAgentRequestSchema,
+  type RunAgentResponse,
+  type RunCreatorInfo,
+  type RunStatusMessage,
+} from '@agent-runs/core';
+import type { RunExecutor } from '../executors/run-executor.js';
+import { ApiProblem } from '../http/api-problem.js';
+import type { RunRecord } from '../store/run-record.js';
+import type { RunStore } from '../store/run-store.js';
+import type { MonotonicClock } from './monotonic-clock.js';
+import { requestHash } from './request-hash.js';
+import type { RunQueue } from './run-queue.js';
+import { runTitle, skillName } from './run-title.js';
+
+export interface CreateRunInput {
+  body: unknown;
+  creator: RunCreatorInfo;
+  source: string;
+  idempotencyKey: string | undefined;
+}
+
+/** Creating and cancelling runs: the rules between the HTTP routes and the store and queue. */
+export class RunService {
+  constructor(
+    private readonly store: RunStore,
+    private readonly queue: RunQueue,
+    private readonly executor: RunExecutor,
+    private readonly clock: MonotonicClock,
+  ) {}
+
+  create({ body, creator, source, idempotencyKey }: CreateRunInput): RunAgentResponse {
+    if (body === undefined) throw new ApiProblem('invalid_request', 'body: a JSON object with a prompt is required.');
+    const parsed = RunAgentRequestSchema.safeParse(body);
+    if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
+    const { prompt = '', config = {}, title, skill, ...rest } = parsed.data;
+    const executorProblems = this.executor.check?.(prompt) ?? [];
+    if (executorProblems.length) throw new ApiProblem('invalid_request', executorProblems.join('; '));
+
+    const skillSpec = skill ?? config.skill_spec;
+    const agentConfig = { ...config, ...(skillSpec ? { skill_spec: skillSpec, name: config.name ?? skillName(skillSpec) } : {}) };
+    const now = this.clock.now();
+    const result = this.store.create({
+      id: randomUUID(),
+      title: title?.trim() || runTitle(prompt, skillSpec),
+      state: 'QUEUED',
+      prompt,
+      createdAt: now,
+      updatedAt: now,
+      startedAt: null,
+      statusMessage: null,
+      source,
+      creator,
+      sessionId: randomUUID(),
+      agentConfig,
+      request: { ...(skill ? { skill } : {}), ...rest },
+      idempotencyKey: idempotencyKey ?? null,
+      requestHash: idempotencyKey ? requestHash(body) : null,
+    });
+    if (result.kind === 'conflict') {
+      throw new ApiProblem(
+        'conflict',
+        `Idempotency-Key "${idempotencyKey}" was already used for a different request (run ${result.run.id}); use a new key for a new run.`,
+        { retryable: false },
+      );
+    }
+    const atCapacity = result.kind === 'created' && this.queue.atCapacity;
+    if (result.kind === 'created') this.queue.enqueue(result.run.id);
+    const state = result.kind === 'created' ? 'QUEUED' : (this.store.get(result.run.id)?.state ?? result.run.state);
+    return { run_id: result.run.id, task_id: result.run.id, state, ...(atCapacity ? { at_capacity: true } : {}) };
+  }
+
+  getOrThrow(runId: string): RunRecord {
+    const run = this.store.get(runId);
+    if (!run) throw new ApiProblem('resource_not_found', `No run with id "${runId}".`);
+    return run;
+  }
+
+  /** QUEUED or INPROGRESS → CANCELLED; the work is stopped, the process group ended. */
+  async cancel(runId: string, by: RunCreatorInfo): Promise<RunRecord> {
+    const run = this.getOrThrow(runId);
+    if (isTerminalState(run.state)) {
+      throw new ApiProblem('invalid_request', `Run ${runId} is already ${run.state} and cannot be cancelled.`, { retryable: false });
+    }
+    if (run.state === 'PENDING' || run.state === 'CLAIMED') {
+      throw new ApiProblem('conflict', `Run ${runId} is ${run.state}, being handed to a worker; try the cancel again in a moment.`, {
+        retryable: true,
+      });
+    }
+    const message: RunStatusMessage = { message: `Cancelled by ${by.display_name ?? by.uid ?? 'the caller'}.` };
+    const cancelled = this.store.transition(runId, { from: ['QUEUED', 'INPROGRESS'], to: 'CANCELLED', at: this.clock.now(), statusMessage: message });
+    if (!cancelled) {
+      // It changed state between the read and the update: answer as for its new state.
+      return this.cancel(runId, by);
+    }
+    await this.queue.abandon(runId);
+    return cancelled;
+  }
+}

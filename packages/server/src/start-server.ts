@@ -1,0 +1,125 @@
+import { createServer, type Server } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { RunStatusMessage } from '@agent-runs/core';
+import { generatedApiKey } from './config/generated-api-key.js';
+import { resolveOptions, type ResolvedOptions } from './config/resolve-options.js';
+import type { RunningServer, ServerOptions } from './config/server-options.js';
+import { CommandExecutor } from './executors/command-executor.js';
+import type { RunExecutor } from './executors/run-executor.js';
+import { SimulatedExecutor } from './executors/simulated-executor.js';
+import { ApiKeyAuth } from './http/api-key-auth.js';
+import { handleRequest } from './http/handle-request.js';
+import type { AppContext } from './http/route.js';
+import { Router } from './http/router.js';
+import { apiRoutes } from './routes/api-routes.js';
+import { MonotonicClock } from './runs/monotonic-clock.js';
+import { RunQueue } from './runs/run-queue.js';
+import { RunService } from './runs/run-service.js';
+import { SqliteRunStore } from './store/sqlite-run-store.js';
+
+const RESTARTED: RunStatusMessage = {
+  message: 'The server restarted while this run was in progress, so its outcome is unknown; start a new run.',
+  error_code: 'internal_error',
+  retryable: true,
+};
+const STOPPED: RunStatusMessage = {
+  message: 'The server was stopped while this run was in progress; start a new run.',
+  error_code: 'internal_error',
+  retryable: true,
+};
+
+function makeExecutor(options: ResolvedOptions): RunExecutor {
+  if (options.executor === 'command') {
+    return new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs });
+  }
+  return new SimulatedExecutor(options.simulatedDurationMs);
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/**
+ * Starts the local Runs API. Resolves once it listens:
+ * `const { baseURL, apiKey, close } = await startServer({ port: 0, storage: 'memory' })`.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const opts = resolveOptions(options);
+  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  const store = new SqliteRunStore(opts.dataDir ? join(opts.dataDir, 'runs.sqlite') : ':memory:');
+  const clock = new MonotonicClock();
+  const failed = store.failAll(['INPROGRESS', 'PENDING', 'CLAIMED'], RESTARTED, clock.now());
+  if (failed > 0) opts.log(`Marked ${failed} run(s) that were in progress at the last stop as FAILED.`);
+
+  let apiKey = opts.apiKeys[0]?.key;
+  const keys = [...opts.apiKeys];
+  if (!apiKey) {
+    const generated = generatedApiKey(opts.dataDir);
+    apiKey = generated.key;
+    keys.push({ key: apiKey, principal: 'local' });
+    if (opts.noAuth) {
+      opts.log('Authentication is off (loopback only): any caller may create and cancel runs.');
+    } else if (generated.created) {
+      opts.log(`No API key configured; generated one${generated.file ? ` (kept in ${generated.file})` : ''}. Use it as the Bearer key:`);
+      opts.log(`  ${apiKey}`);
+    } else {
+      opts.log(`No API key configured; using the generated key kept in ${generated.file}.`);
+    }
+  }
+
+  const executor = makeExecutor(opts);
+  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log);
+  const runs = new RunService(store, queue, executor, clock);
+  let publicUrl = opts.publicUrl ?? '';
+  const app: AppContext = {
+    store,
+    runs,
+    auth: new ApiKeyAuth(keys, !opts.noAuth),
+    publicUrl: () => publicUrl,
+    maxBodyBytes: opts.maxBodyBytes,
+  };
+  const router = new Router(apiRoutes(executor.name));
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    void handleRequest(router, app, req, res, opts.log);
+  });
+  server.keepAliveTimeout = 65_000;
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+
+  let address: AddressInfo;
+  try {
+    address = await listen(server, opts.port, opts.host);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const hostInUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${hostInUrl}:${address.port}`;
+  publicUrl ||= url;
+  for (const id of store.queuedIds()) queue.enqueue(id);
+  opts.log(`Agent Runs API listening on ${url}/api/v1 (${executor.name} executor, ${opts.dataDir ? `data in ${opts.dataDir}` : 'in memory'})`);
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await queue.stop(STOPPED);
+      // Answers in flight are given a moment; then lingering connections are cut.
+      const cut = setTimeout(() => server.closeAllConnections(), 1000);
+      await stopped;
+      clearTimeout(cut);
+      store.close();
+    })());
+  return { url, baseURL: `${url}/api/v1`, apiKey, close };
+}

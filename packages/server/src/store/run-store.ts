@@ -1,0 +1,68 @@
+import type { KnownRunState, RunStatusMessage } from '@agent-runs/core';
+import type { ListCursor } from './list-cursor.js';
+import type { NewRun, RunRecord } from './run-record.js';
+
+export type SortField = 'updated_at' | 'created_at' | 'title' | 'agent';
+export type SortOrder = 'asc' | 'desc';
+
+/** A list request after validation: filters, sort, and where the page starts. */
+export interface RunListQuery {
+  limit: number;
+  sortBy: SortField;
+  sortOrder: SortOrder;
+  after?: ListCursor;
+  states?: KnownRunState[];
+  name?: string;
+  modelId?: string;
+  creator?: string;
+  source?: string;
+  environmentId?: string;
+  skillSpec?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedAfter?: string;
+  q?: string;
+}
+
+export interface RunListPage {
+  runs: RunRecord[];
+  /** The cursor after the last run when more follow. */
+  next?: ListCursor;
+}
+
+/** A change of state; `from` guards against racing transitions. */
+export interface RunTransition {
+  from: readonly string[];
+  to: KnownRunState;
+  at: string;
+  startedAt?: string;
+  statusMessage?: RunStatusMessage | null;
+}
+
+export type CreateResult =
+  | { kind: 'created'; run: RunRecord }
+  | { kind: 'replayed'; run: RunRecord }
+  | { kind: 'conflict'; run: RunRecord };
+
+/**
+ * Everything the server needs from storage. SQLite implements it today; another
+ * database can by implementing these few methods.
+ */
+export interface RunStore {
+  /** Inserts a run, or answers with the run an earlier create under the same idempotency key made. */
+  create(run: NewRun): CreateResult;
+  get(id: string): RunRecord | undefined;
+  getBySession(sessionId: string): RunRecord | undefined;
+  list(query: RunListQuery): RunListPage;
+  /** Applies the transition if the run is in one of `from`; returns the updated run or undefined. */
+  transition(id: string, change: RunTransition): RunRecord | undefined;
+  /** Replaces the executor output kept for the run. */
+  setOutput(id: string, output: string): void;
+  /** What the executor printed so far ('' when nothing). */
+  getOutput(id: string): string;
+  /** Ids of QUEUED runs, oldest first. */
+  queuedIds(): string[];
+  /** Marks every run in one of `states` as FAILED with `message`; returns how many. */
+  failAll(states: readonly string[], message: RunStatusMessage, at: string): number;
+  close(): void;
+}

@@ -1,0 +1,234 @@
+import Database from 'better-sqlite3';
+import type { RunStatusMessage } from '@agent-runs/core';
+import type { ListCursor } from './list-cursor.js';
+import type { NewRun, RunRecord } from './run-record.js';
+import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition, SortField } from './run-store.js';
+import { SQLITE_SCHEMA } from './sqlite-schema.js';
+
+interface RunRow {
+  seq: number;
+  id: string;
+  title: string;
+  state: string;
+  prompt: string;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  status_message: string | null;
+  source: string;
+  creator: string;
+  session_id: string;
+  agent_config: string;
+  request: string;
+  config_name: string;
+  request_hash: string | null;
+}
+
+const COLUMNS =
+  'seq, id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator, session_id, agent_config, request, config_name, request_hash';
+
+const SORT_COLUMN: Record<SortField, keyof RunRow> = {
+  updated_at: 'updated_at',
+  created_at: 'created_at',
+  title: 'title',
+  agent: 'config_name',
+};
+
+function toRecord(row: RunRow): RunRecord {
+  return {
+    seq: row.seq,
+    id: row.id,
+    title: row.title,
+    state: row.state,
+    prompt: row.prompt,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    startedAt: row.started_at,
+    statusMessage: row.status_message ? (JSON.parse(row.status_message) as RunStatusMessage) : null,
+    source: row.source,
+    creator: JSON.parse(row.creator) as RunRecord['creator'],
+    sessionId: row.session_id,
+    agentConfig: JSON.parse(row.agent_config) as RunRecord['agentConfig'],
+    request: JSON.parse(row.request) as Record<string, unknown>,
+  };
+}
+
+function toParams(run: NewRun): Record<string, unknown> {
+  return {
+    id: run.id,
+    title: run.title,
+    state: run.state,
+    prompt: run.prompt,
+    created_at: run.createdAt,
+    updated_at: run.updatedAt,
+    started_at: run.startedAt,
+    status_message: run.statusMessage ? JSON.stringify(run.statusMessage) : null,
+    source: run.source,
+    creator_uid: run.creator.uid ?? '',
+    creator: JSON.stringify(run.creator),
+    session_id: run.sessionId,
+    agent_config: JSON.stringify(run.agentConfig),
+    request: JSON.stringify(run.request),
+    config_name: run.agentConfig.name ?? '',
+    model_id: run.agentConfig.model_id ?? null,
+    environment_id: run.agentConfig.environment_id ?? null,
+    skill_spec: run.agentConfig.skill_spec ?? null,
+    idempotency_key: run.idempotencyKey,
+    request_hash: run.requestHash,
+  };
+}
+
+/** SQLite storage: a file in WAL mode, or `:memory:` for tests. */
+export class SqliteRunStore implements RunStore {
+  readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly insertStatement: Database.Statement;
+
+  constructor(filename: string) {
+    this.db = new Database(filename);
+    if (filename !== ':memory:') {
+      this.db.pragma('journal_mode = WAL');
+      // WAL with NORMAL stays durable across a process crash; only power loss may drop the last commits.
+      this.db.pragma('synchronous = NORMAL');
+    }
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SQLITE_SCHEMA);
+    this.insertStatement = this.db.prepare(
+      `INSERT INTO runs (id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator_uid,
+        creator, session_id, agent_config, request, config_name, model_id, environment_id, skill_spec, idempotency_key, request_hash)
+       VALUES (@id, @title, @state, @prompt, @created_at, @updated_at, @started_at, @status_message, @source, @creator_uid,
+        @creator, @session_id, @agent_config, @request, @config_name, @model_id, @environment_id, @skill_spec, @idempotency_key, @request_hash)`,
+    );
+  }
+
+  private statement(sql: string): Database.Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  create(run: NewRun): CreateResult {
+    if (run.idempotencyKey !== null) {
+      const existing = this.statement(
+        `SELECT ${COLUMNS} FROM runs WHERE creator_uid = ? AND idempotency_key = ?`,
+      ).get(run.creator.uid ?? '', run.idempotencyKey) as RunRow | undefined;
+      if (existing) {
+        return { kind: existing.request_hash === run.requestHash ? 'replayed' : 'conflict', run: toRecord(existing) };
+      }
+    }
+    const info = this.insertStatement.run(toParams(run));
+    return { kind: 'created', run: { ...run, seq: Number(info.lastInsertRowid) } };
+  }
+
+  /** Inserts many runs in one transaction; for seeding benchmarks and imports. */
+  insertMany(runs: Iterable<NewRun>): void {
+    this.db.transaction(() => {
+      for (const run of runs) this.insertStatement.run(toParams(run));
+    })();
+  }
+
+  get(id: string): RunRecord | undefined {
+    const row = this.statement(`SELECT ${COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  getBySession(sessionId: string): RunRecord | undefined {
+    const row = this.statement(`SELECT ${COLUMNS} FROM runs WHERE session_id = ?`).get(sessionId) as RunRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  list(query: RunListQuery): RunListPage {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const column = SORT_COLUMN[query.sortBy];
+    if (query.states?.length) {
+      where.push(`state IN (${query.states.map(() => '?').join(', ')})`);
+      params.push(...query.states);
+    }
+    const exact: [string, string | undefined][] = [
+      ['config_name', query.name],
+      ['model_id', query.modelId],
+      ['creator_uid', query.creator],
+      ['source', query.source],
+      ['environment_id', query.environmentId],
+      ['skill_spec', query.skillSpec],
+    ];
+    for (const [name, value] of exact) {
+      if (value === undefined) continue;
+      where.push(`${name} = ?`);
+      params.push(value);
+    }
+    if (query.createdAfter) where.push('created_at > ?'), params.push(query.createdAfter);
+    if (query.createdBefore) where.push('created_at < ?'), params.push(query.createdBefore);
+    if (query.updatedAfter) where.push('updated_at > ?'), params.push(query.updatedAfter);
+    if (query.q) {
+      const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push(`(title LIKE ? ESCAPE '\\' OR prompt LIKE ? ESCAPE '\\' OR skill_spec LIKE ? ESCAPE '\\')`);
+      params.push(like, like, like);
+    }
+    const desc = query.sortOrder === 'desc';
+    if (query.after) {
+      where.push(`(${column}, seq) ${desc ? '<' : '>'} (?, ?)`);
+      params.push(query.after.value, query.after.seq);
+    }
+    const direction = desc ? 'DESC' : 'ASC';
+    const sql = `SELECT ${COLUMNS} FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY ${column} ${direction}, seq ${direction} LIMIT ?`;
+    const rows = this.statement(sql).all(...params, query.limit + 1) as RunRow[];
+    const more = rows.length > query.limit;
+    const page = more ? rows.slice(0, query.limit) : rows;
+    const last = page[page.length - 1];
+    const next: ListCursor | undefined =
+      more && last
+        ? { sortBy: query.sortBy, sortOrder: query.sortOrder, value: String(last[column]), seq: last.seq }
+        : undefined;
+    return { runs: page.map(toRecord), ...(next ? { next } : {}) };
+  }
+
+  transition(id: string, change: RunTransition): RunRecord | undefined {
+    const from = change.from.map(() => '?').join(', ');
+    const sets = ['state = ?', 'updated_at = ?'];
+    const params: unknown[] = [change.to, change.at];
+    if (change.startedAt !== undefined) sets.push('started_at = ?'), params.push(change.startedAt);
+    if (change.statusMessage !== undefined) {
+      sets.push('status_message = ?');
+      params.push(change.statusMessage ? JSON.stringify(change.statusMessage) : null);
+    }
+    const row = this.statement(
+      `UPDATE runs SET ${sets.join(', ')} WHERE id = ? AND state IN (${from}) RETURNING ${COLUMNS}`,
+    ).get(...params, id, ...change.from) as RunRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  setOutput(id: string, output: string): void {
+    this.statement('INSERT INTO run_outputs (id, output) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET output = excluded.output').run(
+      id,
+      output,
+    );
+  }
+
+  getOutput(id: string): string {
+    const row = this.statement('SELECT output FROM run_outputs WHERE id = ?').get(id) as { output: string } | undefined;
+    return row?.output ?? '';
+  }
+
+  queuedIds(): string[] {
+    const rows = this.statement("SELECT id FROM runs WHERE state = 'QUEUED' ORDER BY seq").all() as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
+  failAll(states: readonly string[], message: RunStatusMessage, at: string): number {
+    if (states.length === 0) return 0;
+    const info = this.statement(
+      `UPDATE runs SET state = 'FAILED', updated_at = ?, status_message = ? WHERE state IN (${states.map(() => '?').join(', ')})`,
+    ).run(at, JSON.stringify(message), ...states);
+    return info.changes;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

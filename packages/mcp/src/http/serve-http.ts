@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { BodyError, readJsonBody } from './read-json-body.js';
+import { checkRequest, loopbackHosts, type GuardOptions } from './request-guard.js';
+
+export const MCP_PATH = '/mcp';
+
+export interface HttpServeOptions {
+  /** Default 127.0.0.1: reachable from this machine only. */
+  host?: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Bearer token every request must carry; none when undefined. */
+  authToken?: string | undefined;
+  /** Extra Host header values to accept (`name:port`), e.g. when bound to 0.0.0.0 behind a name. */
+  allowedHosts?: string[];
+  /** Extra Origin values to accept (`https://app.example`). */
+  allowedOrigins?: string[];
+  /** A fresh MCP server for each session. */
+  createServer: () => McpServer;
+}
+
+export interface RunningHttpServer {
+  /** e.g. `http://127.0.0.1:3333/mcp` */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+}
+
+function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+function isInitialize(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+}
+
+/** Serves MCP over Streamable HTTP at `/mcp`, one MCP server per session. */
+export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const sessions = new Map<string, Session>();
+  let guard: GuardOptions | undefined;
+
+  const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    const server = options.createServer();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      void server.close().catch(() => {});
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== MCP_PATH) return sendError(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}.`);
+    const rejection = checkRequest(req, guard!);
+    if (rejection) return sendError(res, rejection.status, rejection.message, rejection.headers);
+
+    const body = req.method === 'POST' ? await readJsonBody(req) : undefined;
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      if (!session) return sendError(res, 404, 'Session not found: it expired or was closed; start a new one with initialize.');
+      return session.transport.handleRequest(req, res, body);
+    }
+    if (req.method === 'POST' && isInitialize(body)) return openSession(req, res, body);
+    return sendError(res, 400, 'Bad request: send initialize first, then the mcp-session-id header it returns.');
+  };
+
+  const httpServer = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (error instanceof BodyError) return sendError(res, error.status, error.message);
+      sendError(res, 500, `Internal error: ${(error as Error).message}`);
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(options.port, host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+  guard = {
+    allowedHosts: [...loopbackHosts(host, port), ...(options.allowedHosts ?? []).map((h) => h.toLowerCase())],
+    allowedOrigins: options.allowedOrigins ?? [],
+    authToken: options.authToken,
+  };
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}${MCP_PATH}`,
+    port,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => {})));
+      sessions.clear();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}

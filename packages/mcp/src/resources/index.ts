@@ -1,0 +1,13 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ServerContext } from '../context.js';
+import { registerRecentRunsResource } from './recent-runs-resource.js';
+import { registerRunResource } from './run-resource.js';
+
+export { RECENT_RUNS_URI } from './recent-runs-resource.js';
+export { RUN_URI_TEMPLATE, runUri } from './run-resource.js';
+
+export function registerResources(server: McpServer, ctx: ServerContext): void {
+  // The fixed URI first: the SDK matches exact URIs before templates anyway.
+  registerRecentRunsResource(server, ctx);
+  registerRunResource(server, ctx);
+}

@@ -1,0 +1,22 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ServerContext } from '../context.js';
+
+export const RECENT_RUNS_URI = 'agent-run://recent';
+const RECENT_RUNS_LIMIT = 20;
+
+/** The most recently updated runs as one JSON document (a ListRunsResponse). */
+export function registerRecentRunsResource(server: McpServer, ctx: ServerContext): void {
+  server.registerResource(
+    'recent-runs',
+    RECENT_RUNS_URI,
+    {
+      title: 'Recent cloud agent runs',
+      description: `The ${RECENT_RUNS_LIMIT} most recently updated runs as JSON ({ runs, page_info }).`,
+      mimeType: 'application/json',
+    },
+    async (uri) => {
+      const page = await ctx.client.runs.list({ limit: RECENT_RUNS_LIMIT });
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(page.body, null, 2) }] };
+    },
+  );
+}

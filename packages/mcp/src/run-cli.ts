@@ -1,0 +1,121 @@
+import { AgentRunsClient, API_KEY_VARIABLES, ClientConfigError, type Logger } from '@agent-runs/core';
+import { parseCommand, UsageError, type CliOptions } from './config/cli-options.js';
+import { helpText } from './config/help-text.js';
+import type { ServerContext } from './context.js';
+import { createMcpServer } from './create-mcp-server.js';
+import { VERSION } from './version.js';
+
+const PROG = 'agent-runs-mcp';
+
+function warn(line: string): void {
+  process.stderr.write(`${PROG}: ${line}\n`);
+}
+
+/** Everything to stderr: in stdio mode stdout carries the protocol and nothing else. */
+const stderrLogger: Logger = {
+  debug: (m, ...rest) => console.error(m, ...rest),
+  info: (m, ...rest) => console.error(m, ...rest),
+  warn: (m, ...rest) => console.error(m, ...rest),
+  error: (m, ...rest) => console.error(m, ...rest),
+};
+
+function makeContext(options: CliOptions): ServerContext {
+  const client = new AgentRunsClient({
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    userAgent: `${PROG}/${VERSION}`,
+    logger: stderrLogger,
+  });
+  if (!client.hasApiKey) {
+    warn(`no API key: set ${API_KEY_VARIABLES} or pass --api-key; tool calls will fail until then.`);
+  }
+  return {
+    client,
+    heartbeatMs: options.heartbeatMs,
+    pollIntervalMs: options.pollIntervalMs,
+    readOnly: options.readOnly,
+  };
+}
+
+async function serveStdio(ctx: ServerContext): Promise<void> {
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const server = createMcpServer(ctx);
+  let closing = false;
+  const shutdown = () => {
+    if (closing) return;
+    closing = true;
+    // Timers of pending waits and tasks must not keep a process whose host has gone.
+    void Promise.allSettled([server.close(), ctx.client.close()]).finally(() => process.exit(0));
+  };
+  process.stdin.once('end', shutdown);
+  process.stdin.once('close', shutdown);
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  await server.connect(new StdioServerTransport());
+}
+
+async function serveOverHttp(ctx: ServerContext, options: CliOptions): Promise<void> {
+  const { serveHttp } = await import('./http/serve-http.js');
+  const running = await serveHttp({
+    host: options.host,
+    port: options.port,
+    authToken: options.authToken,
+    allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
+    createServer: () => createMcpServer(ctx),
+  });
+  warn(`serving MCP over Streamable HTTP at ${running.url}${options.authToken ? ' (bearer token required)' : ''}`);
+  const shutdown = () => {
+    void Promise.allSettled([running.close(), ctx.client.close()]).finally(() => process.exit(0));
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+/** The `agent-runs-mcp` command; resolves once serving, exits the process on a usage error. */
+export async function runCli(argv: string[]): Promise<void> {
+  let command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    warn(`${error.message}. Run ${PROG} --help for the options.`);
+    process.exit(2);
+  }
+  if (command.kind === 'help') {
+    process.stdout.write(helpText(VERSION));
+    return;
+  }
+  if (command.kind === 'version') {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  const options = command.options;
+  if (options.mode === 'stdio') {
+    // A stray console.log from any library would corrupt the protocol stream.
+    console.log = console.info = console.debug = console.error;
+  }
+  // One failed call must never take the server down with it.
+  process.on('unhandledRejection', (reason) => warn(`unexpected error: ${(reason as Error)?.message ?? String(reason)}`));
+
+  let ctx: ServerContext;
+  try {
+    ctx = makeContext(options);
+  } catch (error) {
+    if (!(error instanceof ClientConfigError)) throw error;
+    warn(error.message);
+    process.exit(2);
+  }
+  try {
+    if (options.mode === 'stdio') await serveStdio(ctx);
+    else await serveOverHttp(ctx, options);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    warn(
+      code === 'EADDRINUSE'
+        ? `port ${options.port} is in use: pass another with --port (0 picks a free one).`
+        : `could not start: ${(error as Error).message}`,
+    );
+    process.exit(1);
+  }
+}

@@ -1,0 +1,48 @@
+import { RunAgentRequestSchema, RunAgentResponseSchema, type RunAgentRequest } from '@agent-runs/core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ServerContext } from '../context.js';
+import { toolErrorResult } from './tool-error.js';
+
+const request = RunAgentRequestSchema.shape;
+
+export function registerCreateRunTool(server: McpServer, ctx: ServerContext): void {
+  server.registerTool(
+    'create_run',
+    {
+      title: 'Start a cloud agent run',
+      description:
+        'Starts a cloud agent run that works on a task in the background (for example: fix a bug, open a pull request, ' +
+        'answer a question about a repository). Give a self-contained `prompt`, or a `skill`. Returns at once with the ' +
+        'run_id and its first state (usually QUEUED); then call wait_for_run with the run_id to follow it to the end, ' +
+        'or get_run to check on it. Each call starts a new run: do not call it again to retry a wait.',
+      inputSchema: {
+        prompt: request.prompt,
+        title: request.title,
+        skill: request.skill,
+        team: request.team,
+        config: request.config,
+      },
+      outputSchema: RunAgentResponseSchema,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async (args) => {
+      try {
+        const created = await ctx.client.runs.create(args as RunAgentRequest);
+        const capacity = created.at_capacity ? ' The service is at capacity, so it may stay queued for a while.' : '';
+        return {
+          structuredContent: created,
+          content: [
+            {
+              type: 'text',
+              text:
+                `Started run ${created.run_id} (state ${created.state}).${capacity} ` +
+                `Call wait_for_run with run_id "${created.run_id}" to follow it to the end.`,
+            },
+          ],
+        };
+      } catch (error) {
+        return toolErrorResult(error, 'start the run');
+      }
+    },
+  );
+}

@@ -1,0 +1,20 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ServerContext } from '../context.js';
+import type { CancellableTaskStore } from '../tasks/cancellable-task-store.js';
+import { registerCancelRunTool } from './cancel-run.js';
+import { registerCreateRunTool } from './create-run.js';
+import { registerGetRunTool } from './get-run.js';
+import { registerListRunsTool } from './list-runs.js';
+import { registerWaitForRunTool } from './wait-for-run.js';
+
+/** The tools that change nothing; the only ones registered in read-only mode. */
+export const READ_ONLY_TOOLS = ['list_runs', 'get_run', 'wait_for_run'] as const;
+export const ALL_TOOLS = ['create_run', 'list_runs', 'get_run', 'wait_for_run', 'cancel_run'] as const;
+
+export function registerTools(server: McpServer, ctx: ServerContext, tasks: CancellableTaskStore): void {
+  if (!ctx.readOnly) registerCreateRunTool(server, ctx);
+  registerListRunsTool(server, ctx);
+  registerGetRunTool(server, ctx);
+  registerWaitForRunTool(server, ctx, tasks);
+  if (!ctx.readOnly) registerCancelRunTool(server, ctx);
+}

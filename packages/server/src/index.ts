@@ -6,3 +6,4 @@ export { parseSimulateDirective, SIMULATE_HINT, type SimulateDirective, type Sim
 export { SqliteRunStore } from './store/sqlite-run-store.js';
 export type { RunStore, RunListQuery, RunListPage } from './store/run-store.js';
 export type { NewRun, RunRecord } from './store/run-record.js';
+export { parseServerArgs, SERVER_ENV, SERVER_HELP, DEFAULT_CLI_PORT, type ParsedServerArgs } from './config/parse-server-args.js';

@@ -1,0 +1,132 @@
+import { parseArgs } from 'node:util';
+import { DURATION_HINT, parseDuration } from '@agent-runs/core';
+import type { ApiKey } from '../http/api-key-auth.js';
+import { ServerConfigError } from './resolve-options.js';
+import type { ServerOptions } from './server-options.js';
+
+export const DEFAULT_CLI_PORT = 4280;
+
+/** Each flag's environment variable; a flag wins over its variable. */
+export const SERVER_ENV = {
+  port: 'AGENT_RUNS_SERVER_PORT',
+  host: 'AGENT_RUNS_SERVER_HOST',
+  dataDir: 'AGENT_RUNS_SERVER_DATA_DIR',
+  apiKeys: 'AGENT_RUNS_SERVER_API_KEYS',
+  noAuth: 'AGENT_RUNS_SERVER_NO_AUTH',
+  executor: 'AGENT_RUNS_SERVER_EXECUTOR',
+  command: 'AGENT_RUNS_SERVER_COMMAND',
+  commandTimeout: 'AGENT_RUNS_SERVER_COMMAND_TIMEOUT',
+  workDir: 'AGENT_RUNS_SERVER_WORK_DIR',
+  concurrency: 'AGENT_RUNS_SERVER_CONCURRENCY',
+  simulatedDuration: 'AGENT_RUNS_SERVER_SIMULATED_DURATION',
+  maxBodyBytes: 'AGENT_RUNS_SERVER_MAX_BODY_BYTES',
+  publicUrl: 'AGENT_RUNS_SERVER_PUBLIC_URL',
+} as const;
+
+export const SERVER_HELP = `agent-runs-server: the Agent Runs API on this machine
+
+Usage: agent-runs-server [options]
+
+  --port <n>                 Port (0 = any free one). Default ${DEFAULT_CLI_PORT}.        ${SERVER_ENV.port}
+  --host <address>           Address to bind. Default 127.0.0.1.                 ${SERVER_ENV.host}
+  --data-dir <dir>           SQLite database and run working directories.        ${SERVER_ENV.dataDir}
+                             Default ~/.agent-runs/server.
+  --memory                   Keep runs in memory only (lost on exit).
+  --api-key <[principal=]key>  Accept this key; repeat for several. The principal  ${SERVER_ENV.apiKeys}
+                             becomes the creator of its runs. The variable takes a
+                             comma-separated list. Without any, a key is generated
+                             and printed once.
+  --no-auth                  Accept requests without a key (loopback only).      ${SERVER_ENV.noAuth}=1
+  --executor <name>          simulated (default) or command.                     ${SERVER_ENV.executor}
+  --command <command line>   The agent command for the command executor.         ${SERVER_ENV.command}
+  --command-timeout <dur>    Stop an agent command after this long. Default 30m. ${SERVER_ENV.commandTimeout}
+  --work-dir <dir>           Parent of the per-run working directories.          ${SERVER_ENV.workDir}
+  --concurrency <n>          Runs executed at once. Default 2.                   ${SERVER_ENV.concurrency}
+  --simulated-duration <dur> Length of a simulated run. Default 3s.              ${SERVER_ENV.simulatedDuration}
+  --max-body-bytes <n>       Largest request body. Default 1048576.              ${SERVER_ENV.maxBodyBytes}
+  --public-url <url>         Address for session links behind a proxy.           ${SERVER_ENV.publicUrl}
+  --quiet                    Print nothing.
+  --help                     Show this help.
+
+Durations: ${DURATION_HINT}.
+Simulated runs follow a directive in the prompt: [simulate fail 300ms] (succeed, fail, error, block, hang).
+`;
+
+function integerFrom(name: string, text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  if (!/^\d+$/.test(text.trim())) throw new ServerConfigError(`${name} must be a whole number, got "${text}".`);
+  return Number(text);
+}
+
+function durationFrom(name: string, text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new ServerConfigError(`${name} must be ${DURATION_HINT}, got "${text}".`);
+  return ms;
+}
+
+/** `alice=key` → { principal: alice, key }; a bare key is named after its position. */
+function apiKeyFrom(text: string, index: number): ApiKey {
+  const at = text.indexOf('=');
+  if (at > 0 && at < text.length - 1) return { principal: text.slice(0, at), key: text.slice(at + 1) };
+  return { principal: `key-${index + 1}`, key: text };
+}
+
+const truthy = (text: string | undefined) => text !== undefined && /^(1|true|yes|on)$/i.test(text.trim());
+
+export type ParsedServerArgs = { help: true } | { help: false; options: ServerOptions };
+
+/** argv and environment → server options; throws ServerConfigError naming the flag. */
+export function parseServerArgs(argv: string[], env: Record<string, string | undefined> = process.env): ParsedServerArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'data-dir': { type: 'string' },
+        memory: { type: 'boolean' },
+        'api-key': { type: 'string', multiple: true },
+        'no-auth': { type: 'boolean' },
+        executor: { type: 'string' },
+        command: { type: 'string' },
+        'command-timeout': { type: 'string' },
+        'work-dir': { type: 'string' },
+        concurrency: { type: 'string' },
+        'simulated-duration': { type: 'string' },
+        'max-body-bytes': { type: 'string' },
+        'public-url': { type: 'string' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new ServerConfigError(`${(error as Error).message} (see --help)`);
+  }
+  if (values.help) return { help: true };
+  const keyTexts = values['api-key'] ?? (env[SERVER_ENV.apiKeys] ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  const options: ServerOptions = {
+    port: integerFrom('--port', values.port ?? env[SERVER_ENV.port]) ?? DEFAULT_CLI_PORT,
+    host: values.host ?? env[SERVER_ENV.host] ?? '127.0.0.1',
+    storage: values.memory ? 'memory' : 'file',
+    apiKeys: keyTexts.map(apiKeyFrom),
+    noAuth: values['no-auth'] ?? truthy(env[SERVER_ENV.noAuth]),
+    quiet: values.quiet ?? false,
+  };
+  const set = <K extends keyof ServerOptions>(key: K, value: ServerOptions[K] | undefined) => {
+    if (value !== undefined && value !== '') options[key] = value;
+  };
+  set('dataDir', values['data-dir'] ?? env[SERVER_ENV.dataDir]);
+  set('executor', (values.executor ?? env[SERVER_ENV.executor]) as ServerOptions['executor']);
+  set('command', values.command ?? env[SERVER_ENV.command]);
+  set('commandTimeoutMs', durationFrom('--command-timeout', values['command-timeout'] ?? env[SERVER_ENV.commandTimeout]));
+  set('workDir', values['work-dir'] ?? env[SERVER_ENV.workDir]);
+  set('concurrency', integerFrom('--concurrency', values.concurrency ?? env[SERVER_ENV.concurrency]));
+  set('simulatedDurationMs', durationFrom('--simulated-duration', values['simulated-duration'] ?? env[SERVER_ENV.simulatedDuration]));
+  set('maxBodyBytes', integerFrom('--max-body-bytes', values['max-body-bytes'] ?? env[SERVER_ENV.maxBodyBytes]));
+  set('publicUrl', values['public-url'] ?? env[SERVER_ENV.publicUrl]);
+  return { help: false, options };
+}

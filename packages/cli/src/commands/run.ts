@@ -1,0 +1,78 @@
+import type { Command } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { chooseDisplay } from '../follow/choose-display.js';
+import { followRun } from '../follow/follow-run.js';
+import { followUpHint, reportOutcome } from '../follow/report-outcome.js';
+import { runRequestFromFlags } from '../input/run-request-from-flags.js';
+import { timeoutFlag } from '../input/timeout-flag.js';
+import { paintFor } from '../render/colors.js';
+import { writeJson } from '../render/json-output.js';
+import { WAIT_FLAGS } from './wait-flags.js';
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'Start a run (and, with --wait, follow it to the end)',
+  usage: '<prompt> [flags]',
+  description:
+    'Start a cloud agent run with a prompt. Without --wait it prints the run id and returns at once;\n' +
+    'with --wait (or --timeout) it follows the run and exits with its outcome.',
+  positionals: true,
+  usesApi: true,
+  flags: {
+    'prompt-file': { type: 'string', value: '<path>', description: 'Read the prompt from a file (- for stdin) instead of the argument' },
+    title: { type: 'string', value: '<text>', description: 'Title of the run (default: made from the prompt)' },
+    name: { type: 'string', value: '<name>', description: 'Config name, a label to group and filter runs by' },
+    model: { type: 'string', value: '<model-id>', description: 'Model to use (default: the team default)' },
+    'base-prompt': { type: 'string', value: '<text>', description: 'A custom base prompt for the agent' },
+    environment: { type: 'string', value: '<id>', description: 'Environment to run the agent in' },
+    skill: { type: 'string', value: '<spec>', description: 'Skill to run: repo:skill, org/repo:skill or a path to a SKILL.md' },
+    mcp: {
+      type: 'string',
+      value: '<json|file>',
+      description: 'MCP servers: a JSON object, or a file holding one (the {"mcpServers": …} shape works too)',
+    },
+    'computer-use': { type: 'boolean', description: 'Enable computer use for the agent' },
+    'idle-timeout': { type: 'string', value: '<minutes>', description: 'Keep the environment alive this long after the task (1-60)' },
+    'worker-host': { type: 'string', value: '<host>', description: 'Self-hosted worker that should execute the run' },
+    team: { type: 'boolean', description: 'Create a team-owned run' },
+    wait: { type: 'boolean', short: 'w', description: 'Follow the run until it ends; exit with its outcome' },
+    ...WAIT_FLAGS,
+    json: { type: 'boolean', description: 'Print JSON on stdout, nothing else (the created run, or the final run with --wait)' },
+  },
+  examples: [
+    '$0 run "Fix the flaky test in ci.yml"',
+    '$0 run "Update the changelog" --wait --timeout 30m',
+    '$0 run --prompt-file task.md --model claude-4-sonnet --environment env_123 --wait',
+    `$0 run "Triage new issues" --mcp '{"github": {"url": "https://mcp.example.com/github"}}'`,
+    '$0 run "Summarize the repo" --json | jq -r .run_id',
+  ],
+  async run(flags, ctx) {
+    const body = runRequestFromFlags(flags);
+    const timeoutMs = timeoutFlag(flags);
+    const wait = flags.bool('wait') || timeoutMs !== undefined;
+    const json = flags.bool('json');
+    const client = ctx.client();
+    const created = await client.runs.create(body);
+    const { io } = ctx;
+
+    if (!wait) {
+      if (json) writeJson(io.stdout, created);
+      else {
+        const paint = paintFor(io.stdout, io.env);
+        io.stdout.write(`${created.run_id}\n`);
+        io.stderr.write(`Started run ${created.run_id} (${paint.state(created.state)}).\n${followUpHint(ctx, created.run_id)}\n`);
+      }
+      return EXIT.OK;
+    }
+
+    if (!json) io.stderr.write(`Started run ${created.run_id}.\n`);
+    const outcome = await followRun({
+      client,
+      runId: created.run_id,
+      io,
+      display: chooseDisplay(io, created.run_id, json),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    });
+    return reportOutcome(outcome, created.run_id, ctx, json);
+  },
+};

@@ -1,0 +1,89 @@
+import {
+  APIConnectionError,
+  APIError,
+  APIResponseValidationError,
+  APIUserAbortError,
+  AuthenticationError,
+  ClientConfigError,
+  NotFoundError,
+  RequestValidationError,
+  WaitTimeoutError,
+} from '@agent-runs/core';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import { UsageError } from './usage-error.js';
+
+export interface ErrorReport {
+  exitCode: ExitCode;
+  /** Lines for stderr, each ending in what to do. */
+  lines: string[];
+}
+
+export interface ErrorReportContext {
+  invocation: string;
+  /** The command that failed, for `--help` hints. */
+  command: string | undefined;
+  /** Removed from every message, in case a server echoes it. */
+  apiKey: string | undefined;
+}
+
+function redact(text: string, secret: string | undefined): string {
+  return secret && secret.length >= 4 ? text.split(secret).join('***') : text;
+}
+
+function help(ctx: ErrorReportContext): string {
+  return `Run "${ctx.invocation}${ctx.command ? ` ${ctx.command}` : ''} --help" for usage.`;
+}
+
+function classify(error: unknown, ctx: ErrorReportContext): ErrorReport {
+  if (error instanceof UsageError) {
+    return { exitCode: EXIT.USAGE, lines: [`error: ${error.message}`, help({ ...ctx, command: error.command ?? ctx.command })] };
+  }
+  if (error instanceof RequestValidationError) {
+    return { exitCode: EXIT.USAGE, lines: [...error.issues.map((issue) => `error: ${issue}`), help(ctx)] };
+  }
+  if (error instanceof ClientConfigError) {
+    return { exitCode: EXIT.USAGE, lines: [`error: ${error.message}`, 'Check --base-url (or AGENT_RUNS_BASE_URL).'] };
+  }
+  if (error instanceof WaitTimeoutError) {
+    return { exitCode: EXIT.TIMED_OUT, lines: [`error: ${error.message}`] };
+  }
+  if (error instanceof AuthenticationError) {
+    return {
+      exitCode: EXIT.API_ERROR,
+      lines: [
+        `error: the server did not accept the API key (401) at ${new URL(error.request.url).origin}.`,
+        'Pass --api-key or set AGENT_RUNS_API_KEY to a valid key for this server.',
+      ],
+    };
+  }
+  if (error instanceof NotFoundError) {
+    const detail = error.detail ?? error.title ?? 'not found';
+    return {
+      exitCode: EXIT.API_ERROR,
+      lines: [`error: ${detail} (404 from ${error.request.method} ${error.request.url}).`, 'Check the run id and --base-url.'],
+    };
+  }
+  if (error instanceof APIError || error instanceof APIResponseValidationError) {
+    return { exitCode: EXIT.API_ERROR, lines: [`error: ${error.message}`] };
+  }
+  if (error instanceof APIConnectionError) {
+    return {
+      exitCode: EXIT.API_ERROR,
+      lines: [`error: ${error.message}`, 'Pass --base-url (or set AGENT_RUNS_BASE_URL) to reach another server.'],
+    };
+  }
+  if (error instanceof APIUserAbortError) {
+    return { exitCode: EXIT.INTERRUPTED, lines: ['Interrupted.'] };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    exitCode: EXIT.API_ERROR,
+    lines: [`error: ${message}`, 'This is unexpected; set AGENT_RUNS_LOG=debug for details and report it if it persists.'],
+  };
+}
+
+/** What to print for an error and which code to exit with; never a stack trace, never the key. */
+export function reportError(error: unknown, ctx: ErrorReportContext): ErrorReport {
+  const report = classify(error, ctx);
+  return { ...report, lines: report.lines.map((line) => redact(line, ctx.apiKey)) };
+}

@@ -1,0 +1,39 @@
+import { formatElapsed } from '@agent-runs/core';
+import type { CommandContext } from '../command.js';
+import { EXIT, exitCodeForState } from '../exit-codes.js';
+import { paintFor } from '../render/colors.js';
+import { renderRunSummary } from '../render/run-details.js';
+import { writeJson } from '../render/json-output.js';
+import type { FollowOutcome } from './follow-run.js';
+
+/** The commands that pick up a run that is still going, for hints. */
+export function followUpHint(ctx: CommandContext, runId: string): string {
+  const target = ctx.targetFlags ? ` ${ctx.targetFlags}` : '';
+  return `Follow it with "${ctx.invocation} wait ${runId}${target}" or cancel it with "${ctx.invocation} cancel ${runId}${target}".`;
+}
+
+/** Prints the result of a follow (summary or JSON on stdout, hints on stderr) and gives the exit code. */
+export function reportOutcome(outcome: FollowOutcome, runId: string, ctx: CommandContext, json: boolean): number {
+  const { io } = ctx;
+  switch (outcome.kind) {
+    case 'finished': {
+      if (json) writeJson(io.stdout, outcome.run);
+      else io.stdout.write(renderRunSummary(outcome.run, paintFor(io.stdout, io.env)));
+      return exitCodeForState(outcome.run.state);
+    }
+    case 'timed-out': {
+      const last = outcome.error.lastRun;
+      if (json && last) writeJson(io.stdout, last);
+      io.stderr.write(
+        `Timed out after ${formatElapsed(outcome.error.elapsedMs)}: run ${runId} is still ${last?.state ?? 'not finished'} and goes on.\n` +
+          `${followUpHint(ctx, runId)}\n`,
+      );
+      return EXIT.TIMED_OUT;
+    }
+    case 'interrupted': {
+      const state = outcome.lastRun ? ` (${outcome.lastRun.state})` : '';
+      io.stderr.write(`\nStopped waiting. Run ${runId}${state} goes on.\n${followUpHint(ctx, runId)}\n`);
+      return EXIT.INTERRUPTED;
+    }
+  }
+}

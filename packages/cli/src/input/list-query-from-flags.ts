@@ -1,0 +1,66 @@
+import { ListRunsQuerySchema, type ListRunsQuery } from '@agent-runs/core';
+import type { ParsedFlags } from '../flags/parsed-flags.js';
+import { issuesToFlags } from './issues-to-flags.js';
+import { timestampFlag } from './timestamp-flag.js';
+
+const FLAG_FOR_FIELD: Record<string, string> = {
+  limit: '--limit',
+  sort_by: '--sort-by',
+  sort_order: '--sort-order',
+  state: '--state',
+  name: '--name',
+  model_id: '--model',
+  creator: '--creator',
+  source: '--source',
+  environment_id: '--environment',
+  skill_spec: '--skill',
+  created_after: '--created-after',
+  created_before: '--created-before',
+  updated_after: '--updated-after',
+  q: '--search',
+};
+
+/** Flag name → query parameter, for the filters that are a plain string. */
+const STRING_FILTERS = {
+  name: 'name',
+  model: 'model_id',
+  creator: 'creator',
+  environment: 'environment_id',
+  skill: 'skill_spec',
+  q: 'q',
+  search: 'q',
+} as const;
+
+const TIME_FILTERS = {
+  'created-after': 'created_after',
+  'created-before': 'created_before',
+  'updated-after': 'updated_after',
+} as const;
+
+/** The list query the flags describe, validated against the contract (states and sources upper-cased). */
+export function listQueryFromFlags(flags: ParsedFlags, now = Date.now()): ListRunsQuery {
+  const query: Record<string, unknown> = {};
+  for (const [flag, param] of Object.entries(STRING_FILTERS)) {
+    const value = flags.string(flag);
+    if (value !== undefined) query[param] = value;
+  }
+  for (const [flag, param] of Object.entries(TIME_FILTERS)) {
+    const value = flags.string(flag);
+    if (value !== undefined) query[param] = timestampFlag(value, now);
+  }
+  // `--state FAILED --state ERROR` and `--state failed,error` mean the same.
+  const states = flags.list('state').flatMap((v) => v.split(',')).map((v) => v.trim().toUpperCase()).filter(Boolean);
+  if (states.length > 0) query.state = states;
+  const source = flags.string('source');
+  if (source !== undefined) query.source = source.trim().toUpperCase();
+  const limit = flags.string('limit');
+  if (limit !== undefined) query.limit = limit.trim() === '' ? Number.NaN : limit;
+  const sortBy = flags.string('sort-by');
+  if (sortBy !== undefined) query.sort_by = sortBy.trim().toLowerCase();
+  const sortOrder = flags.string('sort-order');
+  if (sortOrder !== undefined) query.sort_order = sortOrder.trim().toLowerCase();
+
+  const parsed = ListRunsQuerySchema.safeParse(query);
+  if (!parsed.success) throw issuesToFlags(parsed.error, FLAG_FOR_FIELD, 'list filters');
+  return parsed.data;
+}

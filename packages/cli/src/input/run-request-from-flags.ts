@@ -1,0 +1,64 @@
+import { parseMcpServersInput, RunAgentRequestSchema, type AmbientAgentConfig, type RunAgentRequest } from '@agent-runs/core';
+import type { ParsedFlags } from '../flags/parsed-flags.js';
+import { UsageError } from '../usage-error.js';
+import { issuesToFlags } from './issues-to-flags.js';
+import { readPrompt } from './read-prompt.js';
+
+/** Which flag sets each field of the request, for error messages. */
+const FLAG_FOR_FIELD: Record<string, string> = {
+  prompt: 'prompt',
+  title: '--title',
+  skill: '--skill',
+  team: '--team',
+  'config.name': '--name',
+  'config.model_id': '--model',
+  'config.base_prompt': '--base-prompt',
+  'config.environment_id': '--environment',
+  'config.mcp_servers': '--mcp',
+  'config.computer_use_enabled': '--computer-use',
+  'config.idle_timeout_minutes': '--idle-timeout',
+  'config.worker_host': '--worker-host',
+};
+
+function minutes(flags: ParsedFlags): number | undefined {
+  const text = flags.string('idle-timeout');
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text.trim())) {
+    throw new UsageError(`--idle-timeout must be a whole number of minutes from 1 to 60, got "${text}".`, flags.command);
+  }
+  return Number(text);
+}
+
+/** The create body the flags describe, validated against the contract. */
+export function runRequestFromFlags(flags: ParsedFlags): RunAgentRequest {
+  const config: AmbientAgentConfig = {};
+  const set = <K extends keyof AmbientAgentConfig>(key: K, value: AmbientAgentConfig[K] | undefined) => {
+    if (value !== undefined) config[key] = value;
+  };
+  set('name', flags.nonEmpty('name'));
+  set('model_id', flags.nonEmpty('model'));
+  set('base_prompt', flags.nonEmpty('base-prompt'));
+  set('environment_id', flags.nonEmpty('environment'));
+  set('worker_host', flags.nonEmpty('worker-host'));
+  set('idle_timeout_minutes', minutes(flags));
+  if (flags.bool('computer-use')) config.computer_use_enabled = true;
+  const mcp = flags.string('mcp');
+  if (mcp !== undefined) config.mcp_servers = parseMcpServersInput(mcp, '--mcp');
+
+  const body: RunAgentRequest = {};
+  const prompt = readPrompt(flags.positionals, flags.string('prompt-file'), flags.command);
+  if (prompt !== undefined) body.prompt = prompt;
+  const title = flags.nonEmpty('title');
+  if (title !== undefined) body.title = title;
+  const skill = flags.nonEmpty('skill');
+  if (skill !== undefined) body.skill = skill;
+  if (flags.bool('team')) body.team = true;
+  if (Object.keys(config).length > 0) body.config = config;
+
+  if (body.prompt === undefined && body.skill === undefined) {
+    throw new UsageError('Give a prompt (an argument, or --prompt-file) or a --skill.', flags.command);
+  }
+  const parsed = RunAgentRequestSchema.safeParse(body);
+  if (!parsed.success) throw issuesToFlags(parsed.error, FLAG_FOR_FIELD, 'run request');
+  return parsed.data;
+}

@@ -1,0 +1,94 @@
+import type { AgentRunsClient } from '@agent-runs/core';
+import type { Command, CommandContext } from './command.js';
+import { COMMANDS } from './commands/index.js';
+import { reportError } from './error-report.js';
+import { EXIT } from './exit-codes.js';
+import { GLOBAL_FLAGS, GLOBAL_VALUE_FLAGS } from './flags/flag-spec.js';
+import { parseFlags } from './flags/parse-flags.js';
+import { commandHelp, mainHelp } from './help.js';
+import { processIo, type Io } from './io.js';
+import { makeClient, targetFromFlags } from './make-client.js';
+import { UsageError } from './usage-error.js';
+import { VERSION } from './version.js';
+
+export interface MainOptions {
+  io?: Io;
+  /** How hints spell the command; default `agent-runs`. */
+  invocation?: string;
+}
+
+/** Where the command name is: the first argument that is neither a flag nor a global flag's value. */
+function findCommand(argv: string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return -1;
+    if (!arg.startsWith('-')) return i;
+    if (GLOBAL_VALUE_FLAGS.includes(arg)) i++;
+  }
+  return -1;
+}
+
+/** A flag's value as the user typed it, for hints (never the key). */
+function baseUrlHint(argv: string[]): string {
+  const at = argv.findIndex((a) => a === '--base-url' || a.startsWith('--base-url='));
+  if (at < 0) return '';
+  const value = argv[at]!.includes('=') ? argv[at]!.slice('--base-url='.length) : argv[at + 1];
+  return value ? `--base-url ${value}` : '';
+}
+
+/** Runs the command line `argv` (without node and the script) and resolves with the exit code. */
+export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
+  const io = options.io ?? processIo();
+  const invocation = options.invocation ?? 'agent-runs';
+  const at = findCommand(argv);
+  const name = at >= 0 ? argv[at] : undefined;
+  const command: Command | undefined = COMMANDS.find((c) => c.name === name);
+  let client: AgentRunsClient | undefined;
+  let apiKey: string | undefined;
+
+  try {
+    if (!command) {
+      const rest = at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 1)] : argv;
+      const top = parseFlags('', { ...GLOBAL_FLAGS, version: { type: 'boolean', description: '' } }, rest, true);
+      if (top.bool('version')) {
+        io.stdout.write(`${VERSION}\n`);
+        return EXIT.OK;
+      }
+      if (top.bool('help') && name === undefined) {
+        io.stdout.write(mainHelp(COMMANDS, invocation));
+        return EXIT.OK;
+      }
+      if (name === undefined) {
+        io.stderr.write(mainHelp(COMMANDS, invocation));
+        return EXIT.USAGE;
+      }
+      throw new UsageError(`Unknown command "${name}". Commands: ${COMMANDS.map((c) => c.name).join(', ')}.`);
+    }
+
+    const rest = [...argv.slice(0, at), ...argv.slice(at + 1)];
+    const globals = command.usesApi ? GLOBAL_FLAGS : { help: GLOBAL_FLAGS.help };
+    const flags = parseFlags(command.name, { ...globals, ...command.flags }, rest, command.positionals);
+    if (flags.bool('help')) {
+      io.stdout.write(commandHelp(command, invocation));
+      return EXIT.OK;
+    }
+    const target = command.usesApi ? targetFromFlags(flags) : {};
+    apiKey = target.apiKey ?? io.env.AGENT_RUNS_API_KEY ?? io.env.WARP_API_KEY;
+    const ctx: CommandContext = {
+      io,
+      invocation,
+      targetFlags: baseUrlHint(rest),
+      client: () => (client ??= makeClient(target, io, command.name)),
+    };
+    return await command.run(flags, ctx);
+  } catch (error) {
+    const report = reportError(error, { invocation, command: command?.name, apiKey });
+    if (io.env.AGENT_RUNS_LOG === 'debug' && error instanceof Error && error.stack) {
+      io.stderr.write(`${error.stack}\n`);
+    }
+    io.stderr.write(`${report.lines.join('\n')}\n`);
+    return report.exitCode;
+  } finally {
+    await client?.close();
+  }
+}

@@ -1,0 +1,72 @@
+import { formatElapsed, isTerminalState, type RunItem, type RunUpdate } from '@agent-runs/core';
+import type { OutputStream } from '../io.js';
+import type { Paint } from './colors.js';
+import type { RunDisplay } from './run-display.js';
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const TICK_MS = 100;
+const CLEAR_LINE = '\r\x1b[2K';
+
+/**
+ * A single terminal line redrawn in place: spinner, state, elapsed time and title.
+ * State changes also leave a permanent line above it, so the history stays readable.
+ */
+export class LiveStatusLine implements RunDisplay {
+  private run: RunItem | undefined;
+  private frame = 0;
+  private stopped = false;
+  private readonly started = Date.now();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly stream: OutputStream,
+    private readonly paint: Paint,
+    private readonly runId: string,
+  ) {
+    this.timer = setInterval(() => this.draw(), TICK_MS);
+    // The spinner alone must never keep the process alive.
+    this.timer.unref();
+    this.draw();
+  }
+
+  update({ run, previous }: RunUpdate): void {
+    this.run = run;
+    if (previous && previous.state !== run.state) {
+      const elapsed = formatElapsed(Date.now() - this.started);
+      const mark = isTerminalState(run.state) ? (run.state === 'SUCCEEDED' ? '✔' : '✖') : '•';
+      this.stream.write(`${CLEAR_LINE}${mark} ${this.paint.state(run.state)} ${this.paint.dim(`after ${elapsed}`)}\n`);
+    } else if (!previous) {
+      this.stream.write(`${CLEAR_LINE}• ${this.paint.state(run.state)}\n`);
+    }
+    if (isTerminalState(run.state)) this.stop();
+    else if (!this.stopped) this.draw();
+  }
+
+  note(text: string): void {
+    this.stream.write(`${CLEAR_LINE}${text}\n`);
+    if (!this.stopped) this.draw();
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.stream.write(CLEAR_LINE);
+  }
+
+  private draw(): void {
+    const spinner = this.paint.cyan(FRAMES[this.frame++ % FRAMES.length]!);
+    const state = this.run ? this.paint.state(this.run.state) : 'connecting';
+    const elapsed = formatElapsed(Date.now() - this.started);
+    const head = `${spinner} ${state} ${this.paint.dim(elapsed)}  `;
+    const title = this.run?.title ?? this.runId;
+    const room = (this.stream.columns ?? 80) - visibleLength(head) - 1;
+    const shown = room <= 1 ? '' : title.length > room ? `${title.slice(0, room - 1)}…` : title;
+    this.stream.write(`${CLEAR_LINE}${head}${this.paint.dim(shown)}`);
+  }
+}
+
+function visibleLength(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\x1b\[[0-9;]*m/g, '').length;
+}

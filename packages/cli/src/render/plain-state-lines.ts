@@ -1,0 +1,25 @@
+import { formatElapsed, type RunUpdate } from '@agent-runs/core';
+import type { OutputStream } from '../io.js';
+import type { RunDisplay } from './run-display.js';
+
+/**
+ * One line per change of state or status message, for logs and pipes where a redrawn
+ * line would be noise: `run 8c1f…: INPROGRESS (2s)`.
+ */
+export class PlainStateLines implements RunDisplay {
+  constructor(private readonly stream: OutputStream) {}
+
+  update({ run, previous, elapsedMs }: RunUpdate): void {
+    const message = run.status_message?.message;
+    const stateChanged = previous?.state !== run.state;
+    if (!stateChanged && previous?.status_message?.message === message) return;
+    const note = message ? `: ${message}` : '';
+    this.stream.write(`run ${run.run_id}: ${run.state} (${formatElapsed(elapsedMs)})${note}\n`);
+  }
+
+  note(text: string): void {
+    this.stream.write(`${text}\n`);
+  }
+
+  stop(): void {}
+}

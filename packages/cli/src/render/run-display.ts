@@ -1,0 +1,13 @@
+import type { RunUpdate } from '@agent-runs/core';
+
+/** Shows a run being followed, on stderr. */
+export interface RunDisplay {
+  /** Every change the wait reports. */
+  update(update: RunUpdate): void;
+  /** A permanent line of progress, such as the session link. */
+  note(text: string): void;
+  /** Removes anything transient (a live line) before results are printed. */
+  stop(): void;
+}
+
+export const SILENT_DISPLAY: RunDisplay = { update() {}, note() {}, stop() {} };

@@ -55,7 +55,10 @@ interface AttemptOutcome {
 
 const TIMED_OUT = Symbol('timed out');
 
-/** One attempt, bounded by `timeout` for headers and body alike. */
+/**
+ * One attempt, bounded by `timeout` for headers and body together. (undici's own
+ * header/body timers tick at about one second, too coarse for short timeouts.)
+ */
 async function attempt(
   url: string,
   init: { method: HTTPMethod; headers: Record<string, string>; body: string | undefined },

@@ -1,0 +1,28 @@
+import * as core from '@actions/core';
+import { AgentRunsClient, VERSION, type Logger } from '@agent-runs/core';
+
+/** The client's own log lines, routed to the workflow log; debug lines only with step debugging on. */
+const workflowLogger: Logger = {
+  debug: (message) => core.debug(message),
+  info: (message) => core.info(message),
+  warn: (message) => core.warning(message),
+  error: (message) => core.error(message),
+};
+
+export interface Connection {
+  apiKey: string;
+  baseURL: string | undefined;
+}
+
+/** A client that identifies itself as the Action (the server records source GITHUB_ACTION) and masks the key. */
+export function createActionClient({ apiKey, baseURL }: Connection): AgentRunsClient {
+  core.setSecret(apiKey);
+  return new AgentRunsClient({
+    apiKey,
+    ...(baseURL ? { baseURL } : {}),
+    source: 'GITHUB_ACTION',
+    userAgent: `agent-runs-action/${VERSION}`,
+    logger: workflowLogger,
+    logLevel: core.isDebug() ? 'debug' : 'warn',
+  });
+}

@@ -1,0 +1,113 @@
+import * as core from '@actions/core';
+import {
+  APIUserAbortError,
+  WaitTimeoutError,
+  describeState,
+  formatElapsed,
+  type AgentRunsClient,
+  type RunAgentRequest,
+  type RunItem,
+} from '@agent-runs/core';
+import { cancelRun } from './cancel-run.js';
+import type { ActionInputs } from './inputs.js';
+import { logProgress } from './progress-log.js';
+import type { JobCancellation } from './signals.js';
+import { leaveRunToItself, saveRunForPost } from './step-state.js';
+
+/** How the step ends: the run as last seen, a one-line verdict, and whether the step fails. */
+export interface RunOutcome {
+  run: RunItem;
+  headline: string;
+  failed: boolean;
+}
+
+type FollowOptions = Pick<
+  ActionInputs,
+  'wait' | 'timeoutMs' | 'pollIntervalMs' | 'failOn' | 'cancelOnTimeout' | 'cancelOnJobCancel'
+>;
+
+const link = (run: RunItem) => (run.session_link ? ` ${run.session_link}` : '');
+
+/**
+ * Starts the run, then (unless told not to wait) follows it to a terminal state. A run
+ * that outlives the step is cancelled or deliberately left running, and the verdict says which.
+ */
+export async function followRun(
+  client: AgentRunsClient,
+  request: RunAgentRequest,
+  options: FollowOptions,
+  jobCancel: JobCancellation,
+  onRunId: (runId: string) => void,
+): Promise<RunOutcome> {
+  // Not abortable: a run that exists must be known, so that it can be cancelled.
+  const created = await client.runs.create(request);
+  const runId = created.run_id;
+  onRunId(runId);
+  saveRunForPost(runId, options.wait && options.cancelOnJobCancel);
+  core.info(`Started run ${runId} (${created.state}).`);
+
+  if (!options.wait) {
+    const run = await client.runs.get(runId);
+    if (run.session_link) core.info(`Session: ${run.session_link}`);
+    return { run, headline: `Started run ${runId}; not waiting for it (wait: false).`, failed: false };
+  }
+
+  const started = Date.now();
+  try {
+    if (jobCancel.requested) throw new APIUserAbortError();
+    const run = await client.runs.wait(runId, {
+      timeout: options.timeoutMs,
+      signal: jobCancel.signal,
+      onUpdate: logProgress,
+      ...(options.pollIntervalMs ? { pollInterval: options.pollIntervalMs } : {}),
+    });
+    return verdict(run, options.failOn);
+  } catch (error) {
+    if (error instanceof WaitTimeoutError) {
+      return timedOut(client, runId, error, options.cancelOnTimeout, options.timeoutMs);
+    }
+    if (error instanceof APIUserAbortError) {
+      return jobCancelled(client, runId, options.cancelOnJobCancel, Date.now() - started);
+    }
+    throw error;
+  }
+}
+
+function verdict(run: RunItem, failOn: string[]): RunOutcome {
+  const message = run.status_message?.message;
+  const headline = `Run ${run.run_id} ${describeState(run.state)}${message ? `: ${message}` : '.'}`;
+  return { run, headline: `${headline}${link(run)}`, failed: failOn.includes(run.state) };
+}
+
+async function timedOut(
+  client: AgentRunsClient,
+  runId: string,
+  error: WaitTimeoutError,
+  cancel: boolean,
+  timeoutMs: number,
+): Promise<RunOutcome> {
+  const last = error.lastRun ?? (await client.runs.get(runId));
+  const lead = `Run ${runId} did not finish within ${formatElapsed(timeoutMs)} (last state ${last.state})`;
+  if (!cancel) {
+    leaveRunToItself();
+    return { run: last, headline: `${lead}; it was left running (cancel-on-timeout: false).${link(last)}`, failed: true };
+  }
+  const after = (await cancelRun(client, runId)) ?? last;
+  return { run: after, headline: `${lead}, so it was cancelled (now ${after.state}).${link(after)}`, failed: true };
+}
+
+async function jobCancelled(
+  client: AgentRunsClient,
+  runId: string,
+  cancel: boolean,
+  elapsedMs: number,
+): Promise<RunOutcome> {
+  const lead = `The job was cancelled after ${formatElapsed(elapsedMs)}`;
+  if (!cancel) {
+    leaveRunToItself();
+    const run = await client.runs.get(runId, { timeout: 2_000, maxRetries: 0 });
+    return { run, headline: `${lead}; run ${runId} was left running (cancel-on-job-cancel: false).${link(run)}`, failed: true };
+  }
+  const run = (await cancelRun(client, runId)) ?? (await client.runs.get(runId, { timeout: 2_000, maxRetries: 0 }));
+  return { run, headline: `${lead}, so run ${runId} was cancelled (now ${run.state}).${link(run)}`, failed: true };
+}

@@ -1,0 +1,229 @@
+import { readFileSync } from 'node:fs';
+import * as core from '@actions/core';
+import {
+  API_KEY_VARIABLES,
+  DURATION_HINT,
+  ENV,
+  KNOWN_RUN_STATES,
+  RequestValidationError,
+  TERMINAL_RUN_STATES,
+  formatIssues,
+  parseDuration,
+  parseMcpServersInput,
+  RunAgentRequestSchema,
+  type AmbientAgentConfig,
+  type RunAgentRequest,
+} from '@agent-runs/core';
+import { INPUT_DEFAULTS } from './input-defaults.js';
+import { InputError } from './input-error.js';
+
+/** Everything the action was asked to do, validated. */
+export interface ActionInputs {
+  /** The create body, without the default title (that comes from the GitHub context). */
+  request: RunAgentRequest;
+  apiKey: string;
+  baseURL: string | undefined;
+  wait: boolean;
+  timeoutMs: number;
+  pollIntervalMs: number | undefined;
+  /** Terminal states that fail the step. */
+  failOn: string[];
+  cancelOnTimeout: boolean;
+  cancelOnJobCancel: boolean;
+  jobSummary: boolean;
+  comment: boolean;
+  githubToken: string | undefined;
+}
+
+export type ReadInput = (name: string) => string;
+
+const readActionInput: ReadInput = (name) => core.getInput(name);
+
+const TRUE = ['true', 'True', 'TRUE'];
+const FALSE = ['false', 'False', 'FALSE'];
+const MIN_POLL_MS = 100;
+
+/** Where a field of the create body comes from, to name the input in a server-side style message. */
+const FIELD_INPUT: Record<string, string> = {
+  prompt: 'prompt',
+  title: 'title',
+  skill: 'skill',
+  'config.name': 'name',
+  'config.model_id': 'model',
+  'config.base_prompt': 'base-prompt',
+  'config.environment_id': 'environment',
+  'config.mcp_servers': 'mcp-servers',
+};
+
+/**
+ * Reads and validates every input at once, so that one failed step lists every mistake.
+ * Throws InputError; nothing is sent before this succeeds.
+ */
+export function readInputs(read: ReadInput = readActionInput, env: NodeJS.ProcessEnv = process.env): ActionInputs {
+  const problems: string[] = [];
+  const get = (name: keyof typeof INPUT_DEFAULTS | (string & {})): string =>
+    read(name).trim() || (INPUT_DEFAULTS as Record<string, string>)[name] || '';
+
+  const boolean = (name: keyof typeof INPUT_DEFAULTS): boolean => {
+    const value = get(name);
+    if (TRUE.includes(value)) return true;
+    if (FALSE.includes(value)) return false;
+    problems.push(`Input "${name}" must be true or false, got "${value}".`);
+    return INPUT_DEFAULTS[name] === 'true';
+  };
+
+  const duration = (name: string): number | undefined => {
+    const value = get(name);
+    if (value === '') return undefined;
+    const ms = parseDuration(value);
+    if (ms === undefined || ms <= 0) {
+      problems.push(`Input "${name}" must be ${DURATION_HINT}, got "${value}".`);
+      return undefined;
+    }
+    return ms;
+  };
+
+  const prompt = readPrompt(get('prompt'), get('prompt-file'), get('skill'), problems);
+
+  const config: AmbientAgentConfig = {};
+  const setConfig = (input: string, key: keyof AmbientAgentConfig) => {
+    const value = get(input);
+    if (value) (config as Record<string, string>)[key] = value;
+  };
+  setConfig('name', 'name');
+  setConfig('model', 'model_id');
+  setConfig('base-prompt', 'base_prompt');
+  setConfig('environment', 'environment_id');
+  const mcp = get('mcp-servers');
+  if (mcp) {
+    try {
+      config.mcp_servers = parseMcpServersInput(mcp, 'mcp-servers');
+    } catch (error) {
+      if (!(error instanceof RequestValidationError)) throw error;
+      problems.push(...error.issues.map((issue) => `Input "mcp-servers": ${issue.replace(/^mcp-servers:?\s*/, '')}`));
+    }
+  }
+
+  const request: RunAgentRequest = {};
+  if (prompt !== undefined) request.prompt = prompt;
+  const title = get('title');
+  if (title) request.title = title;
+  const skill = get('skill');
+  if (skill) request.skill = skill;
+  if (Object.keys(config).length > 0) request.config = config;
+  const parsed = RunAgentRequestSchema.safeParse(request);
+  if (!parsed.success && prompt !== undefined) {
+    for (const line of formatIssues(parsed.error, 'body')) {
+      const field = Object.keys(FIELD_INPUT).find((f) => line.startsWith(f));
+      problems.push(field ? `Input "${FIELD_INPUT[field]}": ${line.slice(field.length).replace(/^[.:\s]+/, '')}` : line);
+    }
+  }
+
+  const { apiKey, baseURL } = readConnection(read, env, problems);
+
+  const wait = boolean('wait');
+  const timeoutMs = duration('timeout') ?? parseDuration(INPUT_DEFAULTS.timeout)!;
+  const pollIntervalMs = duration('poll-interval');
+  if (pollIntervalMs !== undefined && pollIntervalMs < MIN_POLL_MS) {
+    problems.push(`Input "poll-interval" must be at least ${MIN_POLL_MS}ms, got "${get('poll-interval')}".`);
+  }
+  const failOn = readFailOn(get('fail-on'), problems);
+  const cancelOnTimeout = boolean('cancel-on-timeout');
+  const cancelOnJobCancel = boolean('cancel-on-job-cancel');
+  const jobSummary = boolean('job-summary');
+  const comment = boolean('comment');
+  const githubToken = get('github-token') || undefined;
+  if (comment && !githubToken) {
+    problems.push('Input "github-token" is required when "comment" is true: pass github-token: ${{ github.token }} (with pull-requests: write).');
+  }
+
+  if (problems.length > 0) throw new InputError(problems);
+  return {
+    request,
+    apiKey,
+    baseURL,
+    wait,
+    timeoutMs,
+    pollIntervalMs,
+    failOn,
+    cancelOnTimeout,
+    cancelOnJobCancel,
+    jobSummary,
+    comment,
+    githubToken,
+  };
+}
+
+/** The key and address alone: all the post step needs. Problems are added to `problems`. */
+export function readConnection(
+  read: ReadInput = readActionInput,
+  env: NodeJS.ProcessEnv = process.env,
+  problems: string[] = [],
+): { apiKey: string; baseURL: string | undefined } {
+  const apiKey = read('api-key').trim() || ENV.apiKey.map((name) => env[name]?.trim()).find(Boolean) || '';
+  if (!apiKey) {
+    problems.push(
+      `Input "api-key" is required: pass it from a secret (api-key: \${{ secrets.AGENT_RUNS_API_KEY }}) or set ${API_KEY_VARIABLES} in the environment.`,
+    );
+  }
+  const baseURL = read('base-url').trim() || undefined;
+  if (baseURL !== undefined && !isHttpUrl(baseURL)) {
+    problems.push(
+      `Input "base-url" must be an absolute http(s) URL ending in /v1, such as https://app.warp.dev/api/v1, got "${baseURL}".`,
+    );
+  }
+  return { apiKey, baseURL };
+}
+
+function readPrompt(prompt: string, promptFile: string, skill: string, problems: string[]): string | undefined {
+  if (prompt && promptFile) {
+    problems.push('Inputs "prompt" and "prompt-file" are both set: give only one of them.');
+    return undefined;
+  }
+  if (promptFile) {
+    let text: string;
+    try {
+      text = readFileSync(promptFile, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      problems.push(`Input "prompt-file" must be a readable file (relative to the workspace), got "${promptFile}" (${code}).`);
+      return undefined;
+    }
+    if (text.trim() === '') {
+      problems.push(`Input "prompt-file": the file "${promptFile}" is empty; it must hold the prompt.`);
+      return undefined;
+    }
+    return text;
+  }
+  if (prompt) return prompt;
+  if (!skill) problems.push('Input "prompt" is required: set "prompt", "prompt-file" (a file holding the prompt) or "skill".');
+  return undefined;
+}
+
+/** `FAILED, ERROR` (commas, spaces or lines), or `none` for a step that never fails on the state. */
+function readFailOn(value: string, problems: string[]): string[] {
+  if (value.toLowerCase() === 'none') return [];
+  const states = value
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((s) => s.toUpperCase());
+  const valid = `terminal states among ${TERMINAL_RUN_STATES.join(', ')} (or none)`;
+  for (const state of states) {
+    if (!(KNOWN_RUN_STATES as readonly string[]).includes(state)) {
+      problems.push(`Input "fail-on": "${state}" is not a run state; use ${valid}.`);
+    } else if (!(TERMINAL_RUN_STATES as readonly string[]).includes(state)) {
+      problems.push(`Input "fail-on": "${state}" is not a terminal state, so a run never ends in it; use ${valid}.`);
+    }
+  }
+  if (states.length === 0) problems.push(`Input "fail-on" must list ${valid}.`);
+  return [...new Set(states)];
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,53 @@
+import * as core from '@actions/core';
+import { DEFAULT_BASE_URL, type AgentRunsClient } from '@agent-runs/core';
+import { createActionClient } from './action-client.js';
+import { defaultTitle } from './default-title.js';
+import { errorMessage, type ErrorContext } from './error-message.js';
+import { followRun } from './follow-run.js';
+import { readGitHubContext } from './github-context.js';
+import { InputError } from './input-error.js';
+import { readInputs } from './inputs.js';
+import { writeJobSummary } from './job-summary.js';
+import { setRunOutputs } from './outputs.js';
+import { commentOnPullRequest } from './comment-on-pull-request.js';
+import { watchJobCancellation } from './signals.js';
+import { markMainStepStarted } from './step-state.js';
+
+/** The main step: read the inputs, start and follow the run, report it, fail the step if it should. */
+export async function run(): Promise<void> {
+  markMainStepStarted();
+  const jobCancel = watchJobCancellation();
+  const errorContext: ErrorContext = { baseURL: DEFAULT_BASE_URL };
+  let client: AgentRunsClient | undefined;
+  let runId: string | undefined;
+  try {
+    const inputs = readInputs();
+    errorContext.apiKey = inputs.apiKey;
+    client = createActionClient(inputs);
+    errorContext.baseURL = client.baseURL;
+
+    const github = readGitHubContext();
+    const title = inputs.request.title ?? defaultTitle(github);
+    const request = title ? { ...inputs.request, title } : inputs.request;
+    core.debug(`Creating a run at ${client.baseURL} titled "${title ?? '(from the prompt)'}"`);
+
+    const outcome = await followRun(client, request, inputs, jobCancel, (id) => (runId = id));
+    setRunOutputs(outcome.run);
+    if (inputs.jobSummary) await writeJobSummary(outcome.run, outcome.headline);
+    if (inputs.comment && inputs.githubToken) {
+      await commentOnPullRequest(inputs.githubToken, outcome.run, outcome.headline, github);
+    }
+    if (outcome.failed) core.setFailed(outcome.headline);
+    else core.info(outcome.headline);
+  } catch (error) {
+    if (runId) core.setOutput('run-id', runId);
+    core.setFailed(errorMessage(error, errorContext));
+    // The stack is for whoever debugs the action, never for a user's mistake.
+    if (error instanceof Error && !(error instanceof InputError) && error.stack) {
+      core.debug(errorMessage(error.stack, errorContext));
+    }
+  } finally {
+    jobCancel.dispose();
+    await client?.close();
+  }
+}

@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startServer, type RunningServer } from '@agent-runs/server';
+
+/** The built bin, as a host launches it. */
+export const BIN = fileURLToPath(new URL('../../packages/mcp/dist/bin/agent-runs-mcp.js', import.meta.url));
+
+/** A local Runs API in memory; simulated runs take 200 ms unless their prompt says otherwise. */
+export function startRunsApi(): Promise<RunningServer> {
+  return startServer({ port: 0, storage: 'memory', simulatedDurationMs: 200, concurrency: 4, quiet: true });
+}
+
+/** Environment for the bin: only what it needs, so a developer's own keys never leak in. */
+export function binEnv(api: RunningServer | undefined, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    ...(api ? { AGENT_RUNS_BASE_URL: api.baseURL, AGENT_RUNS_API_KEY: api.apiKey } : {}),
+    AGENT_RUNS_MCP_POLL_INTERVAL: '50ms',
+    ...extra,
+  };
+}
+
+export interface StdioSession {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+/** Launches the bin over stdio and connects the SDK's own client to it. */
+export async function connectStdio(env: Record<string, string>, args: string[] = []): Promise<StdioSession> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'agent-runs-mcp-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, stderr: () => stderr, close: () => client.close() };
+}
+
+export interface HttpBin {
+  url: string;
+  child: ChildProcess;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+/** Launches the bin with --http on a free port and returns the URL it printed. */
+export async function startHttpBin(env: Record<string, string>, args: string[] = []): Promise<HttpBin> {
+  const child = spawn(process.execPath, [BIN, '--http', '--port', '0', ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL printed; stderr: ${stderr}`)), 10_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /serving MCP over Streamable HTTP at (\S+)/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}; stderr: ${stderr}`)));
+  });
+  return {
+    url,
+    child,
+    stderr: () => stderr,
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Connects the SDK's client over Streamable HTTP, with optional extra headers (a bearer token). */
+export async function connectHttp(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'agent-runs-mcp-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+/** The text of a tool result's first content item. */
+export function textOf(result: { content?: unknown }): string {
+  const content = result.content as Array<{ type: string; text?: string }> | undefined;
+  return content?.find((c) => c.type === 'text')?.text ?? '';
+}

@@ -13,8 +13,9 @@ import { UsageError } from '../usage-error.js';
 
 const DEFAULT_PROMPT = 'Say hello to a new user of agent-runs';
 const DEFAULT_DURATION = '3s';
-// A demo should show each change promptly; people poll at 1 s, this polls faster.
+// A demo should show each change promptly: it polls faster than the 1 s to 10 s people get.
 const DEMO_POLL_MS = 200;
+const DEMO_MAX_POLL_MS = 500;
 
 function nextSteps(ctx: CommandContext): string {
   const cmd = ctx.invocation;
@@ -99,6 +100,7 @@ export const quickstartCommand: Command = {
         io,
         display: chooseDisplay(io, created.run_id, json),
         pollIntervalMs: DEMO_POLL_MS,
+        maxPollIntervalMs: DEMO_MAX_POLL_MS,
         timeoutMs: simulatedDurationMs + 60_000,
       });
       if (outcome.kind === 'interrupted') {

@@ -4,7 +4,7 @@ import { chooseDisplay } from '../follow/choose-display.js';
 import { followRun } from '../follow/follow-run.js';
 import { followUpHint, reportOutcome } from '../follow/report-outcome.js';
 import { runRequestFromFlags } from '../input/run-request-from-flags.js';
-import { timeoutFlag } from '../input/timeout-flag.js';
+import { durationFlag, timeoutFlag } from '../input/duration-flag.js';
 import { paintFor } from '../render/colors.js';
 import { writeJson } from '../render/json-output.js';
 import { WAIT_FLAGS } from './wait-flags.js';
@@ -49,6 +49,7 @@ export const runCommand: Command = {
   async run(flags, ctx) {
     const body = runRequestFromFlags(flags);
     const timeoutMs = timeoutFlag(flags);
+    const pollIntervalMs = durationFlag(flags, 'poll-interval');
     const wait = flags.bool('wait') || timeoutMs !== undefined;
     const json = flags.bool('json');
     const client = ctx.client();
@@ -72,6 +73,7 @@ export const runCommand: Command = {
       io,
       display: chooseDisplay(io, created.run_id, json),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
     });
     return reportOutcome(outcome, created.run_id, ctx, json);
   },

@@ -2,7 +2,7 @@ import type { Command } from '../command.js';
 import { chooseDisplay } from '../follow/choose-display.js';
 import { followRun } from '../follow/follow-run.js';
 import { reportOutcome } from '../follow/report-outcome.js';
-import { timeoutFlag } from '../input/timeout-flag.js';
+import { durationFlag, timeoutFlag } from '../input/duration-flag.js';
 import { runIdArgument } from './run-id-argument.js';
 import { WAIT_FLAGS } from './wait-flags.js';
 
@@ -20,6 +20,7 @@ export const waitCommand: Command = {
   async run(flags, ctx) {
     const runId = runIdArgument(flags);
     const timeoutMs = timeoutFlag(flags);
+    const pollIntervalMs = durationFlag(flags, 'poll-interval');
     const json = flags.bool('json');
     const client = ctx.client();
     // One plain fetch first: a wrong id or an unreachable server fails now, instead of
@@ -31,6 +32,7 @@ export const waitCommand: Command = {
       io: ctx.io,
       display: chooseDisplay(ctx.io, runId, json),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
     });
     return reportOutcome(outcome, runId, ctx, json);
   },

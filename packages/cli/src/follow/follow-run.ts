@@ -16,6 +16,7 @@ export interface FollowOptions {
   timeoutMs?: number;
   /** Polling cadence; the default suits people, tests and demos may go faster. */
   pollIntervalMs?: number;
+  maxPollIntervalMs?: number;
 }
 
 /**
@@ -33,8 +34,9 @@ export async function followRun(options: FollowOptions): Promise<FollowOutcome> 
       signal: controller.signal,
       ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
       ...(options.pollIntervalMs !== undefined
-        ? { pollInterval: options.pollIntervalMs, maxPollInterval: Math.max(options.pollIntervalMs, 2_000) }
+        ? { pollInterval: options.pollIntervalMs }
         : {}),
+      ...(options.maxPollIntervalMs !== undefined ? { maxPollInterval: options.maxPollIntervalMs } : {}),
       onUpdate(update) {
         lastRun = update.run;
         display.update(update);

@@ -60,7 +60,7 @@ export class LiveStatusLine implements RunDisplay {
     const elapsed = formatElapsed(Date.now() - this.started);
     const head = `${spinner} ${state} ${this.paint.dim(elapsed)}  `;
     const title = this.run?.title ?? this.runId;
-    const room = (this.stream.columns ?? 80) - visibleLength(head) - 1;
+    const room = (this.stream.columns || 80) - visibleLength(head) - 1;
     const shown = room <= 1 ? '' : title.length > room ? `${title.slice(0, room - 1)}…` : title;
     this.stream.write(`${CLEAR_LINE}${head}${this.paint.dim(shown)}`);
   }

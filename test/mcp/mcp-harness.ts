@@ -88,3 +88,40 @@ export function textOf(result: { content?: unknown }): string {
   const content = result.content as Array<{ type: string; text?: string }> | undefined;
   return content?.find((c) => c.type === 'text')?.text ?? '';
 }
+
+export interface CountingProxy {
+  /** Base URL (ending in /api/v1) to give the bin instead of the API's own. */
+  baseURL: string;
+  /** How many requests so far had a path containing `fragment`. */
+  count(fragment: string): number;
+  close(): Promise<void>;
+}
+
+/** A loopback proxy in front of the API that counts requests, to see when a wait stops polling. */
+export async function startCountingProxy(api: RunningServer): Promise<CountingProxy> {
+  const { createServer, request } = await import('node:http');
+  const target = new URL(api.url);
+  const paths: string[] = [];
+  const server = createServer((req, res) => {
+    paths.push(req.url ?? '');
+    const upstream = request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as import('node:net').AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/api/v1`,
+    count: (fragment) => paths.filter((p) => p.includes(fragment)).length,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

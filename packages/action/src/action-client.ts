@@ -14,9 +14,8 @@ export interface Connection {
   baseURL: string | undefined;
 }
 
-/** A client that identifies itself as the Action (the server records source GITHUB_ACTION) and masks the key. */
+/** A client that identifies itself as the Action, so that the server records the source GITHUB_ACTION. */
 export function createActionClient({ apiKey, baseURL }: Connection): AgentRunsClient {
-  core.setSecret(apiKey);
   return new AgentRunsClient({
     apiKey,
     ...(baseURL ? { baseURL } : {}),

@@ -161,7 +161,10 @@ export function readConnection(
   problems: string[] = [],
 ): { apiKey: string; baseURL: string | undefined } {
   const apiKey = read('api-key').trim() || ENV.apiKey.map((name) => env[name]?.trim()).find(Boolean) || '';
-  if (!apiKey) {
+  // Masked at once, so that no later line (even an error) can show it.
+  if (apiKey) {
+    core.setSecret(apiKey);
+  } else {
     problems.push(
       `Input "api-key" is required: pass it from a secret (api-key: \${{ secrets.AGENT_RUNS_API_KEY }}) or set ${API_KEY_VARIABLES} in the environment.`,
     );

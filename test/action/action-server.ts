@@ -1,0 +1,16 @@
+import { AgentRunsClient } from '@agent-runs/core';
+import { startServer, type RunningServer } from '@agent-runs/server';
+
+/** One in-memory local server per test file, and a client to look at its runs. */
+export async function startActionServer(): Promise<{ server: RunningServer; client: AgentRunsClient; close(): Promise<void> }> {
+  const server = await startServer({ port: 0, storage: 'memory', simulatedDurationMs: 100, quiet: true, concurrency: 8 });
+  const client = new AgentRunsClient({ baseURL: server.baseURL, apiKey: server.apiKey, maxRetries: 0 });
+  return {
+    server,
+    client,
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
+}

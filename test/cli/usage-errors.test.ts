@@ -27,7 +27,8 @@ describe('usage and input errors exit 2 and name the flag', () => {
     [['list', '--state', 'DONE'], /--state: .*"SUCCEEDED"/],
     [['list', '--created-after', 'last tuesday'], /--created-after: must be an RFC 3339 timestamp/],
     [['wait', 'a', 'b'], /"wait" takes one <run-id>, got 2 arguments/],
-    [['serve', '--port', '70000'], /--port must be a whole number from 0 to 65535/],
+    [['serve', '--port', '70000'], /port must be an integer from 0 to 65535/],
+    [['serve', '--storage', 'memory'], /Unknown option '--storage'/],
     [['quickstart', '--duration', 'long'], /--duration must be a duration/],
     [['launch'], /Unknown command "launch"\. Commands: run, wait, get, list, cancel, serve, quickstart/],
   ])('agent-runs %j', async (args, message) => {

@@ -30,4 +30,8 @@ export interface Command {
   usesApi: boolean;
   /** Resolves with the exit code. */
   run(flags: ParsedFlags, ctx: CommandContext): Promise<number>;
+  /** For a command that parses its own arguments (serve: the server's parser); replaces `run`. */
+  runWithArgs?(argv: string[], ctx: CommandContext): Promise<number>;
+  /** Help text built by the command itself, instead of from `flags`. */
+  help?(invocation: string): Promise<string>;
 }

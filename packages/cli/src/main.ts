@@ -66,6 +66,15 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     }
 
     const rest = [...argv.slice(0, at), ...argv.slice(at + 1)];
+    if (command.runWithArgs) {
+      if (rest.includes('--help') || rest.includes('-h')) {
+        io.stdout.write(command.help ? await command.help(invocation) : commandHelp(command, invocation));
+        return EXIT.OK;
+      }
+      return await command.runWithArgs(rest, { io, invocation, targetFlags: '', client: () => {
+        throw new Error(`${command.name} does not call the API`);
+      } });
+    }
     const globals = command.usesApi ? GLOBAL_FLAGS : { help: GLOBAL_FLAGS.help };
     const flags = parseFlags(command.name, { ...globals, ...command.flags }, rest, command.positionals);
     if (flags.bool('help')) {

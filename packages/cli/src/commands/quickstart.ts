@@ -4,7 +4,7 @@ import type { Command, CommandContext } from '../command.js';
 import { EXIT, exitCodeForState } from '../exit-codes.js';
 import { chooseDisplay } from '../follow/choose-display.js';
 import { followRun } from '../follow/follow-run.js';
-import { startLocalServer, type RunningServer } from '../local-server.js';
+import { loadServer, type RunningServer } from '../local-server.js';
 import { makeClient } from '../make-client.js';
 import { paintFor } from '../render/colors.js';
 import { writeJson } from '../render/json-output.js';
@@ -17,7 +17,7 @@ const DEFAULT_DURATION = '3s';
 const DEMO_POLL_MS = 200;
 const DEMO_MAX_POLL_MS = 500;
 
-function nextSteps(ctx: CommandContext): string {
+function nextSteps(ctx: CommandContext, port: number): string {
   const cmd = ctx.invocation;
   return [
     '',
@@ -26,8 +26,8 @@ function nextSteps(ctx: CommandContext): string {
     '    export AGENT_RUNS_API_KEY=<your API key>',
     `    ${cmd} run "Fix the flaky test in ci.yml" --wait`,
     '  A self-hosted server:',
-    `    ${cmd} serve --port 8080 --api-key <a key of 8+ characters>     # in another terminal`,
-    `    ${cmd} --base-url http://127.0.0.1:8080/api/v1 --api-key <that key> run "Fix the flaky test" --wait`,
+    `    ${cmd} serve --api-key <a key of 8+ characters>     # in another terminal`,
+    `    ${cmd} --base-url http://127.0.0.1:${port}/api/v1 --api-key <that key> run "Fix the flaky test" --wait`,
     `  Every command: ${cmd} --help`,
     '',
   ].join('\n');
@@ -79,7 +79,8 @@ export const quickstartCommand: Command = {
     const paint = paintFor(io.stderr, io.env);
 
     say(paint.bold('agent-runs quickstart: a local Agent Runs API, one run, followed to its end.'));
-    const server = await startLocalServer({
+    const { startServer, DEFAULT_CLI_PORT } = await loadServer();
+    const server = await startServer({
       port: 0,
       host: '127.0.0.1',
       storage: 'memory',
@@ -119,7 +120,7 @@ export const quickstartCommand: Command = {
         io.stdout.write(`\n${renderRunSummary(run, out)}`);
         io.stdout.write(`\n${out.bold(`The run as the API returns it (GET /api/v1/agent/runs/${run.run_id}):`)}\n`);
         writeJson(io.stdout, run);
-        say(nextSteps(ctx));
+        say(nextSteps(ctx, DEFAULT_CLI_PORT));
       }
       if (flags.bool('keep')) await waitForCtrlC(ctx, server);
       return exitCodeForState(run.state);

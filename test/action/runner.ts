@@ -63,6 +63,8 @@ export interface StepResult {
   /** The `::error::` message, decoded, if the step failed. */
   error: string | undefined;
   durationMs: number;
+  /** Date.now() when the process ended. */
+  endedAt: number;
 }
 
 export interface StepOptions {
@@ -112,7 +114,8 @@ export async function runStep(options: StepOptions = {}): Promise<StepResult> {
     child.on('close', (c, s) => resolve([c, s])),
   );
   clearTimeout(killer);
-  const durationMs = Date.now() - started;
+  const endedAt = Date.now();
+  const durationMs = endedAt - started;
   const result: StepResult = {
     code,
     signal,
@@ -123,6 +126,7 @@ export async function runStep(options: StepOptions = {}): Promise<StepResult> {
     summary: readFileSync(files.summary, 'utf8'),
     error: /^::error::(.*)$/m.exec(stdout)?.[1] !== undefined ? decode(/^::error::(.*)$/m.exec(stdout)![1]!) : undefined,
     durationMs,
+    endedAt,
   };
   rmSync(dir, { recursive: true, force: true });
   return result;

@@ -30,16 +30,12 @@ describe('run --wait', () => {
     expect(result.stderr).not.toMatch(/\x1b\[/);
   });
 
-  it('records the run with source CLI', async () => {
-    const result = await cli(['run', 'Which source? [simulate 0ms]', '--wait', '--json']);
-    expect(JSON.parse(result.stdout).source).toBe('CLI');
-  });
-
   it('prints only the final run as JSON on stdout with --json', async () => {
     const result = await cli(['run', 'JSON please [simulate 100ms]', '--wait', '--json', '--model', 'm-1', '--name', 'nightly']);
     expect(result.code).toBe(0);
     const run = RunItemSchema.parse(JSON.parse(result.stdout));
     expect(run.state).toBe('SUCCEEDED');
+    expect(run.source).toBe('CLI');
     expect(run.agent_config).toMatchObject({ model_id: 'm-1', name: 'nightly' });
     expect(result.stderr).toBe('');
   });

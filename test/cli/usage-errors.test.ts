@@ -1,6 +1,8 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { main } from '@agent-runs/cli';
 import { runCli } from './cli-process.js';
+import { capturingIo } from './in-process-io.js';
 
 /** A loopback port that nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -14,9 +16,12 @@ async function closedPort(): Promise<number> {
 // No server is needed: each of these fails before any request, or on the connection.
 const offline = ['--base-url', 'http://127.0.0.1:9/api/v1'];
 
+// The built command's main() in this process: the same code as the binary, without a
+// process start per case. The child-process tests below pin the real exit status.
 describe('usage and input errors exit 2 and name the flag', () => {
   it.each([
     [['run', 'x', '--colour'], /Unknown flag --colour for "run"/],
+    [['run', 'x', 'y', '--prompt-file', 'task.md'], /either as an argument or with --prompt-file, not both/],
     [['run', 'x', '--timeout', 'soon'], /--timeout must be a duration such as 90s/],
     [['run', 'x', '--wait=yes'], /--wait is a switch and takes no value/],
     [['run'], /Give a prompt \(an argument, or --prompt-file\) or a --skill/],
@@ -31,31 +36,28 @@ describe('usage and input errors exit 2 and name the flag', () => {
     [['serve', '--storage', 'memory'], /Unknown option '--storage'/],
     [['quickstart', '--duration', 'long'], /--duration must be a duration/],
     [['launch'], /Unknown command "launch"\. Commands: run, wait, get, list, cancel, serve, quickstart/],
+    [['list', '--base-url', 'ftp://example.com/v1'], /--base-url: .*https: or http:/],
+    [['list', '--base-url', 'https://api.example.com/api/v1'], /No API key for .*: pass --api-key or set AGENT_RUNS_API_KEY/],
   ])('agent-runs %j', async (args, message) => {
-    const result = await runCli([...args, ...(args[0] === 'serve' || args[0] === 'quickstart' ? [] : offline)]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(message);
-    expect(result.stderr).toMatch(/--help" for usage\.\n$/);
-    expect(result.stderr).not.toMatch(/\n\s+at /);
-    expect(result.stdout).toBe('');
+    const { io, out } = capturingIo();
+    const ownTarget = args[0] === 'serve' || args[0] === 'quickstart' || args.includes('--base-url');
+    const code = await main([...args, ...(ownTarget ? [] : offline)], { io });
+    expect(code).toBe(2);
+    expect(out.stderr).toMatch(message);
+    expect(out.stderr).toMatch(/--help" for usage\.\n$/);
+    expect(out.stdout).toBe('');
   });
 
-  it('rejects a base URL that is not http(s), naming --base-url', async () => {
-    const result = await runCli(['list', '--base-url', 'ftp://example.com/v1']);
+  it('exits 2 from the real process for a bad flag, with no stack trace', async () => {
+    const result = await runCli(['list', '--colour', ...offline]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--base-url: .*https: or http:/);
-  });
-
-  it('refuses to call a remote server without a key, saying how to give one', async () => {
-    const result = await runCli(['list', '--base-url', 'https://api.example.com/api/v1']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('pass --api-key or set AGENT_RUNS_API_KEY');
+    expect(result.stderr).toMatch(/^error: Unknown flag --colour for "list"\.\nRun "node \S*agent-runs\.js list --help" for usage\.\n$/);
   });
 });
 
 describe('help and version', () => {
   it('prints each command’s flags, examples and exit codes with --help, exit 0', async () => {
-    for (const command of ['run', 'list', 'serve']) {
+    for (const command of ['run', 'list']) {
       const result = await runCli([command, '--help']);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(`agent-runs.js ${command} `);
@@ -65,18 +67,26 @@ describe('help and version', () => {
   });
 
   it('lists the commands with --help, and on stderr with exit 2 when no command is given', async () => {
-    const help = await runCli(['--help']);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/Commands:\n\s+run /);
-    const bare = await runCli([]);
-    expect(bare.code).toBe(2);
-    expect(bare.stdout).toBe('');
-    expect(bare.stderr).toContain('Commands:');
+    const help = capturingIo();
+    expect(await main(['--help'], { io: help.io })).toBe(0);
+    expect(help.out.stdout).toMatch(/Commands:\n\s+run /);
+    const bare = capturingIo();
+    expect(await main([], { io: bare.io })).toBe(2);
+    expect(bare.out.stdout).toBe('');
+    expect(bare.out.stderr).toContain('Commands:');
   });
 
   it('prints the version', async () => {
-    const result = await runCli(['--version']);
-    expect(result).toMatchObject({ code: 0, stdout: '0.1.0\n' });
+    const { io, out } = capturingIo();
+    expect(await main(['--version'], { io })).toBe(0);
+    expect(out.stdout).toBe('0.1.0\n');
+  });
+
+  it('shows the server’s own flags in serve --help', async () => {
+    const { io, out } = capturingIo();
+    expect(await main(['serve', '--help'], { io })).toBe(0);
+    expect(out.stdout).toContain('Usage: agent-runs serve');
+    expect(out.stdout).toContain('--simulated-duration');
   });
 });
 

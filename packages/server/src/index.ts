@@ -7,3 +7,4 @@ export { SqliteRunStore } from './store/sqlite-run-store.js';
 export type { RunStore, RunListQuery, RunListPage } from './store/run-store.js';
 export type { NewRun, RunRecord } from './store/run-record.js';
 export { parseServerArgs, SERVER_ENV, SERVER_HELP, DEFAULT_CLI_PORT, type ParsedServerArgs } from './config/parse-server-args.js';
+export { timeOrderedId } from './store/time-ordered-id.js';

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   formatIssues,
   isTerminalState,
@@ -11,6 +10,7 @@ import type { RunExecutor } from '../executors/run-executor.js';
 import { ApiProblem } from '../http/api-problem.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
+import { timeOrderedId } from '../store/time-ordered-id.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import { requestHash } from './request-hash.js';
 import type { RunQueue } from './run-queue.js';
@@ -44,7 +44,7 @@ export class RunService {
     const agentConfig = { ...config, ...(skillSpec ? { skill_spec: skillSpec, name: config.name ?? skillName(skillSpec) } : {}) };
     const now = this.clock.now();
     const result = this.store.create({
-      id: randomUUID(),
+      id: timeOrderedId(),
       title: title?.trim() || runTitle(prompt, skillSpec),
       state: 'QUEUED',
       prompt,
@@ -54,7 +54,7 @@ export class RunService {
       statusMessage: null,
       source,
       creator,
-      sessionId: randomUUID(),
+      sessionId: timeOrderedId(),
       agentConfig,
       request: { ...(skill ? { skill } : {}), ...rest },
       idempotencyKey: idempotencyKey ?? null,

@@ -1,0 +1,287 @@
+/**
+ * The local server under load, each figure beside a bare `node:http` server answering a
+ * fixed body of the same size, measured in the same run:
+ * - GET /agent/runs/{runId} requests per second with 100,000 runs stored;
+ * - POST /agent/run creates per second;
+ * - p50 and p99 of a list page (limit 100) deep in the cursor chain with 1,000,000 runs.
+ * Servers run in child processes so that the load generator has a core of its own.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Pool } from 'undici';
+import type { BenchRow } from './bench-row.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const serverDist = pathToFileURL(join(root, 'packages/server/dist/index.js')).href;
+const cursorDist = pathToFileURL(join(root, 'packages/server/dist/store/list-cursor.js')).href;
+const KEY = 'bench-key-0123456789';
+const AUTH = { authorization: `Bearer ${KEY}` };
+const GET_SECONDS = 5;
+const CREATE_SECONDS = 4;
+const CONNECTIONS = 8;
+const IN_FLIGHT = 32;
+const DEEP_STARTS = [500_000, 700_000, 900_000, 990_000];
+const PAGES_PER_START = 250;
+
+type ServerModule = typeof import('../packages/server/dist/index.js');
+type CursorModule = typeof import('../packages/server/dist/store/list-cursor.js');
+type NewRun = import('../packages/server/dist/index.js').NewRun;
+
+const TARGET_SCRIPT = `
+import { startServer } from ${JSON.stringify(serverDist)};
+const s = await startServer({ dataDir: process.env.DATA_DIR, apiKeys: [{ key: ${JSON.stringify(KEY)}, principal: 'bench' }],
+  quiet: true, concurrency: 4, simulatedDurationMs: 50 });
+process.stdout.write(s.url + '\\n');
+process.on('SIGTERM', () => s.close().then(() => process.exit(0)));
+`;
+
+// Answers every request with the fixed body for its path, after reading what was sent.
+const BARE_SCRIPT = `
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+const bodies = JSON.parse(readFileSync(process.env.BODIES, 'utf8'));
+const server = createServer({ keepAlive: true }, (req, res) => {
+  req.resume();
+  req.on('end', () => {
+    const body = bodies[req.url.split('?')[0].split('/')[1]] ?? '{}';
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+});
+server.keepAliveTimeout = 65000;
+server.listen(0, '127.0.0.1', () => process.stdout.write('http://127.0.0.1:' + server.address().port + '\\n'));
+process.on('SIGTERM', () => process.exit(0));
+`;
+
+async function startChild(script: string, env: Record<string, string>): Promise<{ origin: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  return { origin: chunk.toString().trim(), child };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function* seedRuns(server: ServerModule, from: number, count: number, base: number): Generator<NewRun> {
+  const states = ['SUCCEEDED', 'FAILED', 'SUCCEEDED', 'CANCELLED', 'ERROR'];
+  for (let i = from; i < from + count; i++) {
+    const ms = base + i * 10;
+    const at = new Date(ms).toISOString();
+    yield {
+      id: server.timeOrderedId(ms),
+      title: `Seeded run ${i}`,
+      state: states[i % states.length]!,
+      prompt: `Fix issue #${i} in the parser and add a regression test for it.`,
+      createdAt: at,
+      updatedAt: at,
+      startedAt: at,
+      statusMessage: null,
+      source: 'API',
+      creator: { type: 'user', uid: 'bench', display_name: 'bench' },
+      sessionId: server.timeOrderedId(ms),
+      agentConfig: { name: `agent-${i % 50}`, model_id: 'model-a' },
+      request: {},
+      idempotencyKey: null,
+      requestHash: null,
+    };
+  }
+}
+
+/** Inserts runs straight into the store file, in transactions of 100,000. */
+function seed(server: ServerModule, dataDir: string, from: number, count: number, base: number): void {
+  const store = new server.SqliteRunStore(join(dataDir, 'runs.sqlite'));
+  // Seeding only: nothing to lose if the machine stops, and a big cache for the index inserts.
+  store.db.pragma('synchronous = OFF');
+  store.db.pragma('cache_size = -1048576');
+  for (let done = 0; done < count; done += 100_000) {
+    store.insertMany(seedRuns(server, from + done, Math.min(100_000, count - done), base));
+  }
+  store.close();
+}
+
+/** Keeps IN_FLIGHT requests going for `seconds`; returns requests per second. */
+async function throughput(origin: string, seconds: number, next: () => Parameters<Pool['request']>[0]): Promise<number> {
+  const pool = new Pool(origin, { connections: CONNECTIONS, keepAliveTimeout: 60_000 });
+  const warmUntil = Date.now() + 500;
+  let count = 0;
+  let measuring = false;
+  let startedAt = 0;
+  const endAt = warmUntil + seconds * 1000;
+  const worker = async () => {
+    while (Date.now() < endAt) {
+      const res = await pool.request(next());
+      await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode} from ${origin}`);
+      if (!measuring && Date.now() >= warmUntil) {
+        measuring = true;
+        startedAt = Date.now();
+      }
+      if (measuring) count++;
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  const elapsed = (Date.now() - startedAt) / 1000;
+  await pool.close();
+  return count / elapsed;
+}
+
+/** Latency of each request on one keep-alive connection, in milliseconds. */
+async function latencies(origin: string, paths: string[]): Promise<number[]> {
+  const pool = new Pool(origin, { connections: 1 });
+  const out: number[] = [];
+  for (const path of paths) {
+    const started = process.hrtime.bigint();
+    const res = await pool.request({ method: 'GET', path, headers: AUTH });
+    await res.body.text();
+    out.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  await pool.close();
+  return out;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+export default async function serverBench(): Promise<BenchRow[]> {
+  const server = (await import(serverDist)) as ServerModule;
+  const { encodeCursor } = (await import(cursorDist)) as CursorModule;
+  const dataDir = mkdtempSync(join(tmpdir(), 'agent-runs-bench-'));
+  const bodiesFile = join(dataDir, 'bare-bodies.json');
+  const base = Date.parse('2026-01-01T00:00:00Z');
+  const rows: BenchRow[] = [];
+  try {
+    // 100,000 runs: gets and creates.
+    let seedStarted = Date.now();
+    seed(server, dataDir, 0, 100_000, base);
+    process.stderr.write(`  seeded 100,000 runs in ${fmt((Date.now() - seedStarted) / 1000, 1)} s\n`);
+    const ids = (() => {
+      const store = new server.SqliteRunStore(join(dataDir, 'runs.sqlite'));
+      const all = (store.db.prepare('SELECT id FROM runs').pluck().all() as string[]);
+      store.close();
+      return all;
+    })();
+    let target = await startChild(TARGET_SCRIPT, { DATA_DIR: dataDir });
+    const sample = await fetch(`${target.origin}/api/v1/agent/runs/${ids[0]}`, { headers: AUTH }).then((r) => r.text());
+    const createBody = JSON.stringify({ prompt: 'Benchmark run [simulate 50ms]', config: { name: 'bench' } });
+    const created = await fetch(`${target.origin}/api/v1/agent/run`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: createBody,
+    }).then((r) => r.text());
+    writeFileSync(bodiesFile, JSON.stringify({ get: sample, create: created }));
+    const bare = await startChild(BARE_SCRIPT, { BODIES: bodiesFile });
+
+    let i = 0;
+    const getOne = () => ({ method: 'GET' as const, path: `/api/v1/agent/runs/${ids[(i++ * 7919) % ids.length]}`, headers: AUTH });
+    const getBare = () => ({ method: 'GET' as const, path: '/get', headers: AUTH });
+    const bareGets = await throughput(bare.origin, GET_SECONDS, getBare);
+    const gets = await throughput(target.origin, GET_SECONDS, getOne);
+    rows.push({
+      suite: 'server',
+      measure: 'GET /agent/runs/{id}, 100k runs stored',
+      value: `${fmt(gets)} req/s`,
+      baseline: `${fmt(bareGets)} req/s (bare node:http)`,
+      ratio: `${fmt(gets / bareGets, 2)}x`,
+      target: '>= 5,000 req/s',
+      met: gets >= 5000,
+    });
+
+    const post = (path: string) => () => ({
+      method: 'POST' as const,
+      path,
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: createBody,
+    });
+    const bareCreates = await throughput(bare.origin, CREATE_SECONDS, post('/create'));
+    const creates = await throughput(target.origin, CREATE_SECONDS, post('/api/v1/agent/run'));
+    rows.push({
+      suite: 'server',
+      measure: 'POST /agent/run (file storage, WAL)',
+      value: `${fmt(creates)} creates/s`,
+      baseline: `${fmt(bareCreates)} req/s (bare node:http)`,
+      ratio: `${fmt(creates / bareCreates, 2)}x`,
+      target: '>= 1,000 creates/s',
+      met: creates >= 1000,
+    });
+    await stopChild(target.child);
+
+    // 1,000,000 runs: pages deep in the cursor chain.
+    seedStarted = Date.now();
+    seed(server, dataDir, 100_000, 1_000_000 - 100_000, base);
+    process.stderr.write(`  seeded 900,000 more runs in ${fmt((Date.now() - seedStarted) / 1000, 1)} s\n`);
+    const store = new server.SqliteRunStore(join(dataDir, 'runs.sqlite'));
+    const total = store.db.prepare('SELECT count(*) FROM runs').pluck().get() as number;
+    const starts = DEEP_STARTS.map((offset) => {
+      const row = store.db
+        .prepare('SELECT updated_at, seq FROM runs ORDER BY updated_at DESC, seq DESC LIMIT 1 OFFSET ?')
+        .get(offset) as { updated_at: string; seq: number };
+      return encodeCursor({ sortBy: 'updated_at', sortOrder: 'desc', value: row.updated_at, seq: row.seq });
+    });
+    store.close();
+    target = await startChild(TARGET_SCRIPT, { DATA_DIR: dataDir });
+
+    // Walk the chain from each deep start, page after page, as a client iterating would.
+    const times: number[] = [];
+    let listBody = '';
+    for (const start of starts) {
+      let cursor: string | undefined = start;
+      const pool = new Pool(target.origin, { connections: 1 });
+      for (let page = 0; page < PAGES_PER_START && cursor; page++) {
+        const began = process.hrtime.bigint();
+        const res = await pool.request({ method: 'GET', path: `/api/v1/agent/runs?limit=100&cursor=${cursor}`, headers: AUTH });
+        const text = await res.body.text();
+        times.push(Number(process.hrtime.bigint() - began) / 1e6);
+        const parsed = JSON.parse(text) as { runs: unknown[]; page_info: { next_cursor?: string } };
+        if (parsed.runs.length !== 100 && parsed.page_info.next_cursor) throw new Error('short page in the middle of the chain');
+        cursor = parsed.page_info.next_cursor;
+        listBody ||= text;
+      }
+      await pool.close();
+    }
+    await stopChild(target.child);
+    await stopChild(bare.child);
+    writeFileSync(bodiesFile, JSON.stringify({ list: listBody }));
+    const bareList = await startChild(BARE_SCRIPT, { BODIES: bodiesFile });
+    const bareTimes = await latencies(bareList.origin, Array.from({ length: times.length }, () => '/list'));
+    await stopChild(bareList.child);
+    const p50 = percentile(times, 50);
+    const p99 = percentile(times, 99);
+    const bareP50 = percentile(bareTimes, 50);
+    const bareP99 = percentile(bareTimes, 99);
+    const label = `list page (limit 100) beyond run 500k of ${fmt(total / 1e6, 1)}M`;
+    rows.push({
+      suite: 'server',
+      measure: `p50 ${label}`,
+      value: `${fmt(p50, 2)} ms`,
+      baseline: `${fmt(bareP50, 2)} ms (bare node:http, same body)`,
+      ratio: `${fmt(p50 / bareP50, 2)}x`,
+      target: '(reported)',
+    });
+    rows.push({
+      suite: 'server',
+      measure: `p99 ${label}`,
+      value: `${fmt(p99, 2)} ms`,
+      baseline: `${fmt(bareP99, 2)} ms (bare node:http, same body)`,
+      ratio: `${fmt(p99 / bareP99, 2)}x`,
+      target: '<= 20 ms',
+      met: p99 <= 20,
+    });
+    if (total < 1_000_000) throw new Error(`expected 1,000,000 runs stored, found ${total}`);
+    return rows;
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -94,6 +94,8 @@ export interface CountingProxy {
   baseURL: string;
   /** How many requests so far had a path containing `fragment`. */
   count(fragment: string): number;
+  /** Every User-Agent seen. */
+  userAgents(): string[];
   close(): Promise<void>;
 }
 
@@ -102,8 +104,10 @@ export async function startCountingProxy(api: RunningServer): Promise<CountingPr
   const { createServer, request } = await import('node:http');
   const target = new URL(api.url);
   const paths: string[] = [];
+  const agents = new Set<string>();
   const server = createServer((req, res) => {
     paths.push(req.url ?? '');
+    agents.add(req.headers['user-agent'] ?? '');
     const upstream = request(
       { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
       (answer) => {
@@ -119,6 +123,7 @@ export async function startCountingProxy(api: RunningServer): Promise<CountingPr
   return {
     baseURL: `http://127.0.0.1:${port}/api/v1`,
     count: (fragment) => paths.filter((p) => p.includes(fragment)).length,
+    userAgents: () => [...agents],
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -59,6 +59,11 @@ describe('wait_for_run', () => {
     expect(textOf(result)).toContain(`Run ${run_id} succeeded.`);
   });
 
+  it('identifies itself to the API in the User-Agent', () => {
+    expect(proxy.userAgents().length).toBeGreaterThan(0);
+    expect(proxy.userAgents().every((ua) => /agent-runs-mcp\/\d+\.\d+\.\d+/.test(ua))).toBe(true);
+  });
+
   it('reports a failure with its status message and a next step', async () => {
     const run_id = await createRun('Fail [simulate fail 100ms]');
     const result = await mcp.client.callTool({ name: 'wait_for_run', arguments: { run_id } });
@@ -122,16 +127,18 @@ describe('wait_for_run', () => {
 
 describe('wait_for_run as an MCP task', () => {
   it('creates a task, reports its status, and delivers the result', async () => {
-    const run_id = await createRun('Task me [simulate 300ms]');
+    const run_id = await createRun('Task me [simulate 600ms]');
     const stream = mcp.client.experimental.tasks.callToolStream(
       { name: 'wait_for_run', arguments: { run_id } },
       CallToolResultSchema,
       { task: { ttl: 60_000 } },
     );
     const kinds: string[] = [];
+    const statusMessages: string[] = [];
     let structured: unknown;
     for await (const message of stream) {
       kinds.push(message.type);
+      if (message.type === 'taskStatus' && message.task.statusMessage) statusMessages.push(message.task.statusMessage);
       if (message.type === 'result') structured = message.result.structuredContent;
       if (message.type === 'error') throw message.error;
     }
@@ -139,6 +146,7 @@ describe('wait_for_run as an MCP task', () => {
     expect(kinds).toContain('taskStatus');
     expect(kinds.at(-1)).toBe('result');
     expect(structured).toMatchObject({ run_id, finished: true, run: { state: 'SUCCEEDED' } });
+    expect(statusMessages.some((m) => m.startsWith(`Run ${run_id} is `))).toBe(true);
   });
 
   it('stops the wait on tasks/cancel', async () => {

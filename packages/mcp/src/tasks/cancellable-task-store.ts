@@ -1,4 +1,4 @@
-import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
+import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
 import type { Task } from '@modelcontextprotocol/sdk/types.js';
 
 /**

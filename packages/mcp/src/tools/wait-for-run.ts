@@ -50,6 +50,9 @@ async function runWaitTask(
           params: { progressToken, progress, message },
         });
       },
+      // Hosts polling tasks/get see where the run is.
+      onStateChange: (run) =>
+        extra.taskStore.updateTaskStatus(taskId, 'working', `Run ${run.run_id} is ${run.state}`).catch(() => {}),
     });
     result = waitResult(args.run_id, outcome);
     status = 'completed';

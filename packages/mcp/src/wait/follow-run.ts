@@ -8,6 +8,8 @@ export interface FollowRunOptions {
   pollIntervalMs: number;
   /** A line such as `INPROGRESS · 3m12s`: on the first answer, every state change, and each heartbeat. */
   onProgress?: (message: string, run: RunItem | undefined) => void | Promise<void>;
+  /** Called with the first run fetched and on every change of state. */
+  onStateChange?: (run: RunItem) => void | Promise<void>;
 }
 
 export interface FollowRunOutcome {
@@ -58,7 +60,10 @@ export async function followRun(client: AgentRunsClient, runId: string, options:
       pollInterval: options.pollIntervalMs,
       onUpdate: async ({ run: update, previous }) => {
         last = update;
-        if (!previous || previous.state !== update.state) await report();
+        if (!previous || previous.state !== update.state) {
+          await report();
+          await options.onStateChange?.(update);
+        }
       },
     });
     return { run, finished: true, timedOut: false, waitedMs: Date.now() - started };

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningServer } from '@agent-runs/server';
 import { binEnv, connectHttp, startHttpBin, startRunsApi, textOf, type HttpBin } from './mcp-harness.js';
 
@@ -79,6 +80,25 @@ describe('Streamable HTTP', () => {
       expect(messages.filter((m) => m.startsWith('INPROGRESS · ')).length).toBeGreaterThanOrEqual(2);
       const got = await client.callTool({ name: 'get_run', arguments: { run_id } });
       expect(textOf(got)).toContain('succeeded');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('runs wait_for_run as a task over HTTP', async () => {
+    const client = await connectHttp(open.url);
+    try {
+      const created = await client.callTool({ name: 'create_run', arguments: { prompt: 'Task over HTTP [simulate 200ms]' } });
+      const { run_id } = created.structuredContent as { run_id: string };
+      const stream = client.experimental.tasks.callToolStream(
+        { name: 'wait_for_run', arguments: { run_id } },
+        CallToolResultSchema,
+        { task: { ttl: 60_000 }, onprogress: () => {} },
+      );
+      let last: { type: string; result?: { structuredContent?: unknown } } | undefined;
+      for await (const message of stream) last = message as typeof last;
+      expect(last?.type).toBe('result');
+      expect(last?.result?.structuredContent).toMatchObject({ finished: true, run: { state: 'SUCCEEDED' } });
     } finally {
       await client.close();
     }

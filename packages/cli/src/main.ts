@@ -47,22 +47,21 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   let apiKey: string | undefined;
 
   try {
+    if (!command && name !== undefined) {
+      throw new UsageError(`Unknown command "${name}". Commands: ${COMMANDS.map((c) => c.name).join(', ')}.`);
+    }
     if (!command) {
-      const rest = at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 1)] : argv;
-      const top = parseFlags('', { ...GLOBAL_FLAGS, version: { type: 'boolean', description: '' } }, rest, true);
+      const top = parseFlags('', { ...GLOBAL_FLAGS, version: { type: 'boolean', description: '' } }, argv, false);
       if (top.bool('version')) {
         io.stdout.write(`${VERSION}\n`);
         return EXIT.OK;
       }
-      if (top.bool('help') && name === undefined) {
+      if (top.bool('help')) {
         io.stdout.write(mainHelp(COMMANDS, invocation));
         return EXIT.OK;
       }
-      if (name === undefined) {
-        io.stderr.write(mainHelp(COMMANDS, invocation));
-        return EXIT.USAGE;
-      }
-      throw new UsageError(`Unknown command "${name}". Commands: ${COMMANDS.map((c) => c.name).join(', ')}.`);
+      io.stderr.write(mainHelp(COMMANDS, invocation));
+      return EXIT.USAGE;
     }
 
     const rest = [...argv.slice(0, at), ...argv.slice(at + 1)];

@@ -13,7 +13,7 @@ function usageErrorFrom(error: unknown, command: string, specs: FlagSpecs): Usag
   const flag = quoted(message);
   switch (code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
-      return new UsageError(`Unknown flag ${flag ?? message} for "${command}".`, command);
+      return new UsageError(`Unknown flag ${flag ?? message}${command ? ` for "${command}"` : ''}.`, command);
     }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
       const name = flag?.replace(/^-+/, '').split(/[ =,]/)[0] ?? '';

@@ -80,6 +80,14 @@ describe('wait_for_run', () => {
     expect(textOf(result)).toContain('needs a person');
   });
 
+  it('answers an unknown run id with an error pointing to list_runs, without waiting', async () => {
+    const started = Date.now();
+    const result = await mcp.client.callTool({ name: 'wait_for_run', arguments: { run_id: 'no-such-run' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^Could not wait for run no-such-run: 404 .*Use list_runs/s);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('on its own timeout returns the last run seen with a note, not an error', async () => {
     const run_id = await createRun('Hang [simulate hang]');
     const result = await mcp.client.callTool({ name: 'wait_for_run', arguments: { run_id, timeout: '400ms' } });

@@ -1,6 +1,5 @@
 export { createMcpServer } from './create-mcp-server.js';
 export { DEFAULT_HEARTBEAT_MS, DEFAULT_POLL_INTERVAL_MS, type ServerContext } from './context.js';
-export { ALL_TOOLS, READ_ONLY_TOOLS } from './tools/index.js';
 export { RECENT_RUNS_URI, RUN_URI_TEMPLATE, runUri } from './resources/index.js';
 export { serveHttp, type HttpServeOptions, type RunningHttpServer } from './http/serve-http.js';
 export { VERSION } from './version.js';

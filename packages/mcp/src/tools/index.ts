@@ -7,10 +7,7 @@ import { registerGetRunTool } from './get-run.js';
 import { registerListRunsTool } from './list-runs.js';
 import { registerWaitForRunTool } from './wait-for-run.js';
 
-/** The tools that change nothing; the only ones registered in read-only mode. */
-export const READ_ONLY_TOOLS = ['list_runs', 'get_run', 'wait_for_run'] as const;
-export const ALL_TOOLS = ['create_run', 'list_runs', 'get_run', 'wait_for_run', 'cancel_run'] as const;
-
+/** Registers every tool; in read-only mode only those that change nothing (list, get, wait). */
 export function registerTools(server: McpServer, ctx: ServerContext, tasks: CancellableTaskStore): void {
   if (!ctx.readOnly) registerCreateRunTool(server, ctx);
   registerListRunsTool(server, ctx);

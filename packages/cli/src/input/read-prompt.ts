@@ -8,7 +8,8 @@ export function readPrompt(words: string[], promptFile: string | undefined, comm
   }
   if (promptFile === undefined) return words.length > 0 ? words.join(' ') : undefined;
   try {
-    return readFileSync(promptFile === '-' ? 0 : promptFile, 'utf8');
+    // A file's final newline is not part of the instruction.
+    return readFileSync(promptFile === '-' ? 0 : promptFile, 'utf8').replace(/\s+$/, '');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new UsageError(`--prompt-file: cannot read ${promptFile} (${code}); give a readable file, or - for stdin.`, command);

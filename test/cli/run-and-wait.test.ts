@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunItemSchema } from '@agent-runs/core';
+import { main } from '@agent-runs/cli';
 import { runCli, stderrIncludes } from './cli-process.js';
+import { capturingIo } from './in-process-io.js';
 import { startTestServer, TEST_KEY } from './local-server.js';
 
 let local: Awaited<ReturnType<typeof startTestServer>>;
@@ -28,6 +30,18 @@ describe('run --wait', () => {
     // Without a terminal, progress is one plain line per state, on stderr only.
     expect(result.stderr).toMatch(/^run \S+: SUCCEEDED \(/m);
     expect(result.stderr).not.toMatch(/\x1b\[/);
+  });
+
+  it('draws a live status line on a terminal and leaves the state changes and a coloured summary', async () => {
+    const { io, out } = capturingIo({ AGENT_RUNS_API_KEY: TEST_KEY, FORCE_COLOR: '1' });
+    Object.assign(io.stderr, { isTTY: true, columns: 60 });
+    const code = await main([...local.target, 'run', 'Live [simulate 400ms]', '--wait', '--poll-interval', '100ms'], { io });
+    expect(code).toBe(0);
+    // Redrawn in place: carriage return and erase-line, a spinner frame, the elapsed time.
+    expect(out.stderr).toMatch(/\r\x1b\[2K\x1b\[36m[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]\x1b\[39m \x1b\[36mINPROGRESS\x1b\[39m \x1b\[2m\d+m?s\x1b\[22m/);
+    expect(out.stderr).toMatch(/✔ \x1b\[32mSUCCEEDED\x1b\[39m \x1b\[2mafter \d+m?s/);
+    expect(out.stderr.endsWith('\r\x1b[2K')).toBe(true);
+    expect(out.stdout).toMatch(/^\x1b\[1mRun \S+ succeeded\.\x1b\[22m\n/);
   });
 
   it('prints only the final run as JSON on stdout with --json', async () => {

@@ -56,7 +56,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   const store = new SqliteRunStore(opts.dataDir ? join(opts.dataDir, 'runs.sqlite') : ':memory:');
   const clock = new MonotonicClock();
-  const failed = store.failAll(['INPROGRESS', 'PENDING', 'CLAIMED'], RESTARTED, clock.now());
+  const failed = await store.failAll(['INPROGRESS', 'PENDING', 'CLAIMED'], RESTARTED, clock.now());
   if (failed > 0) opts.log(`Marked ${failed} run(s) that were in progress at the last stop as FAILED.`);
 
   let apiKey = opts.apiKeys[0]?.key;
@@ -100,13 +100,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     address = await listen(server, opts.port, opts.host);
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
   const hostInUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostInUrl}:${address.port}`;
   publicUrl ||= url;
-  for (const id of store.queuedIds()) queue.enqueue(id);
+  for (const id of await store.queuedIds()) queue.enqueue(id);
   opts.log(`Agent Runs API listening on ${url}/api/v1 (${executor.name} executor, ${opts.dataDir ? `data in ${opts.dataDir}` : 'in memory'})`);
 
   let closing: Promise<void> | undefined;
@@ -119,7 +119,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       const cut = setTimeout(() => server.closeAllConnections(), 1000);
       await stopped;
       clearTimeout(cut);
-      store.close();
+      await store.close();
     })());
   return { url, baseURL: `${url}/api/v1`, apiKey, close };
 }

@@ -13,7 +13,7 @@ async function createRun({ req, res, app, caller }: RouteRequest): Promise<void>
   if (idempotencyKey !== undefined && (idempotencyKey.trim() === '' || idempotencyKey.length > MAX_IDEMPOTENCY_KEY)) {
     throw new ApiProblem('invalid_request', `Idempotency-Key: must be 1 to ${MAX_IDEMPOTENCY_KEY} characters.`);
   }
-  const created = app.runs.create({
+  const created = await app.runs.create({
     body,
     creator: caller,
     source: sourceFromHeader(req.headers[CALLER_SOURCE_HEADER]),

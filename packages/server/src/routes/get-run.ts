@@ -7,7 +7,7 @@ export const getRunRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId',
   auth: true,
-  handle({ res, params, app }) {
-    sendJson(res, 200, toRunItem(app.runs.getOrThrow(params.runId!), app.publicUrl()));
+  async handle({ res, params, app }) {
+    sendJson(res, 200, toRunItem(await app.runs.getOrThrow(params.runId!), app.publicUrl()));
   },
 };

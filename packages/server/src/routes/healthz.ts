@@ -6,8 +6,8 @@ export const healthzRoute: Route = {
   method: 'GET',
   path: '/healthz',
   auth: false,
-  handle({ res, app }) {
-    app.store.get('healthz');
+  async handle({ res, app }) {
+    await app.store.get('healthz');
     sendJson(res, 200, { ok: true });
   },
 };

@@ -9,8 +9,8 @@ export const listRunsRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/runs',
   auth: true,
-  handle({ res, url, app }) {
-    const page = app.store.list(parseListQuery(url.searchParams));
+  async handle({ res, url, app }) {
+    const page = await app.store.list(parseListQuery(url.searchParams));
     const publicUrl = app.publicUrl();
     sendJson(res, 200, {
       runs: page.runs.map((run) => toRunItem(run, publicUrl)),

@@ -12,10 +12,10 @@ export function sessionPageRoute(executorName: string): Route {
     method: 'GET',
     path: '/sessions/:sessionId',
     auth: false,
-    handle({ res, params, app }) {
-      const run = app.store.getBySession(params.sessionId!);
+    async handle({ res, params, app }) {
+      const run = await app.store.getBySession(params.sessionId!);
       if (!run) throw new ApiProblem('resource_not_found', `No session "${params.sessionId}".`);
-      sendHtml(res, 200, sessionPageHtml(run, app.store.getOutput(run.id), executorName));
+      sendHtml(res, 200, sessionPageHtml(run, await app.store.getOutput(run.id), executorName));
     },
   };
 }

@@ -22,10 +22,7 @@ export class OutputBuffer {
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    try {
-      this.store.setOutput(this.runId, this.text);
-    } catch {
-      // The store is closing; the output is a convenience, the run's state is what matters.
-    }
+    // If the store is closing the output is lost; it is a convenience, the run's state is what matters.
+    this.store.setOutput(this.runId, this.text).catch(() => {});
   }
 }

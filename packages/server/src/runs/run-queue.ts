@@ -1,5 +1,5 @@
 import type { RunStatusMessage } from '@agent-runs/core';
-import type { Execution, RunExecutor } from '../executors/run-executor.js';
+import type { Execution, ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
 import type { MonotonicClock } from './monotonic-clock.js';
@@ -14,6 +14,8 @@ interface Active {
 export class RunQueue {
   private readonly waiting: string[] = [];
   private readonly active = new Map<string, Active>();
+  /** Runs taken from `waiting` whose move to INPROGRESS is being written. */
+  private starting = 0;
   private stopped = false;
 
   constructor(
@@ -26,7 +28,7 @@ export class RunQueue {
 
   /** Whether a new run would have to wait for a slot. */
   get atCapacity(): boolean {
-    return this.active.size + this.waiting.length >= this.concurrency;
+    return this.active.size + this.starting + this.waiting.length >= this.concurrency;
   }
 
   enqueue(runId: string): void {
@@ -50,21 +52,32 @@ export class RunQueue {
   async stop(message: RunStatusMessage): Promise<void> {
     this.stopped = true;
     this.waiting.length = 0;
-    const ids = [...this.active.keys()];
     await Promise.all(
-      ids.map(async (id) => {
+      [...this.active.keys()].map(async (id) => {
         await this.abandon(id);
-        this.store.transition(id, { from: ['INPROGRESS'], to: 'FAILED', at: this.clock.now(), statusMessage: message });
+        await this.store.transition(id, { from: ['INPROGRESS'], to: 'FAILED', at: this.clock.now(), statusMessage: message });
       }),
     );
   }
 
   private pump(): void {
-    while (!this.stopped && this.active.size < this.concurrency && this.waiting.length > 0) {
+    while (!this.stopped && this.active.size + this.starting < this.concurrency && this.waiting.length > 0) {
       const id = this.waiting.shift()!;
+      this.starting++;
       const at = this.clock.now();
-      const run = this.store.transition(id, { from: ['QUEUED'], to: 'INPROGRESS', at, startedAt: at });
-      if (run) this.start(run); // Otherwise it was cancelled while waiting.
+      this.store.transition(id, { from: ['QUEUED'], to: 'INPROGRESS', at, startedAt: at }).then(
+        (run) => {
+          this.starting--;
+          // Undefined: it was cancelled while waiting.
+          if (run && !this.stopped) this.start(run);
+          this.pump();
+        },
+        (error: unknown) => {
+          this.starting--;
+          this.log(`Could not start run ${id}: ${(error as Error).message}`);
+          this.pump();
+        },
+      );
     }
   }
 
@@ -74,7 +87,7 @@ export class RunQueue {
     try {
       execution = this.executor.start({ run, onOutput: (text) => output.append(text) });
     } catch (error) {
-      this.finish(run.id, undefined, output, {
+      void this.finish(run.id, undefined, output, {
         state: 'ERROR',
         statusMessage: { message: `The ${this.executor.name} executor could not start: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
       });
@@ -92,20 +105,15 @@ export class RunQueue {
     );
   }
 
-  private finish(
-    runId: string,
-    active: Active | undefined,
-    output: OutputBuffer,
-    outcome: { state: string; statusMessage?: RunStatusMessage },
-  ): void {
+  private async finish(runId: string, active: Active | undefined, output: OutputBuffer, outcome: ExecutionOutcome): Promise<void> {
     // A cancelled or abandoned run was already taken out; its late outcome is ignored.
     if (active && this.active.get(runId) !== active) return;
     this.active.delete(runId);
     output.flush();
     try {
-      this.store.transition(runId, {
+      await this.store.transition(runId, {
         from: ['INPROGRESS'],
-        to: outcome.state as 'SUCCEEDED',
+        to: outcome.state,
         at: this.clock.now(),
         statusMessage: outcome.statusMessage ?? null,
       });

@@ -32,7 +32,7 @@ export class RunService {
     private readonly clock: MonotonicClock,
   ) {}
 
-  create({ body, creator, source, idempotencyKey }: CreateRunInput): RunAgentResponse {
+  async create({ body, creator, source, idempotencyKey }: CreateRunInput): Promise<RunAgentResponse> {
     if (body === undefined) throw new ApiProblem('invalid_request', 'body: a JSON object with a prompt is required.');
     const parsed = RunAgentRequestSchema.safeParse(body);
     if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
@@ -43,7 +43,7 @@ export class RunService {
     const skillSpec = skill ?? config.skill_spec;
     const agentConfig = { ...config, ...(skillSpec ? { skill_spec: skillSpec, name: config.name ?? skillName(skillSpec) } : {}) };
     const now = this.clock.now();
-    const result = this.store.create({
+    const result = await this.store.create({
       id: timeOrderedId(),
       title: title?.trim() || runTitle(prompt, skillSpec),
       state: 'QUEUED',
@@ -69,19 +69,19 @@ export class RunService {
     }
     const atCapacity = result.kind === 'created' && this.queue.atCapacity;
     if (result.kind === 'created') this.queue.enqueue(result.run.id);
-    const state = result.kind === 'created' ? 'QUEUED' : (this.store.get(result.run.id)?.state ?? result.run.state);
+    const state = result.kind === 'created' ? 'QUEUED' : ((await this.store.get(result.run.id))?.state ?? result.run.state);
     return { run_id: result.run.id, task_id: result.run.id, state, ...(atCapacity ? { at_capacity: true } : {}) };
   }
 
-  getOrThrow(runId: string): RunRecord {
-    const run = this.store.get(runId);
+  async getOrThrow(runId: string): Promise<RunRecord> {
+    const run = await this.store.get(runId);
     if (!run) throw new ApiProblem('resource_not_found', `No run with id "${runId}".`);
     return run;
   }
 
   /** QUEUED or INPROGRESS → CANCELLED; the work is stopped, the process group ended. */
   async cancel(runId: string, by: RunCreatorInfo): Promise<RunRecord> {
-    const run = this.getOrThrow(runId);
+    const run = await this.getOrThrow(runId);
     if (isTerminalState(run.state)) {
       throw new ApiProblem('invalid_request', `Run ${runId} is already ${run.state} and cannot be cancelled.`, { retryable: false });
     }
@@ -91,7 +91,7 @@ export class RunService {
       });
     }
     const message: RunStatusMessage = { message: `Cancelled by ${by.display_name ?? by.uid ?? 'the caller'}.` };
-    const cancelled = this.store.transition(runId, { from: ['QUEUED', 'INPROGRESS'], to: 'CANCELLED', at: this.clock.now(), statusMessage: message });
+    const cancelled = await this.store.transition(runId, { from: ['QUEUED', 'INPROGRESS'], to: 'CANCELLED', at: this.clock.now(), statusMessage: message });
     if (!cancelled) {
       // It changed state between the read and the update: answer as for its new state.
       return this.cancel(runId, by);

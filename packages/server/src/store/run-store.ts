@@ -46,23 +46,23 @@ export type CreateResult =
 
 /**
  * Everything the server needs from storage. SQLite implements it today; another
- * database can by implementing these few methods.
+ * database can by implementing these few methods (asynchronous, so a network database fits).
  */
 export interface RunStore {
   /** Inserts a run, or answers with the run an earlier create under the same idempotency key made. */
-  create(run: NewRun): CreateResult;
-  get(id: string): RunRecord | undefined;
-  getBySession(sessionId: string): RunRecord | undefined;
-  list(query: RunListQuery): RunListPage;
+  create(run: NewRun): Promise<CreateResult>;
+  get(id: string): Promise<RunRecord | undefined>;
+  getBySession(sessionId: string): Promise<RunRecord | undefined>;
+  list(query: RunListQuery): Promise<RunListPage>;
   /** Applies the transition if the run is in one of `from`; returns the updated run or undefined. */
-  transition(id: string, change: RunTransition): RunRecord | undefined;
+  transition(id: string, change: RunTransition): Promise<RunRecord | undefined>;
   /** Replaces the executor output kept for the run. */
-  setOutput(id: string, output: string): void;
+  setOutput(id: string, output: string): Promise<void>;
   /** What the executor printed so far ('' when nothing). */
-  getOutput(id: string): string;
+  getOutput(id: string): Promise<string>;
   /** Ids of QUEUED runs, oldest first. */
-  queuedIds(): string[];
+  queuedIds(): Promise<string[]>;
   /** Marks every run in one of `states` as FAILED with `message`; returns how many. */
-  failAll(states: readonly string[], message: RunStatusMessage, at: string): number;
-  close(): void;
+  failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number>;
+  close(): Promise<void>;
 }

@@ -113,17 +113,28 @@ export class SqliteRunStore implements RunStore {
     return stmt;
   }
 
-  create(run: NewRun): CreateResult {
-    if (run.idempotencyKey !== null) {
-      const existing = this.statement(
-        `SELECT ${COLUMNS} FROM runs WHERE creator_uid = ? AND idempotency_key = ?`,
-      ).get(run.creator.uid ?? '', run.idempotencyKey) as RunRow | undefined;
-      if (existing) {
-        return { kind: existing.request_hash === run.requestHash ? 'replayed' : 'conflict', run: toRecord(existing) };
-      }
+  async create(run: NewRun): Promise<CreateResult> {
+    const earlier = this.byIdempotencyKey(run);
+    if (earlier) return earlier;
+    try {
+      const info = this.insertStatement.run(toParams(run));
+      return { kind: 'created', run: { ...run, seq: Number(info.lastInsertRowid) } };
+    } catch (error) {
+      // Another process sharing the file inserted the same key first.
+      const raced = (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' ? this.byIdempotencyKey(run) : undefined;
+      if (raced) return raced;
+      throw error;
     }
-    const info = this.insertStatement.run(toParams(run));
-    return { kind: 'created', run: { ...run, seq: Number(info.lastInsertRowid) } };
+  }
+
+  private byIdempotencyKey(run: NewRun): CreateResult | undefined {
+    if (run.idempotencyKey === null) return undefined;
+    const existing = this.statement(`SELECT ${COLUMNS} FROM runs WHERE creator_uid = ? AND idempotency_key = ?`).get(
+      run.creator.uid ?? '',
+      run.idempotencyKey,
+    ) as RunRow | undefined;
+    if (!existing) return undefined;
+    return { kind: existing.request_hash === run.requestHash ? 'replayed' : 'conflict', run: toRecord(existing) };
   }
 
   /** Inserts many runs in one transaction; for seeding benchmarks and imports. */
@@ -133,17 +144,17 @@ export class SqliteRunStore implements RunStore {
     })();
   }
 
-  get(id: string): RunRecord | undefined {
+  async get(id: string): Promise<RunRecord | undefined> {
     const row = this.statement(`SELECT ${COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
     return row ? toRecord(row) : undefined;
   }
 
-  getBySession(sessionId: string): RunRecord | undefined {
+  async getBySession(sessionId: string): Promise<RunRecord | undefined> {
     const row = this.statement(`SELECT ${COLUMNS} FROM runs WHERE session_id = ?`).get(sessionId) as RunRow | undefined;
     return row ? toRecord(row) : undefined;
   }
 
-  list(query: RunListQuery): RunListPage {
+  async list(query: RunListQuery): Promise<RunListPage> {
     const where: string[] = [];
     const params: unknown[] = [];
     const column = SORT_COLUMN[query.sortBy];
@@ -191,7 +202,7 @@ export class SqliteRunStore implements RunStore {
     return { runs: page.map(toRecord), ...(next ? { next } : {}) };
   }
 
-  transition(id: string, change: RunTransition): RunRecord | undefined {
+  async transition(id: string, change: RunTransition): Promise<RunRecord | undefined> {
     const from = change.from.map(() => '?').join(', ');
     const sets = ['state = ?', 'updated_at = ?'];
     const params: unknown[] = [change.to, change.at];
@@ -206,24 +217,24 @@ export class SqliteRunStore implements RunStore {
     return row ? toRecord(row) : undefined;
   }
 
-  setOutput(id: string, output: string): void {
+  async setOutput(id: string, output: string): Promise<void> {
     this.statement('INSERT INTO run_outputs (id, output) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET output = excluded.output').run(
       id,
       output,
     );
   }
 
-  getOutput(id: string): string {
+  async getOutput(id: string): Promise<string> {
     const row = this.statement('SELECT output FROM run_outputs WHERE id = ?').get(id) as { output: string } | undefined;
     return row?.output ?? '';
   }
 
-  queuedIds(): string[] {
+  async queuedIds(): Promise<string[]> {
     const rows = this.statement("SELECT id FROM runs WHERE state = 'QUEUED' ORDER BY seq").all() as { id: string }[];
     return rows.map((r) => r.id);
   }
 
-  failAll(states: readonly string[], message: RunStatusMessage, at: string): number {
+  async failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number> {
     if (states.length === 0) return 0;
     const info = this.statement(
       `UPDATE runs SET state = 'FAILED', updated_at = ?, status_message = ? WHERE state IN (${states.map(() => '?').join(', ')})`,
@@ -231,7 +242,7 @@ export class SqliteRunStore implements RunStore {
     return info.changes;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
 }

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { SqliteRunStore, type NewRun } from '../src/index.js';
+import { decodeCursor, encodeCursor } from '../src/store/list-cursor.js';
+
+const at = '2026-01-01T00:00:00.000Z';
+const run = (i: number): NewRun => ({
+  id: `r${i}`,
+  title: 'same title',
+  state: 'QUEUED',
+  prompt: 'p',
+  createdAt: at,
+  updatedAt: at,
+  startedAt: null,
+  statusMessage: null,
+  source: 'API',
+  creator: { uid: 'u' },
+  sessionId: `s${i}`,
+  agentConfig: {},
+  request: {},
+  idempotencyKey: null,
+  requestHash: null,
+});
+
+describe('the SQLite store', () => {
+  it.each([
+    ['updated_at', 'desc', ['r4', 'r3', 'r2', 'r1', 'r0']],
+    ['created_at', 'asc', ['r0', 'r1', 'r2', 'r3', 'r4']],
+    ['title', 'asc', ['r0', 'r1', 'r2', 'r3', 'r4']],
+    ['agent', 'desc', ['r4', 'r3', 'r2', 'r1', 'r0']],
+  ] as const)('pages through runs with equal %s keys (%s) without skipping or repeating', async (sortBy, sortOrder, expected) => {
+    const store = new SqliteRunStore(':memory:');
+    store.insertMany(Array.from({ length: 5 }, (_, i) => run(i)));
+    const seen: string[] = [];
+    let after;
+    do {
+      const page = await store.list({ limit: 2, sortBy, sortOrder, ...(after ? { after } : {}) });
+      seen.push(...page.runs.map((r) => r.id));
+      after = page.next;
+    } while (after);
+    expect(seen).toEqual(expected);
+    await store.close();
+  });
+
+  it('only moves a run from a state it is in', async () => {
+    const store = new SqliteRunStore(':memory:');
+    store.insertMany([run(1)]);
+    expect(await store.transition('r1', { from: ['INPROGRESS'], to: 'SUCCEEDED', at })).toBeUndefined();
+    expect((await store.transition('r1', { from: ['QUEUED'], to: 'CANCELLED', at }))?.state).toBe('CANCELLED');
+    await store.close();
+  });
+});
+
+describe('list cursors', () => {
+  it('round-trips and rejects what this server did not make', () => {
+    const cursor = { sortBy: 'title' as const, sortOrder: 'asc' as const, value: 'a "quoted" title', seq: 42 };
+    expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
+    expect(decodeCursor('!!!')).toBeUndefined();
+    expect(decodeCursor(Buffer.from('["title","up","x",1]').toString('base64url'))).toBeUndefined();
+    expect(decodeCursor(Buffer.from('["size","asc","x",1]').toString('base64url'))).toBeUndefined();
+    expect(decodeCursor(Buffer.from('["title","asc","x",1.5]').toString('base64url'))).toBeUndefined();
+  });
+});

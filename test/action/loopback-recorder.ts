@@ -11,7 +11,7 @@ export interface RecordedRequest {
 
 /** A loopback HTTP server that records what arrives and answers with `reply` (a fixed JSON by default). */
 export async function startRecorder(
-  reply: (req: RecordedRequest) => { status: number; body: unknown } = () => ({ status: 200, body: {} }),
+  reply: (req: RecordedRequest) => { status: number; body: unknown; headers?: Record<string, string> } = () => ({ status: 200, body: {} }),
 ): Promise<{ url: string; requests: RecordedRequest[]; close(): Promise<void> }> {
   const requests: RecordedRequest[] = [];
   const server: Server = createServer((req, res) => {
@@ -22,7 +22,7 @@ export async function startRecorder(
       const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, at };
       requests.push(recorded);
       const answer = reply(recorded);
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       res.end(JSON.stringify(answer.body));
     });
   });

@@ -84,8 +84,8 @@ export async function connectHttp(url: string, headers: Record<string, string> =
 }
 
 /** The text of a tool result's first content item. */
-export function textOf(result: { content?: unknown }): string {
-  const content = result.content as Array<{ type: string; text?: string }> | undefined;
+export function textOf(result: object): string {
+  const content = (result as { content?: unknown }).content as Array<{ type: string; text?: string }> | undefined;
   return content?.find((c) => c.type === 'text')?.text ?? '';
 }
 

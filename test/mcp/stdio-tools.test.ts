@@ -147,7 +147,7 @@ describe('resources', () => {
     const { run_id } = created.structuredContent as { run_id: string };
     const { contents } = await mcp.client.readResource({ uri: `agent-run://${run_id}` });
     expect(contents[0]!.mimeType).toBe('application/json');
-    expect(JSON.parse(contents[0]!.text as string)).toMatchObject({ run_id, prompt: 'Resource me [simulate hang]' });
+    expect(JSON.parse((contents[0] as { text: string }).text)).toMatchObject({ run_id, prompt: 'Resource me [simulate hang]' });
   });
 
   it('lists recent runs as resources and as one document', async () => {
@@ -157,7 +157,7 @@ describe('resources', () => {
     expect(resources.map((r) => r.uri)).toContain('agent-run://recent');
     expect(resources.filter((r) => r.uri !== 'agent-run://recent').length).toBeGreaterThan(0);
     const recent = await mcp.client.readResource({ uri: 'agent-run://recent' });
-    const body = JSON.parse(recent.contents[0]!.text as string);
+    const body = JSON.parse((recent.contents[0] as { text: string }).text);
     expect(body.runs.length).toBeGreaterThan(0);
     expect(body.page_info).toHaveProperty('has_next_page');
   });

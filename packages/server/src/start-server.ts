@@ -103,7 +103,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw error;
   }
-  const hostInUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // Bound to every interface: name the loopback one, which always reaches it from here.
+  const reachable = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  const hostInUrl = address.family === 'IPv6' ? `[${reachable}]` : reachable;
   const url = `http://${hostInUrl}:${address.port}`;
   publicUrl ||= url;
   for (const id of await store.queuedIds()) queue.enqueue(id);

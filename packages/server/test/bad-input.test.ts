@@ -62,6 +62,19 @@ describe('bad input', () => {
     expect(res.status).toBe(200);
   });
 
+  it('survives a caller that hangs up in the middle of a body', async () => {
+    const { connect } = await import('node:net');
+    const url = new URL(t.server.url);
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(`POST /api/v1/agent/run HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${t.server.apiKey}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"prompt":`);
+        setTimeout(() => socket.destroy(), 50);
+      });
+      socket.on('close', () => resolve());
+    });
+    expect((await t.raw('/healthz')).status).toBe(200);
+  });
+
   it('survives a request line that is not HTTP', async () => {
     const { connect } = await import('node:net');
     const url = new URL(t.server.url);

@@ -20,6 +20,8 @@ export async function handleRequest(
     const caller = route.auth ? app.auth.authenticate(req) : { uid: 'anonymous' };
     await route.handle({ req, res, url, params, app, caller });
   } catch (error) {
+    // The caller went away mid-request: there is no one to answer.
+    if (req.destroyed && !(error instanceof ApiProblem)) return;
     if (error instanceof ApiProblem) {
       sendProblem(res, error, instance);
       return;

@@ -13,6 +13,13 @@ const cli = (args: string[], options: Parameters<typeof runCli>[1] = {}) =>
     env: { ...local.env, ...options.env },
   });
 
+/** The built main() in this process, for checks that do not need a process of their own. */
+async function inProcess(args: string[]) {
+  const { io, out } = capturingIo({ AGENT_RUNS_API_KEY: TEST_KEY });
+  const code = await main([...local.target, ...args], { io });
+  return { code, ...out };
+}
+
 beforeAll(async () => {
   local = await startTestServer();
 });
@@ -56,7 +63,7 @@ describe('run --wait', () => {
 
   it('sends every configuration flag in the create request', async () => {
     const mcp = JSON.stringify({ mcpServers: { docs: { url: 'https://mcp.example.com/docs' } } });
-    const result = await cli([
+    const result = await inProcess([
       'run', 'Configured [simulate 0ms]', '--json', '--base-prompt', 'Be brief', '--environment', 'env-7',
       '--mcp', mcp, '--idle-timeout', '15', '--worker-host', 'w1', '--computer-use',
     ]);
@@ -105,11 +112,11 @@ describe('run without --wait, then wait, get and cancel', () => {
   it('shows one run with get, readable or as JSON, exiting 0 whatever its state', async () => {
     const { run_id: runId } = await local.client.runs.create({ prompt: 'Inspect me [simulate fail 0ms]' });
     await local.client.runs.wait(runId, { pollInterval: 50 });
-    const human = await cli(['get', runId]);
+    const human = await inProcess(['get', runId]);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^Run \S+ failed\./);
     expect(human.stdout).toMatch(/Prompt\s+Inspect me/);
-    const json = await cli(['get', runId, '--json']);
+    const json = await inProcess(['get', runId, '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ run_id: runId, state: 'FAILED', source: 'API' });
   });
 
@@ -126,7 +133,7 @@ describe('run without --wait, then wait, get and cancel', () => {
   it('exits 4 when cancelling a run that has already ended, with the server’s reason', async () => {
     const { run_id: runId } = await local.client.runs.create({ prompt: 'Done [simulate 0ms]' });
     await local.client.runs.wait(runId, { pollInterval: 50 });
-    const result = await cli(['cancel', runId, '--json']);
+    const result = await inProcess(['cancel', runId, '--json']);
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^error: 400 /);
@@ -165,7 +172,7 @@ describe('API errors', () => {
   });
 
   it('exits 4 with the server’s reason when it rejects the prompt', async () => {
-    const result = await cli(['run', 'Odd [simulate explode]', '--wait']);
+    const result = await inProcess(['run', 'Odd [simulate explode]', '--wait']);
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/prompt/);
   });

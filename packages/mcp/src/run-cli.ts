@@ -2,7 +2,6 @@ import { AgentRunsClient, API_KEY_VARIABLES, ClientConfigError, type Logger } fr
 import { parseCommand, UsageError, type CliOptions } from './config/cli-options.js';
 import { helpText } from './config/help-text.js';
 import type { ServerContext } from './context.js';
-import { createMcpServer } from './create-mcp-server.js';
 import { VERSION } from './version.js';
 
 const PROG = 'agent-runs-mcp';
@@ -37,8 +36,12 @@ function makeContext(options: CliOptions): ServerContext {
   };
 }
 
+// The MCP SDK is loaded only to serve, so that --help and flag mistakes answer sooner.
 async function serveStdio(ctx: ServerContext): Promise<void> {
-  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('./create-mcp-server.js'),
+  ]);
   const server = createMcpServer(ctx);
   let closing = false;
   const shutdown = () => {
@@ -55,7 +58,10 @@ async function serveStdio(ctx: ServerContext): Promise<void> {
 }
 
 async function serveOverHttp(ctx: ServerContext, options: CliOptions): Promise<void> {
-  const { serveHttp } = await import('./http/serve-http.js');
+  const [{ serveHttp }, { createMcpServer }] = await Promise.all([
+    import('./http/serve-http.js'),
+    import('./create-mcp-server.js'),
+  ]);
   const running = await serveHttp({
     host: options.host,
     port: options.port,

@@ -16,12 +16,12 @@ export interface RunRecord {
   creator: RunCreatorInfo;
   sessionId: string;
   agentConfig: AmbientAgentConfig;
-  /** The request body's extra members (skill, team, ...), kept as given. */
-  request: Record<string, unknown>;
 }
 
 /** What a create stores; the store assigns `seq`. */
 export type NewRun = Omit<RunRecord, 'seq'> & {
+  /** The request body's extra members (skill, team, ...), kept as given. */
+  request: Record<string, unknown>;
   idempotencyKey: string | null;
   requestHash: string | null;
 };

@@ -19,15 +19,15 @@ interface RunRow {
   creator: string;
   session_id: string;
   agent_config: string;
-  request: string;
-  config_name: string;
-  request_hash: string | null;
+  request_hash?: string | null;
+  config_name?: string;
 }
 
+// What a read needs; the request extras and idempotency columns are left on disk.
 const COLUMNS =
-  'seq, id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator, session_id, agent_config, request, config_name, request_hash';
+  'seq, id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator, session_id, agent_config';
 
-const SORT_COLUMN: Record<SortField, keyof RunRow> = {
+const SORT_COLUMN: Record<SortField, string> = {
   updated_at: 'updated_at',
   created_at: 'created_at',
   title: 'title',
@@ -49,7 +49,6 @@ function toRecord(row: RunRow): RunRecord {
     creator: JSON.parse(row.creator) as RunRecord['creator'],
     sessionId: row.session_id,
     agentConfig: JSON.parse(row.agent_config) as RunRecord['agentConfig'],
-    request: JSON.parse(row.request) as Record<string, unknown>,
   };
 }
 
@@ -83,6 +82,7 @@ export class SqliteRunStore implements RunStore {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly insertStatement: Database.Statement;
+  private readonly pendingCreates: { run: NewRun; resolve: (r: CreateResult) => void; reject: (e: Error) => void }[] = [];
 
   constructor(filename: string) {
     this.db = new Database(filename);
@@ -113,12 +113,43 @@ export class SqliteRunStore implements RunStore {
     return stmt;
   }
 
-  async create(run: NewRun): Promise<CreateResult> {
+  /**
+   * Creates that arrive together are written in one transaction (group commit): one WAL
+   * commit for many runs, and each caller is answered only once its run is stored.
+   */
+  create(run: NewRun): Promise<CreateResult> {
+    return new Promise((resolve, reject) => {
+      this.pendingCreates.push({ run, resolve, reject });
+      if (this.pendingCreates.length === 1) setImmediate(() => this.flushCreates());
+    });
+  }
+
+  private flushCreates(): void {
+    const batch = this.pendingCreates.splice(0);
+    let results: CreateResult[];
+    try {
+      results = this.db.transaction(() => batch.map(({ run }) => this.createNow(run)))();
+    } catch {
+      // One bad row must not fail its neighbours: write them one by one instead.
+      for (const { run, resolve, reject } of batch) {
+        try {
+          resolve(this.createNow(run));
+        } catch (error) {
+          reject(error as Error);
+        }
+      }
+      return;
+    }
+    batch.forEach(({ resolve }, i) => resolve(results[i]!));
+  }
+
+  private createNow(run: NewRun): CreateResult {
     const earlier = this.byIdempotencyKey(run);
     if (earlier) return earlier;
     try {
       const info = this.insertStatement.run(toParams(run));
-      return { kind: 'created', run: { ...run, seq: Number(info.lastInsertRowid) } };
+      const { request: _request, idempotencyKey: _key, requestHash: _hash, ...record } = run;
+      return { kind: 'created', run: { ...record, seq: Number(info.lastInsertRowid) } };
     } catch (error) {
       // Another process sharing the file inserted the same key first.
       const raced = (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' ? this.byIdempotencyKey(run) : undefined;
@@ -129,7 +160,7 @@ export class SqliteRunStore implements RunStore {
 
   private byIdempotencyKey(run: NewRun): CreateResult | undefined {
     if (run.idempotencyKey === null) return undefined;
-    const existing = this.statement(`SELECT ${COLUMNS} FROM runs WHERE creator_uid = ? AND idempotency_key = ?`).get(
+    const existing = this.statement(`SELECT ${COLUMNS}, request_hash FROM runs WHERE creator_uid = ? AND idempotency_key = ?`).get(
       run.creator.uid ?? '',
       run.idempotencyKey,
     ) as RunRow | undefined;
@@ -189,7 +220,7 @@ export class SqliteRunStore implements RunStore {
       params.push(query.after.value, query.after.seq);
     }
     const direction = desc ? 'DESC' : 'ASC';
-    const sql = `SELECT ${COLUMNS} FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+    const sql = `SELECT ${COLUMNS}, config_name FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY ${column} ${direction}, seq ${direction} LIMIT ?`;
     const rows = this.statement(sql).all(...params, query.limit + 1) as RunRow[];
     const more = rows.length > query.limit;
@@ -197,7 +228,7 @@ export class SqliteRunStore implements RunStore {
     const last = page[page.length - 1];
     const next: ListCursor | undefined =
       more && last
-        ? { sortBy: query.sortBy, sortOrder: query.sortOrder, value: String(last[column]), seq: last.seq }
+        ? { sortBy: query.sortBy, sortOrder: query.sortOrder, value: String(last[column as keyof RunRow]), seq: last.seq }
         : undefined;
     return { runs: page.map(toRecord), ...(next ? { next } : {}) };
   }
@@ -243,6 +274,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async close(): Promise<void> {
+    if (this.pendingCreates.length && this.db.open) this.flushCreates();
     if (this.db.open) this.db.close();
   }
 }

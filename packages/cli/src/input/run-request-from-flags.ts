@@ -1,9 +1,7 @@
 import {
   parseMcpServersInput,
-  RequestValidationError,
   RunAgentRequestSchema,
   type AmbientAgentConfig,
-  type MCPServers,
   type RunAgentRequest,
 } from '@agent-runs/core';
 import type { ParsedFlags } from '../flags/parsed-flags.js';
@@ -36,17 +34,6 @@ function minutes(flags: ParsedFlags): number | undefined {
   return Number(text);
 }
 
-/** `--mcp`, with every problem prefixed by the flag (core names only the server inside it). */
-function mcpFlag(value: string): MCPServers {
-  try {
-    return parseMcpServersInput(value, '--mcp');
-  } catch (error) {
-    if (!(error instanceof RequestValidationError)) throw error;
-    const issues = error.issues.map((issue) => (issue.startsWith('--mcp') ? issue : `--mcp: server ${issue}`));
-    throw new RequestValidationError('--mcp', issues);
-  }
-}
-
 /** The create body the flags describe, validated against the contract. */
 export function runRequestFromFlags(flags: ParsedFlags): RunAgentRequest {
   const config: AmbientAgentConfig = {};
@@ -61,7 +48,7 @@ export function runRequestFromFlags(flags: ParsedFlags): RunAgentRequest {
   set('idle_timeout_minutes', minutes(flags));
   if (flags.bool('computer-use')) config.computer_use_enabled = true;
   const mcp = flags.string('mcp');
-  if (mcp !== undefined) config.mcp_servers = mcpFlag(mcp);
+  if (mcp !== undefined) config.mcp_servers = parseMcpServersInput(mcp, '--mcp');
 
   const body: RunAgentRequest = {};
   const prompt = readPrompt(flags.positionals, flags.string('prompt-file'), flags.command);

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { formatIssues } from '../contract/format-issues.js';
+import { issuePath } from '../contract/format-issues.js';
 import { MCPServersSchema, type MCPServers } from '../contract/mcp-server-config.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 
 /**
  * MCP servers from JSON text or from a path to a JSON file. Accepts the servers object
  * itself or the common `{ "mcpServers": { … } }` file shape. Throws RequestValidationError
- * naming `what` (a flag or input) and the bad field.
+ * whose every issue starts with `what` (a flag or input), then names the server and field.
  */
 export function parseMcpServersInput(input: string, what = 'mcp-servers'): MCPServers {
   const text = input.trim();
@@ -33,6 +33,12 @@ export function parseMcpServersInput(input: string, what = 'mcp-servers'): MCPSe
     value = (value as { mcpServers: unknown }).mcpServers;
   }
   const parsed = MCPServersSchema.safeParse(value);
-  if (!parsed.success) throw new RequestValidationError(what, formatIssues(parsed.error, what));
+  if (!parsed.success) {
+    // Every line names the input first, then the server and field inside it.
+    const issues = parsed.error.issues.map(
+      (issue) => `${what}: ${issue.path.length > 0 ? `server ${issuePath(issue.path)}: ` : ''}${issue.message}`,
+    );
+    throw new RequestValidationError(what, issues);
+  }
   return parsed.data;
 }

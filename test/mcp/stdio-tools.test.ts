@@ -132,6 +132,8 @@ describe('errors come back as tool results the assistant can act on', () => {
     const badTimeout = await mcp.client.callTool({ name: 'wait_for_run', arguments: { run_id: 'x', timeout: 'soon' } });
     expect(badTimeout.isError).toBe(true);
     expect(textOf(badTimeout)).toContain('timeout must be a duration');
+    const hugeTimeout = await mcp.client.callTool({ name: 'wait_for_run', arguments: { run_id: 'x', timeout: '1000d' } });
+    expect(textOf(hugeTimeout)).toContain('at most 24h');
   });
 
   it('keeps serving after bad calls', async () => {

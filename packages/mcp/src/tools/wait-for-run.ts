@@ -13,6 +13,8 @@ import { toolErrorResult } from './tool-error.js';
 const TASK_POLL_INTERVAL_MS = 250;
 /** How long a finished wait's result stays fetchable when the host names no ttl. */
 const RESULT_TTL_MS = 10 * 60_000;
+/** Node timers overflow past 24.8 days; no task needs to live longer than a week. */
+const MAX_TTL_MS = 7 * 24 * 3_600_000;
 
 interface WaitArgs {
   run_id: string;
@@ -94,7 +96,7 @@ export function registerWaitForRunTool(server: McpServer, ctx: ServerContext, ta
         const timeoutMs = waitTimeoutMs(args.timeout);
         const task = await extra.taskStore.createTask({
           // The task must outlive the wait, whatever ttl the host asked for.
-          ttl: Math.max(extra.taskRequestedTtl ?? RESULT_TTL_MS, timeoutMs + RESULT_TTL_MS),
+          ttl: Math.min(MAX_TTL_MS, Math.max(extra.taskRequestedTtl ?? RESULT_TTL_MS, timeoutMs + RESULT_TTL_MS)),
           pollInterval: TASK_POLL_INTERVAL_MS,
         });
         void runWaitTask(ctx, tasks, task.taskId, args, extra);

@@ -34,7 +34,7 @@ async function cancelJobWith(signal: NodeJS.Signals, more: Record<string, string
   return { step, exitMs: step.endedAt - signalledAt };
 }
 
-describe('job cancellation', () => {
+describe.concurrent('job cancellation', () => {
   it('cancels the run on SIGINT and exits inside the runner window', async () => {
     const { step, exitMs } = await cancelJobWith('SIGINT');
     const id = step.outputs['run-id']!;
@@ -64,7 +64,7 @@ describe('job cancellation', () => {
   });
 });
 
-describe('the post step', () => {
+describe.concurrent('the post step', () => {
   it('cancels a run the main step could not (the main step was killed)', async () => {
     const main = await runStep({
       inputs: inputs({ prompt: 'Hang [simulate hang]' }),

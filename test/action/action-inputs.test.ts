@@ -9,15 +9,22 @@ import { actionDefaults, parseFileCommands, runStep } from './runner.js';
 
 const KEY = 'key-never-printed-7f3a';
 let recorder: Awaited<ReturnType<typeof startRecorder>>;
+/** Receives the requests of the bad-input cases: there must be none. */
+let untouched: Awaited<ReturnType<typeof startRecorder>>;
 
 beforeAll(async () => {
   recorder = await startRecorder(() => ({ status: 500, body: { error: 'this test server takes no runs' } }));
+  untouched = await startRecorder();
 });
-afterAll(() => recorder.close());
+afterAll(async () => {
+  await recorder.close();
+  await untouched.close();
+});
 
 const base = () => ({ prompt: 'Fix the bug', 'api-key': KEY, 'base-url': `${recorder.url}/api/v1` });
 
-describe('bad inputs fail the step before any request', () => {
+// Independent child processes: run them side by side.
+describe.concurrent('bad inputs fail the step before any request', () => {
   const cases: Array<[string, Record<string, string | undefined>, RegExp]> = [
     ['no prompt, prompt-file or skill', { prompt: undefined }, /Input "prompt" is required/],
     ['both prompt and prompt-file', { 'prompt-file': 'prompt.md' }, /"prompt" and "prompt-file" are both set/],
@@ -40,19 +47,18 @@ describe('bad inputs fail the step before any request', () => {
   ];
 
   it.each(cases)('%s', async (_, change, message) => {
-    const inputs: Record<string, string> = { ...base() };
+    const inputs: Record<string, string> = { ...base(), 'base-url': `${untouched.url}/api/v1` };
     for (const [name, value] of Object.entries(change)) {
       if (value === undefined) delete inputs[name];
       else inputs[name] = value;
     }
-    const before = recorder.requests.length;
     const step = await runStep({ inputs });
     expect(step.code).toBe(1);
     expect(step.error).toMatch(message);
     expect(step.error!.split('\n')).toHaveLength(1);
     expect(step.stdout).not.toMatch(/\n\s+at /);
     expect(unmasked(step.stdout)).not.toContain(KEY);
-    expect(recorder.requests.length).toBe(before);
+    expect(untouched.requests).toHaveLength(0);
     expect(step.outputs).toEqual({});
   });
 

@@ -1,4 +1,4 @@
-import { AgentRunsClient, API_KEY_VARIABLES, ClientConfigError, type Logger } from '@agent-runs/core';
+import { AgentRunsClient, API_KEY_VARIABLES, ClientConfigError, isLoopbackHost, type Logger } from '@agent-runs/core';
 import { parseCommand, UsageError, type CliOptions } from './config/cli-options.js';
 import { helpText } from './config/help-text.js';
 import type { ServerContext } from './context.js';
@@ -71,6 +71,9 @@ async function serveOverHttp(ctx: ServerContext, options: CliOptions): Promise<v
     createServer: () => createMcpServer(ctx),
   });
   warn(`serving MCP over Streamable HTTP at ${running.url}${options.authToken ? ' (bearer token required)' : ''}`);
+  if (!isLoopbackHost(options.host) && !options.authToken) {
+    warn(`${options.host} is reachable from other machines and no --auth-token is set: anyone who reaches it acts with this API key.`);
+  }
   const shutdown = () => {
     void Promise.allSettled([running.close(), ctx.client.close()]).finally(() => process.exit(0));
   };

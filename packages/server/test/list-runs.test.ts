@@ -62,6 +62,9 @@ describe('listing runs', () => {
     [{ skill: 'acme/skills:audit' }, ['charlie']],
     [{ q: 'needle' }, ['bravo']],
     [{ q: 'AUDIT' }, ['charlie']],
+    [{ q: '%' }, []],
+    [{ state: 'FAILED' as const, creator: 'alice' }, ['bravo']],
+    [{ name: 'auditor', source: 'CLI' as const }, ['charlie']],
   ])('filters by %j', async (filter, expected) => {
     expect(await list({ ...filter, sort_by: 'title', sort_order: 'asc' })).toEqual(expected);
   });

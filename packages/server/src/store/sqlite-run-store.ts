@@ -189,26 +189,33 @@ export class SqliteRunStore implements RunStore {
     const where: string[] = [];
     const params: unknown[] = [];
     const column = SORT_COLUMN[query.sortBy];
+    // Keyset pages walk the sort's index and stop after `limit` matches. A filter may use an
+    // index only where that index is also in sort order; elsewhere `+column` keeps SQLite from
+    // picking it and then sorting every match.
+    const byUpdated = query.sortBy === 'updated_at';
+    const term = (name: string, indexed: boolean) => (indexed ? name : `+${name}`);
     if (query.states?.length) {
-      where.push(`state IN (${query.states.map(() => '?').join(', ')})`);
+      const single = query.states.length === 1;
+      where.push(`${term('state', single && byUpdated)} IN (${query.states.map(() => '?').join(', ')})`);
       params.push(...query.states);
     }
-    const exact: [string, string | undefined][] = [
-      ['config_name', query.name],
-      ['model_id', query.modelId],
-      ['creator_uid', query.creator],
-      ['source', query.source],
-      ['environment_id', query.environmentId],
-      ['skill_spec', query.skillSpec],
+    const exact: [string, string | undefined, boolean][] = [
+      ['config_name', query.name, query.sortBy === 'agent'],
+      ['model_id', query.modelId, false],
+      ['creator_uid', query.creator, byUpdated && !query.states],
+      ['source', query.source, false],
+      ['environment_id', query.environmentId, false],
+      ['skill_spec', query.skillSpec, false],
     ];
-    for (const [name, value] of exact) {
+    for (const [name, value, indexed] of exact) {
       if (value === undefined) continue;
-      where.push(`${name} = ?`);
+      where.push(`${term(name, indexed)} = ?`);
       params.push(value);
     }
-    if (query.createdAfter) where.push('created_at > ?'), params.push(query.createdAfter);
-    if (query.createdBefore) where.push('created_at < ?'), params.push(query.createdBefore);
-    if (query.updatedAfter) where.push('updated_at > ?'), params.push(query.updatedAfter);
+    const byCreated = query.sortBy === 'created_at';
+    if (query.createdAfter) where.push(`${term('created_at', byCreated)} > ?`), params.push(query.createdAfter);
+    if (query.createdBefore) where.push(`${term('created_at', byCreated)} < ?`), params.push(query.createdBefore);
+    if (query.updatedAfter) where.push(`${term('updated_at', byUpdated)} > ?`), params.push(query.updatedAfter);
     if (query.q) {
       const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       where.push(`(title LIKE ? ESCAPE '\\' OR prompt LIKE ? ESCAPE '\\' OR skill_spec LIKE ? ESCAPE '\\')`);

@@ -97,10 +97,10 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
   const mcp = get('mcp-servers');
   if (mcp) {
     try {
-      config.mcp_servers = parseMcpServersInput(mcp, 'mcp-servers');
+      config.mcp_servers = parseMcpServersInput(mcp, '"mcp-servers"');
     } catch (error) {
       if (!(error instanceof RequestValidationError)) throw error;
-      problems.push(...error.issues.map((issue) => `Input "mcp-servers": ${issue.replace(/^mcp-servers:?\s*/, '')}`));
+      problems.push(...error.issues.map((issue) => `Input ${issue}`));
     }
   }
 

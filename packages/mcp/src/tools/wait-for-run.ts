@@ -32,7 +32,8 @@ async function runWaitTask(
   const controller = tasks.track(taskId);
   // A plain call is cancelled through its request; a task through tasks/cancel (see the store).
   const onAbort = () => controller.abort();
-  extra.signal.addEventListener('abort', onAbort, { once: true });
+  if (extra.signal.aborted) controller.abort();
+  else extra.signal.addEventListener('abort', onAbort, { once: true });
   const progressToken = extra._meta?.progressToken;
   let progress = 0;
 

@@ -8,6 +8,8 @@ import { BodyError, readJsonBody } from './read-json-body.js';
 import { checkRequest, loopbackHosts, type GuardOptions } from './request-guard.js';
 
 export const MCP_PATH = '/mcp';
+/** A session with no open request for this long is closed: its client has gone without saying so. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 export interface HttpServeOptions {
   /** Default 127.0.0.1: reachable from this machine only. */
@@ -22,6 +24,8 @@ export interface HttpServeOptions {
   allowedOrigins?: string[];
   /** A fresh MCP server for each session. */
   createServer: () => McpServer;
+  /** Close sessions without an open request for this long. Default 30 minutes. */
+  sessionIdleMs?: number;
 }
 
 export interface RunningHttpServer {
@@ -34,6 +38,19 @@ export interface RunningHttpServer {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
+  /** Requests still open (a long wait, the SSE stream): the session is in use. */
+  open: number;
+  lastSeen: number;
+}
+
+/** Counts a request as open on its session until its response closes. */
+function trackRequest(session: Session, res: ServerResponse): void {
+  session.open += 1;
+  session.lastSeen = Date.now();
+  res.once('close', () => {
+    session.open -= 1;
+    session.lastSeen = Date.now();
+  });
 }
 
 function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -60,7 +77,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server });
+        sessions.set(id, { transport, server, open: 0, lastSeen: Date.now() });
       },
     });
     transport.onclose = () => {
@@ -82,6 +99,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session) return sendError(res, 404, 'Session not found: it expired or was closed; start a new one with initialize.');
+      trackRequest(session, res);
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method === 'POST' && isInitialize(body)) return openSession(req, res, body);
@@ -110,10 +128,20 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   };
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
+  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const session of sessions.values()) {
+      if (session.open === 0 && now - session.lastSeen > idleMs) void session.transport.close().catch(() => {});
+    }
+  }, Math.min(idleMs, 60_000));
+  sweep.unref();
+
   return {
     url: `http://${urlHost}:${port}${MCP_PATH}`,
     port,
     close: async () => {
+      clearInterval(sweep);
       await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => {})));
       sessions.clear();
       httpServer.closeAllConnections();

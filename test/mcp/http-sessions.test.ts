@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentRunsClient } from '@agent-runs/core';
+import type { RunningServer } from '@agent-runs/server';
+import { createMcpServer, serveHttp, type RunningHttpServer } from '@agent-runs/mcp';
+import { connectHttp, startRunsApi } from './mcp-harness.js';
+
+let api: RunningServer;
+let client: AgentRunsClient;
+let mcp: RunningHttpServer;
+
+beforeAll(async () => {
+  api = await startRunsApi();
+  client = new AgentRunsClient({ baseURL: api.baseURL, apiKey: api.apiKey });
+  mcp = await serveHttp({
+    port: 0,
+    sessionIdleMs: 300,
+    createServer: () => createMcpServer({ client, heartbeatMs: 1_000, pollIntervalMs: 50, readOnly: true }),
+  });
+});
+
+afterAll(async () => {
+  await mcp?.close();
+  await client?.close();
+  await api?.close();
+});
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+async function post(body: object, sessionId?: string): Promise<Response> {
+  const res = await fetch(mcp.url, {
+    method: 'POST',
+    headers: { ...HEADERS, ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } : {}) },
+    body: JSON.stringify(body),
+  });
+  return res;
+}
+
+describe('HTTP sessions', () => {
+  it('closes a session whose client went away without a word', async () => {
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'gone', version: '1' } },
+    });
+    const sessionId = init.headers.get('mcp-session-id')!;
+    await init.text();
+    expect(sessionId).toBeTruthy();
+    const alive = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId);
+    expect(alive.status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const late = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, sessionId);
+    expect(late.status).toBe(404);
+    expect(await late.text()).toContain('start a new one with initialize');
+  });
+
+  it('keeps a session whose client holds its stream open', async () => {
+    const connected = await connectHttp(mcp.url);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const { tools } = await connected.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(['get_run', 'list_runs', 'wait_for_run']);
+    } finally {
+      await connected.close();
+    }
+  });
+});

@@ -8,17 +8,23 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     req.resume();
     throw tooLarge(limit);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      req.resume();
-      throw tooLarge(limit);
-    }
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+    req.once('aborted', () => reject(new Error('request aborted')));
+  });
   if (text.trim() === '') return undefined;
   const type = String(req.headers['content-type'] ?? 'application/json').toLowerCase();
   if (!type.includes('json')) {

@@ -82,6 +82,7 @@ export class SqliteRunStore implements RunStore {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly insertStatement: Database.Statement;
+  private readonly createBatch: (runs: NewRun[]) => CreateResult[];
   private readonly pendingCreates: { run: NewRun; resolve: (r: CreateResult) => void; reject: (e: Error) => void }[] = [];
 
   constructor(filename: string) {
@@ -102,6 +103,7 @@ export class SqliteRunStore implements RunStore {
        VALUES (@id, @title, @state, @prompt, @created_at, @updated_at, @started_at, @status_message, @source, @creator_uid,
         @creator, @session_id, @agent_config, @request, @config_name, @model_id, @environment_id, @skill_spec, @idempotency_key, @request_hash)`,
     );
+    this.createBatch = this.db.transaction((runs: NewRun[]) => runs.map((run) => this.createNow(run)));
   }
 
   private statement(sql: string): Database.Statement {
@@ -128,7 +130,7 @@ export class SqliteRunStore implements RunStore {
     const batch = this.pendingCreates.splice(0);
     let results: CreateResult[];
     try {
-      results = this.db.transaction(() => batch.map(({ run }) => this.createNow(run)))();
+      results = this.createBatch(batch.map(({ run }) => run));
     } catch {
       // One bad row must not fail its neighbours: write them one by one instead.
       for (const { run, resolve, reject } of batch) {

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseServerArgs, SERVER_ENV, ServerConfigError } from '../src/index.js';
 
@@ -34,5 +36,22 @@ describe('agent-runs-server arguments', () => {
 
   it('asks for help', () => {
     expect(parseServerArgs(['--help'], {})).toEqual({ help: true });
+  });
+});
+
+describe('the agent-runs-server command', () => {
+  const bin = fileURLToPath(new URL('../bin/agent-runs-server.js', import.meta.url));
+
+  it('prints its flags and their environment variables with --help', () => {
+    const result = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    for (const variable of Object.values(SERVER_ENV)) expect(result.stdout).toContain(variable);
+  });
+
+  it('exits 2 naming a bad flag, without a stack trace', () => {
+    const result = spawnSync(process.execPath, [bin, '--concurrency', 'many'], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--concurrency must be a whole number');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });

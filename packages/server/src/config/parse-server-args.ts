@@ -23,33 +23,57 @@ export const SERVER_ENV = {
   publicUrl: 'AGENT_RUNS_SERVER_PUBLIC_URL',
 } as const;
 
+// [flag, description, environment variable]
+const HELP_ROWS: [string, string, string][] = [
+  ['--port <n>', `Port (0 = any free one). Default ${DEFAULT_CLI_PORT}.`, SERVER_ENV.port],
+  ['--host <address>', 'Address to bind. Default 127.0.0.1.', SERVER_ENV.host],
+  ['--data-dir <dir>', 'SQLite database and run working directories. Default ~/.agent-runs/server.', SERVER_ENV.dataDir],
+  ['--memory', 'Keep runs in memory only (lost on exit).', ''],
+  ['--api-key <[principal=]key>', 'Accept this key; repeat for several. The principal becomes the creator of its runs. The variable takes a comma-separated list. Without any, a key is generated and printed once.', SERVER_ENV.apiKeys],
+  ['--no-auth', 'Accept requests without a key (loopback hosts only).', `${SERVER_ENV.noAuth}=1`],
+  ['--executor <name>', 'simulated (default) or command.', SERVER_ENV.executor],
+  ['--command <command line>', 'The agent command for the command executor.', SERVER_ENV.command],
+  ['--command-timeout <duration>', 'Stop an agent command after this long. Default 30m.', SERVER_ENV.commandTimeout],
+  ['--work-dir <dir>', 'Parent of the per-run working directories.', SERVER_ENV.workDir],
+  ['--concurrency <n>', 'Runs executed at once. Default 2.', SERVER_ENV.concurrency],
+  ['--simulated-duration <duration>', 'Length of a simulated run. Default 3s.', SERVER_ENV.simulatedDuration],
+  ['--max-body-bytes <n>', 'Largest request body. Default 1048576.', SERVER_ENV.maxBodyBytes],
+  ['--public-url <url>', 'Address for session links behind a proxy.', SERVER_ENV.publicUrl],
+  ['--quiet', 'Print nothing.', ''],
+  ['--help', 'Show this help.', ''],
+];
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line];
+}
+
+function helpTable(): string {
+  const flagWidth = Math.max(...HELP_ROWS.map(([flag]) => flag.length)) + 2;
+  return HELP_ROWS.map(([flag, description, variable]) => {
+    const lines = wrap(description, 48);
+    return lines
+      .map((text, i) => `  ${(i === 0 ? flag : '').padEnd(flagWidth)}${i === 0 && variable ? text.padEnd(50) + variable : text}`.trimEnd())
+      .join('\n');
+  }).join('\n');
+}
+
 export const SERVER_HELP = `agent-runs-server: the Agent Runs API on this machine
 
 Usage: agent-runs-server [options]
 
-  --port <n>                 Port (0 = any free one). Default ${DEFAULT_CLI_PORT}.        ${SERVER_ENV.port}
-  --host <address>           Address to bind. Default 127.0.0.1.                 ${SERVER_ENV.host}
-  --data-dir <dir>           SQLite database and run working directories.        ${SERVER_ENV.dataDir}
-                             Default ~/.agent-runs/server.
-  --memory                   Keep runs in memory only (lost on exit).
-  --api-key <[principal=]key>  Accept this key; repeat for several. The principal  ${SERVER_ENV.apiKeys}
-                             becomes the creator of its runs. The variable takes a
-                             comma-separated list. Without any, a key is generated
-                             and printed once.
-  --no-auth                  Accept requests without a key (loopback only).      ${SERVER_ENV.noAuth}=1
-  --executor <name>          simulated (default) or command.                     ${SERVER_ENV.executor}
-  --command <command line>   The agent command for the command executor.         ${SERVER_ENV.command}
-  --command-timeout <dur>    Stop an agent command after this long. Default 30m. ${SERVER_ENV.commandTimeout}
-  --work-dir <dir>           Parent of the per-run working directories.          ${SERVER_ENV.workDir}
-  --concurrency <n>          Runs executed at once. Default 2.                   ${SERVER_ENV.concurrency}
-  --simulated-duration <dur> Length of a simulated run. Default 3s.              ${SERVER_ENV.simulatedDuration}
-  --max-body-bytes <n>       Largest request body. Default 1048576.              ${SERVER_ENV.maxBodyBytes}
-  --public-url <url>         Address for session links behind a proxy.           ${SERVER_ENV.publicUrl}
-  --quiet                    Print nothing.
-  --help                     Show this help.
+${helpTable()}
 
+A flag wins over its environment variable.
 Durations: ${DURATION_HINT}.
-Simulated runs follow a directive in the prompt: [simulate fail 300ms] (succeed, fail, error, block, hang).
+Simulated runs follow a directive in the prompt, e.g. [simulate fail 300ms]: succeed, fail, error, block or hang, and a duration.
 `;
 
 function integerFrom(name: string, text: string | undefined): number | undefined {

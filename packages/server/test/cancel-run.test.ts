@@ -50,12 +50,12 @@ describe('cancelling a run', () => {
     expect((error as BadRequestError).detail).toContain(`already ${state}`);
   });
 
-  it('answers a PENDING run with a retryable 409', async () => {
+  it.each(['PENDING', 'CLAIMED'])('answers a %s run with a retryable 409', async (state) => {
     const blocker = await t.client.runs.create({ prompt: '[simulate hang]' });
     const { run_id } = await t.client.runs.create({ prompt: '[simulate 10ms]' });
-    // Nothing in this server makes PENDING runs; another writer of the same database may.
+    // Nothing in this server makes PENDING or CLAIMED runs; another writer of the same database may.
     const db = new Database(join(dataDir, 'runs.sqlite'));
-    db.prepare("UPDATE runs SET state = 'PENDING' WHERE id = ?").run(run_id);
+    db.prepare('UPDATE runs SET state = ? WHERE id = ?').run(state, run_id);
     db.close();
     const error = await t.client.runs.cancel(run_id).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);

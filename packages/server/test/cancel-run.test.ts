@@ -31,7 +31,7 @@ describe('cancelling a run', () => {
 
   it('cancels an INPROGRESS run and says who cancelled it', async () => {
     const { run_id } = await t.client.runs.create({ prompt: '[simulate hang]' });
-    await expect.poll(async () => (await t.client.runs.get(run_id)).state).toBe('INPROGRESS');
+    await expect.poll(async () => (await t.client.runs.get(run_id)).state, { timeout: 5000 }).toBe('INPROGRESS');
     await t.client.runs.cancel(run_id);
     const run = await t.client.runs.get(run_id);
     expect(run.state).toBe('CANCELLED');

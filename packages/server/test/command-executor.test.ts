@@ -94,11 +94,11 @@ describe('the command executor', () => {
       setInterval(() => {}, 1000);`);
     const { run_id } = await t.client.runs.create({ prompt: 'Spawn helpers' });
     const pidFile = join(workRoot, run_id, 'pids');
-    await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').includes(' '), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').includes(' '), { timeout: 10_000 }).toBe(true);
     const pids = readFileSync(pidFile, 'utf8').split(' ').map(Number);
     expect(pids.every(isAlive)).toBe(true);
     await t.client.runs.cancel(run_id);
     expect((await t.client.runs.get(run_id)).state).toBe('CANCELLED');
-    await expect.poll(() => pids.some(isAlive), { timeout: 3000 }).toBe(false);
+    await expect.poll(() => pids.some(isAlive), { timeout: 6000 }).toBe(false);
   });
 });

@@ -22,7 +22,7 @@ describe('restart safety', () => {
     const before = new AgentRunsClient({ baseURL: proc.baseURL, apiKey: KEY, maxRetries: 0 });
     const running = await before.runs.create({ prompt: 'Long job [simulate hang]' });
     const queued = await before.runs.create({ prompt: 'Next job [simulate 50ms]' });
-    await expect.poll(async () => (await before.runs.get(running.run_id)).state).toBe('INPROGRESS');
+    await expect.poll(async () => (await before.runs.get(running.run_id)).state, { timeout: 5000 }).toBe('INPROGRESS');
     await before.close();
     proc.child.kill('SIGKILL');
     await proc.exited;
@@ -46,7 +46,7 @@ describe('restart safety', () => {
     const proc = await startServerProcess(['--data-dir', dataDir, '--api-key', KEY]);
     const client = new AgentRunsClient({ baseURL: proc.baseURL, apiKey: KEY, maxRetries: 0 });
     const { run_id } = await client.runs.create({ prompt: '[simulate hang]' });
-    await expect.poll(async () => (await client.runs.get(run_id)).state).toBe('INPROGRESS');
+    await expect.poll(async () => (await client.runs.get(run_id)).state, { timeout: 5000 }).toBe('INPROGRESS');
     await client.close();
     proc.child.kill('SIGTERM');
     expect(await proc.exited).toEqual({ code: 0, signal: null });

@@ -16,6 +16,9 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
 /** A failure to answer with an Error body; thrown by routes, rendered by the server. */
 export class ApiProblem extends Error {
   readonly status: number;
+  readonly retryable: boolean;
+  readonly headers: Record<string, string>;
+
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
@@ -23,11 +26,10 @@ export class ApiProblem extends Error {
   ) {
     super(detail);
     this.status = options.status ?? ERROR_CODE_STATUS[code];
+    // Only what may succeed unchanged on a second try is retryable; a 409 says so itself.
     this.retryable = options.retryable ?? (this.status >= 500 || this.status === 429);
     this.headers = options.headers ?? {};
   }
-  readonly retryable: boolean;
-  readonly headers: Record<string, string>;
 
   body(instance: string): ErrorBody {
     const title = TITLES[this.code] ?? this.code.replace(/_/g, ' ');

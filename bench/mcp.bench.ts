@@ -11,7 +11,7 @@ import { AgentRunsClient } from '@agent-runs/core';
 import { startServer } from '@agent-runs/server';
 import type { BenchRow } from './bench-row.js';
 
-const BIN = fileURLToPath(new URL('../packages/mcp/dist/bin/agent-runs-mcp.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../packages/mcp/dist/agent-runs-mcp.mjs', import.meta.url));
 const SPAWNS = 15;
 const CALLS = 1_000;
 const ROUNDS = 5;

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startServer, type RunningServer } from '@agent-runs/server';
 
 /** The built bin, as a host launches it. */
-export const BIN = fileURLToPath(new URL('../../packages/mcp/dist/bin/agent-runs-mcp.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../packages/mcp/dist/agent-runs-mcp.mjs', import.meta.url));
 
 /** A local Runs API in memory; simulated runs take 200 ms unless their prompt says otherwise. */
 export function startRunsApi(): Promise<RunningServer> {

@@ -1,9 +1,10 @@
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { CALLER_SOURCE_HEADER } from '../contract/caller-source.js';
 import { Runs } from '../resources/runs.js';
 import { APIPromise } from './api-promise.js';
 import { resolveClientConfig, type ResolvedClientConfig } from './client-config.js';
+import { loadUndici } from './load-undici.js';
 import { sendRequest, type HTTPMethod, type HTTPRequest, type QueryValue } from './http-request.js';
 import type { ClientOptions, RequestOptions } from './options.js';
 import { VERSION } from '../version.js';
@@ -32,8 +33,7 @@ export class AgentRunsClient {
   readonly runs: Runs;
   readonly baseURL: string;
   private readonly config: ResolvedClientConfig;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private dispatcher: Promise<Dispatcher> | undefined;
   private readonly baseHeaders: Record<string, string>;
   private readonly options: ClientOptions;
 
@@ -41,8 +41,6 @@ export class AgentRunsClient {
     this.options = options;
     this.config = resolveClientConfig(options);
     this.baseURL = this.config.baseURL;
-    this.ownsDispatcher = !options.dispatcher;
-    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
     this.baseHeaders = {
       accept: 'application/json',
       'user-agent': `agent-runs-core/${VERSION} node/${process.versions.node}${options.userAgent ? ` ${options.userAgent}` : ''}`,
@@ -77,10 +75,19 @@ export class AgentRunsClient {
 
   /** Closes idle keep-alive connections; call when done so the process can exit promptly. */
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    if (this.dispatcher && !this.options.dispatcher) await (await this.dispatcher).close();
+    this.dispatcher = undefined;
   }
 
+  /** The caller's dispatcher, or a keep-alive Agent of this client's, made on first use. */
+  private getDispatcher = (): Promise<Dispatcher> => {
+    this.dispatcher ??= this.options.dispatcher
+      ? Promise.resolve(this.options.dispatcher)
+      : loadUndici().then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 }));
+    return this.dispatcher;
+  };
+
   private send<T>(req: HTTPRequest<T>) {
-    return sendRequest(this.config, this.dispatcher, this.baseHeaders, req);
+    return sendRequest(this.config, this.getDispatcher, this.baseHeaders, req);
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { request as undiciRequest, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ErrorBodySchema, type ErrorBody } from '../contract/error-body.js';
 import { formatIssues } from '../contract/format-issues.js';
@@ -15,6 +15,7 @@ import type { WithResponse } from './api-promise.js';
 import { API_KEY_VARIABLES, type ResolvedClientConfig } from './client-config.js';
 import { redactHeaders } from './logger.js';
 import type { RequestOptions } from './options.js';
+import { loadUndici } from './load-undici.js';
 import { isRetryableStatus } from './retry-policy.js';
 import { backoffDelay, retryAfterMs } from './retry-timing.js';
 import { sleep } from './sleep.js';
@@ -71,6 +72,7 @@ async function attempt(
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
+    const { request: undiciRequest } = await loadUndici();
     const res = await undiciRequest(url, { ...init, signal: controller.signal, ...(dispatcher ? { dispatcher } : {}) });
     const text = await res.body.text();
     return { status: res.statusCode, headers: res.headers as ResponseHeaders, text };
@@ -105,7 +107,7 @@ function parseErrorBody(text: string): ErrorBody | undefined {
  */
 export async function sendRequest<T>(
   config: ResolvedClientConfig,
-  dispatcher: Dispatcher | undefined,
+  dispatcher: () => Promise<Dispatcher>,
   baseHeaders: Record<string, string>,
   req: HTTPRequest<T>,
 ): Promise<WithResponse<T>> {
@@ -128,7 +130,7 @@ export async function sendRequest<T>(
     if (config.debug) log.debug(`agent-runs: ${req.method} ${url} (attempt ${attempts})`, redactHeaders(headers));
     let outcome: AttemptOutcome;
     try {
-      outcome = await attempt(url, { method: req.method, headers, body }, dispatcher, timeout, req.signal);
+      outcome = await attempt(url, { method: req.method, headers, body }, await dispatcher(), timeout, req.signal);
     } catch (error) {
       if (error instanceof APIConnectionError && retriesLeft > 0) {
         const delay = backoffDelay(attempts - 1);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { RunStatusMessage } from '@agent-runs/core';
 import { generatedApiKey } from './config/generated-api-key.js';
-import { resolveOptions, type ResolvedOptions } from './config/resolve-options.js';
+import { resolveOptions, ServerConfigError, type ResolvedOptions } from './config/resolve-options.js';
 import type { RunningServer, ServerOptions } from './config/server-options.js';
 import { CommandExecutor } from './executors/command-executor.js';
 import type { RunExecutor } from './executors/run-executor.js';
@@ -17,6 +17,7 @@ import { apiRoutes } from './routes/api-routes.js';
 import { MonotonicClock } from './runs/monotonic-clock.js';
 import { RunQueue } from './runs/run-queue.js';
 import { RunService } from './runs/run-service.js';
+import { lockDataDir } from './store/data-dir-lock.js';
 import { SqliteRunStore } from './store/sqlite-run-store.js';
 
 const RESTARTED: RunStatusMessage = {
@@ -53,7 +54,15 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const opts = resolveOptions(options);
-  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  let unlock = () => {};
+  if (opts.dataDir) {
+    mkdirSync(opts.dataDir, { recursive: true });
+    try {
+      unlock = lockDataDir(opts.dataDir);
+    } catch (error) {
+      throw new ServerConfigError((error as Error).message);
+    }
+  }
   const store = new SqliteRunStore(opts.dataDir ? join(opts.dataDir, 'runs.sqlite') : ':memory:');
   const clock = new MonotonicClock();
   const failed = await store.failAll(['INPROGRESS', 'PENDING', 'CLAIMED'], RESTARTED, clock.now());
@@ -101,6 +110,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     address = await listen(server, opts.port, opts.host);
   } catch (error) {
     await store.close();
+    unlock();
     throw error;
   }
   // Bound to every interface: name the loopback one, which always reaches it from here.
@@ -122,6 +132,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await stopped;
       clearTimeout(cut);
       await store.close();
+      unlock();
     })());
   return { url, baseURL: `${url}/api/v1`, apiKey, close };
 }

@@ -63,6 +63,19 @@ describe('restart safety', () => {
     }
   });
 
+  it('refuses a second server on a data directory in use, naming the process', async () => {
+    const dataDir = tempDir();
+    const proc = await startServerProcess(['--data-dir', dataDir, '--api-key', KEY]);
+    try {
+      await expect(startServer({ dataDir, quiet: true })).rejects.toThrow(`in use by another server (process ${proc.child.pid})`);
+    } finally {
+      proc.child.kill('SIGTERM');
+      await proc.exited;
+    }
+    const next = await startServer({ dataDir, quiet: true });
+    await next.close();
+  });
+
   it('keeps a generated key in the data directory, printed only when first made', async () => {
     const dataDir = tempDir();
     const first = await startServer({ dataDir, log: () => {} , quiet: false });

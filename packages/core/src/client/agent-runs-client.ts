@@ -1,25 +1,15 @@
 import type { Dispatcher } from 'undici';
-import type { z } from 'zod';
 import { CALLER_SOURCE_HEADER } from '../contract/caller-source.js';
 import { Runs } from '../resources/runs.js';
 import { APIPromise } from './api-promise.js';
 import { resolveClientConfig, type ResolvedClientConfig } from './client-config.js';
 import { loadUndici } from './load-undici.js';
-import { sendRequest, type HTTPMethod, type HTTPRequest, type QueryValue } from './http-request.js';
+import { sendRequest, type HTTPRequest } from './http-request.js';
 import type { ClientOptions, RequestOptions } from './options.js';
 import { VERSION } from '../version.js';
 
-export interface GenericRequest<T> extends RequestOptions {
-  method: HTTPMethod;
-  /** Relative to the base URL, e.g. `/agent/runs/{id}/conversation`. */
-  path: string;
-  query?: Record<string, QueryValue>;
-  body?: unknown;
-  /** Parses a 2xx body; without it the JSON comes back as it is. */
-  schema?: z.ZodType<T>;
-  /** Send an Idempotency-Key so that retrying a POST is safe. */
-  idempotent?: boolean;
-}
+/** A request to any endpoint, for `client.request()`. */
+export type GenericRequest<T> = HTTPRequest<T>;
 
 /**
  * A client for the Cloud Agent Runs API.

@@ -29,7 +29,7 @@ describe('usage and input errors exit 2 and name the flag', () => {
     [['run', 'x', '--idle-timeout', '90'], /--idle-timeout: .*60/],
     [['run', '--prompt-file', 'nope.md'], /--prompt-file: cannot read nope\.md \(ENOENT\)/],
     [['list', '--limit', '0'], /--limit: must be an integer from 1 to 500/],
-    [['list', '--state', 'DONE'], /--state: .*"SUCCEEDED"/],
+    [['list', '--state', 'DONE'], /--state: must be one of QUEUED, .*SUCCEEDED/],
     [['list', '--created-after', 'last tuesday'], /--created-after: must be an RFC 3339 timestamp/],
     [['wait', 'a', 'b'], /"wait" takes one <run-id>, got 2 arguments/],
     [['serve', '--port', '70000'], /port must be an integer from 0 to 65535/],

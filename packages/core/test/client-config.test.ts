@@ -26,10 +26,15 @@ describe('configuration', () => {
     );
   });
 
-  it('allows plain http to a remote host when asked', () => {
+  it('allows plain http to a remote host when the caller says so', () => {
     expect(
       () => new AgentRunsClient({ baseURL: 'http://10.0.0.2/api/v1', apiKey: 'k', allowInsecureHttp: true, env: {} }),
     ).not.toThrow();
+  });
+
+  it('allows plain http to a remote host when AGENT_RUNS_ALLOW_INSECURE_HTTP=1', () => {
+    const env = { AGENT_RUNS_ALLOW_INSECURE_HTTP: '1' };
+    expect(() => new AgentRunsClient({ baseURL: 'http://10.0.0.2/api/v1', apiKey: 'k', env })).not.toThrow();
   });
 
   it('knows the loopback hosts', () => {

@@ -46,6 +46,7 @@ describe('request validation', () => {
       .list({ limit: 501, state: 'DONE' as never, created_after: 'yesterday' })
       .catch((e: unknown) => e)) as RequestValidationError;
     expect(error.issues.map((i) => i.split(':')[0])).toEqual(['limit', 'state[0]', 'created_after']);
+    expect(error.issues[1]).toBe('state[0]: must be one of QUEUED, PENDING, CLAIMED, INPROGRESS, SUCCEEDED, FAILED, BLOCKED, ERROR, CANCELLED');
     expect(ctx.server.requests).toHaveLength(0);
   });
 

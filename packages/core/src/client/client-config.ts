@@ -12,6 +12,7 @@ export const ENV = {
   baseURL: ['AGENT_RUNS_BASE_URL', 'OZ_API_BASE_URL'],
   apiKey: ['AGENT_RUNS_API_KEY', 'WARP_API_KEY'],
   logLevel: ['AGENT_RUNS_LOG'],
+  allowInsecureHttp: ['AGENT_RUNS_ALLOW_INSECURE_HTTP'],
 } as const;
 
 export const API_KEY_VARIABLES = ENV.apiKey.join(' (or ') + ')';
@@ -64,9 +65,10 @@ export function resolveClientConfig(options: ClientOptions): ResolvedClientConfi
     throw new ClientConfigError(`baseURL must use https: or http:, got "${url.protocol}".`);
   }
   const apiKey = options.apiKey ?? firstEnv(env, ENV.apiKey);
-  if (url.protocol === 'http:' && apiKey && !isLoopbackHost(url.hostname) && !options.allowInsecureHttp) {
+  const allowInsecure = options.allowInsecureHttp ?? /^(1|true|yes)$/i.test(firstEnv(env, ENV.allowInsecureHttp) ?? '');
+  if (url.protocol === 'http:' && apiKey && !isLoopbackHost(url.hostname) && !allowInsecure) {
     throw new ClientConfigError(
-      `Refusing to send the API key over plain http to ${url.host}: use https, or pass allowInsecureHttp: true if this network is trusted.`,
+      `Refusing to send the API key over plain http to ${url.host}: use https, or, if this network is trusted, allow it with allowInsecureHttp: true or AGENT_RUNS_ALLOW_INSECURE_HTTP=1.`,
     );
   }
   const level = options.logLevel ?? parseLogLevel(firstEnv(env, ENV.logLevel)) ?? 'warn';

@@ -15,7 +15,7 @@ export interface ClientOptions {
   maxRetryDelay?: number;
   /** Headers sent with every request. */
   defaultHeaders?: Record<string, string>;
-  /** Allow sending the key over plain http to a host that is not loopback. Default false. */
+  /** Allow sending the key over plain http to a host that is not loopback. Default: AGENT_RUNS_ALLOW_INSECURE_HTTP=1, else false. */
   allowInsecureHttp?: boolean;
   /** Which kind of caller this is; the local server records it as the run's source. Default API. */
   source?: KnownRunSourceType;

@@ -40,8 +40,8 @@ export const ListRunsQuerySchema = z.object({
     .optional()
     .describe(`Page size, 1..${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT})`),
   cursor: z.string().min(1).optional().describe('The previous page’s next_cursor'),
-  sort_by: z.enum(LIST_SORT_FIELDS).optional().describe('Sort field (default updated_at)'),
-  sort_order: z.enum(LIST_SORT_ORDERS).optional().describe('Sort order (default desc)'),
+  sort_by: z.enum(LIST_SORT_FIELDS, { error: `must be one of ${LIST_SORT_FIELDS.join(', ')}` }).optional().describe('Sort field (default updated_at)'),
+  sort_order: z.enum(LIST_SORT_ORDERS, { error: `must be one of ${LIST_SORT_ORDERS.join(', ')}` }).optional().describe('Sort order (default desc)'),
   state: oneOrMany(KnownRunStateSchema).describe('Only runs in any of these states'),
   name: z.string().optional().describe('Config name'),
   config_name: z.string().optional().describe('The same filter as name'),

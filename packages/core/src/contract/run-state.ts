@@ -22,7 +22,7 @@ export type KnownRunState = (typeof KNOWN_RUN_STATES)[number];
 export type RunState = KnownRunState | (string & {});
 
 /** Strict: for requests and query filters, where an unknown value is a mistake. */
-export const KnownRunStateSchema = z.enum(KNOWN_RUN_STATES);
+export const KnownRunStateSchema = z.enum(KNOWN_RUN_STATES, { error: `must be one of ${KNOWN_RUN_STATES.join(', ')}` });
 
 /** Lenient: for responses, where an unknown value is kept and surfaced. */
 export const RunStateSchema = z.union([KnownRunStateSchema, z.string().min(1)]) as unknown as z.ZodType<RunState>;

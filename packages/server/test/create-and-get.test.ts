@@ -72,4 +72,23 @@ describe('creating and fetching runs', () => {
     expect(html).toContain('simulated agent');
     expect(html).not.toContain('http-equiv="refresh"');
   });
+
+  it('hides MCP server env and header values on the session page', async () => {
+    const { run_id } = await t.client.runs.create({
+      prompt: 'With secrets [simulate hang]',
+      config: {
+        mcp_servers: {
+          gh: { command: 'gh-mcp', env: { GITHUB_TOKEN: 'ghp_secret_value' } },
+          api: { url: 'https://mcp.example.com', headers: { authorization: 'Bearer hdr_secret_value' } },
+        },
+      },
+    });
+    const run = await t.client.runs.get(run_id);
+    const html = await (await fetch(run.session_link!)).text();
+    expect(html).toContain('GITHUB_TOKEN');
+    expect(html).toContain('gh-mcp');
+    expect(html).not.toContain('ghp_secret_value');
+    expect(html).not.toContain('hdr_secret_value');
+    await t.client.runs.cancel(run_id);
+  });
 });

@@ -1,5 +1,6 @@
 import { isTerminalState } from '@agent-runs/core';
 import type { RunRecord } from '../store/run-record.js';
+import { redactAgentConfig } from './redact-agent-config.js';
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -40,7 +41,7 @@ pre{background:#f5f5f5;padding:1rem;overflow:auto;white-space:pre-wrap}
 <h2>Prompt</h2>
 <pre>${escape(run.prompt)}</pre>
 <h2>Configuration</h2>
-<pre>${escape(JSON.stringify(run.agentConfig, null, 2))}</pre>
+<pre>${escape(JSON.stringify(redactAgentConfig(run.agentConfig), null, 2))}</pre>
 <h2>Output</h2>
 <pre>${escape(output) || '(nothing yet)'}</pre>
 ${live ? '<p><small>This page refreshes every 2 seconds while the run is live.</small></p>' : ''}

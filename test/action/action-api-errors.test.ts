@@ -9,7 +9,7 @@ let api: Awaited<ReturnType<typeof startRecorder>>;
 beforeAll(async () => {
   api = await startRecorder(() => ({
     status,
-    headers: status === 429 ? { 'retry-after': '0' } : {},
+    headers: (status === 429 ? { 'retry-after': '0' } : {}) as Record<string, string>,
     body: {
       type: `https://docs.warp.dev/reference/api-and-sdk/troubleshooting/errors/${CODES[status]}`,
       title: TITLES[status],

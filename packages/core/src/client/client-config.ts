@@ -19,6 +19,8 @@ export const API_KEY_VARIABLES = ENV.apiKey.join(' (or ') + ')';
 
 export interface ResolvedClientConfig {
   baseURL: string;
+  /** `scheme://host:port` of baseURL. */
+  origin: string;
   apiKey: string | undefined;
   timeout: number;
   maxRetries: number;
@@ -61,6 +63,9 @@ export function resolveClientConfig(options: ClientOptions): ResolvedClientConfi
   } catch {
     throw new ClientConfigError(`baseURL must be an absolute http(s) URL such as ${DEFAULT_BASE_URL}, got "${rawBase}".`);
   }
+  if (url.username || url.password) {
+    throw new ClientConfigError('baseURL must not carry credentials: pass the key as apiKey (or AGENT_RUNS_API_KEY).');
+  }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ClientConfigError(`baseURL must use https: or http:, got "${url.protocol}".`);
   }
@@ -74,6 +79,7 @@ export function resolveClientConfig(options: ClientOptions): ResolvedClientConfi
   const level = options.logLevel ?? parseLogLevel(firstEnv(env, ENV.logLevel)) ?? 'warn';
   return {
     baseURL: url.toString().replace(/\/+$/, ''),
+    origin: url.origin,
     apiKey,
     timeout: nonNegative('timeout', options.timeout, DEFAULT_TIMEOUT_MS),
     maxRetries: Math.floor(nonNegative('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES)),

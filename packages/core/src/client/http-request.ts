@@ -15,7 +15,7 @@ import type { WithResponse } from './api-promise.js';
 import { API_KEY_VARIABLES, type ResolvedClientConfig } from './client-config.js';
 import { redactHeaders } from './logger.js';
 import type { RequestOptions } from './options.js';
-import { loadUndici } from './load-undici.js';
+import { AbortReason, dispatchBuffered, type BufferedRequest, type BufferedResponse } from './dispatch-buffered.js';
 import { isRetryableStatus } from './retry-policy.js';
 import { backoffDelay, retryAfterMs } from './retry-timing.js';
 import { sleep } from './sleep.js';
@@ -48,47 +48,26 @@ export function buildURL(baseURL: string, path: string, query?: Record<string, Q
   return qs ? `${url}${url.includes('?') ? '&' : '?'}${qs}` : url;
 }
 
-interface AttemptOutcome {
-  status: number;
-  headers: ResponseHeaders;
-  text: string;
-}
-
-const TIMED_OUT = Symbol('timed out');
-
-/**
- * One attempt, bounded by `timeout` for headers and body together. (undici's own
- * header/body timers tick at about one second, too coarse for short timeouts.)
- */
+/** One attempt, bounded by `timeout` for headers and body together. */
 async function attempt(
   url: string,
-  init: { method: HTTPMethod; headers: Record<string, string>; body: string | undefined },
-  dispatcher: Dispatcher | undefined,
+  req: BufferedRequest,
+  dispatcher: Dispatcher,
   timeout: number,
   signal: AbortSignal | undefined,
-): Promise<AttemptOutcome> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(TIMED_OUT), timeout);
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
+): Promise<BufferedResponse> {
   try {
-    const { request: undiciRequest } = await loadUndici();
-    const res = await undiciRequest(url, { ...init, signal: controller.signal, ...(dispatcher ? { dispatcher } : {}) });
-    const text = await res.body.text();
-    return { status: res.statusCode, headers: res.headers as ResponseHeaders, text };
+    return await dispatchBuffered(dispatcher, req, timeout, signal);
   } catch (error) {
     if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: error });
-    if (controller.signal.reason === TIMED_OUT) {
-      throw new APIConnectionTimeoutError(`No answer from ${init.method} ${url} within ${timeout} ms.`, { cause: error });
+    if (error instanceof AbortReason && error.kind === 'timeout') {
+      throw new APIConnectionTimeoutError(`No answer from ${req.method} ${url} within ${timeout} ms.`, { cause: error });
     }
     const code = (error as { code?: string }).code;
     throw new APIConnectionError(
-      `Could not reach ${new URL(url).origin} (${code ?? (error as Error).message}): check the base URL and that the server is running.`,
+      `Could not reach ${req.origin} (${code ?? (error as Error).message}): check the base URL and that the server is running.`,
       { cause: error },
     );
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
   }
 }
 
@@ -112,6 +91,8 @@ export async function sendRequest<T>(
   req: HTTPRequest<T>,
 ): Promise<WithResponse<T>> {
   const url = buildURL(config.baseURL, req.path, req.query);
+  const origin = config.origin;
+  const path = url.slice(origin.length);
   const headers: Record<string, string> = { ...baseHeaders, ...req.headers };
   if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
   let body: string | undefined;
@@ -128,9 +109,9 @@ export async function sendRequest<T>(
   for (let attempts = 1; ; attempts++) {
     const retriesLeft = maxRetries - (attempts - 1);
     if (config.debug) log.debug(`agent-runs: ${req.method} ${url} (attempt ${attempts})`, redactHeaders(headers));
-    let outcome: AttemptOutcome;
+    let outcome: BufferedResponse;
     try {
-      outcome = await attempt(url, { method: req.method, headers, body }, await dispatcher(), timeout, req.signal);
+      outcome = await attempt(url, { origin, path, method: req.method, headers, body }, await dispatcher(), timeout, req.signal);
     } catch (error) {
       if (error instanceof APIConnectionError && retriesLeft > 0) {
         const delay = backoffDelay(attempts - 1);

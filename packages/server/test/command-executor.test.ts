@@ -36,6 +36,8 @@ const isAlive = (pid: number) => {
 
 describe('the command executor', () => {
   it('gives the agent its prompt on stdin, the run in env vars and mcp.json, and succeeds on exit 0', async () => {
+    // The agent inherits the server's environment, but never the server's keys.
+    process.env.AGENT_RUNS_SERVER_API_KEYS = 'alice=server-secret-key';
     const t = await withAgent(`
       let input = '';
       process.stdin.on('data', (d) => (input += d)).on('end', () => {
@@ -64,6 +66,7 @@ describe('the command executor', () => {
       AGENT_RUNS_ENVIRONMENT_ID: 'env-9',
       AGENT_RUNS_MCP_CONFIG: join(workRoot, run_id, 'mcp.json'),
     });
+    expect(report.env).not.toHaveProperty('AGENT_RUNS_SERVER_API_KEYS');
     expect(report.mcp).toEqual({ mcpServers: { gh: { command: 'gh-mcp', args: ['--stdio'] } } });
     const page = await (await fetch(run.session_link!)).text();
     expect(page).toContain('agent says hello');

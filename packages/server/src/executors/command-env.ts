@@ -1,3 +1,4 @@
+import { SERVER_ENV } from '../config/parse-server-args.js';
 import type { RunRecord } from '../store/run-record.js';
 
 /** The environment variables the agent command receives, named once for code and docs. */
@@ -11,9 +12,21 @@ export const COMMAND_ENV = {
   workDir: 'AGENT_RUNS_WORK_DIR',
 } as const;
 
-export function commandEnv(run: RunRecord, mcpConfigPath: string, workDir: string): Record<string, string> {
+/** The server's own secrets: the agent inherits the server's environment, but not these. */
+const WITHHELD = [SERVER_ENV.apiKeys];
+
+/** The agent's environment: the server's, less its keys, plus the run's variables. */
+export function commandEnv(
+  base: NodeJS.ProcessEnv,
+  run: RunRecord,
+  mcpConfigPath: string,
+  workDir: string,
+): NodeJS.ProcessEnv {
+  const env = { ...base };
+  for (const name of WITHHELD) delete env[name];
   const config = run.agentConfig;
   return {
+    ...env,
     [COMMAND_ENV.runId]: run.id,
     [COMMAND_ENV.title]: run.title,
     [COMMAND_ENV.modelId]: config.model_id ?? '',

@@ -37,7 +37,7 @@ export class CommandExecutor implements RunExecutor {
       shell: true,
       cwd: workDir,
       detached: true, // Its own process group, so cancel and timeout reach everything it starts.
-      env: { ...process.env, ...commandEnv(run, mcpConfigPath, workDir) },
+      env: commandEnv(process.env, run, mcpConfigPath, workDir),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderrTail = '';

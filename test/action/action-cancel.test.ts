@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startActionServer } from './action-server.js';
+import { serverInputs, startActionServer } from './action-server.js';
 import { runStep, waitForOutput } from './runner.js';
 
 /** The runner's window between SIGINT and SIGTERM. */
@@ -12,12 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-const inputs = (more: Record<string, string> = {}) => ({
-  'api-key': env.server.apiKey,
-  'base-url': env.server.baseURL,
-  'poll-interval': '100ms',
-  ...more,
-});
+const inputs = (more: Record<string, string> = {}) => serverInputs(env.server, more);
 
 /** Runs the main step on a hanging run and sends `signal` once the run is in progress. */
 async function cancelJobWith(signal: NodeJS.Signals, more: Record<string, string> = {}) {

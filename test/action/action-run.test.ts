@@ -2,7 +2,7 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startActionServer } from './action-server.js';
+import { serverInputs, startActionServer } from './action-server.js';
 import { runStep } from './runner.js';
 
 let env: Awaited<ReturnType<typeof startActionServer>>;
@@ -11,12 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-const inputs = (more: Record<string, string> = {}) => ({
-  'api-key': env.server.apiKey,
-  'base-url': env.server.baseURL,
-  'poll-interval': '100ms',
-  ...more,
-});
+const inputs = (more: Record<string, string> = {}) => serverInputs(env.server, more);
 
 const github = { GITHUB_REPOSITORY: 'acme/web', GITHUB_WORKFLOW: 'Agent review' };
 

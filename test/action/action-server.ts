@@ -14,3 +14,8 @@ export async function startActionServer(): Promise<{ server: RunningServer; clie
     },
   };
 }
+
+/** The inputs that point a step at `server`, with fast polling, plus `more`. */
+export function serverInputs(server: RunningServer, more: Record<string, string> = {}): Record<string, string> {
+  return { 'api-key': server.apiKey, 'base-url': server.baseURL, 'poll-interval': '100ms', ...more };
+}

@@ -44,6 +44,7 @@ describe('tools/list', () => {
     expect(JSON.stringify(list.properties.state)).toContain('INPROGRESS');
     expect(list.properties.sort_by.enum).toEqual(['updated_at', 'created_at', 'title', 'agent']);
     expect((byName.get_run!.inputSchema as any).required).toEqual(['run_id']);
+    expect(create.additionalProperties).toBe(false);
     expect(byName.wait_for_run!.execution?.taskSupport).toBe('optional');
   });
 });
@@ -112,6 +113,18 @@ describe('errors come back as tool results the assistant can act on', () => {
     });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('idle_timeout_minutes');
+  });
+
+  it('names an argument the tool does not take instead of dropping it', async () => {
+    const result = await mcp.client.callTool({
+      name: 'create_run',
+      arguments: { prompt: 'x', mcp_servers: { gh: { command: 'gh-mcp' } } },
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('mcp_servers');
+    const runs = await mcp.client.callTool({ name: 'list_runs', arguments: { q: 'x', status: 'FAILED' } });
+    expect(runs.isError).toBe(true);
+    expect(textOf(runs)).toContain('status');
   });
 
   it('points to list_runs for an unknown run id', async () => {

@@ -20,7 +20,7 @@ export function registerCancelRunTool(server: McpServer, ctx: ServerContext): vo
         'Cancels a run that is queued or in progress; its work stops and it ends as CANCELLED. Only do this when the ' +
         'user asks, or to stop a run started by mistake. A run that already finished cannot be cancelled (the error ' +
         'says so). Returns the run as it is after the request.',
-      inputSchema: { run_id: runIdArgument },
+      inputSchema: z.strictObject({ run_id: runIdArgument }),
       outputSchema: cancelRunOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { RunAgentRequestSchema, RunAgentResponseSchema, type RunAgentRequest } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
@@ -15,13 +16,14 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         'answer a question about a repository). Give a self-contained `prompt`, or a `skill`. Returns at once with the ' +
         'run_id and its first state (usually QUEUED); then call wait_for_run with the run_id to follow it to the end, ' +
         'or get_run to check on it. Each call starts a new run: do not call it again to retry a wait.',
-      inputSchema: {
+      // Strict: a misplaced argument (mcp_servers outside config, say) is named, not dropped.
+      inputSchema: z.strictObject({
         prompt: request.prompt,
         title: request.title,
         skill: request.skill,
         team: request.team,
         config: request.config,
-      },
+      }),
       outputSchema: RunAgentResponseSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },

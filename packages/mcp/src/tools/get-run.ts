@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { RunItemSchema, summarizeRun } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
@@ -13,7 +14,7 @@ export function registerGetRunTool(server: McpServer, ctx: ServerContext): void 
         'Fetches one run in full, once, without waiting: state, title, prompt, status message (why it failed or is ' +
         'blocked), session link, timestamps, usage. Use it to check on a run; use wait_for_run instead to block until ' +
         'the run finishes.',
-      inputSchema: { run_id: runIdArgument },
+      inputSchema: z.strictObject({ run_id: runIdArgument }),
       outputSchema: RunItemSchema,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },

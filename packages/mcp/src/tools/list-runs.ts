@@ -66,7 +66,7 @@ export function registerListRunsTool(server: McpServer, ctx: ServerContext): voi
         'prompt or skill), name, model_id, source, time bounds. Use it to find a run_id, to see what is running, or ' +
         'to review recent failures. Returns up to `limit` runs and, when there are more, a next_cursor to pass back ' +
         'as `cursor`.',
-      inputSchema: listRunsInput,
+      inputSchema: z.strictObject(listRunsInput),
       outputSchema: ListRunsResponseSchema,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },

@@ -34,7 +34,3 @@ export const TERMINAL_RUN_STATES: readonly KnownRunState[] = ['SUCCEEDED', 'FAIL
 export function isTerminalState(state: RunState): boolean {
   return (TERMINAL_RUN_STATES as readonly string[]).includes(state);
 }
-
-export function isKnownRunState(state: string): state is KnownRunState {
-  return (KNOWN_RUN_STATES as readonly string[]).includes(state);
-}

@@ -50,6 +50,14 @@ describe('request validation', () => {
     expect(ctx.server.requests).toHaveLength(0);
   });
 
+  it('names a list parameter it does not know instead of dropping it', async () => {
+    const error = (await ctx.client.runs
+      .list({ status: 'FAILED' } as never)
+      .catch((e: unknown) => e)) as RequestValidationError;
+    expect(error.issues).toEqual(['query: unknown field(s) status']);
+    expect(ctx.server.requests).toHaveLength(0);
+  });
+
   it('rejects an empty run id', async () => {
     await expect(ctx.client.runs.get('')).rejects.toBeInstanceOf(RequestValidationError);
   });

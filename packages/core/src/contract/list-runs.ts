@@ -28,10 +28,10 @@ const oneOrMany = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).min(1).optional());
 
 /**
- * The query of `GET /agent/runs`. Strict: an unknown state, source or sort is a caller
- * mistake. Numbers may arrive as strings (from a URL) and are coerced.
+ * The query of `GET /agent/runs`. Strict: an unknown parameter, state, source or sort is a
+ * caller mistake, named rather than dropped. Numbers may arrive as strings (from a URL).
  */
-export const ListRunsQuerySchema = z.object({
+export const ListRunsQuerySchema = z.strictObject({
   limit: z.coerce
     .number({ error: `must be an integer from 1 to ${LIST_LIMIT_MAX}` })
     .int(`must be an integer from 1 to ${LIST_LIMIT_MAX}`)

@@ -9,3 +9,7 @@ export * from './list-runs.js';
 export * from './error-body.js';
 export * from './format-issues.js';
 export * from './caller-source.js';
+export * from './cloud-environment.js';
+export * from './agent-skill.js';
+export * from './schedule.js';
+export * from './agent-identity.js';

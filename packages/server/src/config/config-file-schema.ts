@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/** A repository checked out into each run's working directory. */
+const RepoSchema = z.strictObject({
+  url: z
+    .string({ error: 'must be a git URL (https://, ssh, file://) or a path to a local repository' })
+    .trim()
+    .min(1, 'must be a git URL (https://, ssh, file://) or a path to a local repository'),
+  path: z
+    .string()
+    .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$))[\w.\-/]+$/, 'must be a relative directory inside the working directory, without ".."')
+    .optional(),
+  ref: z.string().trim().min(1, 'must name a branch or tag').optional(),
+});
+
+const EnvironmentSchema = z.strictObject({
+  name: z.string().trim().min(1, 'must be a non-empty string').optional(),
+  description: z.string().optional(),
+  repos: z.array(RepoSchema).max(20, 'at most 20 repositories').optional(),
+  setup_commands: z.array(z.string({ error: 'each setup command must be a string' }).min(1)).max(50, 'at most 50 commands').optional(),
+});
+
+/**
+ * The server's configuration file (JSON or YAML). Strict: a misspelt key is named rather
+ * than ignored. Relative paths are relative to the file.
+ */
+export const ConfigFileSchema = z.strictObject({
+  schedule_time_zone: z.string().min(1).optional(),
+  skill_directories: z.array(z.string().min(1, 'must be a directory path')).optional(),
+  environments: z
+    .record(z.string().regex(/^[\w.-]{1,100}$/, 'an environment id is 1-100 letters, digits, ".", "_" or "-"'), EnvironmentSchema)
+    .optional(),
+});
+
+export type ConfigFile = z.output<typeof ConfigFileSchema>;
+export type EnvironmentDefinition = z.output<typeof EnvironmentSchema>;

@@ -1,0 +1,138 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { issuePath } from '@agent-runs/core';
+import { isTimeZone } from '../schedules/cron.js';
+import { ConfigFileSchema } from './config-file-schema.js';
+import { ServerConfigError } from './resolve-options.js';
+
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+export interface RepoSource {
+  /** What `git clone` is given: a URL, or an absolute local path. */
+  url: string;
+  /** Directory inside the working directory. */
+  path: string;
+  ref?: string;
+  /** For the contract's `github_repos`: owner and name read from the URL. */
+  owner: string;
+  repo: string;
+}
+
+export interface EnvironmentConfig {
+  id: string;
+  name: string;
+  description: string | undefined;
+  repos: RepoSource[];
+  setupCommands: string[];
+}
+
+/** The configuration file, read and checked, with paths made absolute. */
+export interface ServerConfig {
+  file: string | undefined;
+  /** When the file was read (the environments' `last_updated`). */
+  loadedAt: string;
+  scheduleTimeZone: string | undefined;
+  skillDirectories: string[];
+  environments: EnvironmentConfig[];
+}
+
+export const EMPTY_CONFIG: ServerConfig = {
+  file: undefined,
+  loadedAt: new Date(0).toISOString(),
+  scheduleTimeZone: undefined,
+  skillDirectories: [],
+  environments: [],
+};
+
+/** `https://github.com/acme/web.git`, `git@host:acme/web`, `/srv/git/web` → acme/web. */
+function ownerAndRepo(url: string): { owner: string; repo: string } {
+  const parts = url
+    .replace(/^[a-z+]+:\/\/[^/]*/i, '')
+    .replace(/^[^/]*@[^:]+:/, '')
+    .replace(/\.git\/?$/, '')
+    .split(/[/\\]/)
+    .filter(Boolean);
+  return { owner: parts.at(-2) ?? 'local', repo: parts.at(-1) ?? 'repo' };
+}
+
+const isUrl = (text: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^[^/\s]+@[^:\s]+:/.test(text);
+
+/** Where a key path is in the file: the line of the deepest node that exists. */
+function lineOf(doc: Document, counter: LineCounter, path: readonly PropertyKey[]): number | undefined {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = doc.getIn(path.slice(0, depth) as unknown[], true) as { range?: [number, number, number] } | undefined;
+    if (node && typeof node === 'object' && node.range) return counter.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+function fail(file: string, line: number | undefined, key: string, what: string): never {
+  throw new ServerConfigError(`Configuration file ${file}${line ? `, line ${line}` : ''}: ${key ? `${key}: ` : ''}${what}`);
+}
+
+/**
+ * Reads the server configuration (JSON or YAML; JSON is read as YAML, which it is). A
+ * mistake throws ServerConfigError naming the file, the line, the key and what is valid.
+ */
+export function loadConfigFile(path: string): ServerConfig {
+  const file = resolve(path);
+  if (!existsSync(file)) throw new ServerConfigError(`Configuration file ${file}: not found.`);
+  if (statSync(file).size > MAX_CONFIG_BYTES) throw new ServerConfigError(`Configuration file ${file}: larger than 1 MiB.`);
+  const text = readFileSync(file, 'utf8');
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
+  const syntax = doc.errors[0];
+  if (syntax) fail(file, syntax.linePos?.[0].line, '', `not valid YAML or JSON: ${syntax.message.split('\n')[0]}`);
+  const contents = doc.contents;
+  if (contents !== null && !isMap(contents)) {
+    fail(file, 1, '', `must be a mapping with the keys environments, skill_directories, schedule_time_zone${isSeq(contents) ? ', not a list' : ''}.`);
+  }
+  const parsed = ConfigFileSchema.safeParse(doc.toJS() ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+    const where = keys.length ? [...issue.path, keys[0]!] : issue.path;
+    const what = keys.length ? `unknown key(s) ${keys.join(', ')}` : issue.message;
+    fail(file, lineOf(doc, counter, where), issuePath(issue.path, ''), what);
+  }
+  const config = parsed.data;
+  const base = dirname(file);
+  const at = (path: (string | number)[]) => ({ line: lineOf(doc, counter, path), key: issuePath(path, '') });
+
+  if (config.schedule_time_zone !== undefined && !isTimeZone(config.schedule_time_zone)) {
+    const { line, key } = at(['schedule_time_zone']);
+    fail(file, line, key, `"${config.schedule_time_zone}" is not an IANA time zone such as UTC or Europe/Paris.`);
+  }
+  const skillDirectories = (config.skill_directories ?? []).map((dir, i) => {
+    const full = resolve(base, dir);
+    if (!existsSync(full) || !statSync(full).isDirectory()) {
+      const { line, key } = at(['skill_directories', i]);
+      fail(file, line, key, `${full} is not a directory.`);
+    }
+    return full;
+  });
+  const environments = Object.entries(config.environments ?? {}).map(([id, env]): EnvironmentConfig => {
+    const seen = new Set<string>();
+    const repos = (env.repos ?? []).map((repo, i): RepoSource => {
+      let url = repo.url;
+      if (!isUrl(url)) {
+        url = isAbsolute(url) ? url : resolve(base, url);
+        if (!existsSync(url)) {
+          const { line, key } = at(['environments', id, 'repos', i, 'url']);
+          fail(file, line, key, `${url} does not exist (give a git URL, or the path of a local repository).`);
+        }
+      }
+      const names = ownerAndRepo(url);
+      const dir = repo.path ?? names.repo;
+      if (seen.has(dir)) {
+        const { line, key } = at(['environments', id, 'repos', i]);
+        fail(file, line, key, `two repositories check out into "${dir}"; give one of them another path.`);
+      }
+      seen.add(dir);
+      return { url, path: dir, ...(repo.ref ? { ref: repo.ref } : {}), ...names };
+    });
+    return { id, name: env.name ?? id, description: env.description, repos, setupCommands: env.setup_commands ?? [] };
+  });
+  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments };
+}

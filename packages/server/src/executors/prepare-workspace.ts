@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { RunStatusMessage } from '@agent-runs/core';
+import type { EnvironmentConfig } from '../config/config-file.js';
+import { endGroup } from './process-group.js';
+
+const TAIL_LINES = 20;
+const TAIL_CHARS = 4000;
+const KILL_GRACE_MS = 2000;
+
+interface Step {
+  /** How the step is named in output and in a failure message. */
+  label: string;
+  start(): ChildProcess;
+}
+
+export interface WorkspacePreparation {
+  /** Undefined when every step succeeded; the run's status message otherwise. */
+  done: Promise<RunStatusMessage | undefined>;
+  cancel(): Promise<void>;
+}
+
+function lastLines(text: string): string {
+  return text.trimEnd().split('\n').slice(-TAIL_LINES).join('\n');
+}
+
+/**
+ * Prepares a run's working directory for its environment: each repository cloned into it,
+ * then each setup command run there by the shell, in order, each in a process group of its
+ * own (so cancel reaches what it started). The first failure stops it and names the step
+ * with its last output lines.
+ */
+export function prepareWorkspace(
+  env: EnvironmentConfig,
+  workDir: string,
+  childEnv: NodeJS.ProcessEnv,
+  onOutput: (text: string) => void,
+  timeoutMs: number,
+): WorkspacePreparation {
+  const steps: Step[] = [
+    ...env.repos.map(
+      (repo): Step => ({
+        label: `git clone ${repo.url} ${repo.path}`,
+        start: () =>
+          spawn('git', ['clone', '--quiet', ...(repo.ref ? ['--branch', repo.ref] : []), '--', repo.url, repo.path], {
+            cwd: workDir,
+            detached: true,
+            // Never wait on a password prompt: a private repository fails instead.
+            env: { ...childEnv, GIT_TERMINAL_PROMPT: '0' },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          }),
+      }),
+    ),
+    ...env.setupCommands.map(
+      (command): Step => ({
+        label: command,
+        start: () => spawn(command, { shell: true, cwd: workDir, detached: true, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] }),
+      }),
+    ),
+  ];
+  let current: { child: ChildProcess; exited: Promise<unknown> } | undefined;
+  let cancelled = false;
+
+  const runStep = (step: Step): Promise<RunStatusMessage | undefined> =>
+    new Promise((resolve) => {
+      onOutput(`$ ${step.label}\n`);
+      let tail = '';
+      const child = step.start();
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((done) => {
+        child.once('error', (error) => done({ code: null, signal: null, error }));
+        child.once('close', (code, signal) => done({ code, signal }));
+      });
+      current = { child, exited };
+      const collect = (text: string) => {
+        onOutput(text);
+        tail = (tail + text).slice(-TAIL_CHARS);
+      };
+      child.stdout?.setEncoding('utf8').on('data', collect);
+      child.stderr?.setEncoding('utf8').on('data', collect);
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        void endGroup(child, exited, KILL_GRACE_MS);
+      }, timeoutMs);
+      void exited.then(({ code, signal, error }) => {
+        clearTimeout(timer);
+        current = undefined;
+        if (code === 0 && !timedOut) return resolve(undefined);
+        const how = error
+          ? `could not start: ${error.message}`
+          : timedOut
+            ? `ran longer than ${Math.round(timeoutMs / 1000)} s and was stopped`
+            : signal
+              ? `was ended by ${signal}`
+              : `exited with code ${code}`;
+        const output = lastLines(tail);
+        resolve({
+          message: `Environment "${env.id}" setup failed: \`${step.label}\` ${how}.${output ? `\nLast output:\n${output}` : ''}`,
+          error_code: 'environment_setup_failed',
+          retryable: false,
+        });
+      });
+    });
+
+  const done = (async () => {
+    for (const step of steps) {
+      if (cancelled) return undefined;
+      const failure = await runStep(step);
+      if (failure) return cancelled ? undefined : failure;
+    }
+    return undefined;
+  })();
+  return {
+    done,
+    async cancel() {
+      cancelled = true;
+      if (current) await endGroup(current.child, current.exited, KILL_GRACE_MS);
+    },
+  };
+}

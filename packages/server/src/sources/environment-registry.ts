@@ -1,0 +1,66 @@
+import type { CloudEnvironment } from '@agent-runs/core';
+import type { EnvironmentConfig, ServerConfig } from '../config/config-file.js';
+
+/** What the store knows of an environment's latest run. */
+export interface LastRun {
+  id: string;
+  title: string;
+  state: string;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+}
+
+/** The environments the configuration file declares, by id. */
+export class EnvironmentRegistry {
+  private readonly byId: Map<string, EnvironmentConfig>;
+
+  constructor(private readonly config: ServerConfig) {
+    this.byId = new Map(config.environments.map((env) => [env.id, env]));
+  }
+
+  get(id: string): EnvironmentConfig | undefined {
+    return this.byId.get(id);
+  }
+
+  list(): EnvironmentConfig[] {
+    return [...this.byId.values()];
+  }
+
+  /** `environment_id: "x" names no environment; declared: a, b` for a 400. */
+  unknownMessage(field: string, id: string): string {
+    const ids = [...this.byId.keys()];
+    return `${field}: "${id}" names no environment of this server; ${
+      ids.length ? `declared: ${ids.join(', ')}` : 'none is declared (add environments to the configuration file given with --config)'
+    }.`;
+  }
+
+  /** The contract's view: a repository appears as `github_repos` owner/repo, the setup commands as given. */
+  toCloudEnvironment(env: EnvironmentConfig, last: LastRun | undefined): CloudEnvironment {
+    return {
+      uid: env.id,
+      config: {
+        name: env.name,
+        ...(env.description !== undefined ? { description: env.description } : {}),
+        github_repos: env.repos.map((r) => ({ owner: r.owner, repo: r.repo })),
+        setup_commands: env.setupCommands,
+      },
+      last_updated: this.config.loadedAt,
+      setup_failed: false,
+      last_task_run_timestamp: last?.createdAt ?? null,
+      ...(last
+        ? {
+            last_task_created: {
+              id: last.id,
+              title: last.title,
+              state: last.state,
+              created_at: last.createdAt,
+              updated_at: last.updatedAt,
+              started_at: last.startedAt,
+            },
+          }
+        : {}),
+      scope: { type: 'User' },
+    };
+  }
+}

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { RunStatusMessage } from '@agent-runs/core';
@@ -19,6 +20,18 @@ import { RunQueue } from './runs/run-queue.js';
 import { RunService } from './runs/run-service.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { SqliteRunStore } from './store/sqlite-run-store.js';
+import { EMPTY_CONFIG, loadConfigFile } from './config/config-file.js';
+import { EnvironmentExecutor } from './executors/environment-executor.js';
+import { IdentityService } from './identities/identity-service.js';
+import { isTimeZone } from './schedules/cron.js';
+import { ScheduleService } from './schedules/schedule-service.js';
+import { Scheduler } from './schedules/scheduler.js';
+import { EnvironmentRegistry } from './sources/environment-registry.js';
+import { RunSourceResolver } from './sources/resolve-run-sources.js';
+import { SkillCatalog } from './sources/skill-catalog.js';
+import { SqliteIdentityStore } from './store/sqlite-identity-store.js';
+import { SqliteScheduleStore } from './store/sqlite-schedule-store.js';
+import { SqliteSourceActivity } from './store/sqlite-source-activity.js';
 
 const RESTARTED: RunStatusMessage = {
   message: 'The server restarted while this run was in progress, so its outcome is unknown; start a new run.',
@@ -31,9 +44,10 @@ const STOPPED: RunStatusMessage = {
   retryable: true,
 };
 
-function makeExecutor(options: ResolvedOptions): RunExecutor {
+function makeExecutor(options: ResolvedOptions, environments: EnvironmentRegistry): RunExecutor {
   if (options.executor === 'command') {
-    return new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs });
+    const command = new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs });
+    return new EnvironmentExecutor(command, environments, options.workDir, options.commandTimeoutMs);
   }
   return new SimulatedExecutor(options.simulatedDurationMs);
 }
@@ -54,6 +68,9 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const opts = resolveOptions(options);
+  const config = opts.configFile ? loadConfigFile(opts.configFile) : EMPTY_CONFIG;
+  const timeZone = opts.scheduleTimeZone ?? config.scheduleTimeZone ?? 'UTC';
+  if (!isTimeZone(timeZone)) throw new ServerConfigError(`scheduleTimeZone must be an IANA time zone such as UTC or Europe/Paris, got "${timeZone}".`);
   let unlock = () => {};
   if (opts.dataDir) {
     mkdirSync(opts.dataDir, { recursive: true });
@@ -84,9 +101,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
   }
 
-  const executor = makeExecutor(opts);
+  const environments = new EnvironmentRegistry(config);
+  const skillCache = opts.dataDir ? join(opts.dataDir, 'skill-repos') : mkdtempSync(join(tmpdir(), 'agent-runs-skills-'));
+  const skills = new SkillCatalog(config, skillCache, opts.log);
+  const identityStore = new SqliteIdentityStore(store.db);
+  const sources = new RunSourceResolver(environments, skills, identityStore);
+  const executor = makeExecutor(opts, environments);
   const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log);
-  const runs = new RunService(store, queue, executor, clock);
+  const runs = new RunService(store, queue, executor, clock, sources);
+  const schedules = new ScheduleService(new SqliteScheduleStore(store.db), runs, sources, environments, timeZone, opts.clock, opts.log);
+  const scheduler = new Scheduler(schedules, opts.schedulerIntervalMs, opts.log);
   let publicUrl = opts.publicUrl ?? '';
   const app: AppContext = {
     store,
@@ -94,6 +118,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     publicUrl: () => publicUrl,
     maxBodyBytes: opts.maxBodyBytes,
+    schedules,
+    identities: new IdentityService(identityStore, sources, environments, opts.clock),
+    environments,
+    skills,
+    activity: new SqliteSourceActivity(store.db),
   };
   const router = new Router(apiRoutes(executor.name));
   const server = createServer({ keepAlive: true }, (req, res) => {
@@ -119,6 +148,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const url = `http://${hostInUrl}:${address.port}`;
   publicUrl ||= url;
   for (const id of await store.queuedIds()) queue.enqueue(id);
+  scheduler.start();
   opts.log(`Agent Runs API listening on ${url}/api/v1 (${executor.name} executor, ${opts.dataDir ? `data in ${opts.dataDir}` : 'in memory'})`);
 
   let closing: Promise<void> | undefined;
@@ -126,12 +156,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     (closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      await scheduler.stop();
       await queue.stop(STOPPED);
       // Answers in flight are given a moment; then lingering connections are cut.
       const cut = setTimeout(() => server.closeAllConnections(), 1000);
       await stopped;
       clearTimeout(cut);
       await store.close();
+      if (!opts.dataDir) rmSync(skillCache, { recursive: true, force: true });
       unlock();
     })());
   return { url, baseURL: `${url}/api/v1`, apiKey, close };

@@ -51,6 +51,7 @@ export const ListRunsQuerySchema = z.strictObject({
   environment_id: z.string().optional(),
   skill_spec: z.string().optional(),
   skill: z.string().optional().describe('The same filter as skill_spec'),
+  schedule_id: z.string().optional().describe('Only runs started by this schedule'),
   created_after: timestamp.optional(),
   created_before: timestamp.optional(),
   updated_after: timestamp.optional(),

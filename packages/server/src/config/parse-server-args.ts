@@ -21,6 +21,7 @@ export const SERVER_ENV = {
   simulatedDuration: 'AGENT_RUNS_SERVER_SIMULATED_DURATION',
   maxBodyBytes: 'AGENT_RUNS_SERVER_MAX_BODY_BYTES',
   publicUrl: 'AGENT_RUNS_SERVER_PUBLIC_URL',
+  configFile: 'AGENT_RUNS_SERVER_CONFIG',
 } as const;
 
 // [flag, description, environment variable]
@@ -39,6 +40,7 @@ const HELP_ROWS: [string, string, string][] = [
   ['--simulated-duration <duration>', 'Length of a simulated run. Default 3s.', SERVER_ENV.simulatedDuration],
   ['--max-body-bytes <n>', 'Largest request body. Default 1048576.', SERVER_ENV.maxBodyBytes],
   ['--public-url <url>', 'Address for session links behind a proxy.', SERVER_ENV.publicUrl],
+  ['--config <file>', 'Configuration file (JSON or YAML): environments, skill directories, schedule time zone.', SERVER_ENV.configFile],
   ['--quiet', 'Print nothing.', ''],
   ['--help', 'Show this help.', ''],
 ];
@@ -123,6 +125,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         'simulated-duration': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         'public-url': { type: 'string' },
+        config: { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -152,5 +155,6 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   set('simulatedDurationMs', durationFrom('--simulated-duration', values['simulated-duration'] ?? env[SERVER_ENV.simulatedDuration]));
   set('maxBodyBytes', integerFrom('--max-body-bytes', values['max-body-bytes'] ?? env[SERVER_ENV.maxBodyBytes]));
   set('publicUrl', values['public-url'] ?? env[SERVER_ENV.publicUrl]);
+  set('configFile', values.config ?? env[SERVER_ENV.configFile]);
   return { help: false, options };
 }

@@ -10,7 +10,12 @@ export class ServerConfigError extends Error {
   override name = 'ServerConfigError';
 }
 
-export type ResolvedOptions = Required<Omit<ServerOptions, 'command' | 'publicUrl' | 'dataDir' | 'log'>> & {
+export type ResolvedOptions = Required<
+  Omit<ServerOptions, 'command' | 'publicUrl' | 'dataDir' | 'log' | 'configFile' | 'scheduleTimeZone' | 'clock'>
+> & {
+  configFile: string | undefined;
+  scheduleTimeZone: string | undefined;
+  clock: { now(): Date };
   command: string | undefined;
   publicUrl: string | undefined;
   dataDir: string | undefined;
@@ -66,6 +71,10 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     simulatedDurationMs: integer('simulatedDurationMs', options.simulatedDurationMs, 3000, 0),
     maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
+    configFile: options.configFile,
+    scheduleTimeZone: options.scheduleTimeZone,
+    clock: options.clock ?? { now: () => new Date() },
+    schedulerIntervalMs: integer('schedulerIntervalMs', options.schedulerIntervalMs, 1000, 10, 60_000),
     quiet: options.quiet ?? false,
     log: options.quiet ? () => {} : (options.log ?? ((line) => process.stderr.write(`${line}\n`))),
   };

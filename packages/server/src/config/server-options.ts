@@ -36,6 +36,14 @@ export interface ServerOptions {
   quiet?: boolean;
   /** Where lines are printed. Default stderr. */
   log?: (line: string) => void;
+  /** The configuration file (JSON or YAML): environments, skill directories, the schedules' time zone. */
+  configFile?: string;
+  /** The time zone schedules' cron expressions are read in. Default the configuration file's, else UTC. */
+  scheduleTimeZone?: string;
+  /** What schedules take the time from. Default the system clock; tests pass one they can move. */
+  clock?: { now(): Date };
+  /** How often due schedules are looked for, in ms. Default 1000. */
+  schedulerIntervalMs?: number;
 }
 
 export interface RunningServer {

@@ -3,6 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyAuth } from './api-key-auth.js';
 import type { RunService } from '../runs/run-service.js';
 import type { RunStore } from '../store/run-store.js';
+import type { IdentityService } from '../identities/identity-service.js';
+import type { ScheduleService } from '../schedules/schedule-service.js';
+import type { EnvironmentRegistry } from '../sources/environment-registry.js';
+import type { SkillCatalog } from '../sources/skill-catalog.js';
+import type { SqliteSourceActivity } from '../store/sqlite-source-activity.js';
 
 /** What every route can reach. */
 export interface AppContext {
@@ -12,6 +17,11 @@ export interface AppContext {
   /** Where the server is reachable, without a trailing slash (for links). */
   publicUrl: () => string;
   maxBodyBytes: number;
+  schedules: ScheduleService;
+  identities: IdentityService;
+  environments: EnvironmentRegistry;
+  skills: SkillCatalog;
+  activity: SqliteSourceActivity;
 }
 
 export interface RouteRequest {
@@ -26,7 +36,7 @@ export interface RouteRequest {
 }
 
 export interface Route {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** A path such as `/api/v1/agent/runs/:runId`. */
   path: string;
   /** False for pages a browser opens and for the health check. */

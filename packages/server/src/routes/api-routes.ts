@@ -6,6 +6,20 @@ import { healthzRoute } from './healthz.js';
 import { listRunsRoute } from './list-runs.js';
 import { openapiRoute } from './openapi.js';
 import { sessionPageRoute } from './session-page.js';
+import { createScheduleRoute } from './create-schedule.js';
+import { deleteScheduleRoute } from './delete-schedule.js';
+import { getScheduleRoute } from './get-schedule.js';
+import { listSchedulesRoute } from './list-schedules.js';
+import { pauseScheduleRoute } from './pause-schedule.js';
+import { resumeScheduleRoute } from './resume-schedule.js';
+import { updateScheduleRoute } from './update-schedule.js';
+import { createIdentityRoute } from './create-identity.js';
+import { deleteIdentityRoute } from './delete-identity.js';
+import { getIdentityRoute } from './get-identity.js';
+import { listIdentitiesRoute } from './list-identities.js';
+import { updateIdentityRoute } from './update-identity.js';
+import { listEnvironmentsRoute } from './list-environments.js';
+import { listSkillsRoute } from './list-skills.js';
 
 /** Every route the server answers. */
 export function apiRoutes(executorName: string): Route[] {
@@ -15,6 +29,20 @@ export function apiRoutes(executorName: string): Route[] {
     listRunsRoute,
     getRunRoute,
     cancelRunRoute,
+    listSchedulesRoute,
+    createScheduleRoute,
+    getScheduleRoute,
+    updateScheduleRoute,
+    deleteScheduleRoute,
+    pauseScheduleRoute,
+    resumeScheduleRoute,
+    listIdentitiesRoute,
+    createIdentityRoute,
+    getIdentityRoute,
+    updateIdentityRoute,
+    deleteIdentityRoute,
+    listEnvironmentsRoute,
+    listSkillsRoute,
     openapiRoute,
     healthzRoute,
     sessionPageRoute(executorName),

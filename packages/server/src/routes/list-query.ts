@@ -46,6 +46,7 @@ export function parseListQuery(params: URLSearchParams): RunListQuery {
   if (q.source !== undefined) query.source = q.source;
   if (q.environment_id !== undefined) query.environmentId = q.environment_id;
   if (skillSpec !== undefined) query.skillSpec = skillSpec;
+  if (q.schedule_id !== undefined) query.scheduleId = q.schedule_id;
   // Stored timestamps are UTC with milliseconds; bounds are normalised to compare as text.
   if (q.created_after) query.createdAfter = new Date(q.created_after).toISOString();
   if (q.created_before) query.createdBefore = new Date(q.created_before).toISOString();

@@ -8,19 +8,22 @@ import {
 } from '@agent-runs/core';
 import type { RunExecutor } from '../executors/run-executor.js';
 import { ApiProblem } from '../http/api-problem.js';
-import type { RunRecord } from '../store/run-record.js';
+import type { RunOrigin, RunRecord } from '../store/run-record.js';
+import type { RunSourceResolver } from '../sources/resolve-run-sources.js';
 import type { RunStore } from '../store/run-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import { requestHash } from './request-hash.js';
 import type { RunQueue } from './run-queue.js';
-import { runTitle, skillName } from './run-title.js';
+import { runTitle } from './run-title.js';
 
 export interface CreateRunInput {
   body: unknown;
   creator: RunCreatorInfo;
   source: string;
   idempotencyKey: string | undefined;
+  /** Set when a schedule fires: shown on the run as `schedule`. */
+  schedule?: NonNullable<RunOrigin['schedule']>;
 }
 
 /** Creating and cancelling runs: the rules between the HTTP routes and the store and queue. */
@@ -30,9 +33,10 @@ export class RunService {
     private readonly queue: RunQueue,
     private readonly executor: RunExecutor,
     private readonly clock: MonotonicClock,
+    private readonly sources: RunSourceResolver,
   ) {}
 
-  async create({ body, creator, source, idempotencyKey }: CreateRunInput): Promise<RunAgentResponse> {
+  async create({ body, creator, source, idempotencyKey, schedule }: CreateRunInput): Promise<RunAgentResponse> {
     if (body === undefined) throw new ApiProblem('invalid_request', 'body: a JSON object with a prompt is required.');
     const parsed = RunAgentRequestSchema.safeParse(body);
     if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
@@ -41,7 +45,13 @@ export class RunService {
     if (executorProblems.length) throw new ApiProblem('invalid_request', executorProblems.join('; '));
 
     const skillSpec = skill ?? config.skill_spec;
-    const agentConfig = { ...config, ...(skillSpec ? { skill_spec: skillSpec, name: config.name ?? skillName(skillSpec) } : {}) };
+    const identityUid = (rest as { agent_identity_uid?: unknown }).agent_identity_uid;
+    if (identityUid !== undefined && (typeof identityUid !== 'string' || identityUid.trim() === '')) {
+      throw new ApiProblem('invalid_request', 'agent_identity_uid: must be the uid of a named agent (a non-empty string).');
+    }
+    const resolved = await this.sources.resolve({ config, skill, identityUid });
+    const agentConfig = resolved.config;
+    const origin = { ...resolved.origin, ...(schedule ? { schedule } : {}) };
     const now = this.clock.now();
     const result = await this.store.create({
       id: timeOrderedId(),
@@ -56,6 +66,7 @@ export class RunService {
       creator,
       sessionId: timeOrderedId(),
       agentConfig,
+      ...(Object.keys(origin).length ? { origin } : {}),
       request: { ...(skill ? { skill } : {}), ...rest },
       idempotencyKey: idempotencyKey ?? null,
       requestHash: idempotencyKey ? requestHash(body) : null,

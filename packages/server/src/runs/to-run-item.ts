@@ -20,5 +20,7 @@ export function toRunItem(run: RunRecord, publicUrl: string): RunItem {
     agent_config: run.agentConfig,
     execution_location: 'LOCAL',
     is_sandbox_running: run.state === 'INPROGRESS',
+    ...(run.origin?.schedule ? { schedule: run.origin.schedule } : {}),
+    ...(run.origin?.agent_skill ? { agent_skill: run.origin.agent_skill } : {}),
   };
 }

@@ -16,6 +16,16 @@ export interface RunRecord {
   creator: RunCreatorInfo;
   sessionId: string;
   agentConfig: AmbientAgentConfig;
+  /** What the run started from beyond its config: a schedule, a skill. */
+  origin?: RunOrigin;
+}
+
+/** The schedule that fired a run and the skill it resolved to, as RunItem shows them. */
+export interface RunOrigin {
+  schedule?: { schedule_id: string; schedule_name: string; cron_schedule: string };
+  agent_skill?: { name: string; description?: string; full_path?: string };
+  /** The resolved skill variant's id (`owner/repo:path`), for the skill's last run. */
+  skill_id?: string;
 }
 
 /** What a create stores; the store assigns `seq`. */

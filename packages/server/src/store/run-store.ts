@@ -18,6 +18,7 @@ export interface RunListQuery {
   source?: string;
   environmentId?: string;
   skillSpec?: string;
+  scheduleId?: string;
   createdAfter?: string;
   createdBefore?: string;
   updatedAfter?: string;

@@ -51,7 +51,53 @@ CREATE TABLE IF NOT EXISTS run_outputs (
 ) WITHOUT ROWID;
 `;
 
-export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [{ version: 1, name: 'runs', sql: RUNS_V1 }];
+// What runs start from: the schedule that fired a run and the skill it resolved to (for the
+// schedule_id filter and the skills' last run), schedules with their firings, named agents.
+const SOURCES_V2 = `
+ALTER TABLE runs ADD COLUMN schedule_id TEXT;
+ALTER TABLE runs ADD COLUMN skill_id TEXT;
+ALTER TABLE runs ADD COLUMN origin TEXT;
+CREATE INDEX runs_by_schedule ON runs(schedule_id, updated_at, seq) WHERE schedule_id IS NOT NULL;
+CREATE INDEX runs_by_environment ON runs(environment_id, created_at) WHERE environment_id IS NOT NULL;
+CREATE INDEX runs_by_skill ON runs(skill_id, created_at) WHERE skill_id IS NOT NULL;
+CREATE TABLE schedules (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  cron_schedule TEXT NOT NULL,
+  enabled INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  creator TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  updated_by TEXT NOT NULL,
+  last_ran TEXT,
+  next_run TEXT,
+  last_spawn_error TEXT
+);
+CREATE INDEX schedules_due ON schedules(next_run) WHERE enabled = 1;
+CREATE TABLE schedule_firings (
+  schedule_id TEXT NOT NULL,
+  tick_at TEXT NOT NULL,
+  fired_at TEXT NOT NULL,
+  run_id TEXT,
+  error TEXT,
+  PRIMARY KEY (schedule_id, tick_at)
+) WITHOUT ROWID;
+CREATE TABLE agent_identities (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  uid TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+`;
+
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
+  { version: 1, name: 'runs', sql: RUNS_V1 },
+  { version: 2, name: 'schedules, named agents, run origins', sql: SOURCES_V2 },
+];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */
 export function migrateSqlite(db: Database.Database, migrations: readonly SqliteMigration[] = SQLITE_MIGRATIONS): void {

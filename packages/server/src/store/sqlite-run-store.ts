@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type { RunStatusMessage } from '@agent-runs/core';
 import type { ListCursor } from './list-cursor.js';
-import type { NewRun, RunRecord } from './run-record.js';
+import type { NewRun, RunOrigin, RunRecord } from './run-record.js';
 import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition, SortField } from './run-store.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 
@@ -19,13 +19,14 @@ interface RunRow {
   creator: string;
   session_id: string;
   agent_config: string;
+  origin: string | null;
   request_hash?: string | null;
   config_name?: string;
 }
 
 // What a read needs; the request extras and idempotency columns are left on disk.
 const COLUMNS =
-  'seq, id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator, session_id, agent_config';
+  'seq, id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator, session_id, agent_config, origin';
 
 const SORT_COLUMN: Record<SortField, string> = {
   updated_at: 'updated_at',
@@ -49,6 +50,7 @@ function toRecord(row: RunRow): RunRecord {
     creator: JSON.parse(row.creator) as RunRecord['creator'],
     sessionId: row.session_id,
     agentConfig: JSON.parse(row.agent_config) as RunRecord['agentConfig'],
+    ...(row.origin ? { origin: JSON.parse(row.origin) as RunOrigin } : {}),
   };
 }
 
@@ -74,6 +76,9 @@ function toParams(run: NewRun): Record<string, unknown> {
     skill_spec: run.agentConfig.skill_spec ?? null,
     idempotency_key: run.idempotencyKey,
     request_hash: run.requestHash,
+    schedule_id: run.origin?.schedule?.schedule_id ?? null,
+    skill_id: run.origin?.skill_id ?? null,
+    origin: run.origin ? JSON.stringify(run.origin) : null,
   };
 }
 
@@ -99,9 +104,11 @@ export class SqliteRunStore implements RunStore {
     migrateSqlite(this.db);
     this.insertStatement = this.db.prepare(
       `INSERT INTO runs (id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator_uid,
-        creator, session_id, agent_config, request, config_name, model_id, environment_id, skill_spec, idempotency_key, request_hash)
+        creator, session_id, agent_config, request, config_name, model_id, environment_id, skill_spec, idempotency_key, request_hash,
+        schedule_id, skill_id, origin)
        VALUES (@id, @title, @state, @prompt, @created_at, @updated_at, @started_at, @status_message, @source, @creator_uid,
-        @creator, @session_id, @agent_config, @request, @config_name, @model_id, @environment_id, @skill_spec, @idempotency_key, @request_hash)`,
+        @creator, @session_id, @agent_config, @request, @config_name, @model_id, @environment_id, @skill_spec, @idempotency_key, @request_hash,
+        @schedule_id, @skill_id, @origin)`,
     );
     this.createBatch = this.db.transaction((runs: NewRun[]) => runs.map((run) => this.createNow(run)));
   }
@@ -208,6 +215,7 @@ export class SqliteRunStore implements RunStore {
       ['source', query.source, false],
       ['environment_id', query.environmentId, false],
       ['skill_spec', query.skillSpec, false],
+      ['schedule_id', query.scheduleId, false],
     ];
     for (const [name, value, indexed] of exact) {
       if (value === undefined) continue;

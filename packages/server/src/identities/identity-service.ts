@@ -1,0 +1,114 @@
+import {
+  CreateAgentIdentityRequestSchema,
+  formatIssues,
+  UpdateAgentIdentityRequestSchema,
+  type AgentIdentity,
+} from '@agent-runs/core';
+import { ApiProblem } from '../http/api-problem.js';
+import type { EnvironmentRegistry } from '../sources/environment-registry.js';
+import type { RunSourceResolver } from '../sources/resolve-run-sources.js';
+import type { IdentityRecord, IdentityStore } from '../store/identity-store.js';
+import { timeOrderedId } from '../store/time-ordered-id.js';
+import type { SchedulerClock } from '../schedules/schedule-service.js';
+
+/**
+ * Named agents ("identities"). Every member is stored and shown as given; the server acts
+ * on prompt, skills, mcp_servers, environment_id, base_model and worker_host when a run
+ * names the agent, and only keeps the rest (memory, secrets, harness, ...).
+ */
+export class IdentityService {
+  constructor(
+    private readonly store: IdentityStore,
+    private readonly sources: RunSourceResolver,
+    private readonly environments: EnvironmentRegistry,
+    private readonly clock: SchedulerClock,
+  ) {}
+
+  async create(body: unknown): Promise<AgentIdentity> {
+    const parsed = CreateAgentIdentityRequestSchema.safeParse(body ?? null);
+    if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
+    const { name, ...rest } = parsed.data;
+    const members = withoutNulls(rest);
+    await this.check(members);
+    const now = this.clock.now().toISOString();
+    const record: IdentityRecord = { uid: timeOrderedId(), name, body: members, createdAt: now, updatedAt: now };
+    await this.store.insert(record);
+    return toIdentity(record);
+  }
+
+  async get(uid: string): Promise<AgentIdentity> {
+    return toIdentity(await this.getOrThrow(uid));
+  }
+
+  async list(): Promise<AgentIdentity[]> {
+    return (await this.store.list()).map(toIdentity);
+  }
+
+  /** Members given replace the stored ones; null clears one. */
+  async update(uid: string, body: unknown): Promise<AgentIdentity> {
+    const existing = await this.getOrThrow(uid);
+    const parsed = UpdateAgentIdentityRequestSchema.safeParse(body ?? null);
+    if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
+    const { name, ...changes } = parsed.data;
+    const members: Record<string, unknown> = { ...existing.body };
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) delete members[key];
+      else if (value !== undefined) members[key] = value;
+    }
+    await this.check(members);
+    const record: IdentityRecord = { ...existing, name: name ?? existing.name, body: members, updatedAt: this.clock.now().toISOString() };
+    if (!(await this.store.replace(record))) throw notFound(uid);
+    return toIdentity(record);
+  }
+
+  async delete(uid: string): Promise<void> {
+    if (!(await this.store.delete(uid))) throw notFound(uid);
+  }
+
+  private async getOrThrow(uid: string): Promise<IdentityRecord> {
+    const identity = await this.store.get(uid);
+    if (!identity) throw notFound(uid);
+    return identity;
+  }
+
+  /** An environment or skill the server does not know is refused now, not when a run names the agent. */
+  private async check(members: Record<string, unknown>): Promise<void> {
+    const envId = members.environment_id;
+    if (typeof envId === 'string' && !this.environments.get(envId)) {
+      throw new ApiProblem('invalid_request', this.environments.unknownMessage('environment_id', envId));
+    }
+    if (Array.isArray(members.skills)) await this.sources.checkSkills(members.skills as string[], 'skills');
+  }
+}
+
+function notFound(uid: string): ApiProblem {
+  return new ApiProblem('resource_not_found', `No named agent with uid "${uid}".`);
+}
+
+function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined));
+}
+
+function toIdentity(record: IdentityRecord): AgentIdentity {
+  const { skills, secrets, memory, default_runner_uid, ...rest } = record.body as {
+    skills?: string[];
+    secrets?: { name: string }[];
+    memory?: { attached_stores?: AgentIdentity['memory']['attached_stores'] | null; auto_memory?: { enabled?: boolean } };
+    default_runner_uid?: string;
+  } & Record<string, unknown>;
+  return {
+    ...rest,
+    uid: record.uid,
+    name: record.name,
+    available: true,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+    default_runner_uid: default_runner_uid ?? '',
+    skills: skills ?? [],
+    secrets: secrets ?? [],
+    memory: {
+      attached_stores: memory?.attached_stores ?? [],
+      auto_memory: { enabled: memory?.auto_memory?.enabled ?? false },
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import { readJsonBody } from '../http/read-json-body.js';
+import { sendJson } from '../http/respond.js';
+import type { Route } from '../http/route.js';
+
+/** `POST /agent/identities`: a named agent. */
+export const createIdentityRoute: Route = {
+  method: 'POST',
+  path: '/api/v1/agent/identities',
+  auth: true,
+  async handle({ req, res, app }) {
+    sendJson(res, 200, await app.identities.create(await readJsonBody(req, app.maxBodyBytes)));
+  },
+};

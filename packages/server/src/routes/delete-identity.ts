@@ -1,0 +1,12 @@
+import type { Route } from '../http/route.js';
+
+/** `DELETE /agent/identities/{uid}`: 204, no body. */
+export const deleteIdentityRoute: Route = {
+  method: 'DELETE',
+  path: '/api/v1/agent/identities/:uid',
+  auth: true,
+  async handle({ res, params, app }) {
+    await app.identities.delete(params.uid!);
+    res.writeHead(204).end();
+  },
+};

@@ -1,0 +1,13 @@
+import { sendJson } from '../http/respond.js';
+import type { Route } from '../http/route.js';
+
+/** `DELETE /agent/schedules/{scheduleId}`: the runs it started stay. */
+export const deleteScheduleRoute: Route = {
+  method: 'DELETE',
+  path: '/api/v1/agent/schedules/:scheduleId',
+  auth: true,
+  async handle({ res, params, app }) {
+    await app.schedules.delete(params.scheduleId!);
+    sendJson(res, 200, { success: true });
+  },
+};

@@ -1,0 +1,13 @@
+import { readJsonBody } from '../http/read-json-body.js';
+import { sendJson } from '../http/respond.js';
+import type { Route } from '../http/route.js';
+
+/** `PUT /agent/identities/{uid}`: members given replace, null clears. */
+export const updateIdentityRoute: Route = {
+  method: 'PUT',
+  path: '/api/v1/agent/identities/:uid',
+  auth: true,
+  async handle({ req, res, params, app }) {
+    sendJson(res, 200, await app.identities.update(params.uid!, await readJsonBody(req, app.maxBodyBytes)));
+  },
+};

@@ -1,0 +1,108 @@
+import type { AmbientAgentConfig, MCPServers } from '@agent-runs/core';
+import { ApiProblem } from '../http/api-problem.js';
+import type { IdentityStore } from '../store/identity-store.js';
+import type { RunOrigin } from '../store/run-record.js';
+import type { EnvironmentRegistry } from './environment-registry.js';
+import type { SkillCatalog, SkillVariant } from './skill-catalog.js';
+import { matchSkill } from './skill-spec.js';
+
+/** How the caller's request names each source, for errors (a run's `config.x`, a schedule's `agent_config.x`). */
+export interface SourceFieldNames {
+  config: string;
+  skill: string;
+  identity: string;
+}
+
+export const RUN_FIELDS: SourceFieldNames = { config: 'config', skill: 'skill', identity: 'agent_identity_uid' };
+export const SCHEDULE_FIELDS: SourceFieldNames = { config: 'agent_config', skill: 'agent_config.skill_spec', identity: 'agent_uid' };
+
+export interface SourceRequest {
+  config?: AmbientAgentConfig | undefined;
+  skill?: string | undefined;
+  identityUid?: string | undefined;
+}
+
+export interface ResolvedSources {
+  /** The run's resolved config: identity defaults under the request's own members, skill text as base prompt. */
+  config: AmbientAgentConfig;
+  origin: RunOrigin;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value : undefined);
+
+/**
+ * Turns what a create names (a skill, an environment, a named agent) into the run's config.
+ * Request members win over the named agent's; an unknown name is a 400 naming the field.
+ */
+export class RunSourceResolver {
+  constructor(
+    private readonly environments: EnvironmentRegistry,
+    private readonly skills: SkillCatalog,
+    private readonly identities: IdentityStore,
+  ) {}
+
+  async resolve(request: SourceRequest, fields: SourceFieldNames = RUN_FIELDS): Promise<ResolvedSources> {
+    const own = request.config ?? {};
+    let defaults: AmbientAgentConfig = {};
+    let identityPrompt: string | undefined;
+    let identityName: string | undefined;
+    if (request.identityUid !== undefined) {
+      const identity = await this.identities.get(request.identityUid);
+      if (!identity) throw new ApiProblem('invalid_request', `${fields.identity}: "${request.identityUid}" names no named agent of this server (see GET /agent/identities).`);
+      const b = identity.body;
+      identityPrompt = text(b.prompt);
+      identityName = identity.name;
+      defaults = {
+        ...(text(b.environment_id) ? { environment_id: b.environment_id as string } : {}),
+        ...(text(b.base_model) ? { model_id: b.base_model as string } : {}),
+        ...(text(b.worker_host) ? { worker_host: b.worker_host as string } : {}),
+        ...(Array.isArray(b.skills) && b.skills.length ? { skills: b.skills as string[] } : {}),
+      };
+      const mcp = { ...((b.mcp_servers as MCPServers | undefined) ?? {}), ...(own.mcp_servers ?? {}) };
+      if (Object.keys(mcp).length) defaults.mcp_servers = mcp;
+    }
+    const config: AmbientAgentConfig = { ...defaults, ...own, ...(defaults.mcp_servers ? { mcp_servers: defaults.mcp_servers } : {}) };
+
+    if (config.environment_id !== undefined && !this.environments.get(config.environment_id)) {
+      const field = own.environment_id !== undefined ? `${fields.config}.environment_id` : `${fields.identity} (environment_id)`;
+      throw new ApiProblem('invalid_request', this.environments.unknownMessage(field, config.environment_id));
+    }
+
+    const primarySpec = request.skill ?? own.skill_spec;
+    const origin: RunOrigin = {};
+    const texts: string[] = [];
+    let primary: SkillVariant | undefined;
+    if (primarySpec !== undefined) {
+      primary = await this.find(primarySpec, request.skill !== undefined ? fields.skill : `${fields.config}.skill_spec`);
+      config.skill_spec = primarySpec;
+      texts.push(primary.basePrompt);
+      origin.agent_skill = { name: primary.name, ...(primary.description ? { description: primary.description } : {}), full_path: primary.id };
+      origin.skill_id = primary.id;
+    } else {
+      const extra = Array.isArray(config.skills) ? (config.skills as unknown[]) : [];
+      for (const [i, spec] of extra.entries()) {
+        if (typeof spec !== 'string') continue;
+        const field = own.skills !== undefined ? `${fields.config}.skills[${i}]` : `${fields.identity} (skills[${i}])`;
+        texts.push((await this.find(spec, field)).basePrompt);
+      }
+    }
+    if (own.base_prompt === undefined) {
+      const base = [identityPrompt, ...texts].filter(Boolean).join('\n\n');
+      if (base) config.base_prompt = base;
+    }
+    const name = own.name ?? primary?.name ?? identityName;
+    if (name !== undefined) config.name = name;
+    return { config, origin };
+  }
+
+  /** Checks that each skill spec names a usable skill (a named agent's `skills`). */
+  async checkSkills(specs: readonly string[], field: string): Promise<void> {
+    for (const [i, spec] of specs.entries()) await this.find(spec, `${field}[${i}]`);
+  }
+
+  private async find(spec: string, field: string): Promise<SkillVariant> {
+    const match = matchSkill(await this.skills.variants(), spec);
+    if (!match.ok) throw new ApiProblem('invalid_request', `${field}: ${match.reason}.`);
+    return match.variant;
+  }
+}

@@ -1,0 +1,53 @@
+import type { AmbientAgentConfig, RunCreatorInfo } from '@agent-runs/core';
+
+/** What each firing of a schedule puts in its run. */
+export interface ScheduleBody {
+  prompt?: string;
+  agent_config?: AmbientAgentConfig;
+  agent_uid?: string;
+  metadata?: Record<string, string>;
+  mode?: string;
+  team?: boolean;
+}
+
+export interface ScheduleRecord {
+  id: string;
+  name: string;
+  cronSchedule: string;
+  enabled: boolean;
+  body: ScheduleBody;
+  creator: RunCreatorInfo;
+  createdAt: string;
+  updatedAt: string;
+  updatedBy: RunCreatorInfo;
+  lastRan: string | null;
+  /** The next tick to fire (RFC 3339); null while paused. */
+  nextRun: string | null;
+  lastSpawnError: string | null;
+}
+
+/** What a firing left: the run it created, or why it could not. */
+export interface FiringResult {
+  runId: string | null;
+  error: string | null;
+}
+
+/** Storage of schedules and of their firings (one record per schedule and tick). */
+export interface ScheduleStore {
+  insert(schedule: ScheduleRecord): Promise<void>;
+  get(id: string): Promise<ScheduleRecord | undefined>;
+  /** Oldest first. */
+  list(): Promise<ScheduleRecord[]>;
+  /** Replaces a schedule's definition and timing; false when it no longer exists. */
+  replace(schedule: ScheduleRecord): Promise<boolean>;
+  delete(id: string): Promise<boolean>;
+  /** Enabled schedules whose next tick is at or before `now`. */
+  due(now: string): Promise<ScheduleRecord[]>;
+  /**
+   * Claims the firing of `tick`: true the first time, false when it was claimed before (by
+   * this process or one before a restart), with what that firing left if it finished.
+   */
+  claimFiring(scheduleId: string, tick: string, at: string): Promise<{ claimed: boolean; earlier?: FiringResult }>;
+  /** Records a firing's outcome and moves the schedule to its next tick, in one transaction. */
+  finishFiring(scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }): Promise<void>;
+}

@@ -1,0 +1,53 @@
+import type Database from 'better-sqlite3';
+import type { IdentityRecord, IdentityStore } from './identity-store.js';
+
+interface IdentityRow {
+  uid: string;
+  name: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const toRecord = (row: IdentityRow): IdentityRecord => ({
+  uid: row.uid,
+  name: row.name,
+  body: JSON.parse(row.body) as Record<string, unknown>,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** Named agents in the runs database (migration 2). */
+export class SqliteIdentityStore implements IdentityStore {
+  constructor(private readonly db: Database.Database) {}
+
+  async insert(identity: IdentityRecord): Promise<void> {
+    this.db
+      .prepare('INSERT INTO agent_identities (uid, name, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
+      .run(identity.uid, identity.name, JSON.stringify(identity.body), identity.createdAt, identity.updatedAt);
+  }
+
+  async get(uid: string): Promise<IdentityRecord | undefined> {
+    const row = this.db.prepare('SELECT uid, name, body, created_at, updated_at FROM agent_identities WHERE uid = ?').get(uid) as
+      | IdentityRow
+      | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  async list(): Promise<IdentityRecord[]> {
+    return (this.db.prepare('SELECT uid, name, body, created_at, updated_at FROM agent_identities ORDER BY seq').all() as IdentityRow[]).map(
+      toRecord,
+    );
+  }
+
+  async replace(identity: IdentityRecord): Promise<boolean> {
+    const info = this.db
+      .prepare('UPDATE agent_identities SET name = ?, body = ?, updated_at = ? WHERE uid = ?')
+      .run(identity.name, JSON.stringify(identity.body), identity.updatedAt, identity.uid);
+    return info.changes > 0;
+  }
+
+  async delete(uid: string): Promise<boolean> {
+    return this.db.prepare('DELETE FROM agent_identities WHERE uid = ?').run(uid).changes > 0;
+  }
+}

@@ -1,0 +1,29 @@
+import type Database from 'better-sqlite3';
+import type { LastRun } from '../sources/environment-registry.js';
+
+/** When environments and skills were last used, read from the runs table (indexes of migration 2). */
+export class SqliteSourceActivity {
+  constructor(private readonly db: Database.Database) {}
+
+  lastRunInEnvironment(environmentId: string): LastRun | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT id, title, state, created_at, updated_at, started_at FROM runs
+         WHERE environment_id = ? ORDER BY created_at DESC LIMIT 1`,
+      )
+      .get(environmentId) as
+      | { id: string; title: string; state: string; created_at: string; updated_at: string; started_at: string | null }
+      | undefined;
+    return row
+      ? { id: row.id, title: row.title, state: row.state, createdAt: row.created_at, updatedAt: row.updated_at, startedAt: row.started_at }
+      : undefined;
+  }
+
+  /** Skill variant id → when a run last started from it. */
+  lastRunOfSkills(): Map<string, string> {
+    const rows = this.db
+      .prepare('SELECT skill_id, MAX(created_at) AS at FROM runs WHERE skill_id IS NOT NULL GROUP BY skill_id')
+      .all() as { skill_id: string; at: string }[];
+    return new Map(rows.map((r) => [r.skill_id, r.at]));
+  }
+}

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunItemSchema } from '@agent-runs/core';
 import { main } from '@agent-runs/cli';
@@ -21,7 +24,10 @@ async function inProcess(args: string[]) {
 }
 
 beforeAll(async () => {
-  local = await startTestServer();
+  // The server knows the environment the configuration test names.
+  const dir = mkdtempSync(join(tmpdir(), 'agent-runs-cli-'));
+  writeFileSync(join(dir, 'server.json'), JSON.stringify({ environments: { 'env-7': {} } }));
+  local = await startTestServer({ configFile: join(dir, 'server.json') });
 });
 afterAll(async () => {
   await local?.close();

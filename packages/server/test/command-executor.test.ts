@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeServerConfig } from './server-config.js';
 import { startTestServer, type TestServer } from './start-test-server.js';
 
 const workRoot = mkdtempSync(join(tmpdir(), 'agent-runs-cmd-'));
@@ -20,6 +21,7 @@ async function withAgent(script: string, commandTimeoutMs = 10_000): Promise<Tes
     command: `${shellQuote(process.execPath)} -e ${shellQuote(script)}`,
     workDir: workRoot,
     commandTimeoutMs,
+    configFile: writeServerConfig({ environments: { 'env-9': {} } }),
   });
   servers.push(t);
   return t;

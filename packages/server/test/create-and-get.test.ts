@@ -1,10 +1,16 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRunsClient, CALLER_SOURCE_HEADER, NotFoundError, RunItemSchema } from '@agent-runs/core';
+import { tempTree, writeServerConfig } from './server-config.js';
 import { startTestServer, type TestServer } from './start-test-server.js';
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer({ apiKeys: [{ key: 'key-of-alice-123', principal: 'alice' }] });
+  const skills = tempTree({ 'tools/triage/SKILL.md': '---\nname: triage\ndescription: Sort new issues\n---\nLabel each new issue.\n' });
+  t = await startTestServer({
+    apiKeys: [{ key: 'key-of-alice-123', principal: 'alice' }],
+    configFile: writeServerConfig({ skill_directories: [join(skills, 'tools')] }),
+  });
 });
 afterAll(() => t.close());
 
@@ -51,10 +57,10 @@ describe('creating and fetching runs', () => {
   });
 
   it('names a run after its skill and records the skill spec when no prompt is given', async () => {
-    const { run_id } = await t.client.runs.create({ skill: 'acme/tools:triage' });
+    const { run_id } = await t.client.runs.create({ skill: 'tools:triage' });
     const run = await t.client.runs.get(run_id);
     expect(run.title).toBe('Run skill triage');
-    expect(run.agent_config).toMatchObject({ skill_spec: 'acme/tools:triage', name: 'triage' });
+    expect(run.agent_config).toMatchObject({ skill_spec: 'tools:triage', name: 'triage' });
   });
 
   it('answers an unknown run id with a 404 NotFoundError', async () => {

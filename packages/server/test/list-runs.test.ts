@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRunsClient, BadRequestError, type RunItem } from '@agent-runs/core';
+import { tempTree, writeServerConfig } from './server-config.js';
 import { startTestServer, type TestServer } from './start-test-server.js';
 
 let t: TestServer;
@@ -7,7 +9,9 @@ let bob: AgentRunsClient;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
+  const skills = tempTree({ 'skills/audit/SKILL.md': '---\nname: audit\n---\nAudit the code.\n' });
   t = await startTestServer({
+    configFile: writeServerConfig({ environments: { 'env-1': {}, 'env-2': {} }, skill_directories: [join(skills, 'skills')] }),
     concurrency: 10,
     apiKeys: [
       { key: 'key-of-alice-123', principal: 'alice' },
@@ -20,7 +24,7 @@ beforeAll(async () => {
   };
   await make('alpha', t.client, { prompt: 'Alpha task [simulate 10ms]', title: 'alpha', config: { name: 'builder', model_id: 'm-fast', environment_id: 'env-1' } });
   await make('bravo', t.client, { prompt: 'Bravo needs a NEEDLE [simulate fail 10ms]', title: 'bravo', config: { name: 'tester', model_id: 'm-slow' } });
-  await make('charlie', bob, { prompt: 'Charlie [simulate hang]', title: 'charlie', config: { name: 'auditor', skill_spec: 'acme/skills:audit' } });
+  await make('charlie', bob, { prompt: 'Charlie [simulate hang]', title: 'charlie', config: { name: 'auditor', skill_spec: 'skills:audit' } });
   await make('delta', bob, { prompt: 'Delta [simulate error 10ms]', title: 'delta', config: { environment_id: 'env-2' } });
   for (const id of [ids.alpha!, ids.bravo!, ids.delta!]) await t.client.runs.wait(id, { pollInterval: 10 });
 });
@@ -58,8 +62,8 @@ describe('listing runs', () => {
     [{ creator: 'bob' }, ['charlie', 'delta']],
     [{ source: 'CLI' as const }, ['charlie', 'delta']],
     [{ environment_id: 'env-1' }, ['alpha']],
-    [{ skill_spec: 'acme/skills:audit' }, ['charlie']],
-    [{ skill: 'acme/skills:audit' }, ['charlie']],
+    [{ skill_spec: 'skills:audit' }, ['charlie']],
+    [{ skill: 'skills:audit' }, ['charlie']],
     [{ q: 'needle' }, ['bravo']],
     [{ q: 'AUDIT' }, ['charlie']],
     [{ q: '%' }, []],

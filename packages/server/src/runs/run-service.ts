@@ -55,7 +55,7 @@ export class RunService {
     const now = this.clock.now();
     const result = await this.store.create({
       id: timeOrderedId(),
-      title: title?.trim() || runTitle(prompt, skillSpec),
+      title: title?.trim() || runTitle(prompt, resolved.origin.agent_skill?.name ?? skillSpec),
       state: 'QUEUED',
       prompt,
       createdAt: now,

@@ -11,10 +11,14 @@ const metadata = z
     message: `must have at most ${SCHEDULE_METADATA_MAX_KEYS} keys`,
   });
 
+const required = (what: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? `is required: ${what}` : `must be ${what}`),
+});
+
 const scheduleFields = {
-  name: z.string().trim().min(1, 'must be a non-empty string').describe('A name for the schedule'),
+  name: z.string(required('a non-empty string')).trim().min(1, 'must be a non-empty string').describe('A name for the schedule'),
   cron_schedule: z
-    .string()
+    .string(required('a 5-field cron expression such as "0 9 * * 1-5"'))
     .trim()
     .min(1, 'must be a 5-field cron expression such as "0 9 * * 1-5"')
     .describe('When to start a run: a 5-field cron expression (minute hour day-of-month month day-of-week)'),

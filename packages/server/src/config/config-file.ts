@@ -83,7 +83,7 @@ export function loadConfigFile(path: string): ServerConfig {
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
   const syntax = doc.errors[0];
-  if (syntax) fail(file, syntax.linePos?.[0].line, '', `not valid YAML or JSON: ${syntax.message.split('\n')[0]}`);
+  if (syntax) fail(file, counter.linePos(syntax.pos[0]).line, '', `not valid YAML or JSON: ${syntax.message.split('\n')[0]}`);
   const contents = doc.contents;
   if (contents !== null && !isMap(contents)) {
     fail(file, 1, '', `must be a mapping with the keys environments, skill_directories, schedule_time_zone${isSeq(contents) ? ', not a list' : ''}.`);

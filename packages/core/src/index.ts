@@ -1,9 +1,13 @@
-export * from './contract/index.js';
-export * from './errors/index.js';
-export { AgentRunsClient, type GenericRequest } from './client/agent-runs-client.js';
-export { APIPromise, type ResponseInfo, type WithResponse } from './client/api-promise.js';
-export type { ClientOptions, RequestOptions } from './client/options.js';
-export type { Logger, LogLevel } from './client/logger.js';
+// The client's public surface, named one by one: what is not listed here is internal.
+// Server-only parts of the contract are exported from `@agent-runs/core/contract`.
+
+// The client and its resources.
+export { AgentRunsClient, type GenericRequest } from './client.js';
+export { Runs, type CreateAndWaitOptions } from './resources/runs.js';
+export { RunsPage, PagePromise } from './resources/runs-page.js';
+export { APIPromise, type ResponseInfo, type WithResponse } from './internal/api-promise.js';
+export type { ClientOptions, RequestOptions } from './internal/options.js';
+export type { Logger, LogLevel } from './internal/logger.js';
 export {
   DEFAULT_BASE_URL,
   DEFAULT_MAX_RETRIES,
@@ -11,13 +15,147 @@ export {
   ENV,
   API_KEY_VARIABLES,
   isLoopbackHost,
-} from './client/client-config.js';
-export { backoffDelay, retryAfterMs } from './client/retry-timing.js';
-export { Runs, type CreateAndWaitOptions } from './resources/runs.js';
-export { RunsPage, PagePromise } from './resources/runs-page.js';
+} from './internal/client-config.js';
+export { backoffDelay, retryAfterMs } from './internal/retry-timing.js';
+export { VERSION } from './internal/version.js';
+
+// Waiting for a run.
 export { waitForRun } from './wait/wait-for-run.js';
-export * from './wait/wait-options.js';
-export * from './format/duration.js';
-export * from './format/run-summary.js';
-export * from './input/mcp-servers-input.js';
-export { VERSION } from './version.js';
+export {
+  DEFAULT_WAIT_TIMEOUT_MS,
+  DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_MAX_POLL_INTERVAL_MS,
+  type RunUpdate,
+  type WaitOptions,
+} from './wait/wait-options.js';
+
+// Errors.
+export { AgentRunsError } from './errors/agent-runs-error.js';
+export {
+  APIError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableEntityError,
+  RateLimitError,
+  InternalServerError,
+  type ResponseHeaders,
+} from './errors/api-error.js';
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  APIResponseValidationError,
+} from './errors/connection-errors.js';
+export { RequestValidationError, ClientConfigError } from './errors/request-validation-error.js';
+export { WaitTimeoutError } from './errors/wait-timeout-error.js';
+
+// The contract: schemas and the types inferred from them.
+export {
+  KNOWN_RUN_STATES,
+  KnownRunStateSchema,
+  RunStateSchema,
+  TERMINAL_RUN_STATES,
+  isTerminalState,
+  type KnownRunState,
+  type RunState,
+} from './contract/run-state.js';
+export {
+  KNOWN_RUN_SOURCE_TYPES,
+  KnownRunSourceTypeSchema,
+  RunSourceTypeSchema,
+  type KnownRunSourceType,
+  type RunSourceType,
+} from './contract/run-source-type.js';
+export {
+  MCPServerConfigSchema,
+  MCPServersSchema,
+  type MCPServerConfig,
+  type MCPServers,
+} from './contract/mcp-server-config.js';
+export { AmbientAgentConfigSchema, type AmbientAgentConfig } from './contract/ambient-agent-config.js';
+export { RunAgentRequestSchema, type RunAgentRequest } from './contract/run-agent-request.js';
+export { RunAgentResponseSchema, type RunAgentResponse } from './contract/run-agent-response.js';
+export {
+  RunStatusMessageSchema,
+  RunCreatorInfoSchema,
+  RequestUsageSchema,
+  RunItemSchema,
+  type RunStatusMessage,
+  type RunCreatorInfo,
+  type RunItem,
+} from './contract/run-item.js';
+export {
+  PageInfoSchema,
+  ListRunsResponseSchema,
+  ListRunsQuerySchema,
+  LIST_SORT_FIELDS,
+  LIST_SORT_ORDERS,
+  LIST_LIMIT_MAX,
+  LIST_LIMIT_DEFAULT,
+  type PageInfo,
+  type ListRunsResponse,
+  type ParsedListRunsQuery,
+  type ListRunsQuery,
+} from './contract/list-runs.js';
+export { ErrorBodySchema, errorCodeOf, type ErrorBody } from './contract/error-body.js';
+export type { ErrorCode } from './contract/error-codes.js';
+export { formatIssues, issuePath } from './contract/format-issues.js';
+export {
+  CloudEnvironmentConfigSchema,
+  CloudEnvironmentSchema,
+  ListEnvironmentsResponseSchema,
+  ListEnvironmentsQuerySchema,
+  ENVIRONMENT_SORT_FIELDS,
+  type CloudEnvironmentConfig,
+  type CloudEnvironment,
+  type ListEnvironmentsResponse,
+  type ListEnvironmentsQuery,
+} from './contract/cloud-environment.js';
+export {
+  AgentSkillSourceSchema,
+  AgentSkillVariantSchema,
+  AgentSkillSchema,
+  ListAgentSkillsResponseSchema,
+  ListAgentSkillsQuerySchema,
+  SKILL_SORT_FIELDS,
+  type AgentSkill,
+  type AgentSkillVariant,
+  type ListAgentSkillsResponse,
+  type ListAgentSkillsQuery,
+} from './contract/agent-skill.js';
+export {
+  SCHEDULE_METADATA_MAX_KEYS,
+  SCHEDULE_MODES,
+  ScheduleCreateRequestSchema,
+  ScheduleUpdateRequestSchema,
+  ScheduledAgentHistorySchema,
+  ScheduledAgentItemSchema,
+  ListSchedulesResponseSchema,
+  ScheduleDeleteResponseSchema,
+  type ScheduleCreateRequest,
+  type ScheduleUpdateRequest,
+  type ScheduledAgentItem,
+  type ListSchedulesResponse,
+  type ScheduleDeleteResponse,
+} from './contract/schedule.js';
+export {
+  AGENT_TYPES,
+  CreateAgentIdentityRequestSchema,
+  UpdateAgentIdentityRequestSchema,
+  AgentIdentitySchema,
+  ListAgentIdentitiesResponseSchema,
+  ListAgentIdentitiesQuerySchema,
+  type CreateAgentIdentityRequest,
+  type UpdateAgentIdentityRequest,
+  type AgentIdentity,
+  type ListAgentIdentitiesResponse,
+  type ListAgentIdentitiesQuery,
+} from './contract/agent-identity.js';
+
+// Helpers the adapters share.
+export { parseDuration, DURATION_HINT, formatElapsed } from './format/duration.js';
+export { runDurationMs, describeState, runSummaryRows, summarizeRun } from './format/run-summary.js';
+export { parseMcpServersInput } from './input/mcp-servers-input.js';

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { RunStatusMessage } from '@agent-runs/core';
+import type { RunStatusMessage } from '@agent-runs/core/contract';
 import { generatedApiKey } from './config/generated-api-key.js';
 import { resolveOptions, ServerConfigError, type ResolvedOptions } from './config/resolve-options.js';
 import type { RunningServer, ServerOptions } from './config/server-options.js';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentRunsClient, CALLER_SOURCE_HEADER, NotFoundError, RunItemSchema } from '@agent-runs/core';
+import { AgentRunsClient, NotFoundError, RunItemSchema } from '@agent-runs/core';
+import { CALLER_SOURCE_HEADER } from '@agent-runs/core/contract';
 import { tempTree, writeServerConfig } from './server-config.js';
 import { startTestServer, type TestServer } from './start-test-server.js';
 

@@ -9,6 +9,8 @@ import {
   VERSION,
 } from '@agent-runs/core';
 
+import { sourcesOpenApi } from './sources-openapi.js';
+
 type JsonSchema = Record<string, unknown>;
 
 // Request shapes are described as a caller writes them; responses as the server sends them.
@@ -38,6 +40,7 @@ function listParameters(): unknown[] {
 
 /** The OpenAPI 3 document of this server, generated from the contract schemas. */
 export function buildOpenApi(): JsonSchema {
+  const sources = sourcesOpenApi({ input, output, ref, json, problem });
   const runIdParam = { name: 'runId', in: 'path', required: true, schema: { type: 'string' } };
   const errors = {
     '400': problem('Invalid request'),
@@ -89,10 +92,12 @@ export function buildOpenApi(): JsonSchema {
           responses: { '200': { description: 'The run id', content: json({ type: 'string' }) }, '409': problem('The run is PENDING'), ...errors },
         },
       },
+      ...sources.paths,
     },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
       schemas: {
+        ...sources.schemas,
         RunAgentRequest: input(RunAgentRequestSchema),
         RunAgentResponse: output(RunAgentResponseSchema),
         RunItem: output(RunItemSchema),

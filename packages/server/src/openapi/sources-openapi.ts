@@ -1,0 +1,116 @@
+import type { z } from 'zod';
+import {
+  AgentIdentitySchema,
+  CreateAgentIdentityRequestSchema,
+  ListAgentIdentitiesResponseSchema,
+  ListAgentSkillsQuerySchema,
+  ListAgentSkillsResponseSchema,
+  ListEnvironmentsQuerySchema,
+  ListEnvironmentsResponseSchema,
+  ListSchedulesResponseSchema,
+  ScheduleCreateRequestSchema,
+  ScheduleDeleteResponseSchema,
+  ScheduledAgentItemSchema,
+  ScheduleUpdateRequestSchema,
+  UpdateAgentIdentityRequestSchema,
+} from '@agent-runs/core';
+
+type JsonSchema = Record<string, unknown>;
+
+/** The document builder's helpers, so both halves describe schemas the same way. */
+export interface OpenApiHelpers {
+  input(schema: z.ZodType): JsonSchema;
+  output(schema: z.ZodType): JsonSchema;
+  ref(name: string): unknown;
+  json(schema: unknown): unknown;
+  problem(description: string): unknown;
+}
+
+/** Paths and schemas of what runs start from: schedules, environments, skills, named agents. */
+export function sourcesOpenApi({ input, output, ref, json, problem }: OpenApiHelpers): { paths: JsonSchema; schemas: JsonSchema } {
+  const errors = { '400': problem('Invalid request'), '401': problem('Missing or unknown API key') };
+  const notFound = { '404': problem('No such schedule or named agent') };
+  const path = (name: string) => [{ name, in: 'path', required: true, schema: { type: 'string' } }];
+  const query = (schema: z.ZodObject) =>
+    Object.entries(schema.shape).map(([name, s]) => ({ name, in: 'query', required: false, schema: input(s as z.ZodType) }));
+  const ok = (description: string, name: string) => ({ '200': { description, content: json(ref(name)) } });
+  const schedule = ok('The schedule', 'ScheduledAgentItem');
+  const identity = ok('The named agent', 'AgentIdentity');
+  return {
+    paths: {
+      '/agent/schedules': {
+        get: { operationId: 'listSchedules', summary: 'Every schedule', responses: { ...ok('The schedules', 'ListSchedulesResponse'), ...errors } },
+        post: {
+          operationId: 'createSchedule',
+          summary: 'A schedule that starts a run at each tick of a 5-field cron expression',
+          requestBody: { required: true, content: json(ref('ScheduleCreateRequest')) },
+          responses: { ...schedule, ...errors },
+        },
+      },
+      '/agent/schedules/{scheduleId}': {
+        get: { operationId: 'getSchedule', parameters: path('scheduleId'), responses: { ...schedule, ...errors, ...notFound } },
+        put: {
+          operationId: 'updateSchedule',
+          summary: 'Replace a schedule',
+          parameters: path('scheduleId'),
+          requestBody: { required: true, content: json(ref('ScheduleUpdateRequest')) },
+          responses: { ...schedule, ...errors, ...notFound },
+        },
+        delete: { operationId: 'deleteSchedule', parameters: path('scheduleId'), responses: { ...ok('Deleted', 'ScheduleDeleteResponse'), ...errors, ...notFound } },
+      },
+      '/agent/schedules/{scheduleId}/pause': {
+        post: { operationId: 'pauseSchedule', parameters: path('scheduleId'), responses: { ...schedule, ...errors, ...notFound } },
+      },
+      '/agent/schedules/{scheduleId}/resume': {
+        post: { operationId: 'resumeSchedule', parameters: path('scheduleId'), responses: { ...schedule, ...errors, ...notFound } },
+      },
+      '/agent/environments': {
+        get: {
+          operationId: 'listEnvironments',
+          summary: 'The environments the server configuration declares',
+          parameters: query(ListEnvironmentsQuerySchema),
+          responses: { ...ok('The environments', 'ListEnvironmentsResponse'), ...errors },
+        },
+      },
+      '/agent': {
+        get: {
+          operationId: 'listSkills',
+          summary: 'The skills (SKILL.md files) the server found',
+          parameters: query(ListAgentSkillsQuerySchema),
+          responses: { ...ok('The skills', 'ListAgentSkillsResponse'), ...errors },
+        },
+      },
+      '/agent/identities': {
+        get: { operationId: 'listIdentities', responses: { ...ok('The named agents', 'ListAgentIdentitiesResponse'), ...errors } },
+        post: {
+          operationId: 'createIdentity',
+          requestBody: { required: true, content: json(ref('CreateAgentIdentityRequest')) },
+          responses: { ...identity, ...errors },
+        },
+      },
+      '/agent/identities/{uid}': {
+        get: { operationId: 'getIdentity', parameters: path('uid'), responses: { ...identity, ...errors, ...notFound } },
+        put: {
+          operationId: 'updateIdentity',
+          parameters: path('uid'),
+          requestBody: { required: true, content: json(ref('UpdateAgentIdentityRequest')) },
+          responses: { ...identity, ...errors, ...notFound },
+        },
+        delete: { operationId: 'deleteIdentity', parameters: path('uid'), responses: { '204': { description: 'Deleted' }, ...errors, ...notFound } },
+      },
+    },
+    schemas: {
+      ScheduleCreateRequest: input(ScheduleCreateRequestSchema),
+      ScheduleUpdateRequest: input(ScheduleUpdateRequestSchema),
+      ScheduledAgentItem: output(ScheduledAgentItemSchema),
+      ListSchedulesResponse: output(ListSchedulesResponseSchema),
+      ScheduleDeleteResponse: output(ScheduleDeleteResponseSchema),
+      ListEnvironmentsResponse: output(ListEnvironmentsResponseSchema),
+      ListAgentSkillsResponse: output(ListAgentSkillsResponseSchema),
+      CreateAgentIdentityRequest: input(CreateAgentIdentityRequestSchema),
+      UpdateAgentIdentityRequest: input(UpdateAgentIdentityRequestSchema),
+      AgentIdentity: output(AgentIdentitySchema),
+      ListAgentIdentitiesResponse: output(ListAgentIdentitiesResponseSchema),
+    },
+  };
+}

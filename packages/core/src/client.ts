@@ -1,6 +1,10 @@
 import type { Dispatcher } from 'undici';
 import { CALLER_SOURCE_HEADER } from './contract/caller-source.js';
 import { Runs } from './resources/runs.js';
+import { Agents } from './resources/agents.js';
+import { Environments } from './resources/environments.js';
+import { Identities } from './resources/identities.js';
+import { Schedules } from './resources/schedules.js';
 import { APIPromise } from './internal/api-promise.js';
 import { resolveClientConfig, type ResolvedClientConfig } from './internal/client-config.js';
 import { loadUndici } from './internal/load-undici.js';
@@ -21,6 +25,14 @@ export type GenericRequest<T> = HTTPRequest<T>;
  */
 export class AgentRunsClient {
   readonly runs: Runs;
+  /** Runs started on a cron. */
+  readonly schedules: Schedules;
+  /** Where runs execute. */
+  readonly environments: Environments;
+  /** Skills that serve as base prompts (`GET /agent`). */
+  readonly agents: Agents;
+  /** Named agents: a prompt, skills, MCP servers and an environment under one name. */
+  readonly identities: Identities;
   readonly baseURL: string;
   private readonly config: ResolvedClientConfig;
   private dispatcher: Promise<Dispatcher> | undefined;
@@ -38,6 +50,10 @@ export class AgentRunsClient {
       ...this.config.defaultHeaders,
     };
     this.runs = new Runs((req) => this.send(req));
+    this.schedules = new Schedules((req) => this.send(req));
+    this.environments = new Environments((req) => this.send(req));
+    this.agents = new Agents((req) => this.send(req));
+    this.identities = new Identities((req) => this.send(req));
   }
 
   /** Whether an API key was given or found in the environment. */

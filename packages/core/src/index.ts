@@ -5,6 +5,10 @@
 export { AgentRunsClient, type GenericRequest } from './client.js';
 export { Runs, type CreateAndWaitOptions } from './resources/runs.js';
 export { RunsPage, PagePromise } from './resources/runs-page.js';
+export { Schedules } from './resources/schedules.js';
+export { Environments } from './resources/environments.js';
+export { Agents } from './resources/agents.js';
+export { Identities } from './resources/identities.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './internal/api-promise.js';
 export type { ClientOptions, RequestOptions } from './internal/options.js';
 export type { Logger, LogLevel } from './internal/logger.js';

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import {
+  AgentIdentitySchema,
+  CreateAgentIdentityRequestSchema,
+  ListAgentIdentitiesQuerySchema,
+  ListAgentIdentitiesResponseSchema,
+  UpdateAgentIdentityRequestSchema,
+  type AgentIdentity,
+  type CreateAgentIdentityRequest,
+  type ListAgentIdentitiesQuery,
+  type ListAgentIdentitiesResponse,
+  type UpdateAgentIdentityRequest,
+} from '../contract/agent-identity.js';
+import type { APIPromise } from '../internal/api-promise.js';
+import type { RequestOptions } from '../internal/options.js';
+import { guard, pathSegment, validate, type Send } from '../internal/resource-helpers.js';
+
+const identityPath = (uid: string) => `/agent/identities/${pathSegment('uid', uid)}`;
+// A delete answers 204 with no body.
+const NoContentSchema = z.undefined().transform((): void => undefined);
+
+/** `client.identities`: named agents (`agent_identity_uid` on create names one by `uid`). */
+export class Identities {
+  constructor(private readonly send: Send) {}
+
+  /** `POST /agent/identities`: `{ name, prompt, skills, mcp_servers, environment_id, ... }`; not retried once sent. */
+  create(body: CreateAgentIdentityRequest, options: RequestOptions = {}): APIPromise<AgentIdentity> {
+    return guard(() =>
+      this.send({
+        method: 'POST',
+        path: '/agent/identities',
+        body: validate(CreateAgentIdentityRequestSchema, body, 'named agent', 'body'),
+        schema: AgentIdentitySchema,
+        ...options,
+      }),
+    );
+  }
+
+  /** `GET /agent/identities/{uid}`. */
+  get(uid: string, options: RequestOptions = {}): APIPromise<AgentIdentity> {
+    return guard(() => this.send({ method: 'GET', path: identityPath(uid), schema: AgentIdentitySchema, ...options }));
+  }
+
+  /** `PUT /agent/identities/{uid}`: members given replace, `null` clears one. */
+  update(uid: string, body: UpdateAgentIdentityRequest, options: RequestOptions = {}): APIPromise<AgentIdentity> {
+    return guard(() =>
+      this.send({
+        method: 'PUT',
+        path: identityPath(uid),
+        body: validate(UpdateAgentIdentityRequestSchema, body, 'named agent', 'body'),
+        schema: AgentIdentitySchema,
+        ...options,
+      }),
+    );
+  }
+
+  /** `GET /agent/identities`, optionally `{ factory_uid }`. */
+  list(query: ListAgentIdentitiesQuery = {}, options: RequestOptions = {}): APIPromise<ListAgentIdentitiesResponse> {
+    return guard(() =>
+      this.send({
+        method: 'GET',
+        path: '/agent/identities',
+        query: validate(ListAgentIdentitiesQuerySchema, query, 'named agents query', 'query'),
+        schema: ListAgentIdentitiesResponseSchema,
+        ...options,
+      }),
+    );
+  }
+
+  /** `DELETE /agent/identities/{uid}`. */
+  delete(uid: string, options: RequestOptions = {}): APIPromise<void> {
+    return guard(() => this.send({ method: 'DELETE', path: identityPath(uid), schema: NoContentSchema, ...options }));
+  }
+}

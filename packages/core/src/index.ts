@@ -19,5 +19,6 @@ export { waitForRun } from './wait/wait-for-run.js';
 export * from './wait/wait-options.js';
 export * from './format/duration.js';
 export * from './format/run-summary.js';
+export { visibleText, type VisibleTextOptions } from './format/visible-text.js';
 export * from './input/mcp-servers-input.js';
 export { VERSION } from './version.js';

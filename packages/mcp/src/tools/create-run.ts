@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunAgentRequestSchema, RunAgentResponseSchema, type RunAgentRequest } from '@agent-runs/core';
+import { environmentIdFor, identityUidFor, RunAgentRequestSchema, RunAgentResponseSchema, type RunAgentRequest } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
 import { toolErrorResult } from './tool-error.js';
@@ -15,21 +15,34 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         'Starts a cloud agent run that works on a task in the background (for example: fix a bug, open a pull request, ' +
         'answer a question about a repository). Give a self-contained `prompt`, or a `skill`. Returns at once with the ' +
         'run_id and its first state (usually QUEUED); then call wait_for_run with the run_id to follow it to the end, ' +
-        'or get_run to check on it. Each call starts a new run: do not call it again to retry a wait.',
+        'or get_run to check on it. Each call starts a new run: do not call it again to retry a wait. A `skill`, an ' +
+        '`environment` and a named `agent` may be given by name or id; when unsure which exist, call list_skills, ' +
+        'list_environments or list_agents first.',
       // Strict: a misplaced argument (mcp_servers outside config, say) is named, not dropped.
       inputSchema: z.strictObject({
         prompt: request.prompt,
         title: request.title,
         skill: request.skill,
+        environment: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('The environment to run in, by name or id (see list_environments); sets config.environment_id'),
+        agent: z.string().min(1).optional().describe('A named agent whose defaults the run takes, by name or id (see list_agents)'),
         team: request.team,
         config: request.config,
       }),
       outputSchema: RunAgentResponseSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    async (args) => {
+    async ({ environment, agent, ...args }) => {
       try {
-        const created = await ctx.client.runs.create(args as RunAgentRequest);
+        const body = { ...args } as RunAgentRequest & { agent_identity_uid?: string };
+        if (environment !== undefined) {
+          body.config = { ...body.config, environment_id: await environmentIdFor(ctx.client.environments, environment) };
+        }
+        if (agent !== undefined) body.agent_identity_uid = await identityUidFor(ctx.client.identities, agent);
+        const created = await ctx.client.runs.create(body);
         const capacity = created.at_capacity ? ' The service is at capacity, so it may stay queued for a while.' : '';
         return {
           structuredContent: created,

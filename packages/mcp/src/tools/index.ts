@@ -6,12 +6,28 @@ import { registerCreateRunTool } from './create-run.js';
 import { registerGetRunTool } from './get-run.js';
 import { registerListRunsTool } from './list-runs.js';
 import { registerWaitForRunTool } from './wait-for-run.js';
+import { registerCreateScheduleTool } from './create-schedule.js';
+import { registerDeleteScheduleTool } from './delete-schedule.js';
+import { registerListAgentsTool } from './list-agents.js';
+import { registerListEnvironmentsTool } from './list-environments.js';
+import { registerListSchedulesTool } from './list-schedules.js';
+import { registerListSkillsTool } from './list-skills.js';
+import { registerPauseScheduleTools } from './pause-schedule.js';
 
-/** Registers every tool; in read-only mode only those that change nothing (list, get, wait). */
+/** Registers every tool; in read-only mode only those that change nothing (lists, get, wait). */
 export function registerTools(server: McpServer, ctx: ServerContext, tasks: CancellableTaskStore): void {
   if (!ctx.readOnly) registerCreateRunTool(server, ctx);
   registerListRunsTool(server, ctx);
   registerGetRunTool(server, ctx);
   registerWaitForRunTool(server, ctx, tasks);
   if (!ctx.readOnly) registerCancelRunTool(server, ctx);
+  registerListEnvironmentsTool(server, ctx);
+  registerListSkillsTool(server, ctx);
+  registerListAgentsTool(server, ctx);
+  registerListSchedulesTool(server, ctx);
+  if (!ctx.readOnly) {
+    registerCreateScheduleTool(server, ctx);
+    registerPauseScheduleTools(server, ctx);
+    registerDeleteScheduleTool(server, ctx);
+  }
 }

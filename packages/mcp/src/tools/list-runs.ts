@@ -39,6 +39,7 @@ export const listRunsInput = {
   source: query.source,
   environment_id: query.environment_id,
   skill_spec: query.skill_spec,
+  schedule_id: query.schedule_id,
   created_after: query.created_after,
   created_before: query.created_before,
   updated_after: query.updated_after,

@@ -1,0 +1,49 @@
+import { RequestValidationError } from '../errors/request-validation-error.js';
+import type { Environments } from '../resources/environments.js';
+import type { Identities } from '../resources/identities.js';
+
+interface Named {
+  id: string;
+  name: string;
+}
+
+/** An id as given, or the one item whose name is `text` (case-insensitive); otherwise a validation error naming `field`. */
+function pick(items: Named[], text: string, field: string, kind: string, listHint: string): string {
+  const wanted = text.trim();
+  if (items.some((item) => item.id === wanted)) return wanted;
+  const byName = items.filter((item) => item.name.toLowerCase() === wanted.toLowerCase());
+  if (byName.length === 1) return byName[0]!.id;
+  if (byName.length > 1) {
+    throw new RequestValidationError(field, [
+      `${field}: "${wanted}" is the name of ${byName.length} ${kind}s (${byName.map((i) => i.id).join(', ')}); give one of these ids`,
+    ]);
+  }
+  const known = items.slice(0, 20).map((i) => (i.name === i.id ? i.id : `${i.name} (${i.id})`));
+  throw new RequestValidationError(field, [
+    `${field}: no ${kind} has the name or id "${wanted}"; ${known.length ? `known: ${known.join(', ')}` : `the server has none`} (${listHint})`,
+  ]);
+}
+
+/** `config.environment_id` for an environment given by name or uid; one `GET /agent/environments`. */
+export async function environmentIdFor(environments: Pick<Environments, 'list'>, nameOrId: string, field = 'environment'): Promise<string> {
+  const { environments: list } = await environments.list();
+  return pick(
+    list.map((e) => ({ id: e.uid, name: e.config.name ?? e.uid })),
+    nameOrId,
+    field,
+    'environment',
+    'list them with GET /agent/environments',
+  );
+}
+
+/** `agent_identity_uid` for a named agent given by name or uid; one `GET /agent/identities`. */
+export async function identityUidFor(identities: Pick<Identities, 'list'>, nameOrId: string, field = 'agent'): Promise<string> {
+  const { agents } = await identities.list();
+  return pick(
+    agents.map((a) => ({ id: a.uid, name: a.name })),
+    nameOrId,
+    field,
+    'named agent',
+    'list them with GET /agent/identities',
+  );
+}

@@ -1,0 +1,8 @@
+import type { ScheduledAgentItem } from '@agent-runs/core';
+
+/** One line for a schedule: what, when, whether it is on, and what went wrong last. */
+export function summarizeSchedule(s: ScheduledAgentItem): string {
+  const state = s.enabled ? `next run ${s.history?.next_run ?? 'none'}` : 'paused';
+  const error = s.last_spawn_error ? `; last firing failed: ${s.last_spawn_error}` : '';
+  return `- ${s.name} (id ${s.id}): "${s.cron_schedule}", ${state}${s.history?.last_ran ? `, last ran ${s.history.last_ran}` : ''}${error}`;
+}

@@ -6,6 +6,10 @@ import { quickstartCommand } from './quickstart.js';
 import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
 import { waitCommand } from './wait.js';
+import { agentsCommand } from './agents.js';
+import { environmentsCommand } from './environments.js';
+import { schedulesCommand } from './schedules.js';
+import { skillsCommand } from './skills.js';
 
 /** Every command, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -14,6 +18,10 @@ export const COMMANDS: readonly Command[] = [
   getCommand,
   listCommand,
   cancelCommand,
+  schedulesCommand,
+  environmentsCommand,
+  skillsCommand,
+  agentsCommand,
   serveCommand,
   quickstartCommand,
 ];

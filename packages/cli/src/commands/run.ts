@@ -1,4 +1,5 @@
-import { visibleText } from '@agent-runs/core';
+import { visibleText, type RunAgentRequest } from '@agent-runs/core';
+import { resolveSourceFlags, withEnvironment } from '../input/source-flags.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { chooseDisplay } from '../follow/choose-display.js';
@@ -25,8 +26,9 @@ export const runCommand: Command = {
     name: { type: 'string', value: '<name>', description: 'Config name, a label to group and filter runs by' },
     model: { type: 'string', value: '<model-id>', description: 'Model to use (default: the team default)' },
     'base-prompt': { type: 'string', value: '<text>', description: 'A custom base prompt for the agent' },
-    environment: { type: 'string', value: '<id>', description: 'Environment to run the agent in' },
-    skill: { type: 'string', value: '<spec>', description: 'Skill to run: repo:skill, org/repo:skill or a path to a SKILL.md' },
+    environment: { type: 'string', value: '<name-or-id>', description: 'Environment to run the agent in (see the environments command)' },
+    agent: { type: 'string', value: '<name-or-id>', description: 'A named agent whose prompt, skills, MCP servers and environment the run takes (see agents list)' },
+    skill: { type: 'string', value: '<spec>', description: 'Skill to run: its name, repo:skill, org/repo:skill or a path to a SKILL.md (see the skills command)' },
     mcp: {
       type: 'string',
       value: '<json|file>',
@@ -54,7 +56,13 @@ export const runCommand: Command = {
     const wait = flags.bool('wait') || timeoutMs !== undefined;
     const json = flags.bool('json');
     const client = ctx.client();
-    const created = await client.runs.create(body);
+    const sources = await resolveSourceFlags(flags, client);
+    const config = withEnvironment(body.config, sources.environmentId);
+    const created = await client.runs.create({
+      ...body,
+      ...(config ? { config } : {}),
+      ...(sources.agentUid ? { agent_identity_uid: sources.agentUid } : {}),
+    } as RunAgentRequest);
     const { io } = ctx;
 
     if (!wait) {

@@ -18,7 +18,6 @@ const FLAG_FOR_FIELD: Record<string, string> = {
   'config.name': '--name',
   'config.model_id': '--model',
   'config.base_prompt': '--base-prompt',
-  'config.environment_id': '--environment',
   'config.mcp_servers': '--mcp',
   'config.computer_use_enabled': '--computer-use',
   'config.idle_timeout_minutes': '--idle-timeout',
@@ -34,7 +33,7 @@ function minutes(flags: ParsedFlags): number | undefined {
   return Number(text);
 }
 
-/** The create body the flags describe, validated against the contract. */
+/** The create body the flags describe, validated against the contract (--environment and --agent are looked up apart). */
 export function runRequestFromFlags(flags: ParsedFlags): RunAgentRequest {
   const config: AmbientAgentConfig = {};
   const set = <K extends keyof AmbientAgentConfig>(key: K, value: AmbientAgentConfig[K] | undefined) => {
@@ -43,7 +42,6 @@ export function runRequestFromFlags(flags: ParsedFlags): RunAgentRequest {
   set('name', flags.nonEmpty('name'));
   set('model_id', flags.nonEmpty('model'));
   set('base_prompt', flags.nonEmpty('base-prompt'));
-  set('environment_id', flags.nonEmpty('environment'));
   set('worker_host', flags.nonEmpty('worker-host'));
   set('idle_timeout_minutes', minutes(flags));
   if (flags.bool('computer-use')) config.computer_use_enabled = true;

@@ -1,9 +1,9 @@
 import { AgentRunsClient } from '@agent-runs/core';
-import { startServer, type RunningServer } from '@agent-runs/server';
+import { startServer, type RunningServer, type ServerOptions } from '@agent-runs/server';
 
 /** One in-memory local server per test file, and a client to look at its runs. */
-export async function startActionServer(): Promise<{ server: RunningServer; client: AgentRunsClient; close(): Promise<void> }> {
-  const server = await startServer({ port: 0, storage: 'memory', simulatedDurationMs: 100, quiet: true, concurrency: 8 });
+export async function startActionServer(options: ServerOptions = {}): Promise<{ server: RunningServer; client: AgentRunsClient; close(): Promise<void> }> {
+  const server = await startServer({ port: 0, storage: 'memory', simulatedDurationMs: 100, quiet: true, concurrency: 8, ...options });
   const client = new AgentRunsClient({ baseURL: server.baseURL, apiKey: server.apiKey, maxRetries: 0 });
   return {
     server,

@@ -34,6 +34,8 @@ export interface ActionInputs {
   jobSummary: boolean;
   comment: boolean;
   githubToken: string | undefined;
+  /** The `agent` input: a named agent's name or id, looked up before the create. */
+  agent: string | undefined;
 }
 
 export type ReadInput = (name: string) => string;
@@ -152,6 +154,7 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
     jobSummary,
     comment,
     githubToken,
+    agent: get('agent') || undefined,
   };
 }
 

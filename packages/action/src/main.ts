@@ -7,6 +7,7 @@ import { followRun } from './follow-run.js';
 import { readGitHubContext } from './github-context.js';
 import { InputError } from './input-error.js';
 import { readInputs } from './inputs.js';
+import { resolveSources } from './resolve-sources.js';
 import { writeJobSummary } from './job-summary.js';
 import { setRunOutputs } from './outputs.js';
 import { commentOnPullRequest } from './comment-on-pull-request.js';
@@ -29,7 +30,7 @@ export async function run(): Promise<void> {
 
     const github = readGitHubContext();
     const title = inputs.request.title ?? defaultTitle(github);
-    const request = title ? { ...inputs.request, title } : inputs.request;
+    const request = await resolveSources(client, title ? { ...inputs.request, title } : inputs.request, inputs.agent);
     core.debug(`Creating a run at ${client.baseURL} titled "${title ?? '(from the prompt)'}"`);
 
     const outcome = await followRun(client, request, inputs, jobCancel, (id) => (runId = id));

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { RunStatusMessage } from '@agent-runs/core';
+import { hostsForName, loopbackHosts, type OriginGuardOptions, type RunStatusMessage } from '@agent-runs/core';
 import { generatedApiKey } from './config/generated-api-key.js';
 import { resolveOptions, ServerConfigError, type ResolvedOptions } from './config/resolve-options.js';
 import type { RunningServer, ServerOptions } from './config/server-options.js';
@@ -88,12 +88,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log);
   const runs = new RunService(store, queue, executor, clock);
   let publicUrl = opts.publicUrl ?? '';
+  let originGuard: OriginGuardOptions = { allowedHosts: [] };
   const app: AppContext = {
     store,
     runs,
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     publicUrl: () => publicUrl,
     maxBodyBytes: opts.maxBodyBytes,
+    originGuard: () => originGuard,
   };
   const router = new Router(apiRoutes(executor.name));
   const server = createServer({ keepAlive: true }, (req, res) => {
@@ -118,6 +120,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const hostInUrl = address.family === 'IPv6' ? `[${reachable}]` : reachable;
   const url = `http://${hostInUrl}:${address.port}`;
   publicUrl ||= url;
+  originGuard = {
+    allowedHosts: [
+      ...loopbackHosts(opts.host, address.port),
+      ...hostsForName(new URL(publicUrl).host, address.port),
+      ...opts.allowedHosts.flatMap((name) => hostsForName(name, address.port)),
+    ],
+  };
   for (const id of await store.queuedIds()) queue.enqueue(id);
   opts.log(`Agent Runs API listening on ${url}/api/v1 (${executor.name} executor, ${opts.dataDir ? `data in ${opts.dataDir}` : 'in memory'})`);
 

@@ -5,7 +5,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { BodyError, readJsonBody } from './read-json-body.js';
-import { checkRequest, loopbackHosts, type GuardOptions } from './request-guard.js';
+import { loopbackHosts } from '@agent-runs/core';
+import { checkRequest, type GuardOptions } from './request-guard.js';
 
 export const MCP_PATH = '/mcp';
 /** A session with no open request for this long is closed: its client has gone without saying so. */

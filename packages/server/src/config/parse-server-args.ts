@@ -21,6 +21,7 @@ export const SERVER_ENV = {
   simulatedDuration: 'AGENT_RUNS_SERVER_SIMULATED_DURATION',
   maxBodyBytes: 'AGENT_RUNS_SERVER_MAX_BODY_BYTES',
   publicUrl: 'AGENT_RUNS_SERVER_PUBLIC_URL',
+  allowedHosts: 'AGENT_RUNS_SERVER_ALLOWED_HOSTS',
 } as const;
 
 // [flag, description, environment variable]
@@ -38,7 +39,8 @@ const HELP_ROWS: [string, string, string][] = [
   ['--concurrency <n>', 'Runs executed at once. Default 2.', SERVER_ENV.concurrency],
   ['--simulated-duration <duration>', 'Length of a simulated run. Default 3s.', SERVER_ENV.simulatedDuration],
   ['--max-body-bytes <n>', 'Largest request body. Default 1048576.', SERVER_ENV.maxBodyBytes],
-  ['--public-url <url>', 'Address for session links behind a proxy.', SERVER_ENV.publicUrl],
+  ['--public-url <url>', 'Address for session links behind a proxy; its host is accepted in the Host header.', SERVER_ENV.publicUrl],
+  ['--allowed-host <name[:port]>', 'Also answer requests addressed to this name (besides loopback names and --public-url); repeat for several. The variable takes a comma-separated list.', SERVER_ENV.allowedHosts],
   ['--quiet', 'Print nothing.', ''],
   ['--help', 'Show this help.', ''],
 ];
@@ -96,6 +98,11 @@ function apiKeyFrom(text: string, index: number): ApiKey {
   return { principal: `key-${index + 1}`, key: text };
 }
 
+const listFrom = (text: string | undefined) => {
+  const items = (text ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  return items.length ? items : undefined;
+};
+
 const truthy = (text: string | undefined) => text !== undefined && /^(1|true|yes|on)$/i.test(text.trim());
 
 export type ParsedServerArgs = { help: true } | { help: false; options: ServerOptions };
@@ -123,6 +130,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         'simulated-duration': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         'public-url': { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -152,5 +160,6 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   set('simulatedDurationMs', durationFrom('--simulated-duration', values['simulated-duration'] ?? env[SERVER_ENV.simulatedDuration]));
   set('maxBodyBytes', integerFrom('--max-body-bytes', values['max-body-bytes'] ?? env[SERVER_ENV.maxBodyBytes]));
   set('publicUrl', values['public-url'] ?? env[SERVER_ENV.publicUrl]);
+  set('allowedHosts', values['allowed-host'] ?? listFrom(env[SERVER_ENV.allowedHosts]));
   return { help: false, options };
 }

@@ -25,6 +25,15 @@ function integer(name: string, value: number | undefined, fallback: number, min:
   return value;
 }
 
+function allowedHosts(names: string[] | undefined): string[] {
+  for (const [i, name] of (names ?? []).entries()) {
+    if (typeof name !== 'string' || !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.test(name.trim())) {
+      throw new ServerConfigError(`allowedHosts[${i}] must be a host name, optionally with :port (e.g. runs.example or runs.example:8443), got "${String(name)}".`);
+    }
+  }
+  return (names ?? []).map((name) => name.trim());
+}
+
 /** Defaults filled in and every option checked before anything starts. */
 export function resolveOptions(options: ServerOptions): ResolvedOptions {
   const host = options.host ?? '127.0.0.1';
@@ -50,6 +59,9 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
       throw new ServerConfigError(`apiKeys[${i}].principal must name who holds the key.`);
     }
   }
+  if (options.publicUrl !== undefined && !/^https?:\/\/[^/]/i.test(options.publicUrl)) {
+    throw new ServerConfigError(`publicUrl must be an http(s) URL such as https://runs.example, got "${options.publicUrl}".`);
+  }
   const dataDir = storage === 'file' ? (options.dataDir ?? DEFAULT_DATA_DIR) : undefined;
   return {
     port: integer('port', options.port, 0, 0, 65535),
@@ -66,6 +78,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     simulatedDurationMs: integer('simulatedDurationMs', options.simulatedDurationMs, 3000, 0),
     maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
+    allowedHosts: allowedHosts(options.allowedHosts),
     quiet: options.quiet ?? false,
     log: options.quiet ? () => {} : (options.log ?? ((line) => process.stderr.write(`${line}\n`))),
   };

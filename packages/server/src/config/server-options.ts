@@ -32,6 +32,11 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** The address put in session links when the server is reached through a proxy. Default the listening URL. */
   publicUrl?: string;
+  /**
+   * Host names (`name` or `name:port`) requests may address besides the loopback names and
+   * `publicUrl`'s host; any other Host, and any Origin but the server's own, gets a 403.
+   */
+  allowedHosts?: string[];
   /** Print nothing (not even a generated key: read it from the result). */
   quiet?: boolean;
   /** Where lines are printed. Default stderr. */

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { checkRequestOrigin } from '@agent-runs/core';
 import { ApiProblem } from './api-problem.js';
+import { requireJsonContentType } from './json-content-type.js';
 import { sendProblem } from './respond.js';
 import type { AppContext } from './route.js';
 import type { Router } from './router.js';
@@ -16,6 +18,10 @@ export async function handleRequest(
   try {
     const url = new URL(req.url ?? '/', 'http://server.invalid');
     instance = url.pathname;
+    // Cross-site and DNS-rebinding requests are refused before anything else is looked at.
+    const rejected = checkRequestOrigin(req.headers, app.originGuard());
+    if (rejected) throw new ApiProblem('not_authorized', rejected.message, { status: rejected.status, retryable: false });
+    requireJsonContentType(req);
     const { route, params } = router.match(req.method ?? 'GET', url.pathname);
     const caller = route.auth ? app.auth.authenticate(req) : { uid: 'anonymous' };
     await route.handle({ req, res, url, params, app, caller });

@@ -26,10 +26,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     req.once('aborted', () => reject(new Error('request aborted')));
   });
   if (text.trim() === '') return undefined;
-  const type = String(req.headers['content-type'] ?? 'application/json').toLowerCase();
-  if (!type.includes('json')) {
-    throw new ApiProblem('invalid_request', `Content-Type must be application/json, got "${type}".`, { status: 415 });
-  }
+  // The Content-Type was checked before the body was read (json-content-type.ts).
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { RunCreatorInfo } from '@agent-runs/core';
+import type { OriginGuardOptions, RunCreatorInfo } from '@agent-runs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyAuth } from './api-key-auth.js';
 import type { RunService } from '../runs/run-service.js';
@@ -12,6 +12,8 @@ export interface AppContext {
   /** Where the server is reachable, without a trailing slash (for links). */
   publicUrl: () => string;
   maxBodyBytes: number;
+  /** The Host names and origins requests may come from (known once the server listens). */
+  originGuard: () => OriginGuardOptions;
 }
 
 export interface RouteRequest {

@@ -42,7 +42,11 @@ export class RunQueue {
     const active = this.active.get(runId);
     if (!active) return false;
     this.active.delete(runId);
-    await active.execution.cancel();
+    try {
+      await active.execution.cancel();
+    } catch (error) {
+      this.log(`Could not stop the work of run ${runId}: ${(error as Error).message}`);
+    }
     active.output.flush();
     this.pump();
     return true;

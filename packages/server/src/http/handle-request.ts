@@ -26,13 +26,15 @@ export async function handleRequest(
     const caller = route.auth ? app.auth.authenticate(req) : { uid: 'anonymous' };
     await route.handle({ req, res, url, params, app, caller });
   } catch (error) {
-    // The caller went away mid-request: there is no one to answer.
-    if (req.destroyed && !(error instanceof ApiProblem)) return;
     if (error instanceof ApiProblem) {
       sendProblem(res, error, instance);
       return;
     }
-    log(`Internal error on ${req.method} ${instance}: ${(error as Error).stack ?? String(error)}`);
-    sendProblem(res, new ApiProblem('internal_error', 'The server failed to answer; try again.'), instance);
+    // Logged once, with the trace id the caller gets, whether or not the caller is still
+    // there (a request whose body was read reports `destroyed` on Node 20: it is not gone).
+    const problem = new ApiProblem('internal_error', 'The server failed to answer; try again, or report the trace id.');
+    const cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    log(`Internal error on ${req.method} ${instance} (trace id ${problem.traceId}): ${cause}`);
+    sendProblem(res, problem, instance);
   }
 }

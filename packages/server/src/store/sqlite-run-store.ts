@@ -251,9 +251,11 @@ export class SqliteRunStore implements RunStore {
       sets.push('status_message = ?');
       params.push(change.statusMessage ? JSON.stringify(change.statusMessage) : null);
     }
-    const row = this.statement(
+    // all(), not get(): get() stops after the first row and the commit that follows is not
+    // checked, so a write the disk refused (SQLITE_FULL) would be reported as done.
+    const [row] = this.statement(
       `UPDATE runs SET ${sets.join(', ')} WHERE id = ? AND state IN (${from}) RETURNING ${COLUMNS}`,
-    ).get(...params, id, ...change.from) as RunRow | undefined;
+    ).all(...params, id, ...change.from) as RunRow[];
     return row ? toRecord(row) : undefined;
   }
 

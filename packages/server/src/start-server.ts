@@ -7,6 +7,7 @@ import { generatedApiKey } from './config/generated-api-key.js';
 import { resolveOptions, ServerConfigError, type ResolvedOptions } from './config/resolve-options.js';
 import type { RunningServer, ServerOptions } from './config/server-options.js';
 import { CommandExecutor } from './executors/command-executor.js';
+import { killRecordedGroup } from './executors/process-group.js';
 import type { RunExecutor } from './executors/run-executor.js';
 import { SimulatedExecutor } from './executors/simulated-executor.js';
 import { ApiKeyAuth } from './http/api-key-auth.js';
@@ -25,6 +26,7 @@ const RESTARTED: RunStatusMessage = {
   error_code: 'internal_error',
   retryable: true,
 };
+const IN_FLIGHT = ['INPROGRESS', 'PENDING', 'CLAIMED'];
 const STOPPED: RunStatusMessage = {
   message: 'The server was stopped while this run was in progress; start a new run.',
   error_code: 'internal_error',
@@ -65,7 +67,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const store = new SqliteRunStore(opts.dataDir ? join(opts.dataDir, 'runs.sqlite') : ':memory:');
   const clock = new MonotonicClock();
-  const failed = await store.failAll(['INPROGRESS', 'PENDING', 'CLAIMED'], RESTARTED, clock.now());
+  // Agents a killed server left running: their runs are failed below, so they are stopped.
+  const leftovers = await store.processGroups(IN_FLIGHT);
+  const killed = leftovers.filter((group) => killRecordedGroup(group)).length;
+  if (killed > 0) opts.log(`Killed ${killed} agent process group(s) left running by the last server.`);
+  const failed = await store.failAll(IN_FLIGHT, RESTARTED, clock.now());
   if (failed > 0) opts.log(`Marked ${failed} run(s) that were in progress at the last stop as FAILED.`);
 
   let apiKey = opts.apiKeys[0]?.key;

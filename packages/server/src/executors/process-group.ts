@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { groupMembers } from './process-identity.js';
+import { groupMembers, hasProcFs, processStartTime } from './process-identity.js';
+import type { ProcessGroupRecord } from './run-executor.js';
 
 const POLL_MS = 50;
 /** After SIGKILL the kernel ends a group at once; this only bounds the wait for it to show. */
@@ -46,4 +47,18 @@ export async function endGroup(pgid: number, graceMs: number): Promise<void> {
   if (await waitGone(pgid, graceMs)) return;
   signalGroup(pgid, 'SIGKILL');
   await waitGone(pgid, AFTER_KILL_MS);
+}
+
+/**
+ * Kills the group an earlier server recorded for a run, if it is still that group: a live
+ * leader must have the recorded start time (else its pid was reused); a group whose leader
+ * is gone cannot have been reused, since a group id stays taken while any member lives.
+ * Without /proc the identity cannot be checked and nothing is killed. True when signalled.
+ */
+export function killRecordedGroup({ pgid, startTime }: ProcessGroupRecord): boolean {
+  if (!hasProcFs || startTime === null || !Number.isInteger(pgid) || pgid <= 1) return false;
+  const leaderStart = processStartTime(pgid);
+  if (leaderStart !== undefined && leaderStart !== startTime) return false;
+  if (!groupAlive(pgid)) return false;
+  return signalGroup(pgid, 'SIGKILL');
 }

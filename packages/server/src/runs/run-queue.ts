@@ -117,6 +117,11 @@ export class RunQueue {
     }
     const active: Active = { execution, output };
     this.active.set(run.id, active);
+    if (execution.processGroup) {
+      this.store.setProcessGroup(run.id, execution.processGroup).catch((error: unknown) => {
+        this.log(`Could not record the process group of run ${run.id}: ${(error as Error).message}`);
+      });
+    }
     execution.done.then(
       (outcome) => this.finish(run.id, active, output, outcome),
       (error: unknown) =>

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { RunStatusMessage } from '@agent-runs/core';
+import type { ProcessGroupRecord } from '../executors/run-executor.js';
 import type { ListCursor } from './list-cursor.js';
 import type { NewRun, RunRecord } from './run-record.js';
 import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition, SortField } from './run-store.js';
@@ -269,6 +270,18 @@ export class SqliteRunStore implements RunStore {
   async getOutput(id: string): Promise<string> {
     const row = this.statement('SELECT output FROM run_outputs WHERE id = ?').get(id) as { output: string } | undefined;
     return row?.output ?? '';
+  }
+
+  async setProcessGroup(id: string, group: ProcessGroupRecord): Promise<void> {
+    this.statement('INSERT OR REPLACE INTO run_processes (id, pgid, start_time) VALUES (?, ?, ?)').run(id, group.pgid, group.startTime);
+  }
+
+  async processGroups(states: readonly string[]): Promise<(ProcessGroupRecord & { id: string })[]> {
+    if (states.length === 0) return [];
+    const rows = this.statement(
+      `SELECT p.id, p.pgid, p.start_time FROM run_processes p JOIN runs r ON r.id = p.id WHERE r.state IN (${states.map(() => '?').join(', ')})`,
+    ).all(...states) as { id: string; pgid: number; start_time: string | null }[];
+    return rows.map((row) => ({ id: row.id, pgid: row.pgid, startTime: row.start_time }));
   }
 
   async queuedIds(): Promise<string[]> {

@@ -12,6 +12,9 @@ import type { RunExecutor } from './executors/run-executor.js';
 import { SimulatedExecutor } from './executors/simulated-executor.js';
 import { ApiKeyAuth } from './http/api-key-auth.js';
 import { handleRequest } from './http/handle-request.js';
+import { SessionTokens } from './http/session-access.js';
+import { sessionSecret } from './config/session-secret.js';
+import { ensurePrivateDir } from './config/private-dir.js';
 import type { AppContext } from './http/route.js';
 import { Router } from './http/router.js';
 import { apiRoutes } from './routes/api-routes.js';
@@ -35,7 +38,7 @@ const STOPPED: RunStatusMessage = {
 
 function makeExecutor(options: ResolvedOptions): RunExecutor {
   if (options.executor === 'command') {
-    return new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs });
+    return new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs, agentEnv: options.agentEnv });
   }
   return new SimulatedExecutor(options.simulatedDurationMs);
 }
@@ -90,6 +93,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
   }
 
+  const sessionTokens = new SessionTokens(sessionSecret(opts.dataDir));
+  if (opts.executor === 'command' && options.workDir === undefined) ensurePrivateDir(opts.workDir);
   const executor = makeExecutor(opts);
   const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log);
   const runs = new RunService(store, queue, executor, clock);
@@ -102,6 +107,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     publicUrl: () => publicUrl,
     maxBodyBytes: opts.maxBodyBytes,
     originGuard: () => originGuard,
+    sessionTokens,
+    mayRead: (principal, run) => opts.sharedRuns || run.creator.uid === principal,
+    sessionLink: (run) => sessionTokens.link(publicUrl, run.sessionId),
   };
   const router = new Router(apiRoutes(executor.name));
   const server = createServer({ keepAlive: true }, (req, res) => {

@@ -22,6 +22,8 @@ export const SERVER_ENV = {
   maxBodyBytes: 'AGENT_RUNS_SERVER_MAX_BODY_BYTES',
   publicUrl: 'AGENT_RUNS_SERVER_PUBLIC_URL',
   allowedHosts: 'AGENT_RUNS_SERVER_ALLOWED_HOSTS',
+  agentEnv: 'AGENT_RUNS_SERVER_AGENT_ENV',
+  sharedRuns: 'AGENT_RUNS_SERVER_SHARED_RUNS',
 } as const;
 
 // [flag, description, environment variable]
@@ -35,12 +37,14 @@ const HELP_ROWS: [string, string, string][] = [
   ['--executor <name>', 'simulated (default) or command.', SERVER_ENV.executor],
   ['--command <command line>', 'The agent command for the command executor.', SERVER_ENV.command],
   ['--command-timeout <duration>', 'Stop an agent command after this long. Default 30m.', SERVER_ENV.commandTimeout],
-  ['--work-dir <dir>', 'Parent of the per-run working directories.', SERVER_ENV.workDir],
+  ['--work-dir <dir>', 'Parent of the per-run working directories. Default a private directory under the temp directory.', SERVER_ENV.workDir],
+  ['--agent-env <name>', 'Pass this variable of the server\'s environment to the agent command; repeat for several. The agent otherwise gets only PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_*, TZ, TMPDIR and the run\'s AGENT_RUNS_* variables. The variable takes a comma-separated list.', SERVER_ENV.agentEnv],
   ['--concurrency <n>', 'Runs executed at once. Default 2.', SERVER_ENV.concurrency],
   ['--simulated-duration <duration>', 'Length of a simulated run. Default 3s.', SERVER_ENV.simulatedDuration],
   ['--max-body-bytes <n>', 'Largest request body. Default 1048576.', SERVER_ENV.maxBodyBytes],
   ['--public-url <url>', 'Address for session links behind a proxy; its host is accepted in the Host header.', SERVER_ENV.publicUrl],
   ['--allowed-host <name[:port]>', 'Also answer requests addressed to this name (besides loopback names and --public-url); repeat for several. The variable takes a comma-separated list.', SERVER_ENV.allowedHosts],
+  ['--shared-runs', 'Let every key read and cancel every run (by default a key sees only its own principal\'s runs).', `${SERVER_ENV.sharedRuns}=1`],
   ['--quiet', 'Print nothing.', ''],
   ['--help', 'Show this help.', ''],
 ];
@@ -131,6 +135,8 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         'max-body-bytes': { type: 'string' },
         'public-url': { type: 'string' },
         'allowed-host': { type: 'string', multiple: true },
+        'agent-env': { type: 'string', multiple: true },
+        'shared-runs': { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -161,5 +167,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   set('maxBodyBytes', integerFrom('--max-body-bytes', values['max-body-bytes'] ?? env[SERVER_ENV.maxBodyBytes]));
   set('publicUrl', values['public-url'] ?? env[SERVER_ENV.publicUrl]);
   set('allowedHosts', values['allowed-host'] ?? listFrom(env[SERVER_ENV.allowedHosts]));
+  set('agentEnv', values['agent-env'] ?? listFrom(env[SERVER_ENV.agentEnv]));
+  if (values['shared-runs'] ?? truthy(env[SERVER_ENV.sharedRuns])) options.sharedRuns = true;
   return { help: false, options };
 }

@@ -1,4 +1,5 @@
 import { homedir, tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isLoopbackHost } from '@agent-runs/core';
 import type { ServerOptions } from './server-options.js';
@@ -8,6 +9,23 @@ export const DEFAULT_DATA_DIR = join(homedir(), '.agent-runs', 'server');
 /** Thrown for unusable options; the message names the option and what is valid. */
 export class ServerConfigError extends Error {
   override name = 'ServerConfigError';
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function agentEnv(names: string[] | undefined): string[] {
+  for (const [i, name] of (names ?? []).entries()) {
+    if (typeof name !== 'string' || !ENV_NAME.test(name)) {
+      throw new ServerConfigError(`agentEnv[${i}] must be an environment variable name (letters, digits, _), got "${String(name)}".`);
+    }
+  }
+  return names ?? [];
+}
+
+/** The default parent of run working directories: per user and data directory, outside it. */
+function defaultWorkDir(dataDir: string | undefined): string {
+  const owner = `${process.getuid?.() ?? 'user'}:${dataDir ?? 'memory'}`;
+  return join(tmpdir(), `agent-runs-work-${createHash('sha256').update(owner).digest('hex').slice(0, 12)}`);
 }
 
 export type ResolvedOptions = Required<Omit<ServerOptions, 'command' | 'publicUrl' | 'dataDir' | 'log'>> & {
@@ -73,7 +91,9 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     executor,
     command: options.command,
     commandTimeoutMs: integer('commandTimeoutMs', options.commandTimeoutMs, 30 * 60_000, 1),
-    workDir: options.workDir ?? (dataDir ? join(dataDir, 'work') : join(tmpdir(), 'agent-runs-server-work')),
+    workDir: options.workDir ?? defaultWorkDir(dataDir),
+    agentEnv: agentEnv(options.agentEnv),
+    sharedRuns: options.sharedRuns ?? false,
     concurrency: integer('concurrency', options.concurrency, 2, 1, 1000),
     simulatedDurationMs: integer('simulatedDurationMs', options.simulatedDurationMs, 3000, 0),
     maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1),

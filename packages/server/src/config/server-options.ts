@@ -22,7 +22,21 @@ export interface ServerOptions {
   command?: string;
   /** The `command` executor ends a run that takes longer than this. Default 30 minutes. */
   commandTimeoutMs?: number;
-  /** Where the `command` executor makes a working directory per run. Default `<dataDir>/work`, or a temp dir in memory mode. */
+  /**
+   * Names of the server's environment variables the agent command also receives, besides
+   * the allow-listed PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_*, TZ and TMPDIR.
+   */
+  agentEnv?: string[];
+  /**
+   * Let every key read and cancel every run. Default false: a key reads, lists and cancels
+   * only the runs of its own principal.
+   */
+  sharedRuns?: boolean;
+  /**
+   * Where the `command` executor makes a working directory per run. Default a private
+   * directory (0700) under the system's temp directory, outside the data directory, so an
+   * agent cannot reach the key file or the database by a relative path.
+   */
   workDir?: string;
   /** Runs executed at once; the rest wait in FIFO order. Default 2. */
   concurrency?: number;

@@ -19,6 +19,8 @@ export interface CommandExecutorOptions {
   /** Parent of the per-run working directories. */
   workRoot: string;
   timeoutMs: number;
+  /** Variables of the server's environment passed to the agent besides the allow-list. */
+  agentEnv?: readonly string[];
 }
 
 /**
@@ -33,15 +35,16 @@ export class CommandExecutor implements RunExecutor {
 
   start({ run, onOutput }: ExecutionContext): Execution {
     const workDir = join(this.options.workRoot, run.id);
-    mkdirSync(workDir, { recursive: true });
+    mkdirSync(workDir, { recursive: true, mode: 0o700 });
     const mcpConfigPath = join(workDir, 'mcp.json');
-    writeFileSync(mcpConfigPath, `${JSON.stringify({ mcpServers: run.agentConfig.mcp_servers ?? {} }, null, 2)}\n`);
+    // It may hold the MCP servers' tokens: readable by this user only.
+    writeFileSync(mcpConfigPath, `${JSON.stringify({ mcpServers: run.agentConfig.mcp_servers ?? {} }, null, 2)}\n`, { mode: 0o600 });
 
     const child = spawn(this.options.command, {
       shell: true,
       cwd: workDir,
       detached: true, // Its own process group, so cancel and timeout reach everything it starts.
-      env: commandEnv(process.env, run, mcpConfigPath, workDir),
+      env: commandEnv(process.env, run, mcpConfigPath, workDir, this.options.agentEnv),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderrTail = '';

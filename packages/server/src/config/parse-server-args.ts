@@ -35,7 +35,7 @@ const HELP_ROWS: [string, string, string][] = [
   ['--api-key <[principal=]key>', 'Accept this key; repeat for several. The principal becomes the creator of its runs. The variable takes a comma-separated list. Without any, a key is generated and printed once.', SERVER_ENV.apiKeys],
   ['--no-auth', 'Accept requests without a key (loopback hosts only).', `${SERVER_ENV.noAuth}=1`],
   ['--executor <name>', 'simulated (default) or command.', SERVER_ENV.executor],
-  ['--command <command line>', 'The agent command for the command executor.', SERVER_ENV.command],
+  ['--command <command line>', 'The agent command; implies --executor command.', SERVER_ENV.command],
   ['--command-timeout <duration>', 'Stop an agent command after this long. Default 30m.', SERVER_ENV.commandTimeout],
   ['--work-dir <dir>', 'Parent of the per-run working directories. Default a private directory under the temp directory.', SERVER_ENV.workDir],
   ['--agent-env <name>', 'Pass this variable of the server\'s environment to the agent command; repeat for several. The agent otherwise gets only PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_*, TZ, TMPDIR and the run\'s AGENT_RUNS_* variables. The variable takes a comma-separated list.', SERVER_ENV.agentEnv],
@@ -95,10 +95,18 @@ function durationFrom(name: string, text: string | undefined): number | undefine
   return ms;
 }
 
-/** `alice=key` → { principal: alice, key }; a bare key is named after its position. */
+/** What may name a principal before `=`; base64 keys hold `+`, `/` and trailing `=`, which no name does. */
+const PRINCIPAL = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+
+/**
+ * `alice=key` → { principal: alice, key }; a bare key is named after its position. Split
+ * only where the part before the first `=` is a name and a key follows, so a key that
+ * holds `=` (base64 padding) is taken whole.
+ */
 function apiKeyFrom(text: string, index: number): ApiKey {
   const at = text.indexOf('=');
-  if (at > 0 && at < text.length - 1) return { principal: text.slice(0, at), key: text.slice(at + 1) };
+  const key = text.slice(at + 1);
+  if (at > 0 && PRINCIPAL.test(text.slice(0, at)) && key !== '' && !key.startsWith('=')) return { principal: text.slice(0, at), key };
   return { principal: `key-${index + 1}`, key: text };
 }
 

@@ -59,7 +59,11 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   if (storage !== 'memory' && storage !== 'file') {
     throw new ServerConfigError(`storage must be "memory" or "file", got "${String(storage)}".`);
   }
-  const executor = options.executor ?? 'simulated';
+  // A command line means the command executor; naming the simulated one as well is a contradiction.
+  const executor = options.executor ?? (options.command?.trim() ? 'command' : 'simulated');
+  if (executor === 'simulated' && options.command?.trim()) {
+    throw new ServerConfigError('command (--command) is set but executor (--executor) is "simulated", which runs no command; drop the executor (a command implies "command") or the command.');
+  }
   if (executor !== 'simulated' && executor !== 'command') {
     throw new ServerConfigError(`executor must be "simulated" or "command", got "${String(executor)}".`);
   }

@@ -35,3 +35,5 @@ export { formatIssues, issuePath } from './format-issues.js';
 export { ERROR_CODE_STATUS, ERROR_TYPE_BASE } from './error-codes.js';
 export type { ErrorCode } from './error-codes.js';
 export { CALLER_SOURCE_HEADER, CLAIMABLE_SOURCES, sourceFromHeader } from './caller-source.js';
+export { checkRequestOrigin, hostsForName, loopbackHosts } from './request-origin-guard.js';
+export type { OriginGuardHeaders, OriginGuardOptions, OriginRejection } from './request-origin-guard.js';

@@ -10,3 +10,5 @@ export * from './error-body.js';
 export * from './format-issues.js';
 export * from './caller-source.js';
 export * from './request-origin-guard.js';
+export * from './request-limits.js';
+export * from './control-characters.js';

@@ -22,7 +22,8 @@ import { MonotonicClock } from './runs/monotonic-clock.js';
 import { RunQueue } from './runs/run-queue.js';
 import { RunService } from './runs/run-service.js';
 import { lockDataDir } from './store/data-dir-lock.js';
-import { SqliteRunStore } from './store/sqlite-run-store.js';
+import { openRunStore } from './store/open-run-store.js';
+import type { SqliteRunStore } from './store/sqlite-run-store.js';
 
 const RESTARTED: RunStatusMessage = {
   message: 'The server restarted while this run was in progress, so its outcome is unknown; start a new run.',
@@ -68,7 +69,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       throw new ServerConfigError((error as Error).message);
     }
   }
-  const store = new SqliteRunStore(opts.dataDir ? join(opts.dataDir, 'runs.sqlite') : ':memory:');
+  let store: SqliteRunStore;
+  try {
+    store = openRunStore(opts.dataDir ? join(opts.dataDir, 'runs.sqlite') : ':memory:');
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const clock = new MonotonicClock();
   // Agents a killed server left running: their runs are failed below, so they are stopped.
   const leftovers = await store.processGroups(IN_FLIGHT);

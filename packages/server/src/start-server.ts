@@ -104,7 +104,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (opts.executor === 'command' && options.workDir === undefined) ensurePrivateDir(opts.workDir);
   const executor = makeExecutor(opts);
   const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log);
-  const runs = new RunService(store, queue, executor, clock);
+  const runs = new RunService(store, queue, executor, clock, opts.sharedRuns);
   let publicUrl = opts.publicUrl ?? '';
   let originGuard: OriginGuardOptions = { allowedHosts: [] };
   const app: AppContext = {
@@ -115,7 +115,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     maxBodyBytes: opts.maxBodyBytes,
     originGuard: () => originGuard,
     sessionTokens,
-    mayRead: (principal, run) => opts.sharedRuns || run.creator.uid === principal,
     sessionLink: (run) => sessionTokens.link(publicUrl, run.sessionId),
   };
   const router = new Router(apiRoutes(executor.name));

@@ -67,7 +67,7 @@ describe('restart safety', () => {
     const dataDir = tempDir();
     const proc = await startServerProcess(['--data-dir', dataDir, '--api-key', KEY]);
     try {
-      await expect(startServer({ dataDir, quiet: true })).rejects.toThrow(`in use by another server (process ${proc.child.pid})`);
+      await expect(startServer({ dataDir, quiet: true })).rejects.toThrow(`in use by another server (process ${proc.child.pid}, named in`);
     } finally {
       proc.child.kill('SIGTERM');
       await proc.exited;

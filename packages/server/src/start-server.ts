@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { hostsForName, loopbackHosts, type OriginGuardOptions, type RunStatusMessage } from '@agent-runs/core';
+import { hostsForName, isLoopbackHost, loopbackHosts, type OriginGuardOptions, type RunStatusMessage } from '@agent-runs/core';
 import { generatedApiKey } from './config/generated-api-key.js';
 import { resolveOptions, ServerConfigError, type ResolvedOptions } from './config/resolve-options.js';
 import type { RunningServer, ServerOptions } from './config/server-options.js';
@@ -148,6 +148,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ],
   };
   for (const id of await store.queuedIds()) queue.enqueue(id);
+  if (!isLoopbackHost(opts.host) && opts.allowedHosts.length === 0 && !opts.publicUrl) {
+    opts.log(`Bound to ${opts.host}: requests are answered only when addressed to a loopback name; name the others with --allowed-host (or --public-url).`);
+  }
   opts.log(`Agent Runs API listening on ${url}/api/v1 (${executor.name} executor, ${opts.dataDir ? `data in ${opts.dataDir}` : 'in memory'})`);
 
   let closing: Promise<void> | undefined;
@@ -155,9 +158,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     (closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await queue.stop(STOPPED);
-      // Answers in flight are given a moment; then lingering connections are cut.
+      // Answers in flight are given a moment, while the agents are stopped; then lingering
+      // connections are cut. Shutdown takes the agents' kill grace and about a second more.
       const cut = setTimeout(() => server.closeAllConnections(), 1000);
+      await queue.stop(STOPPED);
       await stopped;
       clearTimeout(cut);
       await store.close();

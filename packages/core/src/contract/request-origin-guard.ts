@@ -36,9 +36,11 @@ export function loopbackHosts(host: string, port: number): string[] {
  * name with the server's port, or without one (a proxy on the default port).
  */
 export function hostsForName(name: string, port: number): string[] {
-  const lower = bracketed(name.trim().toLowerCase());
-  if (/:\d+$/.test(lower) && !/^\[[^\]]*\]$/.test(lower)) return [lower];
-  return [`${lower}:${port}`, lower];
+  const lower = name.trim().toLowerCase();
+  // `name:port` and `[v6]:port` already say their port; a bare IPv6 address needs brackets.
+  if (/^(\[[^\]]+\]|[^:[\]]+):\d+$/.test(lower)) return [lower];
+  const host = bracketed(lower);
+  return [`${host}:${port}`, host];
 }
 
 /** Undefined when the request may go on; else a 403 naming what was refused and what is allowed. */

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { checkRequestOrigin } from '@agent-runs/core';
+import { checkRequestOrigin } from '@agent-runs/core/contract';
 
 export interface GuardOptions {
   /** Host header values accepted (`host:port`), compared case-insensitively. */

@@ -1,7 +1,8 @@
 import { homedir, tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { isLoopbackHost, REQUEST_BODY_MAX_BYTES } from '@agent-runs/core';
+import { isLoopbackHost } from '@agent-runs/core';
+import { REQUEST_BODY_MAX_BYTES } from '@agent-runs/core/contract';
 import type { ServerOptions } from './server-options.js';
 
 export const DEFAULT_DATA_DIR = join(homedir(), '.agent-runs', 'server');

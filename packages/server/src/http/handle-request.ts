@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkRequestOrigin } from '@agent-runs/core';
+import { checkRequestOrigin } from '@agent-runs/core/contract';
 import { ApiProblem } from './api-problem.js';
 import { requireJsonContentType } from './json-content-type.js';
 import { sendProblem } from './respond.js';

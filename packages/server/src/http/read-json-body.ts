@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { PROMPT_MAX_CHARS } from '@agent-runs/core';
+import { PROMPT_MAX_CHARS } from '@agent-runs/core/contract';
 import { ApiProblem } from './api-problem.js';
 
 /** Reads and parses a JSON body of at most `limit` bytes; an empty body reads as undefined. */

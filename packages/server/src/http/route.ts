@@ -1,4 +1,4 @@
-import type { OriginGuardOptions, RunCreatorInfo } from '@agent-runs/core';
+import type { OriginGuardOptions, RunCreatorInfo } from '@agent-runs/core/contract';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyAuth } from './api-key-auth.js';
 import type { SessionTokens } from './session-access.js';

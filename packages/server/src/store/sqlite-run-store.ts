@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { RunStatusMessage } from '@agent-runs/core';
+import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from '../executors/run-executor.js';
 import type { ListCursor } from './list-cursor.js';
 import type { NewRun, RunRecord } from './run-record.js';

@@ -158,6 +158,7 @@ export {
   type ListAgentIdentitiesResponse,
   type ListAgentIdentitiesQuery,
 } from './contract/agent-identity.js';
+export { PROMPT_MAX_CHARS, TITLE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from './contract/request-limits.js';
 
 // Helpers the adapters share.
 export {

@@ -13,6 +13,8 @@ beforeAll(async () => {
   t = await startTestServer({
     configFile: writeServerConfig({ environments: { 'env-1': {}, 'env-2': {} }, skill_directories: [join(skills, 'skills')] }),
     concurrency: 10,
+    // Filters across principals: every key reads every run here.
+    sharedRuns: true,
     apiKeys: [
       { key: 'key-of-alice-123', principal: 'alice' },
       { key: 'key-of-bob-45678', principal: 'bob' },

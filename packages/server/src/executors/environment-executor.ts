@@ -19,6 +19,8 @@ export class EnvironmentExecutor implements RunExecutor {
     private readonly environments: EnvironmentRegistry,
     private readonly workRoot: string,
     private readonly timeoutMs: number,
+    /** Server variables passed on to the agent, and so to the setup commands. */
+    private readonly agentEnv: readonly string[] = [],
   ) {
     this.name = inner.name;
   }
@@ -34,7 +36,7 @@ export class EnvironmentExecutor implements RunExecutor {
 
     const workDir = runWorkDir(this.workRoot, context.run.id);
     mkdirSync(workDir, { recursive: true });
-    const childEnv = commandEnv(process.env, context.run, join(workDir, 'mcp.json'), workDir);
+    const childEnv = commandEnv(process.env, context.run, join(workDir, 'mcp.json'), workDir, this.agentEnv);
     const preparation = prepareWorkspace(env, workDir, childEnv, context.onOutput, this.timeoutMs);
     let agent: Execution | undefined;
     let cancelled = false;

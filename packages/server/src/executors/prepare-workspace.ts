@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { RunStatusMessage } from '@agent-runs/core';
 import type { EnvironmentConfig } from '../config/config-file.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { KILL_GRACE_MS } from './command-executor.js';
 import { endGroup } from './process-group.js';
 
 const TAIL_LINES = 20;
 const TAIL_CHARS = 4000;
-const KILL_GRACE_MS = 2000;
+const OUTPUT_DRAIN_MS = 200;
 
 interface Step {
   /** How the step is named in output and in a failure message. */
@@ -57,7 +59,7 @@ export function prepareWorkspace(
       }),
     ),
   ];
-  let current: { child: ChildProcess; exited: Promise<unknown> } | undefined;
+  let current: { end(): Promise<void> } | undefined;
   let cancelled = false;
 
   const runStep = (step: Step): Promise<RunStatusMessage | undefined> =>
@@ -65,11 +67,14 @@ export function prepareWorkspace(
       onOutput(`$ ${step.label}\n`);
       let tail = '';
       const child = step.start();
+      // 'exit', not 'close': a step may leave a process running that holds the pipes open.
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((done) => {
         child.once('error', (error) => done({ code: null, signal: null, error }));
-        child.once('close', (code, signal) => done({ code, signal }));
+        child.once('exit', (code, signal) => done({ code, signal }));
       });
-      current = { child, exited };
+      const closed = new Promise<void>((done) => child.once('close', () => done()));
+      const end = () => (child.pid === undefined ? Promise.resolve() : endGroup(child.pid, KILL_GRACE_MS));
+      current = { end };
       const collect = (text: string) => {
         onOutput(text);
         tail = (tail + text).slice(-TAIL_CHARS);
@@ -79,10 +84,16 @@ export function prepareWorkspace(
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        void endGroup(child, exited, KILL_GRACE_MS);
+        void end();
       }, timeoutMs);
-      void exited.then(({ code, signal, error }) => {
+      void exited.then(async ({ code, signal, error }) => {
         clearTimeout(timer);
+        // The last output is read while the pipes drain, for a bounded moment; what the step
+        // left running in its group goes with it.
+        await Promise.race([closed, sleep(OUTPUT_DRAIN_MS)]);
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        await end();
         current = undefined;
         if (code === 0 && !timedOut) return resolve(undefined);
         const how = error
@@ -113,7 +124,7 @@ export function prepareWorkspace(
     done,
     async cancel() {
       cancelled = true;
-      if (current) await endGroup(current.child, current.exited, KILL_GRACE_MS);
+      await current?.end();
     },
   };
 }

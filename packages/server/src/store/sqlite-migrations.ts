@@ -51,9 +51,20 @@ CREATE TABLE IF NOT EXISTS run_outputs (
 ) WITHOUT ROWID;
 `;
 
+// The process group of each run's agent and its leader's start time, so a server started
+// after a crash can end the agents the dead one left running, and no process that merely
+// reuses the pid.
+const RUN_PROCESSES_V2 = `
+CREATE TABLE IF NOT EXISTS run_processes (
+  id TEXT PRIMARY KEY,
+  pgid INTEGER NOT NULL,
+  start_time TEXT
+) WITHOUT ROWID;
+`;
+
 // What runs start from: the schedule that fired a run and the skill it resolved to (for the
 // schedule_id filter and the skills' last run), schedules with their firings, named agents.
-const SOURCES_V2 = `
+const SOURCES_V3 = `
 ALTER TABLE runs ADD COLUMN schedule_id TEXT;
 ALTER TABLE runs ADD COLUMN skill_id TEXT;
 ALTER TABLE runs ADD COLUMN origin TEXT;
@@ -96,7 +107,8 @@ CREATE TABLE agent_identities (
 
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'runs', sql: RUNS_V1 },
-  { version: 2, name: 'schedules, named agents, run origins', sql: SOURCES_V2 },
+  { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
+  { version: 3, name: 'schedules, named agents, run origins', sql: SOURCES_V3 },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

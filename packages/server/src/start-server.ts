@@ -34,6 +34,7 @@ import { EnvironmentRegistry } from './sources/environment-registry.js';
 import { RunSourceResolver } from './sources/resolve-run-sources.js';
 import { SkillCatalog } from './sources/skill-catalog.js';
 import { SqliteIdentityStore } from './store/sqlite-identity-store.js';
+import { identityVisible } from './identities/identity-visibility.js';
 import { SqliteScheduleStore } from './store/sqlite-schedule-store.js';
 import { SqliteSourceActivity } from './store/sqlite-source-activity.js';
 import { openRunStore } from './store/open-run-store.js';
@@ -124,11 +125,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const skillCache = opts.dataDir ? join(opts.dataDir, 'skill-repos') : mkdtempSync(join(tmpdir(), 'agent-runs-skills-'));
   const skills = new SkillCatalog(config, skillCache, opts.log);
   const identityStore = new SqliteIdentityStore(store.db);
-  const sources = new RunSourceResolver(environments, skills, identityStore);
+  const sources = new RunSourceResolver(environments, skills, identityStore, (identity, principal) =>
+    identityVisible(identity, principal, opts.sharedRuns),
+  );
   const executor = makeExecutor(opts, environments);
   const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log);
   const runs = new RunService(store, queue, executor, clock, sources, opts.sharedRuns);
-  const schedules = new ScheduleService(new SqliteScheduleStore(store.db), runs, sources, environments, timeZone, opts.clock, opts.log);
+  const schedules = new ScheduleService(new SqliteScheduleStore(store.db), runs, sources, environments, timeZone, opts.clock, opts.log, opts.sharedRuns);
   const scheduler = new Scheduler(schedules, opts.schedulerIntervalMs, opts.log);
   let publicUrl = opts.publicUrl ?? '';
   let originGuard: OriginGuardOptions = { allowedHosts: [] };
@@ -139,7 +142,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     publicUrl: () => publicUrl,
     maxBodyBytes: opts.maxBodyBytes,
     schedules,
-    identities: new IdentityService(identityStore, sources, environments, opts.clock),
+    identities: new IdentityService(identityStore, sources, environments, opts.clock, opts.sharedRuns),
     environments,
     skills,
     activity: new SqliteSourceActivity(store.db),

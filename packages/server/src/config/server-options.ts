@@ -1,4 +1,5 @@
 import type { ApiKey } from '../http/api-key-auth.js';
+import type { ServerClock } from './server-clock.js';
 
 export type { ApiKey };
 
@@ -60,7 +61,7 @@ export interface ServerOptions {
   /** The time zone schedules' cron expressions are read in. Default the configuration file's, else UTC. */
   scheduleTimeZone?: string;
   /** What schedules take the time from. Default the system clock; tests pass one they can move. */
-  clock?: { now(): Date };
+  clock?: ServerClock;
   /** How often due schedules are looked for, in ms. Default 1000. */
   schedulerIntervalMs?: number;
 }

@@ -9,7 +9,9 @@ import type { EnvironmentRegistry } from '../sources/environment-registry.js';
 import type { RunSourceResolver } from '../sources/resolve-run-sources.js';
 import type { IdentityRecord, IdentityStore } from '../store/identity-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
-import type { SchedulerClock } from '../schedules/schedule-service.js';
+import { identityVisible } from './identity-visibility.js';
+import type { ServerClock } from '../config/server-clock.js';
+import type { RunCreatorInfo } from '@agent-runs/core';
 
 /**
  * Named agents ("identities"). Every member is stored and shown as given; the server acts
@@ -21,32 +23,34 @@ export class IdentityService {
     private readonly store: IdentityStore,
     private readonly sources: RunSourceResolver,
     private readonly environments: EnvironmentRegistry,
-    private readonly clock: SchedulerClock,
+    private readonly clock: ServerClock,
+    /** Every key sees every named agent; otherwise a key sees those its principal created. */
+    private readonly shared = false,
   ) {}
 
-  async create(body: unknown): Promise<AgentIdentity> {
+  async create(body: unknown, caller: RunCreatorInfo): Promise<AgentIdentity> {
     const parsed = CreateAgentIdentityRequestSchema.safeParse(body ?? null);
     if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
     const { name, ...rest } = parsed.data;
     const members = withoutNulls(rest);
     await this.check(members);
     const now = this.clock.now().toISOString();
-    const record: IdentityRecord = { uid: timeOrderedId(), name, body: members, createdAt: now, updatedAt: now };
+    const record: IdentityRecord = { uid: timeOrderedId(), name, body: members, creatorUid: caller.uid ?? '', createdAt: now, updatedAt: now };
     await this.store.insert(record);
     return toIdentity(record);
   }
 
-  async get(uid: string): Promise<AgentIdentity> {
-    return toIdentity(await this.getOrThrow(uid));
+  async get(uid: string, caller: RunCreatorInfo): Promise<AgentIdentity> {
+    return toIdentity(await this.getOrThrow(uid, caller));
   }
 
-  async list(): Promise<AgentIdentity[]> {
-    return (await this.store.list()).map(toIdentity);
+  async list(caller: RunCreatorInfo): Promise<AgentIdentity[]> {
+    return (await this.store.list()).filter((i) => this.visible(i, caller.uid)).map(toIdentity);
   }
 
   /** Members given replace the stored ones; null clears one. */
-  async update(uid: string, body: unknown): Promise<AgentIdentity> {
-    const existing = await this.getOrThrow(uid);
+  async update(uid: string, body: unknown, caller: RunCreatorInfo): Promise<AgentIdentity> {
+    const existing = await this.getOrThrow(uid, caller);
     const parsed = UpdateAgentIdentityRequestSchema.safeParse(body ?? null);
     if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
     const { name, ...changes } = parsed.data;
@@ -61,13 +65,19 @@ export class IdentityService {
     return toIdentity(record);
   }
 
-  async delete(uid: string): Promise<void> {
+  async delete(uid: string, caller: RunCreatorInfo): Promise<void> {
+    await this.getOrThrow(uid, caller);
     if (!(await this.store.delete(uid))) throw notFound(uid);
   }
 
-  private async getOrThrow(uid: string): Promise<IdentityRecord> {
+  private visible(identity: IdentityRecord, principal: string | undefined): boolean {
+    return identityVisible(identity, principal, this.shared);
+  }
+
+  /** Another principal's named agent is answered as missing. */
+  private async getOrThrow(uid: string, caller: RunCreatorInfo): Promise<IdentityRecord> {
     const identity = await this.store.get(uid);
-    if (!identity) throw notFound(uid);
+    if (!identity || !this.visible(identity, caller.uid)) throw notFound(uid);
     return identity;
   }
 
@@ -78,6 +88,7 @@ export class IdentityService {
       throw new ApiProblem('invalid_request', this.environments.unknownMessage('environment_id', envId));
     }
     if (Array.isArray(members.skills)) await this.sources.checkSkills(members.skills as string[], 'skills');
+
   }
 }
 

@@ -7,7 +7,7 @@ export const createIdentityRoute: Route = {
   method: 'POST',
   path: '/api/v1/agent/identities',
   auth: true,
-  async handle({ req, res, app }) {
-    sendJson(res, 200, await app.identities.create(await readJsonBody(req, app.maxBodyBytes)));
+  async handle({ req, res, app, caller }) {
+    sendJson(res, 200, await app.identities.create(await readJsonBody(req, app.maxBodyBytes), caller));
   },
 };

@@ -5,8 +5,8 @@ export const deleteIdentityRoute: Route = {
   method: 'DELETE',
   path: '/api/v1/agent/identities/:uid',
   auth: true,
-  async handle({ res, params, app }) {
-    await app.identities.delete(params.uid!);
+  async handle({ res, params, app, caller }) {
+    await app.identities.delete(params.uid!, caller);
     res.writeHead(204).end();
   },
 };

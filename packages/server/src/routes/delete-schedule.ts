@@ -6,8 +6,8 @@ export const deleteScheduleRoute: Route = {
   method: 'DELETE',
   path: '/api/v1/agent/schedules/:scheduleId',
   auth: true,
-  async handle({ res, params, app }) {
-    await app.schedules.delete(params.scheduleId!);
+  async handle({ res, params, app, caller }) {
+    await app.schedules.delete(params.scheduleId!, caller);
     sendJson(res, 200, { success: true });
   },
 };

@@ -6,7 +6,7 @@ export const getIdentityRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/identities/:uid',
   auth: true,
-  async handle({ res, params, app }) {
-    sendJson(res, 200, await app.identities.get(params.uid!));
+  async handle({ res, params, app, caller }) {
+    sendJson(res, 200, await app.identities.get(params.uid!, caller));
   },
 };

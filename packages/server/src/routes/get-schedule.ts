@@ -6,7 +6,7 @@ export const getScheduleRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/schedules/:scheduleId',
   auth: true,
-  async handle({ res, params, app }) {
-    sendJson(res, 200, await app.schedules.get(params.scheduleId!));
+  async handle({ res, params, app, caller }) {
+    sendJson(res, 200, await app.schedules.get(params.scheduleId!, caller));
   },
 };

@@ -8,10 +8,10 @@ export const listIdentitiesRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/identities',
   auth: true,
-  async handle({ res, url, app }) {
+  async handle({ res, url, app, caller }) {
     const parsed = ListAgentIdentitiesQuerySchema.safeParse(Object.fromEntries(url.searchParams));
     if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'query').join('; '));
-    const all = await app.identities.list();
+    const all = await app.identities.list(caller);
     // This server has no factories: a factory filter matches the agents that name it.
     const agents = parsed.data.factory_uid === undefined ? all : all.filter((a) => a.factory_uid === parsed.data.factory_uid);
     sendJson(res, 200, { agents });

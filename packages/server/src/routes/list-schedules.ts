@@ -7,8 +7,8 @@ export const listSchedulesRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/schedules',
   auth: true,
-  async handle({ res, url, app }) {
+  async handle({ res, url, app, caller }) {
     rejectQuery(url.searchParams);
-    sendJson(res, 200, { schedules: await app.schedules.list() });
+    sendJson(res, 200, { schedules: await app.schedules.list(caller) });
   },
 };

@@ -7,7 +7,7 @@ export const updateIdentityRoute: Route = {
   method: 'PUT',
   path: '/api/v1/agent/identities/:uid',
   auth: true,
-  async handle({ req, res, params, app }) {
-    sendJson(res, 200, await app.identities.update(params.uid!, await readJsonBody(req, app.maxBodyBytes)));
+  async handle({ req, res, params, app, caller }) {
+    sendJson(res, 200, await app.identities.update(params.uid!, await readJsonBody(req, app.maxBodyBytes), caller));
   },
 };

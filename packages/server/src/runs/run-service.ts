@@ -56,7 +56,7 @@ export class RunService {
     if (identityUid !== undefined && (typeof identityUid !== 'string' || identityUid.trim() === '')) {
       throw new ApiProblem('invalid_request', 'agent_identity_uid: must be the uid of a named agent (a non-empty string).');
     }
-    const resolved = await this.sources.resolve({ config, skill, identityUid });
+    const resolved = await this.sources.resolve({ config, skill, identityUid, principal: creator.uid });
     const agentConfig = resolved.config;
     const origin = { ...resolved.origin, ...(schedule ? { schedule } : {}) };
     const now = this.clock.now();

@@ -13,12 +13,7 @@ import { SCHEDULE_FIELDS, type RunSourceResolver } from '../sources/resolve-run-
 import type { ScheduleBody, ScheduleRecord, ScheduleStore } from '../store/schedule-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import { parseCron, type CronSchedule } from './cron.js';
-
-export interface SchedulerClock {
-  now(): Date;
-}
-
-export const SYSTEM_CLOCK: SchedulerClock = { now: () => new Date() };
+import type { ServerClock } from '../config/server-clock.js';
 
 /**
  * Schedules: their rules (validation, pause, resume) and their firing. Each tick fires at
@@ -34,12 +29,14 @@ export class ScheduleService {
     private readonly sources: RunSourceResolver,
     private readonly environments: EnvironmentRegistry,
     private readonly timeZone: string,
-    private readonly clock: SchedulerClock,
+    private readonly clock: ServerClock,
     private readonly log: (line: string) => void,
+    /** Every key sees every schedule; otherwise a key sees those its principal created. */
+    private readonly shared = false,
   ) {}
 
   async create(body: unknown, caller: RunCreatorInfo): Promise<ScheduledAgentItem> {
-    const value = await this.validate(ScheduleCreateRequestSchema, body);
+    const value = await this.validate(ScheduleCreateRequestSchema, body, caller);
     const cron = this.cron(value.cron_schedule);
     const now = this.clock.now();
     const enabled = value.enabled ?? true;
@@ -61,18 +58,18 @@ export class ScheduleService {
     return this.toItem(record);
   }
 
-  async get(id: string): Promise<ScheduledAgentItem> {
-    return this.toItem(await this.getOrThrow(id));
+  async get(id: string, caller: RunCreatorInfo): Promise<ScheduledAgentItem> {
+    return this.toItem(await this.getOrThrow(id, caller));
   }
 
-  async list(): Promise<ScheduledAgentItem[]> {
-    return (await this.store.list()).map((s) => this.toItem(s));
+  async list(caller: RunCreatorInfo): Promise<ScheduledAgentItem[]> {
+    return (await this.store.list()).filter((s) => this.visible(s, caller)).map((s) => this.toItem(s));
   }
 
   /** PUT: the whole definition replaced; the next tick recomputed from now. */
   async update(id: string, body: unknown, caller: RunCreatorInfo): Promise<ScheduledAgentItem> {
-    const existing = await this.getOrThrow(id);
-    const value = await this.validate(ScheduleUpdateRequestSchema, body);
+    const existing = await this.getOrThrow(id, caller);
+    const value = await this.validate(ScheduleUpdateRequestSchema, body, caller);
     const cron = this.cron(value.cron_schedule);
     const now = this.clock.now();
     const record: ScheduleRecord = {
@@ -90,7 +87,8 @@ export class ScheduleService {
     return this.toItem(record);
   }
 
-  async delete(id: string): Promise<void> {
+  async delete(id: string, caller: RunCreatorInfo): Promise<void> {
+    await this.getOrThrow(id, caller);
     if (!(await this.store.delete(id))) throw notFound(id);
   }
 
@@ -155,7 +153,7 @@ export class ScheduleService {
   }
 
   private async setEnabled(id: string, enabled: boolean, caller: RunCreatorInfo): Promise<ScheduledAgentItem> {
-    const existing = await this.getOrThrow(id);
+    const existing = await this.getOrThrow(id, caller);
     const now = this.clock.now();
     let nextRun: string | null = null;
     if (enabled) {
@@ -168,20 +166,25 @@ export class ScheduleService {
     return this.toItem(record);
   }
 
-  private async getOrThrow(id: string): Promise<ScheduleRecord> {
+  private visible(schedule: ScheduleRecord, caller: RunCreatorInfo): boolean {
+    return this.shared || schedule.creator.uid === caller.uid;
+  }
+
+  /** Another principal's schedule is answered as missing, as its runs are. */
+  private async getOrThrow(id: string, caller: RunCreatorInfo): Promise<ScheduleRecord> {
     const schedule = await this.store.get(id);
-    if (!schedule) throw notFound(id);
+    if (!schedule || !this.visible(schedule, caller)) throw notFound(id);
     return schedule;
   }
 
-  private async validate<S extends z.ZodType>(schema: S, body: unknown): Promise<z.output<S>> {
+  private async validate<S extends z.ZodType>(schema: S, body: unknown, caller: RunCreatorInfo): Promise<z.output<S>> {
     if (body === undefined) throw new ApiProblem('invalid_request', 'body: a JSON object with name, cron_schedule and prompt is required.');
     const parsed = schema.safeParse(body);
     if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
     const value = parsed.data as z.output<typeof ScheduleCreateRequestSchema>;
     this.cron(value.cron_schedule);
     // An unknown environment, skill or named agent is named now, not at the first tick.
-    await this.sources.resolve({ config: value.agent_config, identityUid: value.agent_uid }, SCHEDULE_FIELDS);
+    await this.sources.resolve({ config: value.agent_config, identityUid: value.agent_uid, principal: caller.uid }, SCHEDULE_FIELDS);
     return parsed.data;
   }
 

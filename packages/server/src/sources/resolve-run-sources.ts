@@ -1,6 +1,6 @@
 import type { AmbientAgentConfig, MCPServers } from '@agent-runs/core';
 import { ApiProblem } from '../http/api-problem.js';
-import type { IdentityStore } from '../store/identity-store.js';
+import type { IdentityRecord, IdentityStore } from '../store/identity-store.js';
 import type { RunOrigin } from '../store/run-record.js';
 import type { EnvironmentRegistry } from './environment-registry.js';
 import type { SkillCatalog, SkillVariant } from './skill-catalog.js';
@@ -20,6 +20,8 @@ export interface SourceRequest {
   config?: AmbientAgentConfig | undefined;
   skill?: string | undefined;
   identityUid?: string | undefined;
+  /** Who asks: a named agent another principal made is not theirs to use (unless runs are shared). */
+  principal?: string | undefined;
 }
 
 export interface ResolvedSources {
@@ -27,6 +29,9 @@ export interface ResolvedSources {
   config: AmbientAgentConfig;
   origin: RunOrigin;
 }
+
+/** The base prompt reaches the agent in one environment variable; the kernel caps one at 128 KiB. */
+export const MAX_BASE_PROMPT_BYTES = 96 * 1024;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value : undefined);
 
@@ -39,6 +44,8 @@ export class RunSourceResolver {
     private readonly environments: EnvironmentRegistry,
     private readonly skills: SkillCatalog,
     private readonly identities: IdentityStore,
+    /** Whether a principal may use a named agent (the named agents' visibility rule). */
+    private readonly mayUse: (identity: IdentityRecord, principal: string | undefined) => boolean = () => true,
   ) {}
 
   async resolve(request: SourceRequest, fields: SourceFieldNames = RUN_FIELDS): Promise<ResolvedSources> {
@@ -47,7 +54,8 @@ export class RunSourceResolver {
     let identityPrompt: string | undefined;
     let identityName: string | undefined;
     if (request.identityUid !== undefined) {
-      const identity = await this.identities.get(request.identityUid);
+      const found = await this.identities.get(request.identityUid);
+      const identity = found && this.mayUse(found, request.principal) ? found : undefined;
       if (!identity) throw new ApiProblem('invalid_request', `${fields.identity}: "${request.identityUid}" names no named agent of this server (see GET /agent/identities).`);
       const b = identity.body;
       identityPrompt = text(b.prompt);
@@ -88,6 +96,13 @@ export class RunSourceResolver {
     }
     if (own.base_prompt === undefined) {
       const base = [identityPrompt, ...texts].filter(Boolean).join('\n\n');
+      const bytes = Buffer.byteLength(base);
+      if (bytes > MAX_BASE_PROMPT_BYTES) {
+        throw new ApiProblem(
+          'invalid_request',
+          `${fields.identity}: the named agent's prompt and skills come to ${Math.ceil(bytes / 1024)} KiB of base prompt, over the limit of ${MAX_BASE_PROMPT_BYTES / 1024} KiB; use fewer skills.`,
+        );
+      }
       if (base) config.base_prompt = base;
     }
     const name = own.name ?? primary?.name ?? identityName;

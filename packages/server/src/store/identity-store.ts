@@ -4,6 +4,8 @@ export interface IdentityRecord {
   name: string;
   /** Every member of the create/update body except `name`. */
   body: Record<string, unknown>;
+  /** The principal that created it. */
+  creatorUid: string;
   createdAt: string;
   updatedAt: string;
 }

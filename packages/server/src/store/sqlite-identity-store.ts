@@ -5,6 +5,7 @@ interface IdentityRow {
   uid: string;
   name: string;
   body: string;
+  creator_uid: string;
   created_at: string;
   updated_at: string;
 }
@@ -13,6 +14,7 @@ const toRecord = (row: IdentityRow): IdentityRecord => ({
   uid: row.uid,
   name: row.name,
   body: JSON.parse(row.body) as Record<string, unknown>,
+  creatorUid: row.creator_uid,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -23,19 +25,19 @@ export class SqliteIdentityStore implements IdentityStore {
 
   async insert(identity: IdentityRecord): Promise<void> {
     this.db
-      .prepare('INSERT INTO agent_identities (uid, name, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
-      .run(identity.uid, identity.name, JSON.stringify(identity.body), identity.createdAt, identity.updatedAt);
+      .prepare('INSERT INTO agent_identities (uid, name, body, creator_uid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(identity.uid, identity.name, JSON.stringify(identity.body), identity.creatorUid, identity.createdAt, identity.updatedAt);
   }
 
   async get(uid: string): Promise<IdentityRecord | undefined> {
-    const row = this.db.prepare('SELECT uid, name, body, created_at, updated_at FROM agent_identities WHERE uid = ?').get(uid) as
+    const row = this.db.prepare('SELECT uid, name, body, creator_uid, created_at, updated_at FROM agent_identities WHERE uid = ?').get(uid) as
       | IdentityRow
       | undefined;
     return row ? toRecord(row) : undefined;
   }
 
   async list(): Promise<IdentityRecord[]> {
-    return (this.db.prepare('SELECT uid, name, body, created_at, updated_at FROM agent_identities ORDER BY seq').all() as IdentityRow[]).map(
+    return (this.db.prepare('SELECT uid, name, body, creator_uid, created_at, updated_at FROM agent_identities ORDER BY seq').all() as IdentityRow[]).map(
       toRecord,
     );
   }

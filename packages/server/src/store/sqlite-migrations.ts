@@ -100,6 +100,7 @@ CREATE TABLE agent_identities (
   uid TEXT NOT NULL UNIQUE,
   name TEXT NOT NULL,
   body TEXT NOT NULL,
+  creator_uid TEXT NOT NULL,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );

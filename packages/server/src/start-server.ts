@@ -182,6 +182,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   for (const id of await store.queuedIds()) queue.enqueue(id);
   scheduler.start();
+  // Skills are looked for now (cloning the environments' repositories) rather than on the first create that names one.
+  void skills.variants().catch(() => {});
   if (!isLoopbackHost(opts.host) && opts.allowedHosts.length === 0 && !opts.publicUrl) {
     opts.log(`Bound to ${opts.host}: requests are answered only when addressed to a loopback name; name the others with --allowed-host (or --public-url).`);
   }

@@ -8,3 +8,6 @@ export type { RunStore, RunListQuery, RunListPage } from './store/run-store.js';
 export type { NewRun, RunRecord } from './store/run-record.js';
 export { parseServerArgs, SERVER_ENV, SERVER_HELP, DEFAULT_CLI_PORT, type ParsedServerArgs } from './config/parse-server-args.js';
 export { timeOrderedId } from './store/time-ordered-id.js';
+export type { ServerClock } from './config/server-clock.js';
+export { loadConfigFile, type ServerConfig, type EnvironmentConfig } from './config/config-file.js';
+export { parseCron, CRON_HINT, type CronSchedule } from './schedules/cron.js';

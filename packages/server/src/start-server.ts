@@ -81,7 +81,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (!isTimeZone(timeZone)) throw new ServerConfigError(`scheduleTimeZone must be an IANA time zone such as UTC or Europe/Paris, got "${timeZone}".`);
   let unlock = () => {};
   if (opts.dataDir) {
-    mkdirSync(opts.dataDir, { recursive: true });
+    mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 }); // Keys, prompts and outputs: this user's only.
     try {
       unlock = lockDataDir(opts.dataDir);
     } catch (error) {

@@ -9,8 +9,8 @@ import { processStartTime } from './process-identity.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
 
 const STDERR_TAIL_CHARS = 2000;
-/** Between SIGTERM and SIGKILL to the agent's process group. */
-const KILL_GRACE_MS = 2000;
+/** How long a process group gets between SIGTERM and SIGKILL (the agent, and environment setup steps). */
+export const KILL_GRACE_MS = 2000;
 const OUTPUT_DRAIN_MS = 500;
 
 export interface CommandExecutorOptions {

@@ -75,4 +75,27 @@ describe('the official SDK against the local server', () => {
       }
     }
   });
+
+  // The SDK 1.4 calls (listEnvironments, agent.agent.*) are not in the registry's newest SDK;
+  // its transport sends the same requests they do, checked against their declared shapes.
+  it('answers the 1.4 environments and identities calls as its types declare them', async () => {
+    const { environments } = await sdk.get<{ environments: Record<string, unknown>[] }>('/agent/environments', { query: { sort_by: 'name' } });
+    expect(environments).toHaveLength(1);
+    expect(environments[0]).toMatchObject({ uid: 'web', config: expect.any(Object), last_updated: expect.any(String), setup_failed: false });
+
+    const created = await sdk.post<Record<string, unknown>>('/agent/identities', {
+      body: { name: 'reviewer', skills: ['kit:triage'], environment_id: 'web', memory: { auto_memory: { enabled: true } } },
+    });
+    const required = { available: expect.any(Boolean), created_at: expect.any(String), default_runner_uid: expect.any(String), name: 'reviewer',
+      secrets: expect.any(Array), skills: ['kit:triage'], uid: expect.any(String), updated_at: expect.any(String),
+      memory: { attached_stores: expect.any(Array), auto_memory: { enabled: true } } };
+    expect(created).toMatchObject(required);
+    const uid = created.uid as string;
+    expect(await sdk.get(`/agent/identities/${uid}`)).toMatchObject(required);
+    expect(await sdk.put(`/agent/identities/${uid}`, { body: { description: 'Reviews' } })).toMatchObject({ description: 'Reviews' });
+    const { agents } = await sdk.get<{ agents: unknown[] }>('/agent/identities');
+    expect(agents).toHaveLength(1);
+    await sdk.delete(`/agent/identities/${uid}`, { headers: { Accept: '*/*' } });
+    expect((await sdk.get<{ agents: unknown[] }>('/agent/identities')).agents).toHaveLength(0);
+  });
 });

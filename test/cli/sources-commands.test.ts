@@ -8,12 +8,14 @@ import { capturingIo } from './in-process-io.js';
 import { startTestServer, TEST_KEY } from './local-server.js';
 
 let local: Awaited<ReturnType<typeof startTestServer>>;
+// Schedules here fire when the test moves this clock.
+const clock = { at: new Date('2026-06-01T08:00:30Z'), now() { return new Date(this.at); } };
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'agent-runs-cli-sources-'));
   mkdirSync(join(dir, 'kit', 'review'), { recursive: true });
   writeFileSync(join(dir, 'kit', 'review', 'SKILL.md'), '---\nname: review\ndescription: Review a change\n---\nRead the diff.\n');
   writeFileSync(join(dir, 'server.json'), JSON.stringify({ skill_directories: ['./kit'], environments: { 'web-env': { name: 'Web app' } } }));
-  local = await startTestServer({ configFile: join(dir, 'server.json') });
+  local = await startTestServer({ configFile: join(dir, 'server.json'), clock, schedulerIntervalMs: 20 });
 });
 afterAll(async () => {
   await local?.close();
@@ -55,6 +57,22 @@ describe('agent-runs schedules', () => {
     expect((await local.client.schedules.list()).schedules).toHaveLength(0);
     expect((await cli(['schedules', 'frobnicate'])).stderr).toMatch(/"schedules" needs one of list, create, get, update, pause, resume, delete, got "frobnicate"/);
     expect((await cli(['schedules', 'get'])).stderr).toMatch(/Missing <schedule-id>/);
+  });
+});
+
+describe('agent-runs list --schedule', () => {
+  it('lists the runs a schedule started', async () => {
+    const created = await cli(['schedules', 'create', '--name', 'minutely', '--cron', '* * * * *', '--prompt', 'Tick [simulate 0ms]', '--json']);
+    const id = JSON.parse(created.stdout).id as string;
+    clock.at = new Date('2026-06-01T08:01:00.100Z');
+    let runs: { source: string; schedule: { schedule_id: string } }[] = [];
+    for (const deadline = Date.now() + 10_000; runs.length === 0 && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 50));
+      runs = JSON.parse((await cli(['list', '--schedule', id, '--json'])).stdout).runs;
+    }
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ source: 'SCHEDULED_AGENT', schedule: { schedule_id: id } });
+    await cli(['schedules', 'delete', id]);
   });
 });
 

@@ -36,6 +36,7 @@ export const listCommand: Command = {
     creator: { type: 'string', value: '<uid>', description: 'Only runs created by this user id' },
     source: { type: 'string', value: '<source>', description: `Only runs from this source (${KNOWN_RUN_SOURCE_TYPES.join(', ')})` },
     environment: { type: 'string', value: '<id>', description: 'Only runs in this environment' },
+    schedule: { type: 'string', value: '<schedule-id>', description: 'Only runs started by this schedule' },
     skill: { type: 'string', value: '<spec>', description: 'Only runs of this skill spec' },
     'created-after': { type: 'string', value: '<time>', description: `Created after ${TIME_HINT}` },
     'created-before': { type: 'string', value: '<time>', description: `Created before ${TIME_HINT}` },

@@ -15,6 +15,7 @@ const FLAG_FOR_FIELD: Record<string, string> = {
   source: '--source',
   environment_id: '--environment',
   skill_spec: '--skill',
+  schedule_id: '--schedule',
   created_after: '--created-after',
   created_before: '--created-before',
   updated_after: '--updated-after',
@@ -28,6 +29,7 @@ const STRING_FILTERS = {
   creator: 'creator',
   environment: 'environment_id',
   skill: 'skill_spec',
+  schedule: 'schedule_id',
   q: 'q',
   search: 'q',
 } as const;

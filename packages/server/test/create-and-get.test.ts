@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentRunsClient, CALLER_SOURCE_HEADER, NotFoundError, RunItemSchema } from '@agent-runs/core';
+import { AgentRunsClient, NotFoundError, RunItemSchema } from '@agent-runs/core';
+import { CALLER_SOURCE_HEADER } from '@agent-runs/core/contract';
 import { startTestServer, type TestServer } from './start-test-server.js';
 
 let t: TestServer;
@@ -22,7 +23,7 @@ describe('creating and fetching runs', () => {
       creator: { uid: 'alice' },
       source: 'API',
     });
-    expect(run.session_link).toBe(`${t.server.url}/sessions/${run.session_id}`);
+    expect(run.session_link).toMatch(new RegExp(`^${t.server.url}/sessions/${run.session_id}\\?token=[\\w-]{43}$`));
     await t.client.runs.cancel(created.run_id);
   });
 

@@ -11,9 +11,8 @@ export const listRunsRoute: Route = {
   auth: true,
   async handle({ res, url, app }) {
     const page = await app.store.list(parseListQuery(url.searchParams));
-    const publicUrl = app.publicUrl();
     sendJson(res, 200, {
-      runs: page.runs.map((run) => toRunItem(run, publicUrl)),
+      runs: page.runs.map((run) => toRunItem(run, app.sessionLink(run))),
       page_info: { has_next_page: page.next !== undefined, ...(page.next ? { next_cursor: encodeCursor(page.next) } : {}) },
     });
   },

@@ -5,7 +5,7 @@ import {
   type RunAgentResponse,
   type RunCreatorInfo,
   type RunStatusMessage,
-} from '@agent-runs/core';
+} from '@agent-runs/core/contract';
 import type { RunExecutor } from '../executors/run-executor.js';
 import { ApiProblem } from '../http/api-problem.js';
 import type { RunRecord } from '../store/run-record.js';
@@ -96,7 +96,9 @@ export class RunService {
       // It changed state between the read and the update: answer as for its new state.
       return this.cancel(runId, by);
     }
-    await this.queue.abandon(runId);
+    // Answered at once: the agent's process group is ended in the background (SIGTERM, then
+    // SIGKILL after a grace period), and its slot is freed once it is gone.
+    void this.queue.abandon(runId);
     return cancelled;
   }
 }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { isLoopbackHost } from '@agent-runs/core';
 import { hostsForName, loopbackHosts, type OriginGuardOptions, type RunStatusMessage } from '@agent-runs/core/contract';
 import { generatedApiKey } from './config/generated-api-key.js';
 import { resolveOptions, ServerConfigError, type ResolvedOptions } from './config/resolve-options.js';
@@ -22,7 +23,8 @@ import { MonotonicClock } from './runs/monotonic-clock.js';
 import { RunQueue } from './runs/run-queue.js';
 import { RunService } from './runs/run-service.js';
 import { lockDataDir } from './store/data-dir-lock.js';
-import { SqliteRunStore } from './store/sqlite-run-store.js';
+import { openRunStore } from './store/open-run-store.js';
+import type { SqliteRunStore } from './store/sqlite-run-store.js';
 
 const RESTARTED: RunStatusMessage = {
   message: 'The server restarted while this run was in progress, so its outcome is unknown; start a new run.',
@@ -68,7 +70,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       throw new ServerConfigError((error as Error).message);
     }
   }
-  const store = new SqliteRunStore(opts.dataDir ? join(opts.dataDir, 'runs.sqlite') : ':memory:');
+  let store: SqliteRunStore;
+  try {
+    store = openRunStore(opts.dataDir ? join(opts.dataDir, 'runs.sqlite') : ':memory:');
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const clock = new MonotonicClock();
   // Agents a killed server left running: their runs are failed below, so they are stopped.
   const leftovers = await store.processGroups(IN_FLIGHT);
@@ -97,7 +105,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (opts.executor === 'command' && options.workDir === undefined) ensurePrivateDir(opts.workDir);
   const executor = makeExecutor(opts);
   const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log);
-  const runs = new RunService(store, queue, executor, clock);
+  const runs = new RunService(store, queue, executor, clock, opts.sharedRuns);
   let publicUrl = opts.publicUrl ?? '';
   let originGuard: OriginGuardOptions = { allowedHosts: [] };
   const app: AppContext = {
@@ -108,7 +116,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     maxBodyBytes: opts.maxBodyBytes,
     originGuard: () => originGuard,
     sessionTokens,
-    mayRead: (principal, run) => opts.sharedRuns || run.creator.uid === principal,
     sessionLink: (run) => sessionTokens.link(publicUrl, run.sessionId),
   };
   const router = new Router(apiRoutes(executor.name));
@@ -142,6 +149,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ],
   };
   for (const id of await store.queuedIds()) queue.enqueue(id);
+  if (!isLoopbackHost(opts.host) && opts.allowedHosts.length === 0 && !opts.publicUrl) {
+    opts.log(`Bound to ${opts.host}: requests are answered only when addressed to a loopback name; name the others with --allowed-host (or --public-url).`);
+  }
   opts.log(`Agent Runs API listening on ${url}/api/v1 (${executor.name} executor, ${opts.dataDir ? `data in ${opts.dataDir}` : 'in memory'})`);
 
   let closing: Promise<void> | undefined;
@@ -149,9 +159,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     (closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await queue.stop(STOPPED);
-      // Answers in flight are given a moment; then lingering connections are cut.
+      // Answers in flight are given a moment, while the agents are stopped; then lingering
+      // connections are cut. Shutdown takes the agents' kill grace and about a second more.
       const cut = setTimeout(() => server.closeAllConnections(), 1000);
+      await queue.stop(STOPPED);
       await stopped;
       clearTimeout(cut);
       await store.close();

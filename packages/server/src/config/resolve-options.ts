@@ -2,6 +2,7 @@ import { homedir, tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isLoopbackHost } from '@agent-runs/core';
+import { REQUEST_BODY_MAX_BYTES } from '@agent-runs/core/contract';
 import type { ServerOptions } from './server-options.js';
 
 export const DEFAULT_DATA_DIR = join(homedir(), '.agent-runs', 'server');
@@ -100,7 +101,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     sharedRuns: options.sharedRuns ?? false,
     concurrency: integer('concurrency', options.concurrency, 2, 1, 1000),
     simulatedDurationMs: integer('simulatedDurationMs', options.simulatedDurationMs, 3000, 0),
-    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1),
+    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, REQUEST_BODY_MAX_BYTES, 1),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     allowedHosts: allowedHosts(options.allowedHosts),
     quiet: options.quiet ?? false,

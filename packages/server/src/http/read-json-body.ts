@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { PROMPT_MAX_CHARS } from '@agent-runs/core/contract';
 import { ApiProblem } from './api-problem.js';
 
 /** Reads and parses a JSON body of at most `limit` bytes; an empty body reads as undefined. */
@@ -36,7 +37,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
 }
 
 function tooLarge(limit: number): ApiProblem {
-  return new ApiProblem('invalid_request', `The body is larger than the limit of ${limit} bytes.`, {
+  return new ApiProblem('invalid_request', `The body is larger than the limit of ${limit} bytes (a prompt may have up to ${PROMPT_MAX_CHARS} characters).`, {
     status: 413,
     retryable: false,
   });

@@ -17,8 +17,6 @@ export interface AppContext {
   /** The Host names and origins requests may come from (known once the server listens). */
   originGuard: () => OriginGuardOptions;
   sessionTokens: SessionTokens;
-  /** Whether a key's principal may read (and cancel) a run: its own, or any with shared runs. */
-  mayRead: (principal: string, run: RunRecord) => boolean;
   /** `session_link` for a run: where its page is, with the token that opens it. */
   sessionLink: (run: RunRecord) => string;
 }

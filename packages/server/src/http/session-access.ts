@@ -36,7 +36,7 @@ export function checkSessionAccess(req: IncomingMessage, url: URL, run: RunRecor
   const token = url.searchParams.get(SESSION_TOKEN_PARAM);
   if (token !== null && app.sessionTokens.matches(run.sessionId, token)) return;
   const principal = app.auth.keyPrincipal(req);
-  if (principal !== undefined && app.mayRead(principal, run)) return;
+  if (principal !== undefined && app.runs.mayRead(principal, run)) return;
   throw new ApiProblem(
     'not_authorized',
     token === null

@@ -19,6 +19,12 @@ import { RunQueue } from './runs/run-queue.js';
 import { RunService } from './runs/run-service.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { SqliteRunStore } from './store/sqlite-run-store.js';
+import { SqliteArtifactStore } from './store/sqlite-artifact-store.js';
+import { SqliteConversationStore } from './store/sqlite-conversation-store.js';
+import { SqliteRunAttachments } from './store/run-attachments.js';
+import { ExecutionJournal } from './runs/execution-journal.js';
+import { FollowupService } from './runs/followup-service.js';
+import { SignedLinks } from './http/signed-links.js';
 
 const RESTARTED: RunStatusMessage = {
   message: 'The server restarted while this run was in progress, so its outcome is unknown; start a new run.',
@@ -85,8 +91,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 
   const executor = makeExecutor(opts);
-  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log);
+  const artifacts = new SqliteArtifactStore(store.db);
+  const conversations = new SqliteConversationStore(store.db);
+  const limits = {
+    maxFileBytes: opts.maxArtifactBytes,
+    maxRunBytes: opts.maxRunArtifactBytes,
+    maxArtifactsPerExecution: opts.maxArtifactsPerExecution,
+  };
+  const journal = new ExecutionJournal(store, conversations, artifacts, new SqliteRunAttachments(store.db), limits, clock);
+  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal);
   const runs = new RunService(store, queue, executor, clock);
+  const followups = new FollowupService(store, conversations, queue, journal, executor, clock);
   let publicUrl = opts.publicUrl ?? '';
   const app: AppContext = {
     store,
@@ -94,6 +109,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     publicUrl: () => publicUrl,
     maxBodyBytes: opts.maxBodyBytes,
+    artifacts,
+    conversations,
+    followups,
+    links: new SignedLinks(opts.downloadLinkTtlMs),
+    workRoot: opts.workDir,
   };
   const router = new Router(apiRoutes(executor.name));
   const server = createServer({ keepAlive: true }, (req, res) => {

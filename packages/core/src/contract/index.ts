@@ -9,3 +9,7 @@ export * from './list-runs.js';
 export * from './error-body.js';
 export * from './format-issues.js';
 export * from './caller-source.js';
+export * from './artifact.js';
+export * from './followup.js';
+export * from './conversation.js';
+export * from './handoff-attachments.js';

@@ -32,6 +32,14 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** The address put in session links when the server is reached through a proxy. Default the listening URL. */
   publicUrl?: string;
+  /** Largest file or screenshot an agent may hand back, in bytes. Default 10 MiB. */
+  maxArtifactBytes?: number;
+  /** All files and screenshots of one run together, over all its executions, in bytes. Default 50 MiB. */
+  maxRunArtifactBytes?: number;
+  /** Artifacts one execution may add (report lines and files together). Default 100. */
+  maxArtifactsPerExecution?: number;
+  /** How long artifact, transcript and handoff download links work. Default 15 minutes. */
+  downloadLinkTtlMs?: number;
   /** Print nothing (not even a generated key: read it from the result). */
   quiet?: boolean;
   /** Where lines are printed. Default stderr. */

@@ -3,6 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyAuth } from './api-key-auth.js';
 import type { RunService } from '../runs/run-service.js';
 import type { RunStore } from '../store/run-store.js';
+import type { ArtifactStore } from '../store/artifact-store.js';
+import type { ConversationStore } from '../store/conversation-store.js';
+import type { FollowupService } from '../runs/followup-service.js';
+import type { SignedLinks } from './signed-links.js';
 
 /** What every route can reach. */
 export interface AppContext {
@@ -12,6 +16,13 @@ export interface AppContext {
   /** Where the server is reachable, without a trailing slash (for links). */
   publicUrl: () => string;
   maxBodyBytes: number;
+  artifacts: ArtifactStore;
+  conversations: ConversationStore;
+  followups: FollowupService;
+  /** Signs the download links of artifacts, transcripts and handoff files. */
+  links: SignedLinks;
+  /** Parent of the runs' working directories (handoff files live beside them). */
+  workRoot: string;
 }
 
 export interface RouteRequest {

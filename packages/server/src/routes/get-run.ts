@@ -8,6 +8,7 @@ export const getRunRoute: Route = {
   path: '/api/v1/agent/runs/:runId',
   auth: true,
   async handle({ res, params, app }) {
-    sendJson(res, 200, toRunItem(await app.runs.getOrThrow(params.runId!), app.publicUrl()));
+    const run = await app.runs.getOrThrow(params.runId!);
+    sendJson(res, 200, toRunItem(run, app.publicUrl(), await app.artifacts.listByRun(run.id)));
   },
 };

@@ -12,8 +12,9 @@ export const listRunsRoute: Route = {
   async handle({ res, url, app }) {
     const page = await app.store.list(parseListQuery(url.searchParams));
     const publicUrl = app.publicUrl();
+    const artifacts = await app.artifacts.listByRuns(page.runs.map((run) => run.id));
     sendJson(res, 200, {
-      runs: page.runs.map((run) => toRunItem(run, publicUrl)),
+      runs: page.runs.map((run) => toRunItem(run, publicUrl, artifacts.get(run.id))),
       page_info: { has_next_page: page.next !== undefined, ...(page.next ? { next_cursor: encodeCursor(page.next) } : {}) },
     });
   },

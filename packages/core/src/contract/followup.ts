@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Longest follow-up message accepted, in characters. */
+export const MAX_FOLLOWUP_MESSAGE_CHARS = 100_000;
+
+export const RunModeSchema = z.enum(['normal', 'plan', 'orchestrate']).describe('How the agent works on the message');
+
+/** The body of `POST /agent/runs/{runId}/followups`. */
+export const RunFollowupRequestSchema = z
+  .strictObject({
+    message: z
+      .string()
+      .trim()
+      .min(1, 'is required: a non-empty message for the run')
+      .max(MAX_FOLLOWUP_MESSAGE_CHARS, `must be at most ${MAX_FOLLOWUP_MESSAGE_CHARS} characters`)
+      .describe('What to tell the run'),
+    mode: RunModeSchema.optional(),
+  })
+  .describe('A follow-up message to a run, accepted in any state');
+
+export type RunFollowupRequest = z.input<typeof RunFollowupRequestSchema>;
+
+/** What the service answers to a follow-up is not specified; the local server sends this. Parsed leniently. */
+export const RunFollowupResponseSchema = z
+  .looseObject({
+    run_id: z.string().optional(),
+    state: z.string().optional().describe('The run state after the follow-up was taken'),
+    followup_id: z.string().optional(),
+  })
+  .describe('The answer to a follow-up');
+
+export type RunFollowupResponse = z.infer<typeof RunFollowupResponseSchema>;

@@ -39,28 +39,18 @@ export const ConversationMessageSchema = z.looseObject({
 });
 export type ConversationMessage = z.infer<typeof ConversationMessageSchema>;
 
-export interface ConversationStep {
-  id: string;
-  description?: string | undefined;
-  summary?: string | undefined;
-  started_at?: string | undefined;
-  completed_at?: string | undefined;
-  messages: ConversationMessage[];
-  steps: ConversationStep[];
-  [key: string]: unknown;
-}
-
-export const ConversationStepSchema: z.ZodType<ConversationStep> = z.lazy(() =>
-  z.looseObject({
-    id: z.string(),
-    description: z.string().optional(),
-    summary: z.string().optional(),
-    started_at: z.string().optional(),
-    completed_at: z.string().optional(),
-    messages: z.array(ConversationMessageSchema),
-    steps: z.array(ConversationStepSchema),
-  }),
-);
+/** One step of a conversation; nested steps (delegated work) have the same shape. */
+export const ConversationStepSchema = z.looseObject({
+  id: z.string(),
+  description: z.string().optional(),
+  summary: z.string().optional(),
+  started_at: z.string().optional(),
+  completed_at: z.string().optional(),
+  messages: z.array(ConversationMessageSchema),
+  // Not described recursively, so the schema stays a plain JSON Schema; nested steps are kept as they come.
+  steps: z.array(z.unknown()).describe('Nested steps, each of this same shape'),
+});
+export type ConversationStep = z.infer<typeof ConversationStepSchema>;
 
 /** `GET /agent/runs/{runId}/conversation`: the run's messages, normalised into steps. */
 export const ConversationResponseSchema = z

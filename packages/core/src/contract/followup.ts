@@ -9,7 +9,7 @@ export const RunModeSchema = z.enum(['normal', 'plan', 'orchestrate']).describe(
 export const RunFollowupRequestSchema = z
   .strictObject({
     message: z
-      .string()
+      .string({ error: (issue) => (issue.input === undefined ? 'is required: a non-empty message for the run' : 'must be a string') })
       .trim()
       .min(1, 'is required: a non-empty message for the run')
       .max(MAX_FOLLOWUP_MESSAGE_CHARS, `must be at most ${MAX_FOLLOWUP_MESSAGE_CHARS} characters`)

@@ -37,12 +37,13 @@ echo "$task" >> work-log.txt
 cp work-log.txt "$AGENT_RUNS_ARTIFACTS_DIR/work-log.txt"
 
 # JSON lines appended to AGENT_RUNS_REPORT_FILE add artifacts and the result message.
-# (A real agent would build these with a JSON tool such as jq; these hold no user text.)
+# (A real agent would build these with a JSON tool such as jq; these hold no user text.
+# printf, not echo: some shells' echo turns the \n inside the JSON into a line break.)
 branch="agent/$AGENT_RUNS_RUN_ID"
 {
-  echo "{\"type\":\"PULL_REQUEST\",\"url\":\"https://github.com/example/repo/pull/1\",\"branch\":\"$branch\"}"
-  echo '{"type":"PLAN","title":"What was done","content":"1. Read the task.\n2. Wrote work-log.txt."}'
-  echo "{\"type\":\"RESULT\",\"message\":\"Done: execution $AGENT_RUNS_EXECUTION wrote work-log.txt\"}"
+  printf '{"type":"PULL_REQUEST","url":"https://github.com/example/repo/pull/1","branch":"%s"}\n' "$branch"
+  printf '%s\n' '{"type":"PLAN","title":"What was done","content":"1. Read the task.\n2. Wrote work-log.txt."}'
+  printf '{"type":"RESULT","message":"Done: execution %s wrote work-log.txt"}\n' "$AGENT_RUNS_EXECUTION"
 } >> "$AGENT_RUNS_REPORT_FILE"
 
 # Follow-ups sent while this execution runs are appended to AGENT_RUNS_INBOX_FILE as

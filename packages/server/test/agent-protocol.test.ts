@@ -180,3 +180,20 @@ describe('download links', () => {
     expect((await expired.json()).detail).toMatch(/expired/);
   });
 });
+
+describe('the example agent', () => {
+  it('runs as documented: a pull request, a plan, a file and a result, then a follow-up', async () => {
+    const script = new URL('../../../examples/agents/example-agent.sh', import.meta.url).pathname;
+    const t = await startTestServer({ executor: 'command', command: `sh '${script}'`, workDir: join(root, 'example-work') });
+    servers.push(t);
+    const { run_id } = await t.client.runs.create({ prompt: 'Tidy the README' });
+    const run = await t.client.runs.wait(run_id, { pollInterval: 20 });
+    expect(run.state).toBe('SUCCEEDED');
+    expect(run.status_message?.message).toBe('Done: execution 1 wrote work-log.txt');
+    expect((run.artifacts as { artifact_type: string }[]).map((a) => a.artifact_type)).toEqual(['PULL_REQUEST', 'PLAN', 'FILE']);
+    await t.raw(`/api/v1/agent/runs/${run_id}/followups`, { method: 'POST', headers: json, body: JSON.stringify({ message: 'And the changelog' }) });
+    const again = await t.client.runs.wait(run_id, { pollInterval: 20 });
+    expect(again.status_message?.message).toBe('Done: execution 2 wrote work-log.txt');
+    expect(readFileSync(join(root, 'example-work', run_id, 'work-log.txt'), 'utf8')).toBe('Tidy the README\nAnd the changelog\n');
+  });
+});

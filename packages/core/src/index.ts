@@ -21,3 +21,7 @@ export * from './format/duration.js';
 export * from './format/run-summary.js';
 export * from './input/mcp-servers-input.js';
 export { VERSION } from './version.js';
+export { Artifacts, type ArtifactDownloadResult } from './resources/artifacts.js';
+export { RunFollowups } from './resources/runs-followups.js';
+export type { DownloadTarget, DownloadProgress, DownloadResult } from './internal/download-url.js';
+export { ArtifactNotDownloadableError } from './errors/artifact-not-downloadable-error.js';

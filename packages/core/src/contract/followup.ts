@@ -21,12 +21,16 @@ export const RunFollowupRequestSchema = z
 export type RunFollowupRequest = z.input<typeof RunFollowupRequestSchema>;
 
 /** What the service answers to a follow-up is not specified; the local server sends this. Parsed leniently. */
-export const RunFollowupResponseSchema = z
-  .looseObject({
-    run_id: z.string().optional(),
-    state: z.string().optional().describe('The run state after the follow-up was taken'),
-    followup_id: z.string().optional(),
-  })
-  .describe('The answer to a follow-up');
+export const RunFollowupResponseSchema = z.preprocess(
+  // The service may answer with an empty body.
+  (value) => value ?? {},
+  z
+    .looseObject({
+      run_id: z.string().optional(),
+      state: z.string().optional().describe('The run state after the follow-up was taken'),
+      followup_id: z.string().optional(),
+    })
+    .describe('The answer to a follow-up'),
+);
 
 export type RunFollowupResponse = z.infer<typeof RunFollowupResponseSchema>;

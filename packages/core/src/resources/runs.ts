@@ -11,6 +11,8 @@ import { RequestValidationError } from '../errors/request-validation-error.js';
 import { waitForRun } from '../wait/wait-for-run.js';
 import type { WaitOptions } from '../wait/wait-options.js';
 import { PagePromise, RunsPage } from './runs-page.js';
+import { RunFollowups } from './runs-followups.js';
+import type { DownloadFn } from '../internal/download-url.js';
 import { z as zod } from 'zod';
 
 type Send = <T>(req: HTTPRequest<T>) => Promise<WithResponse<T>>;
@@ -49,8 +51,10 @@ function guard<T>(build: () => Promise<WithResponse<T>>): APIPromise<T> {
 }
 
 /** `client.runs`: create, fetch, list, cancel and wait for runs. */
-export class Runs {
-  constructor(private readonly send: Send) {}
+export class Runs extends RunFollowups {
+  constructor(send: Send, download: DownloadFn) {
+    super(send, download);
+  }
 
   /**
    * Starts a run (`POST /agent/run`). The body is validated first; the request carries an

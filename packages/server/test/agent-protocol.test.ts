@@ -177,7 +177,7 @@ describe('download links', () => {
     await new Promise((r) => setTimeout(r, 1100));
     const expired = await fetch(body.data.download_url);
     expect(expired.status).toBe(403);
-    expect((await expired.json()).detail).toMatch(/expired/);
+    expect(((await expired.json()) as { detail: string }).detail).toMatch(/expired/);
   });
 });
 

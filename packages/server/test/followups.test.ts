@@ -152,3 +152,22 @@ describe('artifacts across a restart', () => {
     expect(await (await fetch(body.data.download_url)).text()).toContain(`run ${run_id}`);
   });
 });
+
+describe('follow-up retries', () => {
+  it('takes a follow-up once when it is sent again with the same Idempotency-Key', async () => {
+    const { run_id } = await sim.client.runs.create({ prompt: 'Once [simulate 20ms]' });
+    await sim.client.runs.wait(run_id, { pollInterval: 10 });
+    const send = () =>
+      sim.raw(`/api/v1/agent/runs/${run_id}/followups`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'retry-1' },
+        body: JSON.stringify({ message: 'Only once [simulate 20ms]' }),
+      });
+    const first = await send();
+    const second = await send();
+    expect(second.body.followup_id).toBe(first.body.followup_id);
+    await sim.client.runs.wait(run_id, { pollInterval: 10 });
+    const { body } = await sim.raw(`/api/v1/agent/runs/${run_id}/conversation`);
+    expect(body.steps).toHaveLength(2);
+  });
+});

@@ -38,13 +38,21 @@ export class RunFollowups {
   /**
    * Sends a run a follow-up (`POST /agent/runs/{runId}/followups`), accepted in any state:
    * a queued run starts with it, a running one is told, an ended one runs again.
-   * Not retried after a lost answer (no idempotency key): a retry could send it twice.
+   * It carries an Idempotency-Key, the same on each retry, so a retry after a lost answer
+   * does not deliver the message twice (on servers that honour the key, as the local one does).
    */
   followup(runId: string, body: RunFollowupRequest, options: RequestOptions = {}): APIPromise<RunFollowupResponse> {
     return guard(() => {
       const parsed = RunFollowupRequestSchema.safeParse(body);
       if (!parsed.success) throw new RequestValidationError('follow-up', formatIssues(parsed.error, 'body'));
-      return this.send({ method: 'POST', path: `${runPath(runId)}/followups`, body: parsed.data, schema: RunFollowupResponseSchema, ...options });
+      return this.send({
+        method: 'POST',
+        path: `${runPath(runId)}/followups`,
+        body: parsed.data,
+        schema: RunFollowupResponseSchema,
+        idempotent: true,
+        ...options,
+      });
     });
   }
 

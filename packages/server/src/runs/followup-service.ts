@@ -24,7 +24,8 @@ export class FollowupService {
     private readonly clock: MonotonicClock,
   ) {}
 
-  async submit(runId: string, body: unknown): Promise<RunFollowupResponse> {
+  /** With an `Idempotency-Key` used before for this run, the follow-up is not added again (a retry after a lost answer). */
+  async submit(runId: string, body: unknown, idempotencyKey?: string): Promise<RunFollowupResponse> {
     if (body === undefined) throw new ApiProblem('invalid_request', 'body: a JSON object with a message is required.');
     const parsed = RunFollowupRequestSchema.safeParse(body);
     if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
@@ -33,7 +34,9 @@ export class FollowupService {
     if (problems.length) throw new ApiProblem('invalid_request', problems.join('; '));
     if (!(await this.store.get(runId))) throw new ApiProblem('resource_not_found', `No run with id "${runId}".`);
 
-    const followup = await this.conversations.addFollowup(runId, { text: message, mode: mode ?? null, at: this.clock.now() });
+    const added = await this.conversations.addFollowup(runId, { text: message, mode: mode ?? null, at: this.clock.now(), idempotencyKey });
+    const followup = added.message;
+    if (added.replayed) return { run_id: runId, state: (await this.store.get(runId))!.state, followup_id: followup.id };
     // The state is read after the message is kept, so a run ending meanwhile still finds it pending.
     const run = (await this.store.get(runId))!;
     let state = run.state;

@@ -15,7 +15,11 @@ export interface RunMessage {
 
 /** Follow-ups and results, in the order they happened. */
 export interface ConversationStore {
-  addFollowup(runId: string, followup: { text: string; mode: string | null; at: string }): Promise<RunMessage>;
+  /** Adds a follow-up; with an idempotency key already used for the run, answers the earlier one (`replayed`). */
+  addFollowup(
+    runId: string,
+    followup: { text: string; mode: string | null; at: string; idempotencyKey?: string | undefined },
+  ): Promise<{ message: RunMessage; replayed: boolean }>;
   addResult(runId: string, result: { execution: number; state: string; text: string; at: string }): Promise<RunMessage>;
   list(runId: string): Promise<RunMessage[]>;
   /** Follow-ups no execution has taken yet, oldest first. */

@@ -35,11 +35,13 @@ export class SqliteConversationStore implements ConversationStore {
   private readonly pending: Database.Statement;
   private readonly assignOne: Database.Statement;
   private readonly results: Database.Statement;
+  private readonly byKey: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare(
-      'INSERT INTO run_messages (id, run_id, kind, text, mode, state, execution, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO run_messages (id, run_id, kind, text, mode, state, execution, created_at, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
+    this.byKey = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? AND idempotency_key = ?`);
     this.byRun = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? ORDER BY seq`);
     this.pending = db.prepare(
       `SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? AND kind = 'followup' AND execution IS NULL ORDER BY seq`,
@@ -48,14 +50,20 @@ export class SqliteConversationStore implements ConversationStore {
     this.results = db.prepare("SELECT COUNT(*) AS n FROM run_messages WHERE run_id = ? AND kind = 'result'");
   }
 
-  private add(message: Omit<RunMessage, 'id'>): RunMessage {
+  private add(message: Omit<RunMessage, 'id'>, idempotencyKey: string | null = null): RunMessage {
     const id = timeOrderedId();
-    this.insert.run(id, message.runId, message.kind, message.text, message.mode, message.state, message.execution, message.createdAt);
+    this.insert.run(id, message.runId, message.kind, message.text, message.mode, message.state, message.execution, message.createdAt, idempotencyKey);
     return { id, ...message };
   }
 
-  async addFollowup(runId: string, { text, mode, at }: { text: string; mode: string | null; at: string }): Promise<RunMessage> {
-    return this.add({ runId, kind: 'followup', text, mode, state: null, execution: null, createdAt: at });
+  async addFollowup(
+    runId: string,
+    { text, mode, at, idempotencyKey }: { text: string; mode: string | null; at: string; idempotencyKey?: string | undefined },
+  ): Promise<{ message: RunMessage; replayed: boolean }> {
+    const earlier = idempotencyKey ? (this.byKey.get(runId, idempotencyKey) as MessageRow | undefined) : undefined;
+    if (earlier) return { message: toMessage(earlier), replayed: true };
+    const message = this.add({ runId, kind: 'followup', text, mode, state: null, execution: null, createdAt: at }, idempotencyKey ?? null);
+    return { message, replayed: false };
   }
 
   async addResult(runId: string, r: { execution: number; state: string; text: string; at: string }): Promise<RunMessage> {

@@ -75,9 +75,11 @@ CREATE TABLE run_messages (
   mode TEXT,
   state TEXT,
   execution INTEGER,
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  idempotency_key TEXT
 );
 CREATE INDEX run_messages_by_run ON run_messages(run_id, seq);
+CREATE UNIQUE INDEX run_messages_idempotency ON run_messages(run_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 `;
 
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [

@@ -8,8 +8,8 @@ import { makeAPIError } from '../errors/api-error-factory.js';
 import { APIConnectionError, APIUserAbortError } from '../errors/connection-errors.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import type { ResponseHeaders } from '../errors/api-error.js';
-import { API_KEY_VARIABLES } from '../client/client-config.js';
-import { loadUndici } from '../client/load-undici.js';
+import { API_KEY_VARIABLES } from './client-config.js';
+import { loadUndici } from './load-undici.js';
 
 /** Largest download kept in memory (a transcript); files go to disk or a stream unbounded by this. */
 export const MAX_IN_MEMORY_DOWNLOAD_BYTES = 64 * 1024 * 1024;

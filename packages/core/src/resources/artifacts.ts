@@ -1,7 +1,7 @@
 import { ArtifactResponseSchema, isDownloadableArtifact, type ArtifactResponse } from '../contract/artifact.js';
-import { APIPromise, type WithResponse } from '../client/api-promise.js';
-import type { HTTPRequest } from '../client/http-request.js';
-import type { RequestOptions } from '../client/options.js';
+import { APIPromise, type WithResponse } from '../internal/api-promise.js';
+import type { HTTPRequest } from '../internal/http-request.js';
+import type { RequestOptions } from '../internal/options.js';
 import { ArtifactNotDownloadableError } from '../errors/artifact-not-downloadable-error.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import type { DownloadFn, DownloadResult, DownloadTarget } from '../internal/download-url.js';

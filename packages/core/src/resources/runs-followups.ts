@@ -2,31 +2,17 @@ import { ConversationResponseSchema, type ConversationResponse } from '../contra
 import { formatIssues } from '../contract/format-issues.js';
 import { RunFollowupRequestSchema, RunFollowupResponseSchema, type RunFollowupRequest, type RunFollowupResponse } from '../contract/followup.js';
 import { HandoffAttachmentsResponseSchema, type HandoffAttachmentsResponse } from '../contract/handoff-attachments.js';
-import { APIPromise, type WithResponse } from '../client/api-promise.js';
-import type { HTTPRequest } from '../client/http-request.js';
-import type { RequestOptions } from '../client/options.js';
+import { APIPromise, type WithResponse } from '../internal/api-promise.js';
+import type { HTTPRequest } from '../internal/http-request.js';
+import { guard, runPath } from '../internal/guard.js';
+import type { RequestOptions } from '../internal/options.js';
 import { APIResponseValidationError } from '../errors/connection-errors.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { downloadText, type DownloadFn } from '../internal/download-url.js';
 
 type Send = <T>(req: HTTPRequest<T>) => Promise<WithResponse<T>>;
 
-function runPath(runId: string): string {
-  if (typeof runId !== 'string' || runId.trim() === '') {
-    throw new RequestValidationError('run id', ['runId: must be a non-empty string']);
-  }
-  return `/agent/runs/${encodeURIComponent(runId)}`;
-}
 
-function guard<T>(build: () => Promise<WithResponse<T>>): APIPromise<T> {
-  let promise: Promise<WithResponse<T>>;
-  try {
-    promise = build();
-  } catch (error) {
-    promise = Promise.reject(error);
-  }
-  return new APIPromise(promise);
-}
 
 /** The methods of `client.runs` that continue a run and read what was said. */
 export class RunFollowups {

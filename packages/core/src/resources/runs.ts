@@ -4,9 +4,10 @@ import { formatIssues } from '../contract/format-issues.js';
 import { RunAgentRequestSchema, type RunAgentRequest } from '../contract/run-agent-request.js';
 import { RunAgentResponseSchema, type RunAgentResponse } from '../contract/run-agent-response.js';
 import { RunItemSchema, type RunItem } from '../contract/run-item.js';
-import { APIPromise, type WithResponse } from '../client/api-promise.js';
-import type { HTTPRequest } from '../client/http-request.js';
-import type { RequestOptions } from '../client/options.js';
+import { APIPromise, type WithResponse } from '../internal/api-promise.js';
+import type { HTTPRequest } from '../internal/http-request.js';
+import { guard, runPath } from '../internal/guard.js';
+import type { RequestOptions } from '../internal/options.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { waitForRun } from '../wait/wait-for-run.js';
 import type { WaitOptions } from '../wait/wait-options.js';
@@ -32,23 +33,7 @@ function validate<S extends z.ZodType>(schema: S, value: unknown, what: string, 
   return parsed.data;
 }
 
-function runPath(runId: string): string {
-  if (typeof runId !== 'string' || runId.trim() === '') {
-    throw new RequestValidationError('run id', ['runId: must be a non-empty string']);
-  }
-  return `/agent/runs/${encodeURIComponent(runId)}`;
-}
 
-/** Rejected APIPromise for validation failures, so every method fails the same way. */
-function guard<T>(build: () => Promise<WithResponse<T>>): APIPromise<T> {
-  let promise: Promise<WithResponse<T>>;
-  try {
-    promise = build();
-  } catch (error) {
-    promise = Promise.reject(error);
-  }
-  return new APIPromise(promise);
-}
 
 /** `client.runs`: create, fetch, list, cancel and wait for runs. */
 export class Runs extends RunFollowups {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatIssues } from '@agent-runs/core';
+import { formatIssues } from '@agent-runs/core/contract';
 import type { NewArtifact } from '../store/artifact-store.js';
 
 const MAX_TEXT = 500;

@@ -1,4 +1,4 @@
-import type { RunStatusMessage } from '@agent-runs/core';
+import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { NewArtifact } from '../store/artifact-store.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { ExecutionInput, FollowupMessage } from './execution-input.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ArtifactResponseSchema, ConversationResponseSchema, HandoffAttachmentsResponseSchema, RunFollowupRequestSchema, RunFollowupResponseSchema } from '@agent-runs/core';
+import { ArtifactResponseSchema, ConversationResponseSchema, HandoffAttachmentsResponseSchema, RunFollowupRequestSchema, RunFollowupResponseSchema } from '@agent-runs/core/contract';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HandoffAttachmentsResponse } from '@agent-runs/core';
+import type { HandoffAttachmentsResponse } from '@agent-runs/core/contract';
 import { attachmentsDir } from '../executors/agent-protocol.js';
 import { mimeTypeOf } from '../executors/mime-type.js';
 import { sendJson } from '../http/respond.js';

@@ -1,4 +1,4 @@
-import { isTerminalState, type RunStatusMessage } from '@agent-runs/core';
+import { isTerminalState, type RunStatusMessage } from '@agent-runs/core/contract';
 import type { ArtifactLimits, ExecutionInput, FollowupMessage } from '../executors/execution-input.js';
 import type { ExecutionOutcome } from '../executors/run-executor.js';
 import type { ArtifactStore } from '../store/artifact-store.js';

@@ -1,4 +1,4 @@
-import { formatIssues, isTerminalState, RunFollowupRequestSchema, type RunFollowupResponse } from '@agent-runs/core';
+import { formatIssues, isTerminalState, RunFollowupRequestSchema, type RunFollowupResponse } from '@agent-runs/core/contract';
 import type { RunExecutor } from '../executors/run-executor.js';
 import { ApiProblem } from '../http/api-problem.js';
 import type { ConversationStore } from '../store/conversation-store.js';

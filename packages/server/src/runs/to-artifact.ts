@@ -1,4 +1,4 @@
-import type { ArtifactItem, ArtifactResponse } from '@agent-runs/core';
+import type { ArtifactItem, ArtifactResponse } from '@agent-runs/core/contract';
 import type { ArtifactRecord } from '../store/artifact-store.js';
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

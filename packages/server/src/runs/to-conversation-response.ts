@@ -1,4 +1,4 @@
-import type { ConversationMessage, ConversationResponse, ConversationStep } from '@agent-runs/core';
+import type { ConversationMessage, ConversationResponse, ConversationStep } from '@agent-runs/core/contract';
 import type { ConversationEntry } from '../executors/execution-input.js';
 import type { RunRecord } from '../store/run-record.js';
 

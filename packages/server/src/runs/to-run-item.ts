@@ -1,4 +1,4 @@
-import type { RunItem } from '@agent-runs/core';
+import type { RunItem } from '@agent-runs/core/contract';
 import type { ArtifactRecord } from '../store/artifact-store.js';
 import type { RunRecord } from '../store/run-record.js';
 import { toArtifactItem } from './to-artifact.js';

@@ -1,4 +1,4 @@
-import type { KnownArtifactType } from '@agent-runs/core';
+import type { KnownArtifactType } from '@agent-runs/core/contract';
 
 /** An artifact as the store keeps it; routes turn it into the contract's shapes. */
 export interface ArtifactRecord {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { KnownArtifactType } from '@agent-runs/core';
+import type { KnownArtifactType } from '@agent-runs/core/contract';
 import type { ArtifactRecord, ArtifactStore, NewArtifact } from './artifact-store.js';
 import { timeOrderedId } from './time-ordered-id.js';
 

@@ -93,6 +93,10 @@ describe('the command agent protocol', () => {
     expect(second.state).toBe('SUCCEEDED');
     expect(second.status_message?.message).toBe('execution 2 done');
     expect(Date.parse(second.updated_at)).toBeGreaterThan(Date.parse(first.updated_at));
+    // The first execution's output stays, the second's follows it.
+    const page = await (await fetch(second.session_link!)).text();
+    expect(page.indexOf('report line 2 is not JSON')).toBeLessThan(page.indexOf('[agent-runs] Execution 2, answering 1 follow-up(s).'));
+    expect(page.indexOf('[agent-runs] Execution 2')).toBeGreaterThan(0);
 
     const history = readFileSync(join(t.workDir, run_id, 'history.log'), 'utf8').trim().split('\n');
     expect(history).toEqual([`1|${join(t.workDir, run_id)}|`, `2|${join(t.workDir, run_id)}|Now add a test`]);

@@ -102,11 +102,13 @@ export class RunQueue {
   }
 
   private async start(run: RunRecord): Promise<void> {
-    const output = new OutputBuffer(this.store, run.id);
     let execution: Execution;
     let input: ExecutionInput;
+    let output: OutputBuffer;
     try {
       input = await this.journal.prepare(run);
+      output = new OutputBuffer(this.store, run.id, input.number > 1 ? await this.store.getOutput(run.id) : '');
+      if (input.number > 1) output.append(`[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n`);
     } catch (error) {
       this.log(`Could not prepare run ${run.id}: ${(error as Error).message}`);
       await this.store.transition(run.id, {

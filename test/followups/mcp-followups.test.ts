@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProgressNotification } from '@modelcontextprotocol/sdk/types.js';
 import { binEnv, connectStdio, type StdioSession } from '../mcp/mcp-harness.js';
 import { FILE_BYTES, startAgentServer } from './command-agent.js';
 
@@ -36,7 +35,7 @@ describe('follow-ups and artifacts over MCP, with a command agent', () => {
     const followed = await mcp.client.callTool(
       { name: 'follow_up_run', arguments: { run_id, message: 'Now add a test', wait: true } },
       undefined,
-      { onprogress: (p: ProgressNotification['params']) => void progress.push(String(p.message)) },
+      { onprogress: (p: { message?: string }) => void progress.push(String(p.message)) },
     );
     expect(followed.isError).toBeFalsy();
     const output = followed.structuredContent as { state: string; wait: { finished: boolean; run: { status_message: { message: string } } } };

@@ -107,29 +107,44 @@ export {
 export { ErrorBodySchema, errorCodeOf, type ErrorBody } from './contract/error-body.js';
 export type { ErrorCode } from './contract/error-codes.js';
 export { formatIssues, issuePath } from './contract/format-issues.js';
+export { RUN_MODES, RunModeSchema } from './contract/run-mode.js';
+export type { RunMode } from './contract/run-mode.js';
 export {
-  ARTIFACT_TYPES,
-  ArtifactItemSchema,
-  ArtifactResponseSchema,
+  KNOWN_ARTIFACT_TYPES,
+  ArtifactTypeSchema,
   PlanArtifactSchema,
   PullRequestArtifactSchema,
   ScreenshotArtifactSchema,
   FileArtifactSchema,
   ExternalReferenceArtifactSchema,
+  KnownArtifactItemSchema,
+  ArtifactItemSchema,
+  isArtifactOfType,
+} from './contract/artifact-item.js';
+export type {
+  KnownArtifactType,
+  PlanArtifact,
+  PullRequestArtifact,
+  ScreenshotArtifact,
+  FileArtifact,
+  ExternalReferenceArtifact,
+  KnownArtifactItem,
+  UnknownArtifactItem,
+  ArtifactItem,
+} from './contract/artifact-item.js';
+export {
+  ArtifactResponseSchema,
   PlanArtifactResponseSchema,
   ScreenshotArtifactResponseSchema,
   FileArtifactResponseSchema,
   isDownloadableArtifact,
-  type KnownArtifactType,
-  type ArtifactItem,
   type ArtifactResponse,
   type FileArtifactResponse,
   type ScreenshotArtifactResponse,
   type PlanArtifactResponse,
-} from './contract/artifact.js';
+} from './contract/artifact-response.js';
 export {
   MAX_FOLLOWUP_MESSAGE_CHARS,
-  RunModeSchema,
   RunFollowupRequestSchema,
   RunFollowupResponseSchema,
   type RunFollowupRequest,

@@ -1,9 +1,8 @@
 import { z } from 'zod';
+import { RunModeSchema } from './run-mode.js';
 
 /** Longest follow-up message accepted, in characters. */
 export const MAX_FOLLOWUP_MESSAGE_CHARS = 100_000;
-
-export const RunModeSchema = z.enum(['normal', 'plan', 'orchestrate']).describe('How the agent works on the message');
 
 /** The body of `POST /agent/runs/{runId}/followups`. */
 export const RunFollowupRequestSchema = z

@@ -1,4 +1,4 @@
-import type { ArtifactItem } from '../contract/artifact.js';
+import type { ArtifactItem } from '../contract/artifact-item.js';
 
 /** One artifact as adapters show it: a type, a name, the uid to fetch it by, and its link or size. */
 export interface ArtifactSummary {

@@ -1,4 +1,4 @@
-import { ArtifactResponseSchema, isDownloadableArtifact, type ArtifactResponse } from '../contract/artifact.js';
+import { ArtifactResponseSchema, isDownloadableArtifact, type ArtifactResponse } from '../contract/artifact-response.js';
 import { APIPromise, type WithResponse } from '../internal/api-promise.js';
 import type { HTTPRequest } from '../internal/http-request.js';
 import type { RequestOptions } from '../internal/options.js';

@@ -26,11 +26,11 @@ export async function startAgentServer(options: ServerOptions = {}) {
   const script = join(dir, 'agent.sh');
   writeFileSync(script, AGENT);
   const workDir = join(dir, 'work');
+  const agent = options.executor === 'simulated' ? {} : { executor: 'command' as const, command: `sh '${script}'` };
   const server = await startServer({
     port: 0,
     storage: 'memory',
-    executor: 'command',
-    command: `sh '${script}'`,
+    ...agent,
     workDir,
     apiKeys: [{ key: AGENT_KEY, principal: 'tester' }],
     quiet: true,

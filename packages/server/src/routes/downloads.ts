@@ -32,7 +32,9 @@ export const downloadTranscriptRoute: Route = {
   auth: false,
   async handle({ res, url, params, app }) {
     app.links.verify(url.pathname, url.searchParams);
-    const run = await app.runs.getOrThrow(params.runId!);
+    // The signed link is the permission: no key, so no principal to check.
+    const run = await app.store.get(params.runId!);
+    if (!run) throw new ApiProblem('resource_not_found', `No run "${params.runId}".`);
     const lines = conversationEntries(run, await app.conversations.list(run.id)).map((entry) => JSON.stringify(entry));
     lines.push(JSON.stringify({ kind: 'output', text: await app.store.getOutput(run.id) }));
     sendDownload(res, Buffer.from(`${lines.join('\n')}\n`), 'application/x-ndjson', `transcript-${run.id}.jsonl`);

@@ -8,9 +8,11 @@ export const getArtifactRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/artifacts/:artifactUid',
   auth: true,
-  async handle({ res, params, app }) {
+  async handle({ res, params, app, caller }) {
     const artifact = await app.artifacts.get(params.artifactUid!);
-    if (!artifact || !hasArtifactResponse(artifact)) {
+    // Readable by whoever may read its run, and by no one else (as if it did not exist).
+    const run = artifact && (await app.store.get(artifact.runId));
+    if (!artifact || !hasArtifactResponse(artifact) || !run || !app.runs.mayRead(caller.uid, run)) {
       throw new ApiProblem('resource_not_found', `No plan, file or screenshot artifact with uid "${params.artifactUid}".`);
     }
     const signed = artifact.type === 'PLAN' ? undefined : app.links.sign(`/downloads/artifacts/${encodeURIComponent(artifact.uid)}`);

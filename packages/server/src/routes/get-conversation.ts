@@ -8,8 +8,8 @@ export const getConversationRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId/conversation',
   auth: true,
-  async handle({ res, params, app }) {
-    const run = await app.runs.getOrThrow(params.runId!);
+  async handle({ res, params, app, caller }) {
+    const run = await app.runs.getOrThrow(params.runId!, caller);
     sendJson(res, 200, toConversationResponse(run, conversationEntries(run, await app.conversations.list(run.id))));
   },
 };

@@ -7,8 +7,8 @@ export const getRunRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId',
   auth: true,
-  async handle({ res, params, app }) {
-    const run = await app.runs.getOrThrow(params.runId!);
-    sendJson(res, 200, toRunItem(run, app.publicUrl(), await app.artifacts.listByRun(run.id)));
+  async handle({ res, params, app, caller }) {
+    const run = await app.runs.getOrThrow(params.runId!, caller);
+    sendJson(res, 200, toRunItem(run, app.sessionLink(run), await app.artifacts.listByRun(run.id)));
   },
 };

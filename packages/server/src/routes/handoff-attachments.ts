@@ -26,8 +26,8 @@ export const handoffAttachmentsRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId/handoff/attachments',
   auth: true,
-  async handle({ res, params, app }) {
-    const run = await app.runs.getOrThrow(params.runId!);
+  async handle({ res, params, app, caller }) {
+    const run = await app.runs.getOrThrow(params.runId!, caller);
     const body: HandoffAttachmentsResponse = {
       attachments: handoffFiles(app.workRoot, run.id).map((name) => {
         const link = app.links.sign(`/downloads/handoff/${encodeURIComponent(run.id)}/${encodeURIComponent(name)}`);

@@ -1,4 +1,4 @@
-import { formatIssues, isTerminalState, RunFollowupRequestSchema, type RunFollowupResponse } from '@agent-runs/core/contract';
+import { formatIssues, isTerminalState, RunFollowupRequestSchema, type RunCreatorInfo, type RunFollowupResponse } from '@agent-runs/core/contract';
 import type { RunExecutor } from '../executors/run-executor.js';
 import { ApiProblem } from '../http/api-problem.js';
 import type { ConversationStore } from '../store/conversation-store.js';
@@ -6,6 +6,7 @@ import type { RunStore } from '../store/run-store.js';
 import { toFollowupMessage, type ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import type { RunQueue } from './run-queue.js';
+import type { RunService } from './run-service.js';
 
 /**
  * Follow-ups, accepted whatever the run's state and routed by it: a run not started yet
@@ -17,6 +18,7 @@ import type { RunQueue } from './run-queue.js';
 export class FollowupService {
   constructor(
     private readonly store: RunStore,
+    private readonly runs: RunService,
     private readonly conversations: ConversationStore,
     private readonly queue: RunQueue,
     private readonly journal: ExecutionJournal,
@@ -25,14 +27,14 @@ export class FollowupService {
   ) {}
 
   /** With an `Idempotency-Key` used before for this run, the follow-up is not added again (a retry after a lost answer). */
-  async submit(runId: string, body: unknown, idempotencyKey?: string): Promise<RunFollowupResponse> {
+  async submit(runId: string, body: unknown, caller: RunCreatorInfo, idempotencyKey?: string): Promise<RunFollowupResponse> {
     if (body === undefined) throw new ApiProblem('invalid_request', 'body: a JSON object with a message is required.');
     const parsed = RunFollowupRequestSchema.safeParse(body);
     if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
     const { message, mode } = parsed.data;
     const problems = this.executor.check?.(message, 'message') ?? [];
     if (problems.length) throw new ApiProblem('invalid_request', problems.join('; '));
-    if (!(await this.store.get(runId))) throw new ApiProblem('resource_not_found', `No run with id "${runId}".`);
+    await this.runs.getOrThrow(runId, caller);
 
     const added = await this.conversations.addFollowup(runId, { text: message, mode: mode ?? null, at: this.clock.now(), idempotencyKey });
     const followup = added.message;

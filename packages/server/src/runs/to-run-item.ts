@@ -3,8 +3,8 @@ import type { ArtifactRecord } from '../store/artifact-store.js';
 import type { RunRecord } from '../store/run-record.js';
 import { toArtifactItem } from './to-artifact.js';
 
-/** The contract's view of a stored run; the session link is built from where the server is reachable now. */
-export function toRunItem(run: RunRecord, publicUrl: string, artifacts: readonly ArtifactRecord[] = []): RunItem {
+/** The contract's view of a stored run; `sessionLink` carries the token that opens its page (AppContext.sessionLink). */
+export function toRunItem(run: RunRecord, sessionLink: string, artifacts: readonly ArtifactRecord[] = []): RunItem {
   return {
     run_id: run.id,
     task_id: run.id,
@@ -18,7 +18,7 @@ export function toRunItem(run: RunRecord, publicUrl: string, artifacts: readonly
     source: run.source,
     creator: run.creator,
     session_id: run.sessionId,
-    session_link: `${publicUrl}/sessions/${run.sessionId}`,
+    session_link: sessionLink,
     agent_config: run.agentConfig,
     execution_location: 'LOCAL',
     is_sandbox_running: run.state === 'INPROGRESS',

@@ -51,9 +51,20 @@ CREATE TABLE IF NOT EXISTS run_outputs (
 ) WITHOUT ROWID;
 `;
 
+// The process group of each run's agent and its leader's start time, so a server started
+// after a crash can end the agents the dead one left running, and no process that merely
+// reuses the pid.
+const RUN_PROCESSES_V2 = `
+CREATE TABLE IF NOT EXISTS run_processes (
+  id TEXT PRIMARY KEY,
+  pgid INTEGER NOT NULL,
+  start_time TEXT
+) WITHOUT ROWID;
+`;
+
 // What an agent made (artifacts, with the bytes of files and screenshots) and what was said
 // to it and by it (the prompt is the run's; follow-ups and each execution's result are here).
-const ARTIFACTS_AND_CONVERSATION_V2 = `
+const ARTIFACTS_AND_CONVERSATION_V3 = `
 CREATE TABLE artifacts (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   uid TEXT NOT NULL UNIQUE,
@@ -84,7 +95,8 @@ CREATE UNIQUE INDEX run_messages_idempotency ON run_messages(run_id, idempotency
 
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'runs', sql: RUNS_V1 },
-  { version: 2, name: 'artifacts and conversation', sql: ARTIFACTS_AND_CONVERSATION_V2 },
+  { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
+  { version: 3, name: 'artifacts and conversation', sql: ARTIFACTS_AND_CONVERSATION_V3 },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -171,3 +171,34 @@ describe('follow-up retries', () => {
     expect(body.steps).toHaveLength(2);
   });
 });
+
+describe('who may follow up and read artifacts', () => {
+  it('answers 404 to another key’s follow-up, conversation and artifact, as if the run did not exist', async () => {
+    const t = await startTestServer({ apiKeys: [{ key: 'alice-key-0123456789', principal: 'alice' }, { key: 'bob-key-0123456789', principal: 'bob' }] });
+    servers.push(t);
+    const created = await t.raw('/api/v1/agent/runs', {
+      method: 'POST',
+      key: 'alice-key-0123456789',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'Mine [simulate 10ms] [simulate artifact file]' }),
+    });
+    const runId = created.body.run_id as string;
+    let run = await t.raw(`/api/v1/agent/runs/${runId}`, { key: 'alice-key-0123456789' });
+    while (run.body.state !== 'SUCCEEDED') {
+      await new Promise((r) => setTimeout(r, 20));
+      run = await t.raw(`/api/v1/agent/runs/${runId}`, { key: 'alice-key-0123456789' });
+    }
+    const uid = run.body.artifacts[0].data.artifact_uid as string;
+    const asBob = { key: 'bob-key-0123456789' };
+    const followup = await t.raw(`/api/v1/agent/runs/${runId}/followups`, {
+      ...asBob,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'Not yours' }),
+    });
+    expect(followup.status).toBe(404);
+    expect((await t.raw(`/api/v1/agent/runs/${runId}/conversation`, asBob)).status).toBe(404);
+    expect((await t.raw(`/api/v1/agent/artifacts/${uid}`, asBob)).status).toBe(404);
+    expect((await t.raw(`/api/v1/agent/artifacts/${uid}`, { key: 'alice-key-0123456789' })).status).toBe(200);
+  });
+});

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConversationResponseSchema, type ConversationResponse } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
+import { TOOL_FIELD_CHARS, truncateText } from '../results/bounded-run.js';
 import { runIdArgument } from './run-id-argument.js';
 import { toolErrorResult } from './tool-error.js';
 
@@ -23,6 +24,23 @@ export function conversationText(conversation: ConversationResponse): string {
   return lines.length ? lines.join('\n') : 'The conversation is empty.';
 }
 
+/** Each text block cut to TOOL_FIELD_CHARS, so a long conversation stays one reasonable message. */
+function boundConversation(conversation: ConversationResponse, runId: string): ConversationResponse {
+  const pointer = `the run's transcript (agent-runs conversation ${runId} --json)`;
+  return {
+    ...conversation,
+    steps: conversation.steps.map((step) => ({
+      ...step,
+      messages: step.messages.map((message) => ({
+        ...message,
+        content: message.content.map((block) =>
+          'text' in block && typeof block.text === 'string' ? { ...block, text: truncateText(block.text, TOOL_FIELD_CHARS, pointer) } : block,
+        ),
+      })),
+    })),
+  };
+}
+
 export function registerGetRunConversationTool(server: McpServer, ctx: ServerContext): void {
   server.registerTool(
     'get_run_conversation',
@@ -37,7 +55,7 @@ export function registerGetRunConversationTool(server: McpServer, ctx: ServerCon
     },
     async ({ run_id }) => {
       try {
-        const conversation = await ctx.client.runs.conversation(run_id);
+        const conversation = boundConversation(await ctx.client.runs.conversation(run_id), run_id);
         return { structuredContent: conversation, content: [{ type: 'text', text: conversationText(conversation) }] };
       } catch (error) {
         return toolErrorResult(error, `read the conversation of run ${run_id}`);

@@ -70,3 +70,28 @@ describe('follow-ups and artifacts over MCP, with a command agent', () => {
     }
   });
 });
+
+describe('artifact resources over MCP', () => {
+  it('reads a small text file inline and a screenshot as a blob', async () => {
+    const sim = await startAgentServer({ executor: 'simulated', simulatedDurationMs: 10 });
+    const session = await connectStdio(binEnv(undefined, sim.env));
+    try {
+      const run = await sim.client.runs.createAndWait({ prompt: 'Show me [simulate artifact file screenshot]' }, { pollInterval: 20 });
+      const got = await session.client.callTool({ name: 'get_run', arguments: { run_id: run.run_id } });
+      const links = (got.content as Text[]).filter((c) => c.type === 'resource_link').map((c) => c.uri!);
+      expect(links).toHaveLength(2);
+      const text = await session.client.readResource({ uri: links[0]! });
+      expect(text.contents[0]).toMatchObject({ mimeType: 'text/plain', text: expect.stringContaining(`run ${run.run_id}`) });
+      const image = await session.client.readResource({ uri: links[1]! });
+      expect(image.contents[0]).toMatchObject({ mimeType: 'image/png' });
+      expect(Buffer.from((image.contents[0] as { blob: string }).blob, 'base64').subarray(1, 4).toString()).toBe('PNG');
+      // An artifact is read only through its own run.
+      const other = await sim.client.runs.createAndWait({ prompt: 'Nothing [simulate 10ms]' }, { pollInterval: 20 });
+      const uid = links[0]!.split('/').pop()!;
+      await expect(session.client.readResource({ uri: `agent-run://${other.run_id}/artifacts/${uid}` })).rejects.toThrow(/has no artifact/);
+    } finally {
+      await session.close();
+      await sim.close();
+    }
+  });
+});

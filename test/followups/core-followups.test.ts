@@ -96,7 +96,7 @@ describe('core errors for follow-ups and artifacts', () => {
   it('refuses an empty message before sending, naming the field', async () => {
     const error = await t.client.runs.followup(finished.run_id, { message: '  ' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
-    expect((error as RequestValidationError).issues).toEqual(['message: is required: a non-empty message for the run']);
+    expect((error as RequestValidationError).message).toBe('Invalid follow-up: message: is required: a non-empty message for the run');
   });
 
   it('throws NotFoundError for an unknown run or artifact', async () => {

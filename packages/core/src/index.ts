@@ -177,3 +177,4 @@ export { visibleText, type VisibleTextOptions } from './format/visible-text.js';
 export { runDurationMs, describeState, runSummaryRows, summarizeRun } from './format/run-summary.js';
 export { parseMcpServersInput } from './input/mcp-servers-input.js';
 export { summarizeArtifact, firstPullRequest, runArtifacts, type ArtifactSummary } from './format/artifact-summary.js';
+export { safeFileName } from './format/safe-file-name.js';

@@ -132,7 +132,8 @@ describe('the command agent protocol', () => {
       prompt: 'Read the spec',
       attachments: [{ file_name: 'spec.md', mime_type: 'text/markdown', data: Buffer.from('# Spec\n').toString('base64') }],
     } as never);
-    await t.client.runs.wait(run_id, { pollInterval: 20 });
+    const run = await t.client.runs.wait(run_id, { pollInterval: 20 });
+    expect([run.state, run.status_message?.message]).toEqual(['SUCCEEDED', 'execution 1 done']);
     expect(readFileSync(join(t.workDir, run_id, 'attachments-1.txt'), 'utf8').trim()).toBe('spec.md');
     const handoff = await t.raw(`/api/v1/agent/runs/${run_id}/handoff/attachments`);
     expect(handoff.status).toBe(200);

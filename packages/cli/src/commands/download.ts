@@ -3,6 +3,7 @@ import {
   isDownloadableArtifact,
   NotFoundError,
   runArtifacts,
+  safeFileName,
   summarizeArtifact,
   visibleText,
   type AgentRunsClient,
@@ -10,7 +11,7 @@ import {
 } from '@agent-runs/core';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { freePath, safeFileName } from '../input/safe-file-name.js';
+import { freePath } from '../input/free-path.js';
 import type { Io } from '../io.js';
 import { formatBytes } from '../render/artifact-table.js';
 import { downloadProgress } from '../render/download-progress.js';

@@ -1,5 +1,6 @@
 import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { safeFileName } from '@agent-runs/core';
 import type { NewArtifact } from '../store/artifact-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import { collectArtifactFiles } from './collect-artifact-files.js';
@@ -26,14 +27,6 @@ export interface ExecutionFiles {
   report: string;
   artifacts: string;
   attachments: string;
-}
-
-/** A file name an agent may be given: the last path segment, without control characters. */
-export function safeFileName(name: string, fallback: string): string {
-  const last = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = last.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return clean === '' || clean === '.' || clean === '..' ? fallback : clean.slice(0, 200);
 }
 
 /** Writes what the agent reads (conversation, current follow-up, attachments) and makes the directories it writes to. */

@@ -70,3 +70,39 @@ describe('follow-ups and artifacts on the command line, with a command agent', (
     expect(download.code).toBe(4);
   });
 });
+
+describe('download progress', () => {
+  it('draws a progress bar on a terminal for a file over 1 MiB, and clears it', async () => {
+    const { startServer } = await import('@agent-runs/server');
+    const { main } = await import('@agent-runs/cli');
+    const { AgentRunsClient } = await import('@agent-runs/core');
+    const big = await startServer({
+      port: 0,
+      storage: 'memory',
+      command: `head -c 3145728 /dev/zero > "$AGENT_RUNS_ARTIFACTS_DIR/big.bin"`,
+      workDir: join(out, 'big-work'),
+      apiKeys: [{ key: 'big-test-key-0123456789', principal: 'tester' }],
+      quiet: true,
+    });
+    try {
+      const env = { AGENT_RUNS_API_KEY: 'big-test-key-0123456789', TERM: 'xterm' };
+      let stderr = '';
+      const io = {
+        stdout: { write: () => true },
+        stderr: { write: (text: string) => (stderr += text), isTTY: true, columns: 100 },
+        env,
+        onInterrupt: () => () => {},
+      };
+      const client = new AgentRunsClient({ baseURL: big.baseURL, apiKey: env.AGENT_RUNS_API_KEY, maxRetries: 0 });
+      const runId = (await client.runs.createAndWait({ prompt: 'Make a big file' }, { pollInterval: 20 })).run_id;
+      await client.close();
+      expect(await main(['--base-url', big.baseURL, 'download', runId, '--out', join(out, 'big')], { io })).toBe(0);
+      expect(readFileSync(join(out, 'big', 'big.bin')).length).toBe(3145728);
+      expect(stderr).toMatch(/big\.bin \[#+\.*\] \d+% /);
+      expect(stderr).toContain('100% 3.0 MiB of 3.0 MiB');
+      expect(stderr.endsWith('\r\x1b[2K')).toBe(true);
+    } finally {
+      await big.close();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import {
   RunItemSchema,
   VERSION,
 } from '@agent-runs/core';
+import { followupPaths, followupSchemas } from './followup-paths.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -89,6 +90,7 @@ export function buildOpenApi(): JsonSchema {
           responses: { '200': { description: 'The run id', content: json({ type: 'string' }) }, '409': problem('The run is PENDING'), ...errors },
         },
       },
+      ...followupPaths(),
     },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
@@ -98,6 +100,7 @@ export function buildOpenApi(): JsonSchema {
         RunItem: output(RunItemSchema),
         ListRunsResponse: output(ListRunsResponseSchema),
         Error: output(ErrorBodySchema),
+        ...followupSchemas(),
       },
     },
   };

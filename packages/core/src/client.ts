@@ -5,6 +5,8 @@ import { Agents } from './resources/agents.js';
 import { Environments } from './resources/environments.js';
 import { Identities } from './resources/identities.js';
 import { Schedules } from './resources/schedules.js';
+import { Artifacts } from './resources/artifacts.js';
+import { downloadUrl, type DownloadFn } from './internal/download-url.js';
 import { APIPromise } from './internal/api-promise.js';
 import { resolveClientConfig, type ResolvedClientConfig } from './internal/client-config.js';
 import { loadUndici } from './internal/load-undici.js';
@@ -33,6 +35,7 @@ export class AgentRunsClient {
   readonly agents: Agents;
   /** Named agents: a prompt, skills, MCP servers and an environment under one name. */
   readonly identities: Identities;
+  readonly artifacts: Artifacts;
   readonly baseURL: string;
   private readonly config: ResolvedClientConfig;
   private dispatcher: Promise<Dispatcher> | undefined;
@@ -49,11 +52,13 @@ export class AgentRunsClient {
       [CALLER_SOURCE_HEADER]: options.source ?? 'API',
       ...this.config.defaultHeaders,
     };
-    this.runs = new Runs((req) => this.send(req));
-    this.schedules = new Schedules((req) => this.send(req));
-    this.environments = new Environments((req) => this.send(req));
-    this.agents = new Agents((req) => this.send(req));
-    this.identities = new Identities((req) => this.send(req));
+    const send = <T>(req: HTTPRequest<T>) => this.send(req);
+    this.runs = new Runs(send, this.download);
+    this.artifacts = new Artifacts(send, this.download);
+    this.schedules = new Schedules(send);
+    this.environments = new Environments(send);
+    this.agents = new Agents(send);
+    this.identities = new Identities(send);
   }
 
   /** Whether an API key was given or found in the environment. */
@@ -92,6 +97,9 @@ export class AgentRunsClient {
       : loadUndici().then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 }));
     return this.dispatcher;
   };
+
+  /** Signed links need no key, and may be on another origin: fetched without the key. */
+  private download: DownloadFn = async (url, target) => downloadUrl(await this.getDispatcher(), url, target, this.config.timeout);
 
   private send<T>(req: HTTPRequest<T>) {
     return sendRequest(this.config, this.getDispatcher, this.baseHeaders, req);

@@ -10,7 +10,7 @@ import { resolveOptions, ServerConfigError, type ResolvedOptions } from './confi
 import type { RunningServer, ServerOptions } from './config/server-options.js';
 import { CommandExecutor } from './executors/command-executor.js';
 import { killRecordedGroup } from './executors/process-group.js';
-import type { RunExecutor } from './executors/run-executor.js';
+import type { ProcessGroupRecord, RunExecutor } from './executors/run-executor.js';
 import { SimulatedExecutor } from './executors/simulated-executor.js';
 import { ApiKeyAuth } from './http/api-key-auth.js';
 import { handleRequest } from './http/handle-request.js';
@@ -39,6 +39,12 @@ import { SqliteScheduleStore } from './store/sqlite-schedule-store.js';
 import { SqliteSourceActivity } from './store/sqlite-source-activity.js';
 import { openRunStore } from './store/open-run-store.js';
 import type { SqliteRunStore } from './store/sqlite-run-store.js';
+import { SqliteArtifactStore } from './store/sqlite-artifact-store.js';
+import { SqliteConversationStore } from './store/sqlite-conversation-store.js';
+import { SqliteRunAttachments } from './store/run-attachments.js';
+import { ExecutionJournal } from './runs/execution-journal.js';
+import { FollowupService } from './runs/followup-service.js';
+import { SignedLinks } from './http/signed-links.js';
 
 const RESTARTED: RunStatusMessage = {
   message: 'The server restarted while this run was in progress, so its outcome is unknown; start a new run.',
@@ -52,10 +58,14 @@ const STOPPED: RunStatusMessage = {
   retryable: true,
 };
 
-function makeExecutor(options: ResolvedOptions, environments: EnvironmentRegistry): RunExecutor {
+function makeExecutor(
+  options: ResolvedOptions,
+  environments: EnvironmentRegistry,
+  recordProcessGroup: (runId: string, group: ProcessGroupRecord) => void,
+): RunExecutor {
   if (options.executor === 'command') {
     const command = new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs, agentEnv: options.agentEnv });
-    return new EnvironmentExecutor(command, environments, options.workDir, options.commandTimeoutMs, options.agentEnv);
+    return new EnvironmentExecutor(command, environments, options.workDir, options.commandTimeoutMs, options.agentEnv, recordProcessGroup);
   }
   return new SimulatedExecutor(options.simulatedDurationMs);
 }
@@ -128,9 +138,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const sources = new RunSourceResolver(environments, skills, identityStore, (identity, principal) =>
     identityVisible(identity, principal, opts.sharedRuns),
   );
-  const executor = makeExecutor(opts, environments);
-  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log);
+  const executor = makeExecutor(opts, environments, (runId, group) => {
+    store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
+  });
+  const artifacts = new SqliteArtifactStore(store.db);
+  const conversations = new SqliteConversationStore(store.db);
+  const limits = {
+    maxFileBytes: opts.maxArtifactBytes,
+    maxRunBytes: opts.maxRunArtifactBytes,
+    maxArtifactsPerExecution: opts.maxArtifactsPerExecution,
+  };
+  const journal = new ExecutionJournal(store, conversations, artifacts, new SqliteRunAttachments(store.db), limits, clock);
+  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal);
   const runs = new RunService(store, queue, executor, clock, sources, opts.sharedRuns);
+  const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock);
   const schedules = new ScheduleService(new SqliteScheduleStore(store.db), runs, sources, environments, timeZone, opts.clock, opts.log, opts.sharedRuns);
   const scheduler = new Scheduler(schedules, opts.schedulerIntervalMs, opts.log);
   let publicUrl = opts.publicUrl ?? '';
@@ -141,6 +162,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     publicUrl: () => publicUrl,
     maxBodyBytes: opts.maxBodyBytes,
+    artifacts,
+    conversations,
+    followups,
+    links: new SignedLinks(opts.downloadLinkTtlMs),
+    workRoot: opts.workDir,
     schedules,
     identities: new IdentityService(identityStore, sources, environments, opts.clock, opts.sharedRuns),
     environments,

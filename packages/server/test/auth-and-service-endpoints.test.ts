@@ -49,7 +49,10 @@ describe('service endpoints', () => {
     const res = await t.raw('/api/v1/openapi.json', { key: null });
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/agent/run', '/agent/runs', '/agent/runs/{runId}', '/agent/runs/{runId}/cancel']));
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/agent/run', '/agent/runs', '/agent/runs/{runId}', '/agent/runs/{runId}/cancel', '/agent/runs/{runId}/followups', '/agent/artifacts/{artifactUid}']),
+    );
+    expect(JSON.stringify(res.body)).not.toContain('#/definitions/');
     expect(Object.keys(res.body.paths)).toEqual(
       expect.arrayContaining(['/agent/schedules', '/agent/schedules/{scheduleId}/pause', '/agent/environments', '/agent', '/agent/identities/{uid}']),
     );

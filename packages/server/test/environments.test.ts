@@ -55,6 +55,16 @@ describe('environments', () => {
     expect(page).toContain('setup-says-hi');
   });
 
+  it('answers a follow-up in the directory the first execution prepared, without cloning again', async () => {
+    const { run_id } = await t.client.runs.create({ prompt: 'First', config: { environment_id: 'web' } });
+    expect((await t.client.runs.wait(run_id, { pollInterval: 20 })).state).toBe('SUCCEEDED');
+    expect((await t.client.runs.followup(run_id, { message: 'Again' })).state).toBe('QUEUED');
+    const run = await t.client.runs.wait(run_id, { pollInterval: 20 });
+    expect(run.state).toBe('SUCCEEDED');
+    expect((await t.client.runs.conversation(run_id)).steps).toHaveLength(2);
+    expect(report(run_id)).toMatchObject({ readme: 'hello from the repository\n', setup: 'prepared\n' });
+  });
+
   it('clones a file:// URL into the path the configuration names', async () => {
     const { run_id } = await t.client.runs.create({ prompt: 'Look around', config: { environment_id: 'file-url' } });
     expect((await t.client.runs.wait(run_id, { pollInterval: 20 })).state).toBe('SUCCEEDED');

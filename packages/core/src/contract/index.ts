@@ -60,6 +60,35 @@ export type {
   ListAgentIdentitiesResponse,
   ListAgentIdentitiesQuery,
 } from './agent-identity.js';
+export {
+  KNOWN_ARTIFACT_TYPES,
+  ArtifactTypeSchema,
+  PlanArtifactSchema,
+  PullRequestArtifactSchema,
+  ScreenshotArtifactSchema,
+  FileArtifactSchema,
+  ExternalReferenceArtifactSchema,
+  KnownArtifactItemSchema,
+  ArtifactItemSchema,
+  isArtifactOfType,
+} from './artifact-item.js';
+export type {
+  KnownArtifactType,
+  PlanArtifact,
+  PullRequestArtifact,
+  ScreenshotArtifact,
+  FileArtifact,
+  ExternalReferenceArtifact,
+  KnownArtifactItem,
+  UnknownArtifactItem,
+  ArtifactItem,
+} from './artifact-item.js';
+export { RUN_MODES, RunModeSchema } from './run-mode.js';
+export type { RunMode } from './run-mode.js';
+export * from './artifact-response.js';
+export * from './followup.js';
+export * from './conversation.js';
+export * from './handoff-attachments.js';
 export { PROMPT_MAX_CHARS, TITLE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from './request-limits.js';
 
 // Server-only.

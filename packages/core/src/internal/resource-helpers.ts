@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { formatIssues } from '../contract/format-issues.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
-import { APIPromise, type WithResponse } from './api-promise.js';
+import type { WithResponse } from './api-promise.js';
 import type { HTTPRequest } from './http-request.js';
 
 /** How a resource sends a request: the client's transport, retries and errors included. */
@@ -22,13 +22,5 @@ export function pathSegment(name: string, value: string): string {
   return encodeURIComponent(value);
 }
 
-/** Runs `build` and turns a synchronous throw (a validation failure) into a rejected APIPromise. */
-export function guard<T>(build: () => Promise<WithResponse<T>>): APIPromise<T> {
-  let promise: Promise<WithResponse<T>>;
-  try {
-    promise = build();
-  } catch (error) {
-    promise = Promise.reject(error);
-  }
-  return new APIPromise(promise);
-}
+// One guard for every resource.
+export { guard } from './guard.js';

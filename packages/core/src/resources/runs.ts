@@ -6,11 +6,14 @@ import { RunAgentResponseSchema, type RunAgentResponse } from '../contract/run-a
 import { RunItemSchema, type RunItem } from '../contract/run-item.js';
 import { APIPromise, type WithResponse } from '../internal/api-promise.js';
 import type { HTTPRequest } from '../internal/http-request.js';
+import { guard, runPath } from '../internal/guard.js';
 import type { RequestOptions } from '../internal/options.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { waitForRun } from '../wait/wait-for-run.js';
 import type { WaitOptions } from '../wait/wait-options.js';
 import { PagePromise, RunsPage } from './runs-page.js';
+import { RunFollowups } from './runs-followups.js';
+import type { DownloadFn } from '../internal/download-url.js';
 import { z as zod } from 'zod';
 
 type Send = <T>(req: HTTPRequest<T>) => Promise<WithResponse<T>>;
@@ -30,30 +33,16 @@ function validate<S extends z.ZodType>(schema: S, value: unknown, what: string, 
   return parsed.data;
 }
 
-function runPath(runId: string): string {
-  if (typeof runId !== 'string' || runId.trim() === '') {
-    throw new RequestValidationError('run id', ['runId: must be a non-empty string']);
-  }
-  return `/agent/runs/${encodeURIComponent(runId)}`;
-}
 
-/** Rejected APIPromise for validation failures, so every method fails the same way. */
-function guard<T>(build: () => Promise<WithResponse<T>>): APIPromise<T> {
-  let promise: Promise<WithResponse<T>>;
-  try {
-    promise = build();
-  } catch (error) {
-    promise = Promise.reject(error);
-  }
-  return new APIPromise(promise);
-}
 
 /** A run's creation time never changes, so a walk in its order cannot lose or repeat a run. */
 export const STABLE_WALK_SORT = 'created_at';
 
 /** `client.runs`: create, fetch, list, cancel and wait for runs. */
-export class Runs {
-  constructor(private readonly send: Send) {}
+export class Runs extends RunFollowups {
+  constructor(send: Send, download: DownloadFn) {
+    super(send, download);
+  }
 
   /**
    * Starts a run (`POST /agent/run`). The body is validated first; the request carries an

@@ -1,9 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EnvironmentRegistry } from '../sources/environment-registry.js';
+import { prepareExecutionFiles } from './agent-protocol.js';
 import { commandEnv } from './command-env.js';
+import { processStartTime } from './process-identity.js';
 import { prepareWorkspace } from './prepare-workspace.js';
-import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
+import type { Execution, ExecutionContext, ExecutionOutcome, ProcessGroupRecord, RunExecutor } from './run-executor.js';
 import { runWorkDir } from './run-work-dir.js';
 
 /**
@@ -21,6 +23,11 @@ export class EnvironmentExecutor implements RunExecutor {
     private readonly timeoutMs: number,
     /** Server variables passed on to the agent, and so to the setup commands. */
     private readonly agentEnv: readonly string[] = [],
+    /**
+     * Records a process group started after start() returned (a setup step, then the agent),
+     * so that a server started after a crash can end it, as it does the agent's.
+     */
+    private readonly recordProcessGroup: (runId: string, group: ProcessGroupRecord) => void = () => {},
   ) {
     this.name = inner.name;
   }
@@ -30,24 +37,30 @@ export class EnvironmentExecutor implements RunExecutor {
   }
 
   start(context: ExecutionContext): Execution {
-    const envId = context.run.agentConfig.environment_id;
+    const { run, input } = context;
+    const envId = run.agentConfig.environment_id;
     const env = envId ? this.environments.get(envId) : undefined;
-    if (!env || (env.repos.length === 0 && env.setupCommands.length === 0)) return this.inner.start(context);
+    // A follow-up execution works in the directory the first one prepared.
+    if (!env || input.number !== 1 || (env.repos.length === 0 && env.setupCommands.length === 0)) return this.inner.start(context);
 
-    const workDir = runWorkDir(this.workRoot, context.run.id);
-    mkdirSync(workDir, { recursive: true });
-    const childEnv = commandEnv(process.env, context.run, join(workDir, 'mcp.json'), workDir, this.agentEnv);
-    const preparation = prepareWorkspace(env, workDir, childEnv, context.onOutput, this.timeoutMs);
+    const workDir = runWorkDir(this.workRoot, run.id);
+    mkdirSync(workDir, { recursive: true, mode: 0o700 });
+    const files = prepareExecutionFiles(this.workRoot, run.id, input);
+    const childEnv = commandEnv(process.env, run, join(workDir, 'mcp.json'), workDir, input.number, files, this.agentEnv);
+    const record = (pid: number) => this.recordProcessGroup(run.id, { pgid: pid, startTime: processStartTime(pid) ?? null });
+    const preparation = prepareWorkspace(env, workDir, childEnv, context.onOutput, this.timeoutMs, record);
     let agent: Execution | undefined;
     let cancelled = false;
     const done = preparation.done.then((failure): ExecutionOutcome | Promise<ExecutionOutcome> => {
       if (failure) return { state: 'FAILED', statusMessage: failure };
       if (cancelled) return { state: 'FAILED', statusMessage: { message: 'Cancelled.' } };
       agent = this.inner.start(context);
+      if (agent.processGroup) this.recordProcessGroup(run.id, agent.processGroup);
       return agent.done;
     });
     return {
       done,
+      deliver: (followup) => agent?.deliver?.(followup) ?? false,
       async cancel() {
         cancelled = true;
         await preparation.cancel();

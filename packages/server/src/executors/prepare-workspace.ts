@@ -37,6 +37,8 @@ export function prepareWorkspace(
   childEnv: NodeJS.ProcessEnv,
   onOutput: (text: string) => void,
   timeoutMs: number,
+  /** Told each step's process group (its leader's pid) as it starts. */
+  onProcessGroup: (pid: number) => void = () => {},
 ): WorkspacePreparation {
   const steps: Step[] = [
     ...env.repos.map(
@@ -67,6 +69,7 @@ export function prepareWorkspace(
       onOutput(`$ ${step.label}\n`);
       let tail = '';
       const child = step.start();
+      if (child.pid !== undefined) onProcessGroup(child.pid);
       // 'exit', not 'close': a step may leave a process running that holds the pipes open.
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((done) => {
         child.once('error', (error) => done({ code: null, signal: null, error }));

@@ -5,6 +5,10 @@ import type { SessionTokens } from './session-access.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunService } from '../runs/run-service.js';
 import type { RunStore } from '../store/run-store.js';
+import type { ArtifactStore } from '../store/artifact-store.js';
+import type { ConversationStore } from '../store/conversation-store.js';
+import type { FollowupService } from '../runs/followup-service.js';
+import type { SignedLinks } from './signed-links.js';
 import type { IdentityService } from '../identities/identity-service.js';
 import type { ScheduleService } from '../schedules/schedule-service.js';
 import type { EnvironmentRegistry } from '../sources/environment-registry.js';
@@ -19,6 +23,13 @@ export interface AppContext {
   /** Where the server is reachable, without a trailing slash (for links). */
   publicUrl: () => string;
   maxBodyBytes: number;
+  artifacts: ArtifactStore;
+  conversations: ConversationStore;
+  followups: FollowupService;
+  /** Signs the download links of artifacts, transcripts and handoff files. */
+  links: SignedLinks;
+  /** Parent of the runs' working directories (handoff files live beside them). */
+  workRoot: string;
   schedules: ScheduleService;
   identities: IdentityService;
   environments: EnvironmentRegistry;

@@ -8,6 +8,7 @@ import {
   RunItemSchema,
   VERSION,
 } from '@agent-runs/core';
+import { followupPaths, followupSchemas } from './followup-paths.js';
 
 import { sourcesOpenApi } from './sources-openapi.js';
 
@@ -92,6 +93,7 @@ export function buildOpenApi(): JsonSchema {
           responses: { '200': { description: 'The run id', content: json({ type: 'string' }) }, '409': problem('The run is PENDING'), ...errors },
         },
       },
+      ...followupPaths(),
       ...sources.paths,
     },
     components: {
@@ -103,6 +105,7 @@ export function buildOpenApi(): JsonSchema {
         RunItem: output(RunItemSchema),
         ListRunsResponse: output(ListRunsResponseSchema),
         Error: output(ErrorBodySchema),
+        ...followupSchemas(),
       },
     },
   };

@@ -3,7 +3,12 @@ import { AgentIdentitySchema } from '@agent-runs/core';
 import { tempTree, writeServerConfig } from './server-config.js';
 import { startTestServer, type TestServer } from './start-test-server.js';
 
-const skills = tempTree({ 'kit/triage/SKILL.md': '---\nname: triage\n---\nLabel the issue.\n' });
+const big = (name: string) => `---\nname: ${name}\n---\n${'x'.repeat(60 * 1024)}\n`;
+const skills = tempTree({
+  'kit/triage/SKILL.md': '---\nname: triage\n---\nLabel the issue.\n',
+  'kit/big-one/SKILL.md': big('big-one'),
+  'kit/big-two/SKILL.md': big('big-two'),
+});
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({
@@ -102,6 +107,11 @@ describe('named agents', () => {
       expect(res.body.detail).toMatch(detail);
     }
     expect((await call('PUT', '/agent/identities/missing', { name: 'y' })).status).toBe(404);
+    // The base prompt reaches the agent in one environment variable, which has a size limit.
+    const { body: heavy } = await call('POST', '/agent/identities', { name: 'heavy', skills: ['kit:big-one', 'kit:big-two'] });
+    const tooBig = await call('POST', '/agent/runs', { prompt: 'x', agent_identity_uid: heavy.uid });
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.body.detail).toMatch(/^agent_identity_uid: the named agent's prompt and skills come to 121 KiB of base prompt, over the limit of 96 KiB/);
     expect((await call('DELETE', '/agent/identities/missing')).status).toBe(404);
   });
 });

@@ -95,8 +95,12 @@ export class SkillCatalog {
         for (const file of findSkillFiles(checkout)) {
           const variant = readVariant(file, checkout, repo.owner, repo.repo, [{ uid: env.id, name: env.name }]);
           const same = byKey.get(variant.id);
-          if (same) same.environments.push(...variant.environments);
-          else byKey.set(variant.id, variant), variants.push(variant);
+          if (same) {
+            same.environments.push(...variant.environments);
+          } else {
+            byKey.set(variant.id, variant);
+            variants.push(variant);
+          }
         }
       }
     }

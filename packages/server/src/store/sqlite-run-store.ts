@@ -3,7 +3,7 @@ import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { ListCursor } from './list-cursor.js';
 import type { NewRun, RunRecord } from './run-record.js';
 import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition, SortField } from './run-store.js';
-import { SQLITE_SCHEMA } from './sqlite-schema.js';
+import { migrateSqlite } from './sqlite-migrations.js';
 
 interface RunRow {
   seq: number;
@@ -96,7 +96,7 @@ export class SqliteRunStore implements RunStore {
       this.db.pragma('cache_size = -65536');
     }
     this.db.pragma('busy_timeout = 5000');
-    this.db.exec(SQLITE_SCHEMA);
+    migrateSqlite(this.db);
     this.insertStatement = this.db.prepare(
       `INSERT INTO runs (id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator_uid,
         creator, session_id, agent_config, request, config_name, model_id, environment_id, skill_spec, idempotency_key, request_hash)

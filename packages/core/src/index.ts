@@ -76,12 +76,21 @@ export {
   type MCPServers,
 } from './contract/mcp-server-config.js';
 export { AmbientAgentConfigSchema, type AmbientAgentConfig } from './contract/ambient-agent-config.js';
-export { RunAgentRequestSchema, type RunAgentRequest } from './contract/run-agent-request.js';
+export {
+  RunAgentRequestSchema,
+  AttachmentInputSchema,
+  RunMetadataSchema,
+  RUN_REQUEST_LIMITS,
+  base64DecodedBytes,
+  type RunAgentRequest,
+  type AttachmentInput,
+} from './contract/run-agent-request.js';
 export { RunAgentResponseSchema, type RunAgentResponse } from './contract/run-agent-response.js';
 export {
   RunStatusMessageSchema,
   RunCreatorInfoSchema,
-  RequestUsageSchema,
+  RunAgentSkillSchema,
+  RunScheduleSchema,
   RunItemSchema,
   type RunStatusMessage,
   type RunCreatorInfo,
@@ -100,6 +109,40 @@ export {
   type ParsedListRunsQuery,
   type ListRunsQuery,
 } from './contract/list-runs.js';
+export { UserProfileSchema, ScopeSchema } from './contract/user-profile.js';
+export type { UserProfile, Scope } from './contract/user-profile.js';
+export { RUN_MODES, RunModeSchema } from './contract/run-mode.js';
+export type { RunMode } from './contract/run-mode.js';
+export {
+  KNOWN_ARTIFACT_TYPES,
+  ArtifactTypeSchema,
+  PlanArtifactSchema,
+  PullRequestArtifactSchema,
+  ScreenshotArtifactSchema,
+  FileArtifactSchema,
+  ExternalReferenceArtifactSchema,
+  KnownArtifactItemSchema,
+  ArtifactItemSchema,
+  isArtifactOfType,
+} from './contract/artifact-item.js';
+export type {
+  KnownArtifactType,
+  PlanArtifact,
+  PullRequestArtifact,
+  ScreenshotArtifact,
+  FileArtifact,
+  ExternalReferenceArtifact,
+  KnownArtifactItem,
+  UnknownArtifactItem,
+  ArtifactItem,
+} from './contract/artifact-item.js';
+export { RequestUsageSchema, InferenceUsageSchema, UsageByCategorySchema } from './contract/request-usage.js';
+export type { RequestUsage } from './contract/request-usage.js';
+export {
+  SessionCheckRedirectResponseSchema,
+  ConversationCheckRedirectResponseSchema,
+} from './contract/redirects.js';
+export type { SessionCheckRedirectResponse, ConversationCheckRedirectResponse } from './contract/redirects.js';
 export { ErrorBodySchema, errorCodeOf, type ErrorBody } from './contract/error-body.js';
 export type { ErrorCode } from './contract/error-codes.js';
 export { formatIssues, issuePath } from './contract/format-issues.js';

@@ -53,7 +53,7 @@ export class Runs {
   constructor(private readonly send: Send) {}
 
   /**
-   * Starts a run (`POST /agent/run`). The body is validated first; the request carries an
+   * Starts a run (`POST /agent/runs`). The body is validated first (limits included); the request carries an
    * Idempotency-Key that stays the same across retries, so a retry never makes a second run.
    */
   create(body: RunAgentRequest, options: RequestOptions = {}): APIPromise<RunAgentResponse> {
@@ -61,7 +61,7 @@ export class Runs {
       const valid = validate(RunAgentRequestSchema, body, 'run request', 'body');
       return this.send({
         method: 'POST',
-        path: '/agent/run',
+        path: '/agent/runs',
         body: valid,
         schema: RunAgentResponseSchema,
         idempotent: true,

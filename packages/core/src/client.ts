@@ -1,6 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { CALLER_SOURCE_HEADER } from './contract/caller-source.js';
+import { Conversations } from './resources/conversations.js';
 import { Runs } from './resources/runs.js';
+import { Sessions } from './resources/sessions.js';
 import { APIPromise } from './internal/api-promise.js';
 import { resolveClientConfig, type ResolvedClientConfig } from './internal/client-config.js';
 import { loadUndici } from './internal/load-undici.js';
@@ -21,6 +23,8 @@ export type GenericRequest<T> = HTTPRequest<T>;
  */
 export class AgentRunsClient {
   readonly runs: Runs;
+  readonly sessions: Sessions;
+  readonly conversations: Conversations;
   readonly baseURL: string;
   private readonly config: ResolvedClientConfig;
   private dispatcher: Promise<Dispatcher> | undefined;
@@ -37,7 +41,10 @@ export class AgentRunsClient {
       [CALLER_SOURCE_HEADER]: options.source ?? 'API',
       ...this.config.defaultHeaders,
     };
-    this.runs = new Runs((req) => this.send(req));
+    const send = <T>(req: HTTPRequest<T>) => this.send(req);
+    this.runs = new Runs(send);
+    this.sessions = new Sessions(send);
+    this.conversations = new Conversations(send);
   }
 
   /** Whether an API key was given or found in the environment. */
@@ -61,6 +68,14 @@ export class AgentRunsClient {
 
   post<T = unknown>(path: string, options: Omit<GenericRequest<T>, 'method' | 'path'> = {}): APIPromise<T> {
     return this.request({ ...options, method: 'POST', path });
+  }
+
+  put<T = unknown>(path: string, options: Omit<GenericRequest<T>, 'method' | 'path'> = {}): APIPromise<T> {
+    return this.request({ ...options, method: 'PUT', path });
+  }
+
+  delete<T = unknown>(path: string, options: Omit<GenericRequest<T>, 'method' | 'path'> = {}): APIPromise<T> {
+    return this.request({ ...options, method: 'DELETE', path });
   }
 
   /** Closes idle keep-alive connections; call when done so the process can exit promptly. */

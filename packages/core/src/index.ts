@@ -5,6 +5,8 @@
 export { AgentRunsClient, type GenericRequest } from './client.js';
 export { Runs, type CreateAndWaitOptions } from './resources/runs.js';
 export { RunsPage, PagePromise } from './resources/runs-page.js';
+export { Sessions } from './resources/sessions.js';
+export { Conversations } from './resources/conversations.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './internal/api-promise.js';
 export type { ClientOptions, RequestOptions } from './internal/options.js';
 export type { Logger, LogLevel } from './internal/logger.js';

@@ -1,19 +1,14 @@
-import type { z } from 'zod';
 import { ListRunsQuerySchema, ListRunsResponseSchema, type ListRunsQuery } from '../contract/list-runs.js';
-import { formatIssues } from '../contract/format-issues.js';
 import { RunAgentRequestSchema, type RunAgentRequest } from '../contract/run-agent-request.js';
 import { RunAgentResponseSchema, type RunAgentResponse } from '../contract/run-agent-response.js';
 import { RunItemSchema, type RunItem } from '../contract/run-item.js';
 import { APIPromise, type WithResponse } from '../internal/api-promise.js';
-import type { HTTPRequest } from '../internal/http-request.js';
+import { guard, pathSegment, validate, type Send } from '../internal/resource-helpers.js';
 import type { RequestOptions } from '../internal/options.js';
-import { RequestValidationError } from '../errors/request-validation-error.js';
 import { waitForRun } from '../wait/wait-for-run.js';
 import type { WaitOptions } from '../wait/wait-options.js';
 import { PagePromise, RunsPage } from './runs-page.js';
 import { z as zod } from 'zod';
-
-type Send = <T>(req: HTTPRequest<T>) => Promise<WithResponse<T>>;
 
 const CancelResponseSchema = zod.string();
 
@@ -24,28 +19,8 @@ export interface CreateAndWaitOptions extends WaitOptions {
   createOptions?: RequestOptions;
 }
 
-function validate<S extends z.ZodType>(schema: S, value: unknown, what: string, root: string): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new RequestValidationError(what, formatIssues(parsed.error, root));
-  return parsed.data;
-}
-
 function runPath(runId: string): string {
-  if (typeof runId !== 'string' || runId.trim() === '') {
-    throw new RequestValidationError('run id', ['runId: must be a non-empty string']);
-  }
-  return `/agent/runs/${encodeURIComponent(runId)}`;
-}
-
-/** Rejected APIPromise for validation failures, so every method fails the same way. */
-function guard<T>(build: () => Promise<WithResponse<T>>): APIPromise<T> {
-  let promise: Promise<WithResponse<T>>;
-  try {
-    promise = build();
-  } catch (error) {
-    promise = Promise.reject(error);
-  }
-  return new APIPromise(promise);
+  return `/agent/runs/${pathSegment('runId', runId)}`;
 }
 
 /** `client.runs`: create, fetch, list, cancel and wait for runs. */

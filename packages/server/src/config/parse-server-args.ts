@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DURATION_HINT, parseDuration } from '@agent-runs/core';
+import { RUN_REQUEST_MAX_BODY_BYTES } from '@agent-runs/core/contract';
 import type { ApiKey } from '../http/api-key-auth.js';
 import { ServerConfigError } from './resolve-options.js';
 import type { ServerOptions } from './server-options.js';
@@ -37,7 +38,7 @@ const HELP_ROWS: [string, string, string][] = [
   ['--work-dir <dir>', 'Parent of the per-run working directories.', SERVER_ENV.workDir],
   ['--concurrency <n>', 'Runs executed at once. Default 2.', SERVER_ENV.concurrency],
   ['--simulated-duration <duration>', 'Length of a simulated run. Default 3s.', SERVER_ENV.simulatedDuration],
-  ['--max-body-bytes <n>', 'Largest request body. Default 1048576.', SERVER_ENV.maxBodyBytes],
+  ['--max-body-bytes <n>', `Largest request body. Default ${RUN_REQUEST_MAX_BODY_BYTES} (a create with the most attachments allowed).`, SERVER_ENV.maxBodyBytes],
   ['--public-url <url>', 'Address for session links behind a proxy.', SERVER_ENV.publicUrl],
   ['--quiet', 'Print nothing.', ''],
   ['--help', 'Show this help.', ''],

@@ -1,6 +1,7 @@
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isLoopbackHost } from '@agent-runs/core';
+import { RUN_REQUEST_MAX_BODY_BYTES } from '@agent-runs/core/contract';
 import type { ServerOptions } from './server-options.js';
 
 export const DEFAULT_DATA_DIR = join(homedir(), '.agent-runs', 'server');
@@ -64,7 +65,8 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     workDir: options.workDir ?? (dataDir ? join(dataDir, 'work') : join(tmpdir(), 'agent-runs-server-work')),
     concurrency: integer('concurrency', options.concurrency, 2, 1, 1000),
     simulatedDurationMs: integer('simulatedDurationMs', options.simulatedDurationMs, 3000, 0),
-    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1),
+    // The default fits a create with the largest attachments the contract allows.
+    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, RUN_REQUEST_MAX_BODY_BYTES, 1),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     quiet: options.quiet ?? false,
     log: options.quiet ? () => {} : (options.log ?? ((line) => process.stderr.write(`${line}\n`))),

@@ -1,23 +1,11 @@
-import { formatIssues, LIST_LIMIT_DEFAULT, ListRunsQuerySchema } from '@agent-runs/core/contract';
+import { formatIssues, LIST_LIMIT_DEFAULT, ListRunsQuerySchema, listQueryFromSearchParams } from '@agent-runs/core/contract';
 import { ApiProblem } from '../http/api-problem.js';
 import { decodeCursor } from '../store/list-cursor.js';
 import type { RunListQuery } from '../store/run-store.js';
 
-const KNOWN = new Set(Object.keys(ListRunsQuerySchema.shape));
-
-/** `?state=A&state=B&limit=5` → a validated store query; a problem names each bad parameter. */
+/** `?state=A&state=B&metadata[k]=v` → a validated store query; a problem names each bad parameter. */
 export function parseListQuery(params: URLSearchParams): RunListQuery {
-  const raw: Record<string, string | string[]> = {};
-  const unknown = new Set<string>();
-  for (const [name, value] of params) {
-    if (!KNOWN.has(name)) unknown.add(name);
-    const prior = raw[name];
-    raw[name] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
-  }
-  if (unknown.size) {
-    throw new ApiProblem('invalid_request', `query: unknown parameter(s) ${[...unknown].join(', ')}; known: ${[...KNOWN].join(', ')}.`);
-  }
-  const parsed = ListRunsQuerySchema.safeParse(raw);
+  const parsed = ListRunsQuerySchema.safeParse(listQueryFromSearchParams(params));
   if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'query').join('; '));
   const q = parsed.data;
   const sortBy = q.sort_by ?? 'updated_at';
@@ -51,5 +39,19 @@ export function parseListQuery(params: URLSearchParams): RunListQuery {
   if (q.created_before) query.createdBefore = new Date(q.created_before).toISOString();
   if (q.updated_after) query.updatedAfter = new Date(q.updated_after).toISOString();
   if (q.q) query.q = q.q;
+  if (q.schedule_id !== undefined) query.scheduleId = q.schedule_id;
+  if (q.executor !== undefined) query.executor = q.executor;
+  if (q.metadata !== undefined) query.metadata = q.metadata;
+  if (q.ancestor_run_id !== undefined) query.ancestorRunId = q.ancestor_run_id;
+  // Every run here is LOCAL; this server records no automations or factories, and no
+  // artifacts until a run reports some, so these filters match nothing.
+  if (
+    q.execution_location === 'REMOTE' ||
+    q.automation_id !== undefined ||
+    q.factory_uid !== undefined ||
+    q.artifact_type !== undefined
+  ) {
+    query.nothing = true;
+  }
   return query;
 }

@@ -20,5 +20,11 @@ export function toRunItem(run: RunRecord, publicUrl: string): RunItem {
     agent_config: run.agentConfig,
     execution_location: 'LOCAL',
     is_sandbox_running: run.state === 'INPROGRESS',
+    is_run_type_cancellable: true,
+    // The local server runs everything with its caller's credentials.
+    executor: run.creator,
+    ...(run.parentRunId !== undefined ? { parent_run_id: run.parentRunId } : {}),
+    ...(run.conversationId !== undefined ? { conversation_id: run.conversationId } : {}),
+    ...(run.metadata !== undefined ? { metadata: run.metadata } : {}),
   };
 }

@@ -51,7 +51,41 @@ CREATE TABLE IF NOT EXISTS run_outputs (
 ) WITHOUT ROWID;
 `;
 
-export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [{ version: 1, name: 'runs', sql: RUNS_V1 }];
+// The create fields of the newest service. Metadata is kept twice: as JSON on the run for
+// reads, and one row per key for `metadata[key]=value` filters. Attachments live apart
+// from the run so that listing runs never reads their bytes.
+const RUN_CREATE_FIELDS_V2 = `
+ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
+ALTER TABLE runs ADD COLUMN conversation_id TEXT;
+ALTER TABLE runs ADD COLUMN metadata TEXT;
+ALTER TABLE runs ADD COLUMN mode TEXT;
+ALTER TABLE runs ADD COLUMN interactive INTEGER;
+ALTER TABLE runs ADD COLUMN agent_identity_uid TEXT;
+ALTER TABLE runs ADD COLUMN schedule_id TEXT;
+CREATE INDEX runs_by_parent ON runs(parent_run_id) WHERE parent_run_id IS NOT NULL;
+CREATE INDEX runs_by_conversation ON runs(conversation_id, seq) WHERE conversation_id IS NOT NULL;
+CREATE INDEX runs_by_schedule ON runs(schedule_id, updated_at, seq) WHERE schedule_id IS NOT NULL;
+CREATE TABLE run_metadata (
+  run_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+CREATE INDEX run_metadata_by_pair ON run_metadata(key, value);
+CREATE TABLE run_attachments (
+  run_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  file_name TEXT NOT NULL,
+  mime_type TEXT NOT NULL,
+  data BLOB NOT NULL,
+  UNIQUE (run_id, position)
+);
+`;
+
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
+  { version: 1, name: 'runs', sql: RUNS_V1 },
+  { version: 2, name: 'run create fields', sql: RUN_CREATE_FIELDS_V2 },
+];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */
 export function migrateSqlite(db: Database.Database, migrations: readonly SqliteMigration[] = SQLITE_MIGRATIONS): void {

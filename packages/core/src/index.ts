@@ -150,6 +150,15 @@ export type { ErrorCode } from './contract/error-codes.js';
 export { formatIssues, issuePath } from './contract/format-issues.js';
 
 // Helpers the adapters share.
-export { parseDuration, DURATION_HINT, formatElapsed } from './format/duration.js';
+export {
+  parseDuration,
+  readDuration,
+  DURATION_HINT,
+  MAX_DURATION,
+  MAX_DURATION_MS,
+  formatElapsed,
+  type DurationReading,
+} from './format/duration.js';
+export { visibleText, type VisibleTextOptions } from './format/visible-text.js';
 export { runDurationMs, describeState, runSummaryRows, summarizeRun } from './format/run-summary.js';
 export { parseMcpServersInput } from './input/mcp-servers-input.js';

@@ -7,12 +7,15 @@ import {
   KNOWN_RUN_STATES,
   RequestValidationError,
   TERMINAL_RUN_STATES,
-  formatIssues,
+  describeIssues,
+  nameIssues,
+  validationIssues,
   parseDuration,
   readDuration,
   parseMcpServersInput,
   RunAgentRequestSchema,
   type AmbientAgentConfig,
+  type IssueNames,
   type RunAgentRequest,
 } from '@agent-runs/core';
 import { INPUT_DEFAULTS } from './input-defaults.js';
@@ -44,16 +47,16 @@ const TRUE = ['true', 'True', 'TRUE'];
 const FALSE = ['false', 'False', 'FALSE'];
 const MIN_POLL_MS = 100;
 
-/** Where a field of the create body comes from, to name the input in a server-side style message. */
-const FIELD_INPUT: Record<string, string> = {
-  prompt: 'prompt',
-  title: 'title',
-  skill: 'skill',
-  'config.name': 'name',
-  'config.model_id': 'model',
-  'config.base_prompt': 'base-prompt',
-  'config.environment_id': 'environment',
-  'config.mcp_servers': 'mcp-servers',
+/** Where a field of the create body comes from: validation problems name the input. */
+const INPUT_NAMES: IssueNames = {
+  prompt: 'Input "prompt"',
+  title: 'Input "title"',
+  skill: 'Input "skill"',
+  'config.name': 'Input "name"',
+  'config.model_id': 'Input "model"',
+  'config.base_prompt': 'Input "base-prompt"',
+  'config.environment_id': 'Input "environment"',
+  'config.mcp_servers': 'Input "mcp-servers"',
 };
 
 /**
@@ -101,7 +104,7 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
       config.mcp_servers = parseMcpServersInput(mcp, '"mcp-servers"');
     } catch (error) {
       if (!(error instanceof RequestValidationError)) throw error;
-      problems.push(...error.issues.map((issue) => `Input ${issue}`));
+      problems.push(...error.lines.map((line) => `Input ${line}`));
     }
   }
 
@@ -114,10 +117,7 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
   if (Object.keys(config).length > 0) request.config = config;
   const parsed = RunAgentRequestSchema.safeParse(request);
   if (!parsed.success && prompt !== undefined) {
-    for (const line of formatIssues(parsed.error, 'body')) {
-      const field = Object.keys(FIELD_INPUT).find((f) => line.startsWith(f));
-      problems.push(field ? `Input "${FIELD_INPUT[field]}": ${line.slice(field.length).replace(/^[.:\s]+/, '')}` : line);
-    }
+    problems.push(...describeIssues(nameIssues(validationIssues(parsed.error), INPUT_NAMES)));
   }
 
   const { apiKey, baseURL } = readConnection(read, env, problems);

@@ -51,7 +51,7 @@ export {
   APIUserAbortError,
   APIResponseValidationError,
 } from './errors/connection-errors.js';
-export { RequestValidationError, ClientConfigError } from './errors/request-validation-error.js';
+export { RequestValidationError, ClientConfigError, withIssueNames } from './errors/request-validation-error.js';
 export { WaitTimeoutError } from './errors/wait-timeout-error.js';
 
 // The contract: schemas and the types inferred from them.
@@ -147,7 +147,15 @@ export {
 export type { SessionCheckRedirectResponse, ConversationCheckRedirectResponse } from './contract/redirects.js';
 export { ErrorBodySchema, errorCodeOf, type ErrorBody } from './contract/error-body.js';
 export type { ErrorCode } from './contract/error-codes.js';
-export { formatIssues, issuePath } from './contract/format-issues.js';
+export {
+  formatIssues,
+  issuePath,
+  validationIssues,
+  describeIssues,
+  nameIssues,
+  type ValidationIssue,
+  type IssueNames,
+} from './contract/format-issues.js';
 
 // Helpers the adapters share.
 export {

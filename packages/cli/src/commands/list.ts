@@ -1,7 +1,14 @@
-import { KNOWN_RUN_SOURCE_TYPES, KNOWN_RUN_STATES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type RunItem } from '@agent-runs/core';
+import {
+  KNOWN_RUN_SOURCE_TYPES,
+  KNOWN_RUN_STATES,
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
+  withIssueNames,
+  type RunItem,
+} from '@agent-runs/core';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { listQueryFromFlags } from '../input/list-query-from-flags.js';
+import { LIST_FLAG_NAMES, listQueryFromFlags } from '../input/list-query-from-flags.js';
 import { paintFor } from '../render/colors.js';
 import { writeJson } from '../render/json-output.js';
 import { renderRunTable } from '../render/run-table.js';
@@ -49,7 +56,12 @@ export const listCommand: Command = {
   async run(flags, ctx) {
     const query = listQueryFromFlags(flags);
     const { io } = ctx;
-    const first = await ctx.client().runs.list(query);
+    const first = await ctx
+      .client()
+      .runs.list(query)
+      .catch((error: unknown) => {
+        throw withIssueNames(error, LIST_FLAG_NAMES);
+      });
     let runs: RunItem[] = first.runs;
     let last = first;
     if (flags.bool('all')) {

@@ -77,7 +77,15 @@ export {
 export type { SessionCheckRedirectResponse, ConversationCheckRedirectResponse } from './redirects.js';
 export { ErrorBodySchema, errorCodeOf } from './error-body.js';
 export type { ErrorBody } from './error-body.js';
-export { formatIssues, issuePath } from './format-issues.js';
+export {
+  formatIssues,
+  issuePath,
+  validationIssues,
+  describeIssues,
+  nameIssues,
+  type ValidationIssue,
+  type IssueNames,
+} from './format-issues.js';
 
 // Server-only.
 export { ERROR_CODE_STATUS, ERROR_TYPE_BASE } from './error-codes.js';

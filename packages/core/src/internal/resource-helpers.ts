@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { formatIssues } from '../contract/format-issues.js';
+import { validationIssues } from '../contract/format-issues.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import type { HTTPRequest } from './http-request.js';
@@ -8,16 +8,16 @@ import type { HTTPRequest } from './http-request.js';
 export type Send = <T>(req: HTTPRequest<T>) => Promise<WithResponse<T>>;
 
 /** Parses a request part before sending; a RequestValidationError names every problem. */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string, root: string): z.output<S> {
+export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new RequestValidationError(what, formatIssues(parsed.error, root));
+  if (!parsed.success) throw new RequestValidationError(what, validationIssues(parsed.error));
   return parsed.data;
 }
 
 /** One path segment from a caller's id, encoded; an empty id is named before sending. */
 export function pathSegment(name: string, value: string): string {
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new RequestValidationError(name, [`${name}: must be a non-empty string`]);
+    throw new RequestValidationError(name, [{ path: name, message: 'must be a non-empty string' }]);
   }
   return encodeURIComponent(value);
 }

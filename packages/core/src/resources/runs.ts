@@ -33,7 +33,7 @@ export class Runs {
    */
   create(body: RunAgentRequest, options: RequestOptions = {}): APIPromise<RunAgentResponse> {
     return guard(() => {
-      const valid = validate(RunAgentRequestSchema, body, 'run request', 'body');
+      const valid = validate(RunAgentRequestSchema, body, 'run request');
       return this.send({
         method: 'POST',
         path: '/agent/runs',
@@ -64,7 +64,7 @@ export class Runs {
       );
     let first: Promise<WithResponse<RunsPage>>;
     try {
-      const valid = validate(ListRunsQuerySchema, query, 'list query', 'query');
+      const valid = validate(ListRunsQuerySchema, query, 'list query');
       first = fetchPage(valid);
     } catch (error) {
       first = Promise.reject(error);

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import * as core from '@actions/core';
 import {
   API_KEY_VARIABLES,
+  apiKeyFromEnv,
+  baseURLProblem,
   DURATION_HINT,
-  ENV,
   KNOWN_RUN_STATES,
   RequestValidationError,
   TERMINAL_RUN_STATES,
@@ -13,6 +13,7 @@ import {
   parseDuration,
   readDuration,
   parseMcpServersInput,
+  readPromptFile,
   RunAgentRequestSchema,
   type AmbientAgentConfig,
   type IssueNames,
@@ -161,7 +162,7 @@ export function readConnection(
   env: NodeJS.ProcessEnv = process.env,
   problems: string[] = [],
 ): { apiKey: string; baseURL: string | undefined } {
-  const apiKey = read('api-key').trim() || ENV.apiKey.map((name) => env[name]?.trim()).find(Boolean) || '';
+  const apiKey = read('api-key').trim() || apiKeyFromEnv(env) || '';
   // Masked at once, so that no later line (even an error) can show it.
   if (apiKey) {
     core.setSecret(apiKey);
@@ -171,11 +172,8 @@ export function readConnection(
     );
   }
   const baseURL = read('base-url').trim() || undefined;
-  if (baseURL !== undefined && !isHttpUrl(baseURL)) {
-    problems.push(
-      `Input "base-url" must be an absolute http(s) URL ending in /v1, such as https://app.warp.dev/api/v1, got "${baseURL}".`,
-    );
-  }
+  const baseURLWrong = baseURL === undefined ? undefined : baseURLProblem(baseURL);
+  if (baseURLWrong) problems.push(`Input "base-url": ${baseURLWrong}.`);
   return { apiKey, baseURL };
 }
 
@@ -185,19 +183,13 @@ function readPrompt(prompt: string, promptFile: string, skill: string, problems:
     return undefined;
   }
   if (promptFile) {
-    let text: string;
     try {
-      text = readFileSync(promptFile, 'utf8');
+      return readPromptFile(promptFile, 'Input "prompt-file"');
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      problems.push(`Input "prompt-file" must be a readable file (relative to the workspace), got "${promptFile}" (${code}).`);
+      if (!(error instanceof RequestValidationError)) throw error;
+      problems.push(...error.lines.map((line) => `${line} (paths are relative to the workspace).`));
       return undefined;
     }
-    if (text.trim() === '') {
-      problems.push(`Input "prompt-file": the file "${promptFile}" is empty; it must hold the prompt.`);
-      return undefined;
-    }
-    return text;
   }
   if (prompt) return prompt;
   if (!skill) problems.push('Input "prompt" is required: set "prompt", "prompt-file" (a file holding the prompt) or "skill".');
@@ -221,13 +213,4 @@ function readFailOn(value: string, problems: string[]): string[] {
   }
   if (states.length === 0) problems.push(`Input "fail-on" must list ${valid}.`);
   return [...new Set(states)];
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
 }

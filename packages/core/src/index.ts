@@ -10,14 +10,19 @@ export { Conversations } from './resources/conversations.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './internal/api-promise.js';
 export type { ClientOptions, RequestOptions } from './internal/options.js';
 export type { Logger, LogLevel } from './internal/logger.js';
+export { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './internal/client-config.js';
+
+// Connecting: one home for what every adapter needs before its first call.
+export { ENV, API_KEY_VARIABLES, envSetting, apiKeyFromEnv } from './connection/env-settings.js';
 export {
   DEFAULT_BASE_URL,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-  ENV,
-  API_KEY_VARIABLES,
   isLoopbackHost,
-} from './internal/client-config.js';
+  baseURLProblem,
+  parseBaseURL,
+  missingApiKeyProblem,
+  type ApiKeyTarget,
+} from './connection/base-url.js';
+export { readPromptFile, PROMPT_FILE_MAX_BYTES } from './input/prompt-file.js';
 export { backoffDelay, retryAfterMs } from './internal/retry-timing.js';
 export { VERSION } from './internal/version.js';
 

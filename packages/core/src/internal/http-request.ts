@@ -12,7 +12,8 @@ import {
   APIUserAbortError,
 } from '../errors/connection-errors.js';
 import type { WithResponse } from './api-promise.js';
-import { API_KEY_VARIABLES, type ResolvedClientConfig } from './client-config.js';
+import { API_KEY_VARIABLES } from '../connection/env-settings.js';
+import type { ResolvedClientConfig } from './client-config.js';
 import { redactHeaders } from './logger.js';
 import type { RequestOptions } from './options.js';
 import { AbortReason, dispatchBuffered, type BufferedRequest, type BufferedResponse } from './dispatch-buffered.js';

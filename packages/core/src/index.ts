@@ -161,6 +161,7 @@ export {
   type ValidationIssue,
   type IssueNames,
 } from './contract/format-issues.js';
+export { PROMPT_MAX_CHARS, TITLE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from './contract/request-limits.js';
 
 // Helpers the adapters share.
 export {

@@ -5,6 +5,7 @@ import {
   LIST_LIMIT_MAX,
   withIssueNames,
   type RunItem,
+  type RunsPage,
 } from '@agent-runs/core';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -20,7 +21,8 @@ export const listCommand: Command = {
   summary: 'List runs, newest first, with filters',
   usage: '[flags]',
   description:
-    `List runs as a table (or --json). One page of --limit runs (default ${LIST_LIMIT_DEFAULT}); --all follows every page.`,
+    `List runs as a table (or --json). One page of --limit runs (default ${LIST_LIMIT_DEFAULT}), most recently updated first; ` +
+    '--all follows every page, newest created first (unless --sort-by is given), so that a run changing state meanwhile is neither missed nor listed twice.',
   positionals: false,
   usesApi: true,
   flags: {
@@ -41,7 +43,7 @@ export const listCommand: Command = {
     'updated-after': { type: 'string', value: '<time>', description: `Updated after ${TIME_HINT}` },
     search: { type: 'string', short: 'q', value: '<text>', description: 'Case-insensitive search in title, prompt and skill' },
     q: { type: 'string', value: '<text>', description: 'The same as --search' },
-    'sort-by': { type: 'string', value: '<field>', description: 'updated_at (default), created_at, title or agent' },
+    'sort-by': { type: 'string', value: '<field>', description: 'updated_at (default; created_at with --all), created_at, title or agent' },
     'sort-order': { type: 'string', value: '<order>', description: 'desc (default) or asc' },
     limit: { type: 'string', short: 'n', value: '<n>', description: `Runs per page, 1-${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT})` },
     all: { type: 'boolean', short: 'a', description: 'Follow every page, not just the first' },
@@ -56,20 +58,26 @@ export const listCommand: Command = {
   async run(flags, ctx) {
     const query = listQueryFromFlags(flags);
     const { io } = ctx;
-    const first = await ctx
-      .client()
-      .runs.list(query)
-      .catch((error: unknown) => {
-        throw withIssueNames(error, LIST_FLAG_NAMES);
-      });
-    let runs: RunItem[] = first.runs;
-    let last = first;
-    if (flags.bool('all')) {
-      runs = [];
-      for await (const page of first.iterPages()) {
-        runs.push(...page.runs);
-        last = page;
+    const pages = ctx.client().runs.list(query);
+    let runs: RunItem[];
+    let last: RunsPage;
+    try {
+      if (flags.bool('all')) {
+        // core walks every page by creation time (unless --sort-by says otherwise): no run is missed or shown twice.
+        runs = [];
+        let walked: RunsPage | undefined;
+        for await (const page of pages.iterPages()) {
+          runs.push(...page.runs);
+          walked = page;
+        }
+        last = walked!;
+      } else {
+        last = await pages;
+        runs = last.runs;
       }
+    } catch (error) {
+      // The client validated the query: name the flags the user typed.
+      throw withIssueNames(error, LIST_FLAG_NAMES);
     }
     if (flags.bool('json')) {
       writeJson(io.stdout, { runs, page_info: last.pageInfo });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineText } from './control-characters.js';
 import { RunItemSchema } from './run-item.js';
 import { KnownRunSourceTypeSchema } from './run-source-type.js';
 import { KnownRunStateSchema, type KnownRunState } from './run-state.js';
@@ -56,7 +57,7 @@ export const ListRunsQuerySchema = z.strictObject({
   created_after: timestamp.optional(),
   created_before: timestamp.optional(),
   updated_after: timestamp.optional(),
-  q: z.string().optional().describe('Case-insensitive search in title, prompt and skill spec'),
+  q: singleLineText(z.string()).optional().describe('Case-insensitive search in title, prompt and skill spec'),
   execution_location: z.enum(['LOCAL', 'REMOTE'], { error: 'must be LOCAL or REMOTE' }).optional(),
   schedule_id: z.string().optional().describe('Runs started by this schedule'),
   ancestor_run_id: z.string().optional().describe('This run and its descendants (by parent_run_id)'),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { AmbientAgentConfigSchema } from './ambient-agent-config.js';
+import { singleLineText } from './control-characters.js';
+import { PROMPT_MAX_CHARS, REQUEST_BODY_MAX_BYTES, TITLE_MAX_CHARS } from './request-limits.js';
 import { RunModeSchema } from './run-mode.js';
 
 /** Limits of a create request, checked by the client before sending and by the server. */
@@ -19,7 +21,7 @@ export const RUN_REQUEST_LIMITS = {
  * The largest create body the limits allow (all attachments, base64, plus the rest):
  * a server must accept at least this much on the create routes.
  */
-export const RUN_REQUEST_MAX_BODY_BYTES = Math.ceil((RUN_REQUEST_LIMITS.attachmentsTotalBytes * 4) / 3) + 1024 * 1024;
+export const RUN_REQUEST_MAX_BODY_BYTES = Math.ceil((RUN_REQUEST_LIMITS.attachmentsTotalBytes * 4) / 3) + REQUEST_BODY_MAX_BYTES;
 
 // One character class, no groups: linear on a multi-megabyte string; length % 4 is checked beside it.
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -75,14 +77,20 @@ const id = (what: string) => z.string().min(1, `must be a non-empty ${what}`);
 /** The body of `POST /agent/runs`. `prompt` is required unless a skill is given; unknown members pass through. */
 export const RunAgentRequestSchema = z
   .looseObject({
-    prompt: z.string().optional().describe('The instruction for the agent; required unless a skill is given'),
+    prompt: z
+      .string()
+      .max(PROMPT_MAX_CHARS, `must be at most ${PROMPT_MAX_CHARS} characters`)
+      .optional()
+      .describe(`The instruction for the agent; required unless a skill is given; at most ${PROMPT_MAX_CHARS} characters`),
+    config: AmbientAgentConfigSchema.optional(),
+    title: singleLineText(z.string().max(TITLE_MAX_CHARS, `must be at most ${TITLE_MAX_CHARS} characters`))
+      .optional()
+      .describe('Title of the run (generated from the prompt when absent)'),
     skill: z
       .string()
       .min(1)
       .optional()
       .describe('repo:skill, org/repo:skill or a path to a SKILL.md; wins over config.skill_spec'),
-    config: AmbientAgentConfigSchema.optional(),
-    title: z.string().optional().describe('Title of the run (generated from the prompt when absent)'),
     team: z.boolean().optional().describe('Whether to create a team-owned run'),
     metadata: RunMetadataSchema.optional(),
     mode: RunModeSchema.optional().describe('normal (default), plan or orchestrate'),

@@ -3,9 +3,21 @@ import { ApiProblem } from '../http/api-problem.js';
 import { decodeCursor } from '../store/list-cursor.js';
 import type { RunListQuery } from '../store/run-store.js';
 
+/** Parameters that take several values by repetition; any other given twice is a mistake. */
+const REPEATABLE = new Set(['state']);
+
 /** `?state=A&state=B&metadata[k]=v` → a validated store query; a problem names each bad parameter. */
 export function parseListQuery(params: URLSearchParams): RunListQuery {
-  const parsed = ListRunsQuerySchema.safeParse(listQueryFromSearchParams(params));
+  const raw = listQueryFromSearchParams(params);
+  const repeated = Object.entries(raw).filter(([name, value]) => Array.isArray(value) && !REPEATABLE.has(name));
+  if (repeated.length) {
+    throw new ApiProblem(
+      'invalid_request',
+      repeated.map(([name, value]) => `${name}: given ${(value as string[]).length} times; pass it once`).join('; ') + '.',
+    );
+  }
+  // The schema is strict: an unknown parameter is named in the contract's words.
+  const parsed = ListRunsQuerySchema.safeParse(raw);
   if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'query').join('; '));
   const q = parsed.data;
   const sortBy = q.sort_by ?? 'updated_at';

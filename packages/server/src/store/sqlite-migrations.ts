@@ -51,10 +51,21 @@ CREATE TABLE IF NOT EXISTS run_outputs (
 ) WITHOUT ROWID;
 `;
 
+// The process group of each run's agent and its leader's start time, so a server started
+// after a crash can end the agents the dead one left running, and no process that merely
+// reuses the pid.
+const RUN_PROCESSES_V2 = `
+CREATE TABLE IF NOT EXISTS run_processes (
+  id TEXT PRIMARY KEY,
+  pgid INTEGER NOT NULL,
+  start_time TEXT
+) WITHOUT ROWID;
+`;
+
 // The create fields of the newest service. Metadata is kept twice: as JSON on the run for
 // reads, and one row per key for `metadata[key]=value` filters. Attachments live apart
 // from the run so that listing runs never reads their bytes.
-const RUN_CREATE_FIELDS_V2 = `
+const RUN_CREATE_FIELDS_V3 = `
 ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
 ALTER TABLE runs ADD COLUMN conversation_id TEXT;
 ALTER TABLE runs ADD COLUMN metadata TEXT;
@@ -84,7 +95,8 @@ CREATE TABLE run_attachments (
 
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'runs', sql: RUNS_V1 },
-  { version: 2, name: 'run create fields', sql: RUN_CREATE_FIELDS_V2 },
+  { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
+  { version: 3, name: 'run create fields', sql: RUN_CREATE_FIELDS_V3 },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotFoundError, RunItemSchema } from '@agent-runs/core';
+import { AgentRunsClient, NotFoundError, RunItemSchema } from '@agent-runs/core';
 import { SqliteRunStore } from '../src/store/sqlite-run-store.js';
 import { startTestServer, type TestServer } from './start-test-server.js';
 
@@ -161,5 +161,31 @@ describe('session and conversation redirects', () => {
   it('answers 404 for a session or conversation it does not know', async () => {
     await expect(t.client.sessions.checkRedirect('nope')).rejects.toBeInstanceOf(NotFoundError);
     await expect(t.client.conversations.checkRedirect('nope')).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('another principal’s runs stay unknown', () => {
+  let t: TestServer;
+  let bob: AgentRunsClient;
+  beforeAll(async () => {
+    t = await startTestServer({
+      simulatedDurationMs: 20,
+      apiKeys: [
+        { key: 'key-of-alice-123', principal: 'alice' },
+        { key: 'key-of-bob-45678', principal: 'bob' },
+      ],
+    });
+    bob = new AgentRunsClient({ baseURL: t.server.baseURL, apiKey: 'key-of-bob-45678', maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await bob?.close();
+    await t?.close();
+  });
+
+  it('as a parent, a session or a conversation', async () => {
+    const alices = await t.client.runs.get((await t.client.runs.create({ prompt: 'mine', conversation_id: 'conv-alice' })).run_id);
+    await expect(bob.runs.create({ prompt: 'x', parent_run_id: alices.run_id })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bob.sessions.checkRedirect(alices.session_id!)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bob.conversations.checkRedirect('conv-alice')).rejects.toBeInstanceOf(NotFoundError);
   });
 });

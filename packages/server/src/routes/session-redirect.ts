@@ -7,9 +7,10 @@ export const sessionRedirectRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/sessions/:sessionUuid/redirect',
   auth: true,
-  async handle({ res, params, app }) {
+  async handle({ res, params, app, caller }) {
     const run = await app.store.getBySession(params.sessionUuid!);
-    if (!run) throw new ApiProblem('resource_not_found', `No session "${params.sessionUuid}".`);
+    // Another principal's session is as unknown as a missing one.
+    if (!run || !app.runs.mayRead(caller.uid, run)) throw new ApiProblem('resource_not_found', `No session "${params.sessionUuid}".`);
     sendJson(res, 200, run.conversationId !== undefined ? { conversation_id: run.conversationId } : {});
   },
 };

@@ -57,7 +57,9 @@ export class RunService {
       agent_identity_uid: agentIdentityUid,
       ...rest
     } = parsed.data;
-    if (parentRunId !== undefined && !(await this.store.get(parentRunId))) {
+    const parent = parentRunId === undefined ? undefined : await this.store.get(parentRunId);
+    // Another principal's run is as unknown as a missing one.
+    if (parentRunId !== undefined && (!parent || !this.mayRead(creator.uid, parent))) {
       throw new ApiProblem('resource_not_found', `parent_run_id: no run with id "${parentRunId}".`);
     }
     const executorProblems = this.executor.check?.(prompt) ?? [];

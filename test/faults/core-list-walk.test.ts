@@ -25,7 +25,7 @@ async function startChangingProxy(target: URL): Promise<{ baseURL: string; close
       for (const id of going.splice(0, 2)) await client.runs.cancel(id);
     }
     const upstream = request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

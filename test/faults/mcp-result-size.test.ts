@@ -1,10 +1,10 @@
-import { AgentRunsClient } from '@agent-runs/core';
+import { AgentRunsClient, PROMPT_MAX_CHARS } from '@agent-runs/core';
 import type { RunningServer } from '@agent-runs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binEnv, connectStdio, startRunsApi, textOf, type StdioSession } from '../mcp/mcp-harness.js';
 
-// Large prompts, each with a token in the middle that shows where its text went.
-const PROMPT_CHARS = 900_000;
+// The largest prompts the contract allows, each with a token in the middle that shows where its text went.
+const PROMPT_CHARS = PROMPT_MAX_CHARS - 100;
 const bigPrompt = (i: number) => `Run ${i} [simulate 100ms]\n${'x'.repeat(PROMPT_CHARS / 2)}MIDDLE-${i}${'y'.repeat(PROMPT_CHARS / 2)}`;
 const RUNS = 20;
 
@@ -50,7 +50,7 @@ describe('MCP results stay small whatever the runs hold', () => {
     expect(count(run.prompt, 'MIDDLE-1')).toBe(1);
   });
 
-  it('agent-run://recent lists twenty runs of 900 KB prompts in one small message', async () => {
+  it('agent-run://recent lists twenty runs of the longest prompts in one small message', async () => {
     const read = await mcp.client.readResource({ uri: 'agent-run://recent' });
     const text = (read.contents[0] as { text: string }).text;
     expect(text.length).toBeLessThan(200_000);

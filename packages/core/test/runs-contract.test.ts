@@ -113,6 +113,15 @@ describe('create limits, checked before sending', () => {
     expect(await rejected({ prompt: 'p', attachments: [file(big)] })).toMatch(/attachments\[0\]\.data: must decode to at most 5 MiB/);
   });
 
+  it('names an attachment whose file name is a path or holds a line break', async () => {
+    expect(await rejected({ prompt: 'p', attachments: [{ ...file(), file_name: '../etc/passwd' }] })).toMatch(
+      /attachments\[0\]\.file_name: must be a bare file name/,
+    );
+    expect(await rejected({ prompt: 'p', attachments: [{ ...file(), file_name: 'a\nb.txt' }] })).toMatch(
+      /attachments\[0\]\.file_name: must not contain control characters/,
+    );
+  });
+
   it('names an unknown mode', async () => {
     expect(await rejected({ prompt: 'p', mode: 'fast' as 'plan' })).toMatch(/mode: must be one of normal, plan, orchestrate/);
   });

@@ -36,8 +36,8 @@ const mib = (bytes: number) => `${bytes / (1024 * 1024)} MiB`;
 
 export const AttachmentInputSchema = z
   .strictObject({
-    file_name: z
-      .string()
+    // A file name becomes a path on the agent's side and a line in logs: one line, no separators.
+    file_name: singleLineText(z.string())
       .min(1, 'must be a non-empty file name')
       .max(RUN_REQUEST_LIMITS.attachmentFileNameLength, `must be at most ${RUN_REQUEST_LIMITS.attachmentFileNameLength} characters`)
       .refine((name) => !/[/\\\0]/.test(name) && name !== '.' && name !== '..', 'must be a bare file name, without / or \\')
@@ -61,8 +61,7 @@ export type AttachmentInput = z.infer<typeof AttachmentInputSchema>;
 
 export const RunMetadataSchema = z
   .record(
-    z
-      .string()
+    singleLineText(z.string())
       .min(1, 'metadata keys must be non-empty')
       .max(RUN_REQUEST_LIMITS.metadataKeyLength, `metadata keys must be at most ${RUN_REQUEST_LIMITS.metadataKeyLength} characters`),
     z.string().max(RUN_REQUEST_LIMITS.metadataValueLength, `must be at most ${RUN_REQUEST_LIMITS.metadataValueLength} characters`),

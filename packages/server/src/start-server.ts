@@ -63,7 +63,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const opts = resolveOptions(options);
   let unlock = () => {};
   if (opts.dataDir) {
-    mkdirSync(opts.dataDir, { recursive: true });
+    mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 }); // Keys, prompts and outputs: this user's only.
     try {
       unlock = lockDataDir(opts.dataDir);
     } catch (error) {

@@ -10,7 +10,7 @@ import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from 
 
 const STDERR_TAIL_CHARS = 2000;
 /** Between SIGTERM and SIGKILL to the agent's process group. */
-export const KILL_GRACE_MS = 2000;
+const KILL_GRACE_MS = 2000;
 const OUTPUT_DRAIN_MS = 500;
 
 export interface CommandExecutorOptions {

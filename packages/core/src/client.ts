@@ -3,6 +3,8 @@ import { CALLER_SOURCE_HEADER } from './contract/caller-source.js';
 import { Conversations } from './resources/conversations.js';
 import { Runs } from './resources/runs.js';
 import { Sessions } from './resources/sessions.js';
+import { Artifacts } from './resources/artifacts.js';
+import { downloadUrl, type DownloadFn } from './internal/download-url.js';
 import { APIPromise } from './internal/api-promise.js';
 import { resolveClientConfig, type ResolvedClientConfig } from './internal/client-config.js';
 import { loadUndici } from './internal/load-undici.js';
@@ -25,6 +27,7 @@ export class AgentRunsClient {
   readonly runs: Runs;
   readonly sessions: Sessions;
   readonly conversations: Conversations;
+  readonly artifacts: Artifacts;
   readonly baseURL: string;
   private readonly config: ResolvedClientConfig;
   private dispatcher: Promise<Dispatcher> | undefined;
@@ -42,9 +45,10 @@ export class AgentRunsClient {
       ...this.config.defaultHeaders,
     };
     const send = <T>(req: HTTPRequest<T>) => this.send(req);
-    this.runs = new Runs(send);
+    this.runs = new Runs(send, this.download);
     this.sessions = new Sessions(send);
     this.conversations = new Conversations(send);
+    this.artifacts = new Artifacts(send, this.download);
   }
 
   /** Whether an API key was given or found in the environment. */
@@ -91,6 +95,9 @@ export class AgentRunsClient {
       : loadUndici().then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 }));
     return this.dispatcher;
   };
+
+  /** Signed links need no key, and may be on another origin: fetched without the key. */
+  private download: DownloadFn = async (url, target) => downloadUrl(await this.getDispatcher(), url, target, this.config.timeout);
 
   private send<T>(req: HTTPRequest<T>) {
     return sendRequest(this.config, this.getDispatcher, this.baseHeaders, req);

@@ -7,6 +7,9 @@ export { Runs, type CreateAndWaitOptions } from './resources/runs.js';
 export { RunsPage, PagePromise } from './resources/runs-page.js';
 export { Sessions } from './resources/sessions.js';
 export { Conversations } from './resources/conversations.js';
+export { RunFollowups } from './resources/runs-followups.js';
+export { Artifacts, type ArtifactDownloadResult } from './resources/artifacts.js';
+export type { DownloadTarget, DownloadProgress, DownloadResult } from './internal/download-url.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './internal/api-promise.js';
 export type { ClientOptions, RequestOptions } from './internal/options.js';
 export type { Logger, LogLevel } from './internal/logger.js';
@@ -58,6 +61,7 @@ export {
 } from './errors/connection-errors.js';
 export { RequestValidationError, ClientConfigError, withIssueNames } from './errors/request-validation-error.js';
 export { WaitTimeoutError } from './errors/wait-timeout-error.js';
+export { ArtifactNotDownloadableError } from './errors/artifact-not-downloadable-error.js';
 
 // The contract: schemas and the types inferred from them.
 export {
@@ -161,6 +165,35 @@ export {
   type ValidationIssue,
   type IssueNames,
 } from './contract/format-issues.js';
+export {
+  ArtifactResponseSchema,
+  PlanArtifactResponseSchema,
+  ScreenshotArtifactResponseSchema,
+  FileArtifactResponseSchema,
+  isDownloadableArtifact,
+  type ArtifactResponse,
+  type FileArtifactResponse,
+  type ScreenshotArtifactResponse,
+  type PlanArtifactResponse,
+} from './contract/artifact-response.js';
+export {
+  MAX_FOLLOWUP_MESSAGE_CHARS,
+  RunFollowupRequestSchema,
+  RunFollowupResponseSchema,
+  type RunFollowupRequest,
+  type RunFollowupResponse,
+} from './contract/followup.js';
+export {
+  ConversationResponseSchema,
+  ConversationStepSchema,
+  ConversationMessageSchema,
+  ConversationContentBlockSchema,
+  type ConversationResponse,
+  type ConversationStep,
+  type ConversationMessage,
+  type ConversationContentBlock,
+} from './contract/conversation.js';
+export { HandoffAttachmentsResponseSchema, type HandoffAttachmentsResponse } from './contract/handoff-attachments.js';
 export { PROMPT_MAX_CHARS, TITLE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from './contract/request-limits.js';
 
 // Helpers the adapters share.
@@ -176,3 +209,5 @@ export {
 export { visibleText, type VisibleTextOptions } from './format/visible-text.js';
 export { runDurationMs, describeState, runSummaryRows, summarizeRun } from './format/run-summary.js';
 export { parseMcpServersInput } from './input/mcp-servers-input.js';
+export { summarizeArtifact, firstPullRequest, runArtifacts, type ArtifactSummary } from './format/artifact-summary.js';
+export { safeFileName } from './format/safe-file-name.js';

@@ -86,6 +86,35 @@ export {
   type ValidationIssue,
   type IssueNames,
 } from './format-issues.js';
+export {
+  ArtifactResponseSchema,
+  PlanArtifactResponseSchema,
+  ScreenshotArtifactResponseSchema,
+  FileArtifactResponseSchema,
+  isDownloadableArtifact,
+  type ArtifactResponse,
+  type FileArtifactResponse,
+  type ScreenshotArtifactResponse,
+  type PlanArtifactResponse,
+} from './artifact-response.js';
+export {
+  MAX_FOLLOWUP_MESSAGE_CHARS,
+  RunFollowupRequestSchema,
+  RunFollowupResponseSchema,
+  type RunFollowupRequest,
+  type RunFollowupResponse,
+} from './followup.js';
+export {
+  ConversationResponseSchema,
+  ConversationStepSchema,
+  ConversationMessageSchema,
+  ConversationContentBlockSchema,
+  type ConversationResponse,
+  type ConversationStep,
+  type ConversationMessage,
+  type ConversationContentBlock,
+} from './conversation.js';
+export { HandoffAttachmentsResponseSchema, type HandoffAttachmentsResponse } from './handoff-attachments.js';
 export { PROMPT_MAX_CHARS, TITLE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from './request-limits.js';
 
 // Server-only.

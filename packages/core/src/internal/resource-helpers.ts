@@ -22,6 +22,11 @@ export function pathSegment(name: string, value: string): string {
   return encodeURIComponent(value);
 }
 
+/** `/agent/runs/{runId}`, refusing an empty id before anything is sent. */
+export function runPath(runId: string): string {
+  return `/agent/runs/${pathSegment('runId', runId)}`;
+}
+
 /** Runs `build` and turns a synchronous throw (a validation failure) into a rejected APIPromise. */
 export function guard<T>(build: () => Promise<WithResponse<T>>): APIPromise<T> {
   let promise: Promise<WithResponse<T>>;

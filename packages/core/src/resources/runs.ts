@@ -3,11 +3,13 @@ import { RunAgentRequestSchema, type RunAgentRequest } from '../contract/run-age
 import { RunAgentResponseSchema, type RunAgentResponse } from '../contract/run-agent-response.js';
 import { RunItemSchema, type RunItem } from '../contract/run-item.js';
 import { APIPromise, type WithResponse } from '../internal/api-promise.js';
-import { guard, pathSegment, validate, type Send } from '../internal/resource-helpers.js';
+import { guard, runPath, validate, type Send } from '../internal/resource-helpers.js';
 import type { RequestOptions } from '../internal/options.js';
 import { waitForRun } from '../wait/wait-for-run.js';
 import type { WaitOptions } from '../wait/wait-options.js';
 import { PagePromise, RunsPage } from './runs-page.js';
+import { RunFollowups } from './runs-followups.js';
+import type { DownloadFn } from '../internal/download-url.js';
 import { z as zod } from 'zod';
 
 const CancelResponseSchema = zod.string();
@@ -19,16 +21,14 @@ export interface CreateAndWaitOptions extends WaitOptions {
   createOptions?: RequestOptions;
 }
 
-function runPath(runId: string): string {
-  return `/agent/runs/${pathSegment('runId', runId)}`;
-}
-
 /** A run's creation time never changes, so a walk in its order cannot lose or repeat a run. */
 export const STABLE_WALK_SORT = 'created_at';
 
 /** `client.runs`: create, fetch, list, cancel and wait for runs. */
-export class Runs {
-  constructor(private readonly send: Send) {}
+export class Runs extends RunFollowups {
+  constructor(send: Send, download: DownloadFn) {
+    super(send, download);
+  }
 
   /**
    * Starts a run (`POST /agent/runs`). The body is validated first (limits included); the request carries an

@@ -103,6 +103,10 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     simulatedDurationMs: integer('simulatedDurationMs', options.simulatedDurationMs, 3000, 0),
     // The default fits a create with the largest attachments the contract allows.
     maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, RUN_REQUEST_MAX_BODY_BYTES, 1),
+    maxArtifactBytes: integer('maxArtifactBytes', options.maxArtifactBytes, 10 * 1024 * 1024, 1),
+    maxRunArtifactBytes: integer('maxRunArtifactBytes', options.maxRunArtifactBytes, 50 * 1024 * 1024, 1),
+    maxArtifactsPerExecution: integer('maxArtifactsPerExecution', options.maxArtifactsPerExecution, 100, 1, 10_000),
+    downloadLinkTtlMs: integer('downloadLinkTtlMs', options.downloadLinkTtlMs, 15 * 60_000, 1, 7 * 24 * 3600_000),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     allowedHosts: allowedHosts(options.allowedHosts),
     quiet: options.quiet ?? false,

@@ -10,6 +10,7 @@ import {
   ConversationCheckRedirectResponseSchema,
   VERSION,
 } from '@agent-runs/core';
+import { followupPaths, followupSchemas } from './followup-paths.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -106,6 +107,7 @@ export function buildOpenApi(): JsonSchema {
           responses: { '200': { description: 'The run id', content: json({ type: 'string' }) }, '409': problem('The run is PENDING'), ...errors },
         },
       },
+      ...followupPaths(),
       '/agent/sessions/{sessionUuid}/redirect': redirect(
         'checkSessionRedirect',
         'The conversation a session belongs to',
@@ -129,6 +131,7 @@ export function buildOpenApi(): JsonSchema {
         SessionCheckRedirectResponse: output(SessionCheckRedirectResponseSchema),
         ConversationCheckRedirectResponse: output(ConversationCheckRedirectResponseSchema),
         Error: output(ErrorBodySchema),
+        ...followupSchemas(),
       },
     },
   };

@@ -55,14 +55,9 @@ export function parseListQuery(params: URLSearchParams): RunListQuery {
   if (q.executor !== undefined) query.executor = q.executor;
   if (q.metadata !== undefined) query.metadata = q.metadata;
   if (q.ancestor_run_id !== undefined) query.ancestorRunId = q.ancestor_run_id;
-  // Every run here is LOCAL; this server records no automations or factories, and no
-  // artifacts until a run reports some, so these filters match nothing.
-  if (
-    q.execution_location === 'REMOTE' ||
-    q.automation_id !== undefined ||
-    q.factory_uid !== undefined ||
-    q.artifact_type !== undefined
-  ) {
+  if (q.artifact_type !== undefined) query.artifactType = q.artifact_type;
+  // Every run here is LOCAL, and this server records no automations or factories: these match nothing.
+  if (q.execution_location === 'REMOTE' || q.automation_id !== undefined || q.factory_uid !== undefined) {
     query.nothing = true;
   }
   return query;

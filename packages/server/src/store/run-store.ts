@@ -29,6 +29,8 @@ export interface RunListQuery {
   metadata?: Record<string, string>;
   /** This run and every run below it by parent_run_id. */
   ancestorRunId?: string;
+  /** Runs that produced an artifact of this type. */
+  artifactType?: string;
   /** A filter this server keeps no data for (automations, factories, remote runs): the page is empty. */
   nothing?: boolean;
 }

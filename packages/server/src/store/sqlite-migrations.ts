@@ -62,10 +62,41 @@ CREATE TABLE IF NOT EXISTS run_processes (
 ) WITHOUT ROWID;
 `;
 
+// What an agent made (artifacts, with the bytes of files and screenshots) and what was said
+// to it and by it (the prompt is the run's; follow-ups and each execution's result are here).
+const ARTIFACTS_AND_CONVERSATION_V3 = `
+CREATE TABLE artifacts (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  uid TEXT NOT NULL UNIQUE,
+  run_id TEXT NOT NULL,
+  artifact_type TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  data TEXT NOT NULL,
+  content BLOB,
+  size_bytes INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX artifacts_by_run ON artifacts(run_id, seq);
+CREATE INDEX artifacts_by_type ON artifacts(artifact_type, run_id);
+CREATE TABLE run_messages (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  run_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  text TEXT NOT NULL,
+  mode TEXT,
+  state TEXT,
+  execution INTEGER,
+  created_at TEXT NOT NULL,
+  idempotency_key TEXT
+);
+CREATE INDEX run_messages_by_run ON run_messages(run_id, seq);
+CREATE UNIQUE INDEX run_messages_idempotency ON run_messages(run_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+`;
+
 // The create fields of the newest service. Metadata is kept twice: as JSON on the run for
 // reads, and one row per key for `metadata[key]=value` filters. Attachments live apart
 // from the run so that listing runs never reads their bytes.
-const RUN_CREATE_FIELDS_V3 = `
+const RUN_CREATE_FIELDS_V4 = `
 ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
 ALTER TABLE runs ADD COLUMN conversation_id TEXT;
 ALTER TABLE runs ADD COLUMN metadata TEXT;
@@ -96,7 +127,8 @@ CREATE TABLE run_attachments (
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'runs', sql: RUNS_V1 },
   { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
-  { version: 3, name: 'run create fields', sql: RUN_CREATE_FIELDS_V3 },
+  { version: 3, name: 'artifacts and conversation', sql: ARTIFACTS_AND_CONVERSATION_V3 },
+  { version: 4, name: 'run create fields', sql: RUN_CREATE_FIELDS_V4 },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

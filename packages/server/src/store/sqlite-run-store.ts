@@ -272,6 +272,10 @@ export class SqliteRunStore implements RunStore {
       where.push(filter.sql);
       params.push(...filter.params);
     }
+    if (query.artifactType !== undefined) {
+      where.push('id IN (SELECT run_id FROM artifacts WHERE artifact_type = ?)');
+      params.push(query.artifactType);
+    }
     if (query.ancestorRunId !== undefined) {
       where.push(`id IN (WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT r.id FROM runs r JOIN tree ON r.parent_run_id = tree.id)
         SELECT id FROM tree)`);

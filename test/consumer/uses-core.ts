@@ -23,6 +23,11 @@ import {
   withIssueNames,
   VERSION,
   type ArtifactItem,
+  type ArtifactDownloadResult,
+  type ArtifactResponse,
+  type ConversationResponse,
+  type HandoffAttachmentsResponse,
+  type RunFollowupResponse,
   type ConversationCheckRedirectResponse,
   type ListRunsQuery,
   type RunAgentRequest,
@@ -120,6 +125,15 @@ export async function everyMethod(): Promise<void> {
   });
   const finished: RunItem = await runs.createAndWait(body, { onCreate: (c) => void c.run_id });
   void [waited, finished, isTerminalState(finished.state)];
+
+  // Continuing a run and collecting what it made.
+  const followup: RunFollowupResponse = await runs.followup(run.run_id, { message: 'Also fix the docs', mode: 'normal' });
+  const said: ConversationResponse = await runs.conversation(run.run_id);
+  const transcript: string = await runs.transcript(run.run_id);
+  const handoff: HandoffAttachmentsResponse = await runs.handoffAttachments(run.run_id);
+  const artifact: ArtifactResponse = await client.artifacts.get('a1');
+  const saved: ArtifactDownloadResult = await client.artifacts.download('a1', { to: '/tmp/a1', onProgress: (p) => void p.received });
+  void [followup, said, transcript, handoff, artifact, saved.bytes];
 
   const conversation: SessionCheckRedirectResponse = await sessions.checkRedirect('s');
   const session: ConversationCheckRedirectResponse = await conversations.checkRedirect('c');

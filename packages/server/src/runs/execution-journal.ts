@@ -3,7 +3,7 @@ import type { ArtifactLimits, ExecutionInput, FollowupMessage } from '../executo
 import type { ExecutionOutcome } from '../executors/run-executor.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import type { ConversationStore, RunMessage } from '../store/conversation-store.js';
-import type { RunAttachmentSource } from '../store/request-attachments.js';
+import type { RunAttachmentSource } from '../store/run-attachments.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
 import { conversationEntries } from './conversation-entries.js';

@@ -12,11 +12,8 @@ interface StoredAttachment {
   data?: unknown;
 }
 
-/**
- * Reads the `attachments` of the create request kept with the run (base64 `data`, as sent).
- * Where the store keeps attachments apart (`RunStore.getAttachments`), read them from there instead.
- */
-export class RequestAttachments implements RunAttachmentSource {
+/** Reads the `attachments` of the create request kept with the run (base64 `data`, as sent). */
+export class SqliteRunAttachments implements RunAttachmentSource {
   private readonly byRun: Database.Statement;
 
   constructor(db: Database.Database) {

@@ -1,19 +1,23 @@
-import { readFileSync } from 'node:fs';
 import * as core from '@actions/core';
 import {
   API_KEY_VARIABLES,
+  apiKeyFromEnv,
+  baseURLProblem,
   DURATION_HINT,
-  ENV,
   KNOWN_RUN_STATES,
   RequestValidationError,
   TERMINAL_RUN_STATES,
-  formatIssues,
+  describeIssues,
+  nameIssues,
+  validationIssues,
   parseDuration,
   readDuration,
   parseMcpServersInput,
+  readPromptFile,
   RunAgentRequestSchema,
   RunFollowupRequestSchema,
   type AmbientAgentConfig,
+  type IssueNames,
   type RunAgentRequest,
 } from '@agent-runs/core';
 import { INPUT_DEFAULTS } from './input-defaults.js';
@@ -49,16 +53,16 @@ const TRUE = ['true', 'True', 'TRUE'];
 const FALSE = ['false', 'False', 'FALSE'];
 const MIN_POLL_MS = 100;
 
-/** Where a field of the create body comes from, to name the input in a server-side style message. */
-const FIELD_INPUT: Record<string, string> = {
-  prompt: 'prompt',
-  title: 'title',
-  skill: 'skill',
-  'config.name': 'name',
-  'config.model_id': 'model',
-  'config.base_prompt': 'base-prompt',
-  'config.environment_id': 'environment',
-  'config.mcp_servers': 'mcp-servers',
+/** Where a field of the create body comes from: validation problems name the input. */
+const INPUT_NAMES: IssueNames = {
+  prompt: 'Input "prompt"',
+  title: 'Input "title"',
+  skill: 'Input "skill"',
+  'config.name': 'Input "name"',
+  'config.model_id': 'Input "model"',
+  'config.base_prompt': 'Input "base-prompt"',
+  'config.environment_id': 'Input "environment"',
+  'config.mcp_servers': 'Input "mcp-servers"',
 };
 
 /**
@@ -110,7 +114,7 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
       config.mcp_servers = parseMcpServersInput(mcp, '"mcp-servers"');
     } catch (error) {
       if (!(error instanceof RequestValidationError)) throw error;
-      problems.push(...error.issues.map((issue) => `Input ${issue}`));
+      problems.push(...error.lines.map((line) => `Input ${line}`));
     }
   }
 
@@ -123,10 +127,7 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
   if (Object.keys(config).length > 0) request.config = config;
   const parsed = RunAgentRequestSchema.safeParse(request);
   if (!parsed.success && prompt !== undefined) {
-    for (const line of formatIssues(parsed.error, 'body')) {
-      const field = Object.keys(FIELD_INPUT).find((f) => line.startsWith(f));
-      problems.push(field ? `Input "${FIELD_INPUT[field]}": ${line.slice(field.length).replace(/^[.:\s]+/, '')}` : line);
-    }
+    problems.push(...describeIssues(nameIssues(validationIssues(parsed.error), INPUT_NAMES)));
   }
 
   const { apiKey, baseURL } = readConnection(read, env, problems);
@@ -172,7 +173,7 @@ export function readConnection(
   env: NodeJS.ProcessEnv = process.env,
   problems: string[] = [],
 ): { apiKey: string; baseURL: string | undefined } {
-  const apiKey = read('api-key').trim() || ENV.apiKey.map((name) => env[name]?.trim()).find(Boolean) || '';
+  const apiKey = read('api-key').trim() || apiKeyFromEnv(env) || '';
   // Masked at once, so that no later line (even an error) can show it.
   if (apiKey) {
     core.setSecret(apiKey);
@@ -182,11 +183,8 @@ export function readConnection(
     );
   }
   const baseURL = read('base-url').trim() || undefined;
-  if (baseURL !== undefined && !isHttpUrl(baseURL)) {
-    problems.push(
-      `Input "base-url" must be an absolute http(s) URL ending in /v1, such as https://app.warp.dev/api/v1, got "${baseURL}".`,
-    );
-  }
+  const baseURLWrong = baseURL === undefined ? undefined : baseURLProblem(baseURL);
+  if (baseURLWrong) problems.push(`Input "base-url": ${baseURLWrong}.`);
   return { apiKey, baseURL };
 }
 
@@ -211,19 +209,13 @@ function readPrompt(prompt: string, promptFile: string, skill: string, problems:
     return undefined;
   }
   if (promptFile) {
-    let text: string;
     try {
-      text = readFileSync(promptFile, 'utf8');
+      return readPromptFile(promptFile, 'Input "prompt-file"');
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      problems.push(`Input "prompt-file" must be a readable file (relative to the workspace), got "${promptFile}" (${code}).`);
+      if (!(error instanceof RequestValidationError)) throw error;
+      problems.push(...error.lines.map((line) => `${line} (paths are relative to the workspace).`));
       return undefined;
     }
-    if (text.trim() === '') {
-      problems.push(`Input "prompt-file": the file "${promptFile}" is empty; it must hold the prompt.`);
-      return undefined;
-    }
-    return text;
   }
   if (prompt) return prompt;
   if (!skill) problems.push('Input "prompt" is required: set "prompt", "prompt-file" (a file holding the prompt) or "skill".');
@@ -247,13 +239,4 @@ function readFailOn(value: string, problems: string[]): string[] {
   }
   if (states.length === 0) problems.push(`Input "fail-on" must list ${valid}.`);
   return [...new Set(states)];
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
 }

@@ -1,6 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { CALLER_SOURCE_HEADER } from './contract/caller-source.js';
+import { Conversations } from './resources/conversations.js';
 import { Runs } from './resources/runs.js';
+import { Sessions } from './resources/sessions.js';
 import { Agents } from './resources/agents.js';
 import { Environments } from './resources/environments.js';
 import { Identities } from './resources/identities.js';
@@ -27,6 +29,8 @@ export type GenericRequest<T> = HTTPRequest<T>;
  */
 export class AgentRunsClient {
   readonly runs: Runs;
+  readonly sessions: Sessions;
+  readonly conversations: Conversations;
   /** Runs started on a cron. */
   readonly schedules: Schedules;
   /** Where runs execute. */
@@ -54,6 +58,8 @@ export class AgentRunsClient {
     };
     const send = <T>(req: HTTPRequest<T>) => this.send(req);
     this.runs = new Runs(send, this.download);
+    this.sessions = new Sessions(send);
+    this.conversations = new Conversations(send);
     this.artifacts = new Artifacts(send, this.download);
     this.schedules = new Schedules(send);
     this.environments = new Environments(send);
@@ -82,6 +88,14 @@ export class AgentRunsClient {
 
   post<T = unknown>(path: string, options: Omit<GenericRequest<T>, 'method' | 'path'> = {}): APIPromise<T> {
     return this.request({ ...options, method: 'POST', path });
+  }
+
+  put<T = unknown>(path: string, options: Omit<GenericRequest<T>, 'method' | 'path'> = {}): APIPromise<T> {
+    return this.request({ ...options, method: 'PUT', path });
+  }
+
+  delete<T = unknown>(path: string, options: Omit<GenericRequest<T>, 'method' | 'path'> = {}): APIPromise<T> {
+    return this.request({ ...options, method: 'DELETE', path });
   }
 
   /** Closes idle keep-alive connections; call when done so the process can exit promptly. */

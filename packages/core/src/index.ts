@@ -5,6 +5,8 @@
 export { AgentRunsClient, type GenericRequest } from './client.js';
 export { Runs, type CreateAndWaitOptions } from './resources/runs.js';
 export { RunsPage, PagePromise } from './resources/runs-page.js';
+export { Sessions } from './resources/sessions.js';
+export { Conversations } from './resources/conversations.js';
 export { Schedules } from './resources/schedules.js';
 export { Environments } from './resources/environments.js';
 export { Agents } from './resources/agents.js';
@@ -15,14 +17,19 @@ export type { DownloadTarget, DownloadProgress, DownloadResult } from './interna
 export { APIPromise, type ResponseInfo, type WithResponse } from './internal/api-promise.js';
 export type { ClientOptions, RequestOptions } from './internal/options.js';
 export type { Logger, LogLevel } from './internal/logger.js';
+export { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './internal/client-config.js';
+
+// Connecting: one home for what every adapter needs before its first call.
+export { ENV, API_KEY_VARIABLES, envSetting, apiKeyFromEnv } from './connection/env-settings.js';
 export {
   DEFAULT_BASE_URL,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-  ENV,
-  API_KEY_VARIABLES,
   isLoopbackHost,
-} from './internal/client-config.js';
+  baseURLProblem,
+  parseBaseURL,
+  missingApiKeyProblem,
+  type ApiKeyTarget,
+} from './connection/base-url.js';
+export { readPromptFile, PROMPT_FILE_MAX_BYTES } from './input/prompt-file.js';
 export { backoffDelay, retryAfterMs } from './internal/retry-timing.js';
 export { VERSION } from './internal/version.js';
 
@@ -56,7 +63,7 @@ export {
   APIUserAbortError,
   APIResponseValidationError,
 } from './errors/connection-errors.js';
-export { RequestValidationError, ClientConfigError } from './errors/request-validation-error.js';
+export { RequestValidationError, ClientConfigError, withIssueNames } from './errors/request-validation-error.js';
 export { WaitTimeoutError } from './errors/wait-timeout-error.js';
 export { ArtifactNotDownloadableError } from './errors/artifact-not-downloadable-error.js';
 
@@ -84,12 +91,21 @@ export {
   type MCPServers,
 } from './contract/mcp-server-config.js';
 export { AmbientAgentConfigSchema, type AmbientAgentConfig } from './contract/ambient-agent-config.js';
-export { RunAgentRequestSchema, type RunAgentRequest } from './contract/run-agent-request.js';
+export {
+  RunAgentRequestSchema,
+  AttachmentInputSchema,
+  RunMetadataSchema,
+  RUN_REQUEST_LIMITS,
+  base64DecodedBytes,
+  type RunAgentRequest,
+  type AttachmentInput,
+} from './contract/run-agent-request.js';
 export { RunAgentResponseSchema, type RunAgentResponse } from './contract/run-agent-response.js';
 export {
   RunStatusMessageSchema,
   RunCreatorInfoSchema,
-  RequestUsageSchema,
+  RunAgentSkillSchema,
+  RunScheduleSchema,
   RunItemSchema,
   type RunStatusMessage,
   type RunCreatorInfo,
@@ -108,9 +124,8 @@ export {
   type ParsedListRunsQuery,
   type ListRunsQuery,
 } from './contract/list-runs.js';
-export { ErrorBodySchema, errorCodeOf, type ErrorBody } from './contract/error-body.js';
-export type { ErrorCode } from './contract/error-codes.js';
-export { formatIssues, issuePath } from './contract/format-issues.js';
+export { UserProfileSchema, ScopeSchema } from './contract/user-profile.js';
+export type { UserProfile, Scope } from './contract/user-profile.js';
 export {
   CloudEnvironmentConfigSchema,
   CloudEnvironmentSchema,
@@ -187,6 +202,24 @@ export type {
   UnknownArtifactItem,
   ArtifactItem,
 } from './contract/artifact-item.js';
+export { RequestUsageSchema, InferenceUsageSchema, UsageByCategorySchema } from './contract/request-usage.js';
+export type { RequestUsage } from './contract/request-usage.js';
+export {
+  SessionCheckRedirectResponseSchema,
+  ConversationCheckRedirectResponseSchema,
+} from './contract/redirects.js';
+export type { SessionCheckRedirectResponse, ConversationCheckRedirectResponse } from './contract/redirects.js';
+export { ErrorBodySchema, errorCodeOf, type ErrorBody } from './contract/error-body.js';
+export type { ErrorCode } from './contract/error-codes.js';
+export {
+  formatIssues,
+  issuePath,
+  validationIssues,
+  describeIssues,
+  nameIssues,
+  type ValidationIssue,
+  type IssueNames,
+} from './contract/format-issues.js';
 export {
   ArtifactResponseSchema,
   PlanArtifactResponseSchema,

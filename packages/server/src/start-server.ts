@@ -41,7 +41,7 @@ import { openRunStore } from './store/open-run-store.js';
 import type { SqliteRunStore } from './store/sqlite-run-store.js';
 import { SqliteArtifactStore } from './store/sqlite-artifact-store.js';
 import { SqliteConversationStore } from './store/sqlite-conversation-store.js';
-import { SqliteRunAttachments } from './store/run-attachments.js';
+import { runAttachmentSource } from './store/run-attachments.js';
 import { ExecutionJournal } from './runs/execution-journal.js';
 import { FollowupService } from './runs/followup-service.js';
 import { SignedLinks } from './http/signed-links.js';
@@ -148,7 +148,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     maxRunBytes: opts.maxRunArtifactBytes,
     maxArtifactsPerExecution: opts.maxArtifactsPerExecution,
   };
-  const journal = new ExecutionJournal(store, conversations, artifacts, new SqliteRunAttachments(store.db), limits, clock);
+  const journal = new ExecutionJournal(store, conversations, artifacts, runAttachmentSource(store), limits, clock);
   const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal);
   const runs = new RunService(store, queue, executor, clock, sources, opts.sharedRuns);
   const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock);

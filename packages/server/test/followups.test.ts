@@ -82,7 +82,7 @@ describe('follow-up and artifact errors', () => {
     [{ message: '   ' }, /^message: is required/],
     [{}, /^message: is required/],
     [{ message: 'x', mode: 'fast' }, /^mode: .*normal.*plan.*orchestrate/],
-    [{ message: 'x', extra: 1 }, /unknown field\(s\) extra/],
+    [{ message: 'x', extra: 1 }, /extra: is not a known field/],
     [{ message: 'x [simulate explode]' }, /message: unknown word "explode"/],
   ])('refuses %j with a 400 naming the field', async (body, detail) => {
     const { run_id } = await sim.client.runs.create({ prompt: 'x [simulate 10ms]' });

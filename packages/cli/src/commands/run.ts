@@ -1,11 +1,11 @@
-import { visibleText, type RunAgentRequest } from '@agent-runs/core';
+import { visibleText, withIssueNames, type RunAgentRequest } from '@agent-runs/core';
 import { resolveSourceFlags, withEnvironment } from '../input/source-flags.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { chooseDisplay } from '../follow/choose-display.js';
 import { followRun } from '../follow/follow-run.js';
 import { followUpHint, reportOutcome } from '../follow/report-outcome.js';
-import { runRequestFromFlags } from '../input/run-request-from-flags.js';
+import { RUN_FLAG_NAMES, runRequestFromFlags } from '../input/run-request-from-flags.js';
 import { durationFlag, timeoutFlag } from '../input/duration-flag.js';
 import { paintFor } from '../render/colors.js';
 import { writeJson } from '../render/json-output.js';
@@ -58,11 +58,14 @@ export const runCommand: Command = {
     const client = ctx.client();
     const sources = await resolveSourceFlags(flags, client);
     const config = withEnvironment(body.config, sources.environmentId);
-    const created = await client.runs.create({
+    const request: RunAgentRequest = {
       ...body,
       ...(config ? { config } : {}),
       ...(sources.agentUid ? { agent_identity_uid: sources.agentUid } : {}),
-    } as RunAgentRequest);
+    };
+    const created = await client.runs.create(request).catch((error: unknown) => {
+      throw withIssueNames(error, RUN_FLAG_NAMES);
+    });
     const { io } = ctx;
 
     if (!wait) {

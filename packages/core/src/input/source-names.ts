@@ -15,12 +15,12 @@ function pick(items: Named[], text: string, field: string, kind: string, listHin
   if (byName.length === 1) return byName[0]!.id;
   if (byName.length > 1) {
     throw new RequestValidationError(kind, [
-      `${field}: "${wanted}" is the name of ${byName.length} ${kind}s (${byName.map((i) => i.id).join(', ')}); give one of these ids`,
+      { path: field, message: `"${wanted}" is the name of ${byName.length} ${kind}s (${byName.map((i) => i.id).join(', ')}); give one of these ids` },
     ]);
   }
   const known = items.slice(0, 20).map((i) => (i.name === i.id ? i.id : `${i.name} (${i.id})`));
   throw new RequestValidationError(kind, [
-    `${field}: no ${kind} has the name or id "${wanted}"; ${known.length ? `known: ${known.join(', ')}` : `the server has none`} (${listHint})`,
+    { path: field, message: `no ${kind} has the name or id "${wanted}"; ${known.length ? `known: ${known.join(', ')}` : `the server has none`} (${listHint})` },
   ]);
 }
 

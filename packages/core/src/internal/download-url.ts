@@ -8,7 +8,7 @@ import { makeAPIError } from '../errors/api-error-factory.js';
 import { APIConnectionError, APIUserAbortError } from '../errors/connection-errors.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import type { ResponseHeaders } from '../errors/api-error.js';
-import { API_KEY_VARIABLES } from './client-config.js';
+import { API_KEY_VARIABLES } from '../connection/env-settings.js';
 import { loadUndici } from './load-undici.js';
 
 /** Largest download kept in memory (a transcript); files go to disk or a stream unbounded by this. */
@@ -45,10 +45,10 @@ function checkUrl(url: string): URL {
   try {
     parsed = new URL(url);
   } catch {
-    throw new RequestValidationError('download link', [`download_url: "${url.slice(0, 200)}" is not a URL`]);
+    throw new RequestValidationError('download link', [{ path: 'download_url', message: `"${url.slice(0, 200)}" is not a URL` }]);
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new RequestValidationError('download link', [`download_url: must be an http(s) URL, not ${parsed.protocol}`]);
+    throw new RequestValidationError('download link', [{ path: 'download_url', message: `must be an http(s) URL, not ${parsed.protocol}` }]);
   }
   return parsed;
 }

@@ -18,7 +18,7 @@ export class Agents {
       this.send({
         method: 'GET',
         path: '/agent',
-        query: validate(ListAgentSkillsQuerySchema, query, 'skills query', 'query'),
+        query: validate(ListAgentSkillsQuerySchema, query, 'skills query'),
         schema: ListAgentSkillsResponseSchema,
         ...options,
       }),

@@ -1,12 +1,9 @@
 import { ArtifactResponseSchema, isDownloadableArtifact, type ArtifactResponse } from '../contract/artifact-response.js';
 import { APIPromise, type WithResponse } from '../internal/api-promise.js';
-import type { HTTPRequest } from '../internal/http-request.js';
+import { pathSegment, type Send } from '../internal/resource-helpers.js';
 import type { RequestOptions } from '../internal/options.js';
 import { ArtifactNotDownloadableError } from '../errors/artifact-not-downloadable-error.js';
-import { RequestValidationError } from '../errors/request-validation-error.js';
 import type { DownloadFn, DownloadResult, DownloadTarget } from '../internal/download-url.js';
-
-type Send = <T>(req: HTTPRequest<T>) => Promise<WithResponse<T>>;
 
 export interface ArtifactDownloadResult extends DownloadResult {
   /** The artifact as fetched, with the link used. */
@@ -14,10 +11,7 @@ export interface ArtifactDownloadResult extends DownloadResult {
 }
 
 function artifactPath(uid: string): string {
-  if (typeof uid !== 'string' || uid.trim() === '') {
-    throw new RequestValidationError('artifact uid', ['artifactUid: must be a non-empty string']);
-  }
-  return `/agent/artifacts/${encodeURIComponent(uid)}`;
+  return `/agent/artifacts/${pathSegment('artifactUid', uid)}`;
 }
 
 /** `client.artifacts`: what runs produced. */

@@ -18,7 +18,7 @@ export class Environments {
       this.send({
         method: 'GET',
         path: '/agent/environments',
-        query: validate(ListEnvironmentsQuerySchema, query, 'environments query', 'query'),
+        query: validate(ListEnvironmentsQuerySchema, query, 'environments query'),
         schema: ListEnvironmentsResponseSchema,
         ...options,
       }),

@@ -29,7 +29,7 @@ export class Identities {
       this.send({
         method: 'POST',
         path: '/agent/identities',
-        body: validate(CreateAgentIdentityRequestSchema, body, 'named agent', 'body'),
+        body: validate(CreateAgentIdentityRequestSchema, body, 'named agent'),
         schema: AgentIdentitySchema,
         ...options,
       }),
@@ -47,7 +47,7 @@ export class Identities {
       this.send({
         method: 'PUT',
         path: identityPath(uid),
-        body: validate(UpdateAgentIdentityRequestSchema, body, 'named agent', 'body'),
+        body: validate(UpdateAgentIdentityRequestSchema, body, 'named agent'),
         schema: AgentIdentitySchema,
         ...options,
       }),
@@ -60,7 +60,7 @@ export class Identities {
       this.send({
         method: 'GET',
         path: '/agent/identities',
-        query: validate(ListAgentIdentitiesQuerySchema, query, 'named agents query', 'query'),
+        query: validate(ListAgentIdentitiesQuerySchema, query, 'named agents query'),
         schema: ListAgentIdentitiesResponseSchema,
         ...options,
       }),

@@ -1,17 +1,11 @@
 import { ConversationResponseSchema, type ConversationResponse } from '../contract/conversation.js';
-import { formatIssues } from '../contract/format-issues.js';
 import { RunFollowupRequestSchema, RunFollowupResponseSchema, type RunFollowupRequest, type RunFollowupResponse } from '../contract/followup.js';
 import { HandoffAttachmentsResponseSchema, type HandoffAttachmentsResponse } from '../contract/handoff-attachments.js';
-import { APIPromise, type WithResponse } from '../internal/api-promise.js';
-import type { HTTPRequest } from '../internal/http-request.js';
-import { guard, runPath } from '../internal/guard.js';
+import type { APIPromise } from '../internal/api-promise.js';
+import { guard, runPath, validate, type Send } from '../internal/resource-helpers.js';
 import type { RequestOptions } from '../internal/options.js';
 import { APIResponseValidationError } from '../errors/connection-errors.js';
-import { RequestValidationError } from '../errors/request-validation-error.js';
 import { downloadText, type DownloadFn } from '../internal/download-url.js';
-
-type Send = <T>(req: HTTPRequest<T>) => Promise<WithResponse<T>>;
-
 
 
 /** The methods of `client.runs` that continue a run and read what was said. */
@@ -29,12 +23,11 @@ export class RunFollowups {
    */
   followup(runId: string, body: RunFollowupRequest, options: RequestOptions = {}): APIPromise<RunFollowupResponse> {
     return guard(() => {
-      const parsed = RunFollowupRequestSchema.safeParse(body);
-      if (!parsed.success) throw new RequestValidationError('follow-up', formatIssues(parsed.error, 'body'));
+      const valid = validate(RunFollowupRequestSchema, body, 'follow-up');
       return this.send({
         method: 'POST',
         path: `${runPath(runId)}/followups`,
-        body: parsed.data,
+        body: valid,
         schema: RunFollowupResponseSchema,
         idempotent: true,
         ...options,

@@ -1,22 +1,16 @@
-import type { z } from 'zod';
 import { ListRunsQuerySchema, ListRunsResponseSchema, type ListRunsQuery } from '../contract/list-runs.js';
-import { formatIssues } from '../contract/format-issues.js';
 import { RunAgentRequestSchema, type RunAgentRequest } from '../contract/run-agent-request.js';
 import { RunAgentResponseSchema, type RunAgentResponse } from '../contract/run-agent-response.js';
 import { RunItemSchema, type RunItem } from '../contract/run-item.js';
 import { APIPromise, type WithResponse } from '../internal/api-promise.js';
-import type { HTTPRequest } from '../internal/http-request.js';
-import { guard, runPath } from '../internal/guard.js';
+import { guard, runPath, validate, type Send } from '../internal/resource-helpers.js';
 import type { RequestOptions } from '../internal/options.js';
-import { RequestValidationError } from '../errors/request-validation-error.js';
 import { waitForRun } from '../wait/wait-for-run.js';
 import type { WaitOptions } from '../wait/wait-options.js';
 import { PagePromise, RunsPage } from './runs-page.js';
 import { RunFollowups } from './runs-followups.js';
 import type { DownloadFn } from '../internal/download-url.js';
 import { z as zod } from 'zod';
-
-type Send = <T>(req: HTTPRequest<T>) => Promise<WithResponse<T>>;
 
 const CancelResponseSchema = zod.string();
 
@@ -26,14 +20,6 @@ export interface CreateAndWaitOptions extends WaitOptions {
   /** Options for the create request. */
   createOptions?: RequestOptions;
 }
-
-function validate<S extends z.ZodType>(schema: S, value: unknown, what: string, root: string): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new RequestValidationError(what, formatIssues(parsed.error, root));
-  return parsed.data;
-}
-
-
 
 /** A run's creation time never changes, so a walk in its order cannot lose or repeat a run. */
 export const STABLE_WALK_SORT = 'created_at';
@@ -45,15 +31,15 @@ export class Runs extends RunFollowups {
   }
 
   /**
-   * Starts a run (`POST /agent/run`). The body is validated first; the request carries an
+   * Starts a run (`POST /agent/runs`). The body is validated first (limits included); the request carries an
    * Idempotency-Key that stays the same across retries, so a retry never makes a second run.
    */
   create(body: RunAgentRequest, options: RequestOptions = {}): APIPromise<RunAgentResponse> {
     return guard(() => {
-      const valid = validate(RunAgentRequestSchema, body, 'run request', 'body');
+      const valid = validate(RunAgentRequestSchema, body, 'run request');
       return this.send({
         method: 'POST',
-        path: '/agent/run',
+        path: '/agent/runs',
         body: valid,
         schema: RunAgentResponseSchema,
         idempotent: true,
@@ -82,7 +68,7 @@ export class Runs extends RunFollowups {
       );
     const start = (walk: boolean): Promise<WithResponse<RunsPage>> => {
       try {
-        const valid = validate(ListRunsQuerySchema, query, 'list query', 'query');
+        const valid = validate(ListRunsQuerySchema, query, 'list query');
         return fetchPage(walk ? { ...valid, sort_by: valid.sort_by ?? STABLE_WALK_SORT } : valid);
       } catch (error) {
         return Promise.reject(error);

@@ -29,7 +29,7 @@ export class Schedules {
       this.send({
         method: 'POST',
         path: '/agent/schedules',
-        body: validate(ScheduleCreateRequestSchema, body, 'schedule', 'body'),
+        body: validate(ScheduleCreateRequestSchema, body, 'schedule'),
         schema: ScheduledAgentItemSchema,
         ...options,
       }),
@@ -47,7 +47,7 @@ export class Schedules {
       this.send({
         method: 'PUT',
         path: schedulePath(scheduleId),
-        body: validate(ScheduleUpdateRequestSchema, body, 'schedule', 'body'),
+        body: validate(ScheduleUpdateRequestSchema, body, 'schedule'),
         schema: ScheduledAgentItemSchema,
         ...options,
       }),

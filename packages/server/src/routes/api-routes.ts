@@ -1,5 +1,6 @@
 import type { Route } from '../http/route.js';
 import { cancelRunRoute } from './cancel-run.js';
+import { conversationRedirectRoute } from './conversation-redirect.js';
 import { createRunRoute, createRunsRoute } from './create-run.js';
 import { downloadArtifactRoute, downloadHandoffRoute, downloadTranscriptRoute } from './downloads.js';
 import { getArtifactRoute } from './get-artifact.js';
@@ -12,6 +13,7 @@ import { healthzRoute } from './healthz.js';
 import { listRunsRoute } from './list-runs.js';
 import { openapiRoute } from './openapi.js';
 import { sessionPageRoute } from './session-page.js';
+import { sessionRedirectRoute } from './session-redirect.js';
 import { createScheduleRoute } from './create-schedule.js';
 import { deleteScheduleRoute } from './delete-schedule.js';
 import { getScheduleRoute } from './get-schedule.js';
@@ -35,6 +37,8 @@ export function apiRoutes(executorName: string): Route[] {
     listRunsRoute,
     getRunRoute,
     cancelRunRoute,
+    sessionRedirectRoute,
+    conversationRedirectRoute,
     submitFollowupRoute,
     getConversationRoute,
     getTranscriptRoute,

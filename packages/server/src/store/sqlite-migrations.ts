@@ -93,13 +93,43 @@ CREATE INDEX run_messages_by_run ON run_messages(run_id, seq);
 CREATE UNIQUE INDEX run_messages_idempotency ON run_messages(run_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 `;
 
-// What runs start from: the schedule that fired a run and the skill it resolved to (for the
-// schedule_id filter and the skills' last run), schedules with their firings, named agents.
-const SOURCES_V4 = `
+// The create fields of the newest service. Metadata is kept twice: as JSON on the run for
+// reads, and one row per key for `metadata[key]=value` filters. Attachments live apart
+// from the run so that listing runs never reads their bytes.
+const RUN_CREATE_FIELDS_V4 = `
+ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
+ALTER TABLE runs ADD COLUMN conversation_id TEXT;
+ALTER TABLE runs ADD COLUMN metadata TEXT;
+ALTER TABLE runs ADD COLUMN mode TEXT;
+ALTER TABLE runs ADD COLUMN interactive INTEGER;
+ALTER TABLE runs ADD COLUMN agent_identity_uid TEXT;
 ALTER TABLE runs ADD COLUMN schedule_id TEXT;
+CREATE INDEX runs_by_parent ON runs(parent_run_id) WHERE parent_run_id IS NOT NULL;
+CREATE INDEX runs_by_conversation ON runs(conversation_id, seq) WHERE conversation_id IS NOT NULL;
+CREATE INDEX runs_by_schedule ON runs(schedule_id, updated_at, seq) WHERE schedule_id IS NOT NULL;
+CREATE TABLE run_metadata (
+  run_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+CREATE INDEX run_metadata_by_pair ON run_metadata(key, value);
+CREATE TABLE run_attachments (
+  run_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  file_name TEXT NOT NULL,
+  mime_type TEXT NOT NULL,
+  data BLOB NOT NULL,
+  UNIQUE (run_id, position)
+);
+`;
+
+// What runs start from: the skill a run resolved to (for the skills' last run), what it
+// started from as shown on it (schedule, skill), schedules with their firings, named agents.
+// The schedule_id column and index are step 4's.
+const SOURCES_V5 = `
 ALTER TABLE runs ADD COLUMN skill_id TEXT;
 ALTER TABLE runs ADD COLUMN origin TEXT;
-CREATE INDEX runs_by_schedule ON runs(schedule_id, updated_at, seq) WHERE schedule_id IS NOT NULL;
 CREATE INDEX runs_by_environment ON runs(environment_id, created_at) WHERE environment_id IS NOT NULL;
 CREATE INDEX runs_by_skill ON runs(skill_id, created_at) WHERE skill_id IS NOT NULL;
 CREATE TABLE schedules (
@@ -141,7 +171,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'runs', sql: RUNS_V1 },
   { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
   { version: 3, name: 'artifacts and conversation', sql: ARTIFACTS_AND_CONVERSATION_V3 },
-  { version: 4, name: 'schedules, named agents, run origins', sql: SOURCES_V4 },
+  { version: 4, name: 'run create fields', sql: RUN_CREATE_FIELDS_V4 },
+  { version: 5, name: 'schedules, named agents, run origins', sql: SOURCES_V5 },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

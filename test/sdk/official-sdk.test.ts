@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OzAPI from 'oz-agent-sdk';
 import { ListRunsResponseSchema, RunAgentResponseSchema, RunItemSchema } from '@agent-runs/core';
@@ -13,10 +16,15 @@ describe('the official SDK against the local server', () => {
   let server: RunningServer;
   let sdk: OzAPI;
   let parentId: string;
+  let agentUid: string;
 
   beforeAll(async () => {
-    server = await startServer({ storage: 'memory', quiet: true, simulatedDurationMs: 50 });
+    // The environment and the named agent the requests name must exist on the server.
+    const dir = mkdtempSync(join(tmpdir(), 'agent-runs-sdk-'));
+    writeFileSync(join(dir, 'server.json'), JSON.stringify({ environments: { 'env-1': {} } }));
+    server = await startServer({ storage: 'memory', quiet: true, simulatedDurationMs: 50, configFile: join(dir, 'server.json') });
     sdk = new OzAPI({ apiKey: server.apiKey, baseURL: server.baseURL, maxRetries: 0 });
+    agentUid = (await sdk.post<{ uid: string }>('/agent/identities', { body: { name: 'agent-1' } })).uid;
   });
   afterAll(async () => server?.close());
 
@@ -54,7 +62,7 @@ describe('the official SDK against the local server', () => {
       conversation_id: 'conv-sdk',
       parent_run_id: parentId,
       interactive: false,
-      agent_identity_uid: 'agent-1',
+      agent_identity_uid: agentUid,
       on_behalf_of: 'user-1',
     };
     const created = await sdk.post('/agent/runs', { body });

@@ -99,7 +99,7 @@ describe('named agents', () => {
       [{ name: 'x', environment_id: 'moon' }, /^environment_id: "moon" names no environment of this server; declared: web, api\.$/],
       [{ name: 'x', skills: ['kit:nothing'] }, /^skills\[0\]: "kit:nothing" matches no skill/],
       [{ name: 'x', agent_type: 'BOSS' }, /^agent_type: must be one of FOREMAN/],
-      [{ name: 'x', favourite: 'tea' }, /unknown field\(s\) favourite/],
+      [{ name: 'x', favourite: 'tea' }, /favourite: is not a known field/],
     ];
     for (const [body, detail] of cases) {
       const res = await call('POST', '/agent/identities', body);

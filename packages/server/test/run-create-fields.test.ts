@@ -22,6 +22,8 @@ describe('the new create fields', () => {
 
   it('stores metadata, conversation, parent, mode, interactive and identity and shows them on the run', async () => {
     const parent = await t.client.runs.create({ prompt: 'parent' });
+    // The named agent must exist: identities are checked since the server keeps them.
+    const agent = await t.client.identities.create({ name: 'agent-7' });
     const created = await t.client.runs.create({
       prompt: 'child',
       metadata: { team: 'core', ticket: 'A-1' },
@@ -29,7 +31,7 @@ describe('the new create fields', () => {
       interactive: true,
       conversation_id: 'conv-1',
       parent_run_id: parent.run_id,
-      agent_identity_uid: 'agent-7',
+      agent_identity_uid: agent.uid,
     });
     const run = await t.client.runs.get(created.run_id);
     expect(RunItemSchema.safeParse(run).success).toBe(true);

@@ -135,7 +135,7 @@ describe('schedules', () => {
     const cases: [unknown, RegExp][] = [
       [{ cron_schedule: '* * * * *', prompt: 'x' }, /^name: is required: a non-empty string/],
       [{ name: 'n', cron_schedule: '* * * * *' }, /^prompt: is required/],
-      [{ name: 'n', cron_schedule: '* * * * *', prompt: 'x', colour: 'red' }, /unknown field\(s\) colour/],
+      [{ name: 'n', cron_schedule: '* * * * *', prompt: 'x', colour: 'red' }, /colour: is not a known field/],
       [{ name: 'n', cron_schedule: '* * * * *', prompt: 'x', agent_config: { environment_id: 'nowhere' } }, /agent_config\.environment_id: "nowhere" names no environment/],
       [{ name: 'n', cron_schedule: '* * * * *', prompt: 'x', agent_uid: 'nobody' }, /agent_uid: "nobody" names no named agent/],
       [{ name: 'n', cron_schedule: '* * * * *', agent_config: { skill_spec: 'acme/x:none' } }, /agent_config\.skill_spec: "acme\/x:none" matches no skill/],

@@ -88,10 +88,16 @@ export class RunSourceResolver {
       origin.skill_id = primary.id;
     } else {
       const extra = Array.isArray(config.skills) ? (config.skills as unknown[]) : [];
+      const variants = await this.skills.variants();
       for (const [i, spec] of extra.entries()) {
         if (typeof spec !== 'string') continue;
-        const field = own.skills !== undefined ? `${fields.config}.skills[${i}]` : `${fields.identity} (skills[${i}])`;
-        texts.push((await this.find(spec, field)).basePrompt);
+        if (own.skills === undefined) {
+          texts.push((await this.find(spec, `${fields.identity} (skills[${i}])`)).basePrompt);
+          continue;
+        }
+        // A request's own config.skills is kept as given; those this server has add their text.
+        const match = matchSkill(variants, spec);
+        if (match.ok) texts.push(match.variant.basePrompt);
       }
     }
     if (own.base_prompt === undefined) {

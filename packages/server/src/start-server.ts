@@ -11,13 +11,16 @@ import type { RunExecutor } from './executors/run-executor.js';
 import { SimulatedExecutor } from './executors/simulated-executor.js';
 import { ApiKeyAuth } from './http/api-key-auth.js';
 import { handleRequest } from './http/handle-request.js';
+import { SseHeartbeat } from './http/sse-heartbeat.js';
 import type { AppContext } from './http/route.js';
 import { Router } from './http/router.js';
 import { apiRoutes } from './routes/api-routes.js';
 import { MonotonicClock } from './runs/monotonic-clock.js';
+import { RunEvents } from './runs/run-events.js';
 import { RunQueue } from './runs/run-queue.js';
 import { RunService } from './runs/run-service.js';
 import { lockDataDir } from './store/data-dir-lock.js';
+import { SqliteRunEventStore } from './store/sqlite-run-event-store.js';
 import { SqliteRunStore } from './store/sqlite-run-store.js';
 
 const RESTARTED: RunStatusMessage = {
@@ -85,12 +88,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 
   const executor = makeExecutor(opts);
-  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log);
-  const runs = new RunService(store, queue, executor, clock);
   let publicUrl = opts.publicUrl ?? '';
+  const events = new RunEvents(new SqliteRunEventStore(store.db), () => publicUrl, opts.outputLimitBytes, opts.log);
+  const queue = new RunQueue(store, executor, clock, events, opts.concurrency, opts.log);
+  const runs = new RunService(store, queue, executor, clock, events);
   const app: AppContext = {
     store,
     runs,
+    events,
+    heartbeat: new SseHeartbeat(opts.heartbeatMs),
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     publicUrl: () => publicUrl,
     maxBodyBytes: opts.maxBodyBytes,
@@ -127,6 +133,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await queue.stop(STOPPED);
+      // Streams get the runs' last events, then end, so they do not hold the close up.
+      events.closeAll();
       // Answers in flight are given a moment; then lingering connections are cut.
       const cut = setTimeout(() => server.closeAllConnections(), 1000);
       await stopped;

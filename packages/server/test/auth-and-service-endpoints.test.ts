@@ -49,7 +49,13 @@ describe('service endpoints', () => {
     const res = await t.raw('/api/v1/openapi.json', { key: null });
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(res.body.paths)).toEqual(['/agent/run', '/agent/runs', '/agent/runs/{runId}', '/agent/runs/{runId}/cancel']);
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/agent/run', '/agent/runs', '/agent/runs/{runId}', '/agent/runs/{runId}/cancel']),
+    );
+    expect(res.body.paths['/agent/runs/{runId}/events'].get['x-agent-runs-extension']).toBe(true);
+    expect(res.body.paths['/agent/runs/{runId}/output'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/RunOutputPage',
+    });
     expect(Object.keys(res.body.components.schemas.RunItem.properties)).toEqual(expect.arrayContaining(Object.keys(RunItemSchema.shape)));
     const params = res.body.paths['/agent/runs'].get.parameters.map((p: { name: string }) => p.name);
     expect(params).toEqual(expect.arrayContaining(['limit', 'cursor', 'sort_by', 'state', 'q', 'created_after']));

@@ -9,3 +9,4 @@ export * from './list-runs.js';
 export * from './error-body.js';
 export * from './format-issues.js';
 export * from './caller-source.js';
+export * from './run-events.js';

@@ -20,6 +20,7 @@ export const SERVER_ENV = {
   concurrency: 'AGENT_RUNS_SERVER_CONCURRENCY',
   simulatedDuration: 'AGENT_RUNS_SERVER_SIMULATED_DURATION',
   maxBodyBytes: 'AGENT_RUNS_SERVER_MAX_BODY_BYTES',
+  outputLimitBytes: 'AGENT_RUNS_SERVER_OUTPUT_LIMIT_BYTES',
   publicUrl: 'AGENT_RUNS_SERVER_PUBLIC_URL',
 } as const;
 
@@ -38,6 +39,7 @@ const HELP_ROWS: [string, string, string][] = [
   ['--concurrency <n>', 'Runs executed at once. Default 2.', SERVER_ENV.concurrency],
   ['--simulated-duration <duration>', 'Length of a simulated run. Default 3s.', SERVER_ENV.simulatedDuration],
   ['--max-body-bytes <n>', 'Largest request body. Default 1048576.', SERVER_ENV.maxBodyBytes],
+  ['--output-limit-bytes <n>', 'Agent output kept per run; the oldest goes first. Default 8388608.', SERVER_ENV.outputLimitBytes],
   ['--public-url <url>', 'Address for session links behind a proxy.', SERVER_ENV.publicUrl],
   ['--quiet', 'Print nothing.', ''],
   ['--help', 'Show this help.', ''],
@@ -122,6 +124,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         concurrency: { type: 'string' },
         'simulated-duration': { type: 'string' },
         'max-body-bytes': { type: 'string' },
+        'output-limit-bytes': { type: 'string' },
         'public-url': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -151,6 +154,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   set('concurrency', integerFrom('--concurrency', values.concurrency ?? env[SERVER_ENV.concurrency]));
   set('simulatedDurationMs', durationFrom('--simulated-duration', values['simulated-duration'] ?? env[SERVER_ENV.simulatedDuration]));
   set('maxBodyBytes', integerFrom('--max-body-bytes', values['max-body-bytes'] ?? env[SERVER_ENV.maxBodyBytes]));
+  set('outputLimitBytes', integerFrom('--output-limit-bytes', values['output-limit-bytes'] ?? env[SERVER_ENV.outputLimitBytes]));
   set('publicUrl', values['public-url'] ?? env[SERVER_ENV.publicUrl]);
   return { help: false, options };
 }

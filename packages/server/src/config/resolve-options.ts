@@ -1,6 +1,8 @@
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isLoopbackHost } from '@agent-runs/core';
+import { DEFAULT_HEARTBEAT_MS } from '../http/sse-heartbeat.js';
+import { DEFAULT_OUTPUT_LIMIT_BYTES } from '../runs/run-events.js';
 import type { ServerOptions } from './server-options.js';
 
 export const DEFAULT_DATA_DIR = join(homedir(), '.agent-runs', 'server');
@@ -65,6 +67,8 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     concurrency: integer('concurrency', options.concurrency, 2, 1, 1000),
     simulatedDurationMs: integer('simulatedDurationMs', options.simulatedDurationMs, 3000, 0),
     maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1),
+    outputLimitBytes: integer('outputLimitBytes', options.outputLimitBytes, DEFAULT_OUTPUT_LIMIT_BYTES, 64 * 1024, 1024 ** 3),
+    heartbeatMs: integer('heartbeatMs', options.heartbeatMs, DEFAULT_HEARTBEAT_MS, 10, DEFAULT_HEARTBEAT_MS),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     quiet: options.quiet ?? false,
     log: options.quiet ? () => {} : (options.log ?? ((line) => process.stderr.write(`${line}\n`))),

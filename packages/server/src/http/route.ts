@@ -1,13 +1,18 @@
 import type { RunCreatorInfo } from '@agent-runs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyAuth } from './api-key-auth.js';
+import type { RunEvents } from '../runs/run-events.js';
 import type { RunService } from '../runs/run-service.js';
+import type { SseHeartbeat } from './sse-heartbeat.js';
 import type { RunStore } from '../store/run-store.js';
 
 /** What every route can reach. */
 export interface AppContext {
   store: RunStore;
   runs: RunService;
+  /** Each run's event log and open streams. */
+  events: RunEvents;
+  heartbeat: SseHeartbeat;
   auth: ApiKeyAuth;
   /** Where the server is reachable, without a trailing slash (for links). */
   publicUrl: () => string;

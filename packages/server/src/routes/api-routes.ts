@@ -5,6 +5,10 @@ import { getRunRoute } from './get-run.js';
 import { healthzRoute } from './healthz.js';
 import { listRunsRoute } from './list-runs.js';
 import { openapiRoute } from './openapi.js';
+import { runEventsRoute } from './run-events.js';
+import { runOutputRoute } from './run-output.js';
+import { sessionEventsRoute } from './session-events.js';
+import { sessionLiveScriptRoute } from './session-live-script.js';
 import { sessionPageRoute } from './session-page.js';
 
 /** Every route the server answers. */
@@ -15,8 +19,12 @@ export function apiRoutes(executorName: string): Route[] {
     listRunsRoute,
     getRunRoute,
     cancelRunRoute,
+    runEventsRoute,
+    runOutputRoute,
     openapiRoute,
     healthzRoute,
+    sessionLiveScriptRoute,
     sessionPageRoute(executorName),
+    sessionEventsRoute,
   ];
 }

@@ -1,7 +1,10 @@
-import { ApiProblem } from '../http/api-problem.js';
 import { sendHtml } from '../http/respond.js';
 import type { Route } from '../http/route.js';
+import { sessionRun } from './session-access.js';
 import { sessionPageHtml } from './session-page-html.js';
+
+/** The page shows about this much of the end of the output; the API has the rest. */
+const PAGE_OUTPUT_BYTES = 64 * 1024;
 
 /**
  * `GET /sessions/{sessionId}`: the page `session_link` points at. Opened in a browser, so
@@ -12,10 +15,26 @@ export function sessionPageRoute(executorName: string): Route {
     method: 'GET',
     path: '/sessions/:sessionId',
     auth: false,
-    async handle({ res, params, app }) {
-      const run = await app.store.getBySession(params.sessionId!);
-      if (!run) throw new ApiProblem('resource_not_found', `No session "${params.sessionId}".`);
-      sendHtml(res, 200, sessionPageHtml(run, await app.store.getOutput(run.id), executorName));
+    async handle(request) {
+      const { res, app, url } = request;
+      let run = await sessionRun(request);
+      await app.events.reconcile(run);
+      // The log's head first, then the run: a change in between is replayed by the stream.
+      const store = app.events.eventStore;
+      const head = store.head(run.id);
+      run = await sessionRun(request);
+      const tail = store.outputTail(run.id, head.lastId, PAGE_OUTPUT_BYTES);
+      const text = tail.map((event) => (JSON.parse(event.data) as { text: string }).text).join('');
+      const omitted = head.droppedThrough > 0 || (tail.length > 0 && store.after(run.id, 0, 1, true)[0]!.id < tail[0]!.id);
+      // The stream is read with the page's own query (whatever grants access to the page grants it).
+      const events = new URLSearchParams(url.searchParams);
+      events.set('last_event_id', String(head.lastId));
+      const eventsUrl = `${url.pathname.replace(/\/+$/, '')}/events?${events}`;
+      sendHtml(res, 200, sessionPageHtml(run, { text, omitted }, executorName, eventsUrl), { 'content-security-policy': SESSION_PAGE_CSP });
     },
   };
 }
+
+/** Scripts and the stream from this server only; no inline script, no framing. */
+const SESSION_PAGE_CSP =
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -3,11 +3,10 @@ import type { Execution, ExecutionOutcome, RunExecutor } from '../executors/run-
 import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
 import type { MonotonicClock } from './monotonic-clock.js';
-import { OutputBuffer } from './output-buffer.js';
+import type { RunEvents } from './run-events.js';
 
 interface Active {
   execution: Execution;
-  output: OutputBuffer;
 }
 
 /** First in, first out; at most `concurrency` runs execute at once. */
@@ -22,6 +21,7 @@ export class RunQueue {
     private readonly store: RunStore,
     private readonly executor: RunExecutor,
     private readonly clock: MonotonicClock,
+    private readonly events: RunEvents,
     private readonly concurrency: number,
     private readonly log: (line: string) => void,
   ) {}
@@ -43,7 +43,6 @@ export class RunQueue {
     if (!active) return false;
     this.active.delete(runId);
     await active.execution.cancel();
-    active.output.flush();
     this.pump();
     return true;
   }
@@ -55,7 +54,8 @@ export class RunQueue {
     await Promise.all(
       [...this.active.keys()].map(async (id) => {
         await this.abandon(id);
-        await this.store.transition(id, { from: ['INPROGRESS'], to: 'FAILED', at: this.clock.now(), statusMessage: message });
+        const run = await this.store.transition(id, { from: ['INPROGRESS'], to: 'FAILED', at: this.clock.now(), statusMessage: message });
+        if (run) this.events.runChanged(run);
       }),
     );
   }
@@ -68,6 +68,7 @@ export class RunQueue {
       this.store.transition(id, { from: ['QUEUED'], to: 'INPROGRESS', at, startedAt: at }).then(
         (run) => {
           this.starting--;
+          if (run) this.events.runChanged(run);
           // Undefined: it was cancelled while waiting.
           if (run && !this.stopped) this.start(run);
           this.pump();
@@ -82,41 +83,40 @@ export class RunQueue {
   }
 
   private start(run: RunRecord): void {
-    const output = new OutputBuffer(this.store, run.id);
     let execution: Execution;
     try {
-      execution = this.executor.start({ run, onOutput: (text) => output.append(text) });
+      execution = this.executor.start({ run, onOutput: (text, stream = 'stdout') => this.events.output(run.id, stream, text) });
     } catch (error) {
-      void this.finish(run.id, undefined, output, {
+      void this.finish(run.id, undefined, {
         state: 'ERROR',
         statusMessage: { message: `The ${this.executor.name} executor could not start: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
       });
       return;
     }
-    const active: Active = { execution, output };
+    const active: Active = { execution };
     this.active.set(run.id, active);
     execution.done.then(
-      (outcome) => this.finish(run.id, active, output, outcome),
+      (outcome) => this.finish(run.id, active, outcome),
       (error: unknown) =>
-        this.finish(run.id, active, output, {
+        this.finish(run.id, active, {
           state: 'ERROR',
           statusMessage: { message: `The ${this.executor.name} executor failed: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
         }),
     );
   }
 
-  private async finish(runId: string, active: Active | undefined, output: OutputBuffer, outcome: ExecutionOutcome): Promise<void> {
+  private async finish(runId: string, active: Active | undefined, outcome: ExecutionOutcome): Promise<void> {
     // A cancelled or abandoned run was already taken out; its late outcome is ignored.
     if (active && this.active.get(runId) !== active) return;
     this.active.delete(runId);
-    output.flush();
     try {
-      await this.store.transition(runId, {
+      const run = await this.store.transition(runId, {
         from: ['INPROGRESS'],
         to: outcome.state,
         at: this.clock.now(),
         statusMessage: outcome.statusMessage ?? null,
       });
+      if (run) this.events.runChanged(run);
     } catch (error) {
       this.log(`Could not record the end of run ${runId}: ${(error as Error).message}`);
     }

@@ -56,10 +56,6 @@ export interface RunStore {
   list(query: RunListQuery): Promise<RunListPage>;
   /** Applies the transition if the run is in one of `from`; returns the updated run or undefined. */
   transition(id: string, change: RunTransition): Promise<RunRecord | undefined>;
-  /** Replaces the executor output kept for the run. */
-  setOutput(id: string, output: string): Promise<void>;
-  /** What the executor printed so far ('' when nothing). */
-  getOutput(id: string): Promise<string>;
   /** Ids of QUEUED runs, oldest first. */
   queuedIds(): Promise<string[]>;
   /** Marks every run in one of `states` as FAILED with `message`; returns how many. */

@@ -257,18 +257,6 @@ export class SqliteRunStore implements RunStore {
     return row ? toRecord(row) : undefined;
   }
 
-  async setOutput(id: string, output: string): Promise<void> {
-    this.statement('INSERT INTO run_outputs (id, output) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET output = excluded.output').run(
-      id,
-      output,
-    );
-  }
-
-  async getOutput(id: string): Promise<string> {
-    const row = this.statement('SELECT output FROM run_outputs WHERE id = ?').get(id) as { output: string } | undefined;
-    return row?.output ?? '';
-  }
-
   async queuedIds(): Promise<string[]> {
     const rows = this.statement("SELECT id FROM runs WHERE state = 'QUEUED' ORDER BY seq").all() as { id: string }[];
     return rows.map((r) => r.id);

@@ -40,6 +40,7 @@ export function sessionPageHtml(
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 ${live ? '<noscript><meta http-equiv="refresh" content="2"></noscript>' : ''}
 <title>${escape(run.title)} · ${escape(run.state)}</title>
 <style>

@@ -37,4 +37,4 @@ export function sessionPageRoute(executorName: string): Route {
 
 /** Scripts and the stream from this server only; no inline script, no framing. */
 const SESSION_PAGE_CSP =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

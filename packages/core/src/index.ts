@@ -15,7 +15,8 @@ export {
 export { backoffDelay, retryAfterMs } from './client/retry-timing.js';
 export { Runs, type CreateAndWaitOptions } from './resources/runs.js';
 export { RunsPage, PagePromise } from './resources/runs-page.js';
-export { waitForRun } from './wait/wait-for-run.js';
+export { waitForRun, hasRunChanged } from './wait/wait-for-run.js';
+export type { RunStreamEvent, RunEventsOptions } from './resources/run-events.js';
 export * from './wait/wait-options.js';
 export * from './format/duration.js';
 export * from './format/run-summary.js';

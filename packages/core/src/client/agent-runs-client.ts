@@ -5,6 +5,7 @@ import { APIPromise } from './api-promise.js';
 import { resolveClientConfig, type ResolvedClientConfig } from './client-config.js';
 import { loadUndici } from './load-undici.js';
 import { sendRequest, type HTTPRequest } from './http-request.js';
+import { openEventStream } from '../internal/open-event-stream.js';
 import type { ClientOptions, RequestOptions } from './options.js';
 import { VERSION } from '../version.js';
 
@@ -37,7 +38,10 @@ export class AgentRunsClient {
       [CALLER_SOURCE_HEADER]: options.source ?? 'API',
       ...this.config.defaultHeaders,
     };
-    this.runs = new Runs((req) => this.send(req));
+    this.runs = new Runs(
+      (req) => this.send(req),
+      (req) => openEventStream(this.config, this.getDispatcher, this.baseHeaders, req),
+    );
   }
 
   /** Whether an API key was given or found in the environment. */

@@ -19,7 +19,8 @@ type GetRun = (runId: string, options: RequestOptions) => Promise<WithResponse<R
 
 const GROWTH = 1.5;
 
-function changed(previous: RunItem | undefined, run: RunItem): boolean {
+/** Whether `run` differs from what was seen before in state, status message or updated_at. */
+export function hasRunChanged(previous: RunItem | undefined, run: RunItem): boolean {
   return (
     !previous ||
     previous.state !== run.state ||
@@ -59,7 +60,7 @@ export async function waitForRun(getRun: GetRun, runId: string, options: WaitOpt
         ...(options.signal ? { signal: options.signal } : {}),
       });
       asked = retryAfterMs(response.headers);
-      if (changed(last, run)) {
+      if (hasRunChanged(last, run)) {
         const previous = last;
         last = run;
         interval = initial;

@@ -40,8 +40,9 @@ describe('the session page in a browser', () => {
 
     await page.goto(run.session_link!);
     expect(await page.textContent('#run-state')).toBe('INPROGRESS');
-    await page.waitForFunction(() => document.getElementById('output')?.textContent?.includes('Running the tests'), undefined, { timeout: 15_000 });
-    await page.waitForFunction(() => document.getElementById('run-state')?.textContent === 'SUCCEEDED', undefined, { timeout: 15_000 });
+    // Run in the page (strings, as the tests are type-checked without the DOM library).
+    await page.waitForFunction("document.getElementById('output').textContent.includes('Running the tests')", undefined, { timeout: 15_000 });
+    await page.waitForFunction("document.getElementById('run-state').textContent === 'SUCCEEDED'", undefined, { timeout: 15_000 });
     const output = await page.textContent('#output');
     expect(output).toBe('Cloning the repository\nRunning the tests: 42 passed\nOpened a pull request\n');
     expect(await page.title()).toBe('Fix the flaky login test · SUCCEEDED');

@@ -10,6 +10,8 @@ import { launchChromium } from './system-chromium.js';
 // The screenshot the README shows; `UPDATE_SCREENSHOTS=1` writes it there, otherwise to the temp dir.
 const README_SCREENSHOT = fileURLToPath(new URL('../docs/session-page-live.png', import.meta.url));
 
+type PageGlobals = { document: { getElementById(id: string): { textContent: string | null } | null } };
+
 let t: TestServer;
 let browser: BrowserContext;
 beforeAll(async () => {
@@ -40,9 +42,11 @@ describe('the session page in a browser', () => {
 
     await page.goto(run.session_link!);
     expect(await page.textContent('#run-state')).toBe('INPROGRESS');
-    // Run in the page (strings, as the tests are type-checked without the DOM library).
-    await page.waitForFunction("document.getElementById('output').textContent.includes('Running the tests')", undefined, { timeout: 15_000 });
-    await page.waitForFunction("document.getElementById('run-state').textContent === 'SUCCEEDED'", undefined, { timeout: 15_000 });
+    // Runs in the page (the tests are type-checked without the DOM library; the CSP forbids string evaluation).
+    const shows = ([id, expected]: readonly [string, string]) =>
+      (globalThis as unknown as PageGlobals).document.getElementById(id)?.textContent?.includes(expected) ?? false;
+    await page.waitForFunction(shows, ['output', 'Running the tests'] as const, { timeout: 15_000 });
+    await page.waitForFunction(shows, ['run-state', 'SUCCEEDED'] as const, { timeout: 15_000 });
     const output = await page.textContent('#output');
     expect(output).toBe('Cloning the repository\nRunning the tests: 42 passed\nOpened a pull request\n');
     expect(await page.title()).toBe('Fix the flaky login test · SUCCEEDED');

@@ -140,3 +140,41 @@ export async function waitForOutput(output: () => string, text: string | RegExp,
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** A line of the step's stdout that the runner would act on as a workflow command. */
+export interface WorkflowCommand {
+  command: string;
+  /** `key=value` properties, as written. */
+  properties: string;
+  data: string;
+  line: string;
+}
+
+/**
+ * The workflow commands the runner would act on in `stdout`, parsed as the runner does:
+ * `::name props::data` after leading whitespace, the older `##[name props]data` anywhere in
+ * a line, and nothing between `::stop-commands::<token>` and `::<token>::` but the resume.
+ */
+export function workflowCommands(stdout: string): WorkflowCommand[] {
+  const acted: WorkflowCommand[] = [];
+  let stopToken: string | undefined;
+  for (const line of stdout.split('\n')) {
+    const command = parseCommandLine(line.replace(/\r$/, ''));
+    if (!command) continue;
+    if (stopToken !== undefined) {
+      if (command.command === stopToken) stopToken = undefined;
+      continue;
+    }
+    if (command.command === 'stop-commands') stopToken = command.data;
+    acted.push(command);
+  }
+  return acted;
+}
+
+function parseCommandLine(line: string): WorkflowCommand | undefined {
+  const v2 = /^::([^\s:]+)(?: ([^:]*))?::(.*)$/.exec(line.trimStart());
+  if (v2) return { command: v2[1]!.toLowerCase(), properties: v2[2] ?? '', data: v2[3]!, line };
+  const v1 = /##\[([^\s\]]+)(?: ([^\]]*))?\](.*)$/.exec(line);
+  if (v1) return { command: v1[1]!.toLowerCase(), properties: v1[2] ?? '', data: v1[3]!, line };
+  return undefined;
+}

@@ -1,10 +1,12 @@
 import * as core from '@actions/core';
 import { AgentRunsClient, VERSION, type Logger } from '@agent-runs/core';
+import { logRunText } from './workflow-text.js';
 
 /** The client's own log lines, routed to the workflow log; debug lines only with step debugging on. */
 const workflowLogger: Logger = {
   debug: (message) => core.debug(message),
-  info: (message) => core.info(message),
+  // The client's lines can quote the server (a problem's detail), so they are run text too.
+  info: (message) => logRunText(message),
   warn: (message) => core.warning(message),
   error: (message) => core.error(message),
 };

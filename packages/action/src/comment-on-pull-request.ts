@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import type { RunItem } from '@agent-runs/core';
 import type { readGitHubContext } from './github-context.js';
 import { buildPrComment, postPrComment } from './pr-comment.js';
+import { logRunText } from './workflow-text.js';
 
 /** Posts the outcome on the triggering pull request; a comment that cannot be posted only warns. */
 export async function commentOnPullRequest(
@@ -18,7 +19,7 @@ export async function commentOnPullRequest(
   try {
     core.setSecret(token);
     const url = await postPrComment(token, request);
-    core.info(`Commented on pull request #${request.issue_number}: ${url}`);
+    logRunText(`Commented on pull request #${request.issue_number}: ${url}`);
   } catch (error) {
     const status = (error as { status?: number }).status;
     core.warning(

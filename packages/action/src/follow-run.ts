@@ -13,6 +13,7 @@ import type { ActionInputs } from './inputs.js';
 import { logProgress } from './progress-log.js';
 import type { JobCancellation } from './signals.js';
 import { leaveRunToItself, saveRunForPost } from './step-state.js';
+import { logRunText } from './workflow-text.js';
 
 /** How the step ends: the run as last seen, a one-line verdict, and whether the step fails. */
 export interface RunOutcome {
@@ -44,11 +45,11 @@ export async function followRun(
   const runId = created.run_id;
   onRunId(runId);
   saveRunForPost(runId, options.wait && options.cancelOnJobCancel);
-  core.info(`Started run ${runId} (${created.state}).`);
+  logRunText(`Started run ${runId} (${created.state}).`);
 
   if (!options.wait) {
     const run = await client.runs.get(runId);
-    if (run.session_link) core.info(`Session: ${run.session_link}`);
+    if (run.session_link) logRunText(`Session: ${run.session_link}`);
     return { run, headline: `Started run ${runId}; not waiting for it (wait: false).`, failed: false };
   }
 

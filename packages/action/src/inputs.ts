@@ -9,6 +9,7 @@ import {
   TERMINAL_RUN_STATES,
   formatIssues,
   parseDuration,
+  readDuration,
   parseMcpServersInput,
   RunAgentRequestSchema,
   type AmbientAgentConfig,
@@ -75,9 +76,9 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
   const duration = (name: string): number | undefined => {
     const value = get(name);
     if (value === '') return undefined;
-    const ms = parseDuration(value);
-    if (ms === undefined || ms <= 0) {
-      problems.push(`Input "${name}" must be ${DURATION_HINT}, got "${value}".`);
+    const { ms, problem } = readDuration(value);
+    if (problem !== undefined || ms <= 0) {
+      problems.push(`Input "${name}" ${problem ?? `must be ${DURATION_HINT}, greater than zero, got "${value}"`}.`);
       return undefined;
     }
     return ms;

@@ -1,18 +1,16 @@
 import * as core from '@actions/core';
 import { runSummaryRows, type RunItem } from '@agent-runs/core';
-
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { escapeRunText, runLinkHtml } from './workflow-text.js';
 
 /** A compact two-column table of the run, under a one-line verdict. */
 export function summaryHtml(run: RunItem, headline: string): string {
   const rows = runSummaryRows(run)
     .map(([label, value]) => {
-      const cell = label === 'Session' ? `<a href="${escapeHtml(value)}">${escapeHtml(value)}</a>` : escapeHtml(value);
-      return `<tr><th align="left">${escapeHtml(label)}</th><td>${cell}</td></tr>`;
+      const cell = label === 'Session' ? runLinkHtml(value) : escapeRunText(value);
+      return `<tr><th align="left">${escapeRunText(label)}</th><td>${cell}</td></tr>`;
     })
     .join('');
-  return `<h3>Agent run</h3>\n<p>${escapeHtml(headline)}</p>\n<table>${rows}</table>\n`;
+  return `<h3>Agent run</h3>\n<p>${escapeRunText(headline)}</p>\n<table>${rows}</table>\n`;
 }
 
 /** Appends the run to the job summary; a missing summary file is no reason to fail the step. */

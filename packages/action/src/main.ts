@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import { DEFAULT_BASE_URL, type AgentRunsClient } from '@agent-runs/core';
+import { DEFAULT_BASE_URL, visibleText, type AgentRunsClient } from '@agent-runs/core';
 import { createActionClient } from './action-client.js';
 import { defaultTitle } from './default-title.js';
 import { errorMessage, type ErrorContext } from './error-message.js';
@@ -12,6 +12,7 @@ import { setRunOutputs } from './outputs.js';
 import { commentOnPullRequest } from './comment-on-pull-request.js';
 import { watchJobCancellation } from './signals.js';
 import { markMainStepStarted } from './step-state.js';
+import { logRunText } from './workflow-text.js';
 
 /** The main step: read the inputs, start and follow the run, report it, fail the step if it should. */
 export async function run(): Promise<void> {
@@ -37,11 +38,11 @@ export async function run(): Promise<void> {
     if (inputs.comment && inputs.githubToken) {
       await commentOnPullRequest(inputs.githubToken, outcome.run, outcome.headline, github);
     }
-    if (outcome.failed) core.setFailed(outcome.headline);
-    else core.info(outcome.headline);
+    if (outcome.failed) core.setFailed(visibleText(outcome.headline));
+    else logRunText(outcome.headline);
   } catch (error) {
     if (runId) core.setOutput('run-id', runId);
-    core.setFailed(errorMessage(error, errorContext));
+    core.setFailed(visibleText(errorMessage(error, errorContext), { multiline: true }));
     // The stack is for whoever debugs the action, never for a user's mistake.
     if (error instanceof Error && !(error instanceof InputError) && error.stack) {
       core.debug(errorMessage(error.stack, errorContext));

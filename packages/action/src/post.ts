@@ -5,6 +5,7 @@ import { cancelRun } from './cancel-run.js';
 import { errorMessage, type ErrorContext } from './error-message.js';
 import { readConnection } from './inputs.js';
 import { savedRun } from './step-state.js';
+import { logRunText } from './workflow-text.js';
 
 /**
  * The post step (always runs): cancels a run the main step started and could not see to
@@ -18,7 +19,7 @@ export async function runPost(): Promise<void> {
     return;
   }
   if (!saved.cancelInPost) {
-    core.info(`Run ${saved.runId} was left running on purpose; not cancelling it.`);
+    logRunText(`Run ${saved.runId} was left running on purpose; not cancelling it.`);
     return;
   }
   const errorContext: ErrorContext = { baseURL: DEFAULT_BASE_URL };
@@ -32,12 +33,12 @@ export async function runPost(): Promise<void> {
     errorContext.baseURL = client.baseURL;
     const run = await client.runs.get(saved.runId, { timeout: 5_000, maxRetries: 1 });
     if (isTerminalState(run.state)) {
-      core.info(`Run ${run.run_id} already ended (${run.state}); nothing to do.`);
+      logRunText(`Run ${run.run_id} already ended (${run.state}); nothing to do.`);
       return;
     }
     const started = Date.now();
     const after = await cancelRun(client, run.run_id);
-    core.info(
+    logRunText(
       `Run ${run.run_id} was still ${run.state} when the job ended, so it was cancelled` +
         ` (now ${after?.state ?? 'unknown'}, ${formatElapsed(Date.now() - started)}).`,
     );

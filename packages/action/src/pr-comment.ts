@@ -1,6 +1,7 @@
 import { getOctokit } from '@actions/github';
 import { runSummaryRows, type RunItem } from '@agent-runs/core';
 import { pullRequestNumber, type TitleContext } from './default-title.js';
+import { escapeRunText } from './workflow-text.js';
 
 /** Marks the action's comments, for people and for tools that tidy them up. */
 export const COMMENT_MARKER = '<!-- agent-runs-action -->';
@@ -12,8 +13,6 @@ export interface CommentRequest {
   body: string;
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-
 /** The comment for the pull request that triggered the workflow; undefined when no pull request did. */
 export function buildPrComment(
   run: RunItem,
@@ -22,8 +21,9 @@ export function buildPrComment(
 ): CommentRequest | undefined {
   const number = pullRequestNumber(context.payload);
   if (!number || !context.owner || !context.repo) return undefined;
-  const rows = runSummaryRows(run).map(([label, value]) => `| ${label} | ${cell(value)} |`);
-  const body = [COMMENT_MARKER, `**Agent run** - ${headline}`, '', '| | |', '|---|---|', ...rows].join('\n');
+  // Every value (and the headline, which quotes the status message) is the run's text: escaped, never markup.
+  const rows = runSummaryRows(run).map(([label, value]) => `| ${label} | ${escapeRunText(value)} |`);
+  const body = [COMMENT_MARKER, `**Agent run** - ${escapeRunText(headline)}`, '', '| | |', '|---|---|', ...rows].join('\n');
   return { owner: context.owner, repo: context.repo, issue_number: number, body };
 }
 

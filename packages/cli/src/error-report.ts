@@ -1,4 +1,5 @@
 import {
+  visibleText,
   APIConnectionError,
   APIError,
   APIResponseValidationError,
@@ -85,5 +86,6 @@ function classify(error: unknown, ctx: ErrorReportContext): ErrorReport {
 /** What to print for an error and which code to exit with; never a stack trace, never the key. */
 export function reportError(error: unknown, ctx: ErrorReportContext): ErrorReport {
   const report = classify(error, ctx);
-  return { ...report, lines: report.lines.map((line) => redact(line, ctx.apiKey)) };
+  // A line can quote the server (a problem's detail): its control characters are shown, not sent to the terminal.
+  return { ...report, lines: report.lines.map((line) => visibleText(redact(line, ctx.apiKey))) };
 }

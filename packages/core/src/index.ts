@@ -1,9 +1,14 @@
-export * from './contract/index.js';
-export * from './errors/index.js';
-export { AgentRunsClient, type GenericRequest } from './client/agent-runs-client.js';
-export { APIPromise, type ResponseInfo, type WithResponse } from './client/api-promise.js';
-export type { ClientOptions, RequestOptions } from './client/options.js';
-export type { Logger, LogLevel } from './client/logger.js';
+// The client's public surface, named one by one: what is not listed here is internal.
+// Server-only parts of the contract are exported from `@agent-runs/core/contract`.
+
+// The client and its resources.
+export { AgentRunsClient, type GenericRequest } from './client.js';
+export { Runs, type CreateAndWaitOptions } from './resources/runs.js';
+export { RunsPage, PagePromise } from './resources/runs-page.js';
+export type { RunStreamEvent, RunEventsOptions } from './resources/run-events.js';
+export { APIPromise, type ResponseInfo, type WithResponse } from './internal/api-promise.js';
+export type { ClientOptions, RequestOptions } from './internal/options.js';
+export type { Logger, LogLevel } from './internal/logger.js';
 export {
   DEFAULT_BASE_URL,
   DEFAULT_MAX_RETRIES,
@@ -11,14 +16,118 @@ export {
   ENV,
   API_KEY_VARIABLES,
   isLoopbackHost,
-} from './client/client-config.js';
-export { backoffDelay, retryAfterMs } from './client/retry-timing.js';
-export { Runs, type CreateAndWaitOptions } from './resources/runs.js';
-export { RunsPage, PagePromise } from './resources/runs-page.js';
+} from './internal/client-config.js';
+export { backoffDelay, retryAfterMs } from './internal/retry-timing.js';
+export { VERSION } from './internal/version.js';
+
+// Waiting for a run.
 export { waitForRun, hasRunChanged } from './wait/wait-for-run.js';
-export type { RunStreamEvent, RunEventsOptions } from './resources/run-events.js';
-export * from './wait/wait-options.js';
-export * from './format/duration.js';
-export * from './format/run-summary.js';
-export * from './input/mcp-servers-input.js';
-export { VERSION } from './version.js';
+export {
+  DEFAULT_WAIT_TIMEOUT_MS,
+  DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_MAX_POLL_INTERVAL_MS,
+  type RunUpdate,
+  type WaitOptions,
+} from './wait/wait-options.js';
+
+// Errors.
+export { AgentRunsError } from './errors/agent-runs-error.js';
+export {
+  APIError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableEntityError,
+  RateLimitError,
+  InternalServerError,
+  type ResponseHeaders,
+} from './errors/api-error.js';
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  APIResponseValidationError,
+} from './errors/connection-errors.js';
+export { RequestValidationError, ClientConfigError } from './errors/request-validation-error.js';
+export { WaitTimeoutError } from './errors/wait-timeout-error.js';
+
+// The contract: schemas and the types inferred from them.
+export {
+  KNOWN_RUN_STATES,
+  KnownRunStateSchema,
+  RunStateSchema,
+  TERMINAL_RUN_STATES,
+  isTerminalState,
+  type KnownRunState,
+  type RunState,
+} from './contract/run-state.js';
+export {
+  KNOWN_RUN_SOURCE_TYPES,
+  KnownRunSourceTypeSchema,
+  RunSourceTypeSchema,
+  type KnownRunSourceType,
+  type RunSourceType,
+} from './contract/run-source-type.js';
+export {
+  MCPServerConfigSchema,
+  MCPServersSchema,
+  type MCPServerConfig,
+  type MCPServers,
+} from './contract/mcp-server-config.js';
+export { AmbientAgentConfigSchema, type AmbientAgentConfig } from './contract/ambient-agent-config.js';
+export { RunAgentRequestSchema, type RunAgentRequest } from './contract/run-agent-request.js';
+export { RunAgentResponseSchema, type RunAgentResponse } from './contract/run-agent-response.js';
+export {
+  RunStatusMessageSchema,
+  RunCreatorInfoSchema,
+  RequestUsageSchema,
+  RunItemSchema,
+  type RunStatusMessage,
+  type RunCreatorInfo,
+  type RunItem,
+} from './contract/run-item.js';
+export {
+  PageInfoSchema,
+  ListRunsResponseSchema,
+  ListRunsQuerySchema,
+  LIST_SORT_FIELDS,
+  LIST_SORT_ORDERS,
+  LIST_LIMIT_MAX,
+  LIST_LIMIT_DEFAULT,
+  type PageInfo,
+  type ListRunsResponse,
+  type ParsedListRunsQuery,
+  type ListRunsQuery,
+} from './contract/list-runs.js';
+export { ErrorBodySchema, errorCodeOf, type ErrorBody } from './contract/error-body.js';
+export type { ErrorCode } from './contract/error-codes.js';
+export { formatIssues, issuePath } from './contract/format-issues.js';
+export {
+  RunOutputStreamSchema,
+  RunOutputDataSchema,
+  RunSkippedDataSchema,
+  RunOutputChunkSchema,
+  RunOutputPageSchema,
+  RUN_EVENT_SCHEMAS,
+  type RunOutputData,
+  type RunSkippedData,
+  type RunOutputChunk,
+  type RunOutputPage,
+  type RunEventName,
+} from './contract/run-events.js';
+
+// Helpers the adapters share.
+export {
+  parseDuration,
+  readDuration,
+  DURATION_HINT,
+  MAX_DURATION,
+  MAX_DURATION_MS,
+  formatElapsed,
+  type DurationReading,
+} from './format/duration.js';
+export { visibleText, type VisibleTextOptions } from './format/visible-text.js';
+export { runDurationMs, describeState, runSummaryRows, summarizeRun } from './format/run-summary.js';
+export { parseMcpServersInput } from './input/mcp-servers-input.js';

@@ -7,8 +7,8 @@ import {
   NotFoundError,
   PermissionDeniedError,
   UnprocessableEntityError,
-  makeAPIError,
 } from '../src/index.js';
+import { makeAPIError } from '../src/errors/api-error-factory.js';
 import { useFaultServer } from './setup.js';
 
 describe('errors', () => {

@@ -68,6 +68,7 @@ async function serveOverHttp(ctx: ServerContext, options: CliOptions): Promise<v
     authToken: options.authToken,
     allowedHosts: options.allowedHosts,
     allowedOrigins: options.allowedOrigins,
+    maxSessions: options.maxSessions,
     createServer: () => createMcpServer(ctx),
   });
   warn(`serving MCP over Streamable HTTP at ${running.url}${options.authToken ? ' (bearer token required)' : ''}`);

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { RunStatusMessage } from '@agent-runs/core';
+import type { RunStatusMessage } from '@agent-runs/core/contract';
 import { generatedApiKey } from './config/generated-api-key.js';
 import { resolveOptions, ServerConfigError, type ResolvedOptions } from './config/resolve-options.js';
 import type { RunningServer, ServerOptions } from './config/server-options.js';

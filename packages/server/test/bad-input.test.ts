@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_TYPE_BASE } from '@agent-runs/core';
+import { ERROR_TYPE_BASE } from '@agent-runs/core/contract';
 import { startTestServer, type TestServer } from './start-test-server.js';
 
 let t: TestServer;

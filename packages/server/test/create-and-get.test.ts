@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentRunsClient, CALLER_SOURCE_HEADER, NotFoundError, RunItemSchema } from '@agent-runs/core';
+import { AgentRunsClient, NotFoundError, RunItemSchema } from '@agent-runs/core';
+import { CALLER_SOURCE_HEADER } from '@agent-runs/core/contract';
 import { startTestServer, type TestServer } from './start-test-server.js';
 
 let t: TestServer;

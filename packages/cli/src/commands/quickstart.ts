@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DURATION_HINT, parseDuration, type AgentRunsClient } from '@agent-runs/core';
+import { readDuration, type AgentRunsClient } from '@agent-runs/core';
 import type { Command, CommandContext } from '../command.js';
 import { EXIT, exitCodeForState } from '../exit-codes.js';
 import { chooseDisplay } from '../follow/choose-display.js';
@@ -68,10 +68,8 @@ export const quickstartCommand: Command = {
     const { io } = ctx;
     const json = flags.bool('json');
     const durationText = flags.string('duration') ?? DEFAULT_DURATION;
-    const simulatedDurationMs = parseDuration(durationText);
-    if (simulatedDurationMs === undefined) {
-      throw new UsageError(`--duration must be ${DURATION_HINT}, got "${durationText}".`, 'quickstart');
-    }
+    const { ms: simulatedDurationMs, problem } = readDuration(durationText);
+    if (problem !== undefined) throw new UsageError(`--duration ${problem}.`, 'quickstart');
     const prompt = flags.nonEmpty('prompt') ?? DEFAULT_PROMPT;
     const say = (text: string) => {
       if (!json) io.stderr.write(`${text}\n`);

@@ -1,3 +1,4 @@
+import { visibleText } from '@agent-runs/core';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { chooseDisplay } from '../follow/choose-display.js';
@@ -60,13 +61,14 @@ export const runCommand: Command = {
       if (json) writeJson(io.stdout, created);
       else {
         const paint = paintFor(io.stdout, io.env);
-        io.stdout.write(`${created.run_id}\n`);
-        io.stderr.write(`Started run ${created.run_id} (${paint.state(created.state)}).\n${followUpHint(ctx, created.run_id)}\n`);
+        const runId = visibleText(created.run_id);
+        io.stdout.write(`${runId}\n`);
+        io.stderr.write(`Started run ${runId} (${paint.state(visibleText(created.state))}).\n${followUpHint(ctx, runId)}\n`);
       }
       return EXIT.OK;
     }
 
-    if (!json) io.stderr.write(`Started run ${created.run_id}.\n`);
+    if (!json) io.stderr.write(`Started run ${visibleText(created.run_id)}.\n`);
     const outcome = await followRun({
       client,
       runId: created.run_id,

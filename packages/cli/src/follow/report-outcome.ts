@@ -1,4 +1,4 @@
-import { formatElapsed } from '@agent-runs/core';
+import { formatElapsed, visibleText } from '@agent-runs/core';
 import type { CommandContext } from '../command.js';
 import { EXIT, exitCodeForState } from '../exit-codes.js';
 import { paintFor } from '../render/colors.js';
@@ -23,15 +23,16 @@ export function reportOutcome(outcome: FollowOutcome, runId: string, ctx: Comman
     }
     case 'timed-out': {
       const last = outcome.error.lastRun;
+      const lastState = last ? visibleText(last.state) : 'not finished';
       if (json && last) writeJson(io.stdout, last);
       io.stderr.write(
-        `Timed out after ${formatElapsed(outcome.error.elapsedMs)}: run ${runId} is still ${last?.state ?? 'not finished'} and goes on.\n` +
+        `Timed out after ${formatElapsed(outcome.error.elapsedMs)}: run ${runId} is still ${lastState} and goes on.\n` +
           `${followUpHint(ctx, runId)}\n`,
       );
       return EXIT.TIMED_OUT;
     }
     case 'interrupted': {
-      const state = outcome.lastRun ? ` (${outcome.lastRun.state})` : '';
+      const state = outcome.lastRun ? ` (${visibleText(outcome.lastRun.state)})` : '';
       io.stderr.write(`\nStopped waiting. Run ${runId}${state} goes on.\n${followUpHint(ctx, runId)}\n`);
       return EXIT.INTERRUPTED;
     }

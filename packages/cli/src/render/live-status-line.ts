@@ -1,6 +1,7 @@
-import { formatElapsed, isTerminalState, type RunItem, type RunUpdate } from '@agent-runs/core';
+import { formatElapsed, isTerminalState, visibleText, type RunItem, type RunUpdate } from '@agent-runs/core';
 import type { OutputStream } from '../io.js';
 import type { Paint } from './colors.js';
+import { runAgeMs } from './run-age.js';
 import type { RunDisplay } from './run-display.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -32,18 +33,18 @@ export class LiveStatusLine implements RunDisplay {
   update({ run, previous }: RunUpdate): void {
     this.run = run;
     if (previous && previous.state !== run.state) {
-      const elapsed = formatElapsed(Date.now() - this.started);
+      const elapsed = this.elapsed();
       const mark = isTerminalState(run.state) ? (run.state === 'SUCCEEDED' ? '✔' : '✖') : '•';
-      this.stream.write(`${CLEAR_LINE}${mark} ${this.paint.state(run.state)} ${this.paint.dim(`after ${elapsed}`)}\n`);
+      this.stream.write(`${CLEAR_LINE}${mark} ${this.paint.state(visibleText(run.state))} ${this.paint.dim(`after ${elapsed}`)}\n`);
     } else if (!previous) {
-      this.stream.write(`${CLEAR_LINE}• ${this.paint.state(run.state)}\n`);
+      this.stream.write(`${CLEAR_LINE}• ${this.paint.state(visibleText(run.state))}\n`);
     }
     if (isTerminalState(run.state)) this.stop();
     else if (!this.stopped) this.draw();
   }
 
   note(text: string): void {
-    this.stream.write(`${CLEAR_LINE}${text}\n`);
+    this.stream.write(`${CLEAR_LINE}${visibleText(text)}\n`);
     if (!this.stopped) this.draw();
   }
 
@@ -54,12 +55,18 @@ export class LiveStatusLine implements RunDisplay {
     this.stream.write(CLEAR_LINE);
   }
 
+  /** Since the run started (or was created), once it is known; since the wait began before that. */
+  private elapsed(): string {
+    return formatElapsed((this.run && runAgeMs(this.run)) ?? Date.now() - this.started);
+  }
+
   private draw(): void {
     const spinner = this.paint.cyan(FRAMES[this.frame++ % FRAMES.length]!);
-    const state = this.run ? this.paint.state(this.run.state) : 'connecting';
-    const elapsed = formatElapsed(Date.now() - this.started);
+    const state = this.run ? this.paint.state(visibleText(this.run.state)) : 'connecting';
+    const elapsed = this.elapsed();
     const head = `${spinner} ${state} ${this.paint.dim(elapsed)}  `;
-    const title = this.run?.title ?? this.runId;
+    // The title comes from the server: shown with its control characters escaped, never interpreted.
+    const title = visibleText(this.run?.title ?? this.runId);
     const room = (this.stream.columns || 80) - visibleLength(head) - 1;
     const shown = room <= 1 ? '' : title.length > room ? `${title.slice(0, room - 1)}…` : title;
     this.stream.write(`${CLEAR_LINE}${head}${this.paint.dim(shown)}`);

@@ -1,5 +1,6 @@
-import { formatElapsed, type RunUpdate } from '@agent-runs/core';
+import { formatElapsed, visibleText, type RunUpdate } from '@agent-runs/core';
 import type { OutputStream } from '../io.js';
+import { runAgeMs } from './run-age.js';
 import type { RunDisplay } from './run-display.js';
 
 /**
@@ -14,11 +15,12 @@ export class PlainStateLines implements RunDisplay {
     const stateChanged = previous?.state !== run.state;
     if (!stateChanged && previous?.status_message?.message === message) return;
     const note = message ? `: ${message}` : '';
-    this.stream.write(`run ${run.run_id}: ${run.state} (${formatElapsed(elapsedMs)})${note}\n`);
+    const age = formatElapsed(runAgeMs(run) ?? elapsedMs);
+    this.stream.write(`${visibleText(`run ${run.run_id}: ${run.state} (${age})${note}`)}\n`);
   }
 
   note(text: string): void {
-    this.stream.write(`${text}\n`);
+    this.stream.write(`${visibleText(text)}\n`);
   }
 
   stop(): void {}

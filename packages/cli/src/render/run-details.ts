@@ -1,9 +1,15 @@
-import { describeState, runSummaryRows, type RunItem } from '@agent-runs/core';
+import { describeState, runSummaryRows, visibleText, type RunItem } from '@agent-runs/core';
 import type { Paint } from './colors.js';
+
+function headline(run: RunItem, paint: Paint): string {
+  return paint.bold(visibleText(`Run ${run.run_id} ${describeState(run.state)}.`));
+}
 
 function rowsToText(rows: Array<[string, string]>, paint: Paint): string[] {
   const width = Math.max(...rows.map(([label]) => label.length));
-  return rows.map(([label, value]) => {
+  return rows.map(([label, text]) => {
+    // Values come from the server: control characters are shown, never sent to the terminal.
+    const value = visibleText(text);
     const shown = label === 'State' ? paint.state(value) : label === 'Session' ? paint.cyan(value) : value;
     return `  ${paint.dim(label.padEnd(width))}  ${shown}`;
   });
@@ -11,8 +17,7 @@ function rowsToText(rows: Array<[string, string]>, paint: Paint): string[] {
 
 /** The short summary after a wait: a sentence, then core's summary rows. */
 export function renderRunSummary(run: RunItem, paint: Paint): string {
-  const head = paint.bold(`Run ${run.run_id} ${describeState(run.state)}.`);
-  return [head, ...rowsToText(runSummaryRows(run), paint).slice(1)].join('\n') + '\n';
+  return [headline(run, paint), ...rowsToText(runSummaryRows(run), paint).slice(1)].join('\n') + '\n';
 }
 
 /** Everything `get` shows: the summary rows, then who, where and when. */
@@ -31,6 +36,5 @@ export function renderRunDetails(run: RunItem, paint: Paint): string {
   if (run.started_at) more.push(['Started', run.started_at]);
   more.push(['Updated', run.updated_at]);
   more.push(['Prompt', run.prompt.replace(/\s+/g, ' ')]);
-  const head = paint.bold(`Run ${run.run_id} ${describeState(run.state)}.`);
-  return [head, ...rowsToText([...rows, ...more], paint).slice(1)].join('\n') + '\n';
+  return [headline(run, paint), ...rowsToText([...rows, ...more], paint).slice(1)].join('\n') + '\n';
 }

@@ -1,4 +1,4 @@
-import { formatElapsed, type RunItem } from '@agent-runs/core';
+import { formatElapsed, visibleText, type RunItem } from '@agent-runs/core';
 import type { Paint } from './colors.js';
 
 const HEADERS = ['RUN ID', 'STATE', 'SOURCE', 'UPDATED', 'TITLE'] as const;
@@ -20,7 +20,10 @@ function fit(text: string, width: number): string {
  * on a terminal the title is cut to the width, in a pipe it is kept whole.
  */
 export function renderRunTable(runs: readonly RunItem[], paint: Paint, columns: number | undefined, now = Date.now()): string {
-  const rows = runs.map((run) => [run.run_id, run.state, run.source ?? '-', ago(run.updated_at, now), run.title]);
+  // Every cell comes from the server: control characters are shown, never sent to the terminal.
+  const rows = runs.map((run) =>
+    [run.run_id, run.state, run.source ?? '-', ago(run.updated_at, now), run.title].map((cell) => visibleText(cell)),
+  );
   const widths = HEADERS.slice(0, -1).map((header, i) => Math.max(header.length, ...rows.map((row) => row[i]!.length)));
   const fixed = widths.reduce((sum, w) => sum + w + 2, 0);
   const titleWidth = columns ? Math.max(10, columns - fixed) : Number.POSITIVE_INFINITY;

@@ -24,6 +24,31 @@ export function parseDuration(text: string): number | undefined {
 /** What parseDuration accepts, for error messages. */
 export const DURATION_HINT = 'a duration such as 90s, 45m, 1h30m or a number of seconds';
 
+/**
+ * The longest duration a timeout, wait or interval may be. Node's timers hold at most
+ * 2^31-1 ms (about 24.8 days); a longer one fires at once with a TimeoutOverflowWarning,
+ * so a 600h wait would end in a second and a 9999999h command timeout would stop every run.
+ */
+export const MAX_DURATION_MS = 24 * UNIT_MS.d!;
+/** MAX_DURATION_MS as people type it. */
+export const MAX_DURATION = '24d';
+
+export type DurationReading = { ms: number; problem?: undefined } | { ms?: undefined; problem: string };
+
+/**
+ * A duration given as a flag, input or argument, for a timer: the milliseconds, or what
+ * is wrong, worded to follow the name of the flag ("--timeout must be at most 24d, got
+ * \"600h\""). Every adapter reads its durations through this, so they share one bound.
+ */
+export function readDuration(text: string): DurationReading {
+  const ms = parseDuration(text);
+  if (ms === undefined) return { problem: `must be ${DURATION_HINT}, got "${text}"` };
+  if (ms > MAX_DURATION_MS) {
+    return { problem: `must be at most ${MAX_DURATION} (the longest timer Node.js keeps), got "${text}"` };
+  }
+  return { ms };
+}
+
 /** A compact elapsed time: `850ms`, `42s`, `3m12s`, `1h04m`. */
 export function formatElapsed(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;

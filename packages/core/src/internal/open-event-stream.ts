@@ -3,8 +3,8 @@ import { ErrorBodySchema, type ErrorBody } from '../contract/error-body.js';
 import { makeAPIError } from '../errors/api-error-factory.js';
 import type { ResponseHeaders } from '../errors/api-error.js';
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from '../errors/connection-errors.js';
-import { API_KEY_VARIABLES, type ResolvedClientConfig } from '../client/client-config.js';
-import { buildURL } from '../client/http-request.js';
+import { API_KEY_VARIABLES, type ResolvedClientConfig } from './client-config.js';
+import { buildURL } from './http-request.js';
 
 export interface EventStreamRequest {
   /** Relative to the base URL, e.g. `/agent/runs/abc/events`. */

@@ -1,6 +1,6 @@
 import type { ListRunsResponse, PageInfo } from '../contract/list-runs.js';
 import type { RunItem } from '../contract/run-item.js';
-import { APIPromise } from '../client/api-promise.js';
+import { APIPromise } from '../internal/api-promise.js';
 
 type FetchPage = (cursor: string) => Promise<RunsPage>;
 

@@ -1,10 +1,10 @@
 import { isTerminalState } from '../contract/run-state.js';
 import type { RunItem } from '../contract/run-item.js';
-import type { WithResponse } from '../client/api-promise.js';
-import type { RequestOptions } from '../client/options.js';
-import { retryAfterMs } from '../client/retry-timing.js';
-import { isRetryableStatus } from '../client/retry-policy.js';
-import { sleep } from '../client/sleep.js';
+import type { WithResponse } from '../internal/api-promise.js';
+import type { RequestOptions } from '../internal/options.js';
+import { retryAfterMs } from '../internal/retry-timing.js';
+import { isRetryableStatus } from '../internal/retry-policy.js';
+import { sleep } from '../internal/sleep.js';
 import { APIError } from '../errors/api-error.js';
 import { APIConnectionError } from '../errors/connection-errors.js';
 import { WaitTimeoutError } from '../errors/wait-timeout-error.js';

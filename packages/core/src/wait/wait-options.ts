@@ -1,6 +1,6 @@
 import type { RunItem } from '../contract/run-item.js';
 import type { RunOutputData } from '../contract/run-events.js';
-import type { RequestOptions } from '../client/options.js';
+import type { RequestOptions } from '../internal/options.js';
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 60 * 60_000;
 export const DEFAULT_POLL_INTERVAL_MS = 1_000;

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { DURATION_HINT, parseDuration } from '@agent-runs/core';
+import { DURATION_HINT, readDuration } from '@agent-runs/core';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_POLL_INTERVAL_MS } from '../context.js';
+import { DEFAULT_MAX_SESSIONS, MIN_AUTH_TOKEN_LENGTH } from '../http/http-limits.js';
 
 export const DEFAULT_HTTP_PORT = 3333;
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -10,6 +11,7 @@ export const MCP_ENV = {
   authToken: 'AGENT_RUNS_MCP_AUTH_TOKEN',
   heartbeat: 'AGENT_RUNS_MCP_HEARTBEAT',
   pollInterval: 'AGENT_RUNS_MCP_POLL_INTERVAL',
+  maxSessions: 'AGENT_RUNS_MCP_MAX_SESSIONS',
 } as const;
 
 export interface CliOptions {
@@ -19,6 +21,8 @@ export interface CliOptions {
   authToken: string | undefined;
   allowedHosts: string[];
   allowedOrigins: string[];
+  /** HTTP sessions held at once. */
+  maxSessions: number;
   readOnly: boolean;
   baseURL: string | undefined;
   apiKey: string | undefined;
@@ -33,11 +37,50 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-function duration(value: string | undefined, what: string, fallback: number): number {
-  if (value === undefined || value.trim() === '') return fallback;
-  const ms = parseDuration(value);
-  if (ms === undefined || ms <= 0) throw new UsageError(`${what} must be ${DURATION_HINT}, got "${value}"`);
+/** A value from its flag or, failing that, its environment variable, with the name to blame in a message. */
+function fromFlagOrEnv(
+  flagValue: string | undefined,
+  flag: string,
+  env: Record<string, string | undefined>,
+  variable: string,
+): { value: string; what: string } | undefined {
+  if (flagValue !== undefined) return { value: flagValue, what: flag };
+  const value = env[variable];
+  return value === undefined ? undefined : { value, what: variable };
+}
+
+/**
+ * The bearer token, if one is set. An empty or short one is a mistake, not "no auth": an
+ * unset variable in a script would otherwise open the server to anyone who reaches it.
+ */
+function authToken(given: { value: string; what: string } | undefined): string | undefined {
+  if (!given) return undefined;
+  const token = given.value.trim();
+  if (token.length < MIN_AUTH_TOKEN_LENGTH) {
+    const got = token === '' ? 'it is empty' : `got ${token.length}`;
+    throw new UsageError(
+      `${given.what} must be at least ${MIN_AUTH_TOKEN_LENGTH} characters (${got}); use a random secret such as the output of "openssl rand -hex 32", or leave it unset for no token`,
+    );
+  }
+  return token;
+}
+
+function duration(given: { value: string; what: string } | undefined, fallback: number): number {
+  if (given === undefined || given.value.trim() === '') return fallback;
+  const { value, what } = given;
+  const { ms, problem } = readDuration(value);
+  if (problem !== undefined) throw new UsageError(`${what} ${problem}`);
+  if (ms <= 0) throw new UsageError(`${what} must be ${DURATION_HINT}, greater than zero, got "${value}"`);
   return ms;
+}
+
+function maxSessions(given: { value: string; what: string } | undefined): number {
+  if (given === undefined || given.value.trim() === '') return DEFAULT_MAX_SESSIONS;
+  const n = Number(given.value);
+  if (!/^\d+$/.test(given.value.trim()) || n < 1 || n > 100_000) {
+    throw new UsageError(`${given.what} must be a whole number from 1 to 100000, got "${given.value}"`);
+  }
+  return n;
 }
 
 function port(value: string | undefined): number {
@@ -61,6 +104,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
         'auth-token': { type: 'string' },
         'allowed-host': { type: 'string', multiple: true },
         'allowed-origin': { type: 'string', multiple: true },
+        'max-sessions': { type: 'string' },
         'read-only': { type: 'boolean' },
         'base-url': { type: 'string' },
         'api-key': { type: 'string' },
@@ -77,7 +121,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const http = values.http ?? false;
-  for (const flag of ['port', 'host', 'auth-token', 'allowed-host', 'allowed-origin'] as const) {
+  for (const flag of ['port', 'host', 'auth-token', 'allowed-host', 'allowed-origin', 'max-sessions'] as const) {
     if (!http && values[flag] !== undefined) throw new UsageError(`--${flag} applies only with --http`);
   }
   return {
@@ -86,14 +130,18 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       mode: http ? 'http' : 'stdio',
       host: values.host ?? DEFAULT_HTTP_HOST,
       port: port(values.port),
-      authToken: values['auth-token'] ?? (env[MCP_ENV.authToken]?.trim() || undefined),
+      authToken: http ? authToken(fromFlagOrEnv(values['auth-token'], '--auth-token', env, MCP_ENV.authToken)) : undefined,
       allowedHosts: values['allowed-host'] ?? [],
       allowedOrigins: values['allowed-origin'] ?? [],
+      maxSessions: maxSessions(fromFlagOrEnv(values['max-sessions'], '--max-sessions', env, MCP_ENV.maxSessions)),
       readOnly: values['read-only'] ?? false,
       baseURL: values['base-url'],
       apiKey: values['api-key'],
-      heartbeatMs: duration(values.heartbeat ?? env[MCP_ENV.heartbeat], '--heartbeat', DEFAULT_HEARTBEAT_MS),
-      pollIntervalMs: duration(values['poll-interval'] ?? env[MCP_ENV.pollInterval], '--poll-interval', DEFAULT_POLL_INTERVAL_MS),
+      heartbeatMs: duration(fromFlagOrEnv(values.heartbeat, '--heartbeat', env, MCP_ENV.heartbeat), DEFAULT_HEARTBEAT_MS),
+      pollIntervalMs: duration(
+        fromFlagOrEnv(values['poll-interval'], '--poll-interval', env, MCP_ENV.pollInterval),
+        DEFAULT_POLL_INTERVAL_MS,
+      ),
     },
   };
 }

@@ -1,5 +1,6 @@
 import { API_KEY_VARIABLES, ENV } from '@agent-runs/core';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_POLL_INTERVAL_MS } from '../context.js';
+import { DEFAULT_MAX_SESSIONS } from '../http/http-limits.js';
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, MCP_ENV } from './cli-options.js';
 
 export function helpText(version: string): string {
@@ -26,5 +27,7 @@ With --http:
   --auth-token <token>    require Authorization: Bearer <token> (env ${MCP_ENV.authToken})
   --allowed-host <h:p>    also accept this Host header (repeatable; loopback names are always accepted)
   --allowed-origin <url>  also accept this Origin (repeatable)
+  --max-sessions <n>      sessions held at once; past it, initialize gets 503
+                          (env ${MCP_ENV.maxSessions}, default ${DEFAULT_MAX_SESSIONS})
 `;
 }

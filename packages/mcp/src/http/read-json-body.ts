@@ -24,6 +24,6 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES)
   try {
     return JSON.parse(text);
   } catch {
-    throw new BodyError(400, 'Request body is not valid JSON.');
+    throw new BodyError(400, 'Parse error: the request body is not valid JSON.');
   }
 }

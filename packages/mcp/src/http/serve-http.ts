@@ -4,12 +4,17 @@ import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_MAX_SESSIONS, MIN_AUTH_TOKEN_LENGTH } from './http-limits.js';
 import { BodyError, readJsonBody } from './read-json-body.js';
 import { checkRequest, loopbackHosts, type GuardOptions } from './request-guard.js';
 
 export const MCP_PATH = '/mcp';
 /** A session with no open request for this long is closed: its client has gone without saying so. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+
+/** JSON-RPC's code for a body that is not JSON at all; -32000 is the server's own errors. */
+const PARSE_ERROR = -32700;
+const SERVER_ERROR = -32000;
 
 export interface HttpServeOptions {
   /** Default 127.0.0.1: reachable from this machine only. */
@@ -26,6 +31,8 @@ export interface HttpServeOptions {
   createServer: () => McpServer;
   /** Close sessions without an open request for this long. Default 30 minutes. */
   sessionIdleMs?: number;
+  /** Sessions held at once; an initialize past this gets 503. Default 100. */
+  maxSessions?: number;
 }
 
 export interface RunningHttpServer {
@@ -53,13 +60,19 @@ function trackRequest(session: Session, res: ServerResponse): void {
   });
 }
 
-function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code = SERVER_ERROR,
+): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 function isInitialize(body: unknown): boolean {
@@ -69,10 +82,36 @@ function isInitialize(body: unknown): boolean {
 /** Serves MCP over Streamable HTTP at `/mcp`, one MCP server per session. */
 export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
   const host = options.host ?? '127.0.0.1';
+  if (options.authToken !== undefined && options.authToken.trim().length < MIN_AUTH_TOKEN_LENGTH) {
+    // An empty token would turn the check off without a word.
+    throw new Error(`authToken must be at least ${MIN_AUTH_TOKEN_LENGTH} characters, or undefined for none.`);
+  }
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  if (!Number.isInteger(maxSessions) || maxSessions < 1) throw new Error(`maxSessions must be a whole number of at least 1, got ${maxSessions}.`);
   const sessions = new Map<string, Session>();
+  /** Initializations under way: counted with the sessions, so a burst cannot pass the cap. */
+  let opening = 0;
   let guard: GuardOptions | undefined;
 
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    if (sessions.size + opening >= maxSessions) {
+      return sendError(
+        res,
+        503,
+        `Too many sessions: this server holds at most ${maxSessions} at once (--max-sessions). ` +
+          'End a session you no longer use (DELETE with its mcp-session-id) or try again once idle ones expire.',
+        { 'retry-after': '30' },
+      );
+    }
+    opening += 1;
+    try {
+      await startSession(req, res, body);
+    } finally {
+      opening -= 1;
+    }
+  };
+
+  const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
     const server = options.createServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -108,7 +147,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
 
   const httpServer = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (error instanceof BodyError) return sendError(res, error.status, error.message);
+      if (error instanceof BodyError) {
+        return sendError(res, error.status, error.message, {}, error.status === 400 ? PARSE_ERROR : SERVER_ERROR);
+      }
       sendError(res, 500, `Internal error: ${(error as Error).message}`);
     });
   });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { DURATION_HINT, parseDuration } from '@agent-runs/core';
+import { DURATION_HINT, readDuration } from '@agent-runs/core';
 import type { ApiKey } from '../http/api-key-auth.js';
 import { ServerConfigError } from './resolve-options.js';
 import type { ServerOptions } from './server-options.js';
@@ -86,8 +86,9 @@ function integerFrom(name: string, text: string | undefined): number | undefined
 
 function durationFrom(name: string, text: string | undefined): number | undefined {
   if (text === undefined || text === '') return undefined;
-  const ms = parseDuration(text);
-  if (ms === undefined) throw new ServerConfigError(`${name} must be ${DURATION_HINT}, got "${text}".`);
+  // Core's parser holds the one bound every adapter shares (Node's timer limit).
+  const { ms, problem } = readDuration(text);
+  if (problem !== undefined) throw new ServerConfigError(`${name} ${problem}.`);
   return ms;
 }
 

@@ -1,4 +1,4 @@
-import type { RunStatusMessage } from '@agent-runs/core';
+import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { RunRecord } from '../store/run-record.js';
 
 /** How an execution ended; the queue turns it into the run's terminal state. */

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { RunCreatorInfo } from '@agent-runs/core';
+import type { RunCreatorInfo } from '@agent-runs/core/contract';
 import { ApiProblem } from './api-problem.js';
 
 export interface ApiKey {

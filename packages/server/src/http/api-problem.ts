@@ -1,4 +1,4 @@
-import { ERROR_CODE_STATUS, ERROR_TYPE_BASE, type ErrorBody, type ErrorCode } from '@agent-runs/core';
+import { ERROR_CODE_STATUS, ERROR_TYPE_BASE, type ErrorBody, type ErrorCode } from '@agent-runs/core/contract';
 import { randomUUID } from 'node:crypto';
 
 const TITLES: Partial<Record<ErrorCode, string>> = {

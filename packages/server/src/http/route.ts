@@ -1,4 +1,4 @@
-import type { RunCreatorInfo } from '@agent-runs/core';
+import type { RunCreatorInfo } from '@agent-runs/core/contract';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyAuth } from './api-key-auth.js';
 import type { RunEvents } from '../runs/run-events.js';

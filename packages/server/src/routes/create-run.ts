@@ -1,4 +1,4 @@
-import { CALLER_SOURCE_HEADER, sourceFromHeader } from '@agent-runs/core';
+import { CALLER_SOURCE_HEADER, sourceFromHeader } from '@agent-runs/core/contract';
 import { ApiProblem } from '../http/api-problem.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { sendJson } from '../http/respond.js';

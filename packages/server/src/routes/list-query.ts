@@ -1,4 +1,4 @@
-import { formatIssues, LIST_LIMIT_DEFAULT, ListRunsQuerySchema } from '@agent-runs/core';
+import { formatIssues, LIST_LIMIT_DEFAULT, ListRunsQuerySchema } from '@agent-runs/core/contract';
 import { ApiProblem } from '../http/api-problem.js';
 import { decodeCursor } from '../store/list-cursor.js';
 import type { RunListQuery } from '../store/run-store.js';

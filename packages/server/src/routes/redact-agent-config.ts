@@ -1,4 +1,4 @@
-import type { AmbientAgentConfig } from '@agent-runs/core';
+import type { AmbientAgentConfig } from '@agent-runs/core/contract';
 
 /**
  * The configuration as the session page may show it: MCP servers' `env` and `headers`

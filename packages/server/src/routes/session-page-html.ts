@@ -1,4 +1,4 @@
-import { isTerminalState } from '@agent-runs/core';
+import { isTerminalState } from '@agent-runs/core/contract';
 import type { RunRecord } from '../store/run-record.js';
 import { redactAgentConfig } from './redact-agent-config.js';
 

@@ -1,4 +1,4 @@
-import type { RunStatusMessage } from '@agent-runs/core';
+import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { Execution, ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';

@@ -5,7 +5,7 @@ import {
   type RunAgentResponse,
   type RunCreatorInfo,
   type RunStatusMessage,
-} from '@agent-runs/core';
+} from '@agent-runs/core/contract';
 import type { RunExecutor } from '../executors/run-executor.js';
 import { ApiProblem } from '../http/api-problem.js';
 import type { RunRecord } from '../store/run-record.js';

@@ -1,4 +1,4 @@
-import type { RunItem } from '@agent-runs/core';
+import type { RunItem } from '@agent-runs/core/contract';
 import type { RunRecord } from '../store/run-record.js';
 
 /** The contract's view of a stored run; the session link is built from where the server is reachable now. */

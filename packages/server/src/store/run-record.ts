@@ -1,4 +1,4 @@
-import type { AmbientAgentConfig, RunCreatorInfo, RunState, RunStatusMessage } from '@agent-runs/core';
+import type { AmbientAgentConfig, RunCreatorInfo, RunState, RunStatusMessage } from '@agent-runs/core/contract';
 
 /** A run as the store keeps it; routes turn it into a contract RunItem. */
 export interface RunRecord {

@@ -1,4 +1,4 @@
-import type { KnownRunState, RunStatusMessage } from '@agent-runs/core';
+import type { KnownRunState, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ListCursor } from './list-cursor.js';
 import type { NewRun, RunRecord } from './run-record.js';
 

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { RunStatusMessage } from '@agent-runs/core';
+import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { ListCursor } from './list-cursor.js';
 import type { NewRun, RunRecord } from './run-record.js';
 import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition, SortField } from './run-store.js';

@@ -1,13 +1,13 @@
 import type { Dispatcher } from 'undici';
-import { CALLER_SOURCE_HEADER } from '../contract/caller-source.js';
-import { Runs } from '../resources/runs.js';
-import { APIPromise } from './api-promise.js';
-import { resolveClientConfig, type ResolvedClientConfig } from './client-config.js';
-import { loadUndici } from './load-undici.js';
-import { sendRequest, type HTTPRequest } from './http-request.js';
-import { openEventStream } from '../internal/open-event-stream.js';
-import type { ClientOptions, RequestOptions } from './options.js';
-import { VERSION } from '../version.js';
+import { CALLER_SOURCE_HEADER } from './contract/caller-source.js';
+import { Runs } from './resources/runs.js';
+import { APIPromise } from './internal/api-promise.js';
+import { resolveClientConfig, type ResolvedClientConfig } from './internal/client-config.js';
+import { loadUndici } from './internal/load-undici.js';
+import { sendRequest, type HTTPRequest } from './internal/http-request.js';
+import { openEventStream } from './internal/open-event-stream.js';
+import type { ClientOptions, RequestOptions } from './internal/options.js';
+import { VERSION } from './internal/version.js';
 
 /** A request to any endpoint, for `client.request()`. */
 export type GenericRequest<T> = HTTPRequest<T>;

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import * as core from '@actions/core';
+import { visibleText } from '@agent-runs/core';
+
+/**
+ * Logs a line that holds text from the run (title, status message, agent output, anything
+ * the server sent). The runner acts on any stdout line that starts with `::` (after
+ * leading spaces) and on `##[` anywhere in a line, so such text could otherwise add a
+ * mask, forge an error annotation or stop the log. Two layers: control characters are
+ * shown escaped (one line in, one line out: no `\n::error::` can start a new line), and
+ * the line sits between `::stop-commands::<token>` and `::<token>::`, with a token the
+ * run cannot guess, so the runner treats whatever it says as plain text.
+ */
+export function logRunText(line: string): void {
+  const token = randomBytes(16).toString('hex');
+  core.info(`::stop-commands::${token}`);
+  core.info(visibleText(line));
+  core.info(`::${token}::`);
+}
+
+const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * Markdown that works inside a line: code, emphasis, links and images, strikethrough,
+ * table cells, maths, backslash escapes. A character reference stands for the character
+ * without acting as markup (CommonMark 6.2), in markdown and in HTML alike.
+ */
+const MARKUP = /[&<>"'\\`*_[\]!~|$]/g;
+
+const reference = (char: string) => HTML[char] ?? `&#${char.charCodeAt(0)};`;
+
+/**
+ * Text from the run, made safe for the job summary and the pull-request comment (GitHub
+ * markdown with HTML): HTML and markdown shown as typed, never rendered; `@someone` and
+ * `@org/team` shown without notifying anyone (a zero-width space after the `@`, as
+ * GitHub's own bots write mentions they quote); line breaks as `<br>`, so the text cannot
+ * end a table or an HTML block; other control characters shown escaped.
+ */
+export function escapeRunText(text: string): string {
+  return text
+    .split(/\r\n|\r|\n/)
+    .map((line) => visibleText(line).replace(MARKUP, reference).replace(/@/g, '@&#8203;'))
+    .join('<br>');
+}
+
+/** An `<a>` to the run's page if it is an http(s) address; otherwise the escaped text alone. */
+export function runLinkHtml(url: string): string {
+  let safe = false;
+  try {
+    const parsed = new URL(url);
+    safe = (parsed.protocol === 'https:' || parsed.protocol === 'http:') && !/[\s<>"']/.test(url);
+  } catch {
+    safe = false;
+  }
+  const text = escapeRunText(url);
+  return safe ? `<a href="${text}">${text}</a>` : text;
+}

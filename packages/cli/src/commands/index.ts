@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { cancelCommand } from './cancel.js';
 import { getCommand } from './get.js';
 import { listCommand } from './list.js';
+import { logsCommand } from './logs.js';
 import { quickstartCommand } from './quickstart.js';
 import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
@@ -12,6 +13,7 @@ export const COMMANDS: readonly Command[] = [
   runCommand,
   waitCommand,
   getCommand,
+  logsCommand,
   listCommand,
   cancelCommand,
   serveCommand,

@@ -145,6 +145,11 @@ export class Runs {
     return followRunEvents(this.eventDeps, runId, options);
   }
 
+  /** Whether the server streams run events: undefined until the first `events` or `wait` finds out. */
+  get hasEventStream(): boolean | undefined {
+    return this.eventDeps.support.streams;
+  }
+
   /**
    * The agent's stored output (`GET /agent/runs/{runId}/output`, an extension of the local
    * server), every page after `since` read and joined: `text` is the output in order.

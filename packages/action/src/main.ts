@@ -34,7 +34,7 @@ export async function run(): Promise<void> {
 
     const outcome = await followRun(client, request, inputs, jobCancel, (id) => (runId = id));
     setRunOutputs(outcome.run);
-    if (inputs.jobSummary) await writeJobSummary(outcome.run, outcome.headline);
+    if (inputs.jobSummary) await writeJobSummary(outcome.run, outcome.headline, outcome.outputTail);
     if (inputs.comment && inputs.githubToken) {
       await commentOnPullRequest(inputs.githubToken, outcome.run, outcome.headline, github);
     }

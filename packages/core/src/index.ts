@@ -117,6 +117,7 @@ export {
   type RunOutputPage,
   type RunEventName,
 } from './contract/run-events.js';
+export { PROMPT_MAX_CHARS, TITLE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from './contract/request-limits.js';
 
 // Helpers the adapters share.
 export {

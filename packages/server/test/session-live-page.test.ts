@@ -18,7 +18,9 @@ describe('the live session page', () => {
     expect(html).toContain('<script src="/assets/session-live.js" defer></script>');
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).toMatch(/<noscript><meta http-equiv="refresh" content="2"><\/noscript>/);
-    expect(html).toMatch(new RegExp(`data-events="/sessions/${run.session_id}/events\\?last_event_id=\\d+"`));
+    // The page's own query (its token) goes with the stream's address.
+    const token = new URL(run.session_link!).searchParams.get('token')!;
+    expect(html).toMatch(new RegExp(`data-events="/sessions/${run.session_id}/events\\?token=${token}&amp;last_event_id=\\d+"`));
     const script = await fetch(`${t.server.url}/assets/session-live.js`);
     expect(script.headers.get('content-type')).toContain('text/javascript');
     expect(await script.text()).toContain('new EventSource');
@@ -31,7 +33,8 @@ describe('the live session page', () => {
       config: { mcp_servers: { gh: { command: 'gh-mcp', env: { GITHUB_TOKEN: 'ghp_secret_value' } } } },
     });
     const run = await t.client.runs.get(run_id);
-    const stream = await readSse(`${t.server.url}/sessions/${run.session_id}/events`);
+    const link = new URL(run.session_link!);
+    const stream = await readSse(`${link.origin}${link.pathname}/events${link.search}`);
     await stream.ended;
     const states = stream.events.filter((e) => e.event === 'run').map((e) => e.data.state);
     expect(states.at(-1)).toBe('SUCCEEDED');
@@ -40,7 +43,15 @@ describe('the live session page', () => {
     expect(stream.events.find((e) => e.event === 'run')!.data.agent_config).toBeUndefined();
   });
 
-  it('answers 404 for the stream of an unknown session', async () => {
+  it('answers the stream only with the page token: 403 without it or with a wrong one, 404 for an unknown session', async () => {
+    const { run_id } = await t.client.runs.create({ prompt: 'Private [simulate hang]' });
+    const run = await t.client.runs.get(run_id);
+    const base = `${t.server.url}/sessions/${run.session_id}/events`;
+    const without = await fetch(base);
+    expect(without.status).toBe(403);
+    expect(await without.text()).not.toContain('Private');
+    expect((await fetch(`${base}?token=not-the-token`)).status).toBe(403);
     expect((await fetch(`${t.server.url}/sessions/nope/events`)).status).toBe(404);
+    await t.client.runs.cancel(run_id);
   });
 });

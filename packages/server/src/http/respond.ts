@@ -25,7 +25,20 @@ export function sendProblem(res: ServerResponse, problem: ApiProblem, instance: 
   res.end(body);
 }
 
-export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html), ...headers });
+/**
+ * Pages show run text that may be hostile: no script runs, nothing loads from elsewhere,
+ * the link's token leaks to no other site and no cache keeps the page.
+ */
+export const PAGE_HEADERS = {
+  // Scripts and the event stream from this server only (the session page's live script is a file of its own).
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+} as const;
+
+export function sendHtml(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html), ...PAGE_HEADERS });
   res.end(html);
 }

@@ -1,7 +1,9 @@
-import type { RunCreatorInfo } from '@agent-runs/core/contract';
+import type { OriginGuardOptions, RunCreatorInfo } from '@agent-runs/core/contract';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyAuth } from './api-key-auth.js';
 import type { RunEvents } from '../runs/run-events.js';
+import type { SessionTokens } from './session-access.js';
+import type { RunRecord } from '../store/run-record.js';
 import type { RunService } from '../runs/run-service.js';
 import type { SseHeartbeat } from './sse-heartbeat.js';
 import type { RunStore } from '../store/run-store.js';
@@ -17,6 +19,11 @@ export interface AppContext {
   /** Where the server is reachable, without a trailing slash (for links). */
   publicUrl: () => string;
   maxBodyBytes: number;
+  /** The Host names and origins requests may come from (known once the server listens). */
+  originGuard: () => OriginGuardOptions;
+  sessionTokens: SessionTokens;
+  /** `session_link` for a run: where its page is, with the token that opens it. */
+  sessionLink: (run: RunRecord) => string;
 }
 
 export interface RouteRequest {

@@ -10,9 +10,9 @@ export const runEventsRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId/events',
   auth: true,
-  async handle({ req, res, url, params, app }) {
+  async handle({ req, res, url, params, app, caller }) {
     const afterId = resumeFrom(req, url);
-    const run = await app.runs.getOrThrow(params.runId!);
+    const run = await app.runs.getOrThrow(params.runId!, caller);
     await app.events.reconcile(run);
     let watcher: { close(): void } | undefined;
     const sink = openSseResponse(req, res, app.heartbeat, () => watcher?.close());

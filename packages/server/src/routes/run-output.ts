@@ -12,9 +12,9 @@ export const runOutputRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId/output',
   auth: true,
-  async handle({ res, url, params, app }) {
+  async handle({ res, url, params, app, caller }) {
     const since = parseEventId(url.searchParams.get('since'), 'since');
-    const run = await app.runs.getOrThrow(params.runId!);
+    const run = await app.runs.getOrThrow(params.runId!, caller);
     app.events.flush();
     const store = app.events.eventStore;
     const head = store.head(run.id);

@@ -1,7 +1,7 @@
 import { openSseResponse } from '../http/sse-response.js';
 import type { Route } from '../http/route.js';
 import { resumeFrom } from './event-id-param.js';
-import { sessionRun } from './session-access.js';
+import { sessionRun } from './session-run.js';
 import { sessionView } from './session-view.js';
 
 /** `GET /sessions/{sessionId}/events`: what the session page reads to update itself; the same access as the page. */

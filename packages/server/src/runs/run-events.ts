@@ -52,7 +52,8 @@ export class RunEvents {
 
   constructor(
     private readonly store: RunEventStore,
-    private readonly publicUrl: () => string,
+    /** The run's `session_link`, as the API shows it. */
+    private readonly sessionLink: (run: RunRecord) => string,
     private readonly outputLimitBytes: number,
     private readonly log: (line: string) => void,
   ) {}
@@ -71,7 +72,7 @@ export class RunEvents {
 
   /** The run changed (state, status message, artifacts...): its streams get the whole run. */
   runChanged(run: RunRecord): void {
-    this.push({ runId: run.id, kind: 'run', data: JSON.stringify(toRunItem(run, this.publicUrl())), runVersion: runVersion(run) });
+    this.push({ runId: run.id, kind: 'run', data: JSON.stringify(toRunItem(run, this.sessionLink(run))), runVersion: runVersion(run) });
   }
 
   /**

@@ -51,10 +51,21 @@ CREATE TABLE IF NOT EXISTS run_outputs (
 ) WITHOUT ROWID;
 `;
 
+// The process group of each run's agent and its leader's start time, so a server started
+// after a crash can end the agents the dead one left running, and no process that merely
+// reuses the pid.
+const RUN_PROCESSES_V2 = `
+CREATE TABLE IF NOT EXISTS run_processes (
+  id TEXT PRIMARY KEY,
+  pgid INTEGER NOT NULL,
+  start_time TEXT
+) WITHOUT ROWID;
+`;
+
 // A run's events (state changes and the agent's output in chunks), numbered per run.
 // `run_event_logs` keeps each run's last id, the output bytes kept and what the bound
 // dropped. The single output text of version 1 becomes each run's first output event.
-const RUN_EVENTS_V2 = `
+const RUN_EVENTS_V3 = `
 CREATE TABLE run_events (
   run_id TEXT NOT NULL,
   id INTEGER NOT NULL,
@@ -80,7 +91,8 @@ DROP TABLE run_outputs;
 
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'runs', sql: RUNS_V1 },
-  { version: 2, name: 'run events', sql: RUN_EVENTS_V2 },
+  { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
+  { version: 3, name: 'run events', sql: RUN_EVENTS_V3 },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -31,7 +31,8 @@ export async function startForwardingProxy(target: string): Promise<ForwardingPr
       return;
     }
     const forward = request(
-      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+      // The upstream Host, as a reverse proxy sends it (the server answers only names it knows).
+      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, host: upstream.host } },
       (answer: IncomingMessage) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         let passed = 0;

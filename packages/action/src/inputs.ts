@@ -12,6 +12,7 @@ import {
   readDuration,
   parseMcpServersInput,
   RunAgentRequestSchema,
+  RunFollowupRequestSchema,
   type AmbientAgentConfig,
   type RunAgentRequest,
 } from '@agent-runs/core';
@@ -22,6 +23,8 @@ import { InputError } from './input-error.js';
 export interface ActionInputs {
   /** The create body, without the default title (that comes from the GitHub context). */
   request: RunAgentRequest;
+  /** With `run-id` and `message`: follow up that run instead of creating one. */
+  followup: { runId: string; message: string } | undefined;
   apiKey: string;
   baseURL: string | undefined;
   wait: boolean;
@@ -84,7 +87,11 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
     return ms;
   };
 
-  const prompt = readPrompt(get('prompt'), get('prompt-file'), get('skill'), problems);
+  const followup = readFollowup(get('run-id'), read('message'), problems);
+  if (followup && (get('prompt') || get('prompt-file') || get('skill'))) {
+    problems.push('Inputs "run-id" and "message" follow up an existing run: leave "prompt", "prompt-file" and "skill" unset (they start a new run).');
+  }
+  const prompt = followup ? undefined : readPrompt(get('prompt'), get('prompt-file'), get('skill'), problems);
 
   const config: AmbientAgentConfig = {};
   const setConfig = (input: string, key: keyof AmbientAgentConfig) => {
@@ -141,6 +148,7 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
   if (problems.length > 0) throw new InputError(problems);
   return {
     request,
+    followup,
     apiKey,
     baseURL,
     wait,
@@ -177,6 +185,21 @@ export function readConnection(
     );
   }
   return { apiKey, baseURL };
+}
+
+/** `run-id` + `message`: both or neither. The message is kept as written (it may be several lines). */
+function readFollowup(runId: string, message: string, problems: string[]): ActionInputs['followup'] {
+  if (!runId && message.trim() === '') return undefined;
+  if (!runId) {
+    problems.push('Input "message" needs "run-id": the id of the run to follow up (or use "prompt" to start a new run).');
+    return undefined;
+  }
+  const parsed = RunFollowupRequestSchema.safeParse({ message });
+  if (!parsed.success) {
+    problems.push(`Input "message" is required with "run-id": a non-empty follow-up message for run ${runId}.`);
+    return undefined;
+  }
+  return { runId, message: parsed.data.message };
 }
 
 function readPrompt(prompt: string, promptFile: string, skill: string, problems: string[]): string | undefined {

@@ -1,6 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { CALLER_SOURCE_HEADER } from './contract/caller-source.js';
 import { Runs } from './resources/runs.js';
+import { Artifacts } from './resources/artifacts.js';
+import { downloadUrl, type DownloadFn } from './internal/download-url.js';
 import { APIPromise } from './internal/api-promise.js';
 import { resolveClientConfig, type ResolvedClientConfig } from './internal/client-config.js';
 import { loadUndici } from './internal/load-undici.js';
@@ -22,6 +24,7 @@ export type GenericRequest<T> = HTTPRequest<T>;
  */
 export class AgentRunsClient {
   readonly runs: Runs;
+  readonly artifacts: Artifacts;
   readonly baseURL: string;
   private readonly config: ResolvedClientConfig;
   private dispatcher: Promise<Dispatcher> | undefined;
@@ -38,10 +41,9 @@ export class AgentRunsClient {
       [CALLER_SOURCE_HEADER]: options.source ?? 'API',
       ...this.config.defaultHeaders,
     };
-    this.runs = new Runs(
-      (req) => this.send(req),
-      (req) => openEventStream(this.config, this.getDispatcher, this.baseHeaders, req),
-    );
+    const send = <T>(req: HTTPRequest<T>) => this.send(req);
+    this.runs = new Runs(send, this.download, (req) => openEventStream(this.config, this.getDispatcher, this.baseHeaders, req));
+    this.artifacts = new Artifacts(send, this.download);
   }
 
   /** Whether an API key was given or found in the environment. */
@@ -80,6 +82,9 @@ export class AgentRunsClient {
       : loadUndici().then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 }));
     return this.dispatcher;
   };
+
+  /** Signed links need no key, and may be on another origin: fetched without the key. */
+  private download: DownloadFn = async (url, target) => downloadUrl(await this.getDispatcher(), url, target, this.config.timeout);
 
   private send<T>(req: HTTPRequest<T>) {
     return sendRequest(this.config, this.getDispatcher, this.baseHeaders, req);

@@ -6,6 +6,9 @@ export { AgentRunsClient, type GenericRequest } from './client.js';
 export { Runs, type CreateAndWaitOptions } from './resources/runs.js';
 export { RunsPage, PagePromise } from './resources/runs-page.js';
 export type { RunStreamEvent, RunEventsOptions } from './resources/run-events.js';
+export { RunFollowups } from './resources/runs-followups.js';
+export { Artifacts, type ArtifactDownloadResult } from './resources/artifacts.js';
+export type { DownloadTarget, DownloadProgress, DownloadResult } from './internal/download-url.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './internal/api-promise.js';
 export type { ClientOptions, RequestOptions } from './internal/options.js';
 export type { Logger, LogLevel } from './internal/logger.js';
@@ -52,6 +55,7 @@ export {
 } from './errors/connection-errors.js';
 export { RequestValidationError, ClientConfigError } from './errors/request-validation-error.js';
 export { WaitTimeoutError } from './errors/wait-timeout-error.js';
+export { ArtifactNotDownloadableError } from './errors/artifact-not-downloadable-error.js';
 
 // The contract: schemas and the types inferred from them.
 export {
@@ -117,6 +121,60 @@ export {
   type RunOutputPage,
   type RunEventName,
 } from './contract/run-events.js';
+export { RUN_MODES, RunModeSchema } from './contract/run-mode.js';
+export type { RunMode } from './contract/run-mode.js';
+export {
+  KNOWN_ARTIFACT_TYPES,
+  ArtifactTypeSchema,
+  PlanArtifactSchema,
+  PullRequestArtifactSchema,
+  ScreenshotArtifactSchema,
+  FileArtifactSchema,
+  ExternalReferenceArtifactSchema,
+  KnownArtifactItemSchema,
+  ArtifactItemSchema,
+  isArtifactOfType,
+} from './contract/artifact-item.js';
+export type {
+  KnownArtifactType,
+  PlanArtifact,
+  PullRequestArtifact,
+  ScreenshotArtifact,
+  FileArtifact,
+  ExternalReferenceArtifact,
+  KnownArtifactItem,
+  UnknownArtifactItem,
+  ArtifactItem,
+} from './contract/artifact-item.js';
+export {
+  ArtifactResponseSchema,
+  PlanArtifactResponseSchema,
+  ScreenshotArtifactResponseSchema,
+  FileArtifactResponseSchema,
+  isDownloadableArtifact,
+  type ArtifactResponse,
+  type FileArtifactResponse,
+  type ScreenshotArtifactResponse,
+  type PlanArtifactResponse,
+} from './contract/artifact-response.js';
+export {
+  MAX_FOLLOWUP_MESSAGE_CHARS,
+  RunFollowupRequestSchema,
+  RunFollowupResponseSchema,
+  type RunFollowupRequest,
+  type RunFollowupResponse,
+} from './contract/followup.js';
+export {
+  ConversationResponseSchema,
+  ConversationStepSchema,
+  ConversationMessageSchema,
+  ConversationContentBlockSchema,
+  type ConversationResponse,
+  type ConversationStep,
+  type ConversationMessage,
+  type ConversationContentBlock,
+} from './contract/conversation.js';
+export { HandoffAttachmentsResponseSchema, type HandoffAttachmentsResponse } from './contract/handoff-attachments.js';
 export { PROMPT_MAX_CHARS, TITLE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from './contract/request-limits.js';
 
 // Helpers the adapters share.
@@ -132,3 +190,5 @@ export {
 export { visibleText, type VisibleTextOptions } from './format/visible-text.js';
 export { runDurationMs, describeState, runSummaryRows, summarizeRun } from './format/run-summary.js';
 export { parseMcpServersInput } from './input/mcp-servers-input.js';
+export { summarizeArtifact, firstPullRequest, runArtifacts, type ArtifactSummary } from './format/artifact-summary.js';
+export { safeFileName } from './format/safe-file-name.js';

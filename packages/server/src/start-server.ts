@@ -22,12 +22,20 @@ import { Router } from './http/router.js';
 import { apiRoutes } from './routes/api-routes.js';
 import { MonotonicClock } from './runs/monotonic-clock.js';
 import { RunEvents } from './runs/run-events.js';
+import type { RunRecord } from './store/run-record.js';
+import { toRunItem } from './runs/to-run-item.js';
 import { RunQueue } from './runs/run-queue.js';
 import { RunService } from './runs/run-service.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { openRunStore } from './store/open-run-store.js';
 import { SqliteRunEventStore } from './store/sqlite-run-event-store.js';
 import type { SqliteRunStore } from './store/sqlite-run-store.js';
+import { SqliteArtifactStore } from './store/sqlite-artifact-store.js';
+import { SqliteConversationStore } from './store/sqlite-conversation-store.js';
+import { SqliteRunAttachments } from './store/run-attachments.js';
+import { ExecutionJournal } from './runs/execution-journal.js';
+import { FollowupService } from './runs/followup-service.js';
+import { SignedLinks } from './http/signed-links.js';
 
 const RESTARTED: RunStatusMessage = {
   message: 'The server restarted while this run was in progress, so its outcome is unknown; start a new run.',
@@ -66,7 +74,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const opts = resolveOptions(options);
   let unlock = () => {};
   if (opts.dataDir) {
-    mkdirSync(opts.dataDir, { recursive: true });
+    mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 }); // Keys, prompts and outputs: this user's only.
     try {
       unlock = lockDataDir(opts.dataDir);
     } catch (error) {
@@ -107,12 +115,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const sessionTokens = new SessionTokens(sessionSecret(opts.dataDir));
   if (opts.executor === 'command' && options.workDir === undefined) ensurePrivateDir(opts.workDir);
   const executor = makeExecutor(opts);
+  const artifacts = new SqliteArtifactStore(store.db);
+  const conversations = new SqliteConversationStore(store.db);
+  const limits = {
+    maxFileBytes: opts.maxArtifactBytes,
+    maxRunBytes: opts.maxRunArtifactBytes,
+    maxArtifactsPerExecution: opts.maxArtifactsPerExecution,
+  };
   let publicUrl = opts.publicUrl ?? '';
   let originGuard: OriginGuardOptions = { allowedHosts: [] };
   const sessionLink = (run: { sessionId: string }) => sessionTokens.link(publicUrl, run.sessionId);
-  const events = new RunEvents(new SqliteRunEventStore(store.db), sessionLink, opts.outputLimitBytes, opts.log);
-  const queue = new RunQueue(store, executor, clock, events, opts.concurrency, opts.log);
+  const runItem = async (run: RunRecord) => toRunItem(run, sessionLink(run), await artifacts.listByRun(run.id));
+  const events = new RunEvents(new SqliteRunEventStore(store.db), runItem, opts.outputLimitBytes, opts.log);
+  const journal = new ExecutionJournal(store, conversations, artifacts, new SqliteRunAttachments(store.db), limits, clock, events);
+  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal, events);
   const runs = new RunService(store, queue, executor, clock, events, opts.sharedRuns);
+  const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock, events);
   const app: AppContext = {
     store,
     runs,
@@ -121,6 +139,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     publicUrl: () => publicUrl,
     maxBodyBytes: opts.maxBodyBytes,
+    artifacts,
+    conversations,
+    followups,
+    links: new SignedLinks(opts.downloadLinkTtlMs),
+    workRoot: opts.workDir,
     originGuard: () => originGuard,
     sessionTokens,
     sessionLink,
@@ -171,7 +194,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       const cut = setTimeout(() => server.closeAllConnections(), 1000);
       await queue.stop(STOPPED);
       // Streams get the runs' last events, then end, so they do not hold the close up.
-      events.closeAll();
+      await events.closeAll();
       await stopped;
       clearTimeout(cut);
       await store.close();

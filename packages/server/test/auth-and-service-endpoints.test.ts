@@ -50,8 +50,9 @@ describe('service endpoints', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\./);
     expect(Object.keys(res.body.paths)).toEqual(
-      expect.arrayContaining(['/agent/run', '/agent/runs', '/agent/runs/{runId}', '/agent/runs/{runId}/cancel']),
+      expect.arrayContaining(['/agent/run', '/agent/runs', '/agent/runs/{runId}', '/agent/runs/{runId}/cancel', '/agent/runs/{runId}/followups', '/agent/artifacts/{artifactUid}']),
     );
+    expect(JSON.stringify(res.body)).not.toContain('#/definitions/');
     expect(res.body.paths['/agent/runs/{runId}/events'].get['x-agent-runs-extension']).toBe(true);
     expect(res.body.paths['/agent/runs/{runId}/output'].get.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/RunOutputPage',

@@ -48,7 +48,7 @@ export function listQueryFromFlags(flags: ParsedFlags, now = Date.now()): ListRu
   }
   for (const [flag, param] of Object.entries(TIME_FILTERS)) {
     const value = flags.string(flag);
-    if (value !== undefined) query[param] = timestampFlag(value, now);
+    if (value !== undefined) query[param] = timestampFlag(value, now, `--${flag}`, flags.command);
   }
   // `--state FAILED --state ERROR` and `--state failed,error` mean the same.
   const given = flags.list('state');

@@ -31,6 +31,35 @@ export { ErrorBodySchema, errorCodeOf } from './error-body.js';
 export type { ErrorBody } from './error-body.js';
 export { formatIssues, issuePath } from './format-issues.js';
 export {
+  KNOWN_ARTIFACT_TYPES,
+  ArtifactTypeSchema,
+  PlanArtifactSchema,
+  PullRequestArtifactSchema,
+  ScreenshotArtifactSchema,
+  FileArtifactSchema,
+  ExternalReferenceArtifactSchema,
+  KnownArtifactItemSchema,
+  ArtifactItemSchema,
+  isArtifactOfType,
+} from './artifact-item.js';
+export type {
+  KnownArtifactType,
+  PlanArtifact,
+  PullRequestArtifact,
+  ScreenshotArtifact,
+  FileArtifact,
+  ExternalReferenceArtifact,
+  KnownArtifactItem,
+  UnknownArtifactItem,
+  ArtifactItem,
+} from './artifact-item.js';
+export { RUN_MODES, RunModeSchema } from './run-mode.js';
+export type { RunMode } from './run-mode.js';
+export * from './artifact-response.js';
+export * from './followup.js';
+export * from './conversation.js';
+export * from './handoff-attachments.js';
+export {
   RunOutputStreamSchema,
   RunOutputDataSchema,
   RunSkippedDataSchema,

@@ -6,6 +6,7 @@ import { RunAgentResponseSchema, type RunAgentResponse } from '../contract/run-a
 import { RunItemSchema, type RunItem } from '../contract/run-item.js';
 import { APIPromise, type WithResponse } from '../internal/api-promise.js';
 import type { HTTPRequest } from '../internal/http-request.js';
+import { guard, runPath } from '../internal/guard.js';
 import type { RequestOptions } from '../internal/options.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import type { WaitOptions } from '../wait/wait-options.js';
@@ -14,6 +15,8 @@ import type { OpenEventStream } from '../internal/open-event-stream.js';
 import { RunOutputPageSchema, type RunOutputPage } from '../contract/run-events.js';
 import { followRunEvents, type RunEventDeps, type RunEventsOptions, type RunStreamEvent } from './run-events.js';
 import { PagePromise, RunsPage } from './runs-page.js';
+import { RunFollowups } from './runs-followups.js';
+import type { DownloadFn } from '../internal/download-url.js';
 import { z as zod } from 'zod';
 
 type Send = <T>(req: HTTPRequest<T>) => Promise<WithResponse<T>>;
@@ -33,35 +36,17 @@ function validate<S extends z.ZodType>(schema: S, value: unknown, what: string, 
   return parsed.data;
 }
 
-function runPath(runId: string): string {
-  if (typeof runId !== 'string' || runId.trim() === '') {
-    throw new RequestValidationError('run id', ['runId: must be a non-empty string']);
-  }
-  return `/agent/runs/${encodeURIComponent(runId)}`;
-}
 
-/** Rejected APIPromise for validation failures, so every method fails the same way. */
-function guard<T>(build: () => Promise<WithResponse<T>>): APIPromise<T> {
-  let promise: Promise<WithResponse<T>>;
-  try {
-    promise = build();
-  } catch (error) {
-    promise = Promise.reject(error);
-  }
-  return new APIPromise(promise);
-}
 
 /** A run's creation time never changes, so a walk in its order cannot lose or repeat a run. */
 export const STABLE_WALK_SORT = 'created_at';
 
 /** `client.runs`: create, fetch, list, cancel and wait for runs. */
-export class Runs {
+export class Runs extends RunFollowups {
   private readonly eventDeps: RunEventDeps;
 
-  constructor(
-    private readonly send: Send,
-    openEventStream: OpenEventStream,
-  ) {
+  constructor(send: Send, download: DownloadFn, openEventStream: OpenEventStream) {
+    super(send, download);
     this.eventDeps = {
       open: openEventStream,
       getRun: (id, opts) => this.get(id, opts).withResponse(),

@@ -11,6 +11,7 @@ import {
   RunSkippedDataSchema,
   VERSION,
 } from '@agent-runs/core';
+import { followupPaths, followupSchemas } from './followup-paths.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -122,6 +123,7 @@ export function buildOpenApi(): JsonSchema {
           responses: { '200': { description: 'A page of output', content: json(ref('RunOutputPage')) }, ...errors },
         },
       },
+      ...followupPaths(),
     },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
@@ -134,6 +136,7 @@ export function buildOpenApi(): JsonSchema {
         RunOutputPage: output(RunOutputPageSchema),
         RunOutputData: output(RunOutputDataSchema),
         RunSkippedData: output(RunSkippedDataSchema),
+        ...followupSchemas(),
       },
     },
   };

@@ -1,6 +1,12 @@
 import type { Route } from '../http/route.js';
 import { cancelRunRoute } from './cancel-run.js';
 import { createRunRoute, createRunsRoute } from './create-run.js';
+import { downloadArtifactRoute, downloadHandoffRoute, downloadTranscriptRoute } from './downloads.js';
+import { getArtifactRoute } from './get-artifact.js';
+import { getConversationRoute } from './get-conversation.js';
+import { getTranscriptRoute } from './get-transcript.js';
+import { handoffAttachmentsRoute } from './handoff-attachments.js';
+import { submitFollowupRoute } from './submit-followup.js';
 import { getRunRoute } from './get-run.js';
 import { healthzRoute } from './healthz.js';
 import { listRunsRoute } from './list-runs.js';
@@ -21,6 +27,14 @@ export function apiRoutes(executorName: string): Route[] {
     cancelRunRoute,
     runEventsRoute,
     runOutputRoute,
+    submitFollowupRoute,
+    getConversationRoute,
+    getTranscriptRoute,
+    handoffAttachmentsRoute,
+    getArtifactRoute,
+    downloadArtifactRoute,
+    downloadTranscriptRoute,
+    downloadHandoffRoute,
     openapiRoute,
     healthzRoute,
     sessionLiveScriptRoute,

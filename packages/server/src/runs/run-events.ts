@@ -1,8 +1,8 @@
+import type { RunItem } from '@agent-runs/core/contract';
 import type { RunEventKind, RunEventStore, StoredRunEvent } from '../store/run-event-store.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunEventSink } from './run-event-sink.js';
 import { RunEventWatcher, type RunEventView } from './run-event-watcher.js';
-import { toRunItem } from './to-run-item.js';
 
 /** Default bound on the output kept per run: past it the oldest output is dropped. */
 export const DEFAULT_OUTPUT_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -16,8 +16,10 @@ interface Pending {
   text?: string;
   stream?: string;
   at?: string;
-  /** The JSON of any other event. */
+  /** The JSON of any other event; a `run` event's is filled in once the run's artifacts are read. */
   data?: string;
+  /** False while the data is being made: it and everything after it wait. */
+  ready: boolean;
   runVersion?: string;
 }
 
@@ -48,12 +50,14 @@ function chunks(text: string): string[] {
 export class RunEvents {
   private queue: Pending[] = [];
   private scheduled = false;
+  /** Run events whose data is being made. */
+  private readonly making = new Set<Promise<void>>();
   private readonly watchers = new Map<string, Set<RunEventWatcher>>();
 
   constructor(
     private readonly store: RunEventStore,
-    /** The run's `session_link`, as the API shows it. */
-    private readonly sessionLink: (run: RunRecord) => string,
+    /** The run as the API shows it (session link, artifacts), as `GET /agent/runs/{runId}` answers. */
+    private readonly runItem: (run: RunRecord) => Promise<RunItem>,
     private readonly outputLimitBytes: number,
     private readonly log: (line: string) => void,
   ) {}
@@ -62,17 +66,37 @@ export class RunEvents {
   output(runId: string, stream: 'stdout' | 'stderr', text: string): void {
     if (text === '') return;
     const last = this.queue.at(-1);
-    if (last?.kind === 'output' && last.runId === runId && last.stream === stream && last.text!.length + text.length <= MAX_CHUNK_CHARS) {
+    if (last?.kind === 'output' && last.ready && last.runId === runId && last.stream === stream && last.text!.length + text.length <= MAX_CHUNK_CHARS) {
       last.text += text;
       return;
     }
     const at = new Date().toISOString();
-    for (const part of chunks(text)) this.push({ runId, kind: 'output', text: part, stream, at });
+    for (const part of chunks(text)) this.push({ runId, kind: 'output', text: part, stream, at, ready: true });
   }
 
-  /** The run changed (state, status message, artifacts...): its streams get the whole run. */
-  runChanged(run: RunRecord): void {
-    this.push({ runId: run.id, kind: 'run', data: JSON.stringify(toRunItem(run, this.sessionLink(run))), runVersion: runVersion(run) });
+  /**
+   * The run changed (state, status message, artifacts...): its streams get the whole run.
+   * Its place in the log is taken now; it is written once the run is read in full.
+   */
+  runChanged(run: RunRecord): Promise<void> {
+    const entry: Pending = { runId: run.id, kind: 'run', ready: false, runVersion: runVersion(run) };
+    this.push(entry);
+    const made = this.runItem(run).then(
+      (item) => {
+        entry.data = JSON.stringify(item);
+      },
+      (error: unknown) => {
+        this.log(`Could not read run ${run.id} for its event stream: ${(error as Error).message}`);
+        entry.data = JSON.stringify({ run_id: run.id, task_id: run.id, title: run.title, state: run.state, prompt: run.prompt, created_at: run.createdAt, updated_at: run.updatedAt });
+      },
+    );
+    const done = made.then(() => {
+      entry.ready = true;
+      this.making.delete(done);
+      this.schedule();
+    });
+    this.making.add(done);
+    return done;
   }
 
   /**
@@ -80,7 +104,7 @@ export class RunEvents {
    * sent as JSON, in order with the rest. Call `runChanged` too when the run itself changed.
    */
   emit(runId: string, kind: Exclude<RunEventKind, 'run' | 'output'>, data: unknown): void {
-    this.push({ runId, kind, data: JSON.stringify(data) });
+    this.push({ runId, kind, data: JSON.stringify(data), ready: true });
   }
 
   /**
@@ -88,7 +112,8 @@ export class RunEvents {
    * or it predates the event log), so a stream always ends with the run as it is.
    */
   async reconcile(run: RunRecord): Promise<void> {
-    if (this.store.head(run.id).runVersion !== runVersion(run)) this.runChanged(run);
+    if (this.store.head(run.id).runVersion !== runVersion(run)) await this.runChanged(run);
+    await Promise.all(this.making);
     this.flush();
   }
 
@@ -101,6 +126,19 @@ export class RunEvents {
     set.add(watcher);
     watcher.start();
     return watcher;
+  }
+
+  /** The output kept for the run, in order (at most the per-run bound), for transcripts and the like. */
+  outputText(runId: string): string {
+    this.flush();
+    let text = '';
+    let after = 0;
+    for (;;) {
+      const batch = this.store.after(runId, after, 1000, true);
+      if (batch.length === 0) return text;
+      for (const event of batch) text += (JSON.parse(event.data) as { text: string }).text;
+      after = batch.at(-1)!.id;
+    }
   }
 
   get eventStore(): RunEventStore {
@@ -117,9 +155,11 @@ export class RunEvents {
   /** Writes what is queued now (before shutdown, or before reading the log). */
   flush(): void {
     this.scheduled = false;
-    if (this.queue.length === 0) return;
-    const batch = this.queue;
-    this.queue = [];
+    // What is ready, in order, up to the first event still being made.
+    const waiting = this.queue.findIndex((p) => !p.ready);
+    const batch = waiting === -1 ? this.queue : this.queue.slice(0, waiting);
+    if (batch.length === 0) return;
+    this.queue = waiting === -1 ? [] : this.queue.slice(waiting);
     let stored: StoredRunEvent[];
     try {
       stored = this.store.append(
@@ -146,14 +186,19 @@ export class RunEvents {
     }
   }
 
-  /** Ends every open stream (server shutdown). */
-  closeAll(): void {
+  /** Writes the last events, then ends every open stream (server shutdown). */
+  async closeAll(): Promise<void> {
+    await Promise.all(this.making);
     this.flush();
     for (const set of [...this.watchers.values()]) for (const watcher of [...set]) watcher.close();
   }
 
   private push(pending: Pending): void {
     this.queue.push(pending);
+    this.schedule();
+  }
+
+  private schedule(): void {
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());

@@ -1,12 +1,15 @@
 import type { RunStatusMessage } from '@agent-runs/core/contract';
+import type { ExecutionInput, FollowupMessage } from '../executors/execution-input.js';
 import type { Execution, ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
+import type { ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import type { RunEvents } from './run-events.js';
 
 interface Active {
   execution: Execution;
+  input: ExecutionInput;
 }
 
 const RETRY_MIN_MS = 250;
@@ -31,9 +34,10 @@ export class RunQueue {
     private readonly store: RunStore,
     private readonly executor: RunExecutor,
     private readonly clock: MonotonicClock,
-    private readonly events: RunEvents,
     private readonly concurrency: number,
     private readonly log: (line: string) => void,
+    private readonly journal: ExecutionJournal,
+    private readonly events: RunEvents,
   ) {}
 
   /** Whether a new run would have to wait for a slot. */
@@ -47,7 +51,19 @@ export class RunQueue {
     this.pump();
   }
 
-  /** Takes the work of an active run away: stops it without recording its outcome. */
+  /** Hands a follow-up to the run's execution in progress; false when none can take it now. */
+  deliver(runId: string, followup: FollowupMessage): boolean {
+    const active = this.active.get(runId);
+    if (!active?.execution.deliver) return false;
+    try {
+      return active.execution.deliver(followup);
+    } catch (error) {
+      this.log(`Could not hand a follow-up to run ${runId}: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  /** Takes the work of an active run away: stops it without recording its outcome as the run's state. */
   async abandon(runId: string): Promise<boolean> {
     const active = this.active.get(runId);
     if (!active) return false;
@@ -57,6 +73,10 @@ export class RunQueue {
     } catch (error) {
       this.log(`Could not stop the work of run ${runId}: ${(error as Error).message}`);
     }
+    // The conversation still says the execution ended, so the next one gets a number (and files) of its own.
+    await this.journal
+      .record(runId, active.input, { state: 'CANCELLED', statusMessage: { message: 'The execution was stopped.' } })
+      .catch((error: unknown) => this.log(`Could not record the stop of run ${runId}: ${(error as Error).message}`));
     this.pump();
     return true;
   }
@@ -86,12 +106,12 @@ export class RunQueue {
       this.starting++;
       const at = this.clock.now();
       this.store.transition(id, { from: ['QUEUED'], to: 'INPROGRESS', at, startedAt: at }).then(
-        (run) => {
-          this.starting--;
+        async (run) => {
           this.storeWorks();
           if (run) this.events.runChanged(run);
-          // Undefined: it was cancelled while waiting.
-          if (run && !this.stopped) this.start(run);
+          // Undefined: it was cancelled while waiting. Counted as starting until its execution is active.
+          if (run && !this.stopped) await this.start(run);
+          this.starting--;
           this.pump();
         },
         (error: unknown) => {
@@ -104,18 +124,36 @@ export class RunQueue {
     }
   }
 
-  private start(run: RunRecord): void {
+  private async start(run: RunRecord): Promise<void> {
     let execution: Execution;
+    let input: ExecutionInput;
     try {
-      execution = this.executor.start({ run, onOutput: (text, stream = 'stdout') => this.events.output(run.id, stream, text) });
+      input = await this.journal.prepare(run);
+      // A follow-up's output goes on after what earlier executions printed, in the same log.
+      if (input.number > 1) this.events.output(run.id, 'stdout', `[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n`);
     } catch (error) {
-      void this.finish(run.id, undefined, {
+      this.log(`Could not prepare run ${run.id}: ${(error as Error).message}`);
+      await this.store
+        .transition(run.id, {
+          from: ['INPROGRESS'],
+          to: 'ERROR',
+          at: this.clock.now(),
+          statusMessage: { message: `The run could not be prepared: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
+        })
+        .then((failed) => failed && this.events.runChanged(failed))
+        .catch((failed: unknown) => this.log(`Could not record that run ${run.id} failed to start: ${(failed as Error).message}`));
+      return;
+    }
+    try {
+      execution = this.executor.start({ run, input, onOutput: (text, stream = 'stdout') => this.events.output(run.id, stream, text) });
+    } catch (error) {
+      void this.finish(run.id, undefined, input, {
         state: 'ERROR',
         statusMessage: { message: `The ${this.executor.name} executor could not start: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
       });
       return;
     }
-    const active: Active = { execution };
+    const active: Active = { execution, input };
     this.active.set(run.id, active);
     if (execution.processGroup) {
       this.store.setProcessGroup(run.id, execution.processGroup).catch((error: unknown) => {
@@ -123,19 +161,30 @@ export class RunQueue {
       });
     }
     execution.done.then(
-      (outcome) => this.finish(run.id, active, outcome),
+      (outcome) => this.finish(run.id, active, input, outcome),
       (error: unknown) =>
-        this.finish(run.id, active, {
+        this.finish(run.id, active, input, {
           state: 'ERROR',
           statusMessage: { message: `The ${this.executor.name} executor failed: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
         }),
     );
   }
 
-  private async finish(runId: string, active: Active | undefined, outcome: ExecutionOutcome): Promise<void> {
+  private async finish(
+    runId: string,
+    active: Active | undefined,
+    input: ExecutionInput,
+    outcome: ExecutionOutcome,
+  ): Promise<void> {
     // A cancelled or abandoned run was already taken out; its late outcome is ignored.
     if (active && this.active.get(runId) !== active) return;
     this.active.delete(runId);
+    try {
+      await this.journal.record(runId, input, outcome);
+    } catch (error) {
+      // What it made is lost, but its state must still be recorded.
+      this.log(`Could not record what run ${runId} made: ${(error as Error).message}`);
+    }
     try {
       await this.record(runId, outcome);
       this.storeWorks();
@@ -145,7 +194,13 @@ export class RunQueue {
       this.storeFailed(`Could not record the end of run ${runId}`, error);
       return;
     }
+    await this.requeueIfPending(runId);
     this.pump();
+  }
+
+  /** Follow-ups that came while it ran and that it did not take start the next execution. */
+  private async requeueIfPending(runId: string): Promise<void> {
+    if (!this.stopped && (await this.journal.requeueIfPending(runId).catch(() => false))) this.enqueue(runId);
   }
 
   private async record(runId: string, outcome: ExecutionOutcome): Promise<void> {
@@ -184,6 +239,7 @@ export class RunQueue {
         this.storeFailed(`Could not record the end of run ${id}`, error);
         return;
       }
+      await this.requeueIfPending(id);
     }
     this.pump();
   }

@@ -62,10 +62,41 @@ CREATE TABLE IF NOT EXISTS run_processes (
 ) WITHOUT ROWID;
 `;
 
+// What an agent made (artifacts, with the bytes of files and screenshots) and what was said
+// to it and by it (the prompt is the run's; follow-ups and each execution's result are here).
+const ARTIFACTS_AND_CONVERSATION_V3 = `
+CREATE TABLE artifacts (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  uid TEXT NOT NULL UNIQUE,
+  run_id TEXT NOT NULL,
+  artifact_type TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  data TEXT NOT NULL,
+  content BLOB,
+  size_bytes INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX artifacts_by_run ON artifacts(run_id, seq);
+CREATE INDEX artifacts_by_type ON artifacts(artifact_type, run_id);
+CREATE TABLE run_messages (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  run_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  text TEXT NOT NULL,
+  mode TEXT,
+  state TEXT,
+  execution INTEGER,
+  created_at TEXT NOT NULL,
+  idempotency_key TEXT
+);
+CREATE INDEX run_messages_by_run ON run_messages(run_id, seq);
+CREATE UNIQUE INDEX run_messages_idempotency ON run_messages(run_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+`;
+
 // A run's events (state changes and the agent's output in chunks), numbered per run.
 // `run_event_logs` keeps each run's last id, the output bytes kept and what the bound
 // dropped. The single output text of version 1 becomes each run's first output event.
-const RUN_EVENTS_V3 = `
+const RUN_EVENTS_V4 = `
 CREATE TABLE run_events (
   run_id TEXT NOT NULL,
   id INTEGER NOT NULL,
@@ -92,7 +123,8 @@ DROP TABLE run_outputs;
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'runs', sql: RUNS_V1 },
   { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
-  { version: 3, name: 'run events', sql: RUN_EVENTS_V3 },
+  { version: 3, name: 'artifacts and conversation', sql: ARTIFACTS_AND_CONVERSATION_V3 },
+  { version: 4, name: 'run events', sql: RUN_EVENTS_V4 },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

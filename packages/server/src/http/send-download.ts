@@ -1,0 +1,23 @@
+import type { ServerResponse } from 'node:http';
+
+/** `attachment; filename=...` with an ASCII fallback and the exact name in RFC 5987 form. */
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/**
+ * Sends bytes an agent made. They are hostile: always a download, never sniffed, and
+ * sandboxed should a browser render them anyway (an HTML or SVG file cannot script this origin).
+ */
+export function sendDownload(res: ServerResponse, body: Buffer, contentType: string, filename: string): void {
+  res.writeHead(200, {
+    'content-type': contentType,
+    'content-length': body.length,
+    'content-disposition': contentDisposition(filename),
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "default-src 'none'; sandbox",
+    'cache-control': 'private, no-store',
+  });
+  res.end(body);
+}

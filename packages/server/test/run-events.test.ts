@@ -205,3 +205,30 @@ describe('kept across restarts', () => {
     }
   });
 });
+
+describe('a run a follow-up takes on', () => {
+  it('streams the follow-up and the next execution, leaving out the earlier end, and ends at the new one', async () => {
+    const sim = await startTestServer();
+    try {
+      const { run_id } = await sim.client.runs.create({ prompt: 'First [simulate 20ms]' });
+      await sim.client.runs.wait(run_id, { stream: false, pollInterval: 10 });
+      const answer = await sim.raw(`/api/v1/agent/runs/${run_id}/followups`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'Again [simulate 300ms]' }),
+      });
+      expect(answer.status).toBe(200);
+      const stream = await readSse(`${sim.server.baseURL}/agent/runs/${run_id}/events`, { authorization: `Bearer ${sim.server.apiKey}` });
+      await stream.ended;
+      const names = stream.events.map((e) => (e.event === 'run' ? `run:${e.data.state}` : e.event));
+      expect(names.filter((n) => n === 'run:SUCCEEDED')).toHaveLength(1);
+      expect(names.at(-1)).toBe('run:SUCCEEDED');
+      expect(names).toContain('followup');
+      expect(stream.events.find((e) => e.event === 'followup')!.data).toMatchObject({ message: 'Again [simulate 300ms]' });
+      expect(outputText(stream.events)).toMatch(/Execution 2/);
+      expect(ids(stream.events)).toEqual([...ids(stream.events)].sort((a, b) => a - b));
+    } finally {
+      await sim.close();
+    }
+  });
+});

@@ -18,7 +18,8 @@ function isTerminalRunEvent(event: StoredRunEvent): boolean {
  * the log, then takes new events as they are published; a receiver that falls behind
  * goes back to reading the store (so the server holds no backlog for it), and output the
  * bound dropped in the meantime is announced with a `skipped` note. Ids only increase,
- * so nothing is sent twice.
+ * so nothing is sent twice. The stream ends after the run's terminal `run` event; an
+ * earlier end that a follow-up took the run on from is left out of a replay.
  */
 export class RunEventWatcher {
   private lastSentId: number;
@@ -114,9 +115,12 @@ export class RunEventWatcher {
     if (event.id <= this.lastSentId) return true;
     this.lastSentId = event.id;
     if (event.kind === 'run' && event.id < this.skipRunEventsThrough) return true;
+    const terminal = isTerminalRunEvent(event);
+    // A run a follow-up started again: its old end is history, not the end of this stream.
+    if (terminal && (this.store.latestRunEvent(this.runId)?.id ?? 0) > event.id) return true;
     const data = this.view(event);
     const ok = data === undefined ? true : this.sink.send({ id: event.id, name: event.kind, data });
-    if (isTerminalRunEvent(event)) this.close();
+    if (terminal) this.close();
     return ok;
   }
 }

@@ -1,4 +1,4 @@
-import { runArtifacts, summarizeArtifact, type RunItem } from '@agent-runs/core';
+import { runArtifacts, summarizeArtifact, visibleText, type RunItem } from '@agent-runs/core';
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { artifactUri } from '../resources/artifact-resource.js';
 
@@ -6,7 +6,10 @@ import { artifactUri } from '../resources/artifact-resource.js';
 export function artifactContent(run: RunItem): ContentBlock[] {
   const artifacts = runArtifacts(run).map(summarizeArtifact);
   if (artifacts.length === 0) return [];
-  const lines = artifacts.map((a) => `- ${a.type}: ${a.name}${a.url && a.url !== a.name ? ` ${a.url}` : ''}${a.sizeBytes !== undefined ? ` (${a.sizeBytes} bytes)` : ''}`);
+  // Run text: shown with its control characters escaped, as the run summary is (a host may print it on a terminal).
+  const lines = artifacts.map((a) =>
+    visibleText(`- ${a.type}: ${a.name}${a.url && a.url !== a.name ? ` ${a.url}` : ''}${a.sizeBytes !== undefined ? ` (${a.sizeBytes} bytes)` : ''}`),
+  );
   const links: ContentBlock[] = artifacts
     .filter((a) => a.uid !== undefined)
     .map((a) => ({ type: 'resource_link', uri: artifactUri(run.run_id, a.uid!), name: a.name, description: `${a.type} of run ${run.run_id}` }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConversationResponseSchema, type ConversationResponse } from '@agent-runs/core';
+import { ConversationResponseSchema, visibleText, type ConversationResponse } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
 import { TOOL_FIELD_CHARS, truncateText } from '../results/bounded-run.js';
@@ -17,7 +17,9 @@ export function conversationText(conversation: ConversationResponse): string {
     for (const message of step.messages) {
       for (const block of message.content) {
         const text = 'text' in block && typeof block.text === 'string' ? block.text : `[${block.type}]`;
-        lines.push(`  ${message.role}: ${text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text}`);
+        const cut = text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text;
+        // Control characters escaped, one line per line of the message (a host may print it on a terminal).
+        lines.push(...cut.split('\n').map((line, i) => `${i === 0 ? `  ${visibleText(message.role)}: ` : '    '}${visibleText(line)}`));
       }
     }
   });

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attachmentsDir } from '../executors/agent-protocol.js';
 import { mimeTypeOf } from '../executors/mime-type.js';
 import { ApiProblem } from '../http/api-problem.js';
-import { sendDownload } from '../http/send-download.js';
+import { sendDownload, sendFileDownload } from '../http/send-download.js';
 import type { Route } from '../http/route.js';
 import { conversationEntries } from '../runs/conversation-entries.js';
 import { downloadName } from '../runs/to-artifact.js';
@@ -53,6 +52,6 @@ export const downloadHandoffRoute: Route = {
     if (!handoffFiles(app.workRoot, params.runId!).includes(name)) {
       throw new ApiProblem('resource_not_found', `No handoff file "${name}" for run "${params.runId}".`);
     }
-    sendDownload(res, readFileSync(join(attachmentsDir(app.workRoot, params.runId!), name)), mimeTypeOf(name), name);
+    sendFileDownload(res, join(attachmentsDir(app.workRoot, params.runId!), name), mimeTypeOf(name), name);
   },
 };

@@ -43,6 +43,20 @@ describe('the live session page', () => {
     expect(stream.events.find((e) => e.event === 'run')!.data.agent_config).toBeUndefined();
   });
 
+  it('shows the artifacts on the page and streams them as the page labels them', async () => {
+    const { run_id } = await t.client.runs.create({ prompt: 'Ship it [simulate 200ms] [simulate artifact pr plan]' });
+    const run = await t.client.runs.get(run_id);
+    const link = new URL(run.session_link!);
+    const stream = await readSse(`${link.origin}${link.pathname}/events${link.search}`);
+    await stream.ended;
+    const last = stream.events.at(-1)!;
+    expect(last.data.state).toBe('SUCCEEDED');
+    expect(last.data.artifacts).toEqual([expect.stringMatching(/^PULL_REQUEST: https?:\/\//), 'PLAN: Simulated plan']);
+    const html = await (await fetch(run.session_link!)).text();
+    expect(html).toContain('<li>PLAN: Simulated plan</li>');
+    expect(html).toMatch(/<li>PULL_REQUEST: https?:\/\//);
+  });
+
   it('answers the stream only with the page token: 403 without it or with a wrong one, 404 for an unknown session', async () => {
     const { run_id } = await t.client.runs.create({ prompt: 'Private [simulate hang]' });
     const run = await t.client.runs.get(run_id);

@@ -37,12 +37,14 @@ export const SESSION_LIVE_SCRIPT = `'use strict';
     document.title = (run.title || '') + ' \\u00b7 ' + run.state;
     var list = document.getElementById('artifacts');
     if (list && Array.isArray(run.artifacts)) {
+      // Labels made by the server (the same as the page shows), set as text.
       list.textContent = '';
-      run.artifacts.forEach(function (a) {
+      run.artifacts.forEach(function (label) {
         var item = document.createElement('li');
-        item.textContent = (a && (a.title || a.name || a.url)) || JSON.stringify(a);
+        item.textContent = String(label);
         list.appendChild(item);
       });
+      text('artifacts-none', run.artifacts.length ? '' : '(none yet)');
     }
     if (TERMINAL.indexOf(run.state) >= 0) {
       source.close();

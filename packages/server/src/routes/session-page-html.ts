@@ -1,5 +1,6 @@
 import { isTerminalState } from '@agent-runs/core/contract';
 import type { RunRecord } from '../store/run-record.js';
+import { artifactLabel } from './artifact-label.js';
 import { redactAgentConfig } from './redact-agent-config.js';
 
 const escape = (text: string) =>
@@ -21,6 +22,7 @@ export function sessionPageHtml(
   output: OutputTail,
   executor: string,
   eventsUrl: string,
+  artifacts: readonly unknown[] = [],
 ): string {
   const live = !isTerminalState(run.state);
   // Rows with an id are updated by the live script, so they are shown even while empty.
@@ -59,6 +61,9 @@ pre{background:#f5f5f5;padding:1rem;overflow:auto;white-space:pre-wrap}
 <pre>${escape(run.prompt)}</pre>
 <h2>Configuration</h2>
 <pre>${escape(JSON.stringify(redactAgentConfig(run.agentConfig), null, 2))}</pre>
+<h2>Artifacts</h2>
+<p id="artifacts-none">${artifacts.length ? '' : live ? '(none yet)' : '(none)'}</p>
+<ul id="artifacts">${artifacts.map((item) => `<li>${escape(artifactLabel(item))}</li>`).join('')}</ul>
 <h2>Output</h2>
 ${output.omitted ? '<p><small>Earlier output is not shown here; read it all from the API (<code>GET /agent/runs/{runId}/output</code>).</small></p>' : ''}
 <pre id="output"${output.text ? '' : ' data-empty="true"'}>${escape(output.text) || '(nothing yet)'}</pre>

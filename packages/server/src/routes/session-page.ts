@@ -1,5 +1,6 @@
 import { sendHtml } from '../http/respond.js';
 import type { Route } from '../http/route.js';
+import { toArtifactItem } from '../runs/to-artifact.js';
 import { sessionRun } from './session-run.js';
 import { sessionPageHtml } from './session-page-html.js';
 
@@ -30,7 +31,8 @@ export function sessionPageRoute(executorName: string): Route {
       const events = new URLSearchParams(url.searchParams);
       events.set('last_event_id', String(head.lastId));
       const eventsUrl = `${url.pathname.replace(/\/+$/, '')}/events?${events}`;
-      sendHtml(res, 200, sessionPageHtml(run, { text, omitted }, executorName, eventsUrl));
+      const artifacts = (await app.artifacts.listByRun(run.id)).map(toArtifactItem);
+      sendHtml(res, 200, sessionPageHtml(run, { text, omitted }, executorName, eventsUrl, artifacts));
     },
   };
 }

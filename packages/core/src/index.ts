@@ -7,6 +7,7 @@ export { Runs, type CreateAndWaitOptions } from './resources/runs.js';
 export { RunsPage, PagePromise } from './resources/runs-page.js';
 export { Sessions } from './resources/sessions.js';
 export { Conversations } from './resources/conversations.js';
+export type { RunStreamEvent, RunEventsOptions } from './resources/run-events.js';
 export { RunFollowups } from './resources/runs-followups.js';
 export { Artifacts, type ArtifactDownloadResult } from './resources/artifacts.js';
 export type { DownloadTarget, DownloadProgress, DownloadResult } from './internal/download-url.js';
@@ -30,7 +31,7 @@ export { backoffDelay, retryAfterMs } from './internal/retry-timing.js';
 export { VERSION } from './internal/version.js';
 
 // Waiting for a run.
-export { waitForRun } from './wait/wait-for-run.js';
+export { waitForRun, hasRunChanged } from './wait/wait-for-run.js';
 export {
   DEFAULT_WAIT_TIMEOUT_MS,
   DEFAULT_POLL_INTERVAL_MS,
@@ -122,6 +123,19 @@ export {
 } from './contract/list-runs.js';
 export { UserProfileSchema, ScopeSchema } from './contract/user-profile.js';
 export type { UserProfile, Scope } from './contract/user-profile.js';
+export {
+  RunOutputStreamSchema,
+  RunOutputDataSchema,
+  RunSkippedDataSchema,
+  RunOutputChunkSchema,
+  RunOutputPageSchema,
+  RUN_EVENT_SCHEMAS,
+  type RunOutputData,
+  type RunSkippedData,
+  type RunOutputChunk,
+  type RunOutputPage,
+  type RunEventName,
+} from './contract/run-events.js';
 export { RUN_MODES, RunModeSchema } from './contract/run-mode.js';
 export type { RunMode } from './contract/run-mode.js';
 export {

@@ -62,6 +62,10 @@ describe('service endpoints', () => {
       ]),
     );
     expect(JSON.stringify(res.body)).not.toContain('#/definitions/');
+    expect(res.body.paths['/agent/runs/{runId}/events'].get['x-agent-runs-extension']).toBe(true);
+    expect(res.body.paths['/agent/runs/{runId}/output'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/RunOutputPage',
+    });
     expect(Object.keys(res.body.components.schemas.RunItem.properties)).toEqual(expect.arrayContaining(Object.keys(RunItemSchema.shape)));
     const params = res.body.paths['/agent/runs'].get.parameters.map((p: { name: string }) => p.name);
     expect(params).toEqual(expect.arrayContaining(['limit', 'cursor', 'sort_by', 'state', 'q', 'created_after']));

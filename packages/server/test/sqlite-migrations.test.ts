@@ -42,3 +42,23 @@ describe('SQLite migrations', () => {
     expect(db.prepare('SELECT count(*) AS n FROM runs').get()).toEqual({ n: 1 });
   });
 });
+
+describe('migration 2: run events', () => {
+  it('turns the single output text of an existing run into its first output event', async () => {
+    const { SqliteRunEventStore } = await import('../src/store/sqlite-run-event-store.js');
+    const db = new Database(':memory:');
+    db.exec(SQLITE_MIGRATIONS[0]!.sql);
+    db.pragma('user_version = 1');
+    db.prepare(
+      "INSERT INTO runs (id, title, state, prompt, created_at, updated_at, source, creator_uid, creator, session_id, agent_config, request) VALUES ('r', 't', 'SUCCEEDED', 'p', 'c', '2026-01-01T00:00:00.000Z', 'API', '', '{}', 's', '{}', '{}')",
+    ).run();
+    db.prepare("INSERT INTO run_outputs (id, output) VALUES ('r', 'hello\nworld\n')").run();
+    migrateSqlite(db);
+    const events = new SqliteRunEventStore(db);
+    expect(events.after('r', 0, 10)).toEqual([
+      { runId: 'r', id: 1, kind: 'output', data: JSON.stringify({ stream: 'stdout', text: 'hello\nworld\n', at: '2026-01-01T00:00:00.000Z' }) },
+    ]);
+    expect(events.head('r')).toMatchObject({ lastId: 1, outputBytes: 12 });
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'run_outputs'").all()).toEqual([]);
+  });
+});

@@ -12,6 +12,10 @@ import { getRunRoute } from './get-run.js';
 import { healthzRoute } from './healthz.js';
 import { listRunsRoute } from './list-runs.js';
 import { openapiRoute } from './openapi.js';
+import { runEventsRoute } from './run-events.js';
+import { runOutputRoute } from './run-output.js';
+import { sessionEventsRoute } from './session-events.js';
+import { sessionLiveScriptRoute } from './session-live-script.js';
 import { sessionPageRoute } from './session-page.js';
 import { sessionRedirectRoute } from './session-redirect.js';
 
@@ -25,6 +29,8 @@ export function apiRoutes(executorName: string): Route[] {
     cancelRunRoute,
     sessionRedirectRoute,
     conversationRedirectRoute,
+    runEventsRoute,
+    runOutputRoute,
     submitFollowupRoute,
     getConversationRoute,
     getTranscriptRoute,
@@ -35,6 +41,8 @@ export function apiRoutes(executorName: string): Route[] {
     downloadHandoffRoute,
     openapiRoute,
     healthzRoute,
+    sessionLiveScriptRoute,
     sessionPageRoute(executorName),
+    sessionEventsRoute,
   ];
 }

@@ -326,18 +326,6 @@ export class SqliteRunStore implements RunStore {
     return row ? toRecord(row) : undefined;
   }
 
-  async setOutput(id: string, output: string): Promise<void> {
-    this.statement('INSERT INTO run_outputs (id, output) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET output = excluded.output').run(
-      id,
-      output,
-    );
-  }
-
-  async getOutput(id: string): Promise<string> {
-    const row = this.statement('SELECT output FROM run_outputs WHERE id = ?').get(id) as { output: string } | undefined;
-    return row?.output ?? '';
-  }
-
   async setProcessGroup(id: string, group: ProcessGroupRecord): Promise<void> {
     this.statement('INSERT OR REPLACE INTO run_processes (id, pgid, start_time) VALUES (?, ?, ?)').run(id, group.pgid, group.startTime);
   }

@@ -109,7 +109,7 @@ export async function startCountingProxy(api: RunningServer): Promise<CountingPr
     paths.push(req.url ?? '');
     agents.add(req.headers['user-agent'] ?? '');
     const upstream = request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

@@ -20,10 +20,19 @@ export interface ErrorContext {
   apiKey?: string | undefined;
 }
 
-/** What the server said, in its own words, when it said anything. */
+/** What the server said, in its own words, when it said anything (one closing period, not two). */
 function serverSays(error: APIError): string {
-  const said = error.detail ?? error.title;
+  const said = (error.detail ?? error.title)?.trim().replace(/\.+$/, '');
   return said ? ` The server said: ${said}.` : '';
+}
+
+/** A request URL as people read it: percent-escapes decoded once, so `%2520` shows as the `%20` that was sent. */
+function readableUrl(url: string): string {
+  try {
+    return decodeURI(url);
+  } catch {
+    return url;
+  }
 }
 
 /**
@@ -44,7 +53,7 @@ function describe(error: unknown, baseURL: string): string {
     return `The API key may not do this (403).${serverSays(error)} Check the key's team and that it may use the "environment", "skill" and "mcp-servers" you named.`;
   }
   if (error instanceof NotFoundError) {
-    return `Not found (404) at ${error.request.method} ${error.request.url}.${serverSays(error)} Check "base-url": it must be the API's address ending in /api/v1.`;
+    return `Not found (404) at ${error.request.method} ${readableUrl(error.request.url)}.${serverSays(error)} Check "base-url": it must be the API's address ending in /api/v1.`;
   }
   if (error instanceof RateLimitError) {
     const after = retryAfterMs(error.headers);

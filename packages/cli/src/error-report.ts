@@ -21,6 +21,8 @@ export interface ErrorReport {
 
 export interface ErrorReportContext {
   invocation: string;
+  /** Where the base URL came from (`--base-url` or the variable that set it), for hints. */
+  baseUrlFrom?: string | undefined;
   /** The command that failed, for `--help` hints. */
   command: string | undefined;
   /** Removed from every message, in case a server echoes it. */
@@ -29,6 +31,18 @@ export interface ErrorReportContext {
 
 function redact(text: string, secret: string | undefined): string {
   return secret && secret.length >= 4 ? text.split(secret).join('***') : text;
+}
+
+/** The base URL a request went to: its URL up to the API's own path (`/agent/...`). */
+function apiBase(url: string): URL | undefined {
+  try {
+    const parsed = new URL(url);
+    const at = parsed.pathname.indexOf('/agent/');
+    if (at < 0) return undefined;
+    return new URL(parsed.pathname.slice(0, at) || '/', parsed.origin);
+  } catch {
+    return undefined;
+  }
 }
 
 function help(ctx: ErrorReportContext): string {
@@ -43,10 +57,19 @@ function classify(error: unknown, ctx: ErrorReportContext): ErrorReport {
     return { exitCode: EXIT.USAGE, lines: [...error.issues.map((issue) => `error: ${issue}`), help(ctx)] };
   }
   if (error instanceof ClientConfigError) {
-    return { exitCode: EXIT.USAGE, lines: [`error: ${error.message}`, 'Check --base-url (or AGENT_RUNS_BASE_URL).'] };
+    return { exitCode: EXIT.USAGE, lines: [`error: ${error.message}`, `Check ${ctx.baseUrlFrom ?? '--base-url (or AGENT_RUNS_BASE_URL)'}.`] };
   }
   if (error instanceof WaitTimeoutError) {
     return { exitCode: EXIT.TIMED_OUT, lines: [`error: ${error.message}`] };
+  }
+  if (error instanceof AuthenticationError && !ctx.apiKey) {
+    return {
+      exitCode: EXIT.API_ERROR,
+      lines: [
+        `error: ${new URL(error.request.url).origin} needs an API key (401), and none was given.`,
+        'Pass --api-key or set AGENT_RUNS_API_KEY to one of its keys (a local server prints its key when it starts).',
+      ],
+    };
   }
   if (error instanceof AuthenticationError) {
     return {
@@ -59,6 +82,16 @@ function classify(error: unknown, ctx: ErrorReportContext): ErrorReport {
   }
   if (error instanceof NotFoundError) {
     const detail = error.detail ?? error.title ?? 'not found';
+    const base = apiBase(error.request.url);
+    if (base !== undefined && !/\/v1$/.test(base.pathname)) {
+      return {
+        exitCode: EXIT.API_ERROR,
+        lines: [
+          `error: ${detail} (404 from ${error.request.method} ${error.request.url}).`,
+          `The base URL ${base.href} does not end in /api/v1: pass ${ctx.baseUrlFrom ?? '--base-url'} the API's address, such as http://127.0.0.1:4280/api/v1.`,
+        ],
+      };
+    }
     return {
       exitCode: EXIT.API_ERROR,
       lines: [`error: ${detail} (404 from ${error.request.method} ${error.request.url}).`, 'Check the run id and --base-url.'],

@@ -7,7 +7,7 @@ import { GLOBAL_FLAGS, GLOBAL_VALUE_FLAGS } from './flags/flag-spec.js';
 import { parseFlags } from './flags/parse-flags.js';
 import { commandHelp, mainHelp } from './help.js';
 import { processIo, type Io } from './io.js';
-import { makeClient, targetFromFlags } from './make-client.js';
+import { baseUrlSource, makeClient, targetFromFlags } from './make-client.js';
 import { UsageError } from './usage-error.js';
 import { VERSION } from './version.js';
 
@@ -45,6 +45,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const command: Command | undefined = COMMANDS.find((c) => c.name === name);
   let client: AgentRunsClient | undefined;
   let apiKey: string | undefined;
+  let baseUrlFrom: string | undefined;
 
   try {
     if (!command && name !== undefined) {
@@ -81,7 +82,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       return EXIT.OK;
     }
     const target = command.usesApi ? targetFromFlags(flags) : {};
-    apiKey = target.apiKey ?? io.env.AGENT_RUNS_API_KEY ?? io.env.WARP_API_KEY;
+    apiKey = target.apiKey ?? (io.env.AGENT_RUNS_API_KEY || undefined) ?? (io.env.WARP_API_KEY || undefined);
+    baseUrlFrom = baseUrlSource(target, io.env);
     const ctx: CommandContext = {
       io,
       invocation,
@@ -90,7 +92,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     };
     return await command.run(flags, ctx);
   } catch (error) {
-    const report = reportError(error, { invocation, command: command?.name, apiKey });
+    const report = reportError(error, { invocation, command: command?.name, apiKey, baseUrlFrom });
     if (io.env.AGENT_RUNS_LOG === 'debug' && error instanceof Error && error.stack) {
       io.stderr.write(`${error.stack}\n`);
     }

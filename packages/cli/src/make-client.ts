@@ -1,4 +1,4 @@
-import { AgentRunsClient, ClientConfigError, isLoopbackHost, API_KEY_VARIABLES } from '@agent-runs/core';
+import { AgentRunsClient, ClientConfigError, ENV, isLoopbackHost, API_KEY_VARIABLES } from '@agent-runs/core';
 import type { ParsedFlags } from './flags/parsed-flags.js';
 import type { Io } from './io.js';
 import { UsageError } from './usage-error.js';
@@ -19,6 +19,12 @@ export function targetFromFlags(flags: ParsedFlags): ClientTarget {
   return target;
 }
 
+/** Where the base URL came from, to name it in a message: the flag, or the variable that set it. */
+export function baseUrlSource(target: ClientTarget, env: Io['env']): string {
+  if (target.baseURL !== undefined) return '--base-url';
+  return ENV.baseURL.find((name) => env[name] !== undefined && env[name] !== '') ?? '--base-url';
+}
+
 /**
  * A client that says it is the CLI (the server records the run's source as CLI). Fails
  * early, with exit 2, when no key is set for a remote server: every call would be a 401.
@@ -33,7 +39,7 @@ export function makeClient(target: ClientTarget, io: Io, command: string): Agent
       env: io.env,
     });
   } catch (error) {
-    if (error instanceof ClientConfigError) throw new UsageError(`--base-url: ${error.message}`, command);
+    if (error instanceof ClientConfigError) throw new UsageError(`${baseUrlSource(target, io.env)}: ${error.message}`, command);
     throw error;
   }
   if (!client.hasApiKey && !isLoopbackHost(new URL(client.baseURL).hostname)) {

@@ -103,6 +103,7 @@ export {
 export { ErrorBodySchema, errorCodeOf, type ErrorBody } from './contract/error-body.js';
 export type { ErrorCode } from './contract/error-codes.js';
 export { formatIssues, issuePath } from './contract/format-issues.js';
+export { PROMPT_MAX_CHARS, TITLE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from './contract/request-limits.js';
 
 // Helpers the adapters share.
 export {

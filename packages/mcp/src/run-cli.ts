@@ -1,4 +1,4 @@
-import { AgentRunsClient, API_KEY_VARIABLES, ClientConfigError, isLoopbackHost, type Logger } from '@agent-runs/core';
+import { AgentRunsClient, API_KEY_VARIABLES, ClientConfigError, ENV, isLoopbackHost, type Logger } from '@agent-runs/core';
 import { parseCommand, UsageError, type CliOptions } from './config/cli-options.js';
 import { helpText } from './config/help-text.js';
 import type { ServerContext } from './context.js';
@@ -113,7 +113,9 @@ export async function runCli(argv: string[]): Promise<void> {
     ctx = makeContext(options);
   } catch (error) {
     if (!(error instanceof ClientConfigError)) throw error;
-    warn(error.message);
+    // Named as the user set it: the flag, or the variable it came from.
+    const from = options.baseURL !== undefined ? '--base-url' : (ENV.baseURL.find((name) => process.env[name]) ?? '--base-url');
+    warn(`${from}: ${error.message}`);
     process.exit(2);
   }
   try {
@@ -124,7 +126,9 @@ export async function runCli(argv: string[]): Promise<void> {
     warn(
       code === 'EADDRINUSE'
         ? `port ${options.port} is in use: pass another with --port (0 picks a free one).`
-        : `could not start: ${(error as Error).message}`,
+        : code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EADDRNOTAVAIL'
+          ? `cannot listen on --host ${options.host} (${code}): pass an address of this machine, such as 127.0.0.1.`
+          : `could not start: ${(error as Error).message}`,
     );
     process.exit(1);
   }

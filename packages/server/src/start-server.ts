@@ -2,15 +2,20 @@ import { createServer, type Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { RunStatusMessage } from '@agent-runs/core/contract';
+import { isLoopbackHost } from '@agent-runs/core';
+import { hostsForName, loopbackHosts, type OriginGuardOptions, type RunStatusMessage } from '@agent-runs/core/contract';
 import { generatedApiKey } from './config/generated-api-key.js';
 import { resolveOptions, ServerConfigError, type ResolvedOptions } from './config/resolve-options.js';
 import type { RunningServer, ServerOptions } from './config/server-options.js';
 import { CommandExecutor } from './executors/command-executor.js';
+import { killRecordedGroup } from './executors/process-group.js';
 import type { RunExecutor } from './executors/run-executor.js';
 import { SimulatedExecutor } from './executors/simulated-executor.js';
 import { ApiKeyAuth } from './http/api-key-auth.js';
 import { handleRequest } from './http/handle-request.js';
+import { SessionTokens } from './http/session-access.js';
+import { sessionSecret } from './config/session-secret.js';
+import { ensurePrivateDir } from './config/private-dir.js';
 import type { AppContext } from './http/route.js';
 import { Router } from './http/router.js';
 import { apiRoutes } from './routes/api-routes.js';
@@ -18,13 +23,15 @@ import { MonotonicClock } from './runs/monotonic-clock.js';
 import { RunQueue } from './runs/run-queue.js';
 import { RunService } from './runs/run-service.js';
 import { lockDataDir } from './store/data-dir-lock.js';
-import { SqliteRunStore } from './store/sqlite-run-store.js';
+import { openRunStore } from './store/open-run-store.js';
+import type { SqliteRunStore } from './store/sqlite-run-store.js';
 
 const RESTARTED: RunStatusMessage = {
   message: 'The server restarted while this run was in progress, so its outcome is unknown; start a new run.',
   error_code: 'internal_error',
   retryable: true,
 };
+const IN_FLIGHT = ['INPROGRESS', 'PENDING', 'CLAIMED'];
 const STOPPED: RunStatusMessage = {
   message: 'The server was stopped while this run was in progress; start a new run.',
   error_code: 'internal_error',
@@ -33,7 +40,7 @@ const STOPPED: RunStatusMessage = {
 
 function makeExecutor(options: ResolvedOptions): RunExecutor {
   if (options.executor === 'command') {
-    return new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs });
+    return new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs, agentEnv: options.agentEnv });
   }
   return new SimulatedExecutor(options.simulatedDurationMs);
 }
@@ -63,9 +70,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       throw new ServerConfigError((error as Error).message);
     }
   }
-  const store = new SqliteRunStore(opts.dataDir ? join(opts.dataDir, 'runs.sqlite') : ':memory:');
+  let store: SqliteRunStore;
+  try {
+    store = openRunStore(opts.dataDir ? join(opts.dataDir, 'runs.sqlite') : ':memory:');
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const clock = new MonotonicClock();
-  const failed = await store.failAll(['INPROGRESS', 'PENDING', 'CLAIMED'], RESTARTED, clock.now());
+  // Agents a killed server left running: their runs are failed below, so they are stopped.
+  const leftovers = await store.processGroups(IN_FLIGHT);
+  const killed = leftovers.filter((group) => killRecordedGroup(group)).length;
+  if (killed > 0) opts.log(`Killed ${killed} agent process group(s) left running by the last server.`);
+  const failed = await store.failAll(IN_FLIGHT, RESTARTED, clock.now());
   if (failed > 0) opts.log(`Marked ${failed} run(s) that were in progress at the last stop as FAILED.`);
 
   let apiKey = opts.apiKeys[0]?.key;
@@ -84,16 +101,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
   }
 
+  const sessionTokens = new SessionTokens(sessionSecret(opts.dataDir));
+  if (opts.executor === 'command' && options.workDir === undefined) ensurePrivateDir(opts.workDir);
   const executor = makeExecutor(opts);
   const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log);
-  const runs = new RunService(store, queue, executor, clock);
+  const runs = new RunService(store, queue, executor, clock, opts.sharedRuns);
   let publicUrl = opts.publicUrl ?? '';
+  let originGuard: OriginGuardOptions = { allowedHosts: [] };
   const app: AppContext = {
     store,
     runs,
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     publicUrl: () => publicUrl,
     maxBodyBytes: opts.maxBodyBytes,
+    originGuard: () => originGuard,
+    sessionTokens,
+    sessionLink: (run) => sessionTokens.link(publicUrl, run.sessionId),
   };
   const router = new Router(apiRoutes(executor.name));
   const server = createServer({ keepAlive: true }, (req, res) => {
@@ -118,7 +141,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const hostInUrl = address.family === 'IPv6' ? `[${reachable}]` : reachable;
   const url = `http://${hostInUrl}:${address.port}`;
   publicUrl ||= url;
+  originGuard = {
+    allowedHosts: [
+      ...loopbackHosts(opts.host, address.port),
+      ...hostsForName(new URL(publicUrl).host, address.port),
+      ...opts.allowedHosts.flatMap((name) => hostsForName(name, address.port)),
+    ],
+  };
   for (const id of await store.queuedIds()) queue.enqueue(id);
+  if (!isLoopbackHost(opts.host) && opts.allowedHosts.length === 0 && !opts.publicUrl) {
+    opts.log(`Bound to ${opts.host}: requests are answered only when addressed to a loopback name; name the others with --allowed-host (or --public-url).`);
+  }
   opts.log(`Agent Runs API listening on ${url}/api/v1 (${executor.name} executor, ${opts.dataDir ? `data in ${opts.dataDir}` : 'in memory'})`);
 
   let closing: Promise<void> | undefined;
@@ -126,9 +159,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     (closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await queue.stop(STOPPED);
-      // Answers in flight are given a moment; then lingering connections are cut.
+      // Answers in flight are given a moment, while the agents are stopped; then lingering
+      // connections are cut. Shutdown takes the agents' kill grace and about a second more.
       const cut = setTimeout(() => server.closeAllConnections(), 1000);
+      await queue.stop(STOPPED);
       await stopped;
       clearTimeout(cut);
       await store.close();

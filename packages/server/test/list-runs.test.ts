@@ -9,6 +9,8 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   t = await startTestServer({
     concurrency: 10,
+    // Filters across principals: every key reads every run here.
+    sharedRuns: true,
     apiKeys: [
       { key: 'key-of-alice-123', principal: 'alice' },
       { key: 'key-of-bob-45678', principal: 'bob' },

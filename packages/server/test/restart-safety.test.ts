@@ -51,7 +51,7 @@ describe('restart safety', () => {
     proc.child.kill('SIGTERM');
     expect(await proc.exited).toEqual({ code: 0, signal: null });
 
-    const server = await startServer({ dataDir, apiKeys: [{ key: KEY, principal: 'x' }], quiet: true });
+    const server = await startServer({ dataDir, apiKeys: [{ key: KEY, principal: 'key-1' }], quiet: true });
     const again = new AgentRunsClient({ baseURL: server.baseURL, apiKey: KEY });
     try {
       const run = await again.runs.get(run_id);
@@ -67,7 +67,7 @@ describe('restart safety', () => {
     const dataDir = tempDir();
     const proc = await startServerProcess(['--data-dir', dataDir, '--api-key', KEY]);
     try {
-      await expect(startServer({ dataDir, quiet: true })).rejects.toThrow(`in use by another server (process ${proc.child.pid})`);
+      await expect(startServer({ dataDir, quiet: true })).rejects.toThrow(`in use by another server (process ${proc.child.pid}, named in`);
     } finally {
       proc.child.kill('SIGTERM');
       await proc.exited;

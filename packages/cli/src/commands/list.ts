@@ -1,4 +1,11 @@
-import { KNOWN_RUN_SOURCE_TYPES, KNOWN_RUN_STATES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type RunItem } from '@agent-runs/core';
+import {
+  KNOWN_RUN_SOURCE_TYPES,
+  KNOWN_RUN_STATES,
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
+  type RunItem,
+  type RunsPage,
+} from '@agent-runs/core';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { listQueryFromFlags } from '../input/list-query-from-flags.js';
@@ -13,7 +20,8 @@ export const listCommand: Command = {
   summary: 'List runs, newest first, with filters',
   usage: '[flags]',
   description:
-    `List runs as a table (or --json). One page of --limit runs (default ${LIST_LIMIT_DEFAULT}); --all follows every page.`,
+    `List runs as a table (or --json). One page of --limit runs (default ${LIST_LIMIT_DEFAULT}), most recently updated first; ` +
+    '--all follows every page, newest created first (unless --sort-by is given), so that a run changing state meanwhile is neither missed nor listed twice.',
   positionals: false,
   usesApi: true,
   flags: {
@@ -34,7 +42,7 @@ export const listCommand: Command = {
     'updated-after': { type: 'string', value: '<time>', description: `Updated after ${TIME_HINT}` },
     search: { type: 'string', short: 'q', value: '<text>', description: 'Case-insensitive search in title, prompt and skill' },
     q: { type: 'string', value: '<text>', description: 'The same as --search' },
-    'sort-by': { type: 'string', value: '<field>', description: 'updated_at (default), created_at, title or agent' },
+    'sort-by': { type: 'string', value: '<field>', description: 'updated_at (default; created_at with --all), created_at, title or agent' },
     'sort-order': { type: 'string', value: '<order>', description: 'desc (default) or asc' },
     limit: { type: 'string', short: 'n', value: '<n>', description: `Runs per page, 1-${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT})` },
     all: { type: 'boolean', short: 'a', description: 'Follow every page, not just the first' },
@@ -49,15 +57,21 @@ export const listCommand: Command = {
   async run(flags, ctx) {
     const query = listQueryFromFlags(flags);
     const { io } = ctx;
-    const first = await ctx.client().runs.list(query);
-    let runs: RunItem[] = first.runs;
-    let last = first;
+    const pages = ctx.client().runs.list(query);
+    let runs: RunItem[];
+    let last: RunsPage;
     if (flags.bool('all')) {
+      // core walks every page by creation time (unless --sort-by says otherwise): no run is missed or shown twice.
       runs = [];
-      for await (const page of first.iterPages()) {
+      let walked: RunsPage | undefined;
+      for await (const page of pages.iterPages()) {
         runs.push(...page.runs);
-        last = page;
+        walked = page;
       }
+      last = walked!;
+    } else {
+      last = await pages;
+      runs = last.runs;
     }
     if (flags.bool('json')) {
       writeJson(io.stdout, { runs, page_info: last.pageInfo });

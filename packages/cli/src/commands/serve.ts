@@ -72,6 +72,12 @@ export const serveCommand: Command = {
     } catch (error) {
       if (error instanceof ServerConfigError) throw new UsageError(error.message, 'serve');
       const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+        throw new UsageError(
+          `Cannot listen on --host ${options.host}: the name does not resolve (${code}). Pass an address of this machine, such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).`,
+          'serve',
+        );
+      }
       if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
         throw new UsageError(
           `Cannot listen on ${options.host ?? '127.0.0.1'}:${options.port} (${code}): pick another --port (0 picks a free one) or --host.`,

@@ -1,4 +1,5 @@
-import { ListRunsQuerySchema, type ListRunsQuery } from '@agent-runs/core';
+import { KNOWN_RUN_STATES, ListRunsQuerySchema, type ListRunsQuery } from '@agent-runs/core';
+import { UsageError } from '../usage-error.js';
 import type { ParsedFlags } from '../flags/parsed-flags.js';
 import { issuesToFlags } from './issues-to-flags.js';
 import { timestampFlag } from './timestamp-flag.js';
@@ -40,8 +41,9 @@ const TIME_FILTERS = {
 /** The list query the flags describe, validated against the contract (states and sources upper-cased). */
 export function listQueryFromFlags(flags: ParsedFlags, now = Date.now()): ListRunsQuery {
   const query: Record<string, unknown> = {};
+  // An empty filter would match every run: a mistake (an unset shell variable), not "no filter".
   for (const [flag, param] of Object.entries(STRING_FILTERS)) {
-    const value = flags.string(flag);
+    const value = flags.nonEmpty(flag);
     if (value !== undefined) query[param] = value;
   }
   for (const [flag, param] of Object.entries(TIME_FILTERS)) {
@@ -49,7 +51,11 @@ export function listQueryFromFlags(flags: ParsedFlags, now = Date.now()): ListRu
     if (value !== undefined) query[param] = timestampFlag(value, now);
   }
   // `--state FAILED --state ERROR` and `--state failed,error` mean the same.
-  const states = flags.list('state').flatMap((v) => v.split(',')).map((v) => v.trim().toUpperCase()).filter(Boolean);
+  const given = flags.list('state');
+  const states = given.flatMap((v) => v.split(',')).map((v) => v.trim().toUpperCase()).filter(Boolean);
+  if (given.length > 0 && states.length === 0) {
+    throw new UsageError(`--state must name a run state (${KNOWN_RUN_STATES.join(', ')}), got "${given.join(',')}".`, flags.command);
+  }
   if (states.length > 0) query.state = states;
   const source = flags.string('source');
   if (source !== undefined) query.source = source.trim().toUpperCase();

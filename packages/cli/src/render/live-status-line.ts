@@ -1,7 +1,6 @@
-import { formatElapsed, isTerminalState, visibleText, type RunItem, type RunUpdate } from '@agent-runs/core';
+import { formatElapsed, isTerminalState, runDurationMs, visibleText, type RunItem, type RunUpdate } from '@agent-runs/core';
 import type { OutputStream } from '../io.js';
 import type { Paint } from './colors.js';
-import { runAgeMs } from './run-age.js';
 import type { RunDisplay } from './run-display.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -57,7 +56,7 @@ export class LiveStatusLine implements RunDisplay {
 
   /** Since the run started (or was created), once it is known; since the wait began before that. */
   private elapsed(): string {
-    return formatElapsed((this.run && runAgeMs(this.run)) ?? Date.now() - this.started);
+    return formatElapsed((this.run && runDurationMs(this.run)) ?? Date.now() - this.started);
   }
 
   private draw(): void {

@@ -1,6 +1,5 @@
-import { formatElapsed, visibleText, type RunUpdate } from '@agent-runs/core';
+import { formatElapsed, runDurationMs, visibleText, type RunUpdate } from '@agent-runs/core';
 import type { OutputStream } from '../io.js';
-import { runAgeMs } from './run-age.js';
 import type { RunDisplay } from './run-display.js';
 
 /**
@@ -15,7 +14,8 @@ export class PlainStateLines implements RunDisplay {
     const stateChanged = previous?.state !== run.state;
     if (!stateChanged && previous?.status_message?.message === message) return;
     const note = message ? `: ${message}` : '';
-    const age = formatElapsed(runAgeMs(run) ?? elapsedMs);
+    // The run's own age, not how long this command has watched it.
+    const age = formatElapsed(runDurationMs(run) ?? elapsedMs);
     this.stream.write(`${visibleText(`run ${run.run_id}: ${run.state} (${age})${note}`)}\n`);
   }
 

@@ -30,8 +30,12 @@ export type { PageInfo, ListRunsResponse, ParsedListRunsQuery, ListRunsQuery } f
 export { ErrorBodySchema, errorCodeOf } from './error-body.js';
 export type { ErrorBody } from './error-body.js';
 export { formatIssues, issuePath } from './format-issues.js';
+export { PROMPT_MAX_CHARS, TITLE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from './request-limits.js';
 
 // Server-only.
 export { ERROR_CODE_STATUS, ERROR_TYPE_BASE } from './error-codes.js';
 export type { ErrorCode } from './error-codes.js';
 export { CALLER_SOURCE_HEADER, CLAIMABLE_SOURCES, sourceFromHeader } from './caller-source.js';
+export { checkRequestOrigin, hostsForName, loopbackHosts } from './request-origin-guard.js';
+export type { OriginGuardHeaders, OriginGuardOptions, OriginRejection } from './request-origin-guard.js';
+export { singleLineText, multiLineText } from './control-characters.js';

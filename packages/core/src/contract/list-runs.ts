@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineText } from './control-characters.js';
 import { RunItemSchema } from './run-item.js';
 import { KnownRunSourceTypeSchema } from './run-source-type.js';
 import { KnownRunStateSchema, type KnownRunState } from './run-state.js';
@@ -54,7 +55,7 @@ export const ListRunsQuerySchema = z.strictObject({
   created_after: timestamp.optional(),
   created_before: timestamp.optional(),
   updated_after: timestamp.optional(),
-  q: z.string().optional().describe('Case-insensitive search in title, prompt and skill spec'),
+  q: singleLineText(z.string()).optional().describe('Case-insensitive search in title, prompt and skill spec'),
 });
 
 export type ParsedListRunsQuery = z.output<typeof ListRunsQuerySchema>;

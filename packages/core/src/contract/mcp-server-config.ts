@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiLineText, singleLineText } from './control-characters.js';
 
 const TRANSPORT_KEYS = ['warp_id', 'command', 'url'] as const;
 
@@ -9,11 +10,11 @@ const TRANSPORT_KEYS = ['warp_id', 'command', 'url'] as const;
 export const MCPServerConfigSchema = z
   .looseObject({
     warp_id: z.string().min(1).optional().describe('Reference to a shared MCP server by id'),
-    command: z.string().min(1).optional().describe('Stdio transport: the command to run'),
-    args: z.array(z.string()).optional().describe('Stdio transport: command arguments'),
-    env: z.record(z.string(), z.string()).optional().describe('Environment variables for the server'),
+    command: multiLineText(z.string().min(1)).optional().describe('Stdio transport: the command to run'),
+    args: z.array(multiLineText(z.string())).optional().describe('Stdio transport: command arguments'),
+    env: z.record(singleLineText(z.string()), multiLineText(z.string())).optional().describe('Environment variables for the server'),
     url: z.url().optional().describe('HTTP/SSE transport: the server URL'),
-    headers: z.record(z.string(), z.string()).optional().describe('HTTP headers for the HTTP/SSE transport'),
+    headers: z.record(singleLineText(z.string()), singleLineText(z.string())).optional().describe('HTTP headers for the HTTP/SSE transport'),
   })
   .superRefine((value, ctx) => {
     const present = TRANSPORT_KEYS.filter((key) => value[key] !== undefined);

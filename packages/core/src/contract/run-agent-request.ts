@@ -1,12 +1,20 @@
 import { z } from 'zod';
 import { AmbientAgentConfigSchema } from './ambient-agent-config.js';
+import { singleLineText } from './control-characters.js';
+import { PROMPT_MAX_CHARS, TITLE_MAX_CHARS } from './request-limits.js';
 
 /** The body of `POST /agent/run`. `prompt` is required unless a skill is given. */
 export const RunAgentRequestSchema = z
   .looseObject({
-    prompt: z.string().optional().describe('The instruction for the agent; required unless a skill is given'),
+    prompt: z
+      .string()
+      .max(PROMPT_MAX_CHARS, `must be at most ${PROMPT_MAX_CHARS} characters`)
+      .optional()
+      .describe(`The instruction for the agent; required unless a skill is given; at most ${PROMPT_MAX_CHARS} characters`),
     config: AmbientAgentConfigSchema.optional(),
-    title: z.string().optional().describe('Title of the run (generated from the prompt when absent)'),
+    title: singleLineText(z.string().max(TITLE_MAX_CHARS, `must be at most ${TITLE_MAX_CHARS} characters`))
+      .optional()
+      .describe('Title of the run (generated from the prompt when absent)'),
     skill: z
       .string()
       .min(1)

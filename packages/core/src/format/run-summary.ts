@@ -1,10 +1,15 @@
 import type { RunItem } from '../contract/run-item.js';
+import { isTerminalState } from '../contract/run-state.js';
 import { formatElapsed } from './duration.js';
 
-/** Seconds from creation (or start) to the last update; undefined if the timestamps are unreadable. */
-export function runDurationMs(run: RunItem): number | undefined {
+/**
+ * Milliseconds from the start (or creation) to the end: the last update of a run that has
+ * ended, now for one still going (its last update may be its start). Undefined if the
+ * timestamps are unreadable.
+ */
+export function runDurationMs(run: RunItem, now = Date.now()): number | undefined {
   const from = Date.parse(run.started_at ?? run.created_at);
-  const to = Date.parse(run.updated_at);
+  const to = isTerminalState(run.state) ? Date.parse(run.updated_at) : now;
   return Number.isNaN(from) || Number.isNaN(to) ? undefined : Math.max(0, to - from);
 }
 

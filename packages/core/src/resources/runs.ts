@@ -48,6 +48,9 @@ function guard<T>(build: () => Promise<WithResponse<T>>): APIPromise<T> {
   return new APIPromise(promise);
 }
 
+/** A run's creation time never changes, so a walk in its order cannot lose or repeat a run. */
+export const STABLE_WALK_SORT = 'created_at';
+
 /** `client.runs`: create, fetch, list, cancel and wait for runs. */
 export class Runs {
   constructor(private readonly send: Send) {}
@@ -77,7 +80,8 @@ export class Runs {
 
   /**
    * A page of runs (`GET /agent/runs`). Await it for the first page, or
-   * `for await (const run of client.runs.list(query))` for every run across pages.
+   * `for await (const run of client.runs.list(query))` for every run across pages, walked
+   * by creation time (unless the query names a sort) so that none is missed or repeated.
    */
   list(query: ListRunsQuery = {}, options: RequestOptions = {}): PagePromise {
     const fetchPage = (q: ListRunsQuery): Promise<WithResponse<RunsPage>> =>
@@ -87,14 +91,15 @@ export class Runs {
           response,
         }),
       );
-    let first: Promise<WithResponse<RunsPage>>;
-    try {
-      const valid = validate(ListRunsQuerySchema, query, 'list query', 'query');
-      first = fetchPage(valid);
-    } catch (error) {
-      first = Promise.reject(error);
-    }
-    return new PagePromise(first);
+    const start = (walk: boolean): Promise<WithResponse<RunsPage>> => {
+      try {
+        const valid = validate(ListRunsQuerySchema, query, 'list query', 'query');
+        return fetchPage(walk ? { ...valid, sort_by: valid.sort_by ?? STABLE_WALK_SORT } : valid);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+    return new PagePromise(() => start(false), () => start(true));
   }
 
   /** Cancels a queued or running run; resolves with its id. */

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { checkRequestOrigin } from '@agent-runs/core/contract';
 
 export interface GuardOptions {
   /** Host header values accepted (`host:port`), compared case-insensitively. */
@@ -16,12 +17,6 @@ export interface Rejection {
   headers?: Record<string, string>;
 }
 
-/** `localhost:3000`, `127.0.0.1:3000` and `[::1]:3000`, plus the bound host, for a port. */
-export function loopbackHosts(host: string, port: number): string[] {
-  const names = new Set(['localhost', '127.0.0.1', '[::1]', host.includes(':') && !host.startsWith('[') ? `[${host}]` : host]);
-  return [...names].map((name) => `${name}:${port}`.toLowerCase());
-}
-
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
@@ -29,25 +24,11 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
- * DNS-rebinding protection and the bearer token. A web page on another origin that points
- * a name at 127.0.0.1 sends its own Host and Origin, so both must name this server.
+ * DNS-rebinding protection (shared with the local Runs API, in core) and the bearer token.
  */
 export function checkRequest(req: IncomingMessage, options: GuardOptions): Rejection | undefined {
-  const host = req.headers.host?.toLowerCase();
-  if (!host || !options.allowedHosts.includes(host)) {
-    return { status: 403, message: `Host "${req.headers.host ?? ''}" is not allowed (allowed: ${options.allowedHosts.join(', ')}).` };
-  }
-  const origin = req.headers.origin;
-  if (origin !== undefined) {
-    let originHost: string | undefined;
-    try {
-      originHost = new URL(origin).host.toLowerCase();
-    } catch {
-      originHost = undefined;
-    }
-    const ok = options.allowedOrigins.includes(origin) || (originHost !== undefined && options.allowedHosts.includes(originHost));
-    if (!ok) return { status: 403, message: `Origin "${origin}" is not allowed.` };
-  }
+  const rejected = checkRequestOrigin(req.headers, options);
+  if (rejected) return rejected;
   if (options.authToken) {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header);

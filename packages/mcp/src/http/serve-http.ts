@@ -6,7 +6,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_MAX_SESSIONS, MIN_AUTH_TOKEN_LENGTH } from './http-limits.js';
 import { BodyError, readJsonBody } from './read-json-body.js';
-import { checkRequest, loopbackHosts, type GuardOptions } from './request-guard.js';
+import { loopbackHosts } from '@agent-runs/core/contract';
+import { checkRequest, type GuardOptions } from './request-guard.js';
 
 export const MCP_PATH = '/mcp';
 /** A session with no open request for this long is closed: its client has gone without saying so. */

@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
+import { boundRuns, inRunResource, LIST_FIELD_CHARS } from '../results/bounded-run.js';
 
 export const RECENT_RUNS_URI = 'agent-run://recent';
 const RECENT_RUNS_LIMIT = 20;
@@ -16,7 +17,9 @@ export function registerRecentRunsResource(server: McpServer, ctx: ServerContext
     },
     async (uri) => {
       const page = await ctx.client.runs.list({ limit: RECENT_RUNS_LIMIT });
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(page.body, null, 2) }] };
+      // Each run's long fields are cut, pointing at the run's own resource: the list stays one small message.
+      const body = { ...page.body, runs: boundRuns(page.body.runs, LIST_FIELD_CHARS, inRunResource) };
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };
     },
   );
 }

@@ -2,6 +2,7 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { NotFoundError } from '@agent-runs/core';
 import type { ServerContext } from '../context.js';
+import { boundRun, onSessionPage, RESOURCE_FIELD_CHARS } from '../results/bounded-run.js';
 
 export const RUN_URI_TEMPLATE = 'agent-run://{run_id}';
 /** MCP's code for a resource that does not exist. */
@@ -38,7 +39,8 @@ export function registerRunResource(server: McpServer, ctx: ServerContext): void
       const raw = variables.run_id;
       const runId = decodeURIComponent(Array.isArray(raw) ? (raw[0] ?? '') : (raw ?? ''));
       try {
-        const run = await ctx.client.runs.get(runId);
+        // The full text, as long as it fits one message; past that, cut with a pointer to the session page.
+        const run = boundRun(await ctx.client.runs.get(runId), RESOURCE_FIELD_CHARS, onSessionPage);
         return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(run, null, 2) }] };
       } catch (error) {
         if (error instanceof NotFoundError) {

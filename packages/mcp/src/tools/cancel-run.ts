@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RunItemSchema, summarizeRun, type RunItem } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
+import { boundRun, inRunResource, TOOL_FIELD_CHARS } from '../results/bounded-run.js';
 import { runIdArgument } from './run-id-argument.js';
 import { toolErrorResult } from './tool-error.js';
 
@@ -34,7 +35,7 @@ export function registerCancelRunTool(server: McpServer, ctx: ServerContext): vo
       // The cancel answer is only the id; the run itself tells the assistant where it ended up.
       let run: RunItem | undefined;
       try {
-        run = await ctx.client.runs.get(cancelledId);
+        run = boundRun(await ctx.client.runs.get(cancelledId), TOOL_FIELD_CHARS, inRunResource);
       } catch {
         run = undefined;
       }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RunItemSchema, summarizeRun } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
+import { boundRun, inRunResource, TOOL_FIELD_CHARS } from '../results/bounded-run.js';
 import { runIdArgument } from './run-id-argument.js';
 import { toolErrorResult } from './tool-error.js';
 
@@ -20,7 +21,8 @@ export function registerGetRunTool(server: McpServer, ctx: ServerContext): void 
     },
     async ({ run_id }) => {
       try {
-        const run = await ctx.client.runs.get(run_id);
+        // The prompt once, in the structured run, cut past TOOL_FIELD_CHARS; the text summary leaves it out.
+        const run = boundRun(await ctx.client.runs.get(run_id), TOOL_FIELD_CHARS, inRunResource);
         return { structuredContent: run, content: [{ type: 'text', text: summarizeRun(run) }] };
       } catch (error) {
         return toolErrorResult(error, `get run ${run_id}`);

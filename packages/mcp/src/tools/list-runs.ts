@@ -11,9 +11,13 @@ import {
 } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
+import { boundRuns, inRunResource, LIST_FIELD_CHARS } from '../results/bounded-run.js';
 import { toolErrorResult } from './tool-error.js';
 
 const query = ListRunsQuerySchema.shape;
+/** A title in the one-line-per-run summary. */
+const SUMMARY_TITLE_CHARS = 120;
+
 const LIMIT_HINT = `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`;
 
 /** Tool arguments: the list query's fields, with `limit` and `state` in plain JSON-friendly shapes. */
@@ -49,7 +53,10 @@ export const listRunsInput = {
 /** One line per run, newest first, and how to get the next page. */
 export function summarizeRunList(page: ListRunsResponse): string {
   if (page.runs.length === 0) return 'No runs match.';
-  const lines = page.runs.map((run) => `- ${run.run_id}  ${run.state}  ${run.title}  (updated ${run.updated_at})`);
+  const lines = page.runs.map((run) => {
+    const title = run.title.length > SUMMARY_TITLE_CHARS ? `${run.title.slice(0, SUMMARY_TITLE_CHARS)}…` : run.title;
+    return `- ${run.run_id}  ${run.state}  ${title.replace(/\s+/g, ' ')}  (updated ${run.updated_at})`;
+  });
   const more = page.page_info.has_next_page && page.page_info.next_cursor
     ? [`More runs: call list_runs again with cursor "${page.page_info.next_cursor}".`]
     : [];
@@ -73,7 +80,7 @@ export function registerListRunsTool(server: McpServer, ctx: ServerContext): voi
     async (args) => {
       try {
         const page = await ctx.client.runs.list(args as ListRunsQuery);
-        const result: ListRunsResponse = page.body;
+        const result: ListRunsResponse = { ...page.body, runs: boundRuns(page.body.runs, LIST_FIELD_CHARS, inRunResource) };
         return { structuredContent: result, content: [{ type: 'text', text: summarizeRunList(result) }] };
       } catch (error) {
         return toolErrorResult(error, 'list runs');

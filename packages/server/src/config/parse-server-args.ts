@@ -21,6 +21,9 @@ export const SERVER_ENV = {
   simulatedDuration: 'AGENT_RUNS_SERVER_SIMULATED_DURATION',
   maxBodyBytes: 'AGENT_RUNS_SERVER_MAX_BODY_BYTES',
   publicUrl: 'AGENT_RUNS_SERVER_PUBLIC_URL',
+  allowedHosts: 'AGENT_RUNS_SERVER_ALLOWED_HOSTS',
+  agentEnv: 'AGENT_RUNS_SERVER_AGENT_ENV',
+  sharedRuns: 'AGENT_RUNS_SERVER_SHARED_RUNS',
 } as const;
 
 // [flag, description, environment variable]
@@ -32,13 +35,16 @@ const HELP_ROWS: [string, string, string][] = [
   ['--api-key <[principal=]key>', 'Accept this key; repeat for several. The principal becomes the creator of its runs. The variable takes a comma-separated list. Without any, a key is generated and printed once.', SERVER_ENV.apiKeys],
   ['--no-auth', 'Accept requests without a key (loopback hosts only).', `${SERVER_ENV.noAuth}=1`],
   ['--executor <name>', 'simulated (default) or command.', SERVER_ENV.executor],
-  ['--command <command line>', 'The agent command for the command executor.', SERVER_ENV.command],
+  ['--command <command line>', 'The agent command; implies --executor command.', SERVER_ENV.command],
   ['--command-timeout <duration>', 'Stop an agent command after this long. Default 30m.', SERVER_ENV.commandTimeout],
-  ['--work-dir <dir>', 'Parent of the per-run working directories.', SERVER_ENV.workDir],
+  ['--work-dir <dir>', 'Parent of the per-run working directories. Default a private directory under the temp directory.', SERVER_ENV.workDir],
+  ['--agent-env <name>', 'Pass this variable of the server\'s environment to the agent command; repeat for several. The agent otherwise gets only PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_*, TZ, TMPDIR and the run\'s AGENT_RUNS_* variables. The variable takes a comma-separated list.', SERVER_ENV.agentEnv],
   ['--concurrency <n>', 'Runs executed at once. Default 2.', SERVER_ENV.concurrency],
   ['--simulated-duration <duration>', 'Length of a simulated run. Default 3s.', SERVER_ENV.simulatedDuration],
   ['--max-body-bytes <n>', 'Largest request body. Default 1048576.', SERVER_ENV.maxBodyBytes],
-  ['--public-url <url>', 'Address for session links behind a proxy.', SERVER_ENV.publicUrl],
+  ['--public-url <url>', 'Address for session links behind a proxy; its host is accepted in the Host header.', SERVER_ENV.publicUrl],
+  ['--allowed-host <name[:port]>', 'Also answer requests addressed to this name (besides loopback names and --public-url); repeat for several. The variable takes a comma-separated list.', SERVER_ENV.allowedHosts],
+  ['--shared-runs', 'Let every key read and cancel every run (by default a key sees only its own principal\'s runs).', `${SERVER_ENV.sharedRuns}=1`],
   ['--quiet', 'Print nothing.', ''],
   ['--help', 'Show this help.', ''],
 ];
@@ -90,12 +96,25 @@ function durationFrom(name: string, text: string | undefined): number | undefine
   return ms;
 }
 
-/** `alice=key` → { principal: alice, key }; a bare key is named after its position. */
+/** What may name a principal before `=`; base64 keys hold `+`, `/` and trailing `=`, which no name does. */
+const PRINCIPAL = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+
+/**
+ * `alice=key` → { principal: alice, key }; a bare key is named after its position. Split
+ * only where the part before the first `=` is a name and a key follows, so a key that
+ * holds `=` (base64 padding) is taken whole.
+ */
 function apiKeyFrom(text: string, index: number): ApiKey {
   const at = text.indexOf('=');
-  if (at > 0 && at < text.length - 1) return { principal: text.slice(0, at), key: text.slice(at + 1) };
+  const key = text.slice(at + 1);
+  if (at > 0 && PRINCIPAL.test(text.slice(0, at)) && key !== '' && !key.startsWith('=')) return { principal: text.slice(0, at), key };
   return { principal: `key-${index + 1}`, key: text };
 }
+
+const listFrom = (text: string | undefined) => {
+  const items = (text ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  return items.length ? items : undefined;
+};
 
 const truthy = (text: string | undefined) => text !== undefined && /^(1|true|yes|on)$/i.test(text.trim());
 
@@ -124,6 +143,9 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         'simulated-duration': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         'public-url': { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true },
+        'agent-env': { type: 'string', multiple: true },
+        'shared-runs': { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -153,5 +175,8 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   set('simulatedDurationMs', durationFrom('--simulated-duration', values['simulated-duration'] ?? env[SERVER_ENV.simulatedDuration]));
   set('maxBodyBytes', integerFrom('--max-body-bytes', values['max-body-bytes'] ?? env[SERVER_ENV.maxBodyBytes]));
   set('publicUrl', values['public-url'] ?? env[SERVER_ENV.publicUrl]);
+  set('allowedHosts', values['allowed-host'] ?? listFrom(env[SERVER_ENV.allowedHosts]));
+  set('agentEnv', values['agent-env'] ?? listFrom(env[SERVER_ENV.agentEnv]));
+  if (values['shared-runs'] ?? truthy(env[SERVER_ENV.sharedRuns])) options.sharedRuns = true;
   return { help: false, options };
 }

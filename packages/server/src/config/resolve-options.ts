@@ -1,6 +1,8 @@
 import { homedir, tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isLoopbackHost } from '@agent-runs/core';
+import { REQUEST_BODY_MAX_BYTES } from '@agent-runs/core/contract';
 import type { ServerOptions } from './server-options.js';
 
 export const DEFAULT_DATA_DIR = join(homedir(), '.agent-runs', 'server');
@@ -8,6 +10,23 @@ export const DEFAULT_DATA_DIR = join(homedir(), '.agent-runs', 'server');
 /** Thrown for unusable options; the message names the option and what is valid. */
 export class ServerConfigError extends Error {
   override name = 'ServerConfigError';
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function agentEnv(names: string[] | undefined): string[] {
+  for (const [i, name] of (names ?? []).entries()) {
+    if (typeof name !== 'string' || !ENV_NAME.test(name)) {
+      throw new ServerConfigError(`agentEnv[${i}] must be an environment variable name (letters, digits, _), got "${String(name)}".`);
+    }
+  }
+  return names ?? [];
+}
+
+/** The default parent of run working directories: per user and data directory, outside it. */
+function defaultWorkDir(dataDir: string | undefined): string {
+  const owner = `${process.getuid?.() ?? 'user'}:${dataDir ?? 'memory'}`;
+  return join(tmpdir(), `agent-runs-work-${createHash('sha256').update(owner).digest('hex').slice(0, 12)}`);
 }
 
 export type ResolvedOptions = Required<Omit<ServerOptions, 'command' | 'publicUrl' | 'dataDir' | 'log'>> & {
@@ -25,6 +44,15 @@ function integer(name: string, value: number | undefined, fallback: number, min:
   return value;
 }
 
+function allowedHosts(names: string[] | undefined): string[] {
+  for (const [i, name] of (names ?? []).entries()) {
+    if (typeof name !== 'string' || !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.test(name.trim())) {
+      throw new ServerConfigError(`allowedHosts[${i}] must be a host name, optionally with :port (e.g. runs.example or runs.example:8443), got "${String(name)}".`);
+    }
+  }
+  return (names ?? []).map((name) => name.trim());
+}
+
 /** Defaults filled in and every option checked before anything starts. */
 export function resolveOptions(options: ServerOptions): ResolvedOptions {
   const host = options.host ?? '127.0.0.1';
@@ -32,7 +60,11 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   if (storage !== 'memory' && storage !== 'file') {
     throw new ServerConfigError(`storage must be "memory" or "file", got "${String(storage)}".`);
   }
-  const executor = options.executor ?? 'simulated';
+  // A command line means the command executor; naming the simulated one as well is a contradiction.
+  const executor = options.executor ?? (options.command?.trim() ? 'command' : 'simulated');
+  if (executor === 'simulated' && options.command?.trim()) {
+    throw new ServerConfigError('command (--command) is set but executor (--executor) is "simulated", which runs no command; drop the executor (a command implies "command") or the command.');
+  }
   if (executor !== 'simulated' && executor !== 'command') {
     throw new ServerConfigError(`executor must be "simulated" or "command", got "${String(executor)}".`);
   }
@@ -50,6 +82,9 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
       throw new ServerConfigError(`apiKeys[${i}].principal must name who holds the key.`);
     }
   }
+  if (options.publicUrl !== undefined && !/^https?:\/\/[^/]/i.test(options.publicUrl)) {
+    throw new ServerConfigError(`publicUrl must be an http(s) URL such as https://runs.example, got "${options.publicUrl}".`);
+  }
   const dataDir = storage === 'file' ? (options.dataDir ?? DEFAULT_DATA_DIR) : undefined;
   return {
     port: integer('port', options.port, 0, 0, 65535),
@@ -61,11 +96,14 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     executor,
     command: options.command,
     commandTimeoutMs: integer('commandTimeoutMs', options.commandTimeoutMs, 30 * 60_000, 1),
-    workDir: options.workDir ?? (dataDir ? join(dataDir, 'work') : join(tmpdir(), 'agent-runs-server-work')),
+    workDir: options.workDir ?? defaultWorkDir(dataDir),
+    agentEnv: agentEnv(options.agentEnv),
+    sharedRuns: options.sharedRuns ?? false,
     concurrency: integer('concurrency', options.concurrency, 2, 1, 1000),
     simulatedDurationMs: integer('simulatedDurationMs', options.simulatedDurationMs, 3000, 0),
-    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, 1),
+    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, REQUEST_BODY_MAX_BYTES, 1),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
+    allowedHosts: allowedHosts(options.allowedHosts),
     quiet: options.quiet ?? false,
     log: options.quiet ? () => {} : (options.log ?? ((line) => process.stderr.write(`${line}\n`))),
   };

@@ -22,7 +22,21 @@ export interface ServerOptions {
   command?: string;
   /** The `command` executor ends a run that takes longer than this. Default 30 minutes. */
   commandTimeoutMs?: number;
-  /** Where the `command` executor makes a working directory per run. Default `<dataDir>/work`, or a temp dir in memory mode. */
+  /**
+   * Names of the server's environment variables the agent command also receives, besides
+   * the allow-listed PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_*, TZ and TMPDIR.
+   */
+  agentEnv?: string[];
+  /**
+   * Let every key read and cancel every run. Default false: a key reads, lists and cancels
+   * only the runs of its own principal.
+   */
+  sharedRuns?: boolean;
+  /**
+   * Where the `command` executor makes a working directory per run. Default a private
+   * directory (0700) under the system's temp directory, outside the data directory, so an
+   * agent cannot reach the key file or the database by a relative path.
+   */
   workDir?: string;
   /** Runs executed at once; the rest wait in FIFO order. Default 2. */
   concurrency?: number;
@@ -32,6 +46,11 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** The address put in session links when the server is reached through a proxy. Default the listening URL. */
   publicUrl?: string;
+  /**
+   * Host names (`name` or `name:port`) requests may address besides the loopback names and
+   * `publicUrl`'s host; any other Host, and any Origin but the server's own, gets a 403.
+   */
+  allowedHosts?: string[];
   /** Print nothing (not even a generated key: read it from the result). */
   quiet?: boolean;
   /** Where lines are printed. Default stderr. */

@@ -1,4 +1,3 @@
-import { SERVER_ENV } from '../config/parse-server-args.js';
 import type { RunRecord } from '../store/run-record.js';
 
 /** The environment variables the agent command receives, named once for code and docs. */
@@ -12,18 +11,27 @@ export const COMMAND_ENV = {
   workDir: 'AGENT_RUNS_WORK_DIR',
 } as const;
 
-/** The server's own secrets: the agent inherits the server's environment, but not these. */
-const WITHHELD = [SERVER_ENV.apiKeys];
+/**
+ * What the agent gets of the server's environment unasked: enough to find programs, a
+ * home, a locale and a temp directory. Everything else (tokens, keys, cloud credentials)
+ * stays with the server unless the operator names it with --agent-env.
+ */
+export const AGENT_ENV_ALLOWED = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR'] as const;
+const LOCALE = /^LC_[A-Z_]+$/;
 
-/** The agent's environment: the server's, less its keys, plus the run's variables. */
+/** The agent's environment: the allow-listed variables, those passed on purpose, and the run's own. */
 export function commandEnv(
   base: NodeJS.ProcessEnv,
   run: RunRecord,
   mcpConfigPath: string,
   workDir: string,
+  passed: readonly string[] = [],
 ): NodeJS.ProcessEnv {
-  const env = { ...base };
-  for (const name of WITHHELD) delete env[name];
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(base)) {
+    const allowed = (AGENT_ENV_ALLOWED as readonly string[]).includes(name) || LOCALE.test(name) || passed.includes(name);
+    if (allowed && value !== undefined) env[name] = value;
+  }
   const config = run.agentConfig;
   return {
     ...env,

@@ -1,13 +1,17 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { formatElapsed } from '@agent-runs/core';
 import { commandEnv } from './command-env.js';
 import { endGroup } from './process-group.js';
+import { processStartTime } from './process-identity.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
 
 const STDERR_TAIL_CHARS = 2000;
-const KILL_GRACE_MS = 2000;
+/** Between SIGTERM and SIGKILL to the agent's process group. */
+export const KILL_GRACE_MS = 2000;
+const OUTPUT_DRAIN_MS = 500;
 
 export interface CommandExecutorOptions {
   /** The agent command line, run by the shell. */
@@ -15,6 +19,8 @@ export interface CommandExecutorOptions {
   /** Parent of the per-run working directories. */
   workRoot: string;
   timeoutMs: number;
+  /** Variables of the server's environment passed to the agent besides the allow-list. */
+  agentEnv?: readonly string[];
 }
 
 /**
@@ -29,15 +35,16 @@ export class CommandExecutor implements RunExecutor {
 
   start({ run, onOutput }: ExecutionContext): Execution {
     const workDir = join(this.options.workRoot, run.id);
-    mkdirSync(workDir, { recursive: true });
+    mkdirSync(workDir, { recursive: true, mode: 0o700 });
     const mcpConfigPath = join(workDir, 'mcp.json');
-    writeFileSync(mcpConfigPath, `${JSON.stringify({ mcpServers: run.agentConfig.mcp_servers ?? {} }, null, 2)}\n`);
+    // It may hold the MCP servers' tokens: readable by this user only.
+    writeFileSync(mcpConfigPath, `${JSON.stringify({ mcpServers: run.agentConfig.mcp_servers ?? {} }, null, 2)}\n`, { mode: 0o600 });
 
     const child = spawn(this.options.command, {
       shell: true,
       cwd: workDir,
       detached: true, // Its own process group, so cancel and timeout reach everything it starts.
-      env: commandEnv(process.env, run, mcpConfigPath, workDir),
+      env: commandEnv(process.env, run, mcpConfigPath, workDir, this.options.agentEnv),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderrTail = '';
@@ -49,18 +56,33 @@ export class CommandExecutor implements RunExecutor {
     child.stdin.on('error', () => {}); // The agent may exit without reading its prompt.
     child.stdin.end(run.prompt);
 
+    // 'exit', not 'close': a child the agent left running may hold the pipes open for ever.
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
       child.once('error', (error) => resolve({ code: null, signal: null, error }));
-      child.once('close', (code, signal) => resolve({ code, signal }));
+      child.once('exit', (code, signal) => resolve({ code, signal }));
     });
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const pgid = child.pid;
+    let ending: Promise<void> | undefined;
+    const end = () => (ending ??= pgid === undefined ? Promise.resolve() : endGroup(pgid, KILL_GRACE_MS));
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      void endGroup(child, exited, KILL_GRACE_MS);
+      void end();
     }, this.options.timeoutMs);
 
-    const done = exited.then(({ code, signal, error }): ExecutionOutcome => {
+    const settled = exited.then(async (result) => {
       clearTimeout(timer);
+      // The last output is read while the pipes drain, for a bounded moment.
+      await Promise.race([closed, sleep(OUTPUT_DRAIN_MS)]);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      // What the agent left running in its group goes with it.
+      void end();
+      return result;
+    });
+
+    const done = settled.then(({ code, signal, error }): ExecutionOutcome => {
       if (error) {
         return { state: 'FAILED', statusMessage: { message: `The agent command could not start: ${error.message}`, error_code: 'internal_error', retryable: false } };
       }
@@ -80,9 +102,10 @@ export class CommandExecutor implements RunExecutor {
     });
     return {
       done,
+      processGroup: pgid === undefined ? undefined : { pgid, startTime: processStartTime(pgid) ?? null },
       cancel: async () => {
         clearTimeout(timer);
-        await endGroup(child, exited, KILL_GRACE_MS);
+        await end();
       },
     };
   }

@@ -7,9 +7,17 @@ export interface ExecutionOutcome {
   statusMessage?: RunStatusMessage;
 }
 
+export interface ProcessGroupRecord {
+  pgid: number;
+  /** The leader's start time (processStartTime), so a reused pid is not taken for it; null when unknown. */
+  startTime: string | null;
+}
+
 export interface Execution {
   /** Settles when the work ends on its own; after cancel() its value is ignored. */
   done: Promise<ExecutionOutcome>;
+  /** The agent's process group, when the work is a process: recorded so a restart can end it. */
+  processGroup?: ProcessGroupRecord | undefined;
   /** Stops the work now (cancel or shutdown); resolves once it has stopped. */
   cancel(): Promise<void>;
 }

@@ -22,17 +22,23 @@ export class ApiKeyAuth {
     this.keys = keys.map((k) => ({ hash: digest(k.key), principal: k.principal }));
   }
 
+  /** The principal of the request's valid Bearer key, if it has one (auth off or not). */
+  keyPrincipal(req: IncomingMessage): string | undefined {
+    const header = req.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match) return undefined;
+    const hash = digest(match[1]!);
+    let principal: string | undefined;
+    // Compare against every key so the time taken does not reveal which one matched.
+    for (const key of this.keys) if (timingSafeEqual(hash, key.hash)) principal ??= key.principal;
+    return principal;
+  }
+
   /** The caller's identity; throws a 401 problem when the key is missing or unknown. */
   authenticate(req: IncomingMessage): RunCreatorInfo {
     const header = req.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (match) {
-      const hash = digest(match[1]!);
-      let principal: string | undefined;
-      // Compare against every key so the time taken does not reveal which one matched.
-      for (const key of this.keys) if (timingSafeEqual(hash, key.hash)) principal ??= key.principal;
-      if (principal !== undefined) return creatorFor(principal);
-    }
+    const principal = this.keyPrincipal(req);
+    if (principal !== undefined) return creatorFor(principal);
     if (!this.required) return creatorFor('local');
     throw new ApiProblem(
       'authentication_required',

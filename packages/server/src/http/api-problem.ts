@@ -18,6 +18,8 @@ export class ApiProblem extends Error {
   readonly status: number;
   readonly retryable: boolean;
   readonly headers: Record<string, string>;
+  /** Names this failure in the answer and in the server's log, so the two can be matched. */
+  readonly traceId = randomUUID();
 
   constructor(
     readonly code: ErrorCode,
@@ -41,7 +43,7 @@ export class ApiProblem extends Error {
       detail: this.detail,
       instance,
       retryable: this.retryable,
-      trace_id: randomUUID(),
+      trace_id: this.traceId,
     };
   }
 }

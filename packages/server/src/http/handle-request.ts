@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { checkRequestOrigin } from '@agent-runs/core/contract';
 import { ApiProblem } from './api-problem.js';
+import { requireJsonContentType } from './json-content-type.js';
 import { sendProblem } from './respond.js';
 import type { AppContext } from './route.js';
 import type { Router } from './router.js';
@@ -16,17 +18,23 @@ export async function handleRequest(
   try {
     const url = new URL(req.url ?? '/', 'http://server.invalid');
     instance = url.pathname;
+    // Cross-site and DNS-rebinding requests are refused before anything else is looked at.
+    const rejected = checkRequestOrigin(req.headers, app.originGuard());
+    if (rejected) throw new ApiProblem('not_authorized', rejected.message, { status: rejected.status, retryable: false });
+    requireJsonContentType(req);
     const { route, params } = router.match(req.method ?? 'GET', url.pathname);
     const caller = route.auth ? app.auth.authenticate(req) : { uid: 'anonymous' };
     await route.handle({ req, res, url, params, app, caller });
   } catch (error) {
-    // The caller went away mid-request: there is no one to answer.
-    if (req.destroyed && !(error instanceof ApiProblem)) return;
     if (error instanceof ApiProblem) {
       sendProblem(res, error, instance);
       return;
     }
-    log(`Internal error on ${req.method} ${instance}: ${(error as Error).stack ?? String(error)}`);
-    sendProblem(res, new ApiProblem('internal_error', 'The server failed to answer; try again.'), instance);
+    // Logged once, with the trace id the caller gets, whether or not the caller is still
+    // there (a request whose body was read reports `destroyed` on Node 20: it is not gone).
+    const problem = new ApiProblem('internal_error', 'The server failed to answer; try again, or report the trace id.');
+    const cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    log(`Internal error on ${req.method} ${instance} (trace id ${problem.traceId}): ${cause}`);
+    sendProblem(res, problem, instance);
   }
 }

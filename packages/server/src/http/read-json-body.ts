@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { PROMPT_MAX_CHARS } from '@agent-runs/core/contract';
 import { ApiProblem } from './api-problem.js';
 
 /** Reads and parses a JSON body of at most `limit` bytes; an empty body reads as undefined. */
@@ -23,13 +24,11 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     });
     req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.once('error', reject);
-    req.once('aborted', () => reject(new Error('request aborted')));
+    // The caller went away mid-body: the answer reaches no one, but is not an internal error.
+    req.once('aborted', () => reject(new ApiProblem('invalid_request', 'The request body ended before its end.')));
   });
   if (text.trim() === '') return undefined;
-  const type = String(req.headers['content-type'] ?? 'application/json').toLowerCase();
-  if (!type.includes('json')) {
-    throw new ApiProblem('invalid_request', `Content-Type must be application/json, got "${type}".`, { status: 415 });
-  }
+  // The Content-Type was checked before the body was read (json-content-type.ts).
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -38,7 +37,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
 }
 
 function tooLarge(limit: number): ApiProblem {
-  return new ApiProblem('invalid_request', `The body is larger than the limit of ${limit} bytes.`, {
+  return new ApiProblem('invalid_request', `The body is larger than the limit of ${limit} bytes (a prompt may have up to ${PROMPT_MAX_CHARS} characters).`, {
     status: 413,
     retryable: false,
   });

@@ -25,7 +25,18 @@ export function sendProblem(res: ServerResponse, problem: ApiProblem, instance: 
   res.end(body);
 }
 
+/**
+ * Pages show run text that may be hostile: no script runs, nothing loads from elsewhere,
+ * the link's token leaks to no other site and no cache keeps the page.
+ */
+export const PAGE_HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+} as const;
+
 export function sendHtml(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html), ...PAGE_HEADERS });
   res.end(html);
 }

@@ -1,6 +1,8 @@
-import type { RunCreatorInfo } from '@agent-runs/core/contract';
+import type { OriginGuardOptions, RunCreatorInfo } from '@agent-runs/core/contract';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyAuth } from './api-key-auth.js';
+import type { SessionTokens } from './session-access.js';
+import type { RunRecord } from '../store/run-record.js';
 import type { RunService } from '../runs/run-service.js';
 import type { RunStore } from '../store/run-store.js';
 
@@ -12,6 +14,11 @@ export interface AppContext {
   /** Where the server is reachable, without a trailing slash (for links). */
   publicUrl: () => string;
   maxBodyBytes: number;
+  /** The Host names and origins requests may come from (known once the server listens). */
+  originGuard: () => OriginGuardOptions;
+  sessionTokens: SessionTokens;
+  /** `session_link` for a run: where its page is, with the token that opens it. */
+  sessionLink: (run: RunRecord) => string;
 }
 
 export interface RouteRequest {

@@ -7,7 +7,8 @@ export const getRunRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId',
   auth: true,
-  async handle({ res, params, app }) {
-    sendJson(res, 200, toRunItem(await app.runs.getOrThrow(params.runId!), app.publicUrl()));
+  async handle({ res, params, app, caller }) {
+    const run = await app.runs.getOrThrow(params.runId!, caller);
+    sendJson(res, 200, toRunItem(run, app.sessionLink(run)));
   },
 };

@@ -4,6 +4,8 @@ import { decodeCursor } from '../store/list-cursor.js';
 import type { RunListQuery } from '../store/run-store.js';
 
 const KNOWN = new Set(Object.keys(ListRunsQuerySchema.shape));
+/** Parameters that take several values by repetition; any other given twice is a mistake. */
+const REPEATABLE = new Set(['state']);
 
 /** `?state=A&state=B&limit=5` → a validated store query; a problem names each bad parameter. */
 export function parseListQuery(params: URLSearchParams): RunListQuery {
@@ -13,6 +15,13 @@ export function parseListQuery(params: URLSearchParams): RunListQuery {
     if (!KNOWN.has(name)) unknown.add(name);
     const prior = raw[name];
     raw[name] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
+  }
+  const repeated = Object.entries(raw).filter(([name, value]) => Array.isArray(value) && KNOWN.has(name) && !REPEATABLE.has(name));
+  if (repeated.length) {
+    throw new ApiProblem(
+      'invalid_request',
+      repeated.map(([name, value]) => `${name}: given ${(value as string[]).length} times; pass it once`).join('; ') + '.',
+    );
   }
   if (unknown.size) {
     throw new ApiProblem('invalid_request', `query: unknown parameter(s) ${[...unknown].join(', ')}; known: ${[...KNOWN].join(', ')}.`);

@@ -9,11 +9,19 @@ export const listRunsRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/runs',
   auth: true,
-  async handle({ res, url, app }) {
-    const page = await app.store.list(parseListQuery(url.searchParams));
-    const publicUrl = app.publicUrl();
+  async handle({ res, url, app, caller }) {
+    const query = parseListQuery(url.searchParams);
+    if (!app.runs.sharedRuns) {
+      // A key lists its own principal's runs; a creator filter naming another matches none.
+      if (query.creator !== undefined && query.creator !== caller.uid) {
+        sendJson(res, 200, { runs: [], page_info: { has_next_page: false } });
+        return;
+      }
+      query.creator = caller.uid ?? '';
+    }
+    const page = await app.store.list(query);
     sendJson(res, 200, {
-      runs: page.runs.map((run) => toRunItem(run, publicUrl)),
+      runs: page.runs.map((run) => toRunItem(run, app.sessionLink(run))),
       page_info: { has_next_page: page.next !== undefined, ...(page.next ? { next_cursor: encodeCursor(page.next) } : {}) },
     });
   },

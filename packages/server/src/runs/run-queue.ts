@@ -10,6 +10,9 @@ interface Active {
   output: OutputBuffer;
 }
 
+const RETRY_MIN_MS = 250;
+const RETRY_MAX_MS = 10_000;
+
 /** First in, first out; at most `concurrency` runs execute at once. */
 export class RunQueue {
   private readonly waiting: string[] = [];
@@ -17,6 +20,13 @@ export class RunQueue {
   /** Runs taken from `waiting` whose move to INPROGRESS is being written. */
   private starting = 0;
   private stopped = false;
+  /** Set while a failed store write is waited out before the queue tries again. */
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDelayMs = 0;
+  /** Outcomes of finished runs whose writing failed, retried until the store takes them. */
+  private readonly unrecorded = new Map<string, ExecutionOutcome>();
+  /** Runs whose move to INPROGRESS failed, in order: first in line again on the next try. */
+  private readonly failedStarts: string[] = [];
 
   constructor(
     private readonly store: RunStore,
@@ -42,7 +52,11 @@ export class RunQueue {
     const active = this.active.get(runId);
     if (!active) return false;
     this.active.delete(runId);
-    await active.execution.cancel();
+    try {
+      await active.execution.cancel();
+    } catch (error) {
+      this.log(`Could not stop the work of run ${runId}: ${(error as Error).message}`);
+    }
     active.output.flush();
     this.pump();
     return true;
@@ -52,6 +66,10 @@ export class RunQueue {
   async stop(message: RunStatusMessage): Promise<void> {
     this.stopped = true;
     this.waiting.length = 0;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    // A last try for outcomes the store refused; what still fails is marked at the next start.
+    await Promise.all([...this.unrecorded].map(([id, outcome]) => this.record(id, outcome).catch(() => {})));
     await Promise.all(
       [...this.active.keys()].map(async (id) => {
         await this.abandon(id);
@@ -61,6 +79,8 @@ export class RunQueue {
   }
 
   private pump(): void {
+    if (this.retryTimer) return; // The store failed a write: wait before trying again.
+    if (this.failedStarts.length) this.waiting.unshift(...this.failedStarts.splice(0));
     while (!this.stopped && this.active.size + this.starting < this.concurrency && this.waiting.length > 0) {
       const id = this.waiting.shift()!;
       this.starting++;
@@ -68,14 +88,16 @@ export class RunQueue {
       this.store.transition(id, { from: ['QUEUED'], to: 'INPROGRESS', at, startedAt: at }).then(
         (run) => {
           this.starting--;
+          this.storeWorks();
           // Undefined: it was cancelled while waiting.
           if (run && !this.stopped) this.start(run);
           this.pump();
         },
         (error: unknown) => {
           this.starting--;
-          this.log(`Could not start run ${id}: ${(error as Error).message}`);
-          this.pump();
+          // It stays QUEUED in the store and first in line here: taken up again once writes work.
+          this.failedStarts.push(id);
+          this.storeFailed(`Could not start run ${id}`, error);
         },
       );
     }
@@ -95,6 +117,11 @@ export class RunQueue {
     }
     const active: Active = { execution, output };
     this.active.set(run.id, active);
+    if (execution.processGroup) {
+      this.store.setProcessGroup(run.id, execution.processGroup).catch((error: unknown) => {
+        this.log(`Could not record the process group of run ${run.id}: ${(error as Error).message}`);
+      });
+    }
     execution.done.then(
       (outcome) => this.finish(run.id, active, output, outcome),
       (error: unknown) =>
@@ -111,14 +138,52 @@ export class RunQueue {
     this.active.delete(runId);
     output.flush();
     try {
-      await this.store.transition(runId, {
-        from: ['INPROGRESS'],
-        to: outcome.state,
-        at: this.clock.now(),
-        statusMessage: outcome.statusMessage ?? null,
-      });
+      await this.record(runId, outcome);
+      this.storeWorks();
     } catch (error) {
-      this.log(`Could not record the end of run ${runId}: ${(error as Error).message}`);
+      // Kept and written again later: a run must not stay INPROGRESS with nothing running it.
+      this.unrecorded.set(runId, outcome);
+      this.storeFailed(`Could not record the end of run ${runId}`, error);
+      return;
+    }
+    this.pump();
+  }
+
+  private async record(runId: string, outcome: ExecutionOutcome): Promise<void> {
+    await this.store.transition(runId, {
+      from: ['INPROGRESS'],
+      to: outcome.state,
+      at: this.clock.now(),
+      statusMessage: outcome.statusMessage ?? null,
+    });
+    this.unrecorded.delete(runId);
+  }
+
+  /** A store write failed: log it, and try again after a delay that grows to 10 s. */
+  private storeFailed(what: string, error: unknown): void {
+    this.log(`${what}: ${(error as Error).message}; trying again shortly.`);
+    if (this.stopped || this.retryTimer) return;
+    this.retryDelayMs = Math.min(Math.max(RETRY_MIN_MS, this.retryDelayMs * 2), RETRY_MAX_MS);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.retry();
+    }, this.retryDelayMs);
+  }
+
+  private storeWorks(): void {
+    if (this.retryDelayMs > 0) this.log('The store takes writes again; the queue goes on.');
+    this.retryDelayMs = 0;
+  }
+
+  private async retry(): Promise<void> {
+    for (const [id, outcome] of [...this.unrecorded]) {
+      try {
+        await this.record(id, outcome);
+        this.storeWorks();
+      } catch (error) {
+        this.storeFailed(`Could not record the end of run ${id}`, error);
+        return;
+      }
     }
     this.pump();
   }

@@ -30,7 +30,14 @@ export class RunService {
     private readonly queue: RunQueue,
     private readonly executor: RunExecutor,
     private readonly clock: MonotonicClock,
+    /** Every key reads and cancels every run; otherwise only its own principal's. */
+    readonly sharedRuns = false,
   ) {}
+
+  /** Whether `principal` may read and cancel `run`. */
+  mayRead(principal: string | undefined, run: RunRecord): boolean {
+    return this.sharedRuns || run.creator.uid === principal;
+  }
 
   async create({ body, creator, source, idempotencyKey }: CreateRunInput): Promise<RunAgentResponse> {
     if (body === undefined) throw new ApiProblem('invalid_request', 'body: a JSON object with a prompt is required.');
@@ -73,15 +80,16 @@ export class RunService {
     return { run_id: result.run.id, task_id: result.run.id, state, ...(atCapacity ? { at_capacity: true } : {}) };
   }
 
-  async getOrThrow(runId: string): Promise<RunRecord> {
+  /** The run, if `caller` may read it; another principal's run is as unknown as a missing one. */
+  async getOrThrow(runId: string, caller: RunCreatorInfo): Promise<RunRecord> {
     const run = await this.store.get(runId);
-    if (!run) throw new ApiProblem('resource_not_found', `No run with id "${runId}".`);
+    if (!run || !this.mayRead(caller.uid, run)) throw new ApiProblem('resource_not_found', `No run with id "${runId}".`);
     return run;
   }
 
   /** QUEUED or INPROGRESS → CANCELLED; the work is stopped, the process group ended. */
   async cancel(runId: string, by: RunCreatorInfo): Promise<RunRecord> {
-    const run = await this.getOrThrow(runId);
+    const run = await this.getOrThrow(runId, by);
     if (isTerminalState(run.state)) {
       throw new ApiProblem('invalid_request', `Run ${runId} is already ${run.state} and cannot be cancelled.`, { retryable: false });
     }
@@ -96,7 +104,9 @@ export class RunService {
       // It changed state between the read and the update: answer as for its new state.
       return this.cancel(runId, by);
     }
-    await this.queue.abandon(runId);
+    // Answered at once: the agent's process group is ended in the background (SIGTERM, then
+    // SIGKILL after a grace period), and its slot is freed once it is gone.
+    void this.queue.abandon(runId);
     return cancelled;
   }
 }

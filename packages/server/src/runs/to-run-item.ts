@@ -1,8 +1,8 @@
 import type { RunItem } from '@agent-runs/core/contract';
 import type { RunRecord } from '../store/run-record.js';
 
-/** The contract's view of a stored run; the session link is built from where the server is reachable now. */
-export function toRunItem(run: RunRecord, publicUrl: string): RunItem {
+/** The contract's view of a stored run; `sessionLink` carries the token that opens its page (AppContext.sessionLink). */
+export function toRunItem(run: RunRecord, sessionLink: string): RunItem {
   return {
     run_id: run.id,
     task_id: run.id,
@@ -16,7 +16,7 @@ export function toRunItem(run: RunRecord, publicUrl: string): RunItem {
     source: run.source,
     creator: run.creator,
     session_id: run.sessionId,
-    session_link: `${publicUrl}/sessions/${run.sessionId}`,
+    session_link: sessionLink,
     agent_config: run.agentConfig,
     execution_location: 'LOCAL',
     is_sandbox_running: run.state === 'INPROGRESS',

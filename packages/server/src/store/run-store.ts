@@ -1,4 +1,5 @@
 import type { KnownRunState, RunStatusMessage } from '@agent-runs/core/contract';
+import type { ProcessGroupRecord } from '../executors/run-executor.js';
 import type { ListCursor } from './list-cursor.js';
 import type { NewRun, RunRecord } from './run-record.js';
 
@@ -60,6 +61,10 @@ export interface RunStore {
   setOutput(id: string, output: string): Promise<void>;
   /** What the executor printed so far ('' when nothing). */
   getOutput(id: string): Promise<string>;
+  /** Records the process group doing a run's work. */
+  setProcessGroup(id: string, group: ProcessGroupRecord): Promise<void>;
+  /** The recorded process groups of the runs in one of `states`. */
+  processGroups(states: readonly string[]): Promise<(ProcessGroupRecord & { id: string })[]>;
   /** Ids of QUEUED runs, oldest first. */
   queuedIds(): Promise<string[]>;
   /** Marks every run in one of `states` as FAILED with `message`; returns how many. */

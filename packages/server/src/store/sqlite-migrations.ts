@@ -51,7 +51,21 @@ CREATE TABLE IF NOT EXISTS run_outputs (
 ) WITHOUT ROWID;
 `;
 
-export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [{ version: 1, name: 'runs', sql: RUNS_V1 }];
+// The process group of each run's agent and its leader's start time, so a server started
+// after a crash can end the agents the dead one left running, and no process that merely
+// reuses the pid.
+const RUN_PROCESSES_V2 = `
+CREATE TABLE IF NOT EXISTS run_processes (
+  id TEXT PRIMARY KEY,
+  pgid INTEGER NOT NULL,
+  start_time TEXT
+) WITHOUT ROWID;
+`;
+
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
+  { version: 1, name: 'runs', sql: RUNS_V1 },
+  { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
+];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */
 export function migrateSqlite(db: Database.Database, migrations: readonly SqliteMigration[] = SQLITE_MIGRATIONS): void {

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openDatabase } from './sqlite-driver.js';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
+import type { ProcessGroupRecord } from '../executors/run-executor.js';
 import type { ListCursor } from './list-cursor.js';
 import type { NewRun, RunRecord } from './run-record.js';
 import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition, SortField } from './run-store.js';
@@ -252,9 +253,11 @@ export class SqliteRunStore implements RunStore {
       sets.push('status_message = ?');
       params.push(change.statusMessage ? JSON.stringify(change.statusMessage) : null);
     }
-    const row = this.statement(
+    // all(), not get(): get() stops after the first row and the commit that follows is not
+    // checked, so a write the disk refused (SQLITE_FULL) would be reported as done.
+    const [row] = this.statement(
       `UPDATE runs SET ${sets.join(', ')} WHERE id = ? AND state IN (${from}) RETURNING ${COLUMNS}`,
-    ).get(...params, id, ...change.from) as RunRow | undefined;
+    ).all(...params, id, ...change.from) as RunRow[];
     return row ? toRecord(row) : undefined;
   }
 
@@ -268,6 +271,18 @@ export class SqliteRunStore implements RunStore {
   async getOutput(id: string): Promise<string> {
     const row = this.statement('SELECT output FROM run_outputs WHERE id = ?').get(id) as { output: string } | undefined;
     return row?.output ?? '';
+  }
+
+  async setProcessGroup(id: string, group: ProcessGroupRecord): Promise<void> {
+    this.statement('INSERT OR REPLACE INTO run_processes (id, pgid, start_time) VALUES (?, ?, ?)').run(id, group.pgid, group.startTime);
+  }
+
+  async processGroups(states: readonly string[]): Promise<(ProcessGroupRecord & { id: string })[]> {
+    if (states.length === 0) return [];
+    const rows = this.statement(
+      `SELECT p.id, p.pgid, p.start_time FROM run_processes p JOIN runs r ON r.id = p.id WHERE r.state IN (${states.map(() => '?').join(', ')})`,
+    ).all(...states) as { id: string; pgid: number; start_time: string | null }[];
+    return rows.map((row) => ({ id: row.id, pgid: row.pgid, startTime: row.start_time }));
   }
 
   async queuedIds(): Promise<string[]> {

@@ -4,7 +4,7 @@
 # the version). Usage: bash .ci/other-node.sh 24   (after npm ci at the root)
 #
 # The suites run in this working tree: on Node 22 and later the server opens SQLite with
-# better-sqlite3 13 (Node-API, prebuilt for every Node), so the clone's Node 20 build of
+# better-sqlite3 13 (Node-API: one build serves every Node from 22 on), so the clone's build of
 # better-sqlite3 12 stays as it is and is not loaded (packages/server/src/store/sqlite-driver.ts).
 set -euo pipefail
 major="${1:?usage: bash .ci/other-node.sh <major>, e.g. 24}"

@@ -28,7 +28,7 @@ describe.concurrent('bad inputs fail the step before any request', () => {
   const cases: Array<[string, Record<string, string | undefined>, RegExp]> = [
     ['no prompt, prompt-file or skill', { prompt: undefined }, /Input "prompt" is required/],
     ['both prompt and prompt-file', { 'prompt-file': 'prompt.md' }, /"prompt" and "prompt-file" are both set/],
-    ['an unreadable prompt-file', { prompt: undefined, 'prompt-file': '/nonexistent/prompt.md' }, /Input "prompt-file" must be a readable file.*ENOENT/],
+    ['an unreadable prompt-file', { prompt: undefined, 'prompt-file': '/nonexistent/prompt.md' }, /Input "prompt-file": cannot read \/nonexistent\/prompt\.md \(ENOENT\)/],
     ['a wait that is not a boolean', { wait: 'yes' }, /Input "wait" must be true or false, got "yes"/],
     ['a timeout that is not a duration', { timeout: 'soon' }, /Input "timeout" must be a duration such as 90s, 45m/],
     ['a zero timeout', { timeout: '0s' }, /Input "timeout" must be a duration/],
@@ -41,7 +41,7 @@ describe.concurrent('bad inputs fail the step before any request', () => {
     ['mcp-servers that is neither JSON nor a file', { 'mcp-servers': 'servers.json' }, /Input "mcp-servers": is neither a JSON object nor a readable file/],
     ['an MCP server with two transports', { 'mcp-servers': '{"gh":{"command":"x","url":"https://x.test"}}' }, /Input "mcp-servers": .*gh.*exactly one of warp_id, command or url/],
     ['no api-key', { 'api-key': undefined }, /Input "api-key" is required/],
-    ['a base-url that is not a URL', { 'base-url': 'app.example.com' }, /Input "base-url" must be an absolute http\(s\) URL/],
+    ['a base-url that is not a URL', { 'base-url': 'app.example.com' }, /Input "base-url": must be an absolute http\(s\) URL/],
     ['a plain-http base-url that is not loopback', { 'base-url': 'http://agents.example.com/api/v1' }, /Input "base-url": Refusing to send the API key over plain http/],
     ['comment without github-token', { comment: 'true' }, /Input "github-token" is required when "comment" is true/],
   ];
@@ -109,12 +109,12 @@ describe('the runner contract', () => {
     expect(parseFileCommands('a=1\nb<<EOF_x\nline one\nline two\nEOF_x\na=2\n')).toEqual({ a: '2', b: 'line one\nline two' });
   });
 
-  it('reads a prompt from prompt-file', async () => {
+  it('reads a prompt from prompt-file, without its final newline', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'prompt-'));
     writeFileSync(join(dir, 'prompt.md'), 'Triage the open issues\n');
     const { prompt: _, ...rest } = base();
     await runStep({ inputs: { ...rest, 'prompt-file': join(dir, 'prompt.md') } });
-    expect(JSON.parse(recorder.requests.at(-1)!.body).prompt).toBe('Triage the open issues\n');
+    expect(JSON.parse(recorder.requests.at(-1)!.body).prompt).toBe('Triage the open issues');
   });
 });
 

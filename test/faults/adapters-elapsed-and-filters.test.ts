@@ -61,3 +61,12 @@ describe('an empty filter is a mistake, not "every run"', () => {
     expect(result.stderr).toContain('error: --search needs a non-empty value.');
   });
 });
+
+describe('a time filter out of range', () => {
+  it('list --created-after 99999999999d is a usage error naming the flag, not "unexpected"', async () => {
+    const result = await cli(['list', '--created-after', '99999999999d']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: --created-after goes back further than any time, got "99999999999d".');
+    expect(result.stderr).not.toContain('unexpected');
+  });
+});

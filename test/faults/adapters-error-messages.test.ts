@@ -98,7 +98,7 @@ describe('the Action says what is wrong, cleanly', () => {
   it('shows the address it tried readably, with its percent-escapes decoded once', async () => {
     const step = await runStep({ inputs: serverInputs(env.server, { prompt: 'x', 'base-url': `${env.server.url}/my api` }) });
     expect(step.code).toBe(1);
-    expect(step.error).toContain(`Not found (404) at POST ${env.server.url}/my api/agent/run.`);
+    expect(step.error).toContain(`Not found (404) at POST ${env.server.url}/my api/agent/runs.`);
     expect(step.error).not.toMatch(/\.\./);
   });
 });

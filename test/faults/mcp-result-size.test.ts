@@ -1,11 +1,11 @@
-import { AgentRunsClient } from '@agent-runs/core';
+import { AgentRunsClient, PROMPT_MAX_CHARS } from '@agent-runs/core';
 import type { RunningServer } from '@agent-runs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binEnv, connectStdio, startRunsApi, textOf, type StdioSession } from '../mcp/mcp-harness.js';
 
-// Large prompts, each with a token in the middle that shows where its text went.
-const PROMPT_CHARS = 900_000;
-const bigPrompt = (i: number) => `Run ${i} [simulate 100ms]\n${'x'.repeat(PROMPT_CHARS / 2)}MIDDLE-${i}${'y'.repeat(PROMPT_CHARS / 2)}`;
+// The largest prompts the server takes, each with a token in the middle that shows where its text went.
+const HALF = Math.floor((PROMPT_MAX_CHARS - 100) / 2);
+const bigPrompt = (i: number) => `Run ${i} [simulate 100ms]\n${'x'.repeat(HALF)}MIDDLE-${i}${'y'.repeat(HALF)}`;
 const RUNS = 20;
 
 let api: RunningServer;
@@ -50,10 +50,10 @@ describe('MCP results stay small whatever the runs hold', () => {
     expect(count(run.prompt, 'MIDDLE-1')).toBe(1);
   });
 
-  it('agent-run://recent lists twenty runs of 900 KB prompts in one small message', async () => {
+  it('agent-run://recent lists twenty runs of the largest prompts in one small message', async () => {
     const read = await mcp.client.readResource({ uri: 'agent-run://recent' });
     const text = (read.contents[0] as { text: string }).text;
-    expect(text.length).toBeLessThan(200_000);
+    expect(text.length).toBeLessThan(100_000);
     const body = JSON.parse(text) as { runs: Array<{ run_id: string; prompt: string }> };
     expect(body.runs.map((r) => r.run_id).sort()).toEqual([...ids].sort());
     for (const run of body.runs) expect(run.prompt).toContain(`the full text is in agent-run://${run.run_id}]`);
@@ -62,7 +62,7 @@ describe('MCP results stay small whatever the runs hold', () => {
   it('list_runs with the largest page stays small', async () => {
     const result = await mcp.client.callTool({ name: 'list_runs', arguments: { limit: 100 } });
     expect(result.isError).toBeFalsy();
-    expect(JSON.stringify(result).length).toBeLessThan(300_000);
+    expect(JSON.stringify(result).length).toBeLessThan(150_000);
     expect((result.structuredContent as { runs: unknown[] }).runs).toHaveLength(RUNS);
   });
 

@@ -25,15 +25,16 @@ describe('files', () => {
   let dataDir: string;
   let workDir: string;
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'agent-runs-data-'));
+    dataDir = join(mkdtempSync(join(tmpdir(), 'agent-runs-data-')), 'made-by-the-server');
     workDir = mkdtempSync(join(tmpdir(), 'agent-runs-work-'));
     server = await startServer({ dataDir, workDir, quiet: true, executor: 'command', command: 'cat > /dev/null' });
   });
   afterAll(() => server.close());
 
-  it('creates runs.sqlite, the generated key, the session secret and each mcp.json readable by this user only', async () => {
+  it('creates the data directory, runs.sqlite, the generated key, the session secret and each mcp.json for this user only', async () => {
     const id = await createAs(server, server.apiKey, { prompt: 'x', config: { mcp_servers: { gh: { command: 'gh-mcp', env: { GITHUB_TOKEN: 'ghp_secret' } } } } });
     await expect.poll(async () => (await rawRequest(`${server.baseURL}/agent/runs/${id}`, { headers: as(server.apiKey) })).json.state).toBe('SUCCEEDED');
+    expect(mode(dataDir)).toBe(0o700);
     expect(mode(join(dataDir, 'runs.sqlite'))).toBe(0o600);
     expect(mode(join(dataDir, 'api-key'))).toBe(0o600);
     expect(mode(join(dataDir, 'session-secret'))).toBe(0o600);

@@ -61,7 +61,7 @@ const state = async (id: string) => (await rawRequest(`${proc.baseURL}/agent/run
 
 describe.runIf(canMount)('a full disk', () => {
   it('answers every request, leaves no run stuck, and the queue recovers once space is freed', async () => {
-    const running = (await create('Long enough to end while the disk is full [simulate 1500ms]')).json.run_id as string;
+    const running = (await create('Long enough to end while the disk is full [simulate 3s]')).json.run_id as string;
     const queued = (await create('Waits for the slot [simulate 50ms]')).json.run_id as string;
     await expect.poll(() => state(running), { timeout: 10_000 }).toBe('INPROGRESS');
     expect(await state(queued)).toBe('QUEUED');

@@ -11,11 +11,12 @@ import { rawRequest } from './raw-http.js';
 const BIN = fileURLToPath(new URL('../../packages/server/bin/agent-runs-server.js', import.meta.url));
 let unrelated: ChildProcess;
 let procs: ServerProcess[] = [];
+const later: ChildProcess[] = [];
 beforeAll(() => {
   unrelated = spawn('sleep', ['60'], { stdio: 'ignore' });
 });
 afterAll(() => {
-  unrelated.kill('SIGKILL');
+  for (const child of [unrelated, ...later]) child.kill('SIGKILL');
 });
 afterEach(async () => {
   for (const p of procs) {
@@ -37,8 +38,11 @@ describe.runIf(process.platform === 'linux')('a stale pid file naming an unrelat
     expect(startTime).toMatch(/^\d+$/);
     first.child.kill('SIGKILL');
     await first.exited;
-    // As after a reboot: the dead server's pid now belongs to some other process.
-    writeFileSync(pidFile, `${unrelated.pid} ${startTime}\n`);
+    // As after a reboot: the dead server's pid now belongs to some other process, one
+    // started after it (a process started in the same clock tick would look the same).
+    const reuser = spawn('sleep', ['60'], { stdio: 'ignore' });
+    later.push(reuser);
+    writeFileSync(pidFile, `${reuser.pid} ${startTime}\n`);
     const second = await startServerProcess(['--data-dir', dataDir]);
     procs.push(second);
     expect((await rawRequest(`${second.baseURL.replace(/\/api\/v1$/, '')}/healthz`)).status).toBe(200);

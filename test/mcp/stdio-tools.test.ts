@@ -19,7 +19,7 @@ describe('tools/list', () => {
   it('offers the five tools with titles, descriptions and annotations', async () => {
     const { tools } = await mcp.client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).toEqual(['cancel_run', 'create_run', 'get_run', 'list_runs', 'wait_for_run']);
+    expect(Object.keys(byName).sort()).toEqual(['cancel_run', 'create_run', 'follow_up_run', 'get_run', 'get_run_conversation', 'list_runs', 'wait_for_run']);
     for (const tool of tools) {
       expect(tool.title).toBeTruthy();
       expect(tool.description!.length).toBeGreaterThan(80);

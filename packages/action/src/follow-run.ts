@@ -29,28 +29,41 @@ type FollowOptions = Pick<
 
 const link = (run: RunItem) => (run.session_link ? ` ${run.session_link}` : '');
 
+/** What the step does to get a run going: create one, or follow up an existing one. */
+export type RunStart = { request: RunAgentRequest } | { followup: { runId: string; message: string } };
+
+async function start(client: AgentRunsClient, how: RunStart): Promise<{ runId: string; line: string }> {
+  if ('followup' in how) {
+    const { runId, message } = how.followup;
+    const answer = await client.runs.followup(runId, { message });
+    return { runId, line: `Sent a follow-up to run ${runId}${answer.state ? ` (${answer.state})` : ''}.` };
+  }
+  const created = await client.runs.create(how.request);
+  return { runId: created.run_id, line: `Started run ${created.run_id} (${created.state}).` };
+}
+
 /**
- * Starts the run, then (unless told not to wait) follows it to a terminal state. A run
- * that outlives the step is cancelled or deliberately left running, and the verdict says which.
+ * Starts the run (or follows up an existing one), then (unless told not to wait) follows
+ * it to a terminal state. A run that outlives the step is cancelled or deliberately left
+ * running, and the verdict says which.
  */
 export async function followRun(
   client: AgentRunsClient,
-  request: RunAgentRequest,
+  how: RunStart,
   options: FollowOptions,
   jobCancel: JobCancellation,
   onRunId: (runId: string) => void,
 ): Promise<RunOutcome> {
   // Not abortable: a run that exists must be known, so that it can be cancelled.
-  const created = await client.runs.create(request);
-  const runId = created.run_id;
+  const { runId, line } = await start(client, how);
   onRunId(runId);
   saveRunForPost(runId, options.wait && options.cancelOnJobCancel);
-  logRunText(`Started run ${runId} (${created.state}).`);
+  logRunText(line);
 
   if (!options.wait) {
     const run = await client.runs.get(runId);
     if (run.session_link) logRunText(`Session: ${run.session_link}`);
-    return { run, headline: `Started run ${runId}; not waiting for it (wait: false).`, failed: false };
+    return { run, headline: `${line.replace(/\.$/, '')}; not waiting for it (wait: false).`, failed: false };
   }
 
   const started = Date.now();

@@ -1,18 +1,23 @@
-import { readFileSync } from 'node:fs';
 import * as core from '@actions/core';
 import {
   API_KEY_VARIABLES,
+  apiKeyFromEnv,
+  baseURLProblem,
   DURATION_HINT,
-  ENV,
   KNOWN_RUN_STATES,
   RequestValidationError,
   TERMINAL_RUN_STATES,
-  formatIssues,
+  describeIssues,
+  nameIssues,
+  validationIssues,
   parseDuration,
   readDuration,
   parseMcpServersInput,
+  readPromptFile,
   RunAgentRequestSchema,
+  RunFollowupRequestSchema,
   type AmbientAgentConfig,
+  type IssueNames,
   type RunAgentRequest,
 } from '@agent-runs/core';
 import { INPUT_DEFAULTS } from './input-defaults.js';
@@ -22,6 +27,8 @@ import { InputError } from './input-error.js';
 export interface ActionInputs {
   /** The create body, without the default title (that comes from the GitHub context). */
   request: RunAgentRequest;
+  /** With `run-id` and `message`: follow up that run instead of creating one. */
+  followup: { runId: string; message: string } | undefined;
   apiKey: string;
   baseURL: string | undefined;
   wait: boolean;
@@ -44,16 +51,16 @@ const TRUE = ['true', 'True', 'TRUE'];
 const FALSE = ['false', 'False', 'FALSE'];
 const MIN_POLL_MS = 100;
 
-/** Where a field of the create body comes from, to name the input in a server-side style message. */
-const FIELD_INPUT: Record<string, string> = {
-  prompt: 'prompt',
-  title: 'title',
-  skill: 'skill',
-  'config.name': 'name',
-  'config.model_id': 'model',
-  'config.base_prompt': 'base-prompt',
-  'config.environment_id': 'environment',
-  'config.mcp_servers': 'mcp-servers',
+/** Where a field of the create body comes from: validation problems name the input. */
+const INPUT_NAMES: IssueNames = {
+  prompt: 'Input "prompt"',
+  title: 'Input "title"',
+  skill: 'Input "skill"',
+  'config.name': 'Input "name"',
+  'config.model_id': 'Input "model"',
+  'config.base_prompt': 'Input "base-prompt"',
+  'config.environment_id': 'Input "environment"',
+  'config.mcp_servers': 'Input "mcp-servers"',
 };
 
 /**
@@ -84,7 +91,11 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
     return ms;
   };
 
-  const prompt = readPrompt(get('prompt'), get('prompt-file'), get('skill'), problems);
+  const followup = readFollowup(get('run-id'), read('message'), problems);
+  if (followup && (get('prompt') || get('prompt-file') || get('skill'))) {
+    problems.push('Inputs "run-id" and "message" follow up an existing run: leave "prompt", "prompt-file" and "skill" unset (they start a new run).');
+  }
+  const prompt = followup ? undefined : readPrompt(get('prompt'), get('prompt-file'), get('skill'), problems);
 
   const config: AmbientAgentConfig = {};
   const setConfig = (input: string, key: keyof AmbientAgentConfig) => {
@@ -101,7 +112,7 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
       config.mcp_servers = parseMcpServersInput(mcp, '"mcp-servers"');
     } catch (error) {
       if (!(error instanceof RequestValidationError)) throw error;
-      problems.push(...error.issues.map((issue) => `Input ${issue}`));
+      problems.push(...error.lines.map((line) => `Input ${line}`));
     }
   }
 
@@ -114,10 +125,7 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
   if (Object.keys(config).length > 0) request.config = config;
   const parsed = RunAgentRequestSchema.safeParse(request);
   if (!parsed.success && prompt !== undefined) {
-    for (const line of formatIssues(parsed.error, 'body')) {
-      const field = Object.keys(FIELD_INPUT).find((f) => line.startsWith(f));
-      problems.push(field ? `Input "${FIELD_INPUT[field]}": ${line.slice(field.length).replace(/^[.:\s]+/, '')}` : line);
-    }
+    problems.push(...describeIssues(nameIssues(validationIssues(parsed.error), INPUT_NAMES)));
   }
 
   const { apiKey, baseURL } = readConnection(read, env, problems);
@@ -141,6 +149,7 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
   if (problems.length > 0) throw new InputError(problems);
   return {
     request,
+    followup,
     apiKey,
     baseURL,
     wait,
@@ -161,7 +170,7 @@ export function readConnection(
   env: NodeJS.ProcessEnv = process.env,
   problems: string[] = [],
 ): { apiKey: string; baseURL: string | undefined } {
-  const apiKey = read('api-key').trim() || ENV.apiKey.map((name) => env[name]?.trim()).find(Boolean) || '';
+  const apiKey = read('api-key').trim() || apiKeyFromEnv(env) || '';
   // Masked at once, so that no later line (even an error) can show it.
   if (apiKey) {
     core.setSecret(apiKey);
@@ -171,12 +180,24 @@ export function readConnection(
     );
   }
   const baseURL = read('base-url').trim() || undefined;
-  if (baseURL !== undefined && !isHttpUrl(baseURL)) {
-    problems.push(
-      `Input "base-url" must be an absolute http(s) URL ending in /v1, such as https://app.warp.dev/api/v1, got "${baseURL}".`,
-    );
-  }
+  const baseURLWrong = baseURL === undefined ? undefined : baseURLProblem(baseURL);
+  if (baseURLWrong) problems.push(`Input "base-url": ${baseURLWrong}.`);
   return { apiKey, baseURL };
+}
+
+/** `run-id` + `message`: both or neither. The message is kept as written (it may be several lines). */
+function readFollowup(runId: string, message: string, problems: string[]): ActionInputs['followup'] {
+  if (!runId && message.trim() === '') return undefined;
+  if (!runId) {
+    problems.push('Input "message" needs "run-id": the id of the run to follow up (or use "prompt" to start a new run).');
+    return undefined;
+  }
+  const parsed = RunFollowupRequestSchema.safeParse({ message });
+  if (!parsed.success) {
+    problems.push(`Input "message" is required with "run-id": a non-empty follow-up message for run ${runId}.`);
+    return undefined;
+  }
+  return { runId, message: parsed.data.message };
 }
 
 function readPrompt(prompt: string, promptFile: string, skill: string, problems: string[]): string | undefined {
@@ -185,19 +206,13 @@ function readPrompt(prompt: string, promptFile: string, skill: string, problems:
     return undefined;
   }
   if (promptFile) {
-    let text: string;
     try {
-      text = readFileSync(promptFile, 'utf8');
+      return readPromptFile(promptFile, 'Input "prompt-file"');
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      problems.push(`Input "prompt-file" must be a readable file (relative to the workspace), got "${promptFile}" (${code}).`);
+      if (!(error instanceof RequestValidationError)) throw error;
+      problems.push(...error.lines.map((line) => `${line} (paths are relative to the workspace).`));
       return undefined;
     }
-    if (text.trim() === '') {
-      problems.push(`Input "prompt-file": the file "${promptFile}" is empty; it must hold the prompt.`);
-      return undefined;
-    }
-    return text;
   }
   if (prompt) return prompt;
   if (!skill) problems.push('Input "prompt" is required: set "prompt", "prompt-file" (a file holding the prompt) or "skill".');
@@ -221,13 +236,4 @@ function readFailOn(value: string, problems: string[]): string[] {
   }
   if (states.length === 0) problems.push(`Input "fail-on" must list ${valid}.`);
   return [...new Set(states)];
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
 }

@@ -1,22 +1,36 @@
 import * as core from '@actions/core';
 import { runSummaryRows, type RunItem } from '@agent-runs/core';
+import type { ArtifactLink } from './artifact-links.js';
 import { escapeRunText, runLinkHtml } from './workflow-text.js';
 
+/** The artifacts as a list: type, name, and a link where it has one (all of it run text, escaped). */
+function artifactsHtml(artifacts: readonly ArtifactLink[]): string {
+  if (artifacts.length === 0) return '';
+  const items = artifacts
+    .map((a) => {
+      const link = a.url ? ` ${runLinkHtml(a.url)}` : '';
+      const expires = a.expiresAt ? ` (link expires ${escapeRunText(a.expiresAt)})` : '';
+      return `<li>${escapeRunText(a.type)}: ${escapeRunText(a.name)}${link}${expires}</li>`;
+    })
+    .join('');
+  return `<h4>Artifacts</h4>\n<ul>${items}</ul>\n`;
+}
+
 /** A compact two-column table of the run, under a one-line verdict. */
-export function summaryHtml(run: RunItem, headline: string): string {
+export function summaryHtml(run: RunItem, headline: string, artifacts: readonly ArtifactLink[] = []): string {
   const rows = runSummaryRows(run)
     .map(([label, value]) => {
       const cell = label === 'Session' ? runLinkHtml(value) : escapeRunText(value);
       return `<tr><th align="left">${escapeRunText(label)}</th><td>${cell}</td></tr>`;
     })
     .join('');
-  return `<h3>Agent run</h3>\n<p>${escapeRunText(headline)}</p>\n<table>${rows}</table>\n`;
+  return `<h3>Agent run</h3>\n<p>${escapeRunText(headline)}</p>\n<table>${rows}</table>\n${artifactsHtml(artifacts)}`;
 }
 
 /** Appends the run to the job summary; a missing summary file is no reason to fail the step. */
-export async function writeJobSummary(run: RunItem, headline: string): Promise<void> {
+export async function writeJobSummary(run: RunItem, headline: string, artifacts: readonly ArtifactLink[] = []): Promise<void> {
   try {
-    await core.summary.addRaw(summaryHtml(run, headline), true).write();
+    await core.summary.addRaw(summaryHtml(run, headline, artifacts), true).write();
   } catch (error) {
     core.debug(`No job summary written: ${(error as Error).message}`);
   }

@@ -3,7 +3,8 @@ import { DEFAULT_BASE_URL, visibleText, type AgentRunsClient } from '@agent-runs
 import { createActionClient } from './action-client.js';
 import { defaultTitle } from './default-title.js';
 import { errorMessage, type ErrorContext } from './error-message.js';
-import { followRun } from './follow-run.js';
+import { artifactLinks } from './artifact-links.js';
+import { followRun, type RunStart } from './follow-run.js';
 import { readGitHubContext } from './github-context.js';
 import { InputError } from './input-error.js';
 import { readInputs } from './inputs.js';
@@ -28,13 +29,19 @@ export async function run(): Promise<void> {
     errorContext.baseURL = client.baseURL;
 
     const github = readGitHubContext();
-    const title = inputs.request.title ?? defaultTitle(github);
-    const request = title ? { ...inputs.request, title } : inputs.request;
-    core.debug(`Creating a run at ${client.baseURL} titled "${title ?? '(from the prompt)'}"`);
+    let how: RunStart;
+    if (inputs.followup) {
+      core.debug(`Following up run ${inputs.followup.runId} at ${client.baseURL}`);
+      how = { followup: inputs.followup };
+    } else {
+      const title = inputs.request.title ?? defaultTitle(github);
+      core.debug(`Creating a run at ${client.baseURL} titled "${title ?? '(from the prompt)'}"`);
+      how = { request: title ? { ...inputs.request, title } : inputs.request };
+    }
 
-    const outcome = await followRun(client, request, inputs, jobCancel, (id) => (runId = id));
+    const outcome = await followRun(client, how, inputs, jobCancel, (id) => (runId = id));
     setRunOutputs(outcome.run);
-    if (inputs.jobSummary) await writeJobSummary(outcome.run, outcome.headline);
+    if (inputs.jobSummary) await writeJobSummary(outcome.run, outcome.headline, await artifactLinks(client, outcome.run));
     if (inputs.comment && inputs.githubToken) {
       await commentOnPullRequest(inputs.githubToken, outcome.run, outcome.headline, github);
     }

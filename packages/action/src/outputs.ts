@@ -1,9 +1,10 @@
 import * as core from '@actions/core';
-import { runDurationMs, type RunItem } from '@agent-runs/core';
+import { firstPullRequest, runArtifacts, runDurationMs, type RunItem } from '@agent-runs/core';
 
 /** The step outputs, by name, for a run as last seen. */
 export function runOutputs(run: RunItem): Record<string, string> {
   const duration = runDurationMs(run);
+  const pullRequest = firstPullRequest(runArtifacts(run));
   return {
     'run-id': run.run_id,
     state: run.state,
@@ -12,6 +13,10 @@ export function runOutputs(run: RunItem): Record<string, string> {
     'status-message': run.status_message?.message ?? '',
     'duration-seconds': duration === undefined ? '' : String(Math.round(duration / 1000)),
     run: JSON.stringify(run),
+    'pr-url': pullRequest?.url ?? '',
+    'pr-branch': pullRequest?.branch ?? '',
+    artifacts: JSON.stringify(runArtifacts(run)),
+    result: run.status_message?.message ?? '',
   };
 }
 

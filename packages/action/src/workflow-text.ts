@@ -30,17 +30,28 @@ const MARKUP = /[&<>"'\\`*_[\]!~|$]/g;
 const reference = (char: string) => HTML[char] ?? `&#${char.charCodeAt(0)};`;
 
 /**
+ * Longest run text put in one place of the summary or comment: a comment holds at most
+ * 65,536 characters and a step's summary 1 MiB, and escaping can make text several times
+ * longer. The `status-message` and `run` outputs keep the whole text.
+ */
+export const MAX_RUN_TEXT_CHARS = 2_000;
+
+/**
  * Text from the run, made safe for the job summary and the pull-request comment (GitHub
  * markdown with HTML): HTML and markdown shown as typed, never rendered; `@someone` and
  * `@org/team` shown without notifying anyone (a zero-width space after the `@`, as
  * GitHub's own bots write mentions they quote); line breaks as `<br>`, so the text cannot
- * end a table or an HTML block; other control characters shown escaped.
+ * end a table or an HTML block; other control characters shown escaped; past
+ * MAX_RUN_TEXT_CHARS, cut with a note of how much is missing.
  */
-export function escapeRunText(text: string): string {
-  return text
+export function escapeRunText(text: string, maxChars = MAX_RUN_TEXT_CHARS): string {
+  const cut = text.length > maxChars;
+  const shown = cut ? text.slice(0, maxChars) : text;
+  const note = cut ? ` … (${text.length - maxChars} more characters)` : '';
+  return `${shown
     .split(/\r\n|\r|\n/)
     .map((line) => visibleText(line).replace(MARKUP, reference).replace(/@/g, '@&#8203;'))
-    .join('<br>');
+    .join('<br>')}${note}`;
 }
 
 /** An `<a>` to the run's page if it is an http(s) address; otherwise the escaped text alone. */

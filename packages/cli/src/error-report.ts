@@ -54,7 +54,7 @@ function classify(error: unknown, ctx: ErrorReportContext): ErrorReport {
     return { exitCode: EXIT.USAGE, lines: [`error: ${error.message}`, help({ ...ctx, command: error.command ?? ctx.command })] };
   }
   if (error instanceof RequestValidationError) {
-    return { exitCode: EXIT.USAGE, lines: [...error.issues.map((issue) => `error: ${issue}`), help(ctx)] };
+    return { exitCode: EXIT.USAGE, lines: [...error.lines.map((line) => `error: ${line}`), help(ctx)] };
   }
   if (error instanceof ClientConfigError) {
     return { exitCode: EXIT.USAGE, lines: [`error: ${error.message}`, `Check ${ctx.baseUrlFrom ?? '--base-url (or AGENT_RUNS_BASE_URL)'}.`] };

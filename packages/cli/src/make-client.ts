@@ -1,4 +1,4 @@
-import { AgentRunsClient, ClientConfigError, ENV, isLoopbackHost, API_KEY_VARIABLES } from '@agent-runs/core';
+import { AgentRunsClient, ClientConfigError, ENV, missingApiKeyProblem } from '@agent-runs/core';
 import type { ParsedFlags } from './flags/parsed-flags.js';
 import type { Io } from './io.js';
 import { UsageError } from './usage-error.js';
@@ -42,11 +42,7 @@ export function makeClient(target: ClientTarget, io: Io, command: string): Agent
     if (error instanceof ClientConfigError) throw new UsageError(`${baseUrlSource(target, io.env)}: ${error.message}`, command);
     throw error;
   }
-  if (!client.hasApiKey && !isLoopbackHost(new URL(client.baseURL).hostname)) {
-    throw new UsageError(
-      `No API key for ${client.baseURL}: pass --api-key or set ${API_KEY_VARIABLES}.`,
-      command,
-    );
-  }
+  const noKey = missingApiKeyProblem(client, 'pass --api-key');
+  if (noKey) throw new UsageError(noKey, command);
   return client;
 }

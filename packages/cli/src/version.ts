@@ -1,2 +1,4 @@
-/** This command's version, printed by `--version` and sent in the User-Agent. */
-export const VERSION = '0.1.0';
+import manifest from '../package.json' with { type: 'json' };
+
+/** This command's version, printed by `--version` and sent in the User-Agent: from its own manifest. */
+export const VERSION: string = manifest.version;

@@ -1,6 +1,10 @@
 import type { Dispatcher } from 'undici';
 import { CALLER_SOURCE_HEADER } from './contract/caller-source.js';
+import { Conversations } from './resources/conversations.js';
 import { Runs } from './resources/runs.js';
+import { Sessions } from './resources/sessions.js';
+import { Artifacts } from './resources/artifacts.js';
+import { downloadUrl, type DownloadFn } from './internal/download-url.js';
 import { APIPromise } from './internal/api-promise.js';
 import { resolveClientConfig, type ResolvedClientConfig } from './internal/client-config.js';
 import { loadUndici } from './internal/load-undici.js';
@@ -21,6 +25,9 @@ export type GenericRequest<T> = HTTPRequest<T>;
  */
 export class AgentRunsClient {
   readonly runs: Runs;
+  readonly sessions: Sessions;
+  readonly conversations: Conversations;
+  readonly artifacts: Artifacts;
   readonly baseURL: string;
   private readonly config: ResolvedClientConfig;
   private dispatcher: Promise<Dispatcher> | undefined;
@@ -37,7 +44,11 @@ export class AgentRunsClient {
       [CALLER_SOURCE_HEADER]: options.source ?? 'API',
       ...this.config.defaultHeaders,
     };
-    this.runs = new Runs((req) => this.send(req));
+    const send = <T>(req: HTTPRequest<T>) => this.send(req);
+    this.runs = new Runs(send, this.download);
+    this.sessions = new Sessions(send);
+    this.conversations = new Conversations(send);
+    this.artifacts = new Artifacts(send, this.download);
   }
 
   /** Whether an API key was given or found in the environment. */
@@ -63,6 +74,14 @@ export class AgentRunsClient {
     return this.request({ ...options, method: 'POST', path });
   }
 
+  put<T = unknown>(path: string, options: Omit<GenericRequest<T>, 'method' | 'path'> = {}): APIPromise<T> {
+    return this.request({ ...options, method: 'PUT', path });
+  }
+
+  delete<T = unknown>(path: string, options: Omit<GenericRequest<T>, 'method' | 'path'> = {}): APIPromise<T> {
+    return this.request({ ...options, method: 'DELETE', path });
+  }
+
   /** Closes idle keep-alive connections; call when done so the process can exit promptly. */
   async close(): Promise<void> {
     if (this.dispatcher && !this.options.dispatcher) await (await this.dispatcher).close();
@@ -76,6 +95,9 @@ export class AgentRunsClient {
       : loadUndici().then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 }));
     return this.dispatcher;
   };
+
+  /** Signed links need no key, and may be on another origin: fetched without the key. */
+  private download: DownloadFn = async (url, target) => downloadUrl(await this.getDispatcher(), url, target, this.config.timeout);
 
   private send<T>(req: HTTPRequest<T>) {
     return sendRequest(this.config, this.getDispatcher, this.baseHeaders, req);

@@ -5,17 +5,27 @@
 export { AgentRunsClient, type GenericRequest } from './client.js';
 export { Runs, type CreateAndWaitOptions } from './resources/runs.js';
 export { RunsPage, PagePromise } from './resources/runs-page.js';
+export { Sessions } from './resources/sessions.js';
+export { Conversations } from './resources/conversations.js';
+export { RunFollowups } from './resources/runs-followups.js';
+export { Artifacts, type ArtifactDownloadResult } from './resources/artifacts.js';
+export type { DownloadTarget, DownloadProgress, DownloadResult } from './internal/download-url.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './internal/api-promise.js';
 export type { ClientOptions, RequestOptions } from './internal/options.js';
 export type { Logger, LogLevel } from './internal/logger.js';
+export { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './internal/client-config.js';
+
+// Connecting: one home for what every adapter needs before its first call.
+export { ENV, API_KEY_VARIABLES, envSetting, apiKeyFromEnv } from './connection/env-settings.js';
 export {
   DEFAULT_BASE_URL,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-  ENV,
-  API_KEY_VARIABLES,
   isLoopbackHost,
-} from './internal/client-config.js';
+  baseURLProblem,
+  parseBaseURL,
+  missingApiKeyProblem,
+  type ApiKeyTarget,
+} from './connection/base-url.js';
+export { readPromptFile, PROMPT_FILE_MAX_BYTES } from './input/prompt-file.js';
 export { backoffDelay, retryAfterMs } from './internal/retry-timing.js';
 export { VERSION } from './internal/version.js';
 
@@ -49,8 +59,9 @@ export {
   APIUserAbortError,
   APIResponseValidationError,
 } from './errors/connection-errors.js';
-export { RequestValidationError, ClientConfigError } from './errors/request-validation-error.js';
+export { RequestValidationError, ClientConfigError, withIssueNames } from './errors/request-validation-error.js';
 export { WaitTimeoutError } from './errors/wait-timeout-error.js';
+export { ArtifactNotDownloadableError } from './errors/artifact-not-downloadable-error.js';
 
 // The contract: schemas and the types inferred from them.
 export {
@@ -76,12 +87,21 @@ export {
   type MCPServers,
 } from './contract/mcp-server-config.js';
 export { AmbientAgentConfigSchema, type AmbientAgentConfig } from './contract/ambient-agent-config.js';
-export { RunAgentRequestSchema, type RunAgentRequest } from './contract/run-agent-request.js';
+export {
+  RunAgentRequestSchema,
+  AttachmentInputSchema,
+  RunMetadataSchema,
+  RUN_REQUEST_LIMITS,
+  base64DecodedBytes,
+  type RunAgentRequest,
+  type AttachmentInput,
+} from './contract/run-agent-request.js';
 export { RunAgentResponseSchema, type RunAgentResponse } from './contract/run-agent-response.js';
 export {
   RunStatusMessageSchema,
   RunCreatorInfoSchema,
-  RequestUsageSchema,
+  RunAgentSkillSchema,
+  RunScheduleSchema,
   RunItemSchema,
   type RunStatusMessage,
   type RunCreatorInfo,
@@ -100,9 +120,80 @@ export {
   type ParsedListRunsQuery,
   type ListRunsQuery,
 } from './contract/list-runs.js';
+export { UserProfileSchema, ScopeSchema } from './contract/user-profile.js';
+export type { UserProfile, Scope } from './contract/user-profile.js';
+export { RUN_MODES, RunModeSchema } from './contract/run-mode.js';
+export type { RunMode } from './contract/run-mode.js';
+export {
+  KNOWN_ARTIFACT_TYPES,
+  ArtifactTypeSchema,
+  PlanArtifactSchema,
+  PullRequestArtifactSchema,
+  ScreenshotArtifactSchema,
+  FileArtifactSchema,
+  ExternalReferenceArtifactSchema,
+  KnownArtifactItemSchema,
+  ArtifactItemSchema,
+  isArtifactOfType,
+} from './contract/artifact-item.js';
+export type {
+  KnownArtifactType,
+  PlanArtifact,
+  PullRequestArtifact,
+  ScreenshotArtifact,
+  FileArtifact,
+  ExternalReferenceArtifact,
+  KnownArtifactItem,
+  UnknownArtifactItem,
+  ArtifactItem,
+} from './contract/artifact-item.js';
+export { RequestUsageSchema, InferenceUsageSchema, UsageByCategorySchema } from './contract/request-usage.js';
+export type { RequestUsage } from './contract/request-usage.js';
+export {
+  SessionCheckRedirectResponseSchema,
+  ConversationCheckRedirectResponseSchema,
+} from './contract/redirects.js';
+export type { SessionCheckRedirectResponse, ConversationCheckRedirectResponse } from './contract/redirects.js';
 export { ErrorBodySchema, errorCodeOf, type ErrorBody } from './contract/error-body.js';
 export type { ErrorCode } from './contract/error-codes.js';
-export { formatIssues, issuePath } from './contract/format-issues.js';
+export {
+  formatIssues,
+  issuePath,
+  validationIssues,
+  describeIssues,
+  nameIssues,
+  type ValidationIssue,
+  type IssueNames,
+} from './contract/format-issues.js';
+export {
+  ArtifactResponseSchema,
+  PlanArtifactResponseSchema,
+  ScreenshotArtifactResponseSchema,
+  FileArtifactResponseSchema,
+  isDownloadableArtifact,
+  type ArtifactResponse,
+  type FileArtifactResponse,
+  type ScreenshotArtifactResponse,
+  type PlanArtifactResponse,
+} from './contract/artifact-response.js';
+export {
+  MAX_FOLLOWUP_MESSAGE_CHARS,
+  RunFollowupRequestSchema,
+  RunFollowupResponseSchema,
+  type RunFollowupRequest,
+  type RunFollowupResponse,
+} from './contract/followup.js';
+export {
+  ConversationResponseSchema,
+  ConversationStepSchema,
+  ConversationMessageSchema,
+  ConversationContentBlockSchema,
+  type ConversationResponse,
+  type ConversationStep,
+  type ConversationMessage,
+  type ConversationContentBlock,
+} from './contract/conversation.js';
+export { HandoffAttachmentsResponseSchema, type HandoffAttachmentsResponse } from './contract/handoff-attachments.js';
 export { PROMPT_MAX_CHARS, TITLE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from './contract/request-limits.js';
 
 // Helpers the adapters share.
@@ -118,3 +209,5 @@ export {
 export { visibleText, type VisibleTextOptions } from './format/visible-text.js';
 export { runDurationMs, describeState, runSummaryRows, summarizeRun } from './format/run-summary.js';
 export { parseMcpServersInput } from './input/mcp-servers-input.js';
+export { summarizeArtifact, firstPullRequest, runArtifacts, type ArtifactSummary } from './format/artifact-summary.js';
+export { safeFileName } from './format/safe-file-name.js';

@@ -4,6 +4,8 @@ import {
   RequestValidationError,
   RunItemSchema,
   isTerminalState,
+  nameIssues,
+  withIssueNames,
 } from '../src/index.js';
 import { useFaultServer } from './setup.js';
 
@@ -25,7 +27,10 @@ describe('request validation', () => {
       .create({ prompt: 'x', config: { mcp_servers: { gh: { command: 'gh-mcp', url: 'https://mcp.example.com' } } } })
       .catch((e: unknown) => e)) as RequestValidationError;
     expect(error).toBeInstanceOf(RequestValidationError);
-    expect(error.issues).toEqual(['config.mcp_servers.gh: must have exactly one of warp_id, command or url (got command and url)']);
+    expect(error.issues).toEqual([
+      { path: 'config.mcp_servers.gh', message: 'must have exactly one of warp_id, command or url (got command and url)' },
+    ]);
+    expect(error.lines).toEqual(['config.mcp_servers.gh: must have exactly one of warp_id, command or url (got command and url)']);
     expect(ctx.server.requests).toHaveLength(0);
   });
 
@@ -45,8 +50,8 @@ describe('request validation', () => {
     const error = (await ctx.client.runs
       .list({ limit: 501, state: 'DONE' as never, created_after: 'yesterday' })
       .catch((e: unknown) => e)) as RequestValidationError;
-    expect(error.issues.map((i) => i.split(':')[0])).toEqual(['limit', 'state[0]', 'created_after']);
-    expect(error.issues[1]).toBe('state[0]: must be one of QUEUED, PENDING, CLAIMED, INPROGRESS, SUCCEEDED, FAILED, BLOCKED, ERROR, CANCELLED');
+    expect(error.issues.map((i) => i.path)).toEqual(['limit', 'state[0]', 'created_after']);
+    expect(error.lines[1]).toBe('state[0]: must be one of QUEUED, PENDING, CLAIMED, INPROGRESS, SUCCEEDED, FAILED, BLOCKED, ERROR, CANCELLED');
     expect(ctx.server.requests).toHaveLength(0);
   });
 
@@ -54,7 +59,7 @@ describe('request validation', () => {
     const error = (await ctx.client.runs
       .list({ status: 'FAILED' } as never)
       .catch((e: unknown) => e)) as RequestValidationError;
-    expect(error.issues).toEqual(['query: unknown field(s) status']);
+    expect(error.issues).toEqual([{ path: 'status', message: 'is not a known field' }]);
     expect(ctx.server.requests).toHaveLength(0);
   });
 
@@ -88,5 +93,28 @@ describe('response parsing', () => {
   it('treats BLOCKED as terminal and INPROGRESS as not', () => {
     expect(isTerminalState('BLOCKED')).toBe(true);
     expect(isTerminalState('INPROGRESS')).toBe(false);
+  });
+});
+
+describe('naming issues in an adapter’s terms', () => {
+  const ctx = useFaultServer();
+
+  it('renames paths by the longest known prefix and keeps unknown ones', async () => {
+    const error = (await ctx.client.runs
+      .create({ prompt: 'x', config: { idle_timeout_minutes: 99, mcp_servers: { gh: {} } }, mode: 'fast' as 'plan' })
+      .catch((e: unknown) => e)) as RequestValidationError;
+    const named = error.withNames({ 'config.idle_timeout_minutes': '--idle-timeout', 'config.mcp_servers': '--mcp' });
+    expect(named).toBeInstanceOf(RequestValidationError);
+    expect(named.issues.map((i) => i.path).sort()).toEqual(['--idle-timeout', '--mcp.gh', 'mode']);
+    expect(named.message).toMatch(/^Invalid run request: /);
+  });
+
+  it('drops a bare list index after a name', () => {
+    expect(nameIssues([{ path: 'state[1]', message: 'm' }], { state: '--state' })).toEqual([{ path: '--state', message: 'm' }]);
+  });
+
+  it('leaves other errors alone', () => {
+    const other = new Error('x');
+    expect(withIssueNames(other, { a: 'b' })).toBe(other);
   });
 });

@@ -79,7 +79,7 @@ export async function startFaultServer(): Promise<FaultServer> {
     if (rec.headers.authorization !== 'Bearer test-key') {
       return send(res, 401, problem(401, 'authentication_required', 'A valid API key is required.'));
     }
-    if (rec.method === 'POST' && rec.path === '/api/v1/agent/run') {
+    if (rec.method === 'POST' && (rec.path === '/api/v1/agent/run' || rec.path === '/api/v1/agent/runs')) {
       const key = rec.headers['idempotency-key'] as string | undefined;
       const existing = key ? byKey.get(key) : undefined;
       if (existing) return send(res, 200, { run_id: existing.run_id, task_id: existing.run_id, state: existing.state });

@@ -9,7 +9,7 @@ import {
 } from '../src/index.js';
 import { useFaultServer } from './setup.js';
 
-const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path.endsWith('/agent/run');
+const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path.endsWith('/agent/runs');
 
 describe('retries', () => {
   const ctx = useFaultServer({ maxRetries: 2 });

@@ -22,6 +22,17 @@ describe('runs.wait', () => {
     expect(updates[1]!.previous?.state).toBe('QUEUED');
   });
 
+  it('says whether an update changed the state: yes on the first, no when only the message moved', async () => {
+    const id = await created(['INPROGRESS', { state: 'INPROGRESS', status_message: { message: 'half way' } }, 'SUCCEEDED']);
+    const updates: RunUpdate[] = [];
+    await ctx.client.runs.wait(id, { ...fast, onUpdate: (u) => void updates.push(u) });
+    expect(updates.map((u) => [u.run.state, u.stateChanged])).toEqual([
+      ['INPROGRESS', true],
+      ['INPROGRESS', false],
+      ['SUCCEEDED', true],
+    ]);
+  });
+
   it.each(['FAILED', 'ERROR', 'CANCELLED', 'BLOCKED'])('stops at %s', async (state) => {
     const id = await created(['INPROGRESS', { state, status_message: { message: 'why' } }]);
     const run = await ctx.client.runs.wait(id, fast);

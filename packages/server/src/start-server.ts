@@ -25,6 +25,12 @@ import { RunService } from './runs/run-service.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { openRunStore } from './store/open-run-store.js';
 import type { SqliteRunStore } from './store/sqlite-run-store.js';
+import { SqliteArtifactStore } from './store/sqlite-artifact-store.js';
+import { SqliteConversationStore } from './store/sqlite-conversation-store.js';
+import { runAttachmentSource } from './store/run-attachments.js';
+import { ExecutionJournal } from './runs/execution-journal.js';
+import { FollowupService } from './runs/followup-service.js';
+import { SignedLinks } from './http/signed-links.js';
 
 const RESTARTED: RunStatusMessage = {
   message: 'The server restarted while this run was in progress, so its outcome is unknown; start a new run.',
@@ -63,7 +69,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const opts = resolveOptions(options);
   let unlock = () => {};
   if (opts.dataDir) {
-    mkdirSync(opts.dataDir, { recursive: true });
+    mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 }); // Keys, prompts and outputs: this user's only.
     try {
       unlock = lockDataDir(opts.dataDir);
     } catch (error) {
@@ -104,8 +110,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const sessionTokens = new SessionTokens(sessionSecret(opts.dataDir));
   if (opts.executor === 'command' && options.workDir === undefined) ensurePrivateDir(opts.workDir);
   const executor = makeExecutor(opts);
-  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log);
+  const artifacts = new SqliteArtifactStore(store.db);
+  const conversations = new SqliteConversationStore(store.db);
+  const limits = {
+    maxFileBytes: opts.maxArtifactBytes,
+    maxRunBytes: opts.maxRunArtifactBytes,
+    maxArtifactsPerExecution: opts.maxArtifactsPerExecution,
+  };
+  const journal = new ExecutionJournal(store, conversations, artifacts, runAttachmentSource(store), limits, clock);
+  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal);
   const runs = new RunService(store, queue, executor, clock, opts.sharedRuns);
+  const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock);
   let publicUrl = opts.publicUrl ?? '';
   let originGuard: OriginGuardOptions = { allowedHosts: [] };
   const app: AppContext = {
@@ -114,6 +129,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     publicUrl: () => publicUrl,
     maxBodyBytes: opts.maxBodyBytes,
+    artifacts,
+    conversations,
+    followups,
+    links: new SignedLinks(opts.downloadLinkTtlMs),
+    workRoot: opts.workDir,
     originGuard: () => originGuard,
     sessionTokens,
     sessionLink: (run) => sessionTokens.link(publicUrl, run.sessionId),

@@ -49,10 +49,29 @@ describe('service endpoints', () => {
     const res = await t.raw('/api/v1/openapi.json', { key: null });
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(res.body.paths)).toEqual(['/agent/run', '/agent/runs', '/agent/runs/{runId}', '/agent/runs/{runId}/cancel']);
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/agent/run',
+        '/agent/runs',
+        '/agent/runs/{runId}',
+        '/agent/runs/{runId}/cancel',
+        '/agent/runs/{runId}/followups',
+        '/agent/artifacts/{artifactUid}',
+        '/agent/sessions/{sessionUuid}/redirect',
+        '/agent/conversations/{conversationId}/redirect',
+      ]),
+    );
+    expect(JSON.stringify(res.body)).not.toContain('#/definitions/');
     expect(Object.keys(res.body.components.schemas.RunItem.properties)).toEqual(expect.arrayContaining(Object.keys(RunItemSchema.shape)));
     const params = res.body.paths['/agent/runs'].get.parameters.map((p: { name: string }) => p.name);
     expect(params).toEqual(expect.arrayContaining(['limit', 'cursor', 'sort_by', 'state', 'q', 'created_after']));
+    expect(params).toEqual(expect.arrayContaining(['execution_location', 'schedule_id', 'ancestor_run_id', 'artifact_type', 'metadata', 'executor', 'automation_id', 'factory_uid', 'skill']));
+    const metadata = res.body.paths['/agent/runs'].get.parameters.find((p: { name: string }) => p.name === 'metadata');
+    expect(metadata).toMatchObject({ style: 'deepObject', explode: true });
+    const create = res.body.components.schemas.RunAgentRequest.properties;
+    expect(Object.keys(create)).toEqual(
+      expect.arrayContaining(['metadata', 'mode', 'attachments', 'conversation_id', 'parent_run_id', 'interactive', 'agent_identity_uid', 'on_behalf_of']),
+    );
   });
 
   it('answers /healthz without a key', async () => {

@@ -1,5 +1,9 @@
 import type { Command } from '../command.js';
+import { artifactsCommand } from './artifacts.js';
 import { cancelCommand } from './cancel.js';
+import { conversationCommand } from './conversation.js';
+import { downloadCommand } from './download.js';
+import { followupCommand } from './followup.js';
 import { getCommand } from './get.js';
 import { listCommand } from './list.js';
 import { quickstartCommand } from './quickstart.js';
@@ -14,6 +18,10 @@ export const COMMANDS: readonly Command[] = [
   getCommand,
   listCommand,
   cancelCommand,
+  followupCommand,
+  conversationCommand,
+  artifactsCommand,
+  downloadCommand,
   serveCommand,
   quickstartCommand,
 ];

@@ -3,12 +3,13 @@ import {
   KNOWN_RUN_STATES,
   LIST_LIMIT_DEFAULT,
   LIST_LIMIT_MAX,
+  withIssueNames,
   type RunItem,
   type RunsPage,
 } from '@agent-runs/core';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { listQueryFromFlags } from '../input/list-query-from-flags.js';
+import { LIST_FLAG_NAMES, listQueryFromFlags } from '../input/list-query-from-flags.js';
 import { paintFor } from '../render/colors.js';
 import { writeJson } from '../render/json-output.js';
 import { renderRunTable } from '../render/run-table.js';
@@ -60,18 +61,23 @@ export const listCommand: Command = {
     const pages = ctx.client().runs.list(query);
     let runs: RunItem[];
     let last: RunsPage;
-    if (flags.bool('all')) {
-      // core walks every page by creation time (unless --sort-by says otherwise): no run is missed or shown twice.
-      runs = [];
-      let walked: RunsPage | undefined;
-      for await (const page of pages.iterPages()) {
-        runs.push(...page.runs);
-        walked = page;
+    try {
+      if (flags.bool('all')) {
+        // core walks every page by creation time (unless --sort-by says otherwise): no run is missed or shown twice.
+        runs = [];
+        let walked: RunsPage | undefined;
+        for await (const page of pages.iterPages()) {
+          runs.push(...page.runs);
+          walked = page;
+        }
+        last = walked!;
+      } else {
+        last = await pages;
+        runs = last.runs;
       }
-      last = walked!;
-    } else {
-      last = await pages;
-      runs = last.runs;
+    } catch (error) {
+      // The client validated the query: name the flags the user typed.
+      throw withIssueNames(error, LIST_FLAG_NAMES);
     }
     if (flags.bool('json')) {
       writeJson(io.stdout, { runs, page_info: last.pageInfo });

@@ -1,10 +1,10 @@
-import { visibleText } from '@agent-runs/core';
+import { visibleText, withIssueNames } from '@agent-runs/core';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { chooseDisplay } from '../follow/choose-display.js';
 import { followRun } from '../follow/follow-run.js';
 import { followUpHint, reportOutcome } from '../follow/report-outcome.js';
-import { runRequestFromFlags } from '../input/run-request-from-flags.js';
+import { RUN_FLAG_NAMES, runRequestFromFlags } from '../input/run-request-from-flags.js';
 import { durationFlag, timeoutFlag } from '../input/duration-flag.js';
 import { paintFor } from '../render/colors.js';
 import { writeJson } from '../render/json-output.js';
@@ -54,7 +54,9 @@ export const runCommand: Command = {
     const wait = flags.bool('wait') || timeoutMs !== undefined;
     const json = flags.bool('json');
     const client = ctx.client();
-    const created = await client.runs.create(body);
+    const created = await client.runs.create(body).catch((error: unknown) => {
+      throw withIssueNames(error, RUN_FLAG_NAMES);
+    });
     const { io } = ctx;
 
     if (!wait) {

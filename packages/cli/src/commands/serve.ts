@@ -1,3 +1,4 @@
+import { visibleText } from '@agent-runs/core';
 import type { Command, CommandContext } from '../command.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
 import { loadServer } from '../local-server.js';
@@ -68,7 +69,8 @@ export const serveCommand: Command = {
     }
     let server;
     try {
-      server = await startServer({ ...options, log: (line) => io.stderr.write(`${line}\n`) });
+      // A log line can quote a request's path, which anyone who reaches the port chooses.
+      server = await startServer({ ...options, log: (line) => io.stderr.write(`${visibleText(line, { multiline: true })}\n`) });
     } catch (error) {
       if (error instanceof ServerConfigError) throw new UsageError(error.message, 'serve');
       const code = (error as NodeJS.ErrnoException).code;

@@ -1,10 +1,10 @@
-import { KNOWN_RUN_STATES, ListRunsQuerySchema, type ListRunsQuery } from '@agent-runs/core';
+import { KNOWN_RUN_STATES, type IssueNames, type ListRunsQuery } from '@agent-runs/core';
 import { UsageError } from '../usage-error.js';
 import type { ParsedFlags } from '../flags/parsed-flags.js';
-import { issuesToFlags } from './issues-to-flags.js';
 import { timestampFlag } from './timestamp-flag.js';
 
-const FLAG_FOR_FIELD: Record<string, string> = {
+/** Which flag sets each query parameter: the client's validation errors name these. */
+export const LIST_FLAG_NAMES: IssueNames = {
   limit: '--limit',
   sort_by: '--sort-by',
   sort_order: '--sort-order',
@@ -38,7 +38,7 @@ const TIME_FILTERS = {
   'updated-after': 'updated_after',
 } as const;
 
-/** The list query the flags describe, validated against the contract (states and sources upper-cased). */
+/** The list query the flags describe (states and sources upper-cased); the client validates it (name issues with LIST_FLAG_NAMES). */
 export function listQueryFromFlags(flags: ParsedFlags, now = Date.now()): ListRunsQuery {
   const query: Record<string, unknown> = {};
   // An empty filter would match every run: a mistake (an unset shell variable), not "no filter".
@@ -48,7 +48,7 @@ export function listQueryFromFlags(flags: ParsedFlags, now = Date.now()): ListRu
   }
   for (const [flag, param] of Object.entries(TIME_FILTERS)) {
     const value = flags.string(flag);
-    if (value !== undefined) query[param] = timestampFlag(value, now);
+    if (value !== undefined) query[param] = timestampFlag(value, now, `--${flag}`, flags.command);
   }
   // `--state FAILED --state ERROR` and `--state failed,error` mean the same.
   const given = flags.list('state');
@@ -66,7 +66,5 @@ export function listQueryFromFlags(flags: ParsedFlags, now = Date.now()): ListRu
   const sortOrder = flags.string('sort-order');
   if (sortOrder !== undefined) query.sort_order = sortOrder.trim().toLowerCase();
 
-  const parsed = ListRunsQuerySchema.safeParse(query);
-  if (!parsed.success) throw issuesToFlags(parsed.error, FLAG_FOR_FIELD, 'list filters');
-  return parsed.data;
+  return query as ListRunsQuery;
 }

@@ -1,16 +1,10 @@
-import {
-  parseMcpServersInput,
-  RunAgentRequestSchema,
-  type AmbientAgentConfig,
-  type RunAgentRequest,
-} from '@agent-runs/core';
+import { parseMcpServersInput, type AmbientAgentConfig, type IssueNames, type RunAgentRequest } from '@agent-runs/core';
 import type { ParsedFlags } from '../flags/parsed-flags.js';
 import { UsageError } from '../usage-error.js';
-import { issuesToFlags } from './issues-to-flags.js';
 import { readPrompt } from './read-prompt.js';
 
-/** Which flag sets each field of the request, for error messages. */
-const FLAG_FOR_FIELD: Record<string, string> = {
+/** Which flag sets each field of the request: the client's validation errors name these. */
+export const RUN_FLAG_NAMES: IssueNames = {
   prompt: 'prompt',
   title: '--title',
   skill: '--skill',
@@ -34,7 +28,7 @@ function minutes(flags: ParsedFlags): number | undefined {
   return Number(text);
 }
 
-/** The create body the flags describe, validated against the contract. */
+/** The create body the flags describe; the client validates it (name issues with RUN_FLAG_NAMES). */
 export function runRequestFromFlags(flags: ParsedFlags): RunAgentRequest {
   const config: AmbientAgentConfig = {};
   const set = <K extends keyof AmbientAgentConfig>(key: K, value: AmbientAgentConfig[K] | undefined) => {
@@ -63,7 +57,5 @@ export function runRequestFromFlags(flags: ParsedFlags): RunAgentRequest {
   if (body.prompt === undefined && body.skill === undefined) {
     throw new UsageError('Give a prompt (an argument, or --prompt-file) or a --skill.', flags.command);
   }
-  const parsed = RunAgentRequestSchema.safeParse(body);
-  if (!parsed.success) throw issuesToFlags(parsed.error, FLAG_FOR_FIELD, 'run request');
-  return parsed.data;
+  return body;
 }

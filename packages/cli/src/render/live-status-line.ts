@@ -29,9 +29,9 @@ export class LiveStatusLine implements RunDisplay {
     this.draw();
   }
 
-  update({ run, previous }: RunUpdate): void {
+  update({ run, previous, stateChanged }: RunUpdate): void {
     this.run = run;
-    if (previous && previous.state !== run.state) {
+    if (previous && stateChanged) {
       const elapsed = this.elapsed();
       const mark = isTerminalState(run.state) ? (run.state === 'SUCCEEDED' ? '✔' : '✖') : '•';
       this.stream.write(`${CLEAR_LINE}${mark} ${this.paint.state(visibleText(run.state))} ${this.paint.dim(`after ${elapsed}`)}\n`);

@@ -9,9 +9,8 @@ import type { RunDisplay } from './run-display.js';
 export class PlainStateLines implements RunDisplay {
   constructor(private readonly stream: OutputStream) {}
 
-  update({ run, previous, elapsedMs }: RunUpdate): void {
+  update({ run, previous, stateChanged, elapsedMs }: RunUpdate): void {
     const message = run.status_message?.message;
-    const stateChanged = previous?.state !== run.state;
     if (!stateChanged && previous?.status_message?.message === message) return;
     const note = message ? `: ${message}` : '';
     // The run's own age, not how long this command has watched it.

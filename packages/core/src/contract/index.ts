@@ -11,11 +11,24 @@ export { MCPServerConfigSchema, MCPServersSchema } from './mcp-server-config.js'
 export type { MCPServerConfig, MCPServers } from './mcp-server-config.js';
 export { AmbientAgentConfigSchema } from './ambient-agent-config.js';
 export type { AmbientAgentConfig } from './ambient-agent-config.js';
-export { RunAgentRequestSchema } from './run-agent-request.js';
-export type { RunAgentRequest } from './run-agent-request.js';
+export {
+  RunAgentRequestSchema,
+  AttachmentInputSchema,
+  RunMetadataSchema,
+  RUN_REQUEST_LIMITS,
+  RUN_REQUEST_MAX_BODY_BYTES,
+  base64DecodedBytes,
+} from './run-agent-request.js';
+export type { RunAgentRequest, AttachmentInput } from './run-agent-request.js';
 export { RunAgentResponseSchema } from './run-agent-response.js';
 export type { RunAgentResponse } from './run-agent-response.js';
-export { RunStatusMessageSchema, RunCreatorInfoSchema, RequestUsageSchema, RunItemSchema } from './run-item.js';
+export {
+  RunStatusMessageSchema,
+  RunCreatorInfoSchema,
+  RunAgentSkillSchema,
+  RunScheduleSchema,
+  RunItemSchema,
+} from './run-item.js';
 export type { RunStatusMessage, RunCreatorInfo, RunItem } from './run-item.js';
 export {
   PageInfoSchema,
@@ -25,11 +38,83 @@ export {
   LIST_SORT_ORDERS,
   LIST_LIMIT_MAX,
   LIST_LIMIT_DEFAULT,
+  listQueryFromSearchParams,
 } from './list-runs.js';
 export type { PageInfo, ListRunsResponse, ParsedListRunsQuery, ListRunsQuery } from './list-runs.js';
+export { UserProfileSchema, ScopeSchema } from './user-profile.js';
+export type { UserProfile, Scope } from './user-profile.js';
+export { RUN_MODES, RunModeSchema } from './run-mode.js';
+export type { RunMode } from './run-mode.js';
+export {
+  KNOWN_ARTIFACT_TYPES,
+  ArtifactTypeSchema,
+  PlanArtifactSchema,
+  PullRequestArtifactSchema,
+  ScreenshotArtifactSchema,
+  FileArtifactSchema,
+  ExternalReferenceArtifactSchema,
+  KnownArtifactItemSchema,
+  ArtifactItemSchema,
+  isArtifactOfType,
+} from './artifact-item.js';
+export type {
+  KnownArtifactType,
+  PlanArtifact,
+  PullRequestArtifact,
+  ScreenshotArtifact,
+  FileArtifact,
+  ExternalReferenceArtifact,
+  KnownArtifactItem,
+  UnknownArtifactItem,
+  ArtifactItem,
+} from './artifact-item.js';
+export { RequestUsageSchema, InferenceUsageSchema, UsageByCategorySchema } from './request-usage.js';
+export type { RequestUsage } from './request-usage.js';
+export {
+  SessionCheckRedirectResponseSchema,
+  ConversationCheckRedirectResponseSchema,
+} from './redirects.js';
+export type { SessionCheckRedirectResponse, ConversationCheckRedirectResponse } from './redirects.js';
 export { ErrorBodySchema, errorCodeOf } from './error-body.js';
 export type { ErrorBody } from './error-body.js';
-export { formatIssues, issuePath } from './format-issues.js';
+export {
+  formatIssues,
+  issuePath,
+  validationIssues,
+  describeIssues,
+  nameIssues,
+  type ValidationIssue,
+  type IssueNames,
+} from './format-issues.js';
+export {
+  ArtifactResponseSchema,
+  PlanArtifactResponseSchema,
+  ScreenshotArtifactResponseSchema,
+  FileArtifactResponseSchema,
+  isDownloadableArtifact,
+  type ArtifactResponse,
+  type FileArtifactResponse,
+  type ScreenshotArtifactResponse,
+  type PlanArtifactResponse,
+} from './artifact-response.js';
+export {
+  MAX_FOLLOWUP_MESSAGE_CHARS,
+  RunFollowupRequestSchema,
+  RunFollowupResponseSchema,
+  type RunFollowupRequest,
+  type RunFollowupResponse,
+} from './followup.js';
+export {
+  ConversationResponseSchema,
+  ConversationStepSchema,
+  ConversationMessageSchema,
+  ConversationContentBlockSchema,
+  type ConversationResponse,
+  type ConversationStep,
+  type ConversationMessage,
+  type ConversationContentBlock,
+} from './conversation.js';
+export { HandoffAttachmentsResponseSchema, type HandoffAttachmentsResponse } from './handoff-attachments.js';
 export { PROMPT_MAX_CHARS, TITLE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from './request-limits.js';
 
 // Server-only.

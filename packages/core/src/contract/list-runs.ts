@@ -3,6 +3,8 @@ import { singleLineText } from './control-characters.js';
 import { RunItemSchema } from './run-item.js';
 import { KnownRunSourceTypeSchema } from './run-source-type.js';
 import { KnownRunStateSchema, type KnownRunState } from './run-state.js';
+import { ArtifactTypeSchema } from './artifact-item.js';
+import { RUN_REQUEST_LIMITS } from './run-agent-request.js';
 
 export const PageInfoSchema = z.looseObject({
   has_next_page: z.boolean(),
@@ -56,7 +58,43 @@ export const ListRunsQuerySchema = z.strictObject({
   created_before: timestamp.optional(),
   updated_after: timestamp.optional(),
   q: singleLineText(z.string()).optional().describe('Case-insensitive search in title, prompt and skill spec'),
+  execution_location: z.enum(['LOCAL', 'REMOTE'], { error: 'must be LOCAL or REMOTE' }).optional(),
+  schedule_id: z.string().optional().describe('Runs started by this schedule'),
+  ancestor_run_id: z.string().optional().describe('This run and its descendants (by parent_run_id)'),
+  artifact_type: ArtifactTypeSchema.optional().describe('Runs that produced an artifact of this type'),
+  metadata: z
+    .record(z.string().min(1), z.string())
+    .refine((m) => Object.keys(m).length <= RUN_REQUEST_LIMITS.metadataKeys, {
+      message: `must have at most ${RUN_REQUEST_LIMITS.metadataKeys} keys`,
+    })
+    .optional()
+    .describe('Runs whose metadata has every given key with the given value; in a URL, metadata[key]=value'),
+  executor: z.string().optional().describe('Executor uid'),
+  automation_id: z.string().optional(),
+  factory_uid: z.string().optional(),
 });
+
+const METADATA_PARAM = /^metadata\[(.+)\]$/;
+
+/**
+ * A URL's query as the input of ListRunsQuerySchema: a repeated name becomes an array and
+ * `metadata[key]=value` becomes `metadata: { key: value }`. Unknown names are kept, so
+ * the schema names them.
+ */
+export function listQueryFromSearchParams(params: URLSearchParams): Record<string, unknown> {
+  const raw: Record<string, unknown> = {};
+  for (const [name, value] of params) {
+    const meta = METADATA_PARAM.exec(name);
+    if (meta) {
+      const metadata = (raw.metadata ??= {}) as Record<string, string>;
+      metadata[meta[1]!] = value;
+      continue;
+    }
+    const prior = raw[name];
+    raw[name] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
+  }
+  return raw;
+}
 
 export type ParsedListRunsQuery = z.output<typeof ListRunsQuerySchema>;
 /** What a caller passes: one state or several. */

@@ -10,6 +10,13 @@ export const KNOWN_RUN_SOURCE_TYPES = [
   'GITHUB_ACTION',
   'CLOUD_MODE',
   'CLI',
+  'JIRA',
+  'SELF_IMPROVEMENT',
+  'GITHUB_WEBHOOK',
+  'GITLAB_WEBHOOK',
+  'AUTOFIX',
+  'RUN_SCORER',
+  'ORCHESTRATION',
 ] as const;
 
 export type KnownRunSourceType = (typeof KNOWN_RUN_SOURCE_TYPES)[number];

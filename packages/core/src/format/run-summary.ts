@@ -1,6 +1,7 @@
 import type { RunItem } from '../contract/run-item.js';
 import { isTerminalState } from '../contract/run-state.js';
 import { formatElapsed } from './duration.js';
+import { visibleText } from './visible-text.js';
 
 /**
  * Milliseconds from the start (or creation) to the end: the last update of a run that has
@@ -53,12 +54,16 @@ export function runSummaryRows(run: RunItem): Array<[string, string]> {
   return rows;
 }
 
-/** A few plain lines describing a run, for logs and hosts that show only text. */
+/**
+ * A few plain lines describing a run, for logs and hosts that show only text. Values are
+ * the run's own text, shown with control characters escaped: one line per row, whatever
+ * the title or status message holds, and nothing a terminal would act on.
+ */
 export function summarizeRun(run: RunItem): string {
-  const head = `Run ${run.run_id} ${describeState(run.state)}.`;
+  const head = visibleText(`Run ${run.run_id} ${describeState(run.state)}.`);
   const width = Math.max(...runSummaryRows(run).map(([label]) => label.length));
   const rows = runSummaryRows(run)
     .slice(1)
-    .map(([label, value]) => `  ${label.padEnd(width)}  ${value}`);
+    .map(([label, value]) => `  ${label.padEnd(width)}  ${visibleText(value)}`);
   return [head, ...rows].join('\n');
 }

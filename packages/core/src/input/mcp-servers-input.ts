@@ -19,7 +19,7 @@ export function parseMcpServersInput(input: string, what = 'mcp-servers'): MCPSe
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw new RequestValidationError(what, [
-        `${what}: is neither a JSON object nor a readable file (${code ?? 'unreadable'}: ${text})`,
+        { path: what, message: `is neither a JSON object nor a readable file (${code ?? 'unreadable'}: ${text})` },
       ]);
     }
   }
@@ -27,7 +27,7 @@ export function parseMcpServersInput(input: string, what = 'mcp-servers'): MCPSe
   try {
     value = JSON.parse(json);
   } catch (error) {
-    throw new RequestValidationError(what, [`${what}: ${source} is not valid JSON (${(error as Error).message})`]);
+    throw new RequestValidationError(what, [{ path: what, message: `${source} is not valid JSON (${(error as Error).message})` }]);
   }
   if (value && typeof value === 'object' && !Array.isArray(value) && 'mcpServers' in value) {
     value = (value as { mcpServers: unknown }).mcpServers;
@@ -35,9 +35,10 @@ export function parseMcpServersInput(input: string, what = 'mcp-servers'): MCPSe
   const parsed = MCPServersSchema.safeParse(value);
   if (!parsed.success) {
     // Every line names the input first, then the server and field inside it.
-    const issues = parsed.error.issues.map(
-      (issue) => `${what}: ${issue.path.length > 0 ? `server ${issuePath(issue.path)}: ` : ''}${issue.message}`,
-    );
+    const issues = parsed.error.issues.map((issue) => ({
+      path: what,
+      message: `${issue.path.length > 0 ? `server ${issuePath(issue.path)}: ` : ''}${issue.message}`,
+    }));
     throw new RequestValidationError(what, issues);
   }
   return parsed.data;

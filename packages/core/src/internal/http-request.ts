@@ -12,16 +12,19 @@ import {
   APIUserAbortError,
 } from '../errors/connection-errors.js';
 import type { WithResponse } from './api-promise.js';
-import { API_KEY_VARIABLES, type ResolvedClientConfig } from './client-config.js';
+import { API_KEY_VARIABLES } from '../connection/env-settings.js';
+import type { ResolvedClientConfig } from './client-config.js';
 import { redactHeaders } from './logger.js';
 import type { RequestOptions } from './options.js';
 import { AbortReason, dispatchBuffered, type BufferedRequest, type BufferedResponse } from './dispatch-buffered.js';
-import { isRetryableStatus } from './retry-policy.js';
+import { failedBeforeSending, isRetryableStatus, mayRepeatAfterLostAnswer } from './retry-policy.js';
 import { backoffDelay, retryAfterMs } from './retry-timing.js';
 import { sleep } from './sleep.js';
 
 export type HTTPMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | null | undefined;
+type QueryScalar = string | number | boolean;
+/** A query value: a scalar, a list (the name repeats) or a string map (`name[key]=value`). */
+export type QueryValue = QueryScalar | readonly QueryScalar[] | Readonly<Record<string, QueryScalar>> | null | undefined;
 
 export interface HTTPRequest<T> extends RequestOptions {
   method: HTTPMethod;
@@ -35,14 +38,20 @@ export interface HTTPRequest<T> extends RequestOptions {
   idempotent?: boolean;
 }
 
-/** Appends `query` to a URL; arrays repeat the name (`state=A&state=B`). */
+/** Appends `query` to a URL; arrays repeat the name (`state=A&state=B`), maps use brackets (`metadata[team]=core`). */
 export function buildURL(baseURL: string, path: string, query?: Record<string, QueryValue>): string {
   const url = `${baseURL}${path.startsWith('/') ? path : `/${path}`}`;
   if (!query) return url;
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? value : [value]) params.append(name, String(item));
+    if (Array.isArray(value)) {
+      for (const item of value) params.append(name, String(item));
+    } else if (typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) params.append(`${name}[${key}]`, String(item));
+    } else {
+      params.append(name, String(value));
+    }
   }
   const qs = params.toString();
   return qs ? `${url}${url.includes('?') ? '&' : '?'}${qs}` : url;
@@ -71,6 +80,11 @@ async function attempt(
   }
 }
 
+/** The system or undici error code under a connection error, e.g. ECONNREFUSED. */
+function connectionCode(error: APIConnectionError): string | undefined {
+  return (error.cause as { code?: string } | undefined)?.code;
+}
+
 function parseErrorBody(text: string): ErrorBody | undefined {
   try {
     const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
@@ -81,8 +95,10 @@ function parseErrorBody(text: string): ErrorBody | undefined {
 }
 
 /**
- * Sends a request with retries: connection errors, timeouts, 408, 409, 429 and 5xx are
- * retried with backoff and `Retry-After`, unless the body says `retryable: false`.
+ * Sends a request with retries: 408, 409, 429 and 5xx are retried with backoff and
+ * `Retry-After`, unless the body says `retryable: false`. A connection that failed before
+ * sending is retried for every method; a lost answer (reset, timeout) only for GET, PUT,
+ * DELETE and requests with an Idempotency-Key.
  */
 export async function sendRequest<T>(
   config: ResolvedClientConfig,
@@ -105,6 +121,10 @@ export async function sendRequest<T>(
   const timeout = req.timeout ?? config.timeout;
   const log = config.logger;
   const target = { method: req.method, url };
+  const mayRepeat = mayRepeatAfterLostAnswer(
+    req.method,
+    Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key'),
+  );
 
   for (let attempts = 1; ; attempts++) {
     const retriesLeft = maxRetries - (attempts - 1);
@@ -113,7 +133,7 @@ export async function sendRequest<T>(
     try {
       outcome = await attempt(url, { origin, path, method: req.method, headers, body }, await dispatcher(), timeout, req.signal);
     } catch (error) {
-      if (error instanceof APIConnectionError && retriesLeft > 0) {
+      if (error instanceof APIConnectionError && retriesLeft > 0 && (mayRepeat || failedBeforeSending(connectionCode(error)))) {
         const delay = backoffDelay(attempts - 1);
         log.debug(`agent-runs: ${error.message} Retrying in ${delay} ms.`);
         await sleep(delay, req.signal);

@@ -1,2 +1,4 @@
-/** This package's version, sent in the User-Agent. */
-export const VERSION = '0.1.0';
+import manifest from '../../package.json' with { type: 'json' };
+
+/** This package's version, sent in the User-Agent: from its own manifest, so it has one home. */
+export const VERSION: string = manifest.version;

@@ -1,19 +1,16 @@
-import type { z } from 'zod';
 import { ListRunsQuerySchema, ListRunsResponseSchema, type ListRunsQuery } from '../contract/list-runs.js';
-import { formatIssues } from '../contract/format-issues.js';
 import { RunAgentRequestSchema, type RunAgentRequest } from '../contract/run-agent-request.js';
 import { RunAgentResponseSchema, type RunAgentResponse } from '../contract/run-agent-response.js';
 import { RunItemSchema, type RunItem } from '../contract/run-item.js';
 import { APIPromise, type WithResponse } from '../internal/api-promise.js';
-import type { HTTPRequest } from '../internal/http-request.js';
+import { guard, runPath, validate, type Send } from '../internal/resource-helpers.js';
 import type { RequestOptions } from '../internal/options.js';
-import { RequestValidationError } from '../errors/request-validation-error.js';
 import { waitForRun } from '../wait/wait-for-run.js';
 import type { WaitOptions } from '../wait/wait-options.js';
 import { PagePromise, RunsPage } from './runs-page.js';
+import { RunFollowups } from './runs-followups.js';
+import type { DownloadFn } from '../internal/download-url.js';
 import { z as zod } from 'zod';
-
-type Send = <T>(req: HTTPRequest<T>) => Promise<WithResponse<T>>;
 
 const CancelResponseSchema = zod.string();
 
@@ -24,47 +21,25 @@ export interface CreateAndWaitOptions extends WaitOptions {
   createOptions?: RequestOptions;
 }
 
-function validate<S extends z.ZodType>(schema: S, value: unknown, what: string, root: string): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new RequestValidationError(what, formatIssues(parsed.error, root));
-  return parsed.data;
-}
-
-function runPath(runId: string): string {
-  if (typeof runId !== 'string' || runId.trim() === '') {
-    throw new RequestValidationError('run id', ['runId: must be a non-empty string']);
-  }
-  return `/agent/runs/${encodeURIComponent(runId)}`;
-}
-
-/** Rejected APIPromise for validation failures, so every method fails the same way. */
-function guard<T>(build: () => Promise<WithResponse<T>>): APIPromise<T> {
-  let promise: Promise<WithResponse<T>>;
-  try {
-    promise = build();
-  } catch (error) {
-    promise = Promise.reject(error);
-  }
-  return new APIPromise(promise);
-}
-
 /** A run's creation time never changes, so a walk in its order cannot lose or repeat a run. */
 export const STABLE_WALK_SORT = 'created_at';
 
 /** `client.runs`: create, fetch, list, cancel and wait for runs. */
-export class Runs {
-  constructor(private readonly send: Send) {}
+export class Runs extends RunFollowups {
+  constructor(send: Send, download: DownloadFn) {
+    super(send, download);
+  }
 
   /**
-   * Starts a run (`POST /agent/run`). The body is validated first; the request carries an
+   * Starts a run (`POST /agent/runs`). The body is validated first (limits included); the request carries an
    * Idempotency-Key that stays the same across retries, so a retry never makes a second run.
    */
   create(body: RunAgentRequest, options: RequestOptions = {}): APIPromise<RunAgentResponse> {
     return guard(() => {
-      const valid = validate(RunAgentRequestSchema, body, 'run request', 'body');
+      const valid = validate(RunAgentRequestSchema, body, 'run request');
       return this.send({
         method: 'POST',
-        path: '/agent/run',
+        path: '/agent/runs',
         body: valid,
         schema: RunAgentResponseSchema,
         idempotent: true,
@@ -93,7 +68,7 @@ export class Runs {
       );
     const start = (walk: boolean): Promise<WithResponse<RunsPage>> => {
       try {
-        const valid = validate(ListRunsQuerySchema, query, 'list query', 'query');
+        const valid = validate(ListRunsQuerySchema, query, 'list query');
         return fetchPage(walk ? { ...valid, sort_by: valid.sort_by ?? STABLE_WALK_SORT } : valid);
       } catch (error) {
         return Promise.reject(error);

@@ -63,7 +63,12 @@ export async function waitForRun(getRun: GetRun, runId: string, options: WaitOpt
         const previous = last;
         last = run;
         interval = initial;
-        await options.onUpdate?.({ run, previous, elapsedMs: Date.now() - started });
+        await options.onUpdate?.({
+          run,
+          previous,
+          stateChanged: previous === undefined || previous.state !== run.state,
+          elapsedMs: Date.now() - started,
+        });
       } else {
         interval = Math.min(cap, Math.round(interval * GROWTH));
       }

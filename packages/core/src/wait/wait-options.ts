@@ -9,6 +9,8 @@ export interface RunUpdate {
   run: RunItem;
   /** The run as seen before this change; undefined on the first fetch. */
   previous: RunItem | undefined;
+  /** True when the state differs from the previous one, and on the first fetch. */
+  stateChanged: boolean;
   /** Milliseconds since the wait began. */
   elapsedMs: number;
 }

@@ -8,6 +8,7 @@ import {
   ListRunsResponseSchema,
   type ListRunsQuery,
   type ListRunsResponse,
+  visibleText,
 } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
@@ -55,7 +56,8 @@ export function summarizeRunList(page: ListRunsResponse): string {
   if (page.runs.length === 0) return 'No runs match.';
   const lines = page.runs.map((run) => {
     const title = run.title.length > SUMMARY_TITLE_CHARS ? `${run.title.slice(0, SUMMARY_TITLE_CHARS)}…` : run.title;
-    return `- ${run.run_id}  ${run.state}  ${title.replace(/\s+/g, ' ')}  (updated ${run.updated_at})`;
+    // One line per run: the title's line breaks and control characters are shown escaped.
+    return `- ${visibleText(`${run.run_id}  ${run.state}  ${title}  (updated ${run.updated_at})`)}`;
   });
   const more = page.page_info.has_next_page && page.page_info.next_cursor
     ? [`More runs: call list_runs again with cursor "${page.page_info.next_cursor}".`]

@@ -58,9 +58,9 @@ export async function followRun(client: AgentRunsClient, runId: string, options:
       timeout: options.timeoutMs,
       signal: options.signal,
       pollInterval: options.pollIntervalMs,
-      onUpdate: async ({ run: update, previous }) => {
+      onUpdate: async ({ run: update, stateChanged }) => {
         last = update;
-        if (!previous || previous.state !== update.state) {
+        if (stateChanged) {
           await report();
           await options.onStateChange?.(update);
         }

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DURATION_HINT, readDuration } from '@agent-runs/core';
+import { RUN_REQUEST_MAX_BODY_BYTES } from '@agent-runs/core/contract';
 import type { ApiKey } from '../http/api-key-auth.js';
 import { ServerConfigError } from './resolve-options.js';
 import type { ServerOptions } from './server-options.js';
@@ -41,7 +42,7 @@ const HELP_ROWS: [string, string, string][] = [
   ['--agent-env <name>', 'Pass this variable of the server\'s environment to the agent command; repeat for several. The agent otherwise gets only PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_*, TZ, TMPDIR and the run\'s AGENT_RUNS_* variables. The variable takes a comma-separated list.', SERVER_ENV.agentEnv],
   ['--concurrency <n>', 'Runs executed at once. Default 2.', SERVER_ENV.concurrency],
   ['--simulated-duration <duration>', 'Length of a simulated run. Default 3s.', SERVER_ENV.simulatedDuration],
-  ['--max-body-bytes <n>', 'Largest request body. Default 1048576.', SERVER_ENV.maxBodyBytes],
+  ['--max-body-bytes <n>', `Largest request body. Default ${RUN_REQUEST_MAX_BODY_BYTES} (a create with the most attachments allowed).`, SERVER_ENV.maxBodyBytes],
   ['--public-url <url>', 'Address for session links behind a proxy; its host is accepted in the Host header.', SERVER_ENV.publicUrl],
   ['--allowed-host <name[:port]>', 'Also answer requests addressed to this name (besides loopback names and --public-url); repeat for several. The variable takes a comma-separated list.', SERVER_ENV.allowedHosts],
   ['--shared-runs', 'Let every key read and cancel every run (by default a key sees only its own principal\'s runs).', `${SERVER_ENV.sharedRuns}=1`],

@@ -2,7 +2,7 @@ import { homedir, tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isLoopbackHost } from '@agent-runs/core';
-import { REQUEST_BODY_MAX_BYTES } from '@agent-runs/core/contract';
+import { RUN_REQUEST_MAX_BODY_BYTES } from '@agent-runs/core/contract';
 import type { ServerOptions } from './server-options.js';
 
 export const DEFAULT_DATA_DIR = join(homedir(), '.agent-runs', 'server');
@@ -101,7 +101,12 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     sharedRuns: options.sharedRuns ?? false,
     concurrency: integer('concurrency', options.concurrency, 2, 1, 1000),
     simulatedDurationMs: integer('simulatedDurationMs', options.simulatedDurationMs, 3000, 0),
-    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, REQUEST_BODY_MAX_BYTES, 1),
+    // The default fits a create with the largest attachments the contract allows.
+    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, RUN_REQUEST_MAX_BODY_BYTES, 1),
+    maxArtifactBytes: integer('maxArtifactBytes', options.maxArtifactBytes, 10 * 1024 * 1024, 1),
+    maxRunArtifactBytes: integer('maxRunArtifactBytes', options.maxRunArtifactBytes, 50 * 1024 * 1024, 1),
+    maxArtifactsPerExecution: integer('maxArtifactsPerExecution', options.maxArtifactsPerExecution, 100, 1, 10_000),
+    downloadLinkTtlMs: integer('downloadLinkTtlMs', options.downloadLinkTtlMs, 15 * 60_000, 1, 7 * 24 * 3600_000),
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     allowedHosts: allowedHosts(options.allowedHosts),
     quiet: options.quiet ?? false,

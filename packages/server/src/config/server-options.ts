@@ -46,6 +46,14 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** The address put in session links when the server is reached through a proxy. Default the listening URL. */
   publicUrl?: string;
+  /** Largest file or screenshot an agent may hand back, in bytes. Default 10 MiB. */
+  maxArtifactBytes?: number;
+  /** All files and screenshots of one run together, over all its executions, in bytes. Default 50 MiB. */
+  maxRunArtifactBytes?: number;
+  /** Artifacts one execution may add (report lines and files together). Default 100. */
+  maxArtifactsPerExecution?: number;
+  /** How long artifact, transcript and handoff download links work. Default 15 minutes. */
+  downloadLinkTtlMs?: number;
   /**
    * Host names (`name` or `name:port`) requests may address besides the loopback names and
    * `publicUrl`'s host; any other Host, and any Origin but the server's own, gets a 403.

@@ -1,4 +1,5 @@
 import type { RunRecord } from '../store/run-record.js';
+import type { ExecutionFiles } from './agent-protocol.js';
 
 /** The environment variables the agent command receives, named once for code and docs. */
 export const COMMAND_ENV = {
@@ -9,6 +10,13 @@ export const COMMAND_ENV = {
   environmentId: 'AGENT_RUNS_ENVIRONMENT_ID',
   mcpConfig: 'AGENT_RUNS_MCP_CONFIG',
   workDir: 'AGENT_RUNS_WORK_DIR',
+  execution: 'AGENT_RUNS_EXECUTION',
+  conversationFile: 'AGENT_RUNS_CONVERSATION_FILE',
+  followupFile: 'AGENT_RUNS_FOLLOWUP_FILE',
+  inboxFile: 'AGENT_RUNS_INBOX_FILE',
+  attachmentsDir: 'AGENT_RUNS_ATTACHMENTS_DIR',
+  artifactsDir: 'AGENT_RUNS_ARTIFACTS_DIR',
+  reportFile: 'AGENT_RUNS_REPORT_FILE',
 } as const;
 
 /**
@@ -25,6 +33,8 @@ export function commandEnv(
   run: RunRecord,
   mcpConfigPath: string,
   workDir: string,
+  execution: number,
+  files: ExecutionFiles,
   passed: readonly string[] = [],
 ): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -42,5 +52,12 @@ export function commandEnv(
     [COMMAND_ENV.environmentId]: config.environment_id ?? '',
     [COMMAND_ENV.mcpConfig]: mcpConfigPath,
     [COMMAND_ENV.workDir]: workDir,
+    [COMMAND_ENV.execution]: String(execution),
+    [COMMAND_ENV.conversationFile]: files.conversation,
+    [COMMAND_ENV.followupFile]: files.followup,
+    [COMMAND_ENV.inboxFile]: files.inbox,
+    [COMMAND_ENV.attachmentsDir]: files.attachments,
+    [COMMAND_ENV.artifactsDir]: files.artifacts,
+    [COMMAND_ENV.reportFile]: files.report,
   };
 }

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatElapsed } from '@agent-runs/core';
+import { deliverToInbox, prepareExecutionFiles, readAgentReport } from './agent-protocol.js';
 import { commandEnv } from './command-env.js';
 import { endGroup } from './process-group.js';
 import { processStartTime } from './process-identity.js';
@@ -10,7 +11,7 @@ import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from 
 
 const STDERR_TAIL_CHARS = 2000;
 /** Between SIGTERM and SIGKILL to the agent's process group. */
-export const KILL_GRACE_MS = 2000;
+const KILL_GRACE_MS = 2000;
 const OUTPUT_DRAIN_MS = 500;
 
 export interface CommandExecutorOptions {
@@ -33,18 +34,19 @@ export class CommandExecutor implements RunExecutor {
 
   constructor(private readonly options: CommandExecutorOptions) {}
 
-  start({ run, onOutput }: ExecutionContext): Execution {
+  start({ run, input, onOutput }: ExecutionContext): Execution {
     const workDir = join(this.options.workRoot, run.id);
     mkdirSync(workDir, { recursive: true, mode: 0o700 });
     const mcpConfigPath = join(workDir, 'mcp.json');
     // It may hold the MCP servers' tokens: readable by this user only.
     writeFileSync(mcpConfigPath, `${JSON.stringify({ mcpServers: run.agentConfig.mcp_servers ?? {} }, null, 2)}\n`, { mode: 0o600 });
+    const files = prepareExecutionFiles(this.options.workRoot, run.id, input);
 
     const child = spawn(this.options.command, {
       shell: true,
       cwd: workDir,
       detached: true, // Its own process group, so cancel and timeout reach everything it starts.
-      env: commandEnv(process.env, run, mcpConfigPath, workDir, this.options.agentEnv),
+      env: commandEnv(process.env, run, mcpConfigPath, workDir, input.number, files, this.options.agentEnv),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderrTail = '';
@@ -83,22 +85,10 @@ export class CommandExecutor implements RunExecutor {
     });
 
     const done = settled.then(({ code, signal, error }): ExecutionOutcome => {
-      if (error) {
-        return { state: 'FAILED', statusMessage: { message: `The agent command could not start: ${error.message}`, error_code: 'internal_error', retryable: false } };
-      }
-      if (timedOut) {
-        return {
-          state: 'FAILED',
-          statusMessage: { message: `The agent command ran longer than ${formatElapsed(this.options.timeoutMs)} and was stopped.`, error_code: 'internal_error', retryable: true },
-        };
-      }
-      if (code === 0) return { state: 'SUCCEEDED' };
-      const how = signal ? `was ended by ${signal}` : `exited with code ${code}`;
-      const tail = stderrTail.trim();
-      return {
-        state: 'FAILED',
-        statusMessage: { message: tail ? `The agent command ${how}: ${tail}` : `The agent command ${how}.`, retryable: false },
-      };
+      const report = readAgentReport(files, input);
+      for (const note of report.notes) onOutput(`[agent-runs] ${note}\n`);
+      const outcome = this.outcome(code, signal, error, timedOut, stderrTail, report.result);
+      return { ...outcome, artifacts: report.artifacts, takenFollowups: report.takenFollowups };
     });
     return {
       done,
@@ -107,6 +97,34 @@ export class CommandExecutor implements RunExecutor {
         clearTimeout(timer);
         await end();
       },
+      deliver: (followup) => {
+        deliverToInbox(files, followup);
+        return true;
+      },
     };
+  }
+
+  private outcome(
+    code: number | null,
+    signal: NodeJS.Signals | null,
+    error: Error | undefined,
+    timedOut: boolean,
+    stderrTail: string,
+    result: string | undefined,
+  ): ExecutionOutcome {
+    if (error) {
+      return { state: 'FAILED', statusMessage: { message: `The agent command could not start: ${error.message}`, error_code: 'internal_error', retryable: false } };
+    }
+    if (timedOut) {
+      return {
+        state: 'FAILED',
+        statusMessage: { message: `The agent command ran longer than ${formatElapsed(this.options.timeoutMs)} and was stopped.`, error_code: 'internal_error', retryable: true },
+      };
+    }
+    if (code === 0) return { state: 'SUCCEEDED', ...(result ? { statusMessage: { message: result } } : {}) };
+    const how = signal ? `was ended by ${signal}` : `exited with code ${code}`;
+    const tail = stderrTail.trim();
+    const message = result ?? (tail ? `The agent command ${how}: ${tail}` : `The agent command ${how}.`);
+    return { state: 'FAILED', statusMessage: { message, retryable: false } };
   }
 }

@@ -1,10 +1,16 @@
 import type { RunStatusMessage } from '@agent-runs/core/contract';
+import type { NewArtifact } from '../store/artifact-store.js';
 import type { RunRecord } from '../store/run-record.js';
+import type { ExecutionInput, FollowupMessage } from './execution-input.js';
 
 /** How an execution ended; the queue turns it into the run's terminal state. */
 export interface ExecutionOutcome {
   state: 'SUCCEEDED' | 'FAILED' | 'ERROR' | 'BLOCKED';
   statusMessage?: RunStatusMessage;
+  /** What the agent made in this execution (checked against the limits already). */
+  artifacts?: NewArtifact[];
+  /** Follow-ups delivered during the execution that the agent said it took. */
+  takenFollowups?: string[];
 }
 
 export interface ProcessGroupRecord {
@@ -20,10 +26,14 @@ export interface Execution {
   processGroup?: ProcessGroupRecord | undefined;
   /** Stops the work now (cancel or shutdown); resolves once it has stopped. */
   cancel(): Promise<void>;
+  /** Hands a follow-up to the running agent (the command's inbox file); false when this executor cannot. */
+  deliver?(followup: FollowupMessage): boolean;
 }
 
 export interface ExecutionContext {
   run: RunRecord;
+  /** The conversation so far, the follow-ups this execution answers, the run's attachments and limits. */
+  input: ExecutionInput;
   /** Text the agent printed, to show on the run's page. */
   onOutput(text: string): void;
 }
@@ -31,7 +41,7 @@ export interface ExecutionContext {
 /** Does the work of a run: the simulated agent, or a configured command. */
 export interface RunExecutor {
   readonly name: string;
-  /** Problems with a create request that this executor can see up front (one line each). */
-  check?(prompt: string): string[];
+  /** Problems with a prompt or follow-up message that this executor can see up front (one line each). */
+  check?(prompt: string, field?: string): string[];
   start(context: ExecutionContext): Execution;
 }

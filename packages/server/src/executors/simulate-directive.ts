@@ -9,7 +9,8 @@ export interface SimulateDirective {
 }
 
 const OUTCOMES: readonly SimulatedOutcome[] = ['succeed', 'fail', 'error', 'block', 'hang'];
-const DIRECTIVE = /\[simulate\b([^\]]*)\]/i;
+// `[simulate artifact ...]` is a directive of its own (simulated-artifacts.ts).
+const DIRECTIVE = /\[simulate\b(?!\s+artifact\b)([^\]]*)\]/i;
 
 export const SIMULATE_HINT = `[simulate ...] takes words among ${OUTCOMES.join(', ')} and a duration such as 300ms or 2s`;
 
@@ -17,7 +18,7 @@ export const SIMULATE_HINT = `[simulate ...] takes words among ${OUTCOMES.join('
  * Reads `[simulate fail 200ms]` from a prompt. Returns the directive, or the problems
  * with it so that the create can be refused naming them.
  */
-export function parseSimulateDirective(prompt: string): { directive: SimulateDirective; problems: string[] } {
+export function parseSimulateDirective(prompt: string, field = 'prompt'): { directive: SimulateDirective; problems: string[] } {
   const directive: SimulateDirective = { outcome: 'succeed' };
   const problems: string[] = [];
   const match = DIRECTIVE.exec(prompt);
@@ -33,7 +34,7 @@ export function parseSimulateDirective(prompt: string): { directive: SimulateDir
       directive.durationMs = ms;
       continue;
     }
-    problems.push(`prompt: unknown word "${word}" in the simulate directive; ${SIMULATE_HINT}`);
+    problems.push(`${field}: unknown word "${word}" in the simulate directive; ${SIMULATE_HINT}`);
   }
   return { directive, problems };
 }

@@ -5,6 +5,10 @@ import type { SessionTokens } from './session-access.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunService } from '../runs/run-service.js';
 import type { RunStore } from '../store/run-store.js';
+import type { ArtifactStore } from '../store/artifact-store.js';
+import type { ConversationStore } from '../store/conversation-store.js';
+import type { FollowupService } from '../runs/followup-service.js';
+import type { SignedLinks } from './signed-links.js';
 
 /** What every route can reach. */
 export interface AppContext {
@@ -14,6 +18,13 @@ export interface AppContext {
   /** Where the server is reachable, without a trailing slash (for links). */
   publicUrl: () => string;
   maxBodyBytes: number;
+  artifacts: ArtifactStore;
+  conversations: ConversationStore;
+  followups: FollowupService;
+  /** Signs the download links of artifacts, transcripts and handoff files. */
+  links: SignedLinks;
+  /** Parent of the runs' working directories (handoff files live beside them). */
+  workRoot: string;
   /** The Host names and origins requests may come from (known once the server listens). */
   originGuard: () => OriginGuardOptions;
   sessionTokens: SessionTokens;

@@ -6,8 +6,11 @@ import {
   RunAgentRequestSchema,
   RunAgentResponseSchema,
   RunItemSchema,
+  SessionCheckRedirectResponseSchema,
+  ConversationCheckRedirectResponseSchema,
   VERSION,
 } from '@agent-runs/core';
+import { followupPaths, followupSchemas } from './followup-paths.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -32,6 +35,8 @@ function listParameters(): unknown[] {
       ...(description ? { description } : {}),
       schema: name === 'state' ? { type: 'array', items: (rest.items as JsonSchema) ?? rest } : rest,
       ...(name === 'state' ? { style: 'form', explode: true } : {}),
+      // `metadata[team]=core&metadata[env]=ci`
+      ...(name === 'metadata' ? { style: 'deepObject', explode: true } : {}),
     };
   });
 }
@@ -44,6 +49,30 @@ export function buildOpenApi(): JsonSchema {
     '401': problem('Missing or unknown API key'),
     '404': problem('No such run'),
   };
+  const createRun = {
+    operationId: 'createRun',
+    summary: 'Create a run',
+    description:
+      'Metadata, mode, attachments (stored and given to the agent), conversation_id, parent_run_id, interactive and ' +
+      'agent_identity_uid are stored with the run; metadata can be filtered on when listing.',
+    parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string' } }],
+    requestBody: { required: true, content: json(ref('RunAgentRequest')) },
+    responses: {
+      '200': { description: 'The run', content: json(ref('RunAgentResponse')) },
+      '409': problem('Idempotency-Key reused with another body'),
+      '413': problem('The body is larger than the server accepts'),
+      ...errors,
+      '404': problem('parent_run_id names no run'),
+    },
+  };
+  const redirect = (operationId: string, summary: string, param: string, schema: string) => ({
+    get: {
+      operationId,
+      summary,
+      parameters: [{ name: param, in: 'path', required: true, schema: { type: 'string' } }],
+      responses: { '200': { description: summary, content: json(ref(schema)) }, ...errors },
+    },
+  });
   return {
     openapi: '3.0.3',
     info: { title: 'Agent Runs API (local server)', version: VERSION },
@@ -51,21 +80,10 @@ export function buildOpenApi(): JsonSchema {
     security: [{ bearerAuth: [] }],
     paths: {
       '/agent/run': {
-        post: {
-          operationId: 'createRun',
-          summary: 'Create a run',
-          parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string' } }],
-          requestBody: { required: true, content: json(ref('RunAgentRequest')) },
-          responses: { '200': { description: 'The run', content: json(ref('RunAgentResponse')) }, '409': problem('Idempotency-Key reused with another body'), ...errors },
-        },
+        post: { ...createRun, operationId: 'createRunAlias', summary: 'Create a run (the same as POST /agent/runs)' },
       },
       '/agent/runs': {
-        post: {
-          operationId: 'createRunAlias',
-          summary: 'Create a run (the same as POST /agent/run)',
-          requestBody: { required: true, content: json(ref('RunAgentRequest')) },
-          responses: { '200': { description: 'The run', content: json(ref('RunAgentResponse')) }, ...errors },
-        },
+        post: createRun,
         get: {
           operationId: 'listRuns',
           summary: 'List runs, filtered and sorted, with keyset pagination',
@@ -89,6 +107,19 @@ export function buildOpenApi(): JsonSchema {
           responses: { '200': { description: 'The run id', content: json({ type: 'string' }) }, '409': problem('The run is PENDING'), ...errors },
         },
       },
+      ...followupPaths(),
+      '/agent/sessions/{sessionUuid}/redirect': redirect(
+        'checkSessionRedirect',
+        'The conversation a session belongs to',
+        'sessionUuid',
+        'SessionCheckRedirectResponse',
+      ),
+      '/agent/conversations/{conversationId}/redirect': redirect(
+        'checkConversationRedirect',
+        'The session of a conversation’s newest run',
+        'conversationId',
+        'ConversationCheckRedirectResponse',
+      ),
     },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
@@ -97,7 +128,10 @@ export function buildOpenApi(): JsonSchema {
         RunAgentResponse: output(RunAgentResponseSchema),
         RunItem: output(RunItemSchema),
         ListRunsResponse: output(ListRunsResponseSchema),
+        SessionCheckRedirectResponse: output(SessionCheckRedirectResponseSchema),
+        ConversationCheckRedirectResponse: output(ConversationCheckRedirectResponseSchema),
         Error: output(ErrorBodySchema),
+        ...followupSchemas(),
       },
     },
   };

@@ -9,6 +9,6 @@ export const getRunRoute: Route = {
   auth: true,
   async handle({ res, params, app, caller }) {
     const run = await app.runs.getOrThrow(params.runId!, caller);
-    sendJson(res, 200, toRunItem(run, app.sessionLink(run)));
+    sendJson(res, 200, toRunItem(run, app.sessionLink(run), await app.artifacts.listByRun(run.id)));
   },
 };

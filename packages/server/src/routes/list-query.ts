@@ -1,31 +1,22 @@
-import { formatIssues, LIST_LIMIT_DEFAULT, ListRunsQuerySchema } from '@agent-runs/core/contract';
+import { formatIssues, LIST_LIMIT_DEFAULT, ListRunsQuerySchema, listQueryFromSearchParams } from '@agent-runs/core/contract';
 import { ApiProblem } from '../http/api-problem.js';
 import { decodeCursor } from '../store/list-cursor.js';
 import type { RunListQuery } from '../store/run-store.js';
 
-const KNOWN = new Set(Object.keys(ListRunsQuerySchema.shape));
 /** Parameters that take several values by repetition; any other given twice is a mistake. */
 const REPEATABLE = new Set(['state']);
 
-/** `?state=A&state=B&limit=5` → a validated store query; a problem names each bad parameter. */
+/** `?state=A&state=B&metadata[k]=v` → a validated store query; a problem names each bad parameter. */
 export function parseListQuery(params: URLSearchParams): RunListQuery {
-  const raw: Record<string, string | string[]> = {};
-  const unknown = new Set<string>();
-  for (const [name, value] of params) {
-    if (!KNOWN.has(name)) unknown.add(name);
-    const prior = raw[name];
-    raw[name] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
-  }
-  const repeated = Object.entries(raw).filter(([name, value]) => Array.isArray(value) && KNOWN.has(name) && !REPEATABLE.has(name));
+  const raw = listQueryFromSearchParams(params);
+  const repeated = Object.entries(raw).filter(([name, value]) => Array.isArray(value) && !REPEATABLE.has(name));
   if (repeated.length) {
     throw new ApiProblem(
       'invalid_request',
       repeated.map(([name, value]) => `${name}: given ${(value as string[]).length} times; pass it once`).join('; ') + '.',
     );
   }
-  if (unknown.size) {
-    throw new ApiProblem('invalid_request', `query: unknown parameter(s) ${[...unknown].join(', ')}; known: ${[...KNOWN].join(', ')}.`);
-  }
+  // The schema is strict: an unknown parameter is named in the contract's words.
   const parsed = ListRunsQuerySchema.safeParse(raw);
   if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'query').join('; '));
   const q = parsed.data;
@@ -60,5 +51,14 @@ export function parseListQuery(params: URLSearchParams): RunListQuery {
   if (q.created_before) query.createdBefore = new Date(q.created_before).toISOString();
   if (q.updated_after) query.updatedAfter = new Date(q.updated_after).toISOString();
   if (q.q) query.q = q.q;
+  if (q.schedule_id !== undefined) query.scheduleId = q.schedule_id;
+  if (q.executor !== undefined) query.executor = q.executor;
+  if (q.metadata !== undefined) query.metadata = q.metadata;
+  if (q.ancestor_run_id !== undefined) query.ancestorRunId = q.ancestor_run_id;
+  if (q.artifact_type !== undefined) query.artifactType = q.artifact_type;
+  // Every run here is LOCAL, and this server records no automations or factories: these match nothing.
+  if (q.execution_location === 'REMOTE' || q.automation_id !== undefined || q.factory_uid !== undefined) {
+    query.nothing = true;
+  }
   return query;
 }

@@ -20,8 +20,9 @@ export const listRunsRoute: Route = {
       query.creator = caller.uid ?? '';
     }
     const page = await app.store.list(query);
+    const artifacts = await app.artifacts.listByRuns(page.runs.map((run) => run.id));
     sendJson(res, 200, {
-      runs: page.runs.map((run) => toRunItem(run, app.sessionLink(run))),
+      runs: page.runs.map((run) => toRunItem(run, app.sessionLink(run), artifacts.get(run.id))),
       page_info: { has_next_page: page.next !== undefined, ...(page.next ? { next_cursor: encodeCursor(page.next) } : {}) },
     });
   },

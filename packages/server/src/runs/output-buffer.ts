@@ -5,13 +5,17 @@ const FLUSH_DELAY_MS = 200;
 
 /** Collects an execution's output, keeps its tail, and writes it to the store in batches. */
 export class OutputBuffer {
-  private text = '';
+  private text: string;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: RunStore,
     private readonly runId: string,
-  ) {}
+    /** What earlier executions of the run printed: a follow-up's output is added after it. */
+    earlier = '',
+  ) {
+    this.text = earlier;
+  }
 
   append(chunk: string): void {
     this.text += chunk;

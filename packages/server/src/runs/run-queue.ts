@@ -1,12 +1,15 @@
 import type { RunStatusMessage } from '@agent-runs/core/contract';
+import type { ExecutionInput, FollowupMessage } from '../executors/execution-input.js';
 import type { Execution, ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
+import type { ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import { OutputBuffer } from './output-buffer.js';
 
 interface Active {
   execution: Execution;
+  input: ExecutionInput;
   output: OutputBuffer;
 }
 
@@ -34,6 +37,7 @@ export class RunQueue {
     private readonly clock: MonotonicClock,
     private readonly concurrency: number,
     private readonly log: (line: string) => void,
+    private readonly journal: ExecutionJournal,
   ) {}
 
   /** Whether a new run would have to wait for a slot. */
@@ -47,7 +51,19 @@ export class RunQueue {
     this.pump();
   }
 
-  /** Takes the work of an active run away: stops it without recording its outcome. */
+  /** Hands a follow-up to the run's execution in progress; false when none can take it now. */
+  deliver(runId: string, followup: FollowupMessage): boolean {
+    const active = this.active.get(runId);
+    if (!active?.execution.deliver) return false;
+    try {
+      return active.execution.deliver(followup);
+    } catch (error) {
+      this.log(`Could not hand a follow-up to run ${runId}: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  /** Takes the work of an active run away: stops it without recording its outcome as the run's state. */
   async abandon(runId: string): Promise<boolean> {
     const active = this.active.get(runId);
     if (!active) return false;
@@ -58,6 +74,10 @@ export class RunQueue {
       this.log(`Could not stop the work of run ${runId}: ${(error as Error).message}`);
     }
     active.output.flush();
+    // The conversation still says the execution ended, so the next one gets a number (and files) of its own.
+    await this.journal
+      .record(runId, active.input, { state: 'CANCELLED', statusMessage: { message: 'The execution was stopped.' } })
+      .catch((error: unknown) => this.log(`Could not record the stop of run ${runId}: ${(error as Error).message}`));
     this.pump();
     return true;
   }
@@ -86,11 +106,11 @@ export class RunQueue {
       this.starting++;
       const at = this.clock.now();
       this.store.transition(id, { from: ['QUEUED'], to: 'INPROGRESS', at, startedAt: at }).then(
-        (run) => {
-          this.starting--;
+        async (run) => {
           this.storeWorks();
-          // Undefined: it was cancelled while waiting.
-          if (run && !this.stopped) this.start(run);
+          // Undefined: it was cancelled while waiting. Counted as starting until its execution is active.
+          if (run && !this.stopped) await this.start(run);
+          this.starting--;
           this.pump();
         },
         (error: unknown) => {
@@ -103,19 +123,36 @@ export class RunQueue {
     }
   }
 
-  private start(run: RunRecord): void {
-    const output = new OutputBuffer(this.store, run.id);
+  private async start(run: RunRecord): Promise<void> {
     let execution: Execution;
+    let input: ExecutionInput;
+    let output: OutputBuffer;
     try {
-      execution = this.executor.start({ run, onOutput: (text) => output.append(text) });
+      input = await this.journal.prepare(run);
+      output = new OutputBuffer(this.store, run.id, input.number > 1 ? await this.store.getOutput(run.id) : '');
+      if (input.number > 1) output.append(`[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n`);
     } catch (error) {
-      void this.finish(run.id, undefined, output, {
+      this.log(`Could not prepare run ${run.id}: ${(error as Error).message}`);
+      await this.store
+        .transition(run.id, {
+          from: ['INPROGRESS'],
+          to: 'ERROR',
+          at: this.clock.now(),
+          statusMessage: { message: `The run could not be prepared: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
+        })
+        .catch((failed: unknown) => this.log(`Could not record that run ${run.id} failed to start: ${(failed as Error).message}`));
+      return;
+    }
+    try {
+      execution = this.executor.start({ run, input, onOutput: (text) => output.append(text) });
+    } catch (error) {
+      void this.finish(run.id, undefined, input, output, {
         state: 'ERROR',
         statusMessage: { message: `The ${this.executor.name} executor could not start: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
       });
       return;
     }
-    const active: Active = { execution, output };
+    const active: Active = { execution, input, output };
     this.active.set(run.id, active);
     if (execution.processGroup) {
       this.store.setProcessGroup(run.id, execution.processGroup).catch((error: unknown) => {
@@ -123,20 +160,32 @@ export class RunQueue {
       });
     }
     execution.done.then(
-      (outcome) => this.finish(run.id, active, output, outcome),
+      (outcome) => this.finish(run.id, active, input, output, outcome),
       (error: unknown) =>
-        this.finish(run.id, active, output, {
+        this.finish(run.id, active, input, output, {
           state: 'ERROR',
           statusMessage: { message: `The ${this.executor.name} executor failed: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
         }),
     );
   }
 
-  private async finish(runId: string, active: Active | undefined, output: OutputBuffer, outcome: ExecutionOutcome): Promise<void> {
+  private async finish(
+    runId: string,
+    active: Active | undefined,
+    input: ExecutionInput,
+    output: OutputBuffer,
+    outcome: ExecutionOutcome,
+  ): Promise<void> {
     // A cancelled or abandoned run was already taken out; its late outcome is ignored.
     if (active && this.active.get(runId) !== active) return;
     this.active.delete(runId);
     output.flush();
+    try {
+      await this.journal.record(runId, input, outcome);
+    } catch (error) {
+      // What it made is lost, but its state must still be recorded.
+      this.log(`Could not record what run ${runId} made: ${(error as Error).message}`);
+    }
     try {
       await this.record(runId, outcome);
       this.storeWorks();
@@ -146,7 +195,13 @@ export class RunQueue {
       this.storeFailed(`Could not record the end of run ${runId}`, error);
       return;
     }
+    await this.requeueIfPending(runId);
     this.pump();
+  }
+
+  /** Follow-ups that came while it ran and that it did not take start the next execution. */
+  private async requeueIfPending(runId: string): Promise<void> {
+    if (!this.stopped && (await this.journal.requeueIfPending(runId).catch(() => false))) this.enqueue(runId);
   }
 
   private async record(runId: string, outcome: ExecutionOutcome): Promise<void> {
@@ -184,6 +239,7 @@ export class RunQueue {
         this.storeFailed(`Could not record the end of run ${id}`, error);
         return;
       }
+      await this.requeueIfPending(id);
     }
     this.pump();
   }

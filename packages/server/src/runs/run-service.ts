@@ -8,7 +8,7 @@ import {
 } from '@agent-runs/core/contract';
 import type { RunExecutor } from '../executors/run-executor.js';
 import { ApiProblem } from '../http/api-problem.js';
-import type { RunRecord } from '../store/run-record.js';
+import { decodeAttachments, type RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import type { MonotonicClock } from './monotonic-clock.js';
@@ -43,7 +43,25 @@ export class RunService {
     if (body === undefined) throw new ApiProblem('invalid_request', 'body: a JSON object with a prompt is required.');
     const parsed = RunAgentRequestSchema.safeParse(body);
     if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
-    const { prompt = '', config = {}, title, skill, ...rest } = parsed.data;
+    const {
+      prompt = '',
+      config = {},
+      title,
+      skill,
+      attachments,
+      metadata,
+      mode,
+      interactive,
+      parent_run_id: parentRunId,
+      conversation_id: conversationId,
+      agent_identity_uid: agentIdentityUid,
+      ...rest
+    } = parsed.data;
+    const parent = parentRunId === undefined ? undefined : await this.store.get(parentRunId);
+    // Another principal's run is as unknown as a missing one.
+    if (parentRunId !== undefined && (!parent || !this.mayRead(creator.uid, parent))) {
+      throw new ApiProblem('resource_not_found', `parent_run_id: no run with id "${parentRunId}".`);
+    }
     const executorProblems = this.executor.check?.(prompt) ?? [];
     if (executorProblems.length) throw new ApiProblem('invalid_request', executorProblems.join('; '));
 
@@ -63,6 +81,14 @@ export class RunService {
       creator,
       sessionId: timeOrderedId(),
       agentConfig,
+      ...(parentRunId !== undefined ? { parentRunId } : {}),
+      // Every run has a conversation: the one it continues, or a new one of its own.
+      conversationId: conversationId ?? timeOrderedId(),
+      ...(metadata !== undefined ? { metadata } : {}),
+      ...(mode !== undefined ? { mode } : {}),
+      ...(interactive !== undefined ? { interactive } : {}),
+      ...(agentIdentityUid !== undefined ? { agentIdentityUid } : {}),
+      attachments: decodeAttachments(attachments),
       request: { ...(skill ? { skill } : {}), ...rest },
       idempotencyKey: idempotencyKey ?? null,
       requestHash: idempotencyKey ? requestHash(body) : null,

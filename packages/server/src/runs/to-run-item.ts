@@ -1,8 +1,10 @@
 import type { RunItem } from '@agent-runs/core/contract';
+import type { ArtifactRecord } from '../store/artifact-store.js';
 import type { RunRecord } from '../store/run-record.js';
+import { toArtifactItem } from './to-artifact.js';
 
 /** The contract's view of a stored run; `sessionLink` carries the token that opens its page (AppContext.sessionLink). */
-export function toRunItem(run: RunRecord, sessionLink: string): RunItem {
+export function toRunItem(run: RunRecord, sessionLink: string, artifacts: readonly ArtifactRecord[] = []): RunItem {
   return {
     run_id: run.id,
     task_id: run.id,
@@ -20,5 +22,12 @@ export function toRunItem(run: RunRecord, sessionLink: string): RunItem {
     agent_config: run.agentConfig,
     execution_location: 'LOCAL',
     is_sandbox_running: run.state === 'INPROGRESS',
+    is_run_type_cancellable: true,
+    // The local server runs everything with its caller's credentials.
+    executor: run.creator,
+    ...(run.parentRunId !== undefined ? { parent_run_id: run.parentRunId } : {}),
+    ...(run.conversationId !== undefined ? { conversation_id: run.conversationId } : {}),
+    ...(run.metadata !== undefined ? { metadata: run.metadata } : {}),
+    ...(artifacts.length ? { artifacts: artifacts.map(toArtifactItem) } : {}),
   };
 }

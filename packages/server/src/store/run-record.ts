@@ -1,4 +1,11 @@
-import type { AmbientAgentConfig, RunCreatorInfo, RunState, RunStatusMessage } from '@agent-runs/core/contract';
+import type {
+  AmbientAgentConfig,
+  AttachmentInput,
+  RunCreatorInfo,
+  RunMode,
+  RunState,
+  RunStatusMessage,
+} from '@agent-runs/core/contract';
 
 /** A run as the store keeps it; routes turn it into a contract RunItem. */
 export interface RunRecord {
@@ -16,6 +23,23 @@ export interface RunRecord {
   creator: RunCreatorInfo;
   sessionId: string;
   agentConfig: AmbientAgentConfig;
+  /** The run that started this one. */
+  parentRunId?: string;
+  conversationId?: string;
+  metadata?: Record<string, string>;
+  mode?: RunMode;
+  interactive?: boolean;
+  /** The named agent the run executes as (checked once identities exist). */
+  agentIdentityUid?: string;
+  /** The schedule that started the run. */
+  scheduleId?: string;
+}
+
+/** A file given with the prompt, decoded. */
+export interface StoredAttachment {
+  fileName: string;
+  mimeType: string;
+  data: Buffer;
 }
 
 /** What a create stores; the store assigns `seq`. */
@@ -24,4 +48,10 @@ export type NewRun = Omit<RunRecord, 'seq'> & {
   request: Record<string, unknown>;
   idempotencyKey: string | null;
   requestHash: string | null;
+  attachments?: StoredAttachment[];
 };
+
+/** The stored form of attachments from a create body. */
+export function decodeAttachments(attachments: readonly AttachmentInput[] | undefined): StoredAttachment[] {
+  return (attachments ?? []).map((a) => ({ fileName: a.file_name, mimeType: a.mime_type, data: Buffer.from(a.data, 'base64') }));
+}

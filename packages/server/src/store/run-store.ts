@@ -1,7 +1,7 @@
 import type { KnownRunState, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from '../executors/run-executor.js';
 import type { ListCursor } from './list-cursor.js';
-import type { NewRun, RunRecord } from './run-record.js';
+import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 
 export type SortField = 'updated_at' | 'created_at' | 'title' | 'agent';
 export type SortOrder = 'asc' | 'desc';
@@ -23,6 +23,16 @@ export interface RunListQuery {
   createdBefore?: string;
   updatedAfter?: string;
   q?: string;
+  scheduleId?: string;
+  executor?: string;
+  /** Every pair must match. */
+  metadata?: Record<string, string>;
+  /** This run and every run below it by parent_run_id. */
+  ancestorRunId?: string;
+  /** Runs that produced an artifact of this type. */
+  artifactType?: string;
+  /** A filter this server keeps no data for (automations, factories, remote runs): the page is empty. */
+  nothing?: boolean;
 }
 
 export interface RunListPage {
@@ -54,6 +64,10 @@ export interface RunStore {
   create(run: NewRun): Promise<CreateResult>;
   get(id: string): Promise<RunRecord | undefined>;
   getBySession(sessionId: string): Promise<RunRecord | undefined>;
+  /** The files given with the run's prompt, in the order given. */
+  getAttachments(id: string): Promise<StoredAttachment[]>;
+  /** The newest run of a conversation. */
+  latestInConversation(conversationId: string): Promise<RunRecord | undefined>;
   list(query: RunListQuery): Promise<RunListPage>;
   /** Applies the transition if the run is in one of `from`; returns the updated run or undefined. */
   transition(id: string, change: RunTransition): Promise<RunRecord | undefined>;

@@ -62,9 +62,73 @@ CREATE TABLE IF NOT EXISTS run_processes (
 ) WITHOUT ROWID;
 `;
 
+// What an agent made (artifacts, with the bytes of files and screenshots) and what was said
+// to it and by it (the prompt is the run's; follow-ups and each execution's result are here).
+const ARTIFACTS_AND_CONVERSATION_V3 = `
+CREATE TABLE artifacts (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  uid TEXT NOT NULL UNIQUE,
+  run_id TEXT NOT NULL,
+  artifact_type TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  data TEXT NOT NULL,
+  content BLOB,
+  size_bytes INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX artifacts_by_run ON artifacts(run_id, seq);
+CREATE INDEX artifacts_by_type ON artifacts(artifact_type, run_id);
+CREATE TABLE run_messages (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  run_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  text TEXT NOT NULL,
+  mode TEXT,
+  state TEXT,
+  execution INTEGER,
+  created_at TEXT NOT NULL,
+  idempotency_key TEXT
+);
+CREATE INDEX run_messages_by_run ON run_messages(run_id, seq);
+CREATE UNIQUE INDEX run_messages_idempotency ON run_messages(run_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+`;
+
+// The create fields of the newest service. Metadata is kept twice: as JSON on the run for
+// reads, and one row per key for `metadata[key]=value` filters. Attachments live apart
+// from the run so that listing runs never reads their bytes.
+const RUN_CREATE_FIELDS_V4 = `
+ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
+ALTER TABLE runs ADD COLUMN conversation_id TEXT;
+ALTER TABLE runs ADD COLUMN metadata TEXT;
+ALTER TABLE runs ADD COLUMN mode TEXT;
+ALTER TABLE runs ADD COLUMN interactive INTEGER;
+ALTER TABLE runs ADD COLUMN agent_identity_uid TEXT;
+ALTER TABLE runs ADD COLUMN schedule_id TEXT;
+CREATE INDEX runs_by_parent ON runs(parent_run_id) WHERE parent_run_id IS NOT NULL;
+CREATE INDEX runs_by_conversation ON runs(conversation_id, seq) WHERE conversation_id IS NOT NULL;
+CREATE INDEX runs_by_schedule ON runs(schedule_id, updated_at, seq) WHERE schedule_id IS NOT NULL;
+CREATE TABLE run_metadata (
+  run_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+CREATE INDEX run_metadata_by_pair ON run_metadata(key, value);
+CREATE TABLE run_attachments (
+  run_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  file_name TEXT NOT NULL,
+  mime_type TEXT NOT NULL,
+  data BLOB NOT NULL,
+  UNIQUE (run_id, position)
+);
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'runs', sql: RUNS_V1 },
   { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
+  { version: 3, name: 'artifacts and conversation', sql: ARTIFACTS_AND_CONVERSATION_V3 },
+  { version: 4, name: 'run create fields', sql: RUN_CREATE_FIELDS_V4 },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -3,9 +3,11 @@ import { openDatabase } from './sqlite-driver.js';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from '../executors/run-executor.js';
 import type { ListCursor } from './list-cursor.js';
-import type { NewRun, RunRecord } from './run-record.js';
+import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition, SortField } from './run-store.js';
 import { migrateSqlite } from './sqlite-migrations.js';
+import { SqliteRunAttachments } from './sqlite-run-attachments.js';
+import { SqliteRunMetadata } from './sqlite-run-metadata.js';
 
 interface RunRow {
   seq: number;
@@ -21,13 +23,21 @@ interface RunRow {
   creator: string;
   session_id: string;
   agent_config: string;
+  parent_run_id: string | null;
+  conversation_id: string | null;
+  metadata: string | null;
+  mode: string | null;
+  interactive: number | null;
+  agent_identity_uid: string | null;
+  schedule_id: string | null;
   request_hash?: string | null;
   config_name?: string;
 }
 
 // What a read needs; the request extras and idempotency columns are left on disk.
 const COLUMNS =
-  'seq, id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator, session_id, agent_config';
+  'seq, id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator, session_id, agent_config, ' +
+  'parent_run_id, conversation_id, metadata, mode, interactive, agent_identity_uid, schedule_id';
 
 const SORT_COLUMN: Record<SortField, string> = {
   updated_at: 'updated_at',
@@ -51,6 +61,13 @@ function toRecord(row: RunRow): RunRecord {
     creator: JSON.parse(row.creator) as RunRecord['creator'],
     sessionId: row.session_id,
     agentConfig: JSON.parse(row.agent_config) as RunRecord['agentConfig'],
+    ...(row.parent_run_id !== null ? { parentRunId: row.parent_run_id } : {}),
+    ...(row.conversation_id !== null ? { conversationId: row.conversation_id } : {}),
+    ...(row.metadata !== null ? { metadata: JSON.parse(row.metadata) as Record<string, string> } : {}),
+    ...(row.mode !== null ? { mode: row.mode as RunRecord['mode'] } : {}),
+    ...(row.interactive !== null ? { interactive: row.interactive === 1 } : {}),
+    ...(row.agent_identity_uid !== null ? { agentIdentityUid: row.agent_identity_uid } : {}),
+    ...(row.schedule_id !== null ? { scheduleId: row.schedule_id } : {}),
   };
 }
 
@@ -76,6 +93,13 @@ function toParams(run: NewRun): Record<string, unknown> {
     skill_spec: run.agentConfig.skill_spec ?? null,
     idempotency_key: run.idempotencyKey,
     request_hash: run.requestHash,
+    parent_run_id: run.parentRunId ?? null,
+    conversation_id: run.conversationId ?? null,
+    metadata: run.metadata ? JSON.stringify(run.metadata) : null,
+    mode: run.mode ?? null,
+    interactive: run.interactive === undefined ? null : run.interactive ? 1 : 0,
+    agent_identity_uid: run.agentIdentityUid ?? null,
+    schedule_id: run.scheduleId ?? null,
   };
 }
 
@@ -84,6 +108,9 @@ export class SqliteRunStore implements RunStore {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly insertStatement: Database.Statement;
+  private readonly insertOne: (run: NewRun) => Database.RunResult;
+  private readonly metadata: SqliteRunMetadata;
+  private readonly attachments: SqliteRunAttachments;
   private readonly createBatch: (runs: NewRun[]) => CreateResult[];
   private readonly pendingCreates: { run: NewRun; resolve: (r: CreateResult) => void; reject: (e: Error) => void }[] = [];
 
@@ -101,10 +128,20 @@ export class SqliteRunStore implements RunStore {
     migrateSqlite(this.db);
     this.insertStatement = this.db.prepare(
       `INSERT INTO runs (id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator_uid,
-        creator, session_id, agent_config, request, config_name, model_id, environment_id, skill_spec, idempotency_key, request_hash)
+        creator, session_id, agent_config, request, config_name, model_id, environment_id, skill_spec, idempotency_key, request_hash,
+        parent_run_id, conversation_id, metadata, mode, interactive, agent_identity_uid, schedule_id)
        VALUES (@id, @title, @state, @prompt, @created_at, @updated_at, @started_at, @status_message, @source, @creator_uid,
-        @creator, @session_id, @agent_config, @request, @config_name, @model_id, @environment_id, @skill_spec, @idempotency_key, @request_hash)`,
+        @creator, @session_id, @agent_config, @request, @config_name, @model_id, @environment_id, @skill_spec, @idempotency_key, @request_hash,
+        @parent_run_id, @conversation_id, @metadata, @mode, @interactive, @agent_identity_uid, @schedule_id)`,
     );
+    this.metadata = new SqliteRunMetadata(this.db);
+    this.attachments = new SqliteRunAttachments(this.db);
+    this.insertOne = this.db.transaction((run: NewRun) => {
+      const info = this.insertStatement.run(toParams(run));
+      this.metadata.add(run.id, run.metadata);
+      this.attachments.add(run.id, run.attachments);
+      return info;
+    });
     this.createBatch = this.db.transaction((runs: NewRun[]) => runs.map((run) => this.createNow(run)));
   }
 
@@ -151,8 +188,8 @@ export class SqliteRunStore implements RunStore {
     const earlier = this.byIdempotencyKey(run);
     if (earlier) return earlier;
     try {
-      const info = this.insertStatement.run(toParams(run));
-      const { request: _request, idempotencyKey: _key, requestHash: _hash, ...record } = run;
+      const info = this.insertOne(run);
+      const { request: _request, idempotencyKey: _key, requestHash: _hash, attachments: _files, ...record } = run;
       return { kind: 'created', run: { ...record, seq: Number(info.lastInsertRowid) } };
     } catch (error) {
       // Another process sharing the file inserted the same key first.
@@ -175,12 +212,23 @@ export class SqliteRunStore implements RunStore {
   /** Inserts many runs in one transaction; for seeding benchmarks and imports. */
   insertMany(runs: Iterable<NewRun>): void {
     this.db.transaction(() => {
-      for (const run of runs) this.insertStatement.run(toParams(run));
+      for (const run of runs) this.insertOne(run);
     })();
   }
 
   async get(id: string): Promise<RunRecord | undefined> {
     const row = this.statement(`SELECT ${COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  async getAttachments(id: string): Promise<StoredAttachment[]> {
+    return this.attachments.get(id);
+  }
+
+  async latestInConversation(conversationId: string): Promise<RunRecord | undefined> {
+    const row = this.statement(`SELECT ${COLUMNS} FROM runs WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1`).get(conversationId) as
+      | RunRow
+      | undefined;
     return row ? toRecord(row) : undefined;
   }
 
@@ -210,11 +258,29 @@ export class SqliteRunStore implements RunStore {
       ['source', query.source, false],
       ['environment_id', query.environmentId, false],
       ['skill_spec', query.skillSpec, false],
+      ['schedule_id', query.scheduleId, false],
+      // The local server runs everything with its caller's credentials: the executor is the creator.
+      ['creator_uid', query.executor, false],
     ];
     for (const [name, value, indexed] of exact) {
       if (value === undefined) continue;
       where.push(`${term(name, indexed)} = ?`);
       params.push(value);
+    }
+    if (query.nothing) where.push('0');
+    if (query.metadata && Object.keys(query.metadata).length) {
+      const filter = SqliteRunMetadata.filter(query.metadata);
+      where.push(filter.sql);
+      params.push(...filter.params);
+    }
+    if (query.artifactType !== undefined) {
+      where.push('id IN (SELECT run_id FROM artifacts WHERE artifact_type = ?)');
+      params.push(query.artifactType);
+    }
+    if (query.ancestorRunId !== undefined) {
+      where.push(`id IN (WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT r.id FROM runs r JOIN tree ON r.parent_run_id = tree.id)
+        SELECT id FROM tree)`);
+      params.push(query.ancestorRunId);
     }
     const byCreated = query.sortBy === 'created_at';
     if (query.createdAfter) where.push(`${term('created_at', byCreated)} > ?`), params.push(query.createdAfter);

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { RunFollowupRequestSchema, RunModeSchema } from '@agent-runs/core';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerContext } from '../context.js';
+import { followRun } from '../wait/follow-run.js';
+import { waitForRunOutput, waitResult } from '../wait/wait-result.js';
+import { waitTimeoutArgument, waitTimeoutMs } from '../wait/wait-timeout-argument.js';
+import { runIdArgument } from './run-id-argument.js';
+import { toolErrorResult } from './tool-error.js';
+
+const followUpOutput = z.object({
+  run_id: z.string(),
+  state: z.string().optional().describe('The run state right after the follow-up was taken'),
+  followup_id: z.string().optional(),
+  wait: waitForRunOutput.optional().describe('With wait: true, how the run ended (or where it was when the wait timed out)'),
+});
+
+export function registerFollowUpRunTool(server: McpServer, ctx: ServerContext): void {
+  server.registerTool(
+    'follow_up_run',
+    {
+      title: 'Send a follow-up to a cloud agent run',
+      description:
+        'Tells an existing run something more, in any state: a finished (or failed, or cancelled) run runs again in ' +
+        'the same working directory with the whole conversation; a running one gets the message at once; a queued ' +
+        'one starts with it. Use it to ask for a change after a run finished instead of starting a new run. With ' +
+        'wait: true it then waits like wait_for_run (progress notifications, timeout default 10m).',
+      inputSchema: z.strictObject({
+        run_id: runIdArgument,
+        message: RunFollowupRequestSchema.shape.message.describe('What to tell the run'),
+        mode: RunModeSchema.optional().describe('normal (default), plan or orchestrate'),
+        wait: z.boolean().optional().describe('Wait for the run to finish answering (default false)'),
+        timeout: waitTimeoutArgument,
+      }),
+      outputSchema: followUpOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async ({ run_id, message, mode, wait, timeout }, extra): Promise<CallToolResult> => {
+      try {
+        const answer = await ctx.client.runs.followup(run_id, { message, ...(mode ? { mode } : {}) });
+        const output: z.infer<typeof followUpOutput> = {
+          run_id,
+          ...(answer.state ? { state: answer.state } : {}),
+          ...(answer.followup_id ? { followup_id: answer.followup_id } : {}),
+        };
+        const sent = `Follow-up sent to run ${run_id}${answer.state ? ` (now ${answer.state})` : ''}.`;
+        if (!wait) {
+          return {
+            structuredContent: output,
+            content: [{ type: 'text', text: `${sent} Call wait_for_run to wait for its answer.` }],
+          };
+        }
+        const progressToken = extra._meta?.progressToken;
+        let progress = 0;
+        const outcome = await followRun(ctx.client, run_id, {
+          timeoutMs: waitTimeoutMs(timeout),
+          signal: extra.signal,
+          heartbeatMs: ctx.heartbeatMs,
+          pollIntervalMs: ctx.pollIntervalMs,
+          onProgress: async (line) => {
+            if (progressToken === undefined) return;
+            progress += 1;
+            await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message: line } });
+          },
+        });
+        const waited = waitResult(run_id, outcome);
+        output.wait = waited.structuredContent as z.infer<typeof waitForRunOutput>;
+        const text = waited.content[0]?.type === 'text' ? waited.content[0].text : '';
+        return { structuredContent: output, content: [{ type: 'text', text: `${sent}\n${text}` }] };
+      } catch (error) {
+        return toolErrorResult(error, `send a follow-up to run ${run_id}`);
+      }
+    },
+  );
+}

@@ -1,0 +1,75 @@
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { NewArtifact } from '../store/artifact-store.js';
+import type { ArtifactLimits } from './execution-input.js';
+import { isImage, mimeTypeOf } from './mime-type.js';
+
+const MAX_DEPTH = 8;
+const MAX_ENTRIES = 2000;
+
+export interface CollectedFiles {
+  artifacts: NewArtifact[];
+  notes: string[];
+  bytes: number;
+}
+
+/**
+ * Turns the files an agent left in its artifacts directory into FILE artifacts (images
+ * into SCREENSHOT), within the per-file and per-run byte limits. Symbolic links are not
+ * followed: an agent could otherwise hand back any file the server can read.
+ */
+export function collectArtifactFiles(dir: string, limits: ArtifactLimits, usedBytes: number, room: number): CollectedFiles {
+  const found: CollectedFiles = { artifacts: [], notes: [], bytes: 0 };
+  let seen = 0;
+  const walk = (current: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(current).sort();
+    } catch {
+      return; // No artifacts directory left: nothing to collect.
+    }
+    for (const name of names) {
+      if (++seen > MAX_ENTRIES) {
+        if (seen === MAX_ENTRIES + 1) found.notes.push(`the artifacts directory holds more than ${MAX_ENTRIES} entries; the rest were skipped.`);
+        return;
+      }
+      const path = join(current, name);
+      const filepath = relative(dir, path).split(sep).join('/');
+      const stat = lstatSync(path, { throwIfNoEntry: false });
+      if (!stat) continue;
+      if (stat.isDirectory()) {
+        if (depth < MAX_DEPTH) walk(path, depth + 1);
+        else found.notes.push(`artifact directory ${filepath} is nested deeper than ${MAX_DEPTH} levels; skipped.`);
+        continue;
+      }
+      if (!stat.isFile()) {
+        found.notes.push(`artifact ${filepath} is not a regular file (links are not followed); skipped.`);
+        continue;
+      }
+      if (stat.size > limits.maxFileBytes) {
+        found.notes.push(`artifact ${filepath} is ${stat.size} bytes, over the limit of ${limits.maxFileBytes} bytes per file; skipped.`);
+        continue;
+      }
+      if (usedBytes + found.bytes + stat.size > limits.maxRunBytes) {
+        found.notes.push(
+          `artifact ${filepath} (${stat.size} bytes) would take the run past its limit of ${limits.maxRunBytes} bytes of files; skipped.`,
+        );
+        continue;
+      }
+      if (found.artifacts.length >= room) {
+        found.notes.push(`artifact ${filepath} is past the limit of ${limits.maxArtifactsPerExecution} artifacts per execution; skipped.`);
+        continue;
+      }
+      const content = readFileSync(path);
+      const mimeType = mimeTypeOf(name);
+      found.bytes += content.length;
+      found.artifacts.push(
+        isImage(mimeType)
+          ? { type: 'SCREENSHOT', data: { mime_type: mimeType, description: filepath, filename: name, filepath }, content }
+          : { type: 'FILE', data: { filename: name, filepath, mime_type: mimeType, size_bytes: content.length }, content },
+      );
+    }
+  };
+  walk(dir, 0);
+  return found;
+}

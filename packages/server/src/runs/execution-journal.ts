@@ -1,0 +1,77 @@
+import { isTerminalState, type RunStatusMessage } from '@agent-runs/core/contract';
+import type { ArtifactLimits, ExecutionInput, FollowupMessage } from '../executors/execution-input.js';
+import type { ExecutionOutcome } from '../executors/run-executor.js';
+import type { ArtifactStore } from '../store/artifact-store.js';
+import type { ConversationStore, RunMessage } from '../store/conversation-store.js';
+import type { RunAttachmentSource } from '../store/run-attachments.js';
+import type { RunRecord } from '../store/run-record.js';
+import type { RunStore } from '../store/run-store.js';
+import { conversationEntries } from './conversation-entries.js';
+import type { MonotonicClock } from './monotonic-clock.js';
+
+export const TERMINAL_STATES = ['SUCCEEDED', 'FAILED', 'ERROR', 'BLOCKED', 'CANCELLED'] as const;
+
+export function toFollowupMessage(m: RunMessage): FollowupMessage {
+  return { id: m.id, message: m.text, mode: m.mode, created_at: m.createdAt };
+}
+
+/**
+ * What executions start from and leave behind: the conversation, the follow-ups each
+ * answers, the artifacts each made. The queue calls it around every execution.
+ */
+export class ExecutionJournal {
+  constructor(
+    private readonly store: RunStore,
+    private readonly conversations: ConversationStore,
+    private readonly artifacts: ArtifactStore,
+    private readonly attachments: RunAttachmentSource,
+    private readonly limits: ArtifactLimits,
+    private readonly clock: MonotonicClock,
+  ) {}
+
+  /** The next execution's input; the follow-ups waiting now become this execution's. */
+  async prepare(run: RunRecord): Promise<ExecutionInput> {
+    const number = (await this.conversations.executionCount(run.id)) + 1;
+    const pending = await this.conversations.pendingFollowups(run.id);
+    await this.conversations.assign(run.id, pending.map((m) => m.id), number);
+    const messages = await this.conversations.list(run.id);
+    return {
+      number,
+      followups: pending.map(toFollowupMessage),
+      conversation: conversationEntries(run, messages),
+      attachments: await this.attachments.list(run.id),
+      limits: this.limits,
+      usedBytes: await this.artifacts.runBytes(run.id),
+    };
+  }
+
+  /** Keeps what the execution made and its result in the conversation. */
+  async record(
+    runId: string,
+    input: ExecutionInput,
+    outcome: Omit<ExecutionOutcome, 'state'> & { state: ExecutionOutcome['state'] | 'CANCELLED' },
+  ): Promise<void> {
+    const at = this.clock.now();
+    if (outcome.artifacts?.length) await this.artifacts.add(runId, outcome.artifacts, at);
+    if (outcome.takenFollowups?.length) await this.conversations.assign(runId, outcome.takenFollowups, input.number);
+    const text = outcome.statusMessage?.message ?? `The run ended ${outcome.state}.`;
+    await this.conversations.addResult(runId, { execution: input.number, state: outcome.state, text, at });
+  }
+
+  /**
+   * A run that ended with follow-ups no execution took goes back to QUEUED. True when
+   * this call moved it (the caller then enqueues it); racing callers move it once.
+   */
+  async requeueIfPending(runId: string): Promise<boolean> {
+    if ((await this.conversations.pendingFollowups(runId)).length === 0) return false;
+    return this.requeue(runId);
+  }
+
+  /** A terminal run back to QUEUED for a new execution; false when it was not terminal. */
+  async requeue(runId: string): Promise<boolean> {
+    const run = await this.store.get(runId);
+    if (!run || !isTerminalState(run.state)) return false;
+    const moved = await this.store.transition(runId, { from: TERMINAL_STATES, to: 'QUEUED', at: this.clock.now(), statusMessage: null as RunStatusMessage | null });
+    return moved !== undefined;
+  }
+}

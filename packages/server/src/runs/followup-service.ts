@@ -1,0 +1,60 @@
+import { formatIssues, isTerminalState, RunFollowupRequestSchema, type RunCreatorInfo, type RunFollowupResponse } from '@agent-runs/core/contract';
+import type { RunExecutor } from '../executors/run-executor.js';
+import { ApiProblem } from '../http/api-problem.js';
+import type { ConversationStore } from '../store/conversation-store.js';
+import type { RunStore } from '../store/run-store.js';
+import { toFollowupMessage, type ExecutionJournal } from './execution-journal.js';
+import type { MonotonicClock } from './monotonic-clock.js';
+import type { RunQueue } from './run-queue.js';
+import type { RunService } from './run-service.js';
+
+/**
+ * Follow-ups, accepted whatever the run's state and routed by it: a run not started yet
+ * starts with the message in its conversation; a running one gets it in its execution's
+ * inbox (and, if the execution ends without taking it, a next execution answers it); an
+ * ended run, CANCELLED included, goes back to QUEUED for a new execution in the same
+ * working directory.
+ */
+export class FollowupService {
+  constructor(
+    private readonly store: RunStore,
+    private readonly runs: RunService,
+    private readonly conversations: ConversationStore,
+    private readonly queue: RunQueue,
+    private readonly journal: ExecutionJournal,
+    private readonly executor: RunExecutor,
+    private readonly clock: MonotonicClock,
+  ) {}
+
+  /** With an `Idempotency-Key` used before for this run, the follow-up is not added again (a retry after a lost answer). */
+  async submit(runId: string, body: unknown, caller: RunCreatorInfo, idempotencyKey?: string): Promise<RunFollowupResponse> {
+    if (body === undefined) throw new ApiProblem('invalid_request', 'body: a JSON object with a message is required.');
+    const parsed = RunFollowupRequestSchema.safeParse(body);
+    if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
+    const { message, mode } = parsed.data;
+    const problems = this.executor.check?.(message, 'message') ?? [];
+    if (problems.length) throw new ApiProblem('invalid_request', problems.join('; '));
+    await this.runs.getOrThrow(runId, caller);
+
+    const added = await this.conversations.addFollowup(runId, { text: message, mode: mode ?? null, at: this.clock.now(), idempotencyKey });
+    const followup = added.message;
+    if (added.replayed) return { run_id: runId, state: (await this.store.get(runId))!.state, followup_id: followup.id };
+    // The state is read after the message is kept, so a run ending meanwhile still finds it pending.
+    const run = (await this.store.get(runId))!;
+    let state = run.state;
+    if (isTerminalState(run.state)) {
+      // Answered with the state the follow-up moved it to; the queue may start it at once.
+      if (await this.journal.requeue(runId)) {
+        state = 'QUEUED';
+        this.queue.enqueue(runId);
+      } else {
+        state = (await this.store.get(runId))?.state ?? run.state;
+      }
+    } else {
+      if (run.state === 'INPROGRESS') this.queue.deliver(runId, toFollowupMessage(followup));
+      // The run changed: its updated_at moves, its state stays.
+      await this.store.transition(runId, { from: [run.state], to: run.state as never, at: this.clock.now() });
+    }
+    return { run_id: runId, state, followup_id: followup.id };
+  }
+}

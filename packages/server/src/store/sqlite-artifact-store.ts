@@ -1,0 +1,88 @@
+import type Database from 'better-sqlite3';
+import type { KnownArtifactType } from '@agent-runs/core/contract';
+import type { ArtifactRecord, ArtifactStore, NewArtifact } from './artifact-store.js';
+import { timeOrderedId } from './time-ordered-id.js';
+
+interface ArtifactRow {
+  uid: string;
+  run_id: string;
+  artifact_type: string;
+  created_at: string;
+  data: string;
+  size_bytes: number;
+}
+
+const COLUMNS = 'uid, run_id, artifact_type, created_at, data, size_bytes';
+
+function toRecord(row: ArtifactRow): ArtifactRecord {
+  return {
+    uid: row.uid,
+    runId: row.run_id,
+    type: row.artifact_type as KnownArtifactType,
+    createdAt: row.created_at,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    sizeBytes: row.size_bytes,
+  };
+}
+
+/** Artifacts in the runs database (tables from migration 2); file bytes as BLOBs beside their row. */
+export class SqliteArtifactStore implements ArtifactStore {
+  private readonly insert: Database.Statement;
+  private readonly byRun: Database.Statement;
+  private readonly byUid: Database.Statement;
+  private readonly contentByUid: Database.Statement;
+  private readonly bytesByRun: Database.Statement;
+
+  constructor(private readonly db: Database.Database) {
+    this.insert = db.prepare(
+      'INSERT INTO artifacts (uid, run_id, artifact_type, created_at, data, content, size_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.byRun = db.prepare(`SELECT ${COLUMNS} FROM artifacts WHERE run_id = ? ORDER BY seq`);
+    this.byUid = db.prepare(`SELECT ${COLUMNS} FROM artifacts WHERE uid = ?`);
+    this.contentByUid = db.prepare('SELECT content FROM artifacts WHERE uid = ?');
+    this.bytesByRun = db.prepare('SELECT COALESCE(SUM(size_bytes), 0) AS total FROM artifacts WHERE run_id = ?');
+  }
+
+  async add(runId: string, artifacts: readonly NewArtifact[], at: string): Promise<ArtifactRecord[]> {
+    return this.db.transaction(() =>
+      artifacts.map((artifact) => {
+        const uid = timeOrderedId();
+        const sizeBytes = artifact.content?.length ?? 0;
+        this.insert.run(uid, runId, artifact.type, at, JSON.stringify(artifact.data), artifact.content ?? null, sizeBytes);
+        return { uid, runId, type: artifact.type, createdAt: at, data: artifact.data, sizeBytes };
+      }),
+    )();
+  }
+
+  async listByRun(runId: string): Promise<ArtifactRecord[]> {
+    return (this.byRun.all(runId) as ArtifactRow[]).map(toRecord);
+  }
+
+  async listByRuns(runIds: readonly string[]): Promise<Map<string, ArtifactRecord[]>> {
+    const found = new Map<string, ArtifactRecord[]>();
+    if (runIds.length === 0) return found;
+    const rows = this.db
+      .prepare(`SELECT ${COLUMNS} FROM artifacts WHERE run_id IN (${runIds.map(() => '?').join(', ')}) ORDER BY seq`)
+      .all(...runIds) as ArtifactRow[];
+    for (const row of rows) {
+      const list = found.get(row.run_id) ?? [];
+      list.push(toRecord(row));
+      found.set(row.run_id, list);
+    }
+    return found;
+  }
+
+  async get(uid: string): Promise<ArtifactRecord | undefined> {
+    const row = this.byUid.get(uid) as ArtifactRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  async content(uid: string): Promise<Buffer | undefined> {
+    const row = this.contentByUid.get(uid) as { content: Buffer | null } | undefined;
+    return row?.content ?? undefined;
+  }
+
+  async runBytes(runId: string): Promise<number> {
+    return (this.bytesByRun.get(runId) as { total: number }).total;
+  }
+}

@@ -1,0 +1,90 @@
+import type Database from 'better-sqlite3';
+import type { ConversationStore, RunMessage } from './conversation-store.js';
+import { timeOrderedId } from './time-ordered-id.js';
+
+interface MessageRow {
+  id: string;
+  run_id: string;
+  kind: string;
+  text: string;
+  mode: string | null;
+  state: string | null;
+  execution: number | null;
+  created_at: string;
+}
+
+const COLUMNS = 'id, run_id, kind, text, mode, state, execution, created_at';
+
+function toMessage(row: MessageRow): RunMessage {
+  return {
+    id: row.id,
+    runId: row.run_id,
+    kind: row.kind as RunMessage['kind'],
+    text: row.text,
+    mode: row.mode,
+    state: row.state,
+    execution: row.execution,
+    createdAt: row.created_at,
+  };
+}
+
+/** The conversation in the runs database (the `run_messages` table of migration 2). */
+export class SqliteConversationStore implements ConversationStore {
+  private readonly insert: Database.Statement;
+  private readonly byRun: Database.Statement;
+  private readonly pending: Database.Statement;
+  private readonly assignOne: Database.Statement;
+  private readonly results: Database.Statement;
+  private readonly byKey: Database.Statement;
+
+  constructor(private readonly db: Database.Database) {
+    this.insert = db.prepare(
+      'INSERT INTO run_messages (id, run_id, kind, text, mode, state, execution, created_at, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.byKey = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? AND idempotency_key = ?`);
+    this.byRun = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? ORDER BY seq`);
+    this.pending = db.prepare(
+      `SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? AND kind = 'followup' AND execution IS NULL ORDER BY seq`,
+    );
+    this.assignOne = db.prepare('UPDATE run_messages SET execution = ? WHERE run_id = ? AND id = ? AND execution IS NULL');
+    this.results = db.prepare("SELECT COUNT(*) AS n FROM run_messages WHERE run_id = ? AND kind = 'result'");
+  }
+
+  private add(message: Omit<RunMessage, 'id'>, idempotencyKey: string | null = null): RunMessage {
+    const id = timeOrderedId();
+    this.insert.run(id, message.runId, message.kind, message.text, message.mode, message.state, message.execution, message.createdAt, idempotencyKey);
+    return { id, ...message };
+  }
+
+  async addFollowup(
+    runId: string,
+    { text, mode, at, idempotencyKey }: { text: string; mode: string | null; at: string; idempotencyKey?: string | undefined },
+  ): Promise<{ message: RunMessage; replayed: boolean }> {
+    const earlier = idempotencyKey ? (this.byKey.get(runId, idempotencyKey) as MessageRow | undefined) : undefined;
+    if (earlier) return { message: toMessage(earlier), replayed: true };
+    const message = this.add({ runId, kind: 'followup', text, mode, state: null, execution: null, createdAt: at }, idempotencyKey ?? null);
+    return { message, replayed: false };
+  }
+
+  async addResult(runId: string, r: { execution: number; state: string; text: string; at: string }): Promise<RunMessage> {
+    return this.add({ runId, kind: 'result', text: r.text, mode: null, state: r.state, execution: r.execution, createdAt: r.at });
+  }
+
+  async list(runId: string): Promise<RunMessage[]> {
+    return (this.byRun.all(runId) as MessageRow[]).map(toMessage);
+  }
+
+  async pendingFollowups(runId: string): Promise<RunMessage[]> {
+    return (this.pending.all(runId) as MessageRow[]).map(toMessage);
+  }
+
+  async assign(runId: string, ids: readonly string[], execution: number): Promise<void> {
+    this.db.transaction(() => {
+      for (const id of ids) this.assignOne.run(execution, runId, id);
+    })();
+  }
+
+  async executionCount(runId: string): Promise<number> {
+    return (this.results.get(runId) as { n: number }).n;
+  }
+}

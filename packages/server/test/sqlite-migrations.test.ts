@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrateSqlite, SQLITE_MIGRATIONS } from '../src/store/sqlite-migrations.js';
+import { openDatabase } from '../src/store/sqlite-driver.js';
 
 const steps = [
   { version: 1, name: 'a', sql: 'CREATE TABLE a (x INTEGER);' },
@@ -9,7 +9,7 @@ const steps = [
 
 describe('SQLite migrations', () => {
   it('applies each step once and records the newest version', () => {
-    const db = new Database(':memory:');
+    const db = openDatabase(':memory:');
     migrateSqlite(db, steps.slice(0, 1));
     migrateSqlite(db, steps);
     migrateSqlite(db, steps);
@@ -18,7 +18,7 @@ describe('SQLite migrations', () => {
   });
 
   it('rolls a failing step back whole and leaves the version where it was', () => {
-    const db = new Database(':memory:');
+    const db = openDatabase(':memory:');
     migrateSqlite(db, steps.slice(0, 1));
     const broken = [...steps.slice(0, 1), { version: 2, name: 'bad', sql: 'CREATE TABLE c (z INTEGER); SELECT * FROM missing;' }];
     expect(() => migrateSqlite(db, broken)).toThrow(/missing/);
@@ -27,13 +27,13 @@ describe('SQLite migrations', () => {
   });
 
   it('refuses a database written by a newer server', () => {
-    const db = new Database(':memory:');
+    const db = openDatabase(':memory:');
     db.pragma('user_version = 99');
     expect(() => migrateSqlite(db)).toThrow(/newer server \(schema version 99/);
   });
 
   it('adopts a data file made before versioning without losing its runs', () => {
-    const db = new Database(':memory:');
+    const db = openDatabase(':memory:');
     db.exec(SQLITE_MIGRATIONS[0]!.sql);
     db.prepare(
       "INSERT INTO runs (id, title, state, prompt, created_at, updated_at, source, creator_uid, creator, session_id, agent_config, request) VALUES ('r', 't', 'QUEUED', 'p', 'c', 'u', 'API', '', '{}', 's', '{}', '{}')",

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from './sqlite-driver.js';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from '../executors/run-executor.js';
 import type { ListCursor } from './list-cursor.js';
@@ -114,7 +115,7 @@ export class SqliteRunStore implements RunStore {
   private readonly pendingCreates: { run: NewRun; resolve: (r: CreateResult) => void; reject: (e: Error) => void }[] = [];
 
   constructor(filename: string) {
-    this.db = new Database(filename);
+    this.db = openDatabase(filename);
     if (filename !== ':memory:') {
       this.db.pragma('journal_mode = WAL');
       // WAL with NORMAL stays durable across a process crash; only power loss may drop the last commits.

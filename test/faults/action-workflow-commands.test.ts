@@ -63,6 +63,9 @@ function expectOnlyTheActionsOwnCommands(result: StepResult, secrets: string[]):
     switch (command.command) {
       case 'stop-commands':
       case 'debug':
+      // The action's own group around the agent's output (the output itself sits inside stop-commands).
+      case 'group':
+      case 'endgroup':
         break;
       case 'add-mask':
         expect(secrets).toContain(command.data);
@@ -83,7 +86,10 @@ describe('run text in the workflow log', () => {
     expect(result.outputs.state).toBe('FAILED');
     expectOnlyTheActionsOwnCommands(result, [server.apiKey, 'ghs_token_for_test']);
     // Shown, escaped, on the progress line and the closing headline: nothing hidden, nothing interpreted.
-    const shown = result.stdout.split('\n').filter((line) => line.includes('::error title=Injected::the build is broken'));
+    // The agent's own output is logged inside its group with commands stopped; here, the step's lines.
+    const stepLines = result.stdout.replace(/^::group::Agent output\n[\s\S]*?^::endgroup::\n/gm, '');
+    expect(result.stdout).toMatch(/^::group::Agent output\n::stop-commands::[0-9a-f]{32}\n/m);
+    const shown = stepLines.split('\n').filter((line) => line.includes('::error title=Injected::the build is broken'));
     expect(shown.length).toBeGreaterThanOrEqual(2);
     for (const line of shown) {
       expect(line).toMatch(/^(\[\d[\dhms]*\] FAILED - |Run \S+ failed: )The agent command exited with code 3: working\\n::error/);

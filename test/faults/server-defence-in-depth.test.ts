@@ -55,7 +55,10 @@ describe('the session page', () => {
     const page = await rawRequest(run.session_link);
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toMatch(/default-src 'none'/);
-    expect(page.headers['content-security-policy']).not.toMatch(/script-src/);
+    // The only script is the server's own live-update file; nothing inline, nothing evaluated, nothing from elsewhere.
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self';/);
+    expect(page.headers['content-security-policy']).toMatch(/connect-src 'self';/);
+    expect(page.headers['content-security-policy']).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     expect(page.headers['referrer-policy']).toBe('no-referrer');
     expect(page.headers['cache-control']).toBe('no-store');

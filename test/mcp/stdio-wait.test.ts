@@ -107,7 +107,8 @@ describe('wait_for_run', () => {
       resetTimeoutOnProgress: true,
     });
     expect((result.structuredContent as WaitOutput).run?.state).toBe('SUCCEEDED');
-    const inProgress = updates.filter((u) => /^INPROGRESS · \d+(ms|s)$/.test(u.message ?? ''));
+    // After the state and elapsed time, the newest line of the agent's output, once there is one.
+    const inProgress = updates.filter((u) => /^INPROGRESS · \d+(ms|s)( · .+)?$/.test(u.message ?? ''));
     // 800 ms with a 100 ms heartbeat: the state change plus several heartbeats.
     expect(inProgress.length).toBeGreaterThanOrEqual(3);
     expect(updates.some((u) => u.message?.startsWith('SUCCEEDED · '))).toBe(true);

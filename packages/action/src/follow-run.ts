@@ -8,6 +8,7 @@ import {
   type RunAgentRequest,
   type RunItem,
 } from '@agent-runs/core';
+import { AgentOutputLog } from './agent-output-log.js';
 import { cancelRun } from './cancel-run.js';
 import type { ActionInputs } from './inputs.js';
 import { logProgress } from './progress-log.js';
@@ -20,6 +21,8 @@ export interface RunOutcome {
   run: RunItem;
   headline: string;
   failed: boolean;
+  /** The last lines of the agent's output (escaped), where the server streamed it. */
+  outputTail?: readonly string[];
 }
 
 type FollowOptions = Pick<
@@ -67,21 +70,29 @@ export async function followRun(
   }
 
   const started = Date.now();
+  const output = new AgentOutputLog();
+  const withTail = (outcome: RunOutcome): RunOutcome => (output.tail.length ? { ...outcome, outputTail: output.tail } : outcome);
   try {
     if (jobCancel.requested) throw new APIUserAbortError();
     const run = await client.runs.wait(runId, {
       timeout: options.timeoutMs,
       signal: jobCancel.signal,
-      onUpdate: logProgress,
+      onUpdate: (update) => {
+        output.pause();
+        logProgress(update);
+      },
+      onOutput: (chunk) => output.write(chunk),
       ...(options.pollIntervalMs ? { pollInterval: options.pollIntervalMs } : {}),
     });
-    return verdict(run, options.failOn);
+    output.end();
+    return withTail(verdict(run, options.failOn));
   } catch (error) {
+    output.end();
     if (error instanceof WaitTimeoutError) {
-      return timedOut(client, runId, error, options.cancelOnTimeout, options.timeoutMs);
+      return withTail(await timedOut(client, runId, error, options.cancelOnTimeout, options.timeoutMs));
     }
     if (error instanceof APIUserAbortError) {
-      return jobCancelled(client, runId, options.cancelOnJobCancel, Date.now() - started);
+      return withTail(await jobCancelled(client, runId, options.cancelOnJobCancel, Date.now() - started));
     }
     throw error;
   }

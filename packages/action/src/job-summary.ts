@@ -16,21 +16,32 @@ function artifactsHtml(artifacts: readonly ArtifactLink[]): string {
   return `<h4>Artifacts</h4>\n<ul>${items}</ul>\n`;
 }
 
-/** A compact two-column table of the run, under a one-line verdict. */
-export function summaryHtml(run: RunItem, headline: string, artifacts: readonly ArtifactLink[] = []): string {
+/** The last lines of the agent's output (escaped already for the terminal; here for HTML). */
+function outputHtml(outputTail: readonly string[]): string {
+  if (outputTail.length === 0) return '';
+  return `<details open><summary>Last ${outputTail.length} lines of agent output</summary>\n<pre>${outputTail.map((line) => escapeRunText(line)).join('\n')}</pre>\n</details>\n`;
+}
+
+/** A compact two-column table of the run, under a one-line verdict; then its artifacts and the last lines of output. */
+export function summaryHtml(run: RunItem, headline: string, artifacts: readonly ArtifactLink[] = [], outputTail: readonly string[] = []): string {
   const rows = runSummaryRows(run)
     .map(([label, value]) => {
       const cell = label === 'Session' ? runLinkHtml(value) : escapeRunText(value);
       return `<tr><th align="left">${escapeRunText(label)}</th><td>${cell}</td></tr>`;
     })
     .join('');
-  return `<h3>Agent run</h3>\n<p>${escapeRunText(headline)}</p>\n<table>${rows}</table>\n${artifactsHtml(artifacts)}`;
+  return `<h3>Agent run</h3>\n<p>${escapeRunText(headline)}</p>\n<table>${rows}</table>\n${artifactsHtml(artifacts)}${outputHtml(outputTail)}`;
 }
 
 /** Appends the run to the job summary; a missing summary file is no reason to fail the step. */
-export async function writeJobSummary(run: RunItem, headline: string, artifacts: readonly ArtifactLink[] = []): Promise<void> {
+export async function writeJobSummary(
+  run: RunItem,
+  headline: string,
+  artifacts: readonly ArtifactLink[] = [],
+  outputTail: readonly string[] = [],
+): Promise<void> {
   try {
-    await core.summary.addRaw(summaryHtml(run, headline, artifacts), true).write();
+    await core.summary.addRaw(summaryHtml(run, headline, artifacts, outputTail), true).write();
   } catch (error) {
     core.debug(`No job summary written: ${(error as Error).message}`);
   }

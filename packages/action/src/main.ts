@@ -42,7 +42,7 @@ export async function run(): Promise<void> {
 
     const outcome = await followRun(client, how, inputs, jobCancel, (id) => (runId = id));
     setRunOutputs(outcome.run);
-    if (inputs.jobSummary) await writeJobSummary(outcome.run, outcome.headline, await artifactLinks(client, outcome.run));
+    if (inputs.jobSummary) await writeJobSummary(outcome.run, outcome.headline, await artifactLinks(client, outcome.run), outcome.outputTail);
     if (inputs.comment && inputs.githubToken) {
       await commentOnPullRequest(inputs.githubToken, outcome.run, outcome.headline, github);
     }

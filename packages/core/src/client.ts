@@ -13,6 +13,7 @@ import { APIPromise } from './internal/api-promise.js';
 import { resolveClientConfig, type ResolvedClientConfig } from './internal/client-config.js';
 import { loadUndici } from './internal/load-undici.js';
 import { sendRequest, type HTTPRequest } from './internal/http-request.js';
+import { openEventStream } from './internal/open-event-stream.js';
 import type { ClientOptions, RequestOptions } from './internal/options.js';
 import { VERSION } from './internal/version.js';
 
@@ -57,7 +58,7 @@ export class AgentRunsClient {
       ...this.config.defaultHeaders,
     };
     const send = <T>(req: HTTPRequest<T>) => this.send(req);
-    this.runs = new Runs(send, this.download);
+    this.runs = new Runs(send, this.download, (req) => openEventStream(this.config, this.getDispatcher, this.baseHeaders, req));
     this.sessions = new Sessions(send);
     this.conversations = new Conversations(send);
     this.artifacts = new Artifacts(send, this.download);

@@ -11,6 +11,7 @@ export { Schedules } from './resources/schedules.js';
 export { Environments } from './resources/environments.js';
 export { Agents } from './resources/agents.js';
 export { Identities } from './resources/identities.js';
+export type { RunStreamEvent, RunEventsOptions } from './resources/run-events.js';
 export { RunFollowups } from './resources/runs-followups.js';
 export { Artifacts, type ArtifactDownloadResult } from './resources/artifacts.js';
 export type { DownloadTarget, DownloadProgress, DownloadResult } from './internal/download-url.js';
@@ -34,7 +35,7 @@ export { backoffDelay, retryAfterMs } from './internal/retry-timing.js';
 export { VERSION } from './internal/version.js';
 
 // Waiting for a run.
-export { waitForRun } from './wait/wait-for-run.js';
+export { waitForRun, hasRunChanged } from './wait/wait-for-run.js';
 export {
   DEFAULT_WAIT_TIMEOUT_MS,
   DEFAULT_POLL_INTERVAL_MS,
@@ -177,6 +178,19 @@ export {
   type ListAgentIdentitiesResponse,
   type ListAgentIdentitiesQuery,
 } from './contract/agent-identity.js';
+export {
+  RunOutputStreamSchema,
+  RunOutputDataSchema,
+  RunSkippedDataSchema,
+  RunOutputChunkSchema,
+  RunOutputPageSchema,
+  RUN_EVENT_SCHEMAS,
+  type RunOutputData,
+  type RunSkippedData,
+  type RunOutputChunk,
+  type RunOutputPage,
+  type RunEventName,
+} from './contract/run-events.js';
 export { RUN_MODES, RunModeSchema } from './contract/run-mode.js';
 export type { RunMode } from './contract/run-mode.js';
 export {

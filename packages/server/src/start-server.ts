@@ -15,12 +15,16 @@ import { SimulatedExecutor } from './executors/simulated-executor.js';
 import { ApiKeyAuth } from './http/api-key-auth.js';
 import { handleRequest } from './http/handle-request.js';
 import { SessionTokens } from './http/session-access.js';
+import { SseHeartbeat } from './http/sse-heartbeat.js';
 import { sessionSecret } from './config/session-secret.js';
 import { ensurePrivateDir } from './config/private-dir.js';
 import type { AppContext } from './http/route.js';
 import { Router } from './http/router.js';
 import { apiRoutes } from './routes/api-routes.js';
 import { MonotonicClock } from './runs/monotonic-clock.js';
+import { RunEvents } from './runs/run-events.js';
+import type { RunRecord } from './store/run-record.js';
+import { toRunItem } from './runs/to-run-item.js';
 import { RunQueue } from './runs/run-queue.js';
 import { RunService } from './runs/run-service.js';
 import { lockDataDir } from './store/data-dir-lock.js';
@@ -38,6 +42,7 @@ import { identityVisible } from './identities/identity-visibility.js';
 import { SqliteScheduleStore } from './store/sqlite-schedule-store.js';
 import { SqliteSourceActivity } from './store/sqlite-source-activity.js';
 import { openRunStore } from './store/open-run-store.js';
+import { SqliteRunEventStore } from './store/sqlite-run-event-store.js';
 import type { SqliteRunStore } from './store/sqlite-run-store.js';
 import { SqliteArtifactStore } from './store/sqlite-artifact-store.js';
 import { SqliteConversationStore } from './store/sqlite-conversation-store.js';
@@ -148,17 +153,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     maxRunBytes: opts.maxRunArtifactBytes,
     maxArtifactsPerExecution: opts.maxArtifactsPerExecution,
   };
-  const journal = new ExecutionJournal(store, conversations, artifacts, runAttachmentSource(store), limits, clock);
-  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal);
-  const runs = new RunService(store, queue, executor, clock, sources, opts.sharedRuns);
-  const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock);
-  const schedules = new ScheduleService(new SqliteScheduleStore(store.db), runs, sources, environments, timeZone, opts.clock, opts.log, opts.sharedRuns);
-  const scheduler = new Scheduler(schedules, opts.schedulerIntervalMs, opts.log);
   let publicUrl = opts.publicUrl ?? '';
   let originGuard: OriginGuardOptions = { allowedHosts: [] };
+  const sessionLink = (run: { sessionId: string }) => sessionTokens.link(publicUrl, run.sessionId);
+  const runItem = async (run: RunRecord) => toRunItem(run, sessionLink(run), await artifacts.listByRun(run.id));
+  const events = new RunEvents(new SqliteRunEventStore(store.db), runItem, opts.outputLimitBytes, opts.log);
+  const journal = new ExecutionJournal(store, conversations, artifacts, runAttachmentSource(store), limits, clock, events);
+  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal, events);
+  const runs = new RunService(store, queue, executor, clock, events, sources, opts.sharedRuns);
+  const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock, events);
+  const schedules = new ScheduleService(new SqliteScheduleStore(store.db), runs, sources, environments, timeZone, opts.clock, opts.log, opts.sharedRuns);
+  const scheduler = new Scheduler(schedules, opts.schedulerIntervalMs, opts.log);
   const app: AppContext = {
     store,
     runs,
+    events,
+    heartbeat: new SseHeartbeat(opts.heartbeatMs),
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     publicUrl: () => publicUrl,
     maxBodyBytes: opts.maxBodyBytes,
@@ -174,7 +184,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     activity: new SqliteSourceActivity(store.db),
     originGuard: () => originGuard,
     sessionTokens,
-    sessionLink: (run) => sessionTokens.link(publicUrl, run.sessionId),
+    sessionLink,
   };
   const router = new Router(apiRoutes(executor.name));
   const server = createServer({ keepAlive: true }, (req, res) => {
@@ -225,6 +235,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       // connections are cut. Shutdown takes the agents' kill grace and about a second more.
       const cut = setTimeout(() => server.closeAllConnections(), 1000);
       await queue.stop(STOPPED);
+      // Streams get the runs' last events, then end, so they do not hold the close up.
+      await events.closeAll();
       await stopped;
       clearTimeout(cut);
       await store.close();

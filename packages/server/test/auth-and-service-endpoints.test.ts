@@ -62,6 +62,10 @@ describe('service endpoints', () => {
       ]),
     );
     expect(JSON.stringify(res.body)).not.toContain('#/definitions/');
+    expect(res.body.paths['/agent/runs/{runId}/events'].get['x-agent-runs-extension']).toBe(true);
+    expect(res.body.paths['/agent/runs/{runId}/output'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/RunOutputPage',
+    });
     expect(Object.keys(res.body.paths)).toEqual(
       expect.arrayContaining(['/agent/schedules', '/agent/schedules/{scheduleId}/pause', '/agent/environments', '/agent', '/agent/identities/{uid}']),
     );

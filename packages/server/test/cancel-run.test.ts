@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestError, ConflictError, NotFoundError } from '@agent-runs/core';
 import { startTestServer, type TestServer } from './start-test-server.js';
+import { openDatabase } from '../src/store/sqlite-driver.js';
 
 let t: TestServer;
 let dataDir: string;
@@ -54,7 +54,7 @@ describe('cancelling a run', () => {
     const blocker = await t.client.runs.create({ prompt: '[simulate hang]' });
     const { run_id } = await t.client.runs.create({ prompt: '[simulate 10ms]' });
     // Nothing in this server makes PENDING or CLAIMED runs; another writer of the same database may.
-    const db = new Database(join(dataDir, 'runs.sqlite'));
+    const db = openDatabase(join(dataDir, 'runs.sqlite'));
     db.prepare('UPDATE runs SET state = ? WHERE id = ?').run(state, run_id);
     db.close();
     const error = await t.client.runs.cancel(run_id).catch((e: unknown) => e);

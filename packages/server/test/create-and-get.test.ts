@@ -78,6 +78,7 @@ describe('creating and fetching runs', () => {
     expect(html).toContain('SUCCEEDED');
     expect(html).toContain('simulated agent');
     expect(html).not.toContain('http-equiv="refresh"');
+    expect(html).not.toContain('session-live.js');
   });
 
   it('hides MCP server env and header values on the session page', async () => {

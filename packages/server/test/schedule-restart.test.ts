@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../src/store/sqlite-driver.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './start-test-server.js';
 
@@ -42,7 +42,7 @@ describe('schedules across restarts', () => {
 
     // A stop that came after the run was made but before the schedule moved on: the tick
     // is still due, its firing record has no run yet. Starting again must not make a second run.
-    const db = new Database(join(dataDir, 'runs.sqlite'));
+    const db = openDatabase(join(dataDir, 'runs.sqlite'));
     db.prepare("UPDATE schedules SET next_run = '2026-05-04T10:03:00.000Z' WHERE id = ?").run(id);
     db.prepare('UPDATE schedule_firings SET run_id = NULL WHERE schedule_id = ?').run(id);
     db.close();

@@ -6,6 +6,7 @@ import { downloadCommand } from './download.js';
 import { followupCommand } from './followup.js';
 import { getCommand } from './get.js';
 import { listCommand } from './list.js';
+import { logsCommand } from './logs.js';
 import { quickstartCommand } from './quickstart.js';
 import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
@@ -20,6 +21,7 @@ export const COMMANDS: readonly Command[] = [
   runCommand,
   waitCommand,
   getCommand,
+  logsCommand,
   listCommand,
   cancelCommand,
   followupCommand,

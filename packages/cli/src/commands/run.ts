@@ -87,6 +87,7 @@ export const runCommand: Command = {
       display: chooseDisplay(io, created.run_id, json),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+      quiet: flags.bool('quiet'),
     });
     return reportOutcome(outcome, created.run_id, ctx, json);
   },

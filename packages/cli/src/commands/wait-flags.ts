@@ -13,4 +13,5 @@ export const WAIT_FLAGS = {
     description: 'First delay between checks (default 1s); it grows to 10s while nothing changes',
   },
   json: { type: 'boolean', description: 'Print the final run as JSON on stdout, nothing else' },
+  quiet: { type: 'boolean', description: "Do not show the agent's output while waiting" },
 } satisfies FlagSpecs;

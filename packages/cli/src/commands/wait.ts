@@ -33,6 +33,7 @@ export const waitCommand: Command = {
       display: chooseDisplay(ctx.io, runId, json),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+      quiet: flags.bool('quiet'),
     });
     return reportOutcome(outcome, runId, ctx, json);
   },

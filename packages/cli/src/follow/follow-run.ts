@@ -1,4 +1,4 @@
-import { APIUserAbortError, WaitTimeoutError, type AgentRunsClient, type RunItem } from '@agent-runs/core';
+import { APIUserAbortError, WaitTimeoutError, type AgentRunsClient, type RunItem, type RunOutputData } from '@agent-runs/core';
 import type { Io } from '../io.js';
 import type { RunDisplay } from '../render/run-display.js';
 
@@ -17,10 +17,13 @@ export interface FollowOptions {
   /** Polling cadence; the default suits people, tests and demos may go faster. */
   pollIntervalMs?: number;
   maxPollIntervalMs?: number;
+  /** Leave the agent's output out. */
+  quiet?: boolean;
 }
 
 /**
- * Waits for a run to reach a terminal state, showing each change. Ctrl-C stops the
+ * Waits for a run to reach a terminal state, showing each change and, where the server
+ * streams it, the agent's output as it comes. Ctrl-C stops the
  * waiting (not the run) and resolves as `interrupted`; a timeout resolves as `timed-out`.
  */
 export async function followRun(options: FollowOptions): Promise<FollowOutcome> {
@@ -37,6 +40,7 @@ export async function followRun(options: FollowOptions): Promise<FollowOutcome> 
         ? { pollInterval: options.pollIntervalMs }
         : {}),
       ...(options.maxPollIntervalMs !== undefined ? { maxPollInterval: options.maxPollIntervalMs } : {}),
+      ...(options.quiet ? {} : { onOutput: (chunk: RunOutputData) => display.output(chunk) }),
       onUpdate(update) {
         lastRun = update.run;
         display.update(update);

@@ -1,6 +1,7 @@
-import { formatElapsed, isTerminalState, runDurationMs, visibleText, type RunItem, type RunUpdate } from '@agent-runs/core';
+import { formatElapsed, isTerminalState, runDurationMs, visibleText, type RunItem, type RunOutputData, type RunUpdate } from '@agent-runs/core';
 import type { OutputStream } from '../io.js';
 import type { Paint } from './colors.js';
+import { OutputLines } from './output-lines.js';
 import type { RunDisplay } from './run-display.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -9,13 +10,15 @@ const CLEAR_LINE = '\r\x1b[2K';
 
 /**
  * A single terminal line redrawn in place: spinner, state, elapsed time and title.
- * State changes also leave a permanent line above it, so the history stays readable.
+ * State changes also leave a permanent line above it, so the history stays readable,
+ * and so does the agent's output, line by line, under the line of the last state.
  */
 export class LiveStatusLine implements RunDisplay {
   private run: RunItem | undefined;
   private frame = 0;
   private stopped = false;
   private readonly started = Date.now();
+  private readonly lines = new OutputLines();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -31,6 +34,7 @@ export class LiveStatusLine implements RunDisplay {
 
   update({ run, previous, stateChanged }: RunUpdate): void {
     this.run = run;
+    if (isTerminalState(run.state)) this.writeLines(this.lines.flush());
     if (previous && stateChanged) {
       const elapsed = this.elapsed();
       const mark = isTerminalState(run.state) ? (run.state === 'SUCCEEDED' ? '✔' : '✖') : '•';
@@ -47,11 +51,23 @@ export class LiveStatusLine implements RunDisplay {
     if (!this.stopped) this.draw();
   }
 
+  output(chunk: RunOutputData): void {
+    this.writeLines(this.lines.push(chunk));
+  }
+
   stop(): void {
     if (this.stopped) return;
+    this.writeLines(this.lines.flush());
     this.stopped = true;
     clearInterval(this.timer);
     this.stream.write(CLEAR_LINE);
+  }
+
+  private writeLines(lines: string[]): void {
+    if (lines.length === 0) return;
+    const dim = lines.map((line) => `${CLEAR_LINE}${this.paint.dim('│')} ${line}\n`).join('');
+    this.stream.write(dim);
+    if (!this.stopped) this.draw();
   }
 
   /** Since the run started (or was created), once it is known; since the wait began before that. */

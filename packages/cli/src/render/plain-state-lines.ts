@@ -1,15 +1,24 @@
-import { formatElapsed, runDurationMs, visibleText, type RunUpdate } from '@agent-runs/core';
+import { formatElapsed, runDurationMs, visibleText, type RunOutputData, type RunUpdate } from '@agent-runs/core';
 import type { OutputStream } from '../io.js';
+import { OutputLines } from './output-lines.js';
 import type { RunDisplay } from './run-display.js';
 
 /**
  * One line per change of state or status message, for logs and pipes where a redrawn
- * line would be noise: `run 8c1f…: INPROGRESS (2s)`.
+ * line would be noise: `run 8c1f…: INPROGRESS (2s)`. The agent's output comes as lines
+ * prefixed `agent> `, so a reader (or a grep) tells it from the command's own lines.
  */
 export class PlainStateLines implements RunDisplay {
+  private readonly lines = new OutputLines();
+
   constructor(private readonly stream: OutputStream) {}
 
+  output(chunk: RunOutputData): void {
+    for (const line of this.lines.push(chunk)) this.stream.write(`agent> ${line}\n`);
+  }
+
   update({ run, previous, stateChanged, elapsedMs }: RunUpdate): void {
+    for (const line of this.lines.flush()) this.stream.write(`agent> ${line}\n`);
     const message = run.status_message?.message;
     if (!stateChanged && previous?.status_message?.message === message) return;
     const note = message ? `: ${message}` : '';
@@ -22,5 +31,7 @@ export class PlainStateLines implements RunDisplay {
     this.stream.write(`${visibleText(text)}\n`);
   }
 
-  stop(): void {}
+  stop(): void {
+    for (const line of this.lines.flush()) this.stream.write(`agent> ${line}\n`);
+  }
 }

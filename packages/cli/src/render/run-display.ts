@@ -1,4 +1,4 @@
-import type { RunUpdate } from '@agent-runs/core';
+import type { RunOutputData, RunUpdate } from '@agent-runs/core';
 
 /** Shows a run being followed, on stderr. */
 export interface RunDisplay {
@@ -6,8 +6,10 @@ export interface RunDisplay {
   update(update: RunUpdate): void;
   /** A permanent line of progress, such as the session link. */
   note(text: string): void;
+  /** A chunk of the agent's output, as it comes. */
+  output(chunk: RunOutputData): void;
   /** Removes anything transient (a live line) before results are printed. */
   stop(): void;
 }
 
-export const SILENT_DISPLAY: RunDisplay = { update() {}, note() {}, stop() {} };
+export const SILENT_DISPLAY: RunDisplay = { update() {}, note() {}, output() {}, stop() {} };

@@ -145,6 +145,15 @@ export {
   type ConversationContentBlock,
 } from './conversation.js';
 export { HandoffAttachmentsResponseSchema, type HandoffAttachmentsResponse } from './handoff-attachments.js';
+export {
+  RunOutputStreamSchema,
+  RunOutputDataSchema,
+  RunSkippedDataSchema,
+  RunOutputChunkSchema,
+  RunOutputPageSchema,
+  RUN_EVENT_SCHEMAS,
+} from './run-events.js';
+export type { RunOutputData, RunSkippedData, RunOutputChunk, RunOutputPage, RunEventName } from './run-events.js';
 export { PROMPT_MAX_CHARS, TITLE_MAX_CHARS, REQUEST_BODY_MAX_BYTES } from './request-limits.js';
 
 // Server-only.

@@ -6,7 +6,12 @@ import { APIPromise, type WithResponse } from '../internal/api-promise.js';
 import { guard, runPath, validate, type Send } from '../internal/resource-helpers.js';
 import type { RequestOptions } from '../internal/options.js';
 import { waitForRun } from '../wait/wait-for-run.js';
+import { RequestValidationError } from '../errors/request-validation-error.js';
 import type { WaitOptions } from '../wait/wait-options.js';
+import { waitOnStream } from '../wait/wait-on-stream.js';
+import type { OpenEventStream } from '../internal/open-event-stream.js';
+import { RunOutputPageSchema, type RunOutputPage } from '../contract/run-events.js';
+import { followRunEvents, type RunEventDeps, type RunEventsOptions, type RunStreamEvent } from './run-events.js';
 import { PagePromise, RunsPage } from './runs-page.js';
 import { RunFollowups } from './runs-followups.js';
 import type { DownloadFn } from '../internal/download-url.js';
@@ -26,8 +31,15 @@ export const STABLE_WALK_SORT = 'created_at';
 
 /** `client.runs`: create, fetch, list, cancel and wait for runs. */
 export class Runs extends RunFollowups {
-  constructor(send: Send, download: DownloadFn) {
+  private readonly eventDeps: RunEventDeps;
+
+  constructor(send: Send, download: DownloadFn, openEventStream: OpenEventStream) {
     super(send, download);
+    this.eventDeps = {
+      open: openEventStream,
+      getRun: (id, opts) => this.get(id, opts).withResponse(),
+      support: { streams: undefined },
+    };
   }
 
   /**
@@ -85,11 +97,59 @@ export class Runs extends RunFollowups {
   }
 
   /**
-   * Polls until the run is terminal (SUCCEEDED, FAILED, ERROR, CANCELLED or BLOCKED) and
-   * returns it; throws WaitTimeoutError, carrying the last run seen, when time runs out.
+   * Waits until the run is terminal (SUCCEEDED, FAILED, ERROR, CANCELLED or BLOCKED) and
+   * returns it: on the run's event stream where the server has one (a change is seen at
+   * once, `onOutput` gets the agent's output), by polling otherwise. Throws
+   * WaitTimeoutError, carrying the last run seen, when time runs out.
    */
   wait(runId: string, options: WaitOptions = {}): Promise<RunItem> {
-    return waitForRun((id, opts) => this.get(id, opts).withResponse(), runId, options);
+    try {
+      runPath(runId);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return waitOnStream(this.eventDeps, runId, options);
+  }
+
+  /**
+   * The run's events as they happen: `for await (const event of client.runs.events(id))`
+   * yields `run` (the whole run, on each change), `output` (the agent's output), `skipped`,
+   * `artifact` and `followup` events, and ends after the terminal `run` event. A dropped
+   * connection is resumed from the last event id; a server without the stream is polled
+   * (yielding `run` events), and the client remembers which kind of server it talks to.
+   */
+  events(runId: string, options: RunEventsOptions = {}): AsyncIterable<RunStreamEvent> {
+    runPath(runId);
+    return followRunEvents(this.eventDeps, runId, options);
+  }
+
+  /** Whether the server streams run events: undefined until the first `events` or `wait` finds out. */
+  get hasEventStream(): boolean | undefined {
+    return this.eventDeps.support.streams;
+  }
+
+  /**
+   * The agent's stored output (`GET /agent/runs/{runId}/output`, an extension of the local
+   * server), every page after `since` read and joined: `text` is the output in order.
+   */
+  async output(runId: string, options: RequestOptions & { since?: number } = {}): Promise<RunOutputPage & { text: string }> {
+    const { since = 0, ...requestOptions } = options;
+    const path = `${runPath(runId)}/output`;
+    let page = (await this.send({ method: 'GET', path, query: { since }, schema: RunOutputPageSchema, ...requestOptions })).data;
+    const chunks = [...page.chunks];
+    const dropped = page.dropped;
+    while (page.has_more) {
+      page = (await this.send({ method: 'GET', path, query: { since: page.next_since }, schema: RunOutputPageSchema, ...requestOptions })).data;
+      chunks.push(...page.chunks);
+    }
+    return {
+      run_id: page.run_id,
+      chunks,
+      next_since: page.next_since,
+      has_more: false,
+      ...(dropped ? { dropped } : {}),
+      text: chunks.map((chunk) => chunk.text).join(''),
+    };
   }
 
   /** `create`, then `wait`: resolves with the terminal run. */

@@ -12,6 +12,7 @@ import {
   DEFAULT_MAX_POLL_INTERVAL_MS,
   DEFAULT_POLL_INTERVAL_MS,
   DEFAULT_WAIT_TIMEOUT_MS,
+  type RunUpdate,
   type WaitOptions,
 } from './wait-options.js';
 
@@ -19,7 +20,8 @@ type GetRun = (runId: string, options: RequestOptions) => Promise<WithResponse<R
 
 const GROWTH = 1.5;
 
-function changed(previous: RunItem | undefined, run: RunItem): boolean {
+/** Whether `run` differs from what was seen before in state, status message or updated_at. */
+export function hasRunChanged(previous: RunItem | undefined, run: RunItem): boolean {
   return (
     !previous ||
     previous.state !== run.state ||
@@ -39,6 +41,11 @@ function isTransient(error: unknown): boolean {
  * back off to a cap, reset on every change, and honour `Retry-After`. Transient
  * failures are waited out; anything else is thrown.
  */
+/** What `onUpdate` hears of a change, the same whether it came from a poll or the stream. */
+export function runUpdate(run: RunItem, previous: RunItem | undefined, startedAt: number): RunUpdate {
+  return { run, previous, stateChanged: previous === undefined || previous.state !== run.state, elapsedMs: Date.now() - startedAt };
+}
+
 export async function waitForRun(getRun: GetRun, runId: string, options: WaitOptions = {}): Promise<RunItem> {
   const started = Date.now();
   const timeout = options.timeout ?? DEFAULT_WAIT_TIMEOUT_MS;
@@ -59,16 +66,11 @@ export async function waitForRun(getRun: GetRun, runId: string, options: WaitOpt
         ...(options.signal ? { signal: options.signal } : {}),
       });
       asked = retryAfterMs(response.headers);
-      if (changed(last, run)) {
+      if (hasRunChanged(last, run)) {
         const previous = last;
         last = run;
         interval = initial;
-        await options.onUpdate?.({
-          run,
-          previous,
-          stateChanged: previous === undefined || previous.state !== run.state,
-          elapsedMs: Date.now() - started,
-        });
+        await options.onUpdate?.(runUpdate(run, previous, started));
       } else {
         interval = Math.min(cap, Math.round(interval * GROWTH));
       }

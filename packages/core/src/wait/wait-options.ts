@@ -1,4 +1,5 @@
 import type { RunItem } from '../contract/run-item.js';
+import type { RunOutputData } from '../contract/run-events.js';
 import type { RequestOptions } from '../internal/options.js';
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 60 * 60_000;
@@ -22,6 +23,10 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Called with the first run fetched and on every change of state, status message or updated_at. */
   onUpdate?: (update: RunUpdate) => void | Promise<void>;
+  /** Called with each chunk of the agent's output, in order, where the server streams it. */
+  onOutput?: (output: RunOutputData) => void | Promise<void>;
+  /** Follow the run's event stream where the server has one (default); false always polls. */
+  stream?: boolean;
   /** First delay between polls in ms; grows by half each quiet poll up to maxPollInterval. Default 1000. */
   pollInterval?: number;
   /** The longest delay between polls in ms. Default 10 000 (or pollInterval, if larger). */

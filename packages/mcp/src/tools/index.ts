@@ -3,6 +3,7 @@ import type { ServerContext } from '../context.js';
 import type { CancellableTaskStore } from '../tasks/cancellable-task-store.js';
 import { registerCancelRunTool } from './cancel-run.js';
 import { registerCreateRunTool } from './create-run.js';
+import { registerGetRunOutputTool } from './get-run-output.js';
 import { registerFollowUpRunTool } from './follow-up-run.js';
 import { registerGetRunConversationTool } from './get-run-conversation.js';
 import { registerGetRunTool } from './get-run.js';
@@ -16,11 +17,12 @@ import { registerListSchedulesTool } from './list-schedules.js';
 import { registerListSkillsTool } from './list-skills.js';
 import { registerPauseScheduleTools } from './pause-schedule.js';
 
-/** Registers every tool; in read-only mode only those that change nothing (lists, get, wait, conversation). */
+/** Registers every tool; in read-only mode only those that change nothing (lists, get, output, wait, conversation). */
 export function registerTools(server: McpServer, ctx: ServerContext, tasks: CancellableTaskStore): void {
   if (!ctx.readOnly) registerCreateRunTool(server, ctx);
   registerListRunsTool(server, ctx);
   registerGetRunTool(server, ctx);
+  registerGetRunOutputTool(server, ctx);
   registerWaitForRunTool(server, ctx, tasks);
   if (!ctx.readOnly) registerFollowUpRunTool(server, ctx);
   registerGetRunConversationTool(server, ctx);

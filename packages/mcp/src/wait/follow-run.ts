@@ -1,4 +1,9 @@
-import { formatElapsed, WaitTimeoutError, type AgentRunsClient, type RunItem } from '@agent-runs/core';
+import { formatElapsed, visibleText, WaitTimeoutError, type AgentRunsClient, type RunItem } from '@agent-runs/core';
+
+/** A progress message carries at most this much of the newest output line. */
+const MAX_LINE_CHARS = 160;
+/** Output alone sends at most one progress notification per this many ms. */
+const OUTPUT_PROGRESS_MS = 1_000;
 
 export interface FollowRunOptions {
   timeoutMs: number;
@@ -6,7 +11,10 @@ export interface FollowRunOptions {
   /** Longest silence between two onProgress calls, in ms. */
   heartbeatMs: number;
   pollIntervalMs: number;
-  /** A line such as `INPROGRESS · 3m12s`: on the first answer, every state change, and each heartbeat. */
+  /**
+   * A line such as `INPROGRESS · 3m12s · Running the tests`: on the first answer, every
+   * state change, new agent output (at most once a second) and each heartbeat.
+   */
   onProgress?: (message: string, run: RunItem | undefined) => void | Promise<void>;
   /** Called with the first run fetched and on every change of state. */
   onStateChange?: (run: RunItem) => void | Promise<void>;
@@ -27,9 +35,17 @@ function runAgeMs(run: RunItem | undefined, waitedMs: number): number {
   return Number.isFinite(age) && age >= 0 ? age : waitedMs;
 }
 
-export function progressMessage(runId: string, run: RunItem | undefined, waitedMs: number): string {
+export function progressMessage(runId: string, run: RunItem | undefined, waitedMs: number, newestLine = ''): string {
   const elapsed = formatElapsed(runAgeMs(run, waitedMs));
-  return run ? `${run.state} · ${elapsed}` : `waiting for run ${runId} · ${elapsed}`;
+  const head = run ? `${run.state} · ${elapsed}` : `waiting for run ${runId} · ${elapsed}`;
+  return newestLine ? `${head} · ${newestLine}` : head;
+}
+
+/** The last non-blank line of a chunk of output, escaped and shortened for a progress message. */
+function lastLine(text: string): string {
+  const line = text.split('\n').map((l) => l.trim()).filter(Boolean).at(-1) ?? '';
+  const shown = visibleText(line);
+  return shown.length > MAX_LINE_CHARS ? `${shown.slice(0, MAX_LINE_CHARS - 1)}…` : shown;
 }
 
 /**
@@ -41,12 +57,18 @@ export async function followRun(client: AgentRunsClient, runId: string, options:
   const started = Date.now();
   let last: RunItem | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
+  let newestLine = '';
+  let lastReport = 0;
+  let outputReport: NodeJS.Timeout | undefined;
 
   const report = async (): Promise<void> => {
     clearTimeout(heartbeat);
+    clearTimeout(outputReport);
+    outputReport = undefined;
+    lastReport = Date.now();
     heartbeat = setTimeout(() => void report(), options.heartbeatMs);
     try {
-      await options.onProgress?.(progressMessage(runId, last, Date.now() - started), last);
+      await options.onProgress?.(progressMessage(runId, last, Date.now() - started, newestLine), last);
     } catch {
       // A notification that cannot be delivered must not end the wait.
     }
@@ -58,6 +80,15 @@ export async function followRun(client: AgentRunsClient, runId: string, options:
       timeout: options.timeoutMs,
       signal: options.signal,
       pollInterval: options.pollIntervalMs,
+      // New output is worth a progress notification, but no more than one a second.
+      onOutput: ({ text }) => {
+        const line = lastLine(text);
+        if (!line) return;
+        newestLine = line;
+        const due = lastReport + OUTPUT_PROGRESS_MS - Date.now();
+        if (due <= 0) void report();
+        else outputReport ??= setTimeout(() => void report(), due);
+      },
       onUpdate: async ({ run: update, stateChanged }) => {
         last = update;
         if (stateChanged) {
@@ -74,5 +105,6 @@ export async function followRun(client: AgentRunsClient, runId: string, options:
     throw error;
   } finally {
     clearTimeout(heartbeat);
+    clearTimeout(outputReport);
   }
 }

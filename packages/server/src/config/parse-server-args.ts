@@ -21,6 +21,7 @@ export const SERVER_ENV = {
   concurrency: 'AGENT_RUNS_SERVER_CONCURRENCY',
   simulatedDuration: 'AGENT_RUNS_SERVER_SIMULATED_DURATION',
   maxBodyBytes: 'AGENT_RUNS_SERVER_MAX_BODY_BYTES',
+  outputLimitBytes: 'AGENT_RUNS_SERVER_OUTPUT_LIMIT_BYTES',
   publicUrl: 'AGENT_RUNS_SERVER_PUBLIC_URL',
   configFile: 'AGENT_RUNS_SERVER_CONFIG',
   allowedHosts: 'AGENT_RUNS_SERVER_ALLOWED_HOSTS',
@@ -44,6 +45,7 @@ const HELP_ROWS: [string, string, string][] = [
   ['--concurrency <n>', 'Runs executed at once. Default 2.', SERVER_ENV.concurrency],
   ['--simulated-duration <duration>', 'Length of a simulated run. Default 3s.', SERVER_ENV.simulatedDuration],
   ['--max-body-bytes <n>', `Largest request body. Default ${RUN_REQUEST_MAX_BODY_BYTES} (a create with the most attachments allowed).`, SERVER_ENV.maxBodyBytes],
+  ['--output-limit-bytes <n>', 'Agent output kept per run; the oldest goes first. Default 8388608.', SERVER_ENV.outputLimitBytes],
   ['--public-url <url>', 'Address for session links behind a proxy; its host is accepted in the Host header.', SERVER_ENV.publicUrl],
   ['--allowed-host <name[:port]>', 'Also answer requests addressed to this name (besides loopback names and --public-url); repeat for several. The variable takes a comma-separated list.', SERVER_ENV.allowedHosts],
   ['--config <file>', 'Configuration file (JSON or YAML): environments, skill directories, schedule time zone.', SERVER_ENV.configFile],
@@ -145,6 +147,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         concurrency: { type: 'string' },
         'simulated-duration': { type: 'string' },
         'max-body-bytes': { type: 'string' },
+        'output-limit-bytes': { type: 'string' },
         'public-url': { type: 'string' },
         config: { type: 'string' },
         'allowed-host': { type: 'string', multiple: true },
@@ -178,6 +181,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   set('concurrency', integerFrom('--concurrency', values.concurrency ?? env[SERVER_ENV.concurrency]));
   set('simulatedDurationMs', durationFrom('--simulated-duration', values['simulated-duration'] ?? env[SERVER_ENV.simulatedDuration]));
   set('maxBodyBytes', integerFrom('--max-body-bytes', values['max-body-bytes'] ?? env[SERVER_ENV.maxBodyBytes]));
+  set('outputLimitBytes', integerFrom('--output-limit-bytes', values['output-limit-bytes'] ?? env[SERVER_ENV.outputLimitBytes]));
   set('publicUrl', values['public-url'] ?? env[SERVER_ENV.publicUrl]);
   set('configFile', values.config ?? env[SERVER_ENV.configFile]);
   set('allowedHosts', values['allowed-host'] ?? listFrom(env[SERVER_ENV.allowedHosts]));

@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isLoopbackHost } from '@agent-runs/core';
 import { RUN_REQUEST_MAX_BODY_BYTES } from '@agent-runs/core/contract';
+import { DEFAULT_HEARTBEAT_MS } from '../http/sse-heartbeat.js';
+import { DEFAULT_OUTPUT_LIMIT_BYTES } from '../runs/run-events.js';
 import type { ServerOptions } from './server-options.js';
 
 export const DEFAULT_DATA_DIR = join(homedir(), '.agent-runs', 'server');
@@ -108,6 +110,8 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     simulatedDurationMs: integer('simulatedDurationMs', options.simulatedDurationMs, 3000, 0),
     // The default fits a create with the largest attachments the contract allows.
     maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, RUN_REQUEST_MAX_BODY_BYTES, 1),
+    outputLimitBytes: integer('outputLimitBytes', options.outputLimitBytes, DEFAULT_OUTPUT_LIMIT_BYTES, 64 * 1024, 1024 ** 3),
+    heartbeatMs: integer('heartbeatMs', options.heartbeatMs, DEFAULT_HEARTBEAT_MS, 10, DEFAULT_HEARTBEAT_MS),
     maxArtifactBytes: integer('maxArtifactBytes', options.maxArtifactBytes, 10 * 1024 * 1024, 1),
     maxRunArtifactBytes: integer('maxRunArtifactBytes', options.maxRunArtifactBytes, 50 * 1024 * 1024, 1),
     maxArtifactsPerExecution: integer('maxArtifactsPerExecution', options.maxArtifactsPerExecution, 100, 1, 10_000),

@@ -45,6 +45,10 @@ export interface ServerOptions {
   simulatedDurationMs?: number;
   /** Largest request body accepted, in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** The agent output kept per run, in bytes; past it the oldest output is dropped (and says so). Default 8 MiB. */
+  outputLimitBytes?: number;
+  /** The longest gap between comment lines on an idle event stream, in ms. Default 15 000. */
+  heartbeatMs?: number;
   /** The address put in session links when the server is reached through a proxy. Default the listening URL. */
   publicUrl?: string;
   /** Largest file or screenshot an agent may hand back, in bytes. Default 10 MiB. */

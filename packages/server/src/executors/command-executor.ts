@@ -50,9 +50,9 @@ export class CommandExecutor implements RunExecutor {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderrTail = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => onOutput(text));
+    child.stdout.setEncoding('utf8').on('data', (text: string) => onOutput(text, 'stdout'));
     child.stderr.setEncoding('utf8').on('data', (text: string) => {
-      onOutput(text);
+      onOutput(text, 'stderr');
       stderrTail = (stderrTail + text).slice(-STDERR_TAIL_CHARS);
     });
     child.stdin.on('error', () => {}); // The agent may exit without reading its prompt.

@@ -34,8 +34,8 @@ export interface ExecutionContext {
   run: RunRecord;
   /** The conversation so far, the follow-ups this execution answers, the run's attachments and limits. */
   input: ExecutionInput;
-  /** Text the agent printed, to show on the run's page. */
-  onOutput(text: string): void;
+  /** Text the agent printed, in order: kept with the run and streamed to its watchers. */
+  onOutput(text: string, stream?: 'stdout' | 'stderr'): void;
 }
 
 /** Does the work of a run: the simulated agent, or a configured command. */

@@ -30,7 +30,9 @@ export function sendProblem(res: ServerResponse, problem: ApiProblem, instance: 
  * the link's token leaks to no other site and no cache keeps the page.
  */
 export const PAGE_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  // Scripts and the event stream from this server only (the session page's live script is a file of its own).
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',

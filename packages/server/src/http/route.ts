@@ -1,9 +1,11 @@
 import type { OriginGuardOptions, RunCreatorInfo } from '@agent-runs/core/contract';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyAuth } from './api-key-auth.js';
+import type { RunEvents } from '../runs/run-events.js';
 import type { SessionTokens } from './session-access.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunService } from '../runs/run-service.js';
+import type { SseHeartbeat } from './sse-heartbeat.js';
 import type { RunStore } from '../store/run-store.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
 import type { ConversationStore } from '../store/conversation-store.js';
@@ -19,6 +21,9 @@ import type { SqliteSourceActivity } from '../store/sqlite-source-activity.js';
 export interface AppContext {
   store: RunStore;
   runs: RunService;
+  /** Each run's event log and open streams. */
+  events: RunEvents;
+  heartbeat: SseHeartbeat;
   auth: ApiKeyAuth;
   /** Where the server is reachable, without a trailing slash (for links). */
   publicUrl: () => string;

@@ -8,6 +8,9 @@ import {
   RunItemSchema,
   SessionCheckRedirectResponseSchema,
   ConversationCheckRedirectResponseSchema,
+  RunOutputDataSchema,
+  RunOutputPageSchema,
+  RunSkippedDataSchema,
   VERSION,
 } from '@agent-runs/core';
 import { followupPaths, followupSchemas } from './followup-paths.js';
@@ -110,6 +113,36 @@ export function buildOpenApi(): JsonSchema {
           responses: { '200': { description: 'The run id', content: json({ type: 'string' }) }, '409': problem('The run is PENDING'), ...errors },
         },
       },
+      '/agent/runs/{runId}/events': {
+        get: {
+          operationId: 'streamRunEvents',
+          summary: "The run's events as Server-Sent Events (an extension of this server)",
+          description: [
+            'Each event has an `id` that increases by one per run, an `event` name and JSON `data`:',
+            '`run` (the whole RunItem, after every change), `output` (RunOutputData: the agent output in order),',
+            '`artifact` and `followup` (from the features that add them), and `skipped` (RunSkippedData, without an id:',
+            'output older than the per-run bound was dropped; it follows a `run` event, without an id, carrying the run as it is now).',
+            'A comment line is sent at least every 15 s. Resume with the `Last-Event-ID` header (or `last_event_id`):',
+            'nothing is lost or repeated while the output is within the bound. The stream ends after the terminal `run` event.',
+          ].join(' '),
+          'x-agent-runs-extension': true,
+          parameters: [
+            runIdParam,
+            { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'integer', minimum: 0 } },
+            { name: 'last_event_id', in: 'query', required: false, description: 'Used when the header is absent', schema: { type: 'integer', minimum: 0 } },
+          ],
+          responses: { '200': { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errors },
+        },
+      },
+      '/agent/runs/{runId}/output': {
+        get: {
+          operationId: 'getRunOutput',
+          summary: "The run's stored output after an event id, paged (an extension of this server)",
+          'x-agent-runs-extension': true,
+          parameters: [runIdParam, { name: 'since', in: 'query', required: false, description: 'An event id; 0 or absent for the start', schema: { type: 'integer', minimum: 0 } }],
+          responses: { '200': { description: 'A page of output', content: json(ref('RunOutputPage')) }, ...errors },
+        },
+      },
       ...followupPaths(),
       '/agent/sessions/{sessionUuid}/redirect': redirect(
         'checkSessionRedirect',
@@ -136,6 +169,9 @@ export function buildOpenApi(): JsonSchema {
         SessionCheckRedirectResponse: output(SessionCheckRedirectResponseSchema),
         ConversationCheckRedirectResponse: output(ConversationCheckRedirectResponseSchema),
         Error: output(ErrorBodySchema),
+        RunOutputPage: output(RunOutputPageSchema),
+        RunOutputData: output(RunOutputDataSchema),
+        RunSkippedData: output(RunSkippedDataSchema),
         ...followupSchemas(),
       },
     },

@@ -12,6 +12,10 @@ import { getRunRoute } from './get-run.js';
 import { healthzRoute } from './healthz.js';
 import { listRunsRoute } from './list-runs.js';
 import { openapiRoute } from './openapi.js';
+import { runEventsRoute } from './run-events.js';
+import { runOutputRoute } from './run-output.js';
+import { sessionEventsRoute } from './session-events.js';
+import { sessionLiveScriptRoute } from './session-live-script.js';
 import { sessionPageRoute } from './session-page.js';
 import { sessionRedirectRoute } from './session-redirect.js';
 import { createScheduleRoute } from './create-schedule.js';
@@ -39,6 +43,8 @@ export function apiRoutes(executorName: string): Route[] {
     cancelRunRoute,
     sessionRedirectRoute,
     conversationRedirectRoute,
+    runEventsRoute,
+    runOutputRoute,
     submitFollowupRoute,
     getConversationRoute,
     getTranscriptRoute,
@@ -63,6 +69,8 @@ export function apiRoutes(executorName: string): Route[] {
     listSkillsRoute,
     openapiRoute,
     healthzRoute,
+    sessionLiveScriptRoute,
     sessionPageRoute(executorName),
+    sessionEventsRoute,
   ];
 }

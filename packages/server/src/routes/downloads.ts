@@ -35,7 +35,7 @@ export const downloadTranscriptRoute: Route = {
     const run = await app.store.get(params.runId!);
     if (!run) throw new ApiProblem('resource_not_found', `No run "${params.runId}".`);
     const lines = conversationEntries(run, await app.conversations.list(run.id)).map((entry) => JSON.stringify(entry));
-    lines.push(JSON.stringify({ kind: 'output', text: await app.store.getOutput(run.id) }));
+    lines.push(JSON.stringify({ kind: 'output', text: app.events.outputText(run.id) }));
     sendDownload(res, Buffer.from(`${lines.join('\n')}\n`), 'application/x-ndjson', `transcript-${run.id}.jsonl`);
   },
 };

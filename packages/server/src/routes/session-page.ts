@@ -1,8 +1,11 @@
-import { ApiProblem } from '../http/api-problem.js';
 import { sendHtml } from '../http/respond.js';
-import { checkSessionAccess } from '../http/session-access.js';
 import type { Route } from '../http/route.js';
+import { toArtifactItem } from '../runs/to-artifact.js';
+import { sessionRun } from './session-run.js';
 import { sessionPageHtml } from './session-page-html.js';
+
+/** The page shows about this much of the end of the output; the API has the rest. */
+const PAGE_OUTPUT_BYTES = 64 * 1024;
 
 /**
  * `GET /sessions/{sessionId}`: the page `session_link` points at. Opened in a browser, so
@@ -13,11 +16,24 @@ export function sessionPageRoute(executorName: string): Route {
     method: 'GET',
     path: '/sessions/:sessionId',
     auth: false,
-    async handle({ req, res, url, params, app }) {
-      const run = await app.store.getBySession(params.sessionId!);
-      if (!run) throw new ApiProblem('resource_not_found', `No session "${params.sessionId}".`);
-      checkSessionAccess(req, url, run, app);
-      sendHtml(res, 200, sessionPageHtml(run, await app.store.getOutput(run.id), executorName));
+    async handle(request) {
+      const { res, app, url } = request;
+      let run = await sessionRun(request);
+      await app.events.reconcile(run);
+      // The log's head first, then the run: a change in between is replayed by the stream.
+      const store = app.events.eventStore;
+      const head = store.head(run.id);
+      run = await sessionRun(request);
+      const tail = store.outputTail(run.id, head.lastId, PAGE_OUTPUT_BYTES);
+      const text = tail.map((event) => (JSON.parse(event.data) as { text: string }).text).join('');
+      const omitted = head.droppedThrough > 0 || (tail.length > 0 && store.after(run.id, 0, 1, true)[0]!.id < tail[0]!.id);
+      // The stream is read with the page's own query (whatever grants access to the page grants it).
+      const events = new URLSearchParams(url.searchParams);
+      events.set('last_event_id', String(head.lastId));
+      const eventsUrl = `${url.pathname.replace(/\/+$/, '')}/events?${events}`;
+      const artifacts = (await app.artifacts.listByRun(run.id)).map(toArtifactItem);
+      sendHtml(res, 200, sessionPageHtml(run, { text, omitted }, executorName, eventsUrl, artifacts));
     },
   };
 }
+

@@ -8,6 +8,8 @@ import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
 import { conversationEntries } from './conversation-entries.js';
 import type { MonotonicClock } from './monotonic-clock.js';
+import type { RunEvents } from './run-events.js';
+import { toArtifactItem } from './to-artifact.js';
 
 export const TERMINAL_STATES = ['SUCCEEDED', 'FAILED', 'ERROR', 'BLOCKED', 'CANCELLED'] as const;
 
@@ -27,6 +29,8 @@ export class ExecutionJournal {
     private readonly attachments: RunAttachmentSource,
     private readonly limits: ArtifactLimits,
     private readonly clock: MonotonicClock,
+    /** The run's event stream: artifacts as they are kept, and the move back to QUEUED. */
+    private readonly events?: RunEvents,
   ) {}
 
   /** The next execution's input; the follow-ups waiting now become this execution's. */
@@ -52,7 +56,10 @@ export class ExecutionJournal {
     outcome: Omit<ExecutionOutcome, 'state'> & { state: ExecutionOutcome['state'] | 'CANCELLED' },
   ): Promise<void> {
     const at = this.clock.now();
-    if (outcome.artifacts?.length) await this.artifacts.add(runId, outcome.artifacts, at);
+    if (outcome.artifacts?.length) {
+      const added = await this.artifacts.add(runId, outcome.artifacts, at);
+      for (const artifact of added) this.events?.emit(runId, 'artifact', toArtifactItem(artifact));
+    }
     if (outcome.takenFollowups?.length) await this.conversations.assign(runId, outcome.takenFollowups, input.number);
     const text = outcome.statusMessage?.message ?? `The run ended ${outcome.state}.`;
     await this.conversations.addResult(runId, { execution: input.number, state: outcome.state, text, at });
@@ -72,6 +79,7 @@ export class ExecutionJournal {
     const run = await this.store.get(runId);
     if (!run || !isTerminalState(run.state)) return false;
     const moved = await this.store.transition(runId, { from: TERMINAL_STATES, to: 'QUEUED', at: this.clock.now(), statusMessage: null as RunStatusMessage | null });
+    if (moved) void this.events?.runChanged(moved);
     return moved !== undefined;
   }
 }

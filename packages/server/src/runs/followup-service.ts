@@ -5,6 +5,7 @@ import type { ConversationStore } from '../store/conversation-store.js';
 import type { RunStore } from '../store/run-store.js';
 import { toFollowupMessage, type ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
+import type { RunEvents } from './run-events.js';
 import type { RunQueue } from './run-queue.js';
 import type { RunService } from './run-service.js';
 
@@ -24,6 +25,8 @@ export class FollowupService {
     private readonly journal: ExecutionJournal,
     private readonly executor: RunExecutor,
     private readonly clock: MonotonicClock,
+    /** The run's event stream: each follow-up, and the run's change. */
+    private readonly events?: RunEvents,
   ) {}
 
   /** With an `Idempotency-Key` used before for this run, the follow-up is not added again (a retry after a lost answer). */
@@ -38,6 +41,7 @@ export class FollowupService {
 
     const added = await this.conversations.addFollowup(runId, { text: message, mode: mode ?? null, at: this.clock.now(), idempotencyKey });
     const followup = added.message;
+    if (!added.replayed) this.events?.emit(runId, 'followup', { followup_id: followup.id, message: followup.text, mode: followup.mode, created_at: followup.createdAt });
     if (added.replayed) return { run_id: runId, state: (await this.store.get(runId))!.state, followup_id: followup.id };
     // The state is read after the message is kept, so a run ending meanwhile still finds it pending.
     const run = (await this.store.get(runId))!;
@@ -53,7 +57,8 @@ export class FollowupService {
     } else {
       if (run.state === 'INPROGRESS') this.queue.deliver(runId, toFollowupMessage(followup));
       // The run changed: its updated_at moves, its state stays.
-      await this.store.transition(runId, { from: [run.state], to: run.state as never, at: this.clock.now() });
+      const changed = await this.store.transition(runId, { from: [run.state], to: run.state as never, at: this.clock.now() });
+      if (changed) void this.events?.runChanged(changed);
     }
     return { run_id: runId, state, followup_id: followup.id };
   }

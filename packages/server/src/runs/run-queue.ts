@@ -5,12 +5,11 @@ import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
 import type { ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
-import { OutputBuffer } from './output-buffer.js';
+import type { RunEvents } from './run-events.js';
 
 interface Active {
   execution: Execution;
   input: ExecutionInput;
-  output: OutputBuffer;
 }
 
 const RETRY_MIN_MS = 250;
@@ -38,6 +37,7 @@ export class RunQueue {
     private readonly concurrency: number,
     private readonly log: (line: string) => void,
     private readonly journal: ExecutionJournal,
+    private readonly events: RunEvents,
   ) {}
 
   /** Whether a new run would have to wait for a slot. */
@@ -73,7 +73,6 @@ export class RunQueue {
     } catch (error) {
       this.log(`Could not stop the work of run ${runId}: ${(error as Error).message}`);
     }
-    active.output.flush();
     // The conversation still says the execution ended, so the next one gets a number (and files) of its own.
     await this.journal
       .record(runId, active.input, { state: 'CANCELLED', statusMessage: { message: 'The execution was stopped.' } })
@@ -93,7 +92,8 @@ export class RunQueue {
     await Promise.all(
       [...this.active.keys()].map(async (id) => {
         await this.abandon(id);
-        await this.store.transition(id, { from: ['INPROGRESS'], to: 'FAILED', at: this.clock.now(), statusMessage: message });
+        const run = await this.store.transition(id, { from: ['INPROGRESS'], to: 'FAILED', at: this.clock.now(), statusMessage: message });
+        if (run) this.events.runChanged(run);
       }),
     );
   }
@@ -108,6 +108,7 @@ export class RunQueue {
       this.store.transition(id, { from: ['QUEUED'], to: 'INPROGRESS', at, startedAt: at }).then(
         async (run) => {
           this.storeWorks();
+          if (run) this.events.runChanged(run);
           // Undefined: it was cancelled while waiting. Counted as starting until its execution is active.
           if (run && !this.stopped) await this.start(run);
           this.starting--;
@@ -126,11 +127,10 @@ export class RunQueue {
   private async start(run: RunRecord): Promise<void> {
     let execution: Execution;
     let input: ExecutionInput;
-    let output: OutputBuffer;
     try {
       input = await this.journal.prepare(run);
-      output = new OutputBuffer(this.store, run.id, input.number > 1 ? await this.store.getOutput(run.id) : '');
-      if (input.number > 1) output.append(`[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n`);
+      // A follow-up's output goes on after what earlier executions printed, in the same log.
+      if (input.number > 1) this.events.output(run.id, 'stdout', `[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n`);
     } catch (error) {
       this.log(`Could not prepare run ${run.id}: ${(error as Error).message}`);
       await this.store
@@ -140,19 +140,20 @@ export class RunQueue {
           at: this.clock.now(),
           statusMessage: { message: `The run could not be prepared: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
         })
+        .then((failed) => failed && this.events.runChanged(failed))
         .catch((failed: unknown) => this.log(`Could not record that run ${run.id} failed to start: ${(failed as Error).message}`));
       return;
     }
     try {
-      execution = this.executor.start({ run, input, onOutput: (text) => output.append(text) });
+      execution = this.executor.start({ run, input, onOutput: (text, stream = 'stdout') => this.events.output(run.id, stream, text) });
     } catch (error) {
-      void this.finish(run.id, undefined, input, output, {
+      void this.finish(run.id, undefined, input, {
         state: 'ERROR',
         statusMessage: { message: `The ${this.executor.name} executor could not start: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
       });
       return;
     }
-    const active: Active = { execution, input, output };
+    const active: Active = { execution, input };
     this.active.set(run.id, active);
     if (execution.processGroup) {
       this.store.setProcessGroup(run.id, execution.processGroup).catch((error: unknown) => {
@@ -160,9 +161,9 @@ export class RunQueue {
       });
     }
     execution.done.then(
-      (outcome) => this.finish(run.id, active, input, output, outcome),
+      (outcome) => this.finish(run.id, active, input, outcome),
       (error: unknown) =>
-        this.finish(run.id, active, input, output, {
+        this.finish(run.id, active, input, {
           state: 'ERROR',
           statusMessage: { message: `The ${this.executor.name} executor failed: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
         }),
@@ -173,13 +174,11 @@ export class RunQueue {
     runId: string,
     active: Active | undefined,
     input: ExecutionInput,
-    output: OutputBuffer,
     outcome: ExecutionOutcome,
   ): Promise<void> {
     // A cancelled or abandoned run was already taken out; its late outcome is ignored.
     if (active && this.active.get(runId) !== active) return;
     this.active.delete(runId);
-    output.flush();
     try {
       await this.journal.record(runId, input, outcome);
     } catch (error) {
@@ -205,13 +204,14 @@ export class RunQueue {
   }
 
   private async record(runId: string, outcome: ExecutionOutcome): Promise<void> {
-    await this.store.transition(runId, {
+    const run = await this.store.transition(runId, {
       from: ['INPROGRESS'],
       to: outcome.state,
       at: this.clock.now(),
       statusMessage: outcome.statusMessage ?? null,
     });
     this.unrecorded.delete(runId);
+    if (run) this.events.runChanged(run);
   }
 
   /** A store write failed: log it, and try again after a delay that grows to 10 s. */

@@ -14,6 +14,7 @@ import type { RunStore } from '../store/run-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import { requestHash } from './request-hash.js';
+import type { RunEvents } from './run-events.js';
 import type { RunQueue } from './run-queue.js';
 import { runTitle } from './run-title.js';
 
@@ -33,6 +34,7 @@ export class RunService {
     private readonly queue: RunQueue,
     private readonly executor: RunExecutor,
     private readonly clock: MonotonicClock,
+    private readonly events: RunEvents,
     private readonly sources: RunSourceResolver,
     /** Every key reads and cancels every run; otherwise only its own principal's. */
     readonly sharedRuns = false,
@@ -109,7 +111,10 @@ export class RunService {
       );
     }
     const atCapacity = result.kind === 'created' && this.queue.atCapacity;
-    if (result.kind === 'created') this.queue.enqueue(result.run.id);
+    if (result.kind === 'created') {
+      this.events.runChanged(result.run);
+      this.queue.enqueue(result.run.id);
+    }
     const state = result.kind === 'created' ? 'QUEUED' : ((await this.store.get(result.run.id))?.state ?? result.run.state);
     return { run_id: result.run.id, task_id: result.run.id, state, ...(atCapacity ? { at_capacity: true } : {}) };
   }
@@ -138,6 +143,7 @@ export class RunService {
       // It changed state between the read and the update: answer as for its new state.
       return this.cancel(runId, by);
     }
+    this.events.runChanged(cancelled);
     // Answered at once: the agent's process group is ended in the background (SIGTERM, then
     // SIGKILL after a grace period), and its slot is freed once it is gone.
     void this.queue.abandon(runId);

@@ -71,10 +71,6 @@ export interface RunStore {
   list(query: RunListQuery): Promise<RunListPage>;
   /** Applies the transition if the run is in one of `from`; returns the updated run or undefined. */
   transition(id: string, change: RunTransition): Promise<RunRecord | undefined>;
-  /** Replaces the executor output kept for the run. */
-  setOutput(id: string, output: string): Promise<void>;
-  /** What the executor printed so far ('' when nothing). */
-  getOutput(id: string): Promise<string>;
   /** Records the process group doing a run's work. */
   setProcessGroup(id: string, group: ProcessGroupRecord): Promise<void>;
   /** The recorded process groups of the runs in one of `states`. */

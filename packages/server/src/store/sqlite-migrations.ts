@@ -124,10 +124,37 @@ CREATE TABLE run_attachments (
 );
 `;
 
+// A run's events (state changes and the agent's output in chunks), numbered per run.
+// `run_event_logs` keeps each run's last id, the output bytes kept and what the bound
+// dropped. The single output text of version 1 becomes each run's first output event.
+const RUN_EVENTS_V5 = `
+CREATE TABLE run_events (
+  run_id TEXT NOT NULL,
+  id INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  data TEXT NOT NULL,
+  bytes INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, id)
+) WITHOUT ROWID;
+CREATE TABLE run_event_logs (
+  run_id TEXT PRIMARY KEY,
+  last_id INTEGER NOT NULL,
+  output_bytes INTEGER NOT NULL DEFAULT 0,
+  dropped_through INTEGER NOT NULL DEFAULT 0,
+  dropped_bytes INTEGER NOT NULL DEFAULT 0,
+  run_version TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;
+INSERT INTO run_events (run_id, id, kind, data, bytes)
+  SELECT o.id, 1, 'output', json_object('stream', 'stdout', 'text', o.output, 'at', r.updated_at), length(CAST(o.output AS BLOB))
+  FROM run_outputs o JOIN runs r ON r.id = o.id WHERE o.output <> '';
+INSERT INTO run_event_logs (run_id, last_id, output_bytes) SELECT run_id, id, bytes FROM run_events;
+DROP TABLE run_outputs;
+`;
+
 // What runs start from: the skill a run resolved to (for the skills' last run), what it
 // started from as shown on it (schedule, skill), schedules with their firings, named agents.
 // The schedule_id column and index are step 4's.
-const SOURCES_V5 = `
+const SOURCES_V6 = `
 ALTER TABLE runs ADD COLUMN skill_id TEXT;
 ALTER TABLE runs ADD COLUMN origin TEXT;
 CREATE INDEX runs_by_environment ON runs(environment_id, created_at) WHERE environment_id IS NOT NULL;
@@ -172,7 +199,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
   { version: 3, name: 'artifacts and conversation', sql: ARTIFACTS_AND_CONVERSATION_V3 },
   { version: 4, name: 'run create fields', sql: RUN_CREATE_FIELDS_V4 },
-  { version: 5, name: 'schedules, named agents, run origins', sql: SOURCES_V5 },
+  { version: 5, name: 'run events', sql: RUN_EVENTS_V5 },
+  { version: 6, name: 'schedules, named agents, run origins', sql: SOURCES_V6 },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

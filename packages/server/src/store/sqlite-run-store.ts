@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from './sqlite-driver.js';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from '../executors/run-executor.js';
 import type { ListCursor } from './list-cursor.js';
@@ -118,7 +119,7 @@ export class SqliteRunStore implements RunStore {
   private readonly pendingCreates: { run: NewRun; resolve: (r: CreateResult) => void; reject: (e: Error) => void }[] = [];
 
   constructor(filename: string) {
-    this.db = new Database(filename);
+    this.db = openDatabase(filename);
     if (filename !== ':memory:') {
       this.db.pragma('journal_mode = WAL');
       // WAL with NORMAL stays durable across a process crash; only power loss may drop the last commits.
@@ -328,18 +329,6 @@ export class SqliteRunStore implements RunStore {
       `UPDATE runs SET ${sets.join(', ')} WHERE id = ? AND state IN (${from}) RETURNING ${COLUMNS}`,
     ).all(...params, id, ...change.from) as RunRow[];
     return row ? toRecord(row) : undefined;
-  }
-
-  async setOutput(id: string, output: string): Promise<void> {
-    this.statement('INSERT INTO run_outputs (id, output) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET output = excluded.output').run(
-      id,
-      output,
-    );
-  }
-
-  async getOutput(id: string): Promise<string> {
-    const row = this.statement('SELECT output FROM run_outputs WHERE id = ?').get(id) as { output: string } | undefined;
-    return row?.output ?? '';
   }
 
   async setProcessGroup(id: string, group: ProcessGroupRecord): Promise<void> {

@@ -1,0 +1,16 @@
+import { ApiProblem } from '../http/api-problem.js';
+import type { RouteRequest } from '../http/route.js';
+import { checkSessionAccess } from '../http/session-access.js';
+import type { RunRecord } from '../store/run-record.js';
+
+/**
+ * The run a session page shows, once the caller may see it (the link's token, or a key
+ * that can read the run); a 404 or 403 otherwise. The page and its event stream both use
+ * this, so the stream is exactly as private as the page.
+ */
+export async function sessionRun({ req, url, params, app }: Pick<RouteRequest, 'req' | 'params' | 'app' | 'url'>): Promise<RunRecord> {
+  const run = await app.store.getBySession(params.sessionId!);
+  if (!run) throw new ApiProblem('resource_not_found', `No session "${params.sessionId}".`);
+  checkSessionAccess(req, url, run, app);
+  return run;
+}

@@ -1,0 +1,214 @@
+import type { RunItem } from '@agent-runs/core/contract';
+import type { RunEventKind, RunEventStore, StoredRunEvent } from '../store/run-event-store.js';
+import type { RunRecord } from '../store/run-record.js';
+import type { RunEventSink } from './run-event-sink.js';
+import { RunEventWatcher, type RunEventView } from './run-event-watcher.js';
+
+/** Default bound on the output kept per run: past it the oldest output is dropped. */
+export const DEFAULT_OUTPUT_LIMIT_BYTES = 8 * 1024 * 1024;
+/** Output is stored and sent in chunks of at most this many characters. */
+const MAX_CHUNK_CHARS = 16 * 1024;
+
+interface Pending {
+  runId: string;
+  kind: RunEventKind;
+  /** Output text, merged with the next chunk of the same stream while it fits. */
+  text?: string;
+  stream?: string;
+  at?: string;
+  /** The JSON of any other event; a `run` event's is filled in once the run's artifacts are read. */
+  data?: string;
+  /** False while the data is being made: it and everything after it wait. */
+  ready: boolean;
+  runVersion?: string;
+}
+
+/** What decides whether a run event is due: a run changes `updated_at` on every transition. */
+export const runVersion = (run: RunRecord) => `${run.updatedAt} ${run.state}`;
+
+/** Splits text into chunks that never cut a surrogate pair. */
+function chunks(text: string): string[] {
+  if (text.length <= MAX_CHUNK_CHARS) return [text];
+  const parts: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + MAX_CHUNK_CHARS);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    parts.push(text.slice(start, end));
+    start = end;
+  }
+  return parts;
+}
+
+/**
+ * A run's event log: the state changes and the agent's output, numbered per run, kept in
+ * the store and published to the run's open streams. Everything is written in the order
+ * it happened (output printed before a run ended comes before its terminal `run` event);
+ * what arrives in one turn of the event loop is written in one transaction.
+ */
+export class RunEvents {
+  private queue: Pending[] = [];
+  private scheduled = false;
+  /** Run events whose data is being made. */
+  private readonly making = new Set<Promise<void>>();
+  private readonly watchers = new Map<string, Set<RunEventWatcher>>();
+
+  constructor(
+    private readonly store: RunEventStore,
+    /** The run as the API shows it (session link, artifacts), as `GET /agent/runs/{runId}` answers. */
+    private readonly runItem: (run: RunRecord) => Promise<RunItem>,
+    private readonly outputLimitBytes: number,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** The agent printed `text`. */
+  output(runId: string, stream: 'stdout' | 'stderr', text: string): void {
+    if (text === '') return;
+    const last = this.queue.at(-1);
+    if (last?.kind === 'output' && last.ready && last.runId === runId && last.stream === stream && last.text!.length + text.length <= MAX_CHUNK_CHARS) {
+      last.text += text;
+      return;
+    }
+    const at = new Date().toISOString();
+    for (const part of chunks(text)) this.push({ runId, kind: 'output', text: part, stream, at, ready: true });
+  }
+
+  /**
+   * The run changed (state, status message, artifacts...): its streams get the whole run.
+   * Its place in the log is taken now; it is written once the run is read in full.
+   */
+  runChanged(run: RunRecord): Promise<void> {
+    const entry: Pending = { runId: run.id, kind: 'run', ready: false, runVersion: runVersion(run) };
+    this.push(entry);
+    const made = this.runItem(run).then(
+      (item) => {
+        entry.data = JSON.stringify(item);
+      },
+      (error: unknown) => {
+        this.log(`Could not read run ${run.id} for its event stream: ${(error as Error).message}`);
+        entry.data = JSON.stringify({ run_id: run.id, task_id: run.id, title: run.title, state: run.state, prompt: run.prompt, created_at: run.createdAt, updated_at: run.updatedAt });
+      },
+    );
+    const done = made.then(() => {
+      entry.ready = true;
+      this.making.delete(done);
+      this.schedule();
+    });
+    this.making.add(done);
+    return done;
+  }
+
+  /**
+   * An event of a feature that hooks into the stream (`artifact`, `followup`): `data` is
+   * sent as JSON, in order with the rest. Call `runChanged` too when the run itself changed.
+   */
+  emit(runId: string, kind: Exclude<RunEventKind, 'run' | 'output'>, data: unknown): void {
+    this.push({ runId, kind, data: JSON.stringify(data), ready: true });
+  }
+
+  /**
+   * Records a `run` event when the run changed without one (a restart marked it FAILED,
+   * or it predates the event log), so a stream always ends with the run as it is.
+   */
+  async reconcile(run: RunRecord): Promise<void> {
+    if (this.store.head(run.id).runVersion !== runVersion(run)) await this.runChanged(run);
+    await Promise.all(this.making);
+    this.flush();
+  }
+
+  /** Opens a stream of the run's events after `afterId`, shown through `view`. */
+  watch(runId: string, afterId: number, sink: RunEventSink, view: RunEventView): RunEventWatcher {
+    this.flush();
+    let set = this.watchers.get(runId);
+    if (!set) this.watchers.set(runId, (set = new Set()));
+    const watcher = new RunEventWatcher(runId, afterId, this.store, sink, view, (w) => this.forget(w));
+    set.add(watcher);
+    watcher.start();
+    return watcher;
+  }
+
+  /** The output kept for the run, in order (at most the per-run bound), for transcripts and the like. */
+  outputText(runId: string): string {
+    this.flush();
+    let text = '';
+    let after = 0;
+    for (;;) {
+      const batch = this.store.after(runId, after, 1000, true);
+      if (batch.length === 0) return text;
+      for (const event of batch) text += (JSON.parse(event.data) as { text: string }).text;
+      after = batch.at(-1)!.id;
+    }
+  }
+
+  get eventStore(): RunEventStore {
+    return this.store;
+  }
+
+  /** How many streams are open (for tests and the health of many watchers). */
+  get watcherCount(): number {
+    let n = 0;
+    for (const set of this.watchers.values()) n += set.size;
+    return n;
+  }
+
+  /** Writes what is queued now (before shutdown, or before reading the log). */
+  flush(): void {
+    this.scheduled = false;
+    // What is ready, in order, up to the first event still being made.
+    const waiting = this.queue.findIndex((p) => !p.ready);
+    const batch = waiting === -1 ? this.queue : this.queue.slice(0, waiting);
+    if (batch.length === 0) return;
+    this.queue = waiting === -1 ? [] : this.queue.slice(waiting);
+    let stored: StoredRunEvent[];
+    try {
+      stored = this.store.append(
+        batch.map((p) => {
+          const data = p.kind === 'output' ? JSON.stringify({ stream: p.stream, text: p.text, at: p.at }) : p.data!;
+          return {
+            runId: p.runId,
+            kind: p.kind,
+            data,
+            bytes: p.kind === 'output' ? Buffer.byteLength(p.text!) : 0,
+            ...(p.runVersion !== undefined ? { runVersion: p.runVersion } : {}),
+          };
+        }),
+        this.outputLimitBytes,
+      );
+    } catch (error) {
+      // The store is closing or failing: the run's state is kept by the run store; its events are lost.
+      this.log(`Could not record ${batch.length} run event(s): ${(error as Error).message}`);
+      return;
+    }
+    for (const event of stored) {
+      const set = this.watchers.get(event.runId);
+      if (set) for (const watcher of [...set]) watcher.deliver(event);
+    }
+  }
+
+  /** Writes the last events, then ends every open stream (server shutdown). */
+  async closeAll(): Promise<void> {
+    await Promise.all(this.making);
+    this.flush();
+    for (const set of [...this.watchers.values()]) for (const watcher of [...set]) watcher.close();
+  }
+
+  private push(pending: Pending): void {
+    this.queue.push(pending);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private forget(watcher: RunEventWatcher): void {
+    const set = this.watchers.get(watcher.runId);
+    if (!set) return;
+    set.delete(watcher);
+    if (set.size === 0) this.watchers.delete(watcher.runId);
+  }
+}

@@ -1,0 +1,133 @@
+import type Database from 'better-sqlite3';
+import type { NewRunEvent, RunEventHead, RunEventStore, StoredRunEvent } from './run-event-store.js';
+
+interface EventRow {
+  run_id: string;
+  id: number;
+  kind: StoredRunEvent['kind'];
+  data: string;
+}
+
+interface HeadRow {
+  last_id: number;
+  output_bytes: number;
+  dropped_through: number;
+  dropped_bytes: number;
+  run_version: string;
+}
+
+const EMPTY_HEAD: RunEventHead = { lastId: 0, outputBytes: 0, droppedThrough: 0, droppedBytes: 0, runVersion: '' };
+
+const toEvent = (row: EventRow): StoredRunEvent => ({ runId: row.run_id, id: row.id, kind: row.kind, data: row.data });
+
+/**
+ * The event log in the run store's SQLite database (tables of migration 2). Calls are
+ * synchronous underneath, so events are read back in exactly the order they were written.
+ */
+export class SqliteRunEventStore implements RunEventStore {
+  private readonly appendBatch: (events: readonly (NewRunEvent & { runVersion?: string })[], limit: number) => StoredRunEvent[];
+  private readonly statements: Record<string, Database.Statement>;
+
+  constructor(private readonly db: Database.Database) {
+    this.statements = {
+      head: db.prepare('SELECT last_id, output_bytes, dropped_through, dropped_bytes, run_version FROM run_event_logs WHERE run_id = ?'),
+      saveHead: db.prepare(
+        `INSERT INTO run_event_logs (run_id, last_id, output_bytes, dropped_through, dropped_bytes, run_version)
+         VALUES (@runId, @lastId, @outputBytes, @droppedThrough, @droppedBytes, @runVersion)
+         ON CONFLICT(run_id) DO UPDATE SET last_id = excluded.last_id, output_bytes = excluded.output_bytes,
+           dropped_through = excluded.dropped_through, dropped_bytes = excluded.dropped_bytes, run_version = excluded.run_version`,
+      ),
+      insert: db.prepare('INSERT INTO run_events (run_id, id, kind, data, bytes) VALUES (?, ?, ?, ?, ?)'),
+      oldestOutput: db.prepare("SELECT id, bytes FROM run_events WHERE run_id = ? AND kind = 'output' ORDER BY id LIMIT 64"),
+      deleteOne: db.prepare('DELETE FROM run_events WHERE run_id = ? AND id = ?'),
+      after: db.prepare('SELECT run_id, id, kind, data FROM run_events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?'),
+      outputAfter: db.prepare(
+        "SELECT run_id, id, kind, data FROM run_events WHERE run_id = ? AND id > ? AND kind = 'output' ORDER BY id LIMIT ?",
+      ),
+      latestRun: db.prepare(
+        "SELECT run_id, id, kind, data FROM run_events WHERE run_id = ? AND kind = 'run' ORDER BY id DESC LIMIT 1",
+      ),
+      newestOutput: db.prepare(
+        "SELECT run_id, id, kind, data, bytes FROM run_events WHERE run_id = ? AND id <= ? AND kind = 'output' ORDER BY id DESC LIMIT 64",
+      ),
+    };
+    this.appendBatch = db.transaction((events, limit) => this.appendNow(events, limit));
+  }
+
+  append(events: readonly (NewRunEvent & { runVersion?: string })[], outputLimitBytes: number): StoredRunEvent[] {
+    return events.length ? this.appendBatch(events, outputLimitBytes) : [];
+  }
+
+  private appendNow(events: readonly (NewRunEvent & { runVersion?: string })[], limit: number): StoredRunEvent[] {
+    const heads = new Map<string, RunEventHead>();
+    const stored: StoredRunEvent[] = [];
+    for (const event of events) {
+      let head = heads.get(event.runId);
+      if (!head) heads.set(event.runId, (head = { ...this.head(event.runId) }));
+      head.lastId += 1;
+      head.outputBytes += event.bytes;
+      if (event.runVersion !== undefined) head.runVersion = event.runVersion;
+      this.statements.insert!.run(event.runId, head.lastId, event.kind, event.data, event.bytes);
+      stored.push({ runId: event.runId, id: head.lastId, kind: event.kind, data: event.data });
+    }
+    for (const [runId, head] of heads) {
+      this.dropOldest(runId, head, limit);
+      this.statements.saveHead!.run({ runId, ...head });
+    }
+    return stored;
+  }
+
+  /** Deletes the oldest output until what is kept fits the bound (the newest chunk always stays). */
+  private dropOldest(runId: string, head: RunEventHead, limit: number): void {
+    while (head.outputBytes > limit) {
+      const rows = this.statements.oldestOutput!.all(runId) as { id: number; bytes: number }[];
+      if (rows.length <= 1) return;
+      for (const row of rows.slice(0, -1)) {
+        if (head.outputBytes <= limit) return;
+        this.statements.deleteOne!.run(runId, row.id);
+        head.outputBytes -= row.bytes;
+        head.droppedBytes += row.bytes;
+        head.droppedThrough = Math.max(head.droppedThrough, row.id);
+      }
+    }
+  }
+
+  after(runId: string, afterId: number, limit: number, outputOnly = false): StoredRunEvent[] {
+    const statement = outputOnly ? this.statements.outputAfter! : this.statements.after!;
+    return (statement.all(runId, afterId, limit) as EventRow[]).map(toEvent);
+  }
+
+  outputTail(runId: string, throughId: number, maxBytes: number): StoredRunEvent[] {
+    const picked: StoredRunEvent[] = [];
+    let bytes = 0;
+    let before = throughId;
+    while (bytes < maxBytes) {
+      const rows = this.statements.newestOutput!.all(runId, before) as (EventRow & { bytes: number })[];
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        picked.push(toEvent(row));
+        bytes += row.bytes;
+        if (bytes >= maxBytes) break;
+      }
+      before = rows.at(-1)!.id - 1;
+    }
+    return picked.reverse();
+  }
+
+  latestRunEvent(runId: string): StoredRunEvent | undefined {
+    const row = this.statements.latestRun!.get(runId) as EventRow | undefined;
+    return row ? toEvent(row) : undefined;
+  }
+
+  head(runId: string): RunEventHead {
+    const row = this.statements.head!.get(runId) as HeadRow | undefined;
+    if (!row) return { ...EMPTY_HEAD };
+    return {
+      lastId: row.last_id,
+      outputBytes: row.output_bytes,
+      droppedThrough: row.dropped_through,
+      droppedBytes: row.dropped_bytes,
+      runVersion: row.run_version,
+    };
+  }
+}

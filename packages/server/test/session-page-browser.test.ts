@@ -1,0 +1,63 @@
+import { copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './start-test-server.js';
+import { launchChromium } from './system-chromium.js';
+
+// The screenshot the README shows; `UPDATE_SCREENSHOTS=1` writes it there, otherwise to the temp dir.
+const README_SCREENSHOT = fileURLToPath(new URL('../docs/session-page-live.png', import.meta.url));
+
+type PageGlobals = { document: { getElementById(id: string): { textContent: string | null } | null } };
+
+let t: TestServer;
+let browser: BrowserContext;
+beforeAll(async () => {
+  t = await startTestServer({
+    executor: 'command',
+    command: 'echo "Cloning the repository"; sleep 1; echo "Running the tests: 42 passed"; sleep 1; echo "Opened a pull request"',
+  });
+  browser = await launchChromium();
+}, 600_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('the session page in a browser', () => {
+  it('goes from INPROGRESS to SUCCEEDED and shows the output as it comes, without a reload', async () => {
+    const { run_id } = await t.client.runs.create({ prompt: 'Fix the flaky login test', title: 'Fix the flaky login test' });
+    let run = await t.client.runs.get(run_id);
+    while (run.state === 'QUEUED') run = await t.client.runs.get(run_id);
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    let loads = 0;
+    page.on('load', () => loads++);
+
+    await page.goto(run.session_link!);
+    expect(await page.textContent('#run-state')).toBe('INPROGRESS');
+    // Runs in the page (the tests are type-checked without the DOM library; the CSP forbids string evaluation).
+    const shows = ([id, expected]: readonly [string, string]) =>
+      (globalThis as unknown as PageGlobals).document.getElementById(id)?.textContent?.includes(expected) ?? false;
+    await page.waitForFunction(shows, ['output', 'Running the tests'] as const, { timeout: 15_000 });
+    await page.waitForFunction(shows, ['run-state', 'SUCCEEDED'] as const, { timeout: 15_000 });
+    const output = await page.textContent('#output');
+    expect(output).toBe('Cloning the repository\nRunning the tests: 42 passed\nOpened a pull request\n');
+    expect(await page.title()).toBe('Fix the flaky login test · SUCCEEDED');
+    expect(await page.textContent('#live-note')).toBe('The run is over.');
+    expect(loads).toBe(1);
+    // The page's CSP allowed its script and stream: nothing was blocked.
+    expect(problems, problems.join("\n")).toEqual([]);
+
+    const shot = join(tmpdir(), 'session-page-live.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(shot, README_SCREENSHOT);
+    await page.close();
+  });
+});

@@ -43,10 +43,10 @@ describe('SQLite migrations', () => {
   });
 });
 
-describe('migration 2: run events', () => {
+describe('the run events migration', () => {
   it('turns the single output text of an existing run into its first output event', async () => {
     const { SqliteRunEventStore } = await import('../src/store/sqlite-run-event-store.js');
-    const db = new Database(':memory:');
+    const db = openDatabase(':memory:');
     db.exec(SQLITE_MIGRATIONS[0]!.sql);
     db.pragma('user_version = 1');
     db.prepare(

@@ -1,7 +1,7 @@
 import { AgentRunsClient, type RunItem, type RunStreamEvent } from '@agent-runs/core';
 import { startServer, type RunningServer } from '@agent-runs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startForwardingProxy, type ForwardingProxy } from './forwarding-proxy.js';
+import { startForwardingProxy, type ForwardingProxy } from '../support/forwarding-proxy.js';
 
 // A real command agent that prints a numbered line, then waits, five times.
 const SLOW_AGENT = 'for i in 1 2 3 4 5; do echo "line $i"; sleep 0.3; done';

@@ -1,9 +1,9 @@
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { AgentRunsClient } from '@agent-runs/core';
 import { startServer, type RunningServer } from '@agent-runs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/cli-process.js';
+import { startForwardingProxy } from '../support/forwarding-proxy.js';
 
 const KEY = 'list-walk-key-0123456789';
 const RUNS = 60;
@@ -15,34 +15,11 @@ let proxy: { baseURL: string; close(): Promise<void> };
 /** Runs of the current batch still going, oldest first: the ones to change while the walk is under way. */
 let going: string[] = [];
 
-/**
- * A loopback proxy in front of the server that, before passing on each request for a
- * following page, cancels the two oldest runs still going: runs change state mid-walk.
- */
-async function startChangingProxy(target: URL): Promise<{ baseURL: string; close(): Promise<void> }> {
-  const proxyServer: Server = createServer(async (req, res) => {
-    if (req.method === 'GET' && /^\/api\/v1\/agent\/runs\?.*cursor=/.test(req.url ?? '')) {
-      for (const id of going.splice(0, 2)) await client.runs.cancel(id);
-    }
-    const upstream = request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => proxyServer.listen(0, '127.0.0.1', resolve));
-  const { port } = proxyServer.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/api/v1`,
-    close: async () => {
-      proxyServer.closeAllConnections();
-      await new Promise((resolve) => proxyServer.close(resolve));
-    },
-  };
+/** Before passing on each request for a following page, cancels the two oldest runs still going. */
+async function changeRunsMidWalk(req: IncomingMessage): Promise<void> {
+  if (req.method === 'GET' && /^\/api\/v1\/agent\/runs\?.*cursor=/.test(req.url ?? '')) {
+    for (const id of going.splice(0, 2)) await client.runs.cancel(id);
+  }
 }
 
 /** RUNS runs that keep going until cancelled, all started, oldest first. */
@@ -60,7 +37,7 @@ async function startBatch(label: string): Promise<string[]> {
 beforeAll(async () => {
   server = await startServer({ port: 0, storage: 'memory', quiet: true, concurrency: 200, apiKeys: [{ key: KEY, principal: 'walker' }] });
   client = new AgentRunsClient({ baseURL: server.baseURL, apiKey: KEY, maxRetries: 0 });
-  proxy = await startChangingProxy(new URL(server.url));
+  proxy = await startForwardingProxy(server.baseURL, { beforeForward: changeRunsMidWalk });
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../../packages/server/src/store/sqlite-driver.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../../packages/server/test/server-process.js';
 import { agentGroup, agentScript, killAgentGroups, livingMembers } from './server-agent-group.js';
@@ -50,7 +50,7 @@ describe.runIf(process.platform === 'linux')('a server killed with kill -9', () 
   it('does not kill a process that only reuses the recorded pid (its start time differs)', async () => {
     const left = await killedWithAgentRunning();
     // As if the pid had been reused: the recorded start time is not the leader's.
-    const db = new Database(join(left.dataDir, 'runs.sqlite'));
+    const db = openDatabase(join(left.dataDir, 'runs.sqlite'));
     db.prepare('UPDATE run_processes SET start_time = ? WHERE id = ?').run('1', left.id);
     db.close();
     const second = await serve(left.dataDir, left.workRoot, left.command);

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../../packages/server/src/store/sqlite-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '@agent-runs/server';
 import { rawRequest } from './raw-http.js';
@@ -14,7 +14,7 @@ describe('a read-only database', () => {
   it('is named, with what to do, not a stack trace', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'agent-runs-ro-'));
     const file = join(dataDir, 'runs.sqlite');
-    const db = new Database(file);
+    const db = openDatabase(file);
     db.exec('CREATE TABLE placeholder (x)');
     db.close();
     chmodSync(file, 0o444);

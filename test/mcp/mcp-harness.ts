@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startServer, type RunningServer } from '@agent-runs/server';
+import { startForwardingProxy } from '../support/forwarding-proxy.js';
 
 /** The built bin, as a host launches it. */
 export const BIN = fileURLToPath(new URL('../../packages/mcp/dist/agent-runs-mcp.mjs', import.meta.url));
@@ -101,32 +102,11 @@ export interface CountingProxy {
 
 /** A loopback proxy in front of the API that counts requests, to see when a wait stops polling. */
 export async function startCountingProxy(api: RunningServer): Promise<CountingProxy> {
-  const { createServer, request } = await import('node:http');
-  const target = new URL(api.url);
-  const paths: string[] = [];
-  const agents = new Set<string>();
-  const server = createServer((req, res) => {
-    paths.push(req.url ?? '');
-    agents.add(req.headers['user-agent'] ?? '');
-    const upstream = request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as import('node:net').AddressInfo;
+  const proxy = await startForwardingProxy(api.baseURL);
   return {
-    baseURL: `http://127.0.0.1:${port}/api/v1`,
-    count: (fragment) => paths.filter((p) => p.includes(fragment)).length,
-    userAgents: () => [...agents],
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
+    baseURL: proxy.baseURL,
+    count: (fragment) => proxy.requests.filter((p) => p.includes(fragment)).length,
+    userAgents: () => [...proxy.userAgents],
+    close: () => proxy.close(),
   };
 }

@@ -43,7 +43,7 @@ describe('SQLite migrations', () => {
   });
 });
 
-describe('migration 2: run events', () => {
+describe('the run events migration', () => {
   it('turns the single output text of an existing run into its first output event', async () => {
     const { SqliteRunEventStore } = await import('../src/store/sqlite-run-event-store.js');
     const db = openDatabase(':memory:');

@@ -19,6 +19,16 @@ export const ErrorBodySchema = z
 
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
+/** The problem body of an error answer, or undefined when the text is not one (an HTML page, say). */
+export function parseErrorBody(text: string): ErrorBody | undefined {
+  try {
+    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The error code at the end of a problem `type` URI, if any. */
 export function errorCodeOf(body: ErrorBody | undefined): string | undefined {
   const type = body?.type;

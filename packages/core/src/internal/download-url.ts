@@ -3,7 +3,7 @@ import { rename, rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
-import { ErrorBodySchema, type ErrorBody } from '../contract/error-body.js';
+import { parseErrorBody } from '../contract/error-body.js';
 import { makeAPIError } from '../errors/api-error-factory.js';
 import { APIConnectionError, APIUserAbortError } from '../errors/connection-errors.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
@@ -74,13 +74,7 @@ export async function downloadUrl(dispatcher: Dispatcher, url: string, target: D
   const headers = response.headers as ResponseHeaders;
   if (response.statusCode >= 400) {
     const text = (await response.body.text()).slice(0, 64 * 1024);
-    let body: ErrorBody | undefined;
-    try {
-      const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
-      body = parsed.success ? parsed.data : undefined;
-    } catch {
-      body = undefined;
-    }
+    const body = parseErrorBody(text);
     // The signature is a secret of sorts: the error names the path only.
     const shown = `${new URL(url).origin}${new URL(url).pathname}`;
     throw makeAPIError({ status: response.statusCode, body, rawText: body ? undefined : text, headers, request: { method: 'GET', url: shown }, apiKeyVariables: API_KEY_VARIABLES });

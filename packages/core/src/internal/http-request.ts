@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { ErrorBodySchema, type ErrorBody } from '../contract/error-body.js';
+import { parseErrorBody } from '../contract/error-body.js';
 import { formatIssues } from '../contract/format-issues.js';
 import type { ResponseHeaders } from '../errors/api-error.js';
 import { makeAPIError } from '../errors/api-error-factory.js';
@@ -83,15 +83,6 @@ async function attempt(
 /** The system or undici error code under a connection error, e.g. ECONNREFUSED. */
 function connectionCode(error: APIConnectionError): string | undefined {
   return (error.cause as { code?: string } | undefined)?.code;
-}
-
-function parseErrorBody(text: string): ErrorBody | undefined {
-  try {
-    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

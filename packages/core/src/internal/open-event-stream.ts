@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { ErrorBodySchema, type ErrorBody } from '../contract/error-body.js';
+import { parseErrorBody } from '../contract/error-body.js';
 import { makeAPIError } from '../errors/api-error-factory.js';
 import type { ResponseHeaders } from '../errors/api-error.js';
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from '../errors/connection-errors.js';
@@ -22,15 +22,6 @@ export interface OpenedEventStream {
 }
 
 export type OpenEventStream = (req: EventStreamRequest) => Promise<OpenedEventStream>;
-
-function parseErrorBody(text: string): ErrorBody | undefined {
-  try {
-    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Opens a long-lived GET for Server-Sent Events. The answer's headers must come within

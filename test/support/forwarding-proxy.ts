@@ -2,6 +2,8 @@ import { createServer, request, type IncomingMessage, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 
 export interface ProxyOptions {
+  /** Runs before each request is passed on (to change the server's state mid-walk, say). */
+  beforeForward?: (req: IncomingMessage) => Promise<void>;
   /** Answer 404 (as a server without the stream would) for paths ending in `/events`. */
   refuseEvents?: boolean;
   /** Cut each event stream after this many bytes of its body have gone through. */
@@ -12,17 +14,25 @@ export interface ForwardingProxy {
   baseURL: string;
   /** Paths requested, in order. */
   requests: string[];
+  /** Every User-Agent seen. */
+  userAgents: Set<string>;
   setOptions(options: ProxyOptions): void;
   close(): Promise<void>;
 }
 
-/** A loopback HTTP proxy in front of a real server that can refuse or cut its event streams. */
-export async function startForwardingProxy(target: string): Promise<ForwardingProxy> {
+/**
+ * A loopback HTTP proxy in front of a real server: it records what passes, and can act
+ * before a request goes on, refuse the event stream or cut it.
+ */
+export async function startForwardingProxy(target: string, initial: ProxyOptions = {}): Promise<ForwardingProxy> {
   const upstream = new URL(target);
-  let options: ProxyOptions = {};
+  let options: ProxyOptions = initial;
   const requests: string[] = [];
-  const server: Server = createServer((req, res) => {
+  const userAgents = new Set<string>();
+  const server: Server = createServer(async (req, res) => {
     requests.push(req.url ?? '');
+    userAgents.add(req.headers['user-agent'] ?? '');
+    await options.beforeForward?.(req);
     const isEvents = /\/events(\?|$)/.test(req.url ?? '');
     if (isEvents && options.refuseEvents) {
       const body = JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: `No endpoint at GET ${req.url}.` });
@@ -64,6 +74,7 @@ export async function startForwardingProxy(target: string): Promise<ForwardingPr
   return {
     baseURL: `http://127.0.0.1:${port}${upstream.pathname}`,
     requests,
+    userAgents,
     setOptions: (next) => void (options = next),
     close: () =>
       new Promise((resolve) => {

@@ -14,7 +14,8 @@ Options:
   --base-url <url>        Runs API base address ending in /v1 (env ${ENV.baseURL.join(', ')})
   --api-key <key>         API key (env ${API_KEY_VARIABLES}); prefer the env variable
   --read-only             offer only the tools that change nothing (the list_*
-                          tools, get_run and wait_for_run)
+                          tools, get_run, get_run_output, get_run_conversation
+                          and wait_for_run)
   --heartbeat <duration>  longest silence between wait_for_run progress notifications
                           (env ${MCP_ENV.heartbeat}, default ${DEFAULT_HEARTBEAT_MS / 1000}s)
   --poll-interval <dur>   first delay between polls of a waited run, growing to 10s

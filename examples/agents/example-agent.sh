@@ -1,7 +1,9 @@
 #!/bin/sh
 # An example agent for the local server's command executor:
 #
-#   agent-runs-server --executor command --command 'sh examples/agents/example-agent.sh'
+#   npx agent-runs-server --executor command --command "sh $PWD/examples/agents/example-agent.sh"
+#
+# (at the clone's root; the path must be absolute: the agent runs in the run's own directory)
 #
 # It shows every part of the protocol; replace the "work" with a real agent (an AI
 # coding assistant's command line, a script). It needs only a POSIX shell.

@@ -1,4 +1,5 @@
-import { startServer, type RunningServer } from '@agent-runs/server';
+import type { RunningServer } from '@agent-runs/server';
+import { startCommandAgentServer } from '../support/command-agent.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStep } from './runner.js';
 
@@ -16,7 +17,7 @@ const AGENT = [
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ port: 0, storage: 'memory', quiet: true, executor: 'command', command: AGENT, concurrency: 4 });
+  server = await startCommandAgentServer(AGENT, { concurrency: 4 });
 });
 afterAll(() => server.close());
 

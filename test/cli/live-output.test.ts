@@ -1,8 +1,9 @@
 import { main } from '@agent-runs/cli';
-import { startServer, type RunningServer } from '@agent-runs/server';
+import type { RunningServer } from '@agent-runs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli-process.js';
 import { capturingIo } from './in-process-io.js';
+import { startCommandAgentServer } from '../support/command-agent.js';
 
 const KEY = 'cli-live-key-0123456789';
 // A real command agent: two lines apart in time, the second with a clear-screen sequence in it.
@@ -10,15 +11,7 @@ const AGENT = "echo 'step one'; sleep 0.3; printf 'wiped\\033[2J\\033]0;title\\0
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({
-    port: 0,
-    storage: 'memory',
-    quiet: true,
-    executor: 'command',
-    command: AGENT,
-    concurrency: 8,
-    apiKeys: [{ key: KEY, principal: 'tester' }],
-  });
+  server = await startCommandAgentServer(AGENT, { concurrency: 8, apiKeys: [{ key: KEY, principal: 'tester' }] });
 });
 afterAll(() => server.close());
 

@@ -1,5 +1,6 @@
 import { AgentRunsClient, type RunItem, type RunStreamEvent } from '@agent-runs/core';
-import { startServer, type RunningServer } from '@agent-runs/server';
+import type { RunningServer } from '@agent-runs/server';
+import { startCommandAgentServer } from '../support/command-agent.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startForwardingProxy, type ForwardingProxy } from '../support/forwarding-proxy.js';
 
@@ -10,7 +11,7 @@ const EXPECTED = 'line 1\nline 2\nline 3\nline 4\nline 5\n';
 let server: RunningServer;
 let client: AgentRunsClient;
 beforeAll(async () => {
-  server = await startServer({ storage: 'memory', port: 0, quiet: true, executor: 'command', command: SLOW_AGENT, concurrency: 4 });
+  server = await startCommandAgentServer(SLOW_AGENT, { concurrency: 4 });
   client = new AgentRunsClient({ baseURL: server.baseURL, apiKey: server.apiKey, maxRetries: 0 });
 });
 afterAll(async () => {

@@ -1,10 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type RunningServer } from '@agent-runs/server';
+import type { RunningServer } from '@agent-runs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecorder } from '../action/loopback-recorder.js';
 import { runStep, workflowCommands, type StepResult } from '../action/runner.js';
+import { lastWordsCommand, startCommandAgentServer } from '../support/command-agent.js';
 
 // An agent whose last words (the run's status message) try to drive the runner and the pull request.
 const HOSTILE =
@@ -15,19 +16,12 @@ const HOSTILE =
   '\u001b]0;window title\u0007\u001b[2J\u001b]8;;http://evil.example\u001b\\click\u001b]8;;\u001b\\\r\n' +
   '@everyone @acme/admins <img src=x onerror=alert(1)> [link](http://evil.example) **bold** | cell\n';
 
-const dir = mkdtempSync(join(tmpdir(), 'hostile-agent-'));
-writeFileSync(join(dir, 'last-words.txt'), HOSTILE);
+const dir = mkdtempSync(join(tmpdir(), 'hostile-event-'));
 
 let server: RunningServer;
 let github: Awaited<ReturnType<typeof startRecorder>>;
 beforeAll(async () => {
-  server = await startServer({
-    port: 0,
-    storage: 'memory',
-    quiet: true,
-    executor: 'command',
-    command: `cat '${join(dir, 'last-words.txt')}' >&2; exit 3`,
-  });
+  server = await startCommandAgentServer(lastWordsCommand(HOSTILE, 'exit 3'));
   github = await startRecorder(() => ({ status: 201, body: { id: 1, html_url: 'https://github.com/acme/web/pull/7#issuecomment-1' } }));
 });
 afterAll(async () => {

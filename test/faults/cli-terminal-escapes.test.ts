@@ -1,12 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { main } from '@agent-runs/cli';
 import { AgentRunsClient, type RunItem } from '@agent-runs/core';
-import { startServer, type RunningServer } from '@agent-runs/server';
+import type { RunningServer } from '@agent-runs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/cli-process.js';
 import { capturingIo } from '../cli/in-process-io.js';
+import { lastWordsCommand, startCommandAgentServer } from '../support/command-agent.js';
 
 const KEY = 'cli-escapes-key-0123456789';
 
@@ -15,9 +13,6 @@ const HOSTILE = '\u001b[2J\u001b]0;pwned\u0007\u001b]8;;http://evil.example\u001
 // The prompt's first line becomes the title; the agent's last words become the status message.
 const PROMPT = `${HOSTILE}\nthe rest of the prompt \u009b31m`;
 
-const dir = mkdtempSync(join(tmpdir(), 'hostile-agent-'));
-writeFileSync(join(dir, 'last-words.txt'), HOSTILE);
-
 /** Anything a terminal would act on: C0 controls but the line feed, DEL, C1. */
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
@@ -25,14 +20,9 @@ let server: RunningServer;
 let client: AgentRunsClient;
 let run: RunItem;
 beforeAll(async () => {
-  server = await startServer({
-    port: 0,
-    storage: 'memory',
-    quiet: true,
+  // Long enough for the live line to draw the run while it goes.
+  server = await startCommandAgentServer(lastWordsCommand(HOSTILE, 'sleep 1; exit 1'), {
     apiKeys: [{ key: KEY, principal: 'tester' }],
-    executor: 'command',
-    // Long enough for the live line to draw the run while it goes.
-    command: `cat '${join(dir, 'last-words.txt')}' >&2; sleep 1; exit 1`,
   });
   client = new AgentRunsClient({ baseURL: server.baseURL, apiKey: KEY, maxRetries: 0 });
   const created = await client.runs.create({ prompt: PROMPT });

@@ -1,32 +1,31 @@
 import { spawnSync } from 'node:child_process';
-import { AgentRunsClient } from '@agent-runs/core';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createMcpServer, serveHttp, type RunningHttpServer } from '@agent-runs/mcp';
+import type { RunningHttpServer } from '@agent-runs/mcp';
 import type { RunningServer } from '@agent-runs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, binEnv, connectHttp, startHttpBin, startRunsApi } from '../mcp/mcp-harness.js';
+import {
+  BIN,
+  binEnv,
+  connectHttp,
+  MCP_POST_HEADERS as HEADERS,
+  startHttpBin,
+  startInProcessHttp,
+  type InProcessHttp,
+} from '../mcp/mcp-harness.js';
 
+let served: InProcessHttp;
 let api: RunningServer;
-let client: AgentRunsClient;
 let mcp: RunningHttpServer;
 
 beforeAll(async () => {
-  api = await startRunsApi();
-  client = new AgentRunsClient({ baseURL: api.baseURL, apiKey: api.apiKey });
-  mcp = await serveHttp({
-    port: 0,
-    maxSessions: 2,
-    createServer: () => createMcpServer({ client, heartbeatMs: 1_000, pollIntervalMs: 50, readOnly: true }),
-  });
+  served = await startInProcessHttp({ maxSessions: 2 });
+  ({ api, mcp } = served);
 });
 
 afterAll(async () => {
-  await mcp?.close();
-  await client?.close();
-  await api?.close();
+  await served?.close();
 });
 
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const initialize = {
   jsonrpc: '2.0',
   id: 1,

@@ -1,15 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AgentRunsClient } from '@agent-runs/core';
-import { startServer, type RunningServer } from '@agent-runs/server';
+import type { RunningServer } from '@agent-runs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binEnv, connectStdio, textOf, type StdioSession } from '../mcp/mcp-harness.js';
+import { lastWordsCommand, startCommandAgentServer } from '../support/command-agent.js';
 
 // The agent's last words (the status message) and the prompt's first line (the title) try to drive a terminal.
 const HOSTILE = '\u001b]0;pwned\u0007\u001b[2Jdone\r\n  State     SUCCEEDED';
-const dir = mkdtempSync(join(tmpdir(), 'hostile-agent-'));
-writeFileSync(join(dir, 'last-words.txt'), HOSTILE);
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 let server: RunningServer;
@@ -17,13 +13,7 @@ let client: AgentRunsClient;
 let mcp: StdioSession;
 let runId: string;
 beforeAll(async () => {
-  server = await startServer({
-    port: 0,
-    storage: 'memory',
-    quiet: true,
-    executor: 'command',
-    command: `cat '${join(dir, 'last-words.txt')}' >&2; exit 1`,
-  });
+  server = await startCommandAgentServer(lastWordsCommand(HOSTILE, 'exit 1'));
   client = new AgentRunsClient({ baseURL: server.baseURL, apiKey: server.apiKey, maxRetries: 0 });
   runId = (await client.runs.create({ prompt: `${HOSTILE}\nmore` })).run_id;
   await client.runs.wait(runId, { pollInterval: 100 });

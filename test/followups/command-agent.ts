@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentRunsClient } from '@agent-runs/core';
 import { startServer, type ServerOptions } from '@agent-runs/server';
+import { startCommandAgentServer, writeAgentScript } from '../support/command-agent.js';
 
 export const AGENT_KEY = 'followups-test-key-0123456789';
 
@@ -22,20 +22,14 @@ printf '{"type":"RESULT","message":"execution %s opened a pull request"}\\n' "$A
 
 /** A local server whose agent is that script, on a free loopback port, with a data directory of its own. */
 export async function startAgentServer(options: ServerOptions = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'agent-runs-e2e-'));
-  const script = join(dir, 'agent.sh');
-  writeFileSync(script, AGENT);
+  const { dir, command } = writeAgentScript(AGENT);
   const workDir = join(dir, 'work');
-  const agent = options.executor === 'simulated' ? {} : { executor: 'command' as const, command: `sh '${script}'` };
-  const server = await startServer({
-    port: 0,
-    storage: 'memory',
-    ...agent,
-    workDir,
-    apiKeys: [{ key: AGENT_KEY, principal: 'tester' }],
-    quiet: true,
-    ...options,
-  });
+  const common: ServerOptions = { workDir, apiKeys: [{ key: AGENT_KEY, principal: 'tester' }], ...options };
+  // The simulated executor (options.executor) refuses a command.
+  const server =
+    options.executor === 'simulated'
+      ? await startServer({ port: 0, storage: 'memory', quiet: true, ...common })
+      : await startCommandAgentServer(command, common);
   const client = new AgentRunsClient({ baseURL: server.baseURL, apiKey: AGENT_KEY, maxRetries: 0 });
   return {
     server,

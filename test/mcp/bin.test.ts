@@ -53,14 +53,25 @@ describe('agent-runs-mcp command line', () => {
 });
 
 describe('without an API key', () => {
-  it('starts, warns once on stderr, and tool calls name the variable to set', async () => {
+  it('starts without a warning for a loopback server, and tool calls name the variable to set', async () => {
     const session = await connectStdio(binEnv(undefined, { AGENT_RUNS_BASE_URL: api.baseURL }));
     try {
       const result = await session.client.callTool({ name: 'list_runs', arguments: {} });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toContain('401');
       expect(textOf(result)).toContain('AGENT_RUNS_API_KEY');
-      expect(session.stderr()).toMatch(/^agent-runs-mcp: no API key: set AGENT_RUNS_API_KEY/);
+      expect(session.stderr()).toBe('');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('warns once on stderr, naming the variable, for a server on another machine', async () => {
+    const remote = 'https://runs.example.invalid/api/v1';
+    const session = await connectStdio(binEnv(undefined, { AGENT_RUNS_BASE_URL: remote }));
+    try {
+      await expect.poll(() => session.stderr(), { timeout: 10_000 }).toContain('AGENT_RUNS_API_KEY');
+      expect(session.stderr()).toMatch(/^agent-runs-mcp: No API key for https:\/\/runs\.example\.invalid\/api\/v1: pass --api-key or set AGENT_RUNS_API_KEY/);
       expect(session.stderr().trim().split('\n')).toHaveLength(1);
     } finally {
       await session.close();

@@ -1,30 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentRunsClient } from '@agent-runs/core';
-import type { RunningServer } from '@agent-runs/server';
-import { createMcpServer, serveHttp, type RunningHttpServer } from '@agent-runs/mcp';
-import { connectHttp, startRunsApi } from './mcp-harness.js';
+import type { RunningHttpServer } from '@agent-runs/mcp';
+import { connectHttp, MCP_POST_HEADERS as HEADERS, startInProcessHttp, type InProcessHttp } from './mcp-harness.js';
 
-let api: RunningServer;
-let client: AgentRunsClient;
+let served: InProcessHttp;
 let mcp: RunningHttpServer;
 
 beforeAll(async () => {
-  api = await startRunsApi();
-  client = new AgentRunsClient({ baseURL: api.baseURL, apiKey: api.apiKey });
-  mcp = await serveHttp({
-    port: 0,
-    sessionIdleMs: 300,
-    createServer: () => createMcpServer({ client, heartbeatMs: 1_000, pollIntervalMs: 50, readOnly: true }),
-  });
+  served = await startInProcessHttp({ sessionIdleMs: 300 });
+  ({ mcp } = served);
 });
 
 afterAll(async () => {
-  await mcp?.close();
-  await client?.close();
-  await api?.close();
+  await served?.close();
 });
-
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 async function post(body: object, sessionId?: string): Promise<Response> {
   const res = await fetch(mcp.url, {

@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AgentRunsClient } from '@agent-runs/core';
+import { createMcpServer, serveHttp, type HttpServeOptions, type RunningHttpServer } from '@agent-runs/mcp';
 import { startServer, type RunningServer } from '@agent-runs/server';
 import { startForwardingProxy } from '../support/forwarding-proxy.js';
 
@@ -73,6 +75,40 @@ export async function startHttpBin(env: Record<string, string>, args: string[] =
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
+    },
+  };
+}
+
+/** Headers a raw Streamable HTTP POST needs. */
+export const MCP_POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+export interface InProcessHttp {
+  api: RunningServer;
+  mcp: RunningHttpServer;
+  close(): Promise<void>;
+}
+
+/**
+ * A Runs API and a read-only MCP server over HTTP in this process, for session limits and
+ * timeouts a test sets directly (`maxSessions`, `sessionIdleMs`).
+ */
+export async function startInProcessHttp(
+  options: Omit<HttpServeOptions, 'port' | 'createServer'> = {},
+): Promise<InProcessHttp> {
+  const api = await startRunsApi();
+  const client = new AgentRunsClient({ baseURL: api.baseURL, apiKey: api.apiKey });
+  const mcp = await serveHttp({
+    ...options,
+    port: 0,
+    createServer: () => createMcpServer({ client, heartbeatMs: 1_000, pollIntervalMs: 50, readOnly: true }),
+  });
+  return {
+    api,
+    mcp,
+    close: async () => {
+      await mcp.close();
+      await client.close();
+      await api.close();
     },
   };
 }

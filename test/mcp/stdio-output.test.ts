@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '@agent-runs/server';
+import type { RunningServer } from '@agent-runs/server';
+import { startCommandAgentServer } from '../support/command-agent.js';
 import { binEnv, connectStdio, textOf, type StdioSession } from './mcp-harness.js';
 
 // A real command agent printing its steps slowly; one line carries an escape sequence.
@@ -8,7 +9,7 @@ const AGENT = "echo 'Cloning the repository'; sleep 1.2; printf 'Running \\033[3
 let api: RunningServer;
 let mcp: StdioSession;
 beforeAll(async () => {
-  api = await startServer({ port: 0, storage: 'memory', quiet: true, executor: 'command', command: AGENT, concurrency: 4 });
+  api = await startCommandAgentServer(AGENT, { concurrency: 4 });
   mcp = await connectStdio(binEnv(api, { AGENT_RUNS_MCP_HEARTBEAT: '5s' }));
 });
 afterAll(async () => {

@@ -1,4 +1,11 @@
-import { AgentRunsClient, API_KEY_VARIABLES, ClientConfigError, ENV, isLoopbackHost, type Logger } from '@agent-runs/core';
+import {
+  AgentRunsClient,
+  ClientConfigError,
+  ENV,
+  isLoopbackHost,
+  missingApiKeyProblem,
+  type Logger,
+} from '@agent-runs/core';
 import { parseCommand, UsageError, type CliOptions } from './config/cli-options.js';
 import { helpText } from './config/help-text.js';
 import type { ServerContext } from './context.js';
@@ -25,9 +32,9 @@ function makeContext(options: CliOptions): ServerContext {
     userAgent: `${PROG}/${VERSION}`,
     logger: stderrLogger,
   });
-  if (!client.hasApiKey) {
-    warn(`no API key: set ${API_KEY_VARIABLES} or pass --api-key; tool calls will fail until then.`);
-  }
+  // A loopback server (the local one with --no-auth) needs no key, so it gets no warning.
+  const noKey = missingApiKeyProblem(client, 'pass --api-key');
+  if (noKey) warn(`${noKey} Tool calls will fail until then.`);
   return {
     client,
     heartbeatMs: options.heartbeatMs,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeServerConfig } from './server-config.js';
+import { nodeAgentCommand } from './node-agent.js';
 import { startTestServer, type TestServer } from './start-test-server.js';
 
 const workRoot = mkdtempSync(join(tmpdir(), 'agent-runs-cmd-'));
@@ -12,13 +13,11 @@ afterAll(async () => {
   rmSync(workRoot, { recursive: true, force: true });
 });
 
-const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-
 /** A server whose agent is `node -e <script>`. */
 async function withAgent(script: string, commandTimeoutMs = 10_000): Promise<TestServer> {
   const t = await startTestServer({
     executor: 'command',
-    command: `${shellQuote(process.execPath)} -e ${shellQuote(script)}`,
+    command: nodeAgentCommand(script),
     workDir: workRoot,
     commandTimeoutMs,
     configFile: writeServerConfig({ environments: { 'env-9': {} } }),

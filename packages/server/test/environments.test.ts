@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudEnvironmentSchema } from '@agent-runs/core';
 import { gitRepo } from './git-repo.js';
 import { tempTree, writeServerConfig } from './server-config.js';
+import { nodeAgentCommand } from './node-agent.js';
 import { startTestServer, type TestServer } from './start-test-server.js';
 
-const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 const repo = gitRepo({ 'README.md': 'hello from the repository\n', 'src/app.js': 'console.log(1)\n' });
 const workRoot = tempTree({}, 'agent-runs-env-work-');
 // The agent reports what it finds in its working directory.
@@ -22,7 +22,7 @@ let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({
     executor: 'command',
-    command: `${shellQuote(process.execPath)} -e ${shellQuote(agent)}`,
+    command: nodeAgentCommand(agent),
     workDir: workRoot,
     configFile: writeServerConfig({
       environments: {

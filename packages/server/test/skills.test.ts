@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentSkillSchema } from '@agent-runs/core';
 import { gitRepo } from './git-repo.js';
 import { tempTree, writeServerConfig } from './server-config.js';
+import { nodeAgentCommand } from './node-agent.js';
 import { startTestServer, type TestServer } from './start-test-server.js';
 
-const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 const REVIEW = '---\nname: review\ndescription: Review a change\n---\n# Review\n\nRead the diff line by line.\nSay what would break.\n';
 const skillsRoot = tempTree({
   'team-skills/review/SKILL.md': REVIEW,
@@ -20,7 +20,7 @@ let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({
     executor: 'command',
-    command: `${shellQuote(process.execPath)} -e ${shellQuote(agent)}`,
+    command: nodeAgentCommand(agent),
     workDir: workRoot,
     configFile: writeServerConfig({
       skill_directories: [join(skillsRoot, 'team-skills')],

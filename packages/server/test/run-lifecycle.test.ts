@@ -74,4 +74,11 @@ describe('the simulated agent', () => {
     expect(res.status).toBe(400);
     expect(res.body.detail).toContain('"explode"');
   });
+
+  it('refuses a simulate directive longer than the timer bound, naming the maximum', async () => {
+    const res = await t.raw('/api/v1/agent/run', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: '[simulate 9999h]' }) });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toContain('must be at most 24d');
+    expect(res.body.detail).toContain('"9999h"');
+  });
 });

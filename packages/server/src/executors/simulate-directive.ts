@@ -1,4 +1,4 @@
-import { parseDuration } from '@agent-runs/core';
+import { readDuration } from '@agent-runs/core';
 
 export type SimulatedOutcome = 'succeed' | 'fail' | 'error' | 'block' | 'hang';
 
@@ -29,9 +29,14 @@ export function parseSimulateDirective(prompt: string, field = 'prompt'): { dire
       directive.outcome = lower as SimulatedOutcome;
       continue;
     }
-    const ms = /^\d/.test(lower) ? parseDuration(lower) : undefined;
-    if (ms !== undefined) {
-      directive.durationMs = ms;
+    if (/^\d/.test(lower)) {
+      // Bounded like every other duration: a longer timer would fire at once.
+      const reading = readDuration(lower);
+      if (reading.ms !== undefined) {
+        directive.durationMs = reading.ms;
+        continue;
+      }
+      problems.push(`${field}: the simulate directive's duration ${reading.problem}`);
       continue;
     }
     problems.push(`${field}: unknown word "${word}" in the simulate directive; ${SIMULATE_HINT}`);

@@ -16,7 +16,7 @@ export const GLOBAL_FLAGS = {
   'base-url': {
     type: 'string',
     value: '<url>',
-    description: 'API base address ending in /v1 (default: AGENT_RUNS_BASE_URL, else https://app.warp.dev/api/v1)',
+    description: 'API base address ending in /api/v1 (default: AGENT_RUNS_BASE_URL, else https://app.warp.dev/api/v1)',
   },
   'api-key': {
     type: 'string',

@@ -3,7 +3,7 @@ import type { KnownRunSourceType } from '../contract/run-source-type.js';
 import type { Logger, LogLevel } from './logger.js';
 
 export interface ClientOptions {
-  /** Base address ending in `/v1`. Default: AGENT_RUNS_BASE_URL, OZ_API_BASE_URL, then the public service. */
+  /** Base address ending in `/api/v1`. Default: AGENT_RUNS_BASE_URL, OZ_API_BASE_URL, then the public service. */
   baseURL?: string;
   /** Bearer API key. Default: AGENT_RUNS_API_KEY, then WARP_API_KEY. */
   apiKey?: string;

@@ -11,7 +11,7 @@ Usage:
   agent-runs-mcp --http [options]     serve MCP over Streamable HTTP at /mcp
 
 Options:
-  --base-url <url>        Runs API base address ending in /v1 (env ${ENV.baseURL.join(', ')})
+  --base-url <url>        Runs API base address ending in /api/v1 (env ${ENV.baseURL.join(', ')})
   --api-key <key>         API key (env ${API_KEY_VARIABLES}); prefer the env variable
   --read-only             offer only the tools that change nothing (the list_*
                           tools, get_run, get_run_output, get_run_conversation

@@ -84,7 +84,7 @@ export const schedulesCommand: Command = {
       }
       case 'create': {
         const name = flags.nonEmpty('name');
-        const cron = cronFlag(flags.string('cron'), 'schedules');
+        const cron = await cronFlag(flags.string('cron'), 'schedules');
         const prompt = flags.nonEmpty('prompt');
         if (name === undefined) throw new UsageError('"schedules create" needs --name.', 'schedules');
         if (cron === undefined) throw new UsageError('"schedules create" needs --cron, e.g. --cron "0 9 * * 1-5".', 'schedules');
@@ -100,14 +100,14 @@ export const schedulesCommand: Command = {
         };
         const created = await client.schedules.create(body);
         const zone = typeof created.time_zone === 'string' ? created.time_zone : undefined;
-        return show(ctx, flags, created, `Created schedule ${created.id}.`, nextFirings(created.cron_schedule, zone));
+        return show(ctx, flags, created, `Created schedule ${created.id}.`, await nextFirings(created.cron_schedule, zone));
       }
       case 'get':
         return show(ctx, flags, await client.schedules.get(id!), '');
       case 'update': {
         if (flags.has('paused')) throw new UsageError('"schedules update" does not take --paused; use schedules pause or resume.', 'schedules');
+        const cron = await cronFlag(flags.string('cron'), 'schedules');
         const current = await client.schedules.get(id!);
-        const cron = cronFlag(flags.string('cron'), 'schedules');
         const { config, agentUid } = await runSettings(flags, ctx, current.agent_config);
         const prompt = flags.nonEmpty('prompt') ?? current.prompt;
         const updated = await client.schedules.update(id!, {

@@ -33,16 +33,17 @@ export interface RunEventHead {
 
 /**
  * A run's events, numbered per run and kept across restarts. Output is bounded per
- * run: past `outputLimitBytes` the oldest output events are dropped and counted.
+ * run: past `outputLimitBytes` the oldest output events are dropped and counted. Appends
+ * of one run are numbered without gaps even when several servers append at once.
  */
 export interface RunEventStore {
   /** Appends in order, numbering each event; `runVersion` is recorded for `run` events. Returns them stored. */
-  append(events: readonly (NewRunEvent & { runVersion?: string })[], outputLimitBytes: number): StoredRunEvent[];
+  append(events: readonly (NewRunEvent & { runVersion?: string })[], outputLimitBytes: number): Promise<StoredRunEvent[]>;
   /** Events after `afterId`, oldest first, at most `limit` of them (only output when `outputOnly`). */
-  after(runId: string, afterId: number, limit: number, outputOnly?: boolean): StoredRunEvent[];
+  after(runId: string, afterId: number, limit: number, outputOnly?: boolean): Promise<StoredRunEvent[]>;
   /** The newest output events up to `throughId` whose text adds up to about `maxBytes`, oldest first. */
-  outputTail(runId: string, throughId: number, maxBytes: number): StoredRunEvent[];
+  outputTail(runId: string, throughId: number, maxBytes: number): Promise<StoredRunEvent[]>;
   /** The newest `run` event, if any. */
-  latestRunEvent(runId: string): StoredRunEvent | undefined;
-  head(runId: string): RunEventHead;
+  latestRunEvent(runId: string): Promise<StoredRunEvent | undefined>;
+  head(runId: string): Promise<RunEventHead>;
 }

@@ -75,8 +75,12 @@ export interface RunStore {
   setProcessGroup(id: string, group: ProcessGroupRecord): Promise<void>;
   /** The recorded process groups of the runs in one of `states`. */
   processGroups(states: readonly string[]): Promise<(ProcessGroupRecord & { id: string })[]>;
-  /** Ids of QUEUED runs, oldest first. */
-  queuedIds(): Promise<string[]>;
+  /**
+   * Moves the QUEUED run waiting longest (oldest `updated_at`, then `seq`) to INPROGRESS
+   * for `owner`, leased for `leaseMs` where the store keeps leases; undefined when none
+   * waits. However many servers claim at once, each run goes to exactly one of them.
+   */
+  claimNext(owner: string, at: string, leaseMs: number): Promise<RunRecord | undefined>;
   /** Marks every run in one of `states` as FAILED with `message`; returns how many. */
   failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number>;
   close(): Promise<void>;

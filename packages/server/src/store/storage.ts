@@ -1,0 +1,24 @@
+import type { ArtifactStore } from './artifact-store.js';
+import type { ClusterStore } from './cluster.js';
+import type { ConversationStore } from './conversation-store.js';
+import type { IdentityStore } from './identity-store.js';
+import type { RunEventStore } from './run-event-store.js';
+import type { RunStore } from './run-store.js';
+import type { ScheduleStore } from './schedule-store.js';
+import type { SourceActivity } from './source-activity.js';
+
+/** Every store of one database: SQLite (one server) or PostgreSQL (any number of servers). */
+export interface Storage {
+  runs: RunStore;
+  events: RunEventStore;
+  artifacts: ArtifactStore;
+  conversations: ConversationStore;
+  schedules: ScheduleStore;
+  identities: IdentityStore;
+  activity: SourceActivity;
+  /** Present when several servers may share the database. */
+  cluster?: ClusterStore;
+  /** Where the data is, for the start-up line ("data in ./data", "PostgreSQL db@host:5432"). */
+  description: string;
+  close(): Promise<void>;
+}

@@ -18,11 +18,11 @@ if (!postgresAdminUrl) console.warn('\n*** PostgreSQL is not available (AGENT_RU
 describe.runIf(postgresAdminUrl)('a run executed by one server, reached through another', () => {
   let db: TestDatabase;
   let agent: { dir: string; command: string };
-  /** Each agent writes its pid (its process group's id) here, as <run id>.pid. */
+  /** Each agent writes its shell's pid here, as <run id>.pid. */
   const pids = mkdtempSync(join(tmpdir(), 'agent-runs-pids-'));
-  const groupAlive = (runId: string) => {
+  const agentAlive = (runId: string) => {
     try {
-      process.kill(-Number(readFileSync(join(pids, `${runId}.pid`), 'utf8')), 0);
+      process.kill(Number(readFileSync(join(pids, `${runId}.pid`), 'utf8')), 0);
       return true;
     } catch {
       return false;
@@ -81,10 +81,10 @@ esac
 
   it('stops the agent on the executing server when the run is cancelled through another', async () => {
     const { runId, first, second } = await onFirstThroughSecond('wait');
-    await expect.poll(() => groupAlive(runId), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => agentAlive(runId), { timeout: 10_000 }).toBe(true);
     await second.client.runs.cancel(runId);
     expect((await first.client.runs.get(runId)).state).toBe('CANCELLED');
-    await expect.poll(() => groupAlive(runId), { timeout: 15_000 }).toBe(false);
+    await expect.poll(() => agentAlive(runId), { timeout: 15_000 }).toBe(false);
   });
 
   it('hands a follow-up sent through another server to the running agent', async () => {

@@ -79,29 +79,34 @@ describe.runIf(postgresAdminUrl && process.platform === 'linux')('three servers 
     }
     for (const run of runs) {
       const by = starts.get(run.run_id) ?? [];
-      // Executed by exactly one server, once.
-      expect(by, `executions of ${run.run_id}`).toHaveLength(1);
+      // Executed by one server at most once; every run that succeeded, exactly once.
+      expect(by.length, `executions of ${run.run_id}`).toBeLessThanOrEqual(1);
       if (run.state === 'FAILED') {
-        // Only the dead server's runs fail, saying why and naming it.
-        expect(by[0]).toBe('s1');
+        // Only the dead server's runs fail (those it had claimed, started or not), saying why and naming it.
+        expect(by[0] ?? 's1').toBe('s1');
         expect(run.status_message?.message).toMatch(new RegExp(`:${killedPid}:.*stopped renewing its lease`));
       } else {
         expect(run.state).toBe('SUCCEEDED');
+        expect(by).toHaveLength(1);
       }
     }
     expect(runs.filter((r) => r.state === 'SUCCEEDED').length).toBeGreaterThan(RUNS - 8);
 
-    // Each run's log ends once: one terminal `run` event per run.
+    // Each run's log ends once: one terminal `run` event per run, also for the runs the dead
+    // server ended without logging it (another server logs them after a grace period).
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
+    const ends = async () =>
+      (
+        await client.query<{ run_id: string; ends: string }>(
+          `SELECT run_id, count(*) AS ends FROM run_events
+           WHERE kind = 'run' AND (data::json->>'state') IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'ERROR', 'BLOCKED')
+           GROUP BY run_id`,
+        )
+      ).rows;
     try {
-      const { rows } = await client.query<{ run_id: string; ends: string }>(
-        `SELECT run_id, count(*) AS ends FROM run_events
-         WHERE kind = 'run' AND (data::json->>'state') IN ('SUCCEEDED', 'FAILED', 'CANCELLED', 'ERROR', 'BLOCKED')
-         GROUP BY run_id`,
-      );
-      expect(rows).toHaveLength(RUNS);
-      expect(rows.filter((r) => Number(r.ends) !== 1)).toEqual([]);
+      await expect.poll(async () => (await ends()).length, { timeout: 30_000, interval: 1000 }).toBe(RUNS);
+      expect((await ends()).filter((r) => Number(r.ends) !== 1)).toEqual([]);
     } finally {
       await client.end();
     }

@@ -8,6 +8,14 @@ import type { RunQueue } from './run-queue.js';
 
 /** A lease is renewed, and expired ones looked for, this many times per lease. */
 const CHECKS_PER_LEASE = 3;
+/**
+ * A run changed this long ago whose log does not show it is taken as one a dead server
+ * left unlogged, and logged; a live server logs a change well within it.
+ */
+const UNLOGGED_AFTER_MS = 10_000;
+/** How far back a server starting looks for such runs. */
+const UNLOGGED_LOOKBACK_MS = 5 * 60_000;
+const UNLOGGED_BATCH = 500;
 
 /** Why a run whose server stopped renewing its lease ended FAILED. */
 export function lostServerMessage(owner: string | null): RunStatusMessage {
@@ -35,6 +43,8 @@ export class ClusterNode implements Peers {
   private timer: NodeJS.Timeout | undefined;
   private checking: Promise<void> | undefined;
   private parts: Parts | undefined;
+  /** Runs updated up to here were checked for a log that does not show them. */
+  private loggedThrough = new Date(Date.now() - UNLOGGED_LOOKBACK_MS).toISOString();
 
   constructor(
     private readonly cluster: ClusterStore,
@@ -108,6 +118,17 @@ export class ClusterNode implements Peers {
       this.log(`Run ${run.id} ended FAILED: the server executing it stopped renewing its lease.`);
       void events.runChanged(run);
     }
+    await this.logUnlogged();
     queue.pump();
+  }
+
+  /** Streams must see every run's end, also when the server that ended it died before logging it. */
+  private async logUnlogged(): Promise<void> {
+    const through = new Date(Date.now() - UNLOGGED_AFTER_MS).toISOString();
+    if (through <= this.loggedThrough) return;
+    const runs = await this.cluster.leases.unlogged(this.loggedThrough, through, UNLOGGED_BATCH);
+    // The log keeps a run's version once, so servers repairing the same run at once add one event.
+    for (const run of runs) void this.parts!.events.runChanged(run);
+    this.loggedThrough = runs.length === UNLOGGED_BATCH ? runs.at(-1)!.updatedAt : through;
   }
 }

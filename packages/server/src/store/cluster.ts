@@ -35,6 +35,11 @@ export interface RunLeases {
   renew(owner: string, leaseMs: number): Promise<string[]>;
   /** Marks FAILED, with `message`, every INPROGRESS run whose lease ran out; returns them as changed. */
   expire(message: (owner: string | null) => RunStatusMessage, at: string): Promise<RunRecord[]>;
+  /**
+   * Runs last updated in (`after`, `through`] whose event log does not show them as they
+   * are (a server died between changing a run and logging it), oldest first, at most `limit`.
+   */
+  unlogged(after: string, through: string, limit: number): Promise<RunRecord[]>;
 }
 
 /** Secrets every server of a database must share (session links, download links). */

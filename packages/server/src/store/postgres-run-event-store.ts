@@ -62,13 +62,15 @@ export class PostgresRunEventStore implements RunEventStore {
       const bytes: number[] = [];
       for (const event of events) {
         const head = heads.get(event.runId)!;
+        // The run as the log already shows it last (a repair and its server's own write): kept once.
+        if (event.runVersion !== undefined && event.runVersion === head.runVersion) continue;
         head.lastId += 1;
         head.outputBytes += event.bytes;
         if (event.runVersion !== undefined) head.runVersion = event.runVersion;
         stored.push({ runId: event.runId, id: head.lastId, kind: event.kind, data: event.data });
         bytes.push(event.bytes);
       }
-      await client.query(
+      if (stored.length) await client.query(
         'INSERT INTO run_events (run_id, id, kind, data, bytes) SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[])',
         [stored.map((e) => e.runId), stored.map((e) => e.id), stored.map((e) => e.kind), stored.map((e) => e.data), bytes],
       );

@@ -64,6 +64,8 @@ export class SqliteRunEventStore implements RunEventStore {
     for (const event of events) {
       let head = heads.get(event.runId);
       if (!head) heads.set(event.runId, (head = this.readHead(event.runId)));
+      // The run as the log already shows it last: kept once.
+      if (event.runVersion !== undefined && event.runVersion === head.runVersion) continue;
       head.lastId += 1;
       head.outputBytes += event.bytes;
       if (event.runVersion !== undefined) head.runVersion = event.runVersion;

@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../../../test/support/postgres.js';
 import type { ClusterSignal } from '../src/store/cluster.js';
 import { openPostgresStorage } from '../src/store/open-postgres-storage.js';
-import { POSTGRES_MIGRATIONS } from '../src/store/postgres-migrations.js';
+import { migratePostgres, POSTGRES_MIGRATIONS } from '../src/store/postgres-migrations.js';
+import { postgresTarget } from '../src/store/postgres-url.js';
 import type { NewRun, RunRecord } from '../src/store/run-record.js';
 import type { RunListQuery, RunStore, SortField, SortOrder } from '../src/store/run-store.js';
 import type { ScheduleRecord } from '../src/store/schedule-store.js';
@@ -399,6 +400,22 @@ async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000):
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+describe('PostgreSQL database URLs', () => {
+  it('shows a URL without its password, and describes where the data is without user or password', () => {
+    expect(postgresTarget('postgres://runs:p%40ss@db.internal:6543/agent_runs?sslmode=require&password=x')).toEqual({
+      shown: 'postgres://runs@db.internal:6543/agent_runs?sslmode=require',
+      description: 'PostgreSQL database agent_runs on db.internal:6543',
+    });
+    expect(postgresTarget('postgresql://db.internal/agent_runs').description).toBe('PostgreSQL database agent_runs on db.internal:5432');
+  });
+
+  it('refuses what is not a PostgreSQL URL without repeating it', () => {
+    expect(() => postgresTarget('//db.internal:5432 secret')).toThrow(/not a valid URL; give one like postgres:\/\//);
+    expect(() => postgresTarget('mysql://u:secret@db/x')).toThrow(/must start with postgres:\/\/ or postgresql:\/\/, not mysql:/);
+    expect(() => postgresTarget('mysql://u:secret@db/x')).not.toThrow(/secret/);
+  });
+});
+
 describe.skipIf(!postgresAdminUrl)('PostgreSQL shared by several servers', () => {
   beforeEach(async () => {
     await emptyDatabase();
@@ -438,6 +455,24 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL shared by several servers', () =>
     await expect(openPostgresStorage(database!.url, { log: quiet, serverId: 'b' })).rejects.toThrow(
       /written by a newer server \(schema version 99; this server knows up to 1\)\. Upgrade the server\./,
     );
+  });
+
+  it('rolls a failing migration step back whole and leaves the recorded version where it was', async () => {
+    const steps = [
+      { version: 1, name: 'a', sql: 'CREATE TABLE a (x integer)' },
+      { version: 2, name: 'bad', sql: 'CREATE TABLE c (z integer); SELECT * FROM missing' },
+    ];
+    const client = new pg.Client({ connectionString: database!.url });
+    await client.connect();
+    try {
+      await migratePostgres(client, steps.slice(0, 1));
+      await migratePostgres(client, steps.slice(0, 1));
+      await expect(migratePostgres(client, steps)).rejects.toThrow(/missing/);
+      expect((await client.query('SELECT version FROM schema_migrations')).rows).toEqual([{ version: 1 }]);
+      expect((await client.query("SELECT to_regclass('c') AS c")).rows).toEqual([{ c: null }]);
+    } finally {
+      await client.end();
+    }
   });
 
   it('claims the run waiting longest first, and none when nothing waits', async () => {

@@ -3,16 +3,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../../../test/support/postgres.js';
 import type { ClusterSignal } from '../src/store/cluster.js';
 import { openPostgresStorage } from '../src/store/open-postgres-storage.js';
+import { openSqliteStorage } from '../src/store/open-sqlite-storage.js';
 import { migratePostgres, POSTGRES_MIGRATIONS } from '../src/store/postgres-migrations.js';
 import { postgresTarget } from '../src/store/postgres-url.js';
 import type { NewRun, RunRecord } from '../src/store/run-record.js';
 import type { RunListQuery, RunStore, SortField, SortOrder } from '../src/store/run-store.js';
 import type { ScheduleRecord } from '../src/store/schedule-store.js';
-import { SqliteArtifactStore } from '../src/store/sqlite-artifact-store.js';
-import { SqliteConversationStore } from '../src/store/sqlite-conversation-store.js';
-import { SqliteIdentityStore } from '../src/store/sqlite-identity-store.js';
-import { SqliteRunStore } from '../src/store/sqlite-run-store.js';
-import { SqliteScheduleStore } from '../src/store/sqlite-schedule-store.js';
 import type { Storage } from '../src/store/storage.js';
 
 if (!postgresAdminUrl) {
@@ -24,32 +20,11 @@ if (!postgresAdminUrl) {
   );
 }
 
-/**
- * The stores every case here runs on. The SQLite event store and source activity are still
- * synchronous and the SQLite run store has no claimNext yet, so those cases run on
- * PostgreSQL only (below); they join this suite once SQLite implements the same interfaces.
- */
-type SharedStores = Pick<Storage, 'artifacts' | 'conversations' | 'schedules' | 'identities' | 'close'> & {
-  runs: Omit<RunStore, 'claimNext'>;
-};
-
 interface Factory {
   name: string;
   enabled: boolean;
   /** A storage on an empty database. */
-  open(): Promise<SharedStores>;
-}
-
-function sqliteStores(): SharedStores {
-  const runs = new SqliteRunStore(':memory:');
-  return {
-    runs,
-    artifacts: new SqliteArtifactStore(runs.db),
-    conversations: new SqliteConversationStore(runs.db),
-    schedules: new SqliteScheduleStore(runs.db),
-    identities: new SqliteIdentityStore(runs.db),
-    close: () => runs.close(),
-  };
+  open(): Promise<Storage>;
 }
 
 // One database for the whole file; each test starts from an empty schema.
@@ -87,7 +62,7 @@ async function openPostgres(serverId: string, log: (line: string) => void = quie
 }
 
 const factories: Factory[] = [
-  { name: 'SQLite', enabled: true, open: async () => sqliteStores() },
+  { name: 'SQLite', enabled: true, open: async () => openSqliteStorage(':memory:') },
   {
     name: 'PostgreSQL',
     enabled: postgresAdminUrl !== undefined,
@@ -159,13 +134,13 @@ function schedule(id: string, extra: Partial<ScheduleRecord> = {}): ScheduleReco
 }
 
 describe.each(factories)('the $name storage', (factory) => {
-  let stores: SharedStores;
+  let storage: Storage;
   beforeEach(async (context) => {
     if (!factory.enabled) return context.skip();
-    stores = await factory.open();
+    storage = await factory.open();
   });
   afterEach(async () => {
-    if (factory.enabled) await stores.close();
+    if (factory.enabled) await storage.close();
   });
 
   it('reads a created run back by id and by session, with every optional field, and its attachments apart in order', async () => {
@@ -185,24 +160,24 @@ describe.each(factories)('the $name storage', (factory) => {
         { fileName: 'a.txt', mimeType: 'text/plain', data: Buffer.from('hello') },
       ],
     });
-    const stored = await created(stores.runs, run);
+    const stored = await created(storage.runs, run);
     const { request: _r, idempotencyKey: _k, requestHash: _h, attachments: _a, ...record } = run;
-    expect(await stores.runs.get('r1')).toEqual({ ...record, seq: stored.seq });
-    expect(await stores.runs.getBySession('session-r1')).toEqual({ ...record, seq: stored.seq });
-    expect(await stores.runs.get('missing')).toBeUndefined();
-    expect(await stores.runs.getAttachments('r1')).toEqual(run.attachments);
+    expect(await storage.runs.get('r1')).toEqual({ ...record, seq: stored.seq });
+    expect(await storage.runs.getBySession('session-r1')).toEqual({ ...record, seq: stored.seq });
+    expect(await storage.runs.get('missing')).toBeUndefined();
+    expect(await storage.runs.getAttachments('r1')).toEqual(run.attachments);
     expect(typeof stored.seq).toBe('number');
   });
 
   it('answers a create repeated under the same key with the first run, and a different body under it as a conflict', async () => {
-    const first = await created(stores.runs, newRun('r1', { idempotencyKey: 'k', requestHash: 'h1' }));
-    const replay = await stores.runs.create(newRun('r2', { idempotencyKey: 'k', requestHash: 'h1' }));
+    const first = await created(storage.runs, newRun('r1', { idempotencyKey: 'k', requestHash: 'h1' }));
+    const replay = await storage.runs.create(newRun('r2', { idempotencyKey: 'k', requestHash: 'h1' }));
     expect(replay).toEqual({ kind: 'replayed', run: first });
-    const conflict = await stores.runs.create(newRun('r3', { idempotencyKey: 'k', requestHash: 'h2' }));
+    const conflict = await storage.runs.create(newRun('r3', { idempotencyKey: 'k', requestHash: 'h2' }));
     expect(conflict).toEqual({ kind: 'conflict', run: first });
     // Keys belong to their creator: another user's same key makes a run.
-    await created(stores.runs, newRun('r4', { idempotencyKey: 'k', requestHash: 'h1', creator: { uid: 'user-2' } }));
-    expect(await stores.runs.get('r2')).toBeUndefined();
+    await created(storage.runs, newRun('r4', { idempotencyKey: 'k', requestHash: 'h1', creator: { uid: 'user-2' } }));
+    expect(await storage.runs.get('r2')).toBeUndefined();
   });
 
   describe('pages', () => {
@@ -226,7 +201,7 @@ describe.each(factories)('the $name storage', (factory) => {
       const seqs = new Map<string, number>();
       for (const s of specs) {
         const run = await created(
-          stores.runs,
+          storage.runs,
           newRun(s.id, { title: s.title, agentConfig: s.agent ? { name: s.agent } : {}, createdAt: time(s.created), updatedAt: time(s.updated), state: s.state }),
         );
         seqs.set(s.id, run.seq);
@@ -241,19 +216,19 @@ describe.each(factories)('the $name storage', (factory) => {
         .sort((x, y) => (value(x) < value(y) ? -1 : value(x) > value(y) ? 1 : seqs.get(x.id)! - seqs.get(y.id)!))
         .map((s) => s.id);
       if (sortOrder === 'desc') expected.reverse();
-      expect(await walk(stores.runs, { sortBy, sortOrder, states: ['QUEUED'] }, 3)).toEqual(expected);
+      expect(await walk(storage.runs, { sortBy, sortOrder, states: ['QUEUED'] }, 3)).toEqual(expected);
     });
   });
 
   describe('filters', () => {
     beforeEach(async () => {
-      await created(stores.runs, newRun('root', { metadata: { team: 'blue', env: 'prod' }, title: 'Deploy the API' }));
-      await created(stores.runs, newRun('child', { parentRunId: 'root', metadata: { team: 'blue' }, prompt: 'fix 100% of it' }));
-      await created(stores.runs, newRun('grandchild', { parentRunId: 'child', metadata: { team: 'blue', env: 'prod' }, prompt: 'ÉCOLE' }));
-      await created(stores.runs, newRun('other', { parentRunId: 'elsewhere', metadata: { team: 'red', env: 'prod' }, agentConfig: { skill_spec: 'o/r:deploy_x' } }));
-      await stores.artifacts.add('child', [{ type: 'PULL_REQUEST', data: { url: 'https://example.com/pr/1' } }], time(1));
+      await created(storage.runs, newRun('root', { metadata: { team: 'blue', env: 'prod' }, title: 'Deploy the API' }));
+      await created(storage.runs, newRun('child', { parentRunId: 'root', metadata: { team: 'blue' }, prompt: 'fix 100% of it' }));
+      await created(storage.runs, newRun('grandchild', { parentRunId: 'child', metadata: { team: 'blue', env: 'prod' }, prompt: 'ÉCOLE' }));
+      await created(storage.runs, newRun('other', { parentRunId: 'elsewhere', metadata: { team: 'red', env: 'prod' }, agentConfig: { skill_spec: 'o/r:deploy_x' } }));
+      await storage.artifacts.add('child', [{ type: 'PULL_REQUEST', data: { url: 'https://example.com/pr/1' } }], time(1));
     });
-    const ids = (query: Partial<RunListQuery>) => walk(stores.runs, { sortBy: 'created_at', sortOrder: 'asc', ...query }, 2);
+    const ids = (query: Partial<RunListQuery>) => walk(storage.runs, { sortBy: 'created_at', sortOrder: 'asc', ...query }, 2);
 
     it('keeps runs carrying every given metadata pair', async () => {
       expect(await ids({ metadata: { team: 'blue', env: 'prod' } })).toEqual(['root', 'grandchild']);
@@ -290,35 +265,35 @@ describe.each(factories)('the $name storage', (factory) => {
   });
 
   it('applies a transition only from the states given, and records its message and start', async () => {
-    await created(stores.runs, newRun('r1'));
-    expect(await stores.runs.transition('r1', { from: ['INPROGRESS'], to: 'SUCCEEDED', at: time(5) })).toBeUndefined();
-    const started = await stores.runs.transition('r1', { from: ['QUEUED'], to: 'INPROGRESS', at: time(6), startedAt: time(6) });
+    await created(storage.runs, newRun('r1'));
+    expect(await storage.runs.transition('r1', { from: ['INPROGRESS'], to: 'SUCCEEDED', at: time(5) })).toBeUndefined();
+    const started = await storage.runs.transition('r1', { from: ['QUEUED'], to: 'INPROGRESS', at: time(6), startedAt: time(6) });
     expect(started).toMatchObject({ state: 'INPROGRESS', updatedAt: time(6), startedAt: time(6), statusMessage: null });
-    const failed = await stores.runs.transition('r1', { from: ['INPROGRESS'], to: 'FAILED', at: time(7), statusMessage: { message: 'boom' } });
+    const failed = await storage.runs.transition('r1', { from: ['INPROGRESS'], to: 'FAILED', at: time(7), statusMessage: { message: 'boom' } });
     expect(failed).toMatchObject({ state: 'FAILED', statusMessage: { message: 'boom' }, startedAt: time(6) });
-    expect(await stores.runs.transition('missing', { from: ['QUEUED'], to: 'FAILED', at: time(7) })).toBeUndefined();
+    expect(await storage.runs.transition('missing', { from: ['QUEUED'], to: 'FAILED', at: time(7) })).toBeUndefined();
   });
 
   it('fails every run in the given states and counts them', async () => {
-    await created(stores.runs, newRun('q'));
-    await created(stores.runs, newRun('s', { state: 'SUCCEEDED' }));
-    expect(await stores.runs.failAll(['QUEUED', 'INPROGRESS'], { message: 'server stopped' }, time(9))).toBe(1);
-    expect(await stores.runs.get('q')).toMatchObject({ state: 'FAILED', statusMessage: { message: 'server stopped' }, updatedAt: time(9) });
-    expect((await stores.runs.get('s'))?.state).toBe('SUCCEEDED');
+    await created(storage.runs, newRun('q'));
+    await created(storage.runs, newRun('s', { state: 'SUCCEEDED' }));
+    expect(await storage.runs.failAll(['QUEUED', 'INPROGRESS'], { message: 'server stopped' }, time(9))).toBe(1);
+    expect(await storage.runs.get('q')).toMatchObject({ state: 'FAILED', statusMessage: { message: 'server stopped' }, updatedAt: time(9) });
+    expect((await storage.runs.get('s'))?.state).toBe('SUCCEEDED');
   });
 
   it('records process groups and lists those of runs in the given states', async () => {
-    await created(stores.runs, newRun('r1', { state: 'INPROGRESS' }));
-    await created(stores.runs, newRun('r2', { state: 'SUCCEEDED' }));
-    await stores.runs.setProcessGroup('r1', { pgid: 10, startTime: null });
-    await stores.runs.setProcessGroup('r1', { pgid: 11, startTime: 'x' });
-    await stores.runs.setProcessGroup('r2', { pgid: 12, startTime: null });
-    expect(await stores.runs.processGroups(['INPROGRESS'])).toEqual([{ id: 'r1', pgid: 11, startTime: 'x' }]);
+    await created(storage.runs, newRun('r1', { state: 'INPROGRESS' }));
+    await created(storage.runs, newRun('r2', { state: 'SUCCEEDED' }));
+    await storage.runs.setProcessGroup('r1', { pgid: 10, startTime: null });
+    await storage.runs.setProcessGroup('r1', { pgid: 11, startTime: 'x' });
+    await storage.runs.setProcessGroup('r2', { pgid: 12, startTime: null });
+    expect(await storage.runs.processGroups(['INPROGRESS'])).toEqual([{ id: 'r1', pgid: 11, startTime: 'x' }]);
   });
 
   it('keeps artifacts bytes for bytes, in the order made, per run', async () => {
     const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
-    const [file, plan] = await stores.artifacts.add(
+    const [file, plan] = await storage.artifacts.add(
       'r1',
       [
         { type: 'FILE', data: { filename: 'all.bin' }, content: bytes },
@@ -326,31 +301,31 @@ describe.each(factories)('the $name storage', (factory) => {
       ],
       time(3),
     );
-    await stores.artifacts.add('r2', [{ type: 'SCREENSHOT', data: {}, content: Buffer.from('png') }], time(4));
-    expect(await stores.artifacts.content(file!.uid)).toEqual(bytes);
-    expect(await stores.artifacts.content(plan!.uid)).toBeUndefined();
-    expect(await stores.artifacts.get(file!.uid)).toEqual({ uid: file!.uid, runId: 'r1', type: 'FILE', createdAt: time(3), data: { filename: 'all.bin' }, sizeBytes: 256 });
-    expect((await stores.artifacts.listByRun('r1')).map((a) => a.type)).toEqual(['FILE', 'PLAN']);
-    const byRuns = await stores.artifacts.listByRuns(['r1', 'r2', 'r3']);
+    await storage.artifacts.add('r2', [{ type: 'SCREENSHOT', data: {}, content: Buffer.from('png') }], time(4));
+    expect(await storage.artifacts.content(file!.uid)).toEqual(bytes);
+    expect(await storage.artifacts.content(plan!.uid)).toBeUndefined();
+    expect(await storage.artifacts.get(file!.uid)).toEqual({ uid: file!.uid, runId: 'r1', type: 'FILE', createdAt: time(3), data: { filename: 'all.bin' }, sizeBytes: 256 });
+    expect((await storage.artifacts.listByRun('r1')).map((a) => a.type)).toEqual(['FILE', 'PLAN']);
+    const byRuns = await storage.artifacts.listByRuns(['r1', 'r2', 'r3']);
     expect([...byRuns.keys()].sort()).toEqual(['r1', 'r2']);
-    expect(await stores.artifacts.runBytes('r1')).toBe(256);
-    expect(await stores.artifacts.runBytes('r3')).toBe(0);
+    expect(await storage.artifacts.runBytes('r1')).toBe(256);
+    expect(await storage.artifacts.runBytes('r3')).toBe(0);
   });
 
   it('answers a follow-up repeated under its key with the first, and hands pending follow-ups to an execution', async () => {
-    const first = await stores.conversations.addFollowup('r1', { text: 'again', mode: null, at: time(1), idempotencyKey: 'k' });
+    const first = await storage.conversations.addFollowup('r1', { text: 'again', mode: null, at: time(1), idempotencyKey: 'k' });
     expect(first.replayed).toBe(false);
-    expect(await stores.conversations.addFollowup('r1', { text: 'other', mode: 'plan', at: time(2), idempotencyKey: 'k' })).toEqual({
+    expect(await storage.conversations.addFollowup('r1', { text: 'other', mode: 'plan', at: time(2), idempotencyKey: 'k' })).toEqual({
       message: first.message,
       replayed: true,
     });
-    const second = await stores.conversations.addFollowup('r1', { text: 'more', mode: 'plan', at: time(3) });
-    expect((await stores.conversations.pendingFollowups('r1')).map((m) => m.id)).toEqual([first.message.id, second.message.id]);
-    await stores.conversations.assign('r1', [first.message.id], 2);
-    expect((await stores.conversations.pendingFollowups('r1')).map((m) => m.id)).toEqual([second.message.id]);
-    await stores.conversations.addResult('r1', { execution: 1, state: 'SUCCEEDED', text: 'done', at: time(4) });
-    expect(await stores.conversations.executionCount('r1')).toBe(1);
-    expect((await stores.conversations.list('r1')).map((m) => [m.kind, m.execution])).toEqual([
+    const second = await storage.conversations.addFollowup('r1', { text: 'more', mode: 'plan', at: time(3) });
+    expect((await storage.conversations.pendingFollowups('r1')).map((m) => m.id)).toEqual([first.message.id, second.message.id]);
+    await storage.conversations.assign('r1', [first.message.id], 2);
+    expect((await storage.conversations.pendingFollowups('r1')).map((m) => m.id)).toEqual([second.message.id]);
+    await storage.conversations.addResult('r1', { execution: 1, state: 'SUCCEEDED', text: 'done', at: time(4) });
+    expect(await storage.conversations.executionCount('r1')).toBe(1);
+    expect((await storage.conversations.list('r1')).map((m) => [m.kind, m.execution])).toEqual([
       ['followup', 2],
       ['followup', null],
       ['result', 1],
@@ -358,34 +333,83 @@ describe.each(factories)('the $name storage', (factory) => {
   });
 
   it('claims a schedule firing once, then answers what the firing left', async () => {
-    await stores.schedules.insert(schedule('s1'));
-    await stores.schedules.insert(schedule('s2', { enabled: false }));
-    expect((await stores.schedules.due(time(30))).map((s) => s.id)).toEqual(['s1']);
-    expect(await stores.schedules.due(time(29))).toEqual([]);
-    expect(await stores.schedules.claimFiring('s1', time(30), time(31))).toEqual({ claimed: true });
-    expect(await stores.schedules.claimFiring('s1', time(30), time(32))).toEqual({ claimed: false });
-    await stores.schedules.finishFiring('s1', time(30), { runId: 'r9', error: null }, { lastRan: time(31), nextRun: time(35) });
-    expect(await stores.schedules.claimFiring('s1', time(30), time(33))).toEqual({ claimed: false, earlier: { runId: 'r9', error: null } });
-    expect(await stores.schedules.get('s1')).toEqual(schedule('s1', { lastRan: time(31), nextRun: time(35) }));
-    expect(await stores.schedules.replace(schedule('s1', { name: 'renamed', enabled: false }))).toBe(true);
-    expect((await stores.schedules.list()).map((s) => [s.id, s.name, s.enabled])).toEqual([
+    await storage.schedules.insert(schedule('s1'));
+    await storage.schedules.insert(schedule('s2', { enabled: false }));
+    expect((await storage.schedules.due(time(30))).map((s) => s.id)).toEqual(['s1']);
+    expect(await storage.schedules.due(time(29))).toEqual([]);
+    expect(await storage.schedules.claimFiring('s1', time(30), time(31))).toEqual({ claimed: true });
+    expect(await storage.schedules.claimFiring('s1', time(30), time(32))).toEqual({ claimed: false });
+    await storage.schedules.finishFiring('s1', time(30), { runId: 'r9', error: null }, { lastRan: time(31), nextRun: time(35) });
+    expect(await storage.schedules.claimFiring('s1', time(30), time(33))).toEqual({ claimed: false, earlier: { runId: 'r9', error: null } });
+    expect(await storage.schedules.get('s1')).toEqual(schedule('s1', { lastRan: time(31), nextRun: time(35) }));
+    expect(await storage.schedules.replace(schedule('s1', { name: 'renamed', enabled: false }))).toBe(true);
+    expect((await storage.schedules.list()).map((s) => [s.id, s.name, s.enabled])).toEqual([
       ['s1', 'renamed', false],
       ['s2', 'schedule s2', false],
     ]);
-    expect(await stores.schedules.delete('s1')).toBe(true);
-    expect(await stores.schedules.delete('s1')).toBe(false);
-    expect(await stores.schedules.replace(schedule('s1'))).toBe(false);
+    expect(await storage.schedules.delete('s1')).toBe(true);
+    expect(await storage.schedules.delete('s1')).toBe(false);
+    expect(await storage.schedules.replace(schedule('s1'))).toBe(false);
   });
 
+  it('claims the run waiting longest first, and none when nothing waits', async () => {
+    await created(storage.runs, newRun('late', { updatedAt: time(5) }));
+    await created(storage.runs, newRun('early', { updatedAt: time(1) }));
+    await created(storage.runs, newRun('early-too', { updatedAt: time(1) }));
+    await created(storage.runs, newRun('done', { updatedAt: time(0), state: 'SUCCEEDED' }));
+    const claimed: string[] = [];
+    for (let run = await storage.runs.claimNext('a', time(9), 60_000); run; run = await storage.runs.claimNext('a', time(9), 60_000)) {
+      expect(run).toMatchObject({ state: 'INPROGRESS', updatedAt: time(9), startedAt: time(9) });
+      claimed.push(run.id);
+    }
+    expect(claimed).toEqual(['early', 'early-too', 'late']);
+  });
+
+  it('drops the oldest output past the bound, counts it, and keeps the newest chunk whatever its size', async () => {
+    const output = (text: string) => ({ runId: 'r1', kind: 'output' as const, data: JSON.stringify({ text }), bytes: text.length });
+    await storage.events.append([output('aaaa'), { runId: 'r1', kind: 'run', data: '{}', bytes: 0, runVersion: 'v1' }, output('bbbb')], 10);
+    expect(await storage.events.head('r1')).toEqual({ lastId: 3, outputBytes: 8, droppedThrough: 0, droppedBytes: 0, runVersion: 'v1' });
+    await storage.events.append([output('cccc')], 10);
+    expect(await storage.events.head('r1')).toEqual({ lastId: 4, outputBytes: 8, droppedThrough: 1, droppedBytes: 4, runVersion: 'v1' });
+    expect((await storage.events.after('r1', 0, 10)).map((e) => e.id)).toEqual([2, 3, 4]);
+    expect((await storage.events.after('r1', 0, 10, true)).map((e) => e.id)).toEqual([3, 4]);
+    await storage.events.append([output('x'.repeat(50))], 10);
+    expect(await storage.events.head('r1')).toEqual({ lastId: 5, outputBytes: 50, droppedThrough: 4, droppedBytes: 12, runVersion: 'v1' });
+    expect((await storage.events.after('r1', 0, 10)).map((e) => [e.id, e.kind])).toEqual([
+      [2, 'run'],
+      [5, 'output'],
+    ]);
+    expect((await storage.events.latestRunEvent('r1'))?.id).toBe(2);
+    expect(await storage.events.head('nothing-yet')).toEqual({ lastId: 0, outputBytes: 0, droppedThrough: 0, droppedBytes: 0, runVersion: '' });
+  });
+
+  it('answers the newest output up to an id, about so many bytes, oldest first', async () => {
+    await storage.events.append(
+      Array.from({ length: 100 }, (_, i) => ({ runId: 'r1', kind: 'output' as const, data: `${i}`, bytes: 10 })),
+      1_000_000,
+    );
+    const tail = await storage.events.outputTail('r1', 90, 70);
+    expect(tail.map((e) => e.id)).toEqual([84, 85, 86, 87, 88, 89, 90]);
+    expect((await storage.events.outputTail('r1', 100, 5)).map((e) => e.id)).toEqual([100]);
+  });
+
+  it('tells when an environment and each skill were last used', async () => {
+    await created(storage.runs, newRun('r1', { createdAt: time(1), agentConfig: { environment_id: 'env' }, origin: { skill_id: 'o/r:s' } }));
+    await created(storage.runs, newRun('r2', { createdAt: time(3), agentConfig: { environment_id: 'env' }, origin: { skill_id: 'o/r:s' } }));
+    await created(storage.runs, newRun('r3', { createdAt: time(2), origin: { skill_id: 'o/r:t' } }));
+    expect(await storage.activity.lastRunInEnvironment('env')).toEqual({ id: 'r2', title: 'title r2', state: 'QUEUED', createdAt: time(3), updatedAt: time(0), startedAt: null });
+    expect(await storage.activity.lastRunInEnvironment('none')).toBeUndefined();
+    expect(await storage.activity.lastRunOfSkills()).toEqual(new Map([['o/r:s', time(3)], ['o/r:t', time(2)]]));
+  });
   it('stores named agents, oldest first', async () => {
     const identity = { uid: 'i1', name: 'coder', body: { prompt: 'x', skills: ['a'] }, creatorUid: 'user-1', createdAt: time(1), updatedAt: time(1) };
-    await stores.identities.insert(identity);
-    await stores.identities.insert({ ...identity, uid: 'i2', name: 'reviewer' });
-    expect(await stores.identities.get('i1')).toEqual(identity);
-    expect(await stores.identities.replace({ ...identity, name: 'writer', updatedAt: time(2) })).toBe(true);
-    expect((await stores.identities.list()).map((i) => i.name)).toEqual(['writer', 'reviewer']);
-    expect(await stores.identities.delete('i2')).toBe(true);
-    expect(await stores.identities.delete('i2')).toBe(false);
+    await storage.identities.insert(identity);
+    await storage.identities.insert({ ...identity, uid: 'i2', name: 'reviewer' });
+    expect(await storage.identities.get('i1')).toEqual(identity);
+    expect(await storage.identities.replace({ ...identity, name: 'writer', updatedAt: time(2) })).toBe(true);
+    expect((await storage.identities.list()).map((i) => i.name)).toEqual(['writer', 'reviewer']);
+    expect(await storage.identities.delete('i2')).toBe(true);
+    expect(await storage.identities.delete('i2')).toBe(false);
   });
 });
 
@@ -473,20 +497,6 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL shared by several servers', () =>
     } finally {
       await client.end();
     }
-  });
-
-  it('claims the run waiting longest first, and none when nothing waits', async () => {
-    const a = await openPostgres('a');
-    await created(a.runs, newRun('late', { updatedAt: time(5) }));
-    await created(a.runs, newRun('early', { updatedAt: time(1) }));
-    await created(a.runs, newRun('early-too', { updatedAt: time(1) }));
-    await created(a.runs, newRun('done', { updatedAt: time(0), state: 'SUCCEEDED' }));
-    const claimed: string[] = [];
-    for (let run = await a.runs.claimNext('a', time(9), 60_000); run; run = await a.runs.claimNext('a', time(9), 60_000)) {
-      expect(run).toMatchObject({ state: 'INPROGRESS', updatedAt: time(9), startedAt: time(9) });
-      claimed.push(run.id);
-    }
-    expect(claimed).toEqual(['early', 'early-too', 'late']);
   });
 
   it('hands each of 50 queued runs to exactly one of 20 claimers on two servers', async () => {
@@ -578,36 +588,6 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL shared by several servers', () =>
     expect((await a.events.head('r1')).lastId).toBe(60);
   });
 
-  it('drops the oldest output past the bound, counts it, and keeps the newest chunk whatever its size', async () => {
-    const a = await openPostgres('a');
-    const output = (text: string) => ({ runId: 'r1', kind: 'output' as const, data: JSON.stringify({ text }), bytes: text.length });
-    await a.events.append([output('aaaa'), { runId: 'r1', kind: 'run', data: '{}', bytes: 0, runVersion: 'v1' }, output('bbbb')], 10);
-    expect(await a.events.head('r1')).toEqual({ lastId: 3, outputBytes: 8, droppedThrough: 0, droppedBytes: 0, runVersion: 'v1' });
-    await a.events.append([output('cccc')], 10);
-    expect(await a.events.head('r1')).toEqual({ lastId: 4, outputBytes: 8, droppedThrough: 1, droppedBytes: 4, runVersion: 'v1' });
-    expect((await a.events.after('r1', 0, 10)).map((e) => e.id)).toEqual([2, 3, 4]);
-    expect((await a.events.after('r1', 0, 10, true)).map((e) => e.id)).toEqual([3, 4]);
-    await a.events.append([output('x'.repeat(50))], 10);
-    expect(await a.events.head('r1')).toEqual({ lastId: 5, outputBytes: 50, droppedThrough: 4, droppedBytes: 12, runVersion: 'v1' });
-    expect((await a.events.after('r1', 0, 10)).map((e) => [e.id, e.kind])).toEqual([
-      [2, 'run'],
-      [5, 'output'],
-    ]);
-    expect((await a.events.latestRunEvent('r1'))?.id).toBe(2);
-    expect(await a.events.head('nothing-yet')).toEqual({ lastId: 0, outputBytes: 0, droppedThrough: 0, droppedBytes: 0, runVersion: '' });
-  });
-
-  it('answers the newest output up to an id, about so many bytes, oldest first', async () => {
-    const a = await openPostgres('a');
-    await a.events.append(
-      Array.from({ length: 100 }, (_, i) => ({ runId: 'r1', kind: 'output' as const, data: `${i}`, bytes: 10 })),
-      1_000_000,
-    );
-    const tail = await a.events.outputTail('r1', 90, 70);
-    expect(tail.map((e) => e.id)).toEqual([84, 85, 86, 87, 88, 89, 90]);
-    expect((await a.events.outputTail('r1', 100, 5)).map((e) => e.id)).toEqual([100]);
-  });
-
   it('tells the other servers that events were stored, and not the server that stored them', async () => {
     const [a, b] = await Promise.all([openPostgres('a'), openPostgres('b')]);
     const atA: ClusterSignal[] = [];
@@ -695,15 +675,5 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL shared by several servers', () =>
     );
     expect(results.filter((r) => r.kind === 'created').length).toBe(1);
     expect(new Set(results.map((r) => r.run.id)).size).toBe(1);
-  });
-
-  it('tells when an environment and each skill were last used', async () => {
-    const a = await openPostgres('a');
-    await created(a.runs, newRun('r1', { createdAt: time(1), agentConfig: { environment_id: 'env' }, origin: { skill_id: 'o/r:s' } }));
-    await created(a.runs, newRun('r2', { createdAt: time(3), agentConfig: { environment_id: 'env' }, origin: { skill_id: 'o/r:s' } }));
-    await created(a.runs, newRun('r3', { createdAt: time(2), origin: { skill_id: 'o/r:t' } }));
-    expect(await a.activity.lastRunInEnvironment('env')).toEqual({ id: 'r2', title: 'title r2', state: 'QUEUED', createdAt: time(3), updatedAt: time(0), startedAt: null });
-    expect(await a.activity.lastRunInEnvironment('none')).toBeUndefined();
-    expect(await a.activity.lastRunOfSkills()).toEqual(new Map([['o/r:s', time(3)], ['o/r:t', time(2)]]));
   });
 });

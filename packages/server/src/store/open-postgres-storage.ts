@@ -65,6 +65,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     throw error;
   }
   const listening = signals;
+  let closing: Promise<void> | undefined;
   return {
     runs: new PostgresRunStore(pool),
     events: new PostgresRunEventStore(pool, options.serverId),
@@ -75,9 +76,9 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     activity: new PostgresSourceActivity(pool),
     cluster: { leases: new PostgresRunLeases(pool), signals: listening, secrets: new PostgresSharedSecrets(pool) },
     description: target.description,
-    async close() {
-      await listening.close();
-      await pool.end();
+    close() {
+      closing ??= listening.close().then(() => pool.end());
+      return closing;
     },
   };
 }

@@ -31,7 +31,7 @@ export class PostgresRunLeases implements RunLeases {
       const { rows } = await client.query<PostgresRunRow>(
         `UPDATE runs SET state = 'FAILED', updated_at = $1, status_message = m.message, owner = NULL, lease_expires_at = NULL
          FROM unnest($2::bigint[], $3::text[]) AS m(seq, message)
-         WHERE runs.seq = m.seq RETURNING ${RUN_COLUMNS.split(', ').map((c) => `runs.${c}`).join(', ')}`,
+         WHERE runs.seq = m.seq AND runs.state = 'INPROGRESS' RETURNING ${RUN_COLUMNS.split(', ').map((c) => `runs.${c}`).join(', ')}`,
         [at, expired.rows.map((r) => r.seq), expired.rows.map((r) => JSON.stringify(message(r.owner)))],
       );
       return rows.map(toRunRecord).sort((a, b) => a.seq - b.seq);

@@ -74,16 +74,28 @@ export class PostgresRunEventStore implements RunEventStore {
         'INSERT INTO run_events (run_id, id, kind, data, bytes) SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[])',
         [stored.map((e) => e.runId), stored.map((e) => e.id), stored.map((e) => e.kind), stored.map((e) => e.data), bytes],
       );
-      for (const [runId, head] of heads) {
-        await this.dropOldest(client, runId, head, outputLimitBytes);
-        await client.query(
-          `UPDATE run_event_logs SET last_id = $2, output_bytes = $3, dropped_through = $4, dropped_bytes = $5, run_version = $6
-           WHERE run_id = $1`,
-          [runId, head.lastId, head.outputBytes, head.droppedThrough, head.droppedBytes, head.runVersion],
-        );
-      }
-      const signals = [...heads].map(([runId, head]) => JSON.stringify({ kind: 'events', runId, lastId: head.lastId, from: this.serverId }));
-      await client.query("SELECT pg_notify('agent_runs', s) FROM unnest($1::text[]) AS t(s)", [signals]);
+      for (const [runId, head] of heads) await this.dropOldest(client, runId, head, outputLimitBytes);
+      // Every run's new head, and its signal sent on commit, in one statement.
+      const runs = [...heads];
+      await client.query(
+        `WITH saved AS (
+           UPDATE run_event_logs l SET last_id = h.last_id, output_bytes = h.output_bytes, dropped_through = h.dropped_through,
+             dropped_bytes = h.dropped_bytes, run_version = h.run_version
+           FROM unnest($1::text[], $2::int[], $3::bigint[], $4::int[], $5::bigint[], $6::text[])
+             AS h(run_id, last_id, output_bytes, dropped_through, dropped_bytes, run_version)
+           WHERE l.run_id = h.run_id RETURNING l.run_id, l.last_id)
+         SELECT pg_notify('agent_runs', json_build_object('kind', 'events', 'runId', run_id, 'lastId', last_id, 'from', $7::text)::text)
+         FROM saved`,
+        [
+          runs.map(([runId]) => runId),
+          runs.map(([, h]) => h.lastId),
+          runs.map(([, h]) => h.outputBytes),
+          runs.map(([, h]) => h.droppedThrough),
+          runs.map(([, h]) => h.droppedBytes),
+          runs.map(([, h]) => h.runVersion),
+          this.serverId,
+        ],
+      );
       return stored;
     });
   }

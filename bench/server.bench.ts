@@ -14,22 +14,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
 import type { BenchRow } from './bench-row.js';
+import { BENCH_AUTH as AUTH, BENCH_KEY as KEY, fmt, latencies, percentile, seedSqlite, throughput } from './server-load.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const serverDist = pathToFileURL(join(root, 'packages/server/dist/index.js')).href;
 const cursorDist = pathToFileURL(join(root, 'packages/server/dist/store/list-cursor.js')).href;
-const KEY = 'bench-key-0123456789';
-const AUTH = { authorization: `Bearer ${KEY}` };
 const GET_SECONDS = 5;
 const CREATE_SECONDS = 4;
-const CONNECTIONS = 8;
-const IN_FLIGHT = 32;
 const DEEP_STARTS = [500_000, 700_000, 900_000, 990_000];
 const PAGES_PER_START = 250;
 
 type ServerModule = typeof import('../packages/server/dist/index.js');
 type CursorModule = typeof import('../packages/server/dist/store/list-cursor.js');
-type NewRun = import('../packages/server/dist/index.js').NewRun;
 
 const TARGET_SCRIPT = `
 import { startServer } from ${JSON.stringify(serverDist)};
@@ -72,100 +68,16 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-function* seedRuns(server: ServerModule, from: number, count: number, base: number): Generator<NewRun> {
-  const states = ['SUCCEEDED', 'FAILED', 'SUCCEEDED', 'CANCELLED', 'ERROR'];
-  for (let i = from; i < from + count; i++) {
-    const ms = base + i * 10;
-    const at = new Date(ms).toISOString();
-    yield {
-      id: server.timeOrderedId(ms),
-      title: `Seeded run ${i}`,
-      state: states[i % states.length]!,
-      prompt: `Fix issue #${i} in the parser and add a regression test for it.`,
-      createdAt: at,
-      updatedAt: at,
-      startedAt: at,
-      statusMessage: null,
-      source: 'API',
-      creator: { type: 'user', uid: 'bench', display_name: 'bench' },
-      sessionId: server.timeOrderedId(ms),
-      agentConfig: { name: `agent-${i % 50}`, model_id: 'model-a' },
-      request: {},
-      idempotencyKey: null,
-      requestHash: null,
-    };
-  }
-}
-
-/** Inserts runs straight into the store file, in transactions of 100,000. */
-function seed(server: ServerModule, dataDir: string, from: number, count: number, base: number): void {
-  const store = new server.SqliteRunStore(join(dataDir, 'runs.sqlite'));
-  // Seeding only: nothing to lose if the machine stops, and a big cache for the index inserts.
-  store.db.pragma('synchronous = OFF');
-  store.db.pragma('cache_size = -1048576');
-  for (let done = 0; done < count; done += 100_000) {
-    store.insertMany(seedRuns(server, from + done, Math.min(100_000, count - done), base));
-  }
-  store.close();
-}
-
-/** Keeps IN_FLIGHT requests going for `seconds`; returns requests per second. */
-async function throughput(origin: string, seconds: number, next: () => Parameters<Pool['request']>[0]): Promise<number> {
-  const pool = new Pool(origin, { connections: CONNECTIONS, keepAliveTimeout: 60_000 });
-  const warmUntil = Date.now() + 500;
-  let count = 0;
-  let measuring = false;
-  let startedAt = 0;
-  const endAt = warmUntil + seconds * 1000;
-  const worker = async () => {
-    while (Date.now() < endAt) {
-      const res = await pool.request(next());
-      await res.body.text();
-      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode} from ${origin}`);
-      if (!measuring && Date.now() >= warmUntil) {
-        measuring = true;
-        startedAt = Date.now();
-      }
-      if (measuring) count++;
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  const elapsed = (Date.now() - startedAt) / 1000;
-  await pool.close();
-  return count / elapsed;
-}
-
-/** Latency of each request on one keep-alive connection, in milliseconds. */
-async function latencies(origin: string, paths: string[]): Promise<number[]> {
-  const pool = new Pool(origin, { connections: 1 });
-  const out: number[] = [];
-  for (const path of paths) {
-    const started = process.hrtime.bigint();
-    const res = await pool.request({ method: 'GET', path, headers: AUTH });
-    await res.body.text();
-    out.push(Number(process.hrtime.bigint() - started) / 1e6);
-  }
-  await pool.close();
-  return out;
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
 export default async function serverBench(): Promise<BenchRow[]> {
   const server = (await import(serverDist)) as ServerModule;
   const { encodeCursor } = (await import(cursorDist)) as CursorModule;
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-runs-bench-'));
   const bodiesFile = join(dataDir, 'bare-bodies.json');
-  const base = Date.parse('2026-01-01T00:00:00Z');
   const rows: BenchRow[] = [];
   try {
     // 100,000 runs: gets and creates.
     let seedStarted = Date.now();
-    seed(server, dataDir, 0, 100_000, base);
+    seedSqlite(server, dataDir, 0, 100_000);
     process.stderr.write(`  seeded 100,000 runs in ${fmt((Date.now() - seedStarted) / 1000, 1)} s\n`);
     const ids = (() => {
       const store = new server.SqliteRunStore(join(dataDir, 'runs.sqlite'));
@@ -187,8 +99,8 @@ export default async function serverBench(): Promise<BenchRow[]> {
     let i = 0;
     const getOne = () => ({ method: 'GET' as const, path: `/api/v1/agent/runs/${ids[(i++ * 7919) % ids.length]}`, headers: AUTH });
     const getBare = () => ({ method: 'GET' as const, path: '/get', headers: AUTH });
-    const bareGets = await throughput(bare.origin, GET_SECONDS, getBare);
-    const gets = await throughput(target.origin, GET_SECONDS, getOne);
+    const bareGets = await throughput([bare.origin], GET_SECONDS, getBare);
+    const gets = await throughput([target.origin], GET_SECONDS, getOne);
     rows.push({
       suite: 'server',
       measure: 'GET /agent/runs/{id}, 100k runs stored',
@@ -205,8 +117,8 @@ export default async function serverBench(): Promise<BenchRow[]> {
       headers: { ...AUTH, 'content-type': 'application/json' },
       body: createBody,
     });
-    const bareCreates = await throughput(bare.origin, CREATE_SECONDS, post('/create'));
-    const creates = await throughput(target.origin, CREATE_SECONDS, post('/api/v1/agent/run'));
+    const bareCreates = await throughput([bare.origin], CREATE_SECONDS, post('/create'));
+    const creates = await throughput([target.origin], CREATE_SECONDS, post('/api/v1/agent/run'));
     rows.push({
       suite: 'server',
       measure: 'POST /agent/run (file storage, WAL)',
@@ -220,7 +132,7 @@ export default async function serverBench(): Promise<BenchRow[]> {
 
     // 1,000,000 runs: pages deep in the cursor chain.
     seedStarted = Date.now();
-    seed(server, dataDir, 100_000, 1_000_000 - 100_000, base);
+    seedSqlite(server, dataDir, 100_000, 1_000_000 - 100_000);
     process.stderr.write(`  seeded 900,000 more runs in ${fmt((Date.now() - seedStarted) / 1000, 1)} s\n`);
     const store = new server.SqliteRunStore(join(dataDir, 'runs.sqlite'));
     const total = store.db.prepare('SELECT count(*) FROM runs').pluck().get() as number;

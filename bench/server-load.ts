@@ -1,0 +1,104 @@
+/**
+ * What the server benches share: the load generator, seeding the SQLite store, percentiles
+ * and number formatting, so that every server figure comes from the same client.
+ */
+import { join } from 'node:path';
+import { Pool } from 'undici';
+
+type ServerModule = typeof import('../packages/server/dist/index.js');
+type NewRun = import('../packages/server/dist/index.js').NewRun;
+
+export const BENCH_KEY = 'bench-key-0123456789';
+export const BENCH_AUTH = { authorization: `Bearer ${BENCH_KEY}` };
+/** Keep-alive connections and requests in flight of the load generator, over all servers. */
+export const CONNECTIONS = 8;
+export const IN_FLIGHT = 32;
+/** Seeded runs start here, 10 ms apart, and sort below anything made during the bench. */
+export const SEED_BASE_MS = Date.parse('2026-01-01T00:00:00Z');
+
+function* seedRuns(server: ServerModule, from: number, count: number): Generator<NewRun> {
+  const states = ['SUCCEEDED', 'FAILED', 'SUCCEEDED', 'CANCELLED', 'ERROR'];
+  for (let i = from; i < from + count; i++) {
+    const ms = SEED_BASE_MS + i * 10;
+    const at = new Date(ms).toISOString();
+    yield {
+      id: server.timeOrderedId(ms),
+      title: `Seeded run ${i}`,
+      state: states[i % states.length]!,
+      prompt: `Fix issue #${i} in the parser and add a regression test for it.`,
+      createdAt: at,
+      updatedAt: at,
+      startedAt: at,
+      statusMessage: null,
+      source: 'API',
+      creator: { type: 'user', uid: 'bench', display_name: 'bench' },
+      sessionId: server.timeOrderedId(ms),
+      agentConfig: { name: `agent-${i % 50}`, model_id: 'model-a' },
+      request: {},
+      idempotencyKey: null,
+      requestHash: null,
+    };
+  }
+}
+
+/** Inserts runs `from`…`from + count - 1` straight into the SQLite store file, in transactions of 100,000. */
+export function seedSqlite(server: ServerModule, dataDir: string, from: number, count: number): void {
+  const store = new server.SqliteRunStore(join(dataDir, 'runs.sqlite'));
+  // Seeding only: nothing to lose if the machine stops, and a big cache for the index inserts.
+  store.db.pragma('synchronous = OFF');
+  store.db.pragma('cache_size = -1048576');
+  for (let done = 0; done < count; done += 100_000) {
+    store.insertMany(seedRuns(server, from + done, Math.min(100_000, count - done)));
+  }
+  store.close();
+}
+
+/**
+ * Keeps IN_FLIGHT requests going for `seconds` after a 0.5 s warm-up, spread evenly over
+ * `origins` (CONNECTIONS connections in all); returns requests per second over all of them.
+ */
+export async function throughput(origins: string[], seconds: number, next: () => Parameters<Pool['request']>[0]): Promise<number> {
+  const pools = origins.map((origin) => new Pool(origin, { connections: Math.max(1, CONNECTIONS / origins.length), keepAliveTimeout: 60_000 }));
+  const warmUntil = Date.now() + 500;
+  let count = 0;
+  let measuring = false;
+  let startedAt = 0;
+  const endAt = warmUntil + seconds * 1000;
+  const worker = async (pool: Pool, origin: string) => {
+    while (Date.now() < endAt) {
+      const res = await pool.request(next());
+      await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode} from ${origin}`);
+      if (!measuring && Date.now() >= warmUntil) {
+        measuring = true;
+        startedAt = Date.now();
+      }
+      if (measuring) count++;
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, (_, i) => worker(pools[i % pools.length]!, origins[i % origins.length]!)));
+  const elapsed = (Date.now() - startedAt) / 1000;
+  await Promise.all(pools.map((pool) => pool.close()));
+  return count / elapsed;
+}
+
+/** Latency of each request on one keep-alive connection, in milliseconds. */
+export async function latencies(origin: string, paths: string[]): Promise<number[]> {
+  const pool = new Pool(origin, { connections: 1 });
+  const out: number[] = [];
+  for (const path of paths) {
+    const started = process.hrtime.bigint();
+    const res = await pool.request({ method: 'GET', path, headers: BENCH_AUTH });
+    await res.body.text();
+    out.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  await pool.close();
+  return out;
+}
+
+export const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+
+export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

@@ -96,6 +96,41 @@ export async function latencies(origin: string, paths: string[]): Promise<number
   return out;
 }
 
+export interface ListWalk {
+  /** Each page's latency in ms, in request order. */
+  times: number[];
+  /** The cursor each page was asked with, in the same order. */
+  cursors: string[];
+  /** The first page's body. */
+  body: string;
+}
+
+/**
+ * Walks the chain from each start cursor, page after page (limit 100) on one keep-alive
+ * connection, as a client iterating would, timing each page.
+ */
+export async function walkListPages(origin: string, starts: string[], pagesPerStart: number): Promise<ListWalk> {
+  const walk: ListWalk = { times: [], cursors: [], body: '' };
+  for (const start of starts) {
+    let cursor: string | undefined = start;
+    const pool = new Pool(origin, { connections: 1 });
+    for (let page = 0; page < pagesPerStart && cursor; page++) {
+      const began = process.hrtime.bigint();
+      const res = await pool.request({ method: 'GET', path: `/api/v1/agent/runs?limit=100&cursor=${cursor}`, headers: BENCH_AUTH });
+      const text = await res.body.text();
+      walk.times.push(Number(process.hrtime.bigint() - began) / 1e6);
+      walk.cursors.push(cursor);
+      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode} from ${origin} for a list page`);
+      const parsed = JSON.parse(text) as { runs: unknown[]; page_info: { next_cursor?: string } };
+      if (parsed.runs.length !== 100 && parsed.page_info.next_cursor) throw new Error('short page in the middle of the chain');
+      cursor = parsed.page_info.next_cursor;
+      walk.body ||= text;
+    }
+    await pool.close();
+  }
+  return walk;
+}
+
 export const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;

@@ -12,9 +12,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Pool } from 'undici';
 import type { BenchRow } from './bench-row.js';
-import { BENCH_AUTH as AUTH, BENCH_KEY as KEY, fmt, latencies, percentile, seedSqlite, throughput } from './server-load.js';
+import { BENCH_AUTH as AUTH, BENCH_KEY as KEY, fmt, latencies, percentile, seedSqlite, throughput, walkListPages } from './server-load.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const serverDist = pathToFileURL(join(root, 'packages/server/dist/index.js')).href;
@@ -145,24 +144,7 @@ export default async function serverBench(): Promise<BenchRow[]> {
     store.close();
     target = await startChild(TARGET_SCRIPT, { DATA_DIR: dataDir });
 
-    // Walk the chain from each deep start, page after page, as a client iterating would.
-    const times: number[] = [];
-    let listBody = '';
-    for (const start of starts) {
-      let cursor: string | undefined = start;
-      const pool = new Pool(target.origin, { connections: 1 });
-      for (let page = 0; page < PAGES_PER_START && cursor; page++) {
-        const began = process.hrtime.bigint();
-        const res = await pool.request({ method: 'GET', path: `/api/v1/agent/runs?limit=100&cursor=${cursor}`, headers: AUTH });
-        const text = await res.body.text();
-        times.push(Number(process.hrtime.bigint() - began) / 1e6);
-        const parsed = JSON.parse(text) as { runs: unknown[]; page_info: { next_cursor?: string } };
-        if (parsed.runs.length !== 100 && parsed.page_info.next_cursor) throw new Error('short page in the middle of the chain');
-        cursor = parsed.page_info.next_cursor;
-        listBody ||= text;
-      }
-      await pool.close();
-    }
+    const { times, body: listBody } = await walkListPages(target.origin, starts, PAGES_PER_START);
     await stopChild(target.child);
     await stopChild(bare.child);
     writeFileSync(bodiesFile, JSON.stringify({ list: listBody }));

@@ -37,17 +37,21 @@ type CursorModule = typeof import('../packages/server/dist/store/list-cursor.js'
 type RunRowModule = typeof import('../packages/server/dist/store/postgres-run-row.js');
 type CoreModule = typeof import('../packages/core/dist/index.js');
 
-const GET_SECONDS = 5;
-const CREATE_SECONDS = 4;
+const GET_SECONDS = 4;
+const CREATE_SECONDS = 3;
 const RATE_RUNS = 100_000;
 const LIST_RUNS = 1_000_000;
 const DEEP_STARTS = [500_000, 700_000, 900_000, 990_000];
 const PAGES_PER_START = 250;
 const DOOMED_RUNS = 4;
-/** Short first: the default lease's figure takes up to 20 s. */
+/**
+ * Where in its renewal period a server dies decides how long its runs wait (between about
+ * 2/3 and 4/3 of the lease), so each kill comes at another point of the period: the short
+ * lease is killed several times, the default (up to 20 s each) once, mid-period.
+ */
 const LEASES = [
-  { ms: 3_000, label: 'lease 3 s', target: 4_000 },
-  { ms: 15_000, label: 'default lease 15 s', target: 30_000 },
+  { ms: 3_000, label: 'lease 3 s', target: 4_000, kills: 4 },
+  { ms: 15_000, label: 'default lease 15 s', target: 30_000, kills: 1 },
 ];
 const SERVER_START_MS = 30_000;
 const SERVER_STOP_MS = 30_000;
@@ -360,14 +364,17 @@ async function listRows(url: string, fsync: string): Promise<BenchRow[]> {
 }
 
 interface DeathOutcome {
-  /** From the kill to each run's end on the survivor's stream, ms. */
-  times: number[];
+  /** From the kill to the last run's end on the survivor's stream, ms. */
+  ms: number;
   /** Each run's state at that end. */
   states: string[];
 }
 
-/** A server executing DOOMED_RUNS runs is killed; how long until the survivor's streams show each FAILED. */
-async function deathToFailed(core: CoreModule, adminUrl: string, leaseMs: number): Promise<DeathOutcome> {
+/**
+ * A server executing DOOMED_RUNS runs is killed `killAfterMs` after the survivor follows
+ * them; how long until the survivor's streams show every one ended.
+ */
+async function deathToFailed(core: CoreModule, adminUrl: string, leaseMs: number, killAfterMs: number): Promise<DeathOutcome> {
   const db = await createDatabase(adminUrl);
   const args = ['--database-url', db.url, '--lease', `${leaseMs}ms`, '--concurrency', String(DOOMED_RUNS)];
   const servers: ServerProcess[] = [];
@@ -401,10 +408,11 @@ async function deathToFailed(core: CoreModule, adminUrl: string, leaseMs: number
         .then((run) => ({ ms: performance.now() - killedAt, state: run.state }));
     });
     await Promise.race([Promise.all(following), Promise.all(ends)]);
+    await new Promise((resolve) => setTimeout(resolve, killAfterMs));
     killedAt = performance.now();
     await doomed.kill();
     const outcomes = await Promise.all(ends);
-    return { times: outcomes.map((o) => o.ms), states: outcomes.map((o) => o.state) };
+    return { ms: Math.max(...outcomes.map((o) => o.ms)), states: outcomes.map((o) => o.state) };
   } finally {
     await Promise.all(clients.map((c) => c.close()));
     await Promise.all(servers.map((s) => s.stop()));
@@ -412,18 +420,20 @@ async function deathToFailed(core: CoreModule, adminUrl: string, leaseMs: number
   }
 }
 
-function deathRow(lease: (typeof LEASES)[number], outcome: DeathOutcome): BenchRow {
-  const last = Math.max(...outcome.times);
+function deathRow(lease: (typeof LEASES)[number], outcomes: DeathOutcome[]): BenchRow {
+  const times = outcomes.map((o) => o.ms);
+  const last = Math.max(...times);
   const bound = (lease.ms * 4) / 3;
-  const allFailed = outcome.states.every((state) => state === 'FAILED');
+  const notFailed = outcomes.flatMap((o) => o.states).filter((state) => state !== 'FAILED');
+  const spread = outcomes.length > 1 ? ` (worst of ${outcomes.length} kills; best ${fmt(Math.min(...times) / 1000, 2)} s)` : '';
   return {
     suite: 'postgres',
     measure: `kill -9 of a server -> its ${DOOMED_RUNS} INPROGRESS runs FAILED on the survivor's stream, ${lease.label}`,
-    value: `${fmt(last / 1000, 2)} s (first ${fmt(Math.min(...outcome.times) / 1000, 2)} s)${allFailed ? '' : `, ended ${outcome.states.join('/')}`}`,
+    value: `${fmt(last / 1000, 2)} s${spread}${notFailed.length ? `; ${notFailed.length} ended ${notFailed.join('/')}` : ''}`,
     baseline: `${fmt(bound / 1000, 1)} s (documented bound, lease x 4/3)`,
     ratio: `${fmt(last / bound, 2)}x`,
     target: `<= ${fmt(lease.target / 1000, 0)} s`,
-    met: allFailed && last <= lease.target,
+    met: notFailed.length === 0 && last <= lease.target,
   };
 }
 
@@ -455,10 +465,20 @@ export default async function postgresBench(): Promise<BenchRow[]> {
     seedSqlite(server, dataDir, 0, RATE_RUNS);
     const postgresIds = await pgIds(db.url);
     const sqliteRunIds = sqliteIds(server, dataDir);
-    const sqlite = await withServers([['--data-dir', dataDir, ...IDLE_EXECUTOR]], (origins) => rates(origins, sqliteRunIds));
     const pgArgs = ['--database-url', db.url, ...IDLE_EXECUTOR];
-    const one = await withServers([pgArgs], (origins) => rates(origins, postgresIds));
-    const two = await withServers([pgArgs, pgArgs], (origins) => rates(origins, postgresIds));
+    const setups: Record<'sqlite' | 'one' | 'two', () => Promise<Rates>> = {
+      sqlite: () => withServers([['--data-dir', dataDir, ...IDLE_EXECUTOR]], (origins) => rates(origins, sqliteRunIds)),
+      one: () => withServers([pgArgs], (origins) => rates(origins, postgresIds)),
+      two: () => withServers([pgArgs, pgArgs], (origins) => rates(origins, postgresIds)),
+    };
+    // Two rounds in opposite orders, the best of each setup: the machine is shared, and a
+    // burst of other work during one setup's seconds would otherwise decide the ratio.
+    const best: Partial<Record<keyof typeof setups, Rates>> = {};
+    for (const name of ['sqlite', 'one', 'two', 'two', 'one', 'sqlite'] as const) {
+      const got = await setups[name]();
+      best[name] = { gets: Math.max(got.gets, best[name]?.gets ?? 0), creates: Math.max(got.creates, best[name]?.creates ?? 0) };
+    }
+    const { sqlite, one, two } = best as Record<keyof typeof setups, Rates>;
     rows.push(...rateRows(sqlite, one, two, postgres.fsync));
 
     // Pages deep in 1,000,000 runs.
@@ -468,7 +488,14 @@ export default async function postgresBench(): Promise<BenchRow[]> {
     databases.pop();
 
     // A server's death.
-    for (const lease of LEASES) rows.push(deathRow(lease, await deathToFailed(core, postgres.adminUrl, lease.ms)));
+    for (const lease of LEASES) {
+      const outcomes: DeathOutcome[] = [];
+      for (let kill = 0; kill < lease.kills; kill++) {
+        const killAfterMs = ((kill + 0.5) / lease.kills) * (lease.ms / 3);
+        outcomes.push(await deathToFailed(core, postgres.adminUrl, lease.ms, killAfterMs));
+      }
+      rows.push(deathRow(lease, outcomes));
+    }
     return rows;
   } finally {
     await Promise.all([...running].map((child) => exited(child, 'SIGKILL', SERVER_STOP_MS)));

@@ -141,6 +141,12 @@ function tail(text, lines = 20) {
   return text.split('\n').slice(-lines).join('\n');
 }
 
+/** The lines of a program's output that say what went wrong (initdb is chatty), else its tail. */
+function problemLines(text) {
+  const problems = text.split('\n').filter((line) => /error|could not|fatal|denied|no such/i.test(line));
+  return problems.length ? problems.slice(-10).join('\n') : tail(text);
+}
+
 function readLog(path) {
   try {
     return readFileSync(path, 'utf8');
@@ -160,7 +166,7 @@ async function start(stateFileArg) {
     if (account) chownSync(dir, account.uid, account.gid);
     const init = runProgram(bin, 'initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync'], account);
     if (!init.ok) {
-      fail(`initdb failed in ${dataDir}${account ? ' (as the postgres user: it must be able to reach the temp directory)' : ''}:\n${tail(init.output)}`);
+      fail(`initdb failed in ${dataDir}${account ? ' (as the postgres user: it must be able to reach the temp directory)' : ''}:\n${problemLines(init.output)}`);
     }
     const conf = join(dataDir, 'postgresql.conf');
     const lines = Object.entries({ ...SETTINGS, unix_socket_directories: `'${dir}'` }).map(([key, value]) => `${key} = ${value}`);

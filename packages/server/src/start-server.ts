@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { isLoopbackHost } from '@agent-runs/core';
@@ -37,19 +38,15 @@ import { Scheduler } from './schedules/scheduler.js';
 import { EnvironmentRegistry } from './sources/environment-registry.js';
 import { RunSourceResolver } from './sources/resolve-run-sources.js';
 import { SkillCatalog } from './sources/skill-catalog.js';
-import { SqliteIdentityStore } from './store/sqlite-identity-store.js';
 import { identityVisible } from './identities/identity-visibility.js';
-import { SqliteScheduleStore } from './store/sqlite-schedule-store.js';
-import { SqliteSourceActivity } from './store/sqlite-source-activity.js';
-import { openRunStore } from './store/open-run-store.js';
-import { SqliteRunEventStore } from './store/sqlite-run-event-store.js';
-import type { SqliteRunStore } from './store/sqlite-run-store.js';
-import { SqliteArtifactStore } from './store/sqlite-artifact-store.js';
-import { SqliteConversationStore } from './store/sqlite-conversation-store.js';
 import { runAttachmentSource } from './store/run-attachments.js';
 import { ExecutionJournal } from './runs/execution-journal.js';
 import { FollowupService } from './runs/followup-service.js';
 import { SignedLinks } from './http/signed-links.js';
+import { openStorage } from './store/open-storage.js';
+import type { Storage } from './store/storage.js';
+import { ClusterNode } from './runs/cluster-node.js';
+import { NO_PEERS } from './runs/peers.js';
 
 const RESTARTED: RunStatusMessage = {
   message: 'The server restarted while this run was in progress, so its outcome is unknown; start a new run.',
@@ -103,20 +100,27 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       throw new ServerConfigError((error as Error).message);
     }
   }
-  let store: SqliteRunStore;
+  // Names this server on the runs it claims, and in the message when it dies with runs in flight.
+  const serverId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  let storage: Storage;
   try {
-    store = openRunStore(opts.dataDir ? join(opts.dataDir, 'runs.sqlite') : ':memory:');
+    storage = await openStorage({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, serverId, log: opts.log });
   } catch (error) {
     unlock();
     throw error;
   }
+  const store = storage.runs;
+  const cluster = storage.cluster;
   const clock = new MonotonicClock();
-  // Agents a killed server left running: their runs are failed below, so they are stopped.
-  const leftovers = await store.processGroups(IN_FLIGHT);
-  const killed = leftovers.filter((group) => killRecordedGroup(group)).length;
-  if (killed > 0) opts.log(`Killed ${killed} agent process group(s) left running by the last server.`);
-  const failed = await store.failAll(IN_FLIGHT, RESTARTED, clock.now());
-  if (failed > 0) opts.log(`Marked ${failed} run(s) that were in progress at the last stop as FAILED.`);
+  if (!cluster) {
+    // Alone on its database: whatever was in flight belonged to the last server here. (On a
+    // shared database those runs may be other servers' work; their leases tell instead.)
+    const leftovers = await store.processGroups(IN_FLIGHT);
+    const killed = leftovers.filter((group) => killRecordedGroup(group)).length;
+    if (killed > 0) opts.log(`Killed ${killed} agent process group(s) left running by the last server.`);
+    const failed = await store.failAll(IN_FLIGHT, RESTARTED, clock.now());
+    if (failed > 0) opts.log(`Marked ${failed} run(s) that were in progress at the last stop as FAILED.`);
+  }
 
   let apiKey = opts.apiKeys[0]?.key;
   const keys = [...opts.apiKeys];
@@ -134,20 +138,23 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
   }
 
-  const sessionTokens = new SessionTokens(sessionSecret(opts.dataDir));
+  // Every server of a shared database signs links with the same keys, so any of them opens them.
+  const sessionTokens = new SessionTokens(cluster ? await cluster.secrets.get('session-links') : sessionSecret(opts.dataDir));
+  const links = new SignedLinks(opts.downloadLinkTtlMs, cluster ? await cluster.secrets.get('download-links') : undefined);
+  const node = cluster ? new ClusterNode(cluster, serverId, opts.leaseMs, clock, opts.log) : undefined;
+  const peers = node ?? NO_PEERS;
   if (opts.executor === 'command' && options.workDir === undefined) ensurePrivateDir(opts.workDir);
   const environments = new EnvironmentRegistry(config);
   const skillCache = opts.dataDir ? join(opts.dataDir, 'skill-repos') : mkdtempSync(join(tmpdir(), 'agent-runs-skills-'));
   const skills = new SkillCatalog(config, skillCache, opts.log);
-  const identityStore = new SqliteIdentityStore(store.db);
+  const identityStore = storage.identities;
   const sources = new RunSourceResolver(environments, skills, identityStore, (identity, principal) =>
     identityVisible(identity, principal, opts.sharedRuns),
   );
   const executor = makeExecutor(opts, environments, (runId, group) => {
     store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
   });
-  const artifacts = new SqliteArtifactStore(store.db);
-  const conversations = new SqliteConversationStore(store.db);
+  const { artifacts, conversations } = storage;
   const limits = {
     maxFileBytes: opts.maxArtifactBytes,
     maxRunBytes: opts.maxRunArtifactBytes,
@@ -157,12 +164,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let originGuard: OriginGuardOptions = { allowedHosts: [] };
   const sessionLink = (run: { sessionId: string }) => sessionTokens.link(publicUrl, run.sessionId);
   const runItem = async (run: RunRecord) => toRunItem(run, sessionLink(run), await artifacts.listByRun(run.id));
-  const events = new RunEvents(new SqliteRunEventStore(store.db), runItem, opts.outputLimitBytes, opts.log);
+  const events = new RunEvents(storage.events, runItem, opts.outputLimitBytes, opts.log);
   const journal = new ExecutionJournal(store, conversations, artifacts, runAttachmentSource(store), limits, clock, events);
-  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal, events);
-  const runs = new RunService(store, queue, executor, clock, events, sources, opts.sharedRuns);
-  const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock, events);
-  const schedules = new ScheduleService(new SqliteScheduleStore(store.db), runs, sources, environments, timeZone, opts.clock, opts.log, opts.sharedRuns);
+  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal, events, { id: serverId, leaseMs: opts.leaseMs }, peers);
+  const runs = new RunService(store, queue, executor, clock, events, sources, opts.sharedRuns, peers);
+  const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock, events, peers);
+  const schedules = new ScheduleService(storage.schedules, runs, sources, environments, timeZone, opts.clock, opts.log, opts.sharedRuns);
   const scheduler = new Scheduler(schedules, opts.schedulerIntervalMs, opts.log);
   const app: AppContext = {
     store,
@@ -175,13 +182,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     artifacts,
     conversations,
     followups,
-    links: new SignedLinks(opts.downloadLinkTtlMs),
+    links,
     workRoot: opts.workDir,
     schedules,
     identities: new IdentityService(identityStore, sources, environments, opts.clock, opts.sharedRuns),
     environments,
     skills,
-    activity: new SqliteSourceActivity(store.db),
+    activity: storage.activity,
     originGuard: () => originGuard,
     sessionTokens,
     sessionLink,
@@ -200,7 +207,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     address = await listen(server, opts.port, opts.host);
   } catch (error) {
-    await store.close();
+    await storage.close();
     unlock();
     throw error;
   }
@@ -216,14 +223,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...opts.allowedHosts.flatMap((name) => hostsForName(name, address.port)),
     ],
   };
-  for (const id of await store.queuedIds()) queue.enqueue(id);
+  // Runs left QUEUED (by the last server here, or by any server of a shared database).
+  queue.pump();
+  node?.start({ queue, events, followups });
   scheduler.start();
   // Skills are looked for now (cloning the environments' repositories) rather than on the first create that names one.
   void skills.variants().catch(() => {});
   if (!isLoopbackHost(opts.host) && opts.allowedHosts.length === 0 && !opts.publicUrl) {
     opts.log(`Bound to ${opts.host}: requests are answered only when addressed to a loopback name; name the others with --allowed-host (or --public-url).`);
   }
-  opts.log(`Agent Runs API listening on ${url}/api/v1 (${executor.name} executor, ${opts.dataDir ? `data in ${opts.dataDir}` : 'in memory'})`);
+  opts.log(`Agent Runs API listening on ${url}/api/v1 (${executor.name} executor, ${storage.description}${cluster ? `, server ${serverId}` : ''})`);
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -231,6 +240,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await scheduler.stop();
+      await node?.stop();
       // Answers in flight are given a moment, while the agents are stopped; then lingering
       // connections are cut. Shutdown takes the agents' kill grace and about a second more.
       const cut = setTimeout(() => server.closeAllConnections(), 1000);
@@ -239,7 +249,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await events.closeAll();
       await stopped;
       clearTimeout(cut);
-      await store.close();
+      await storage.close();
       if (!opts.dataDir) rmSync(skillCache, { recursive: true, force: true });
       unlock();
     })());

@@ -55,10 +55,10 @@ describe('the run events migration', () => {
     db.prepare("INSERT INTO run_outputs (id, output) VALUES ('r', 'hello\nworld\n')").run();
     migrateSqlite(db);
     const events = new SqliteRunEventStore(db);
-    expect(events.after('r', 0, 10)).toEqual([
+    expect(await events.after('r', 0, 10)).toEqual([
       { runId: 'r', id: 1, kind: 'output', data: JSON.stringify({ stream: 'stdout', text: 'hello\nworld\n', at: '2026-01-01T00:00:00.000Z' }) },
     ]);
-    expect(events.head('r')).toMatchObject({ lastId: 1, outputBytes: 12 });
+    expect(await events.head('r')).toMatchObject({ lastId: 1, outputBytes: 12 });
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'run_outputs'").all()).toEqual([]);
   });
 });

@@ -1,5 +1,13 @@
 import { AgentRunsClient } from '@agent-runs/core';
 import { startServer, type RunningServer, type ServerOptions } from '../src/index.js';
+import { createTestDatabase } from '../../../test/support/postgres.js';
+
+/**
+ * `AGENT_RUNS_TEST_STORAGE=postgres` runs the server tests on PostgreSQL: each server
+ * asked for in memory gets a new database of its own instead.
+ */
+const onPostgres = process.env.AGENT_RUNS_TEST_STORAGE === 'postgres';
+const POSTGRES_KEY = { key: 'postgres-test-key-0123456789', principal: 'local' };
 
 export interface TestServer {
   server: RunningServer;
@@ -11,7 +19,11 @@ export interface TestServer {
 
 /** An in-memory server on a free loopback port and a client for it. */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
-  const server = await startServer({ storage: 'memory', quiet: true, simulatedDurationMs: 100, ...options });
+  const database = onPostgres && options.storage !== 'file' && !options.dataDir ? await createTestDatabase() : undefined;
+  const storage: ServerOptions = database
+    ? { databaseUrl: database.url, ...(options.apiKeys || options.noAuth ? {} : { apiKeys: [POSTGRES_KEY] }) }
+    : { storage: 'memory' };
+  const server = await startServer({ ...storage, quiet: true, simulatedDurationMs: 100, ...options });
   const client = new AgentRunsClient({ baseURL: server.baseURL, apiKey: server.apiKey, maxRetries: 0 });
   return {
     server,
@@ -33,6 +45,7 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     async close() {
       await client.close();
       await server.close();
+      await database?.drop();
     },
   };
 }

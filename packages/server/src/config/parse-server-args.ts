@@ -27,6 +27,8 @@ export const SERVER_ENV = {
   allowedHosts: 'AGENT_RUNS_SERVER_ALLOWED_HOSTS',
   agentEnv: 'AGENT_RUNS_SERVER_AGENT_ENV',
   sharedRuns: 'AGENT_RUNS_SERVER_SHARED_RUNS',
+  databaseUrl: 'AGENT_RUNS_SERVER_DATABASE_URL',
+  lease: 'AGENT_RUNS_SERVER_LEASE',
 } as const;
 
 // [flag, description, environment variable]
@@ -35,6 +37,8 @@ const HELP_ROWS: [string, string, string][] = [
   ['--host <address>', 'Address to bind. Default 127.0.0.1.', SERVER_ENV.host],
   ['--data-dir <dir>', 'SQLite database and run working directories. Default ~/.agent-runs/server.', SERVER_ENV.dataDir],
   ['--memory', 'Keep runs in memory only (lost on exit).', ''],
+  ['--database-url <url>', 'Keep everything in this PostgreSQL database (postgres://user:password@host:5432/db) instead of SQLite; any number of servers may share it.', SERVER_ENV.databaseUrl],
+  ['--lease <duration>', 'With --database-url: how long a server holds its runs without renewing; when it dies, the others fail its runs within about 4/3 of this. Default 15s.', SERVER_ENV.lease],
   ['--api-key <[principal=]key>', 'Accept this key; repeat for several. The principal becomes the creator of its runs. The variable takes a comma-separated list. Without any, a key is generated and printed once.', SERVER_ENV.apiKeys],
   ['--no-auth', 'Accept requests without a key (loopback hosts only).', `${SERVER_ENV.noAuth}=1`],
   ['--executor <name>', 'simulated (default) or command.', SERVER_ENV.executor],
@@ -138,6 +142,8 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         host: { type: 'string' },
         'data-dir': { type: 'string' },
         memory: { type: 'boolean' },
+        'database-url': { type: 'string' },
+        lease: { type: 'string' },
         'api-key': { type: 'string', multiple: true },
         'no-auth': { type: 'boolean' },
         executor: { type: 'string' },
@@ -174,6 +180,8 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     if (value !== undefined && value !== '') options[key] = value;
   };
   set('dataDir', values['data-dir'] ?? env[SERVER_ENV.dataDir]);
+  set('databaseUrl', values['database-url'] ?? env[SERVER_ENV.databaseUrl]);
+  set('leaseMs', durationFrom('--lease', values.lease ?? env[SERVER_ENV.lease]));
   set('executor', (values.executor ?? env[SERVER_ENV.executor]) as ServerOptions['executor']);
   set('command', values.command ?? env[SERVER_ENV.command]);
   set('commandTimeoutMs', durationFrom('--command-timeout', values['command-timeout'] ?? env[SERVER_ENV.commandTimeout]));

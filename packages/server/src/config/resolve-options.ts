@@ -32,8 +32,9 @@ function defaultWorkDir(dataDir: string | undefined): string {
 }
 
 export type ResolvedOptions = Required<
-  Omit<ServerOptions, 'command' | 'publicUrl' | 'dataDir' | 'log' | 'configFile' | 'scheduleTimeZone' | 'clock'>
+  Omit<ServerOptions, 'command' | 'publicUrl' | 'dataDir' | 'log' | 'configFile' | 'scheduleTimeZone' | 'clock' | 'databaseUrl'>
 > & {
+  databaseUrl: string | undefined;
   configFile: string | undefined;
   scheduleTimeZone: string | undefined;
   clock: { now(): Date };
@@ -58,6 +59,21 @@ function allowedHosts(names: string[] | undefined): string[] {
     }
   }
   return (names ?? []).map((name) => name.trim());
+}
+
+/** A postgres:// URL, checked without ever echoing it (it may hold a password). */
+function postgresUrl(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^postgres(ql)?:$/.test(url.protocol)) {
+    throw new ServerConfigError('databaseUrl (--database-url) must be a PostgreSQL URL such as postgres://user:password@db.internal:5432/agent_runs.');
+  }
+  return text;
 }
 
 /** Defaults filled in and every option checked before anything starts. */
@@ -92,12 +108,21 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   if (options.publicUrl !== undefined && !/^https?:\/\/[^/]/i.test(options.publicUrl)) {
     throw new ServerConfigError(`publicUrl must be an http(s) URL such as https://runs.example, got "${options.publicUrl}".`);
   }
-  const dataDir = storage === 'file' ? (options.dataDir ?? DEFAULT_DATA_DIR) : undefined;
+  const databaseUrl = postgresUrl(options.databaseUrl);
+  if (databaseUrl && !options.noAuth && !options.apiKeys?.length) {
+    throw new ServerConfigError(
+      'With databaseUrl (--database-url), give the API keys every server accepts (--api-key or AGENT_RUNS_SERVER_API_KEYS): a generated key would differ from server to server.',
+    );
+  }
+  // On PostgreSQL the data directory holds no database: only what is asked for explicitly.
+  const dataDir = databaseUrl ? options.dataDir : storage === 'file' ? (options.dataDir ?? DEFAULT_DATA_DIR) : undefined;
   return {
     port: integer('port', options.port, 0, 0, 65535),
     host,
     storage,
     dataDir,
+    databaseUrl,
+    leaseMs: integer('leaseMs', options.leaseMs, 15_000, 100, 3_600_000),
     apiKeys: options.apiKeys ?? [],
     noAuth: options.noAuth ?? false,
     executor,

@@ -13,6 +13,17 @@ export interface ServerOptions {
   storage?: 'memory' | 'file';
   /** Directory of the SQLite database (and per-run working directories). Default `~/.agent-runs/server`. */
   dataDir?: string;
+  /**
+   * A PostgreSQL database (`postgres://user:password@host:5432/db`) to keep everything in
+   * instead of SQLite; `storage` is then not used. Any number of servers may share it.
+   */
+  databaseUrl?: string;
+  /**
+   * With `databaseUrl`: how long a server holds the runs it executes without renewing
+   * (it renews every third of it). When a server dies, another fails its runs within
+   * about 4/3 of this. Default 15 000.
+   */
+  leaseMs?: number;
   /** Accepted API keys, each naming the principal that becomes the creator of its runs. */
   apiKeys?: ApiKey[];
   /** Accept requests without a key. Allowed only when `host` is a loopback address. */

@@ -15,7 +15,7 @@ import type { IdentityService } from '../identities/identity-service.js';
 import type { ScheduleService } from '../schedules/schedule-service.js';
 import type { EnvironmentRegistry } from '../sources/environment-registry.js';
 import type { SkillCatalog } from '../sources/skill-catalog.js';
-import type { SqliteSourceActivity } from '../store/sqlite-source-activity.js';
+import type { SourceActivity } from '../store/source-activity.js';
 
 /** What every route can reach. */
 export interface AppContext {
@@ -39,7 +39,7 @@ export interface AppContext {
   identities: IdentityService;
   environments: EnvironmentRegistry;
   skills: SkillCatalog;
-  activity: SqliteSourceActivity;
+  activity: SourceActivity;
   /** The Host names and origins requests may come from (known once the server listens). */
   originGuard: () => OriginGuardOptions;
   sessionTokens: SessionTokens;

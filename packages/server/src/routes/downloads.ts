@@ -38,7 +38,7 @@ export const downloadTranscriptRoute: Route = signedDownloadRoute('/downloads/tr
   const run = await app.store.get(params.runId!);
   if (!run) throw new ApiProblem('resource_not_found', `No run "${params.runId}".`);
   const lines = conversationEntries(run, await app.conversations.list(run.id)).map((entry) => JSON.stringify(entry));
-  lines.push(JSON.stringify({ kind: 'output', text: app.events.outputText(run.id) }));
+  lines.push(JSON.stringify({ kind: 'output', text: await app.events.outputText(run.id) }));
   sendDownload(res, Buffer.from(`${lines.join('\n')}\n`), 'application/x-ndjson', `transcript-${run.id}.jsonl`);
 });
 

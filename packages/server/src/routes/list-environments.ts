@@ -11,9 +11,10 @@ export const listEnvironmentsRoute: Route = {
   async handle({ res, url, app }) {
     const parsed = ListEnvironmentsQuerySchema.safeParse(Object.fromEntries(url.searchParams));
     if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'query').join('; '));
-    const environments = app.environments
-      .list()
-      .map((env) => app.environments.toCloudEnvironment(env, app.activity.lastRunInEnvironment(env.id)))
+    const declared = app.environments.list();
+    const lastRuns = await Promise.all(declared.map((env) => app.activity.lastRunInEnvironment(env.id)));
+    const environments = declared
+      .map((env, i) => app.environments.toCloudEnvironment(env, lastRuns[i]))
       // All share one last_updated (the file's), so both sorts are by name.
       .sort((a, b) => (a.config.name ?? a.uid).localeCompare(b.config.name ?? b.uid));
     sendJson(res, 200, { environments });

@@ -13,7 +13,7 @@ export const listSkillsRoute: Route = {
     const parsed = ListAgentSkillsQuerySchema.safeParse(Object.fromEntries(url.searchParams));
     if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'query').join('; '));
     const q = parsed.data;
-    const lastRuns = app.activity.lastRunOfSkills();
+    const lastRuns = await app.activity.lastRunOfSkills();
     const byName = new Map<string, AgentSkill>();
     for (const v of await app.skills.variants(q.refresh ?? false)) {
       if (v.error && !q.include_malformed_skills) continue;

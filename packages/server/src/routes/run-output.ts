@@ -15,15 +15,15 @@ export const runOutputRoute: Route = {
   async handle({ res, url, params, app, caller }) {
     const since = parseEventId(url.searchParams.get('since'), 'since');
     const run = await app.runs.getOrThrow(params.runId!, caller);
-    app.events.flush();
+    await app.events.flush();
     const store = app.events.eventStore;
-    const head = store.head(run.id);
+    const head = await store.head(run.id);
     const chunks: RunOutputChunk[] = [];
     let bytes = 0;
     let next = since;
     let hasMore = false;
     outer: for (;;) {
-      const batch = store.after(run.id, next, PAGE_EVENTS, true);
+      const batch = await store.after(run.id, next, PAGE_EVENTS, true);
       if (batch.length === 0) break;
       for (const event of batch) {
         if (bytes >= PAGE_BYTES || chunks.length >= PAGE_EVENTS) {

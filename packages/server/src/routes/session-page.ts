@@ -22,11 +22,11 @@ export function sessionPageRoute(executorName: string): Route {
       await app.events.reconcile(run);
       // The log's head first, then the run: a change in between is replayed by the stream.
       const store = app.events.eventStore;
-      const head = store.head(run.id);
+      const head = await store.head(run.id);
       run = await sessionRun(request);
-      const tail = store.outputTail(run.id, head.lastId, PAGE_OUTPUT_BYTES);
+      const tail = await store.outputTail(run.id, head.lastId, PAGE_OUTPUT_BYTES);
       const text = tail.map((event) => (JSON.parse(event.data) as { text: string }).text).join('');
-      const omitted = head.droppedThrough > 0 || (tail.length > 0 && store.after(run.id, 0, 1, true)[0]!.id < tail[0]!.id);
+      const omitted = head.droppedThrough > 0 || (tail.length > 0 && (await store.after(run.id, 0, 1, true))[0]!.id < tail[0]!.id);
       // The stream is read with the page's own query (whatever grants access to the page grants it).
       const events = new URLSearchParams(url.searchParams);
       events.set('last_event_id', String(head.lastId));

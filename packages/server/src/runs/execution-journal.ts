@@ -67,7 +67,7 @@ export class ExecutionJournal {
 
   /**
    * A run that ended with follow-ups no execution took goes back to QUEUED. True when
-   * this call moved it (the caller then enqueues it); racing callers move it once.
+   * this call moved it (the caller then tells the queue); racing callers move it once.
    */
   async requeueIfPending(runId: string): Promise<boolean> {
     if ((await this.conversations.pendingFollowups(runId)).length === 0) return false;

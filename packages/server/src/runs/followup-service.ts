@@ -5,6 +5,7 @@ import type { ConversationStore } from '../store/conversation-store.js';
 import type { RunStore } from '../store/run-store.js';
 import { toFollowupMessage, type ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
+import { NO_PEERS, type Peers } from './peers.js';
 import type { RunEvents } from './run-events.js';
 import type { RunQueue } from './run-queue.js';
 import type { RunService } from './run-service.js';
@@ -27,7 +28,15 @@ export class FollowupService {
     private readonly clock: MonotonicClock,
     /** The run's event stream: each follow-up, and the run's change. */
     private readonly events?: RunEvents,
+    private readonly peers: Peers = NO_PEERS,
   ) {}
+
+  /** A follow-up another server accepted for a run this one executes: handed to the agent. */
+  async deliverHere(runId: string, followupId: string): Promise<void> {
+    if (!this.queue.isActive(runId)) return;
+    const followup = (await this.conversations.pendingFollowups(runId)).find((m) => m.id === followupId);
+    if (followup) this.queue.deliver(runId, toFollowupMessage(followup));
+  }
 
   /** With an `Idempotency-Key` used before for this run, the follow-up is not added again (a retry after a lost answer). */
   async submit(runId: string, body: unknown, caller: RunCreatorInfo, idempotencyKey?: string): Promise<RunFollowupResponse> {
@@ -50,12 +59,16 @@ export class FollowupService {
       // Answered with the state the follow-up moved it to; the queue may start it at once.
       if (await this.journal.requeue(runId)) {
         state = 'QUEUED';
-        this.queue.enqueue(runId);
+        this.queue.runQueued();
       } else {
         state = (await this.store.get(runId))?.state ?? run.state;
       }
     } else {
-      if (run.state === 'INPROGRESS') this.queue.deliver(runId, toFollowupMessage(followup));
+      if (run.state === 'INPROGRESS') {
+        // Executed here, or by another server, which is told; if neither hands it over, the next execution answers it.
+        if (this.queue.isActive(runId)) this.queue.deliver(runId, toFollowupMessage(followup));
+        else this.peers.publish({ kind: 'followup', runId, followupId: followup.id });
+      }
       // The run changed: its updated_at moves, its state stays.
       const changed = await this.store.transition(runId, { from: [run.state], to: run.state as never, at: this.clock.now() });
       if (changed) void this.events?.runChanged(changed);

@@ -15,15 +15,21 @@ function isTerminalRunEvent(event: StoredRunEvent): boolean {
 
 /**
  * One open stream of a run's events. It replays from the store until it is level with
- * the log, then takes new events as they are published; a receiver that falls behind
- * goes back to reading the store (so the server holds no backlog for it), and output the
- * bound dropped in the meantime is announced with a `skipped` note. Ids only increase,
- * so nothing is sent twice. The stream ends after the run's terminal `run` event; an
- * earlier end that a follow-up took the run on from is left out of a replay.
+ * the log, then takes new events as this server stores them; events another server
+ * stored, and a receiver that fell behind, send it back to reading the store (so the
+ * server holds no backlog for it), and output the bound dropped in the meantime is
+ * announced with a `skipped` note. Ids only increase, so nothing is sent twice. The
+ * stream ends after the run's terminal `run` event; an earlier end that a follow-up took
+ * the run on from is left out.
  */
 export class RunEventWatcher {
   private lastSentId: number;
+  /** Level with the log: new events are taken as they are stored. */
   private live = false;
+  private replaying = false;
+  /** Something was stored while the replay read the store: read again before going live. */
+  private again = false;
+  private waitingForDrain = false;
   private closed = false;
   /** `run` events before this id were superseded by the run sent after a gap. */
   private skipRunEventsThrough = 0;
@@ -35,25 +41,35 @@ export class RunEventWatcher {
     private readonly sink: RunEventSink,
     private readonly view: RunEventView,
     private readonly onClose: (watcher: RunEventWatcher) => void,
+    private readonly log: (line: string) => void = () => {},
   ) {
     this.lastSentId = afterId;
   }
 
-  /** Starts the replay; the stream may end at once when the run is over and fully sent. */
-  start(): void {
-    this.replay();
-  }
-
-  /** A newly stored event; in order, once per event. */
-  deliver(event: StoredRunEvent): void {
-    if (!this.live || this.closed || event.id <= this.lastSentId) return;
-    if (event.id !== this.lastSentId + 1) {
-      // Something was stored without reaching this watcher: read it from the store.
-      this.live = false;
-      this.replay();
+  /** Reads the store from the last sent id (at the start, and when events were stored elsewhere). */
+  wake(): void {
+    if (this.closed || this.waitingForDrain) return;
+    if (this.replaying) {
+      this.again = true;
       return;
     }
-    if (!this.write(event)) this.fallBehind();
+    this.live = false;
+    void this.replay();
+  }
+
+  /**
+   * An event this server stored, in order, once per event; `latestRunId` is the newest
+   * `run` event stored with it (an end it supersedes is not the end of the stream).
+   */
+  deliver(event: StoredRunEvent, latestRunId = 0): void {
+    if (this.closed || event.id <= this.lastSentId) return;
+    if (!this.live) {
+      if (this.replaying) this.again = true;
+      return;
+    }
+    // Something was stored without reaching this watcher: read it from the store.
+    if (event.id !== this.lastSentId + 1) return this.wake();
+    if (!this.write(event, latestRunId)) this.fallBehind();
   }
 
   /** Ends the stream (server shutdown) or forgets it (receiver gone). */
@@ -67,26 +83,42 @@ export class RunEventWatcher {
   private fallBehind(): void {
     if (this.closed) return;
     this.live = false;
-    this.sink.onceDrained(() => this.replay());
+    this.waitingForDrain = true;
+    this.sink.onceDrained(() => {
+      this.waitingForDrain = false;
+      this.wake();
+    });
   }
 
-  private replay(): void {
-    while (!this.closed) {
-      const head = this.store.head(this.runId);
-      if (head.droppedThrough > this.lastSentId) this.skipGap(head.droppedThrough, head.droppedBytes);
-      if (this.closed) return;
-      const batch = this.store.after(this.runId, this.lastSentId, REPLAY_BATCH);
-      if (batch.length === 0) {
-        // Level with the log: a run already over (its terminal event sent before) has nothing more to say.
-        const latestRun = this.store.latestRunEvent(this.runId);
-        if (latestRun && latestRun.id <= this.lastSentId && isTerminalRunEvent(latestRun)) return this.close();
-        this.live = true;
-        return;
-      }
-      for (const event of batch) {
-        if (!this.write(event)) return this.fallBehind();
+  private async replay(): Promise<void> {
+    this.replaying = true;
+    try {
+      while (!this.closed) {
+        this.again = false;
+        const head = await this.store.head(this.runId);
         if (this.closed) return;
+        if (head.droppedThrough > this.lastSentId) await this.skipGap(head.droppedThrough, head.droppedBytes);
+        const batch = this.closed ? [] : await this.store.after(this.runId, this.lastSentId, REPLAY_BATCH);
+        const latestRun = this.closed ? undefined : await this.store.latestRunEvent(this.runId);
+        if (this.closed) return;
+        if (batch.length === 0) {
+          // Level with the log: a run already over (its terminal event sent before) has nothing more to say.
+          if (latestRun && latestRun.id <= this.lastSentId && isTerminalRunEvent(latestRun)) return this.close();
+          if (this.again) continue;
+          this.live = true;
+          return;
+        }
+        for (const event of batch) {
+          if (!this.write(event, latestRun?.id ?? 0)) return this.fallBehind();
+          if (this.closed) return;
+        }
       }
+    } catch (error) {
+      // The store failed under the stream: end it; the client resumes from its last id.
+      this.log(`Could not read the events of run ${this.runId}: ${(error as Error).message}`);
+      this.close();
+    } finally {
+      this.replaying = false;
     }
   }
 
@@ -94,8 +126,9 @@ export class RunEventWatcher {
    * The output after the last sent id is partly gone: say so, send the run as it is now,
    * and go on from the first output still kept (older `run` events are superseded).
    */
-  private skipGap(droppedThrough: number, droppedBytes: number): void {
-    const latestRun = this.store.latestRunEvent(this.runId);
+  private async skipGap(droppedThrough: number, droppedBytes: number): Promise<void> {
+    const latestRun = await this.store.latestRunEvent(this.runId);
+    if (this.closed) return;
     const note = {
       through_id: droppedThrough,
       bytes: droppedBytes,
@@ -111,13 +144,13 @@ export class RunEventWatcher {
   }
 
   /** Sends one event; false when the receiver is behind. Ends the stream after the terminal run event. */
-  private write(event: StoredRunEvent): boolean {
+  private write(event: StoredRunEvent, latestRunId: number): boolean {
     if (event.id <= this.lastSentId) return true;
     this.lastSentId = event.id;
     if (event.kind === 'run' && event.id < this.skipRunEventsThrough) return true;
     const terminal = isTerminalRunEvent(event);
     // A run a follow-up started again: its old end is history, not the end of this stream.
-    if (terminal && (this.store.latestRunEvent(this.runId)?.id ?? 0) > event.id) return true;
+    if (terminal && latestRunId > event.id) return true;
     const data = this.view(event);
     const ok = data === undefined ? true : this.sink.send({ id: event.id, name: event.kind, data });
     if (terminal) this.close();

@@ -53,6 +53,8 @@ export class RunEvents {
   /** Run events whose data is being made. */
   private readonly making = new Set<Promise<void>>();
   private readonly watchers = new Map<string, Set<RunEventWatcher>>();
+  /** Writes in order: each batch is appended after the one before. */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: RunEventStore,
@@ -112,29 +114,42 @@ export class RunEvents {
    * or it predates the event log), so a stream always ends with the run as it is.
    */
   async reconcile(run: RunRecord): Promise<void> {
-    if (this.store.head(run.id).runVersion !== runVersion(run)) await this.runChanged(run);
     await Promise.all(this.making);
-    this.flush();
+    await this.flush();
+    if ((await this.store.head(run.id)).runVersion === runVersion(run)) return;
+    await this.runChanged(run);
+    await this.flush();
   }
 
   /** Opens a stream of the run's events after `afterId`, shown through `view`. */
   watch(runId: string, afterId: number, sink: RunEventSink, view: RunEventView): RunEventWatcher {
-    this.flush();
     let set = this.watchers.get(runId);
     if (!set) this.watchers.set(runId, (set = new Set()));
-    const watcher = new RunEventWatcher(runId, afterId, this.store, sink, view, (w) => this.forget(w));
+    const watcher = new RunEventWatcher(runId, afterId, this.store, sink, view, (w) => this.forget(w), this.log);
     set.add(watcher);
-    watcher.start();
+    // What is queued now is written first; the replay then reads it from the store.
+    void this.flush().then(() => watcher.wake());
     return watcher;
   }
 
+  /** Another server stored events of the run: its streams here read them from the store. */
+  storedElsewhere(runId: string): void {
+    const set = this.watchers.get(runId);
+    if (set) for (const watcher of [...set]) watcher.wake();
+  }
+
+  /** Signals from other servers may have been missed: every stream reads the store again. */
+  wakeAll(): void {
+    for (const set of [...this.watchers.values()]) for (const watcher of [...set]) watcher.wake();
+  }
+
   /** The output kept for the run, in order (at most the per-run bound), for transcripts and the like. */
-  outputText(runId: string): string {
-    this.flush();
+  async outputText(runId: string): Promise<string> {
+    await this.flush();
     let text = '';
     let after = 0;
     for (;;) {
-      const batch = this.store.after(runId, after, 1000, true);
+      const batch = await this.store.after(runId, after, 1000, true);
       if (batch.length === 0) return text;
       for (const event of batch) text += (JSON.parse(event.data) as { text: string }).text;
       after = batch.at(-1)!.id;
@@ -152,17 +167,23 @@ export class RunEvents {
     return n;
   }
 
-  /** Writes what is queued now (before shutdown, or before reading the log). */
-  flush(): void {
+  /** Writes what is queued now (before shutdown, or before reading the log); resolves once it is stored. */
+  flush(): Promise<void> {
     this.scheduled = false;
     // What is ready, in order, up to the first event still being made.
     const waiting = this.queue.findIndex((p) => !p.ready);
     const batch = waiting === -1 ? this.queue : this.queue.slice(0, waiting);
-    if (batch.length === 0) return;
-    this.queue = waiting === -1 ? [] : this.queue.slice(waiting);
+    if (batch.length > 0) {
+      this.queue = waiting === -1 ? [] : this.queue.slice(waiting);
+      this.writing = this.writing.then(() => this.write(batch));
+    }
+    return this.writing;
+  }
+
+  private async write(batch: Pending[]): Promise<void> {
     let stored: StoredRunEvent[];
     try {
-      stored = this.store.append(
+      stored = await this.store.append(
         batch.map((p) => {
           const data = p.kind === 'output' ? JSON.stringify({ stream: p.stream, text: p.text, at: p.at }) : p.data!;
           return {
@@ -180,16 +201,19 @@ export class RunEvents {
       this.log(`Could not record ${batch.length} run event(s): ${(error as Error).message}`);
       return;
     }
+    // A `run` event later in the batch supersedes an end before it (a follow-up started the run again).
+    const latestRun = new Map<string, number>();
+    for (const event of stored) if (event.kind === 'run') latestRun.set(event.runId, event.id);
     for (const event of stored) {
       const set = this.watchers.get(event.runId);
-      if (set) for (const watcher of [...set]) watcher.deliver(event);
+      if (set) for (const watcher of [...set]) watcher.deliver(event, latestRun.get(event.runId) ?? 0);
     }
   }
 
   /** Writes the last events, then ends every open stream (server shutdown). */
   async closeAll(): Promise<void> {
     await Promise.all(this.making);
-    this.flush();
+    await this.flush();
     for (const set of [...this.watchers.values()]) for (const watcher of [...set]) watcher.close();
   }
 
@@ -201,7 +225,7 @@ export class RunEvents {
   private schedule(): void {
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      setImmediate(() => void this.flush());
     }
   }
 

@@ -5,6 +5,7 @@ import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
 import type { ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
+import type { Peers } from './peers.js';
 import type { RunEvents } from './run-events.js';
 
 interface Active {
@@ -15,20 +16,31 @@ interface Active {
 const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 10_000;
 
-/** First in, first out; at most `concurrency` runs execute at once. */
+/** Where this server takes its work: who it is to the store, and its runs' lease. */
+export interface QueueOwner {
+  /** This server's id, recorded on the runs it claims. */
+  id: string;
+  leaseMs: number;
+}
+
+/**
+ * Executes the runs it claims from the store, the one queued longest first, at most
+ * `concurrency` at once. The store hands each run to one claimer only, so any number of
+ * servers may share it; each claims only when it has a free slot.
+ */
 export class RunQueue {
-  private readonly waiting: string[] = [];
   private readonly active = new Map<string, Active>();
-  /** Runs taken from `waiting` whose move to INPROGRESS is being written. */
+  /** Runs claimed whose execution is being prepared, and the claim under way. */
   private starting = 0;
+  private claiming = false;
+  /** A run was queued while a claim was under way: claim again even if that one found nothing. */
+  private claimAgain = false;
   private stopped = false;
   /** Set while a failed store write is waited out before the queue tries again. */
   private retryTimer: NodeJS.Timeout | undefined;
   private retryDelayMs = 0;
   /** Outcomes of finished runs whose writing failed, retried until the store takes them. */
   private readonly unrecorded = new Map<string, ExecutionOutcome>();
-  /** Runs whose move to INPROGRESS failed, in order: first in line again on the next try. */
-  private readonly failedStarts: string[] = [];
 
   constructor(
     private readonly store: RunStore,
@@ -38,17 +50,29 @@ export class RunQueue {
     private readonly log: (line: string) => void,
     private readonly journal: ExecutionJournal,
     private readonly events: RunEvents,
+    private readonly owner: QueueOwner,
+    private readonly peers: Peers,
   ) {}
 
-  /** Whether a new run would have to wait for a slot. */
+  /** Whether a new run would have to wait for a slot here. */
   get atCapacity(): boolean {
-    return this.active.size + this.starting + this.waiting.length >= this.concurrency;
+    return this.active.size + this.starting >= this.concurrency;
   }
 
-  enqueue(runId: string): void {
-    if (this.stopped) return;
-    this.waiting.push(runId);
+  /** A run became QUEUED (created, or taken on by a follow-up): this server or another claims it. */
+  runQueued(): void {
     this.pump();
+    this.peers.publish({ kind: 'queued' });
+  }
+
+  /** Whether this server executes the run now. */
+  isActive(runId: string): boolean {
+    return this.active.has(runId);
+  }
+
+  /** The runs this server executes now. */
+  activeRunIds(): string[] {
+    return [...this.active.keys()];
   }
 
   /** Hands a follow-up to the run's execution in progress; false when none can take it now. */
@@ -84,7 +108,6 @@ export class RunQueue {
   /** Stops taking work and stops what runs, marking each with `message`. */
   async stop(message: RunStatusMessage): Promise<void> {
     this.stopped = true;
-    this.waiting.length = 0;
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     // A last try for outcomes the store refused; what still fails is marked at the next start.
@@ -98,30 +121,45 @@ export class RunQueue {
     );
   }
 
-  private pump(): void {
-    if (this.retryTimer) return; // The store failed a write: wait before trying again.
-    if (this.failedStarts.length) this.waiting.unshift(...this.failedStarts.splice(0));
-    while (!this.stopped && this.active.size + this.starting < this.concurrency && this.waiting.length > 0) {
-      const id = this.waiting.shift()!;
-      this.starting++;
-      const at = this.clock.now();
-      this.store.transition(id, { from: ['QUEUED'], to: 'INPROGRESS', at, startedAt: at }).then(
-        async (run) => {
-          this.storeWorks();
-          if (run) this.events.runChanged(run);
-          // Undefined: it was cancelled while waiting. Counted as starting until its execution is active.
-          if (run && !this.stopped) await this.start(run);
-          this.starting--;
-          this.pump();
-        },
-        (error: unknown) => {
-          this.starting--;
-          // It stays QUEUED in the store and first in line here: taken up again once writes work.
-          this.failedStarts.push(id);
-          this.storeFailed(`Could not start run ${id}`, error);
-        },
-      );
+  /** Claims queued runs while slots are free (also called by the periodic check, for runs queued elsewhere). */
+  pump(): void {
+    if (this.stopped || this.retryTimer) return; // After a failed write, the retry pumps again.
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
     }
+    if (this.active.size + this.starting >= this.concurrency) return;
+    this.claiming = true;
+    this.claimAgain = false;
+    this.starting++;
+    this.store.claimNext(this.owner.id, this.clock.now(), this.owner.leaseMs).then(
+      async (run) => {
+        this.claiming = false;
+        this.storeWorks();
+        if (!run) {
+          this.starting--;
+          if (this.claimAgain) this.pump();
+          return;
+        }
+        this.events.runChanged(run);
+        if (this.stopped) {
+          // Claimed as the server stopped: back in line for the next server.
+          await this.store.transition(run.id, { from: ['INPROGRESS'], to: 'QUEUED', at: this.clock.now() }).catch(() => undefined);
+          this.starting--;
+          return;
+        }
+        this.pump(); // The next slot, while this run is prepared.
+        await this.start(run);
+        this.starting--;
+        this.pump();
+      },
+      (error: unknown) => {
+        this.claiming = false;
+        this.starting--;
+        // The runs stay QUEUED in the store: claimed again once it takes writes.
+        this.storeFailed('Could not claim a queued run', error);
+      },
+    );
   }
 
   private async start(run: RunRecord): Promise<void> {
@@ -200,7 +238,7 @@ export class RunQueue {
 
   /** Follow-ups that came while it ran and that it did not take start the next execution. */
   private async requeueIfPending(runId: string): Promise<void> {
-    if (!this.stopped && (await this.journal.requeueIfPending(runId).catch(() => false))) this.enqueue(runId);
+    if (!this.stopped && (await this.journal.requeueIfPending(runId).catch(() => false))) this.runQueued();
   }
 
   private async record(runId: string, outcome: ExecutionOutcome): Promise<void> {

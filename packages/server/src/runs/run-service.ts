@@ -14,6 +14,7 @@ import type { RunStore } from '../store/run-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import { requestHash } from './request-hash.js';
+import { NO_PEERS, type Peers } from './peers.js';
 import type { RunEvents } from './run-events.js';
 import type { RunQueue } from './run-queue.js';
 import { runTitle } from './run-title.js';
@@ -38,6 +39,7 @@ export class RunService {
     private readonly sources: RunSourceResolver,
     /** Every key reads and cancels every run; otherwise only its own principal's. */
     readonly sharedRuns = false,
+    private readonly peers: Peers = NO_PEERS,
   ) {}
 
   /** Whether `principal` may read and cancel `run`. */
@@ -113,7 +115,7 @@ export class RunService {
     const atCapacity = result.kind === 'created' && this.queue.atCapacity;
     if (result.kind === 'created') {
       this.events.runChanged(result.run);
-      this.queue.enqueue(result.run.id);
+      this.queue.runQueued();
     }
     const state = result.kind === 'created' ? 'QUEUED' : ((await this.store.get(result.run.id))?.state ?? result.run.state);
     return { run_id: result.run.id, task_id: result.run.id, state, ...(atCapacity ? { at_capacity: true } : {}) };
@@ -145,8 +147,10 @@ export class RunService {
     }
     this.events.runChanged(cancelled);
     // Answered at once: the agent's process group is ended in the background (SIGTERM, then
-    // SIGKILL after a grace period), and its slot is freed once it is gone.
-    void this.queue.abandon(runId);
+    // SIGKILL after a grace period), and its slot is freed once it is gone. Another server
+    // executing it is told; it also lets the run go at its next lease renewal.
+    if (this.queue.isActive(runId)) void this.queue.abandon(runId);
+    else if (run.state === 'INPROGRESS') this.peers.publish({ kind: 'cancel', runId });
     return cancelled;
   }
 }

@@ -21,8 +21,8 @@ const EMPTY_HEAD: RunEventHead = { lastId: 0, outputBytes: 0, droppedThrough: 0,
 const toEvent = (row: EventRow): StoredRunEvent => ({ runId: row.run_id, id: row.id, kind: row.kind, data: row.data });
 
 /**
- * The event log in the run store's SQLite database (tables of migration 2). Calls are
- * synchronous underneath, so events are read back in exactly the order they were written.
+ * The event log in the run store's SQLite database (tables of migration 5). Calls are
+ * synchronous underneath (one server owns the file), answered as promises to fit the interface.
  */
 export class SqliteRunEventStore implements RunEventStore {
   private readonly appendBatch: (events: readonly (NewRunEvent & { runVersion?: string })[], limit: number) => StoredRunEvent[];
@@ -54,7 +54,7 @@ export class SqliteRunEventStore implements RunEventStore {
     this.appendBatch = db.transaction((events, limit) => this.appendNow(events, limit));
   }
 
-  append(events: readonly (NewRunEvent & { runVersion?: string })[], outputLimitBytes: number): StoredRunEvent[] {
+  async append(events: readonly (NewRunEvent & { runVersion?: string })[], outputLimitBytes: number): Promise<StoredRunEvent[]> {
     return events.length ? this.appendBatch(events, outputLimitBytes) : [];
   }
 
@@ -63,7 +63,7 @@ export class SqliteRunEventStore implements RunEventStore {
     const stored: StoredRunEvent[] = [];
     for (const event of events) {
       let head = heads.get(event.runId);
-      if (!head) heads.set(event.runId, (head = { ...this.head(event.runId) }));
+      if (!head) heads.set(event.runId, (head = this.readHead(event.runId)));
       head.lastId += 1;
       head.outputBytes += event.bytes;
       if (event.runVersion !== undefined) head.runVersion = event.runVersion;
@@ -92,12 +92,12 @@ export class SqliteRunEventStore implements RunEventStore {
     }
   }
 
-  after(runId: string, afterId: number, limit: number, outputOnly = false): StoredRunEvent[] {
+  async after(runId: string, afterId: number, limit: number, outputOnly = false): Promise<StoredRunEvent[]> {
     const statement = outputOnly ? this.statements.outputAfter! : this.statements.after!;
     return (statement.all(runId, afterId, limit) as EventRow[]).map(toEvent);
   }
 
-  outputTail(runId: string, throughId: number, maxBytes: number): StoredRunEvent[] {
+  async outputTail(runId: string, throughId: number, maxBytes: number): Promise<StoredRunEvent[]> {
     const picked: StoredRunEvent[] = [];
     let bytes = 0;
     let before = throughId;
@@ -114,12 +114,16 @@ export class SqliteRunEventStore implements RunEventStore {
     return picked.reverse();
   }
 
-  latestRunEvent(runId: string): StoredRunEvent | undefined {
+  async latestRunEvent(runId: string): Promise<StoredRunEvent | undefined> {
     const row = this.statements.latestRun!.get(runId) as EventRow | undefined;
     return row ? toEvent(row) : undefined;
   }
 
-  head(runId: string): RunEventHead {
+  async head(runId: string): Promise<RunEventHead> {
+    return this.readHead(runId);
+  }
+
+  private readHead(runId: string): RunEventHead {
     const row = this.statements.head!.get(runId) as HeadRow | undefined;
     if (!row) return { ...EMPTY_HEAD };
     return {

@@ -343,9 +343,14 @@ export class SqliteRunStore implements RunStore {
     return rows.map((row) => ({ id: row.id, pgid: row.pgid, startTime: row.start_time }));
   }
 
-  async queuedIds(): Promise<string[]> {
-    const rows = this.statement("SELECT id FROM runs WHERE state = 'QUEUED' ORDER BY seq").all() as { id: string }[];
-    return rows.map((r) => r.id);
+  /** One server owns the file, so there is no lease to keep: `owner` and `leaseMs` are not stored. */
+  async claimNext(_owner: string, at: string): Promise<RunRecord | undefined> {
+    const [row] = this.statement(
+      `UPDATE runs SET state = 'INPROGRESS', updated_at = ?, started_at = ?
+       WHERE seq = (SELECT seq FROM runs WHERE state = 'QUEUED' ORDER BY updated_at, seq LIMIT 1) AND state = 'QUEUED'
+       RETURNING ${COLUMNS}`,
+    ).all(at, at) as RunRow[];
+    return row ? toRecord(row) : undefined;
   }
 
   async failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number> {

@@ -1,11 +1,12 @@
 import type Database from 'better-sqlite3';
 import type { LastRun } from '../sources/environment-registry.js';
+import type { SourceActivity } from './source-activity.js';
 
-/** When environments and skills were last used, read from the runs table (indexes of migration 2). */
-export class SqliteSourceActivity {
+/** When environments and skills were last used, read from the runs table (indexes of migration 6). */
+export class SqliteSourceActivity implements SourceActivity {
   constructor(private readonly db: Database.Database) {}
 
-  lastRunInEnvironment(environmentId: string): LastRun | undefined {
+  async lastRunInEnvironment(environmentId: string): Promise<LastRun | undefined> {
     const row = this.db
       .prepare(
         `SELECT id, title, state, created_at, updated_at, started_at FROM runs
@@ -20,7 +21,7 @@ export class SqliteSourceActivity {
   }
 
   /** Skill variant id → when a run last started from it. */
-  lastRunOfSkills(): Map<string, string> {
+  async lastRunOfSkills(): Promise<Map<string, string>> {
     const rows = this.db
       .prepare('SELECT skill_id, MAX(created_at) AS at FROM runs WHERE skill_id IS NOT NULL GROUP BY skill_id')
       .all() as { skill_id: string; at: string }[];

@@ -1,0 +1,113 @@
+import type { RunStatusMessage } from '@agent-runs/core/contract';
+import type { ClusterSignal, ClusterStore } from '../store/cluster.js';
+import type { FollowupService } from './followup-service.js';
+import type { MonotonicClock } from './monotonic-clock.js';
+import type { Peers } from './peers.js';
+import type { RunEvents } from './run-events.js';
+import type { RunQueue } from './run-queue.js';
+
+/** A lease is renewed, and expired ones looked for, this many times per lease. */
+const CHECKS_PER_LEASE = 3;
+
+/** Why a run whose server stopped renewing its lease ended FAILED. */
+export function lostServerMessage(owner: string | null): RunStatusMessage {
+  return {
+    message: `The server executing this run${owner ? ` (${owner})` : ''} stopped renewing its lease, so it is taken as dead and the run's outcome is unknown; start a new run.`,
+    error_code: 'internal_error',
+    retryable: true,
+  };
+}
+
+interface Parts {
+  queue: RunQueue;
+  events: RunEvents;
+  followups: FollowupService;
+}
+
+/**
+ * This server as one of several on a shared database. Every `leaseMs / 3` it renews the
+ * lease on the runs it executes (letting go of any cancelled or expired meanwhile),
+ * fails the runs of servers whose lease ran out, and claims queued runs it missed a
+ * signal for. Signals from the others reach the queue (queued runs, cancels), the
+ * follow-ups (for runs executed here) and the streams (events stored elsewhere).
+ */
+export class ClusterNode implements Peers {
+  private timer: NodeJS.Timeout | undefined;
+  private checking: Promise<void> | undefined;
+  private parts: Parts | undefined;
+
+  constructor(
+    private readonly cluster: ClusterStore,
+    readonly serverId: string,
+    private readonly leaseMs: number,
+    private readonly clock: MonotonicClock,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  publish(signal: ClusterSignal): void {
+    this.cluster.signals.publish(signal).catch((error: unknown) => {
+      this.log(`Could not signal the other servers (${signal.kind}): ${(error as Error).message}`);
+    });
+  }
+
+  start(parts: Parts): void {
+    this.parts = parts;
+    this.cluster.signals.subscribe((signal) => this.receive(signal));
+    this.cluster.signals.onReconnect(() => {
+      parts.events.wakeAll();
+      parts.queue.pump();
+    });
+    this.timer = setInterval(() => this.check(), Math.max(10, Math.floor(this.leaseMs / CHECKS_PER_LEASE)));
+    this.timer.unref();
+    this.check();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.checking;
+  }
+
+  private receive(signal: ClusterSignal): void {
+    const parts = this.parts!;
+    switch (signal.kind) {
+      case 'queued':
+        return parts.queue.pump();
+      case 'events':
+        return parts.events.storedElsewhere(signal.runId);
+      case 'cancel':
+        if (parts.queue.isActive(signal.runId)) void parts.queue.abandon(signal.runId);
+        return;
+      case 'followup':
+        parts.followups.deliverHere(signal.runId, signal.followupId).catch((error: unknown) => {
+          this.log(`Could not hand follow-up ${signal.followupId} to run ${signal.runId}: ${(error as Error).message}`);
+        });
+    }
+  }
+
+  private check(): void {
+    if (this.checking || !this.timer) return;
+    this.checking = this.checkNow()
+      .catch((error: unknown) => this.log(`Could not renew this server's leases: ${(error as Error).message}`))
+      .finally(() => {
+        this.checking = undefined;
+      });
+  }
+
+  private async checkNow(): Promise<void> {
+    const { queue, events } = this.parts!;
+    // Taken before renewing: a run claimed after the renewal is not mistaken for one let go.
+    const executing = queue.activeRunIds();
+    const held = new Set(await this.cluster.leases.renew(this.serverId, this.leaseMs));
+    // Cancelled (a lost signal) or expired (this server was cut off too long): stop the work.
+    for (const id of executing) {
+      if (!held.has(id)) void queue.abandon(id);
+    }
+    const expired = await this.cluster.leases.expire(lostServerMessage, this.clock.now());
+    for (const run of expired) {
+      this.log(`Run ${run.id} ended FAILED: the server executing it stopped renewing its lease.`);
+      void events.runChanged(run);
+    }
+    queue.pump();
+  }
+}

@@ -1,0 +1,83 @@
+import pg from 'pg';
+import { ServerConfigError } from '../config/resolve-options.js';
+import { PostgresArtifactStore } from './postgres-artifact-store.js';
+import { PostgresConversationStore } from './postgres-conversation-store.js';
+import { PostgresIdentityStore } from './postgres-identity-store.js';
+import { PostgresRunLeases } from './postgres-leases.js';
+import { migratePostgres } from './postgres-migrations.js';
+import { PostgresRunEventStore } from './postgres-run-event-store.js';
+import { PostgresRunStore } from './postgres-run-store.js';
+import { PostgresScheduleStore } from './postgres-schedule-store.js';
+import { PostgresSharedSecrets } from './postgres-secrets.js';
+import { PostgresSignals } from './postgres-signals.js';
+import { PostgresSourceActivity } from './postgres-source-activity.js';
+import { postgresTarget } from './postgres-url.js';
+import type { Storage } from './storage.js';
+
+export interface PostgresStorageOptions {
+  log: (line: string) => void;
+  /** This server's id among those sharing the database: its signals are not delivered back to it. */
+  serverId: string;
+  /** Connections the pool may hold (default 10); one more listens for signals. */
+  poolSize?: number;
+}
+
+/** How long to wait for a connection before giving up, at start-up and later. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * Connects to PostgreSQL, migrates the schema (one server at a time) and answers every store
+ * on one pool, plus the cluster's leases, signals and shared secrets. A database that cannot
+ * be reached is reported as a ServerConfigError naming the URL without its password.
+ */
+export async function openPostgresStorage(url: string, options: PostgresStorageOptions): Promise<Storage> {
+  const target = postgresTarget(url);
+  const poolSize = options.poolSize ?? 10;
+  if (!Number.isSafeInteger(poolSize) || poolSize < 1) {
+    throw new ServerConfigError(`The database pool size must be a whole number of connections, at least 1; got ${poolSize}.`);
+  }
+  const connection: pg.ClientConfig = { connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'agent-runs-server' };
+  const pool = new pg.Pool({ ...connection, max: poolSize });
+  // An idle connection the database dropped must not take the process down; the pool makes another.
+  pool.on('error', (error) => options.log(`A PostgreSQL connection failed while idle (${error.message}); it is replaced.`));
+  let signals: PostgresSignals | undefined;
+  try {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      const { code, message } = error as { code?: string; message: string };
+      throw new ServerConfigError(
+        `Cannot connect to the PostgreSQL database ${target.shown} (${code ?? 'error'}: ${message}); check that the server is running and reachable from here, ` +
+          'that the database exists, and the user name and password.',
+      );
+    }
+    try {
+      await migratePostgres(client);
+    } finally {
+      client.release();
+    }
+    signals = new PostgresSignals(pool, { ...connection, application_name: 'agent-runs-server signals' }, options.serverId, options.log);
+    await signals.start();
+  } catch (error) {
+    await signals?.close();
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  const listening = signals;
+  return {
+    runs: new PostgresRunStore(pool),
+    events: new PostgresRunEventStore(pool, options.serverId),
+    artifacts: new PostgresArtifactStore(pool),
+    conversations: new PostgresConversationStore(pool),
+    schedules: new PostgresScheduleStore(pool),
+    identities: new PostgresIdentityStore(pool),
+    activity: new PostgresSourceActivity(pool),
+    cluster: { leases: new PostgresRunLeases(pool), signals: listening, secrets: new PostgresSharedSecrets(pool) },
+    description: target.description,
+    async close() {
+      await listening.close();
+      await pool.end();
+    },
+  };
+}

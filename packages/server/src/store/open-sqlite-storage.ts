@@ -1,0 +1,25 @@
+import { dirname } from 'node:path';
+import { openRunStore } from './open-run-store.js';
+import { SqliteArtifactStore } from './sqlite-artifact-store.js';
+import { SqliteConversationStore } from './sqlite-conversation-store.js';
+import { SqliteIdentityStore } from './sqlite-identity-store.js';
+import { SqliteRunEventStore } from './sqlite-run-event-store.js';
+import { SqliteScheduleStore } from './sqlite-schedule-store.js';
+import { SqliteSourceActivity } from './sqlite-source-activity.js';
+import type { Storage } from './storage.js';
+
+/** Every store in one SQLite file (or in memory for `:memory:`), for one server. */
+export function openSqliteStorage(file: string): Storage {
+  const runs = openRunStore(file);
+  return {
+    runs,
+    events: new SqliteRunEventStore(runs.db),
+    artifacts: new SqliteArtifactStore(runs.db),
+    conversations: new SqliteConversationStore(runs.db),
+    schedules: new SqliteScheduleStore(runs.db),
+    identities: new SqliteIdentityStore(runs.db),
+    activity: new SqliteSourceActivity(runs.db),
+    description: file === ':memory:' ? 'in memory' : `data in ${dirname(file)}`,
+    close: () => runs.close(),
+  };
+}

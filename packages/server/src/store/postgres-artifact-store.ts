@@ -1,0 +1,84 @@
+import type pg from 'pg';
+import type { KnownArtifactType } from '@agent-runs/core/contract';
+import type { ArtifactRecord, ArtifactStore, NewArtifact } from './artifact-store.js';
+import { inTransaction, toNumber } from './postgres-transaction.js';
+import { timeOrderedId } from './time-ordered-id.js';
+
+interface ArtifactRow {
+  uid: string;
+  run_id: string;
+  artifact_type: string;
+  created_at: string;
+  data: string;
+  size_bytes: string;
+}
+
+const COLUMNS = 'uid, run_id, artifact_type, created_at, data, size_bytes';
+
+function toRecord(row: ArtifactRow): ArtifactRecord {
+  return {
+    uid: row.uid,
+    runId: row.run_id,
+    type: row.artifact_type as KnownArtifactType,
+    createdAt: row.created_at,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    sizeBytes: toNumber(row.size_bytes),
+  };
+}
+
+/** Artifacts in PostgreSQL, file bytes (bytea) beside their row: the servers share nothing but the database. */
+export class PostgresArtifactStore implements ArtifactStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async add(runId: string, artifacts: readonly NewArtifact[], at: string): Promise<ArtifactRecord[]> {
+    return inTransaction(this.pool, async (client) => {
+      const added: ArtifactRecord[] = [];
+      for (const artifact of artifacts) {
+        const uid = timeOrderedId();
+        const sizeBytes = artifact.content?.length ?? 0;
+        await client.query(
+          'INSERT INTO artifacts (uid, run_id, artifact_type, created_at, data, content, size_bytes) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          [uid, runId, artifact.type, at, JSON.stringify(artifact.data), artifact.content ?? null, sizeBytes],
+        );
+        added.push({ uid, runId, type: artifact.type, createdAt: at, data: artifact.data, sizeBytes });
+      }
+      return added;
+    });
+  }
+
+  async listByRun(runId: string): Promise<ArtifactRecord[]> {
+    const { rows } = await this.pool.query<ArtifactRow>(`SELECT ${COLUMNS} FROM artifacts WHERE run_id = $1 ORDER BY seq`, [runId]);
+    return rows.map(toRecord);
+  }
+
+  async listByRuns(runIds: readonly string[]): Promise<Map<string, ArtifactRecord[]>> {
+    const found = new Map<string, ArtifactRecord[]>();
+    if (runIds.length === 0) return found;
+    const { rows } = await this.pool.query<ArtifactRow>(`SELECT ${COLUMNS} FROM artifacts WHERE run_id = ANY($1::text[]) ORDER BY seq`, [
+      [...runIds],
+    ]);
+    for (const row of rows) {
+      const list = found.get(row.run_id) ?? [];
+      list.push(toRecord(row));
+      found.set(row.run_id, list);
+    }
+    return found;
+  }
+
+  async get(uid: string): Promise<ArtifactRecord | undefined> {
+    const { rows } = await this.pool.query<ArtifactRow>(`SELECT ${COLUMNS} FROM artifacts WHERE uid = $1`, [uid]);
+    return rows[0] ? toRecord(rows[0]) : undefined;
+  }
+
+  async content(uid: string): Promise<Buffer | undefined> {
+    const { rows } = await this.pool.query<{ content: Buffer | null }>('SELECT content FROM artifacts WHERE uid = $1', [uid]);
+    return rows[0]?.content ?? undefined;
+  }
+
+  async runBytes(runId: string): Promise<number> {
+    const { rows } = await this.pool.query<{ total: string }>('SELECT COALESCE(SUM(size_bytes), 0) AS total FROM artifacts WHERE run_id = $1', [
+      runId,
+    ]);
+    return toNumber(rows[0]!.total);
+  }
+}

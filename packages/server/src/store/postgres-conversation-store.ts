@@ -1,0 +1,91 @@
+import type pg from 'pg';
+import type { ConversationStore, RunMessage } from './conversation-store.js';
+import { toNumber } from './postgres-transaction.js';
+import { timeOrderedId } from './time-ordered-id.js';
+
+interface MessageRow {
+  id: string;
+  run_id: string;
+  kind: string;
+  text: string;
+  mode: string | null;
+  state: string | null;
+  execution: number | null;
+  created_at: string;
+}
+
+const COLUMNS = 'id, run_id, kind, text, mode, state, execution, created_at';
+
+function toMessage(row: MessageRow): RunMessage {
+  return {
+    id: row.id,
+    runId: row.run_id,
+    kind: row.kind as RunMessage['kind'],
+    text: row.text,
+    mode: row.mode,
+    state: row.state,
+    execution: row.execution,
+    createdAt: row.created_at,
+  };
+}
+
+/** Follow-ups and results in PostgreSQL (`run_messages`). */
+export class PostgresConversationStore implements ConversationStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async addFollowup(
+    runId: string,
+    { text, mode, at, idempotencyKey }: { text: string; mode: string | null; at: string; idempotencyKey?: string | undefined },
+  ): Promise<{ message: RunMessage; replayed: boolean }> {
+    const message: RunMessage = { id: timeOrderedId(), runId, kind: 'followup', text, mode, state: null, execution: null, createdAt: at };
+    // A follow-up racing under the same key (on this server or another) is waited for, then answered.
+    const inserted = await this.pool.query(
+      `INSERT INTO run_messages (id, run_id, kind, text, mode, state, execution, created_at, idempotency_key)
+       VALUES ($1, $2, 'followup', $3, $4, NULL, NULL, $5, $6)
+       ON CONFLICT (run_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
+      [message.id, runId, text, mode, at, idempotencyKey ?? null],
+    );
+    if (inserted.rowCount) return { message, replayed: false };
+    const { rows } = await this.pool.query<MessageRow>(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = $1 AND idempotency_key = $2`, [
+      runId,
+      idempotencyKey,
+    ]);
+    return { message: toMessage(rows[0]!), replayed: true };
+  }
+
+  async addResult(runId: string, r: { execution: number; state: string; text: string; at: string }): Promise<RunMessage> {
+    const message: RunMessage = { id: timeOrderedId(), runId, kind: 'result', text: r.text, mode: null, state: r.state, execution: r.execution, createdAt: r.at };
+    await this.pool.query(
+      `INSERT INTO run_messages (id, run_id, kind, text, mode, state, execution, created_at) VALUES ($1, $2, 'result', $3, NULL, $4, $5, $6)`,
+      [message.id, runId, r.text, r.state, r.execution, r.at],
+    );
+    return message;
+  }
+
+  async list(runId: string): Promise<RunMessage[]> {
+    const { rows } = await this.pool.query<MessageRow>(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = $1 ORDER BY seq`, [runId]);
+    return rows.map(toMessage);
+  }
+
+  async pendingFollowups(runId: string): Promise<RunMessage[]> {
+    const { rows } = await this.pool.query<MessageRow>(
+      `SELECT ${COLUMNS} FROM run_messages WHERE run_id = $1 AND kind = 'followup' AND execution IS NULL ORDER BY seq`,
+      [runId],
+    );
+    return rows.map(toMessage);
+  }
+
+  async assign(runId: string, ids: readonly string[], execution: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.pool.query('UPDATE run_messages SET execution = $1 WHERE run_id = $2 AND id = ANY($3::text[]) AND execution IS NULL', [
+      execution,
+      runId,
+      [...ids],
+    ]);
+  }
+
+  async executionCount(runId: string): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>("SELECT COUNT(*) AS n FROM run_messages WHERE run_id = $1 AND kind = 'result'", [runId]);
+    return toNumber(rows[0]!.n);
+  }
+}

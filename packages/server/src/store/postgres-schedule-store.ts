@@ -1,0 +1,132 @@
+import type pg from 'pg';
+import { inTransaction } from './postgres-transaction.js';
+import type { FiringResult, ScheduleRecord, ScheduleStore } from './schedule-store.js';
+
+interface ScheduleRow {
+  id: string;
+  name: string;
+  cron_schedule: string;
+  enabled: boolean;
+  body: string;
+  creator: string;
+  created_at: string;
+  updated_at: string;
+  updated_by: string;
+  last_ran: string | null;
+  next_run: string | null;
+  last_spawn_error: string | null;
+}
+
+function toRecord(row: ScheduleRow): ScheduleRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    cronSchedule: row.cron_schedule,
+    enabled: row.enabled,
+    body: JSON.parse(row.body) as ScheduleRecord['body'],
+    creator: JSON.parse(row.creator) as ScheduleRecord['creator'],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    updatedBy: JSON.parse(row.updated_by) as ScheduleRecord['updatedBy'],
+    lastRan: row.last_ran,
+    nextRun: row.next_run,
+    lastSpawnError: row.last_spawn_error,
+  };
+}
+
+/** The values of COLUMNS, in order. */
+function toValues(s: ScheduleRecord): unknown[] {
+  return [
+    s.id,
+    s.name,
+    s.cronSchedule,
+    s.enabled,
+    JSON.stringify(s.body),
+    JSON.stringify(s.creator),
+    s.createdAt,
+    s.updatedAt,
+    JSON.stringify(s.updatedBy),
+    s.lastRan,
+    s.nextRun,
+    s.lastSpawnError,
+  ];
+}
+
+const COLUMNS = 'id, name, cron_schedule, enabled, body, creator, created_at, updated_at, updated_by, last_ran, next_run, last_spawn_error';
+
+/** Schedules and their firings in PostgreSQL; a firing is claimed by one server only. */
+export class PostgresScheduleStore implements ScheduleStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async insert(schedule: ScheduleRecord): Promise<void> {
+    await this.pool.query(`INSERT INTO schedules (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, toValues(schedule));
+  }
+
+  async get(id: string): Promise<ScheduleRecord | undefined> {
+    const { rows } = await this.pool.query<ScheduleRow>(`SELECT ${COLUMNS} FROM schedules WHERE id = $1`, [id]);
+    return rows[0] ? toRecord(rows[0]) : undefined;
+  }
+
+  async list(): Promise<ScheduleRecord[]> {
+    const { rows } = await this.pool.query<ScheduleRow>(`SELECT ${COLUMNS} FROM schedules ORDER BY seq`);
+    return rows.map(toRecord);
+  }
+
+  async replace(schedule: ScheduleRecord): Promise<boolean> {
+    const v = toValues(schedule);
+    const result = await this.pool.query(
+      `UPDATE schedules SET name = $2, cron_schedule = $3, enabled = $4, body = $5, updated_at = $6, updated_by = $7, next_run = $8,
+         last_spawn_error = $9 WHERE id = $1`,
+      [v[0], v[1], v[2], v[3], v[4], v[7], v[8], v[10], v[11]],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return inTransaction(this.pool, async (client) => {
+      await client.query('DELETE FROM schedule_firings WHERE schedule_id = $1', [id]);
+      const result = await client.query('DELETE FROM schedules WHERE id = $1', [id]);
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  async due(now: string): Promise<ScheduleRecord[]> {
+    const { rows } = await this.pool.query<ScheduleRow>(
+      `SELECT ${COLUMNS} FROM schedules WHERE enabled AND next_run IS NOT NULL AND next_run <= $1 ORDER BY next_run`,
+      [now],
+    );
+    return rows.map(toRecord);
+  }
+
+  async claimFiring(scheduleId: string, tick: string, at: string): Promise<{ claimed: boolean; earlier?: FiringResult }> {
+    const inserted = await this.pool.query(
+      'INSERT INTO schedule_firings (schedule_id, tick_at, fired_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [scheduleId, tick, at],
+    );
+    if (inserted.rowCount) return { claimed: true };
+    const { rows } = await this.pool.query<{ run_id: string | null; error: string | null }>(
+      'SELECT run_id, error FROM schedule_firings WHERE schedule_id = $1 AND tick_at = $2',
+      [scheduleId, tick],
+    );
+    const row = rows[0] ?? { run_id: null, error: null };
+    const finished = row.run_id !== null || row.error !== null;
+    return { claimed: false, ...(finished ? { earlier: { runId: row.run_id, error: row.error } } : {}) };
+  }
+
+  async finishFiring(scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      await client.query('UPDATE schedule_firings SET run_id = $1, error = $2 WHERE schedule_id = $3 AND tick_at = $4', [
+        result.runId,
+        result.error,
+        scheduleId,
+        tick,
+      ]);
+      await client.query('UPDATE schedules SET last_ran = $1, next_run = $2, last_spawn_error = $3 WHERE id = $4', [
+        timing.lastRan,
+        timing.nextRun,
+        result.error,
+        scheduleId,
+      ]);
+    });
+  }
+}

@@ -18,10 +18,6 @@ if (!hasSystemdAnalyze) {
   console.warn('test/deploy/systemd-unit.test.ts: the systemd-analyze checks are SKIPPED (no /usr/bin/systemd-analyze; Debian: apt-get install systemd).');
 }
 
-// Not yet in --help on this branch; they come with the PostgreSQL storage. Until then they
-// are left out of the "the server knows it" checks below (they are not on ExecStart anyway).
-const PENDING = new Set(['--database-url', '--lease', 'AGENT_RUNS_SERVER_DATABASE_URL', 'AGENT_RUNS_SERVER_LEASE']);
-
 /** `Key=value` of the [Service] section (the last one wins, as in systemd). */
 function serviceSettings(text: string): Map<string, string> {
   const settings = new Map<string, string>();
@@ -95,7 +91,7 @@ describe('examples/deploy/agent-runs-server.service', () => {
     expect(flags.length).toBeGreaterThan(0);
     const variables = [...envText.matchAll(/^#?\s*(AGENT_RUNS_SERVER_[A-Z_]+)=/gm)].map((match) => match[1]!);
     expect(variables.length).toBeGreaterThan(0);
-    const unknown = [...flags, ...variables].filter((name) => !PENDING.has(name) && !new RegExp(`(^|[\\s,])${name}\\b`, 'm').test(help));
+    const unknown = [...flags, ...variables].filter((name) => !new RegExp(`(^|[\\s,])${name}\\b`, 'm').test(help));
     expect(unknown).toEqual([]);
   });
 });

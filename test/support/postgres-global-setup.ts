@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import pg from 'pg';
 
 /**
  * vitest's global set-up: gives the tests a PostgreSQL to create databases on, as
@@ -41,8 +42,37 @@ function loudWarning(reason: string): void {
   );
 }
 
+/** The URL as it may be shown: without its password. */
+function shown(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/** A URL given by hand that does not answer is a mistake to report now, not in every test. */
+async function checkGivenUrl(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (error) {
+    throw new Error(`AGENT_RUNS_TEST_DATABASE_URL (${shown(url)}) does not answer: ${(error as Error).message}. Fix or unset it (unset, the tests start a throwaway cluster).`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
-  if (process.env.AGENT_RUNS_TEST_DATABASE_URL) return undefined;
+  const given = process.env.AGENT_RUNS_TEST_DATABASE_URL;
+  if (given) {
+    await checkGivenUrl(given);
+    return undefined;
+  }
   const stateFile = join(tmpdir(), `agent-runs-pg-state-${process.pid}-${randomBytes(4).toString('hex')}.json`);
   let url: string;
   try {

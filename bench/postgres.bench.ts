@@ -123,18 +123,18 @@ async function startServerProcess(args: string[]): Promise<ServerProcess> {
 interface Postgres {
   adminUrl: string;
   /** How the cluster writes, for the rows: fsync=off flatters every write figure. */
-  fsync: string;
+  durability: string;
   stop(): Promise<void>;
 }
 
-async function runScript(args: string[]): Promise<string> {
+async function runClusterScript(args: string[]): Promise<string> {
   const child = spawn(process.execPath, [clusterScript, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`scripts/postgres-cluster.mjs ${args.join(' ')} exited with ${code}: ${err.trim()}`);
+  if (code !== 0) throw new Error(`scripts/postgres-cluster.mjs ${args[0]} exited with ${code}: ${err.trim()}`);
   return out;
 }
 
@@ -144,20 +144,20 @@ async function findPostgres(): Promise<Postgres | string> {
   let stop = async () => {};
   if (!adminUrl) {
     if (!existsSync(clusterScript)) return 'AGENT_RUNS_BENCH_DATABASE_URL is not set and scripts/postgres-cluster.mjs is missing';
+    const stateFile = join(tmpdir(), `agent-runs-bench-postgres-${randomBytes(6).toString('hex')}.json`);
     try {
-      const out = await runScript(['start']);
-      adminUrl = /postgres(?:ql)?:\/\/\S+/.exec(out)?.[0];
-      if (!adminUrl) throw new Error(`scripts/postgres-cluster.mjs start printed no postgres:// URL: ${out.trim()}`);
-      stop = async () => void (await runScript(['stop']));
+      adminUrl = (await runClusterScript(['start', '--state-file', stateFile])).trim();
     } catch (error) {
-      return `no throwaway cluster: ${(error as Error).message}`;
+      return `AGENT_RUNS_BENCH_DATABASE_URL is not set and no throwaway cluster could be started: ${(error as Error).message}`;
     }
+    stop = async () => void (await runClusterScript(['stop', stateFile]));
   }
   const admin = new pg.Client({ connectionString: adminUrl });
   try {
     await admin.connect();
-    const { rows } = await admin.query<{ fsync: string }>('SHOW fsync');
-    return { adminUrl, fsync: rows[0]!.fsync, stop };
+    const fsync = (await admin.query<{ fsync: string }>('SHOW fsync')).rows[0]!.fsync;
+    const commit = (await admin.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit;
+    return { adminUrl, durability: `fsync=${fsync}, synchronous_commit=${commit}`, stop };
   } catch (error) {
     await stop();
     return `cannot reach PostgreSQL: ${(error as Error).message}`;
@@ -277,7 +277,7 @@ async function withServers<T>(argsList: string[][], use: (origins: string[]) => 
   }
 }
 
-function rateRows(sqlite: Rates, one: Rates, two: Rates, fsync: string): BenchRow[] {
+function rateRows(sqlite: Rates, one: Rates, two: Rates, durability: string): BenchRow[] {
   const rows: BenchRow[] = [];
   const setups: [string, Rates][] = [
     ['1 server', one],
@@ -296,7 +296,7 @@ function rateRows(sqlite: Rates, one: Rates, two: Rates, fsync: string): BenchRo
   for (const [what, figure] of setups) {
     rows.push({
       suite: 'postgres',
-      measure: `POST /agent/run, ${what} (runs stay queued; fsync=${fsync})`,
+      measure: `POST /agent/run, ${what} (runs stay queued; ${durability})`,
       value: `${fmt(figure.creates)} creates/s`,
       baseline: `${fmt(sqlite.creates)} creates/s (SQLite server, WAL, same client)`,
       ratio: `${fmt(figure.creates / sqlite.creates, 2)}x`,
@@ -327,7 +327,7 @@ async function bareSelectTimes(url: string, cursors: string[], decode: CursorMod
   return times;
 }
 
-async function listRows(url: string, fsync: string): Promise<BenchRow[]> {
+async function listRows(url: string, durability: string): Promise<BenchRow[]> {
   const { encodeCursor, decodeCursor } = (await import(cursorDist)) as CursorModule;
   const { RUN_COLUMNS } = (await import(runRowDist)) as RunRowModule;
   const client = new pg.Client({ connectionString: url });
@@ -355,7 +355,7 @@ async function listRows(url: string, fsync: string): Promise<BenchRow[]> {
     suite: 'postgres',
     measure: `p${p} ${label}`,
     value: `${fmt(percentile(walk.times, p), 2)} ms`,
-    baseline: `${fmt(percentile(bare, p), 2)} ms (bare SELECT of the same page, fsync=${fsync})`,
+    baseline: `${fmt(percentile(bare, p), 2)} ms (bare SELECT of the same page, ${durability})`,
     ratio: `${fmt(percentile(walk.times, p) / percentile(bare, p), 2)}x`,
     target,
     ...(met === undefined ? {} : { met }),
@@ -479,11 +479,11 @@ export default async function postgresBench(): Promise<BenchRow[]> {
       best[name] = { gets: Math.max(got.gets, best[name]?.gets ?? 0), creates: Math.max(got.creates, best[name]?.creates ?? 0) };
     }
     const { sqlite, one, two } = best as Record<keyof typeof setups, Rates>;
-    rows.push(...rateRows(sqlite, one, two, postgres.fsync));
+    rows.push(...rateRows(sqlite, one, two, postgres.durability));
 
     // Pages deep in 1,000,000 runs.
     await seedPostgres(db.url, RATE_RUNS, LIST_RUNS - RATE_RUNS);
-    rows.push(...(await listRows(db.url, postgres.fsync)));
+    rows.push(...(await listRows(db.url, postgres.durability)));
     await db.drop();
     databases.pop();
 

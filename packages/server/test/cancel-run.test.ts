@@ -67,3 +67,22 @@ describe('cancelling a run', () => {
     await expect(t.client.runs.cancel('missing-run')).rejects.toBeInstanceOf(NotFoundError);
   });
 });
+
+describe('a run cancelled as it is claimed', () => {
+  it('never starts, so its slot is free for the next run', async () => {
+    // A long lease: on PostgreSQL its renewal would otherwise let go of such a run within seconds.
+    const single = await startTestServer({ concurrency: 1, leaseMs: 600_000 });
+    try {
+      // A run that would hang for ever, cancelled at once: several times, to meet the
+      // moment between its claim and the start of its agent.
+      for (let i = 0; i < 10; i++) {
+        const { run_id } = await single.client.runs.create({ prompt: '[simulate hang]' });
+        await single.client.runs.cancel(run_id);
+      }
+      const next = await single.client.runs.create({ prompt: '[simulate 10ms]' });
+      expect((await single.client.runs.wait(next.run_id, { timeout: 10_000 })).state).toBe('SUCCEEDED');
+    } finally {
+      await single.close();
+    }
+  });
+});

@@ -30,6 +30,9 @@ export interface QueueOwner {
  */
 export class RunQueue {
   private readonly active = new Map<string, Active>();
+  /** Runs claimed whose execution is being prepared; those in `dropped` were cancelled meanwhile. */
+  private readonly preparing = new Set<string>();
+  private readonly dropped = new Set<string>();
   /** Runs claimed whose execution is being prepared, and the claim under way. */
   private starting = 0;
   private claiming = false;
@@ -65,9 +68,9 @@ export class RunQueue {
     this.peers.publish({ kind: 'queued' });
   }
 
-  /** Whether this server executes the run now. */
+  /** Whether this server executes the run now (or prepares to). */
   isActive(runId: string): boolean {
-    return this.active.has(runId);
+    return this.active.has(runId) || this.preparing.has(runId);
   }
 
   /** The runs this server executes now. */
@@ -89,6 +92,11 @@ export class RunQueue {
 
   /** Takes the work of an active run away: stops it without recording its outcome as the run's state. */
   async abandon(runId: string): Promise<boolean> {
+    if (this.preparing.has(runId)) {
+      // Not started yet: it is not started at all.
+      this.dropped.add(runId);
+      return true;
+    }
     const active = this.active.get(runId);
     if (!active) return false;
     this.active.delete(runId);
@@ -113,7 +121,7 @@ export class RunQueue {
     // A last try for outcomes the store refused; what still fails is marked at the next start.
     await Promise.all([...this.unrecorded].map(([id, outcome]) => this.record(id, outcome).catch(() => {})));
     await Promise.all(
-      [...this.active.keys()].map(async (id) => {
+      [...this.active.keys(), ...this.preparing].map(async (id) => {
         await this.abandon(id);
         const run = await this.store.transition(id, { from: ['INPROGRESS'], to: 'FAILED', at: this.clock.now(), statusMessage: message });
         if (run) this.events.runChanged(run);
@@ -163,6 +171,16 @@ export class RunQueue {
   }
 
   private async start(run: RunRecord): Promise<void> {
+    this.preparing.add(run.id);
+    try {
+      await this.prepareAndStart(run);
+    } finally {
+      this.preparing.delete(run.id);
+      this.dropped.delete(run.id);
+    }
+  }
+
+  private async prepareAndStart(run: RunRecord): Promise<void> {
     let execution: Execution;
     let input: ExecutionInput;
     try {
@@ -180,6 +198,13 @@ export class RunQueue {
         })
         .then((failed) => failed && this.events.runChanged(failed))
         .catch((failed: unknown) => this.log(`Could not record that run ${run.id} failed to start: ${(failed as Error).message}`));
+      return;
+    }
+    if (this.dropped.has(run.id)) {
+      // Cancelled while it was prepared: the conversation still ends this execution.
+      await this.journal
+        .record(run.id, input, { state: 'CANCELLED', statusMessage: { message: 'The execution was stopped.' } })
+        .catch((error: unknown) => this.log(`Could not record the stop of run ${run.id}: ${(error as Error).message}`));
       return;
     }
     try {

@@ -24,6 +24,7 @@ import { Router } from './http/router.js';
 import { apiRoutes } from './routes/api-routes.js';
 import { MonotonicClock } from './runs/monotonic-clock.js';
 import { RunEvents } from './runs/run-events.js';
+import type { ArtifactRecord } from './store/artifact-store.js';
 import type { RunRecord } from './store/run-record.js';
 import { toRunItem } from './runs/to-run-item.js';
 import { RunQueue } from './runs/run-queue.js';
@@ -163,7 +164,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let publicUrl = opts.publicUrl ?? '';
   let originGuard: OriginGuardOptions = { allowedHosts: [] };
   const sessionLink = (run: { sessionId: string }) => sessionTokens.link(publicUrl, run.sessionId);
-  const runItem = async (run: RunRecord) => toRunItem(run, sessionLink(run), await artifacts.listByRun(run.id));
+  const runItem = async (run: RunRecord, known?: readonly ArtifactRecord[]) =>
+    toRunItem(run, sessionLink(run), known ?? (await artifacts.listByRun(run.id)));
   const events = new RunEvents(storage.events, runItem, opts.outputLimitBytes, opts.log);
   const journal = new ExecutionJournal(store, conversations, artifacts, runAttachmentSource(store), limits, clock, events);
   const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal, events, { id: serverId, leaseMs: opts.leaseMs }, peers);

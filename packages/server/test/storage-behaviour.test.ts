@@ -175,6 +175,12 @@ describe.each(factories)('the $name storage', (factory) => {
     expect(replay).toEqual({ kind: 'replayed', run: first });
     const conflict = await storage.runs.create(newRun('r3', { idempotencyKey: 'k', requestHash: 'h2' }));
     expect(conflict).toEqual({ kind: 'conflict', run: first });
+    // A create with metadata (written in a transaction of its own) answers the same.
+    expect(await storage.runs.create(newRun('r5', { idempotencyKey: 'k', requestHash: 'h1', metadata: { team: 'blue' } }))).toEqual({
+      kind: 'replayed',
+      run: first,
+    });
+    expect((await storage.runs.list({ sortBy: 'created_at', sortOrder: 'asc', limit: 10, metadata: { team: 'blue' } })).runs).toEqual([]);
     // Keys belong to their creator: another user's same key makes a run.
     await created(storage.runs, newRun('r4', { idempotencyKey: 'k', requestHash: 'h1', creator: { uid: 'user-2' } }));
     expect(await storage.runs.get('r2')).toBeUndefined();
@@ -383,6 +389,29 @@ describe.each(factories)('the $name storage', (factory) => {
     expect(await storage.events.head('nothing-yet')).toEqual({ lastId: 0, outputBytes: 0, droppedThrough: 0, droppedBytes: 0, runVersion: '' });
   });
 
+  it('skips a run event whose version the log already shows, from the same batch or an earlier one', async () => {
+    const run = (runId: string, version: string) => ({ runId, kind: 'run' as const, data: JSON.stringify({ version }), bytes: 0, runVersion: version });
+    const out = (runId: string, text: string) => ({ runId, kind: 'output' as const, data: JSON.stringify({ text }), bytes: text.length });
+    const first = await storage.events.append([run('r1', 'v1'), out('r1', 'a'), run('r1', 'v1'), run('r1', 'v2'), run('r1', 'v1')], 1000);
+    expect(first.map((e) => [e.id, e.data])).toEqual([
+      [1, '{"version":"v1"}'],
+      [2, '{"text":"a"}'],
+      [3, '{"version":"v2"}'],
+      [4, '{"version":"v1"}'],
+    ]);
+    expect(await storage.events.head('r1')).toEqual({ lastId: 4, outputBytes: 1, droppedThrough: 0, droppedBytes: 0, runVersion: 'v1' });
+    const second = await storage.events.append([out('r2', 'b'), run('r1', 'v1'), run('r2', 'v9'), out('r1', 'c'), run('r2', 'v9')], 1000);
+    expect(second).toEqual([
+      { runId: 'r2', id: 1, kind: 'output', data: '{"text":"b"}' },
+      { runId: 'r2', id: 2, kind: 'run', data: '{"version":"v9"}' },
+      { runId: 'r1', id: 5, kind: 'output', data: '{"text":"c"}' },
+    ]);
+    expect(await storage.events.append([run('r1', 'v1')], 1000)).toEqual([]);
+    expect(await storage.events.head('r1')).toEqual({ lastId: 5, outputBytes: 2, droppedThrough: 0, droppedBytes: 0, runVersion: 'v1' });
+    expect(await storage.events.head('r2')).toEqual({ lastId: 2, outputBytes: 1, droppedThrough: 0, droppedBytes: 0, runVersion: 'v9' });
+    expect((await storage.events.after('r1', 0, 10)).map((e) => e.id)).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('answers the newest output up to an id, about so many bytes, oldest first', async () => {
     await storage.events.append(
       Array.from({ length: 100 }, (_, i) => ({ runId: 'r1', kind: 'output' as const, data: `${i}`, bytes: 10 })),
@@ -477,8 +506,33 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL shared by several servers', () =>
     await client.query("INSERT INTO schema_migrations (version, name) VALUES (99, 'from the future')");
     await client.end();
     await expect(openPostgresStorage(database!.url, { log: quiet, serverId: 'b' })).rejects.toThrow(
-      /written by a newer server \(schema version 99; this server knows up to 1\)\. Upgrade the server\./,
+      new RegExp(`written by a newer server \\(schema version 99; this server knows up to ${POSTGRES_MIGRATIONS.at(-1)!.version}\\)\\. Upgrade the server\\.`),
     );
+  });
+
+  it('brings a database of schema version 1 up to date, then appends after the events written there', async () => {
+    const client = new pg.Client({ connectionString: database!.url });
+    await client.connect();
+    try {
+      await migratePostgres(client, POSTGRES_MIGRATIONS.slice(0, 1));
+      // What a server of version 1 left: three events of r1, the first output dropped past the bound.
+      await client.query(`INSERT INTO run_events (run_id, id, kind, data, bytes) VALUES
+        ('r1', 2, 'run', '{}', 0), ('r1', 3, 'output', '"bb"', 2)`);
+      await client.query("INSERT INTO run_event_logs VALUES ('r1', 3, 2, 1, 2, 'v1')");
+    } finally {
+      await client.end();
+    }
+    const a = await openPostgres('a');
+    const stored = await a.events.append(
+      [
+        { runId: 'r1', kind: 'run', data: '{}', bytes: 0, runVersion: 'v1' },
+        { runId: 'r1', kind: 'output', data: '"ccc"', bytes: 3 },
+      ],
+      4,
+    );
+    expect(stored).toEqual([{ runId: 'r1', id: 4, kind: 'output', data: '"ccc"' }]);
+    expect(await a.events.head('r1')).toEqual({ lastId: 4, outputBytes: 3, droppedThrough: 3, droppedBytes: 4, runVersion: 'v1' });
+    expect((await a.events.after('r1', 0, 10)).map((e) => e.id)).toEqual([2, 4]);
   });
 
   it('rolls a failing migration step back whole and leaves the recorded version where it was', async () => {
@@ -671,7 +725,10 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL shared by several servers', () =>
   it('answers a create racing under one key on two servers with one run', async () => {
     const [a, b] = await Promise.all([openPostgres('a'), openPostgres('b')]);
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).runs.create(newRun(`r${i}`, { idempotencyKey: 'k', requestHash: 'h' }))),
+      // Creates with and without metadata: a transaction each, and a lone insert.
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? a : b).runs.create(newRun(`r${i}`, { idempotencyKey: 'k', requestHash: 'h', ...(i % 4 < 2 ? { metadata: { n: `${i}` } } : {}) })),
+      ),
     );
     expect(results.filter((r) => r.kind === 'created').length).toBe(1);
     expect(new Set(results.map((r) => r.run.id)).size).toBe(1);

@@ -1,4 +1,5 @@
 import type { RunItem } from '@agent-runs/core/contract';
+import type { ArtifactRecord } from '../store/artifact-store.js';
 import type { RunEventKind, RunEventStore, StoredRunEvent } from '../store/run-event-store.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunEventSink } from './run-event-sink.js';
@@ -58,8 +59,11 @@ export class RunEvents {
 
   constructor(
     private readonly store: RunEventStore,
-    /** The run as the API shows it (session link, artifacts), as `GET /agent/runs/{runId}` answers. */
-    private readonly runItem: (run: RunRecord) => Promise<RunItem>,
+    /**
+     * The run as the API shows it (session link, artifacts), as `GET /agent/runs/{runId}`
+     * answers; its artifacts are read unless given.
+     */
+    private readonly runItem: (run: RunRecord, artifacts?: readonly ArtifactRecord[]) => Promise<RunItem>,
     private readonly outputLimitBytes: number,
     private readonly log: (line: string) => void,
   ) {}
@@ -79,11 +83,12 @@ export class RunEvents {
   /**
    * The run changed (state, status message, artifacts...): its streams get the whole run.
    * Its place in the log is taken now; it is written once the run is read in full.
+   * `artifacts` when the caller knows them (a run just created has none), saving the read.
    */
-  runChanged(run: RunRecord): Promise<void> {
+  runChanged(run: RunRecord, artifacts?: readonly ArtifactRecord[]): Promise<void> {
     const entry: Pending = { runId: run.id, kind: 'run', ready: false, runVersion: runVersion(run) };
     this.push(entry);
-    const made = this.runItem(run).then(
+    const made = this.runItem(run, artifacts).then(
       (item) => {
         entry.data = JSON.stringify(item);
       },

@@ -114,7 +114,8 @@ export class RunService {
     }
     const atCapacity = result.kind === 'created' && this.queue.atCapacity;
     if (result.kind === 'created') {
-      this.events.runChanged(result.run);
+      // A run just made has no artifacts yet: its event needs no read of them.
+      this.events.runChanged(result.run, []);
       this.queue.runQueued();
     }
     const state = result.kind === 'created' ? 'QUEUED' : ((await this.store.get(result.run.id))?.state ?? result.run.state);

@@ -173,7 +173,86 @@ CREATE TABLE shared_secrets (
 );
 `;
 
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [{ version: 1, name: 'runs, events, artifacts, schedules, secrets', sql: SCHEMA_V1 }];
+// The event append of PostgresRunEventStore in one call, so a batch costs one round trip
+// rather than a transaction of seven. The rules are the store's (see there): heads locked in
+// run id order, a run event whose version the log already shows skipped, ids without gaps,
+// the oldest output dropped past the bound (never the newest chunk) and counted, and each
+// run's new last id sent on the agent_runs channel on commit.
+const APPEND_EVENTS_V2 = `
+CREATE FUNCTION agent_runs_append_events(
+  p_run_ids text[], p_kinds text[], p_data text[], p_bytes bigint[], p_versions text[], p_output_limit bigint, p_from text
+) RETURNS TABLE (ord integer, id integer) LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  kept_ords integer[];
+  kept_ids integer[];
+  head record;
+  chunk record;
+  newest integer;
+  left_bytes bigint;
+  doomed integer[];
+  doomed_bytes bigint;
+BEGIN
+  INSERT INTO run_event_logs (run_id, last_id)
+    SELECT DISTINCT r COLLATE "C", 0 FROM unnest(p_run_ids) AS r ORDER BY 1 ON CONFLICT DO NOTHING;
+  PERFORM 1 FROM run_event_logs l WHERE l.run_id = ANY(p_run_ids) ORDER BY l.run_id FOR UPDATE;
+
+  WITH given AS (
+    SELECT e.run_id COLLATE "C" AS run_id, e.kind, e.data, e.bytes, e.version, e.ord::integer AS ord,
+      -- The run versions given before each event, so the version the log shows just before it is known.
+      array_agg(e.version) FILTER (WHERE e.version IS NOT NULL)
+        OVER (PARTITION BY e.run_id ORDER BY e.ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS earlier
+    FROM unnest(p_run_ids, p_kinds, p_data, p_bytes, p_versions) WITH ORDINALITY AS e(run_id, kind, data, bytes, version, ord)
+  ), kept AS (
+    SELECT g.run_id, g.kind, g.data, g.bytes, g.version, g.ord,
+      l.last_id + row_number() OVER (PARTITION BY g.run_id ORDER BY g.ord) AS new_id
+    FROM given g JOIN run_event_logs l ON l.run_id = g.run_id
+    WHERE g.version IS NULL OR g.version <> COALESCE(g.earlier[cardinality(g.earlier)], l.run_version)
+  ), stored AS (
+    INSERT INTO run_events (run_id, id, kind, data, bytes) SELECT k.run_id, k.new_id, k.kind, k.data, k.bytes FROM kept k
+  ), heads AS (
+    UPDATE run_event_logs l SET last_id = t.last_id, output_bytes = l.output_bytes + t.bytes, run_version = COALESCE(t.version, l.run_version)
+    FROM (SELECT k.run_id, max(k.new_id) AS last_id, sum(k.bytes) AS bytes,
+            (array_agg(k.version ORDER BY k.ord DESC) FILTER (WHERE k.version IS NOT NULL))[1] AS version
+          FROM kept k GROUP BY k.run_id) t
+    WHERE l.run_id = t.run_id
+  )
+  SELECT array_agg(k.ord ORDER BY k.ord), array_agg(k.new_id::integer ORDER BY k.ord) INTO kept_ords, kept_ids FROM kept k;
+
+  -- Past the bound: the oldest output goes, oldest first, until what is kept fits; the newest chunk stays.
+  FOR head IN SELECT l.run_id, l.output_bytes FROM run_event_logs l
+      WHERE l.run_id = ANY(p_run_ids) AND l.output_bytes > p_output_limit ORDER BY l.run_id LOOP
+    SELECT max(e.id) INTO newest FROM run_events e WHERE e.run_id = head.run_id AND e.kind = 'output';
+    left_bytes := head.output_bytes;
+    doomed := '{}';
+    doomed_bytes := 0;
+    FOR chunk IN SELECT e.id, e.bytes FROM run_events e
+        WHERE e.run_id = head.run_id AND e.kind = 'output' AND e.id < newest ORDER BY e.id LOOP
+      EXIT WHEN left_bytes <= p_output_limit;
+      doomed := doomed || chunk.id;
+      doomed_bytes := doomed_bytes + chunk.bytes;
+      left_bytes := left_bytes - chunk.bytes;
+    END LOOP;
+    IF cardinality(doomed) > 0 THEN
+      DELETE FROM run_events e WHERE e.run_id = head.run_id AND e.id = ANY(doomed);
+      UPDATE run_event_logs l SET output_bytes = l.output_bytes - doomed_bytes, dropped_bytes = l.dropped_bytes + doomed_bytes,
+        dropped_through = greatest(l.dropped_through, doomed[cardinality(doomed)])
+      WHERE l.run_id = head.run_id;
+    END IF;
+  END LOOP;
+
+  PERFORM pg_notify('agent_runs', json_build_object('kind', 'events', 'runId', l.run_id, 'lastId', l.last_id, 'from', p_from)::text)
+  FROM run_event_logs l WHERE l.run_id = ANY(p_run_ids) ORDER BY l.run_id;
+
+  RETURN QUERY SELECT * FROM unnest(kept_ords, kept_ids);
+END
+$fn$;
+`;
+
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  { version: 1, name: 'runs, events, artifacts, schedules, secrets', sql: SCHEMA_V1 },
+  { version: 2, name: 'event append in one call', sql: APPEND_EVENTS_V2 },
+];
 
 const CREATE_VERSIONS = `CREATE TABLE IF NOT EXISTS schema_migrations (
   version integer PRIMARY KEY,

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { inTransaction, toNumber } from './postgres-transaction.js';
+import { toNumber } from './postgres-transaction.js';
 import type { NewRunEvent, RunEventHead, RunEventStore, StoredRunEvent } from './run-event-store.js';
 
 interface EventRow {
@@ -28,15 +28,16 @@ const toHead = (row: HeadRow): RunEventHead => ({
   runVersion: row.run_version,
 });
 
-/** How many of the oldest (or newest) output events one query reads, as on SQLite. */
+/** How many of the newest output events one query of outputTail reads, as on SQLite. */
 const BATCH = 64;
 
 /**
- * The event log in PostgreSQL. An append locks the `run_event_logs` row of each of its runs
- * (in run id order, so two batches never wait on each other in a circle) for its whole
- * transaction: appends of one run by several servers queue there and are numbered without
- * gaps. The same transaction sends each run's new last id on the `agent_runs` channel, so
- * the other servers' streams read the events as soon as they are committed.
+ * The event log in PostgreSQL. An append (the database function `agent_runs_append_events`,
+ * see postgres-migrations.ts) locks the `run_event_logs` row of each of its runs (in run id
+ * order, so two batches never wait on each other in a circle) for its whole transaction:
+ * appends of one run by several servers queue there and are numbered without gaps. The same
+ * transaction sends each run's new last id on the `agent_runs` channel, so the other
+ * servers' streams read the events as soon as they are committed.
  */
 export class PostgresRunEventStore implements RunEventStore {
   constructor(
@@ -46,80 +47,24 @@ export class PostgresRunEventStore implements RunEventStore {
 
   async append(events: readonly (NewRunEvent & { runVersion?: string })[], outputLimitBytes: number): Promise<StoredRunEvent[]> {
     if (events.length === 0) return [];
-    const runIds = [...new Set(events.map((e) => e.runId))];
-    return inTransaction(this.pool, async (client) => {
-      await client.query(
-        'INSERT INTO run_event_logs (run_id, last_id) SELECT id, 0 FROM unnest($1::text[]) AS t(id) ORDER BY id ON CONFLICT DO NOTHING',
-        [runIds],
-      );
-      const locked = await client.query<HeadRow>(
-        `SELECT run_id, last_id, output_bytes, dropped_through, dropped_bytes, run_version FROM run_event_logs
-         WHERE run_id = ANY($1::text[]) ORDER BY run_id FOR UPDATE`,
-        [runIds],
-      );
-      const heads = new Map(locked.rows.map((row) => [row.run_id, toHead(row)]));
-      const stored: StoredRunEvent[] = [];
-      const bytes: number[] = [];
-      for (const event of events) {
-        const head = heads.get(event.runId)!;
-        // The run as the log already shows it last (a repair and its server's own write): kept once.
-        if (event.runVersion !== undefined && event.runVersion === head.runVersion) continue;
-        head.lastId += 1;
-        head.outputBytes += event.bytes;
-        if (event.runVersion !== undefined) head.runVersion = event.runVersion;
-        stored.push({ runId: event.runId, id: head.lastId, kind: event.kind, data: event.data });
-        bytes.push(event.bytes);
-      }
-      if (stored.length) await client.query(
-        'INSERT INTO run_events (run_id, id, kind, data, bytes) SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[])',
-        [stored.map((e) => e.runId), stored.map((e) => e.id), stored.map((e) => e.kind), stored.map((e) => e.data), bytes],
-      );
-      for (const [runId, head] of heads) await this.dropOldest(client, runId, head, outputLimitBytes);
-      // Every run's new head, and its signal sent on commit, in one statement.
-      const runs = [...heads];
-      await client.query(
-        `WITH saved AS (
-           UPDATE run_event_logs l SET last_id = h.last_id, output_bytes = h.output_bytes, dropped_through = h.dropped_through,
-             dropped_bytes = h.dropped_bytes, run_version = h.run_version
-           FROM unnest($1::text[], $2::int[], $3::bigint[], $4::int[], $5::bigint[], $6::text[])
-             AS h(run_id, last_id, output_bytes, dropped_through, dropped_bytes, run_version)
-           WHERE l.run_id = h.run_id RETURNING l.run_id, l.last_id)
-         SELECT pg_notify('agent_runs', json_build_object('kind', 'events', 'runId', run_id, 'lastId', last_id, 'from', $7::text)::text)
-         FROM saved`,
-        [
-          runs.map(([runId]) => runId),
-          runs.map(([, h]) => h.lastId),
-          runs.map(([, h]) => h.outputBytes),
-          runs.map(([, h]) => h.droppedThrough),
-          runs.map(([, h]) => h.droppedBytes),
-          runs.map(([, h]) => h.runVersion),
-          this.serverId,
-        ],
-      );
-      return stored;
+    // One call of the function migration step 2 made: locks, numbering, bound and signal in one round trip.
+    const { rows } = await this.pool.query<{ ord: number; id: number }>({
+      name: 'agent-runs-append-events',
+      text: 'SELECT ord, id FROM agent_runs_append_events($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::bigint, $7::text)',
+      values: [
+        events.map((e) => e.runId),
+        events.map((e) => e.kind),
+        events.map((e) => e.data),
+        events.map((e) => e.bytes),
+        events.map((e) => e.runVersion ?? null),
+        outputLimitBytes,
+        this.serverId,
+      ],
     });
-  }
-
-  /** Deletes the oldest output until what is kept fits the bound (the newest chunk always stays). */
-  private async dropOldest(client: pg.ClientBase, runId: string, head: RunEventHead, limit: number): Promise<void> {
-    const dropped: number[] = [];
-    let after = 0;
-    while (head.outputBytes > limit) {
-      const { rows } = await client.query<{ id: number; bytes: string }>(
-        `SELECT id, bytes FROM run_events WHERE run_id = $1 AND kind = 'output' AND id > $2 ORDER BY id LIMIT ${BATCH}`,
-        [runId, after],
-      );
-      if (rows.length <= 1) break;
-      for (const row of rows.slice(0, -1)) {
-        if (head.outputBytes <= limit) break;
-        dropped.push(row.id);
-        head.outputBytes -= toNumber(row.bytes);
-        head.droppedBytes += toNumber(row.bytes);
-        head.droppedThrough = Math.max(head.droppedThrough, row.id);
-        after = row.id;
-      }
-    }
-    if (dropped.length) await client.query('DELETE FROM run_events WHERE run_id = $1 AND id = ANY($2::int[])', [runId, dropped]);
+    return rows.map(({ ord, id }) => {
+      const event = events[ord - 1]!;
+      return { runId: event.runId, id, kind: event.kind, data: event.data };
+    });
   }
 
   async after(runId: string, afterId: number, limit: number, outputOnly = false): Promise<StoredRunEvent[]> {

@@ -58,6 +58,11 @@ function toValues(run: NewRun): unknown[] {
 const INSERT_RUN = `INSERT INTO runs (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
   ON CONFLICT (creator_uid, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING seq`;
 
+function created(run: NewRun, seq: string): CreateResult {
+  const { request: _request, idempotencyKey: _key, requestHash: _hash, attachments: _files, ...record } = run;
+  return { kind: 'created', run: { ...record, seq: Number(seq) } };
+}
+
 // A transition out of INPROGRESS ends the lease: the run no longer belongs to a server.
 const LET_GO = `owner = CASE WHEN state = 'INPROGRESS' AND $1::text <> 'INPROGRESS' THEN NULL ELSE owner END,
   lease_expires_at = CASE WHEN state = 'INPROGRESS' AND $1::text <> 'INPROGRESS' THEN NULL ELSE lease_expires_at END`;
@@ -66,8 +71,18 @@ const LET_GO = `owner = CASE WHEN state = 'INPROGRESS' AND $1::text <> 'INPROGRE
 export class PostgresRunStore implements RunStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  /** The insert, its metadata rows and attachments in one transaction; a key used before answers the earlier run. */
+  /**
+   * The insert, its metadata rows and attachments in one transaction; a key used before
+   * answers the earlier run. A run without metadata or attachments (most) is the insert
+   * alone, one statement and no transaction around it.
+   */
   async create(run: NewRun): Promise<CreateResult> {
+    if (!Object.keys(run.metadata ?? {}).length && !run.attachments?.length) {
+      const inserted = await this.pool.query<{ seq: string }>({ name: 'agent-runs-insert-run', text: INSERT_RUN, values: toValues(run) });
+      const row = inserted.rows[0];
+      // A new statement sees the run a racing create committed under the key.
+      return row ? created(run, row.seq) : this.byIdempotencyKey(this.pool, run);
+    }
     return inTransaction(this.pool, async (client) => {
       // ON CONFLICT waits for a create racing under the same key to commit, then inserts nothing.
       const inserted = await client.query<{ seq: string }>(INSERT_RUN, toValues(run));
@@ -90,12 +105,11 @@ export class PostgresRunStore implements RunStore {
           file.data,
         ]);
       }
-      const { request: _request, idempotencyKey: _key, requestHash: _hash, attachments: _files, ...record } = run;
-      return { kind: 'created', run: { ...record, seq: Number(row.seq) } };
+      return created(run, row.seq);
     });
   }
 
-  private async byIdempotencyKey(client: pg.ClientBase, run: NewRun): Promise<CreateResult> {
+  private async byIdempotencyKey(client: pg.ClientBase | pg.Pool, run: NewRun): Promise<CreateResult> {
     const { rows } = await client.query<PostgresRunRow>(
       `SELECT ${RUN_COLUMNS}, request_hash FROM runs WHERE creator_uid = $1 AND idempotency_key = $2`,
       [run.creator.uid ?? '', run.idempotencyKey],

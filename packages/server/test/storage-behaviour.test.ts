@@ -656,6 +656,20 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL shared by several servers', () =>
     expect(atA).toEqual([]);
   });
 
+  it('sends a burst of queued signals as one notification and one more after it, every publish resolved', async () => {
+    const [a, b] = await Promise.all([openPostgres('a'), openPostgres('b')]);
+    const atB: ClusterSignal[] = [];
+    b.cluster!.signals.subscribe((s) => atB.push(s));
+    await Promise.all(Array.from({ length: 20 }, () => a.cluster!.signals.publish({ kind: 'queued' })));
+    // A signal sent after the burst arrives after it: then every queued notification is in.
+    await a.cluster!.signals.publish({ kind: 'cancel', runId: 'marker' });
+    await eventually(() => atB.some((s) => s.kind === 'cancel'));
+    expect(atB).toEqual([{ kind: 'queued' }, { kind: 'queued' }, { kind: 'cancel', runId: 'marker' }]);
+    await a.cluster!.signals.publish({ kind: 'queued' });
+    await eventually(() => atB.length > 3);
+    expect(atB.at(-1)).toEqual({ kind: 'queued' });
+  });
+
   it('delivers each kind of signal to the other servers only, and ignores payloads that are not signals', async () => {
     const [a, b] = await Promise.all([openPostgres('a'), openPostgres('b')]);
     const atA: ClusterSignal[] = [];

@@ -50,6 +50,9 @@ export class PostgresSignals implements ClusterSignals {
   private closed = false;
   private readonly listeners: ((signal: ClusterSignal) => void)[] = [];
   private readonly reconnectListeners: (() => void)[] = [];
+  /** The `queued` notification on its way, and the one to send after it. */
+  private queuedSending: Promise<void> | undefined;
+  private queuedNext: Promise<void> | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -64,6 +67,32 @@ export class PostgresSignals implements ClusterSignals {
   }
 
   async publish(signal: ClusterSignal): Promise<void> {
+    if (signal.kind === 'queued') return this.publishQueued();
+    await this.notify(signal);
+  }
+
+  /**
+   * `queued` says no more than "look at the queue", so while one is on its way every further
+   * one becomes a single notification sent after it: each run queued is still announced after
+   * its commit, and a burst of creates costs two notifications, not one each.
+   */
+  private publishQueued(): Promise<void> {
+    if (!this.queuedSending) {
+      this.queuedSending = this.notify({ kind: 'queued' }).finally(() => {
+        this.queuedSending = undefined;
+      });
+      return this.queuedSending;
+    }
+    this.queuedNext ??= this.queuedSending
+      .catch(() => undefined)
+      .then(() => {
+        this.queuedNext = undefined;
+        return this.publishQueued();
+      });
+    return this.queuedNext;
+  }
+
+  private async notify(signal: ClusterSignal): Promise<void> {
     await this.pool.query('SELECT pg_notify($1, $2)', [SIGNAL_CHANNEL, JSON.stringify({ ...signal, from: this.serverId })]);
   }
 

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../../../test/support/postgres.js';
 import type { ClusterSignal } from '../src/store/cluster.js';
 import { openPostgresStorage } from '../src/store/open-postgres-storage.js';
+import { artifactsOf } from '../src/store/artifact-store.js';
 import { openSqliteStorage } from '../src/store/open-sqlite-storage.js';
 import { migratePostgres, POSTGRES_MIGRATIONS } from '../src/store/postgres-migrations.js';
 import { postgresTarget } from '../src/store/postgres-url.js';
@@ -96,6 +97,13 @@ function newRun(id: string, extra: Partial<NewRun> = {}): NewRun {
   };
 }
 
+/** A run as read, less what the store may add about its artifacts. */
+function withoutHint(run: RunRecord | undefined): RunRecord | undefined {
+  if (!run) return run;
+  const { hasArtifacts: _hint, ...rest } = run;
+  return rest;
+}
+
 async function created(runs: Pick<RunStore, 'create'>, run: NewRun): Promise<RunRecord> {
   const result = await runs.create(run);
   expect(result.kind).toBe('created');
@@ -162,8 +170,8 @@ describe.each(factories)('the $name storage', (factory) => {
     });
     const stored = await created(storage.runs, run);
     const { request: _r, idempotencyKey: _k, requestHash: _h, attachments: _a, ...record } = run;
-    expect(await storage.runs.get('r1')).toEqual({ ...record, seq: stored.seq });
-    expect(await storage.runs.getBySession('session-r1')).toEqual({ ...record, seq: stored.seq });
+    expect(withoutHint(await storage.runs.get('r1'))).toEqual({ ...record, seq: stored.seq });
+    expect(withoutHint(await storage.runs.getBySession('session-r1'))).toEqual({ ...record, seq: stored.seq });
     expect(await storage.runs.get('missing')).toBeUndefined();
     expect(await storage.runs.getAttachments('r1')).toEqual(run.attachments);
     expect(typeof stored.seq).toBe('number');
@@ -316,6 +324,18 @@ describe.each(factories)('the $name storage', (factory) => {
     expect([...byRuns.keys()].sort()).toEqual(['r1', 'r2']);
     expect(await storage.artifacts.runBytes('r1')).toBe(256);
     expect(await storage.artifacts.runBytes('r3')).toBe(0);
+  });
+
+  it('tells with a run read by id or session whether it has artifacts, or nothing', async () => {
+    await created(storage.runs, newRun('r1'));
+    await created(storage.runs, newRun('r2'));
+    await storage.artifacts.add('r2', [{ type: 'PLAN', data: { content: '# plan' } }], time(3));
+    // A store that tells must tell the truth; one that does not leaves the field out.
+    const told = await Promise.all([storage.runs.get('r1'), storage.runs.getBySession('session-r1'), storage.runs.get('r2'), storage.runs.getBySession('session-r2')]);
+    const expected = factory.name === 'PostgreSQL' ? [false, false, true, true] : [undefined, undefined, undefined, undefined];
+    expect(told.map((run) => run?.hasArtifacts)).toEqual(expected);
+    expect((await artifactsOf(storage.artifacts, told[0]!)).length).toBe(0);
+    expect((await artifactsOf(storage.artifacts, told[2]!)).map((a) => a.type)).toEqual(['PLAN']);
   });
 
   it('answers a follow-up repeated under its key with the first, and hands pending follow-ups to an execution', async () => {

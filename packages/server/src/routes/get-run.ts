@@ -1,6 +1,7 @@
 import { sendJson } from '../http/respond.js';
 import type { Route } from '../http/route.js';
 import { toRunItem } from '../runs/to-run-item.js';
+import { artifactsOf } from '../store/artifact-store.js';
 
 /** `GET /agent/runs/{runId}`: one run in full. */
 export const getRunRoute: Route = {
@@ -9,6 +10,6 @@ export const getRunRoute: Route = {
   auth: true,
   async handle({ res, params, app, caller }) {
     const run = await app.runs.getOrThrow(params.runId!, caller);
-    sendJson(res, 200, toRunItem(run, app.sessionLink(run), await app.artifacts.listByRun(run.id)));
+    sendJson(res, 200, toRunItem(run, app.sessionLink(run), await artifactsOf(app.artifacts, run)));
   },
 };

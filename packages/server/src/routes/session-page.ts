@@ -1,6 +1,7 @@
 import { sendHtml } from '../http/respond.js';
 import type { Route } from '../http/route.js';
 import { toArtifactItem } from '../runs/to-artifact.js';
+import { artifactsOf } from '../store/artifact-store.js';
 import { sessionRun } from './session-run.js';
 import { sessionPageHtml } from './session-page-html.js';
 
@@ -31,7 +32,7 @@ export function sessionPageRoute(executorName: string): Route {
       const events = new URLSearchParams(url.searchParams);
       events.set('last_event_id', String(head.lastId));
       const eventsUrl = `${url.pathname.replace(/\/+$/, '')}/events?${events}`;
-      const artifacts = (await app.artifacts.listByRun(run.id)).map(toArtifactItem);
+      const artifacts = (await artifactsOf(app.artifacts, run)).map(toArtifactItem);
       sendHtml(res, 200, sessionPageHtml(run, { text, omitted }, executorName, eventsUrl, artifacts));
     },
   };

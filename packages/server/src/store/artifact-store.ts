@@ -19,6 +19,11 @@ export interface NewArtifact {
   content?: Buffer;
 }
 
+/** A run's artifacts in the order they were made; none read when its record says it has none. */
+export async function artifactsOf(store: ArtifactStore, run: { id: string; hasArtifacts?: boolean }): Promise<ArtifactRecord[]> {
+  return run.hasArtifacts === false ? [] : store.listByRun(run.id);
+}
+
 /** What runs produced, bytes included, kept with the runs so they survive a restart. */
 export interface ArtifactStore {
   add(runId: string, artifacts: readonly NewArtifact[], at: string): Promise<ArtifactRecord[]>;

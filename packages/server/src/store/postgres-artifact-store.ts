@@ -47,7 +47,11 @@ export class PostgresArtifactStore implements ArtifactStore {
   }
 
   async listByRun(runId: string): Promise<ArtifactRecord[]> {
-    const { rows } = await this.pool.query<ArtifactRow>(`SELECT ${COLUMNS} FROM artifacts WHERE run_id = $1 ORDER BY seq`, [runId]);
+    const { rows } = await this.pool.query<ArtifactRow>({
+      name: 'agent-runs-artifacts-by-run',
+      text: `SELECT ${COLUMNS} FROM artifacts WHERE run_id = $1 ORDER BY seq`,
+      values: [runId],
+    });
     return rows.map(toRecord);
   }
 

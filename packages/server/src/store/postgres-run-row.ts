@@ -27,12 +27,16 @@ export interface PostgresRunRow {
   origin: string | null;
   request_hash?: string | null;
   config_name?: string;
+  has_artifacts?: boolean;
 }
 
 /** What a read of a run selects (also what an UPDATE … RETURNING answers). */
 export const RUN_COLUMNS =
   'seq, id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator, session_id, agent_config, ' +
   'parent_run_id, conversation_id, metadata, mode, interactive, agent_identity_uid, schedule_id, origin';
+
+/** Read with one run: whether it has artifacts (an index probe), so most reads of a run need no second query. */
+export const HAS_ARTIFACTS = 'EXISTS (SELECT 1 FROM artifacts a WHERE a.run_id = runs.id) AS has_artifacts';
 
 export function toRunRecord(row: PostgresRunRow): RunRecord {
   return {
@@ -57,5 +61,6 @@ export function toRunRecord(row: PostgresRunRow): RunRecord {
     ...(row.agent_identity_uid !== null ? { agentIdentityUid: row.agent_identity_uid } : {}),
     ...(row.schedule_id !== null ? { scheduleId: row.schedule_id } : {}),
     ...(row.origin ? { origin: JSON.parse(row.origin) as RunOrigin } : {}),
+    ...(row.has_artifacts !== undefined ? { hasArtifacts: row.has_artifacts } : {}),
   };
 }

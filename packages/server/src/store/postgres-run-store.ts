@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from '../executors/run-executor.js';
 import type { ListCursor } from './list-cursor.js';
-import { RUN_COLUMNS, toRunRecord, type PostgresRunRow } from './postgres-run-row.js';
+import { HAS_ARTIFACTS, RUN_COLUMNS, toRunRecord, type PostgresRunRow } from './postgres-run-row.js';
 import { inTransaction } from './postgres-transaction.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition, SortField } from './run-store.js';
@@ -119,17 +119,18 @@ export class PostgresRunStore implements RunStore {
     return { kind: existing.request_hash === run.requestHash ? 'replayed' : 'conflict', run: toRunRecord(existing) };
   }
 
-  private async one(sql: string, params: unknown[]): Promise<RunRecord | undefined> {
-    const { rows } = await this.pool.query<PostgresRunRow>(sql, params);
+  /** The first row `sql` answers as a run; `name` prepares the statement once per connection (for the hottest reads). */
+  private async one(sql: string, params: unknown[], name?: string): Promise<RunRecord | undefined> {
+    const { rows } = await this.pool.query<PostgresRunRow>({ text: sql, values: params, ...(name ? { name } : {}) });
     return rows[0] ? toRunRecord(rows[0]) : undefined;
   }
 
   async get(id: string): Promise<RunRecord | undefined> {
-    return this.one(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1`, [id]);
+    return this.one(`SELECT ${RUN_COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE id = $1`, [id], 'agent-runs-run-by-id');
   }
 
   async getBySession(sessionId: string): Promise<RunRecord | undefined> {
-    return this.one(`SELECT ${RUN_COLUMNS} FROM runs WHERE session_id = $1`, [sessionId]);
+    return this.one(`SELECT ${RUN_COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE session_id = $1`, [sessionId]);
   }
 
   async getAttachments(id: string): Promise<StoredAttachment[]> {

@@ -35,6 +35,11 @@ export interface RunRecord {
   scheduleId?: string;
   /** What the run started from beyond its config: a schedule, a skill. */
   origin?: RunOrigin;
+  /**
+   * Whether the run had any artifact when it was read, where the store answers that with the
+   * run (PostgreSQL, reading one run): false spares a read of its artifacts. Absent: not known.
+   */
+  hasArtifacts?: boolean;
 }
 
 /** The schedule that fired a run and the skill it resolved to, as RunItem shows them. */

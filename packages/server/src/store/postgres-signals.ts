@@ -93,7 +93,11 @@ export class PostgresSignals implements ClusterSignals {
   }
 
   private async notify(signal: ClusterSignal): Promise<void> {
-    await this.pool.query('SELECT pg_notify($1, $2)', [SIGNAL_CHANNEL, JSON.stringify({ ...signal, from: this.serverId })]);
+    await this.pool.query({
+      name: 'agent-runs-notify',
+      text: 'SELECT pg_notify($1, $2)',
+      values: [SIGNAL_CHANNEL, JSON.stringify({ ...signal, from: this.serverId })],
+    });
   }
 
   subscribe(listener: (signal: ClusterSignal) => void): void {

@@ -1,33 +1,8 @@
 import type pg from 'pg';
 import type { ConversationStore, RunMessage } from './conversation-store.js';
+import { MESSAGE_COLUMNS as COLUMNS, toMessage, type MessageRow } from './message-row.js';
 import { toNumber } from './postgres-transaction.js';
 import { timeOrderedId } from './time-ordered-id.js';
-
-interface MessageRow {
-  id: string;
-  run_id: string;
-  kind: string;
-  text: string;
-  mode: string | null;
-  state: string | null;
-  execution: number | null;
-  created_at: string;
-}
-
-const COLUMNS = 'id, run_id, kind, text, mode, state, execution, created_at';
-
-function toMessage(row: MessageRow): RunMessage {
-  return {
-    id: row.id,
-    runId: row.run_id,
-    kind: row.kind as RunMessage['kind'],
-    text: row.text,
-    mode: row.mode,
-    state: row.state,
-    execution: row.execution,
-    createdAt: row.created_at,
-  };
-}
 
 /** Follow-ups and results in PostgreSQL (`run_messages`). */
 export class PostgresConversationStore implements ConversationStore {

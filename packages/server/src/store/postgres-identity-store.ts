@@ -1,25 +1,6 @@
 import type pg from 'pg';
+import { IDENTITY_COLUMNS as COLUMNS, toIdentity as toRecord, type IdentityRow } from './identity-row.js';
 import type { IdentityRecord, IdentityStore } from './identity-store.js';
-
-interface IdentityRow {
-  uid: string;
-  name: string;
-  body: string;
-  creator_uid: string;
-  created_at: string;
-  updated_at: string;
-}
-
-const toRecord = (row: IdentityRow): IdentityRecord => ({
-  uid: row.uid,
-  name: row.name,
-  body: JSON.parse(row.body) as Record<string, unknown>,
-  creatorUid: row.creator_uid,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-const COLUMNS = 'uid, name, body, creator_uid, created_at, updated_at';
 
 /** Named agents in PostgreSQL. */
 export class PostgresIdentityStore implements IdentityStore {

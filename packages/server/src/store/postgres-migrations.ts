@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { refuseNewerSchema } from './schema-version.js';
 
 /**
  * One step of the PostgreSQL schema. Steps run in order, once each, each in a transaction;
@@ -274,11 +275,7 @@ export async function migratePostgres(client: pg.ClientBase, migrations: readonl
       await client.query(CREATE_VERSIONS);
       const { rows } = await client.query<{ current: number | null }>('SELECT max(version) AS current FROM schema_migrations');
       const current = rows[0]?.current ?? 0;
-      if (current > newest) {
-        throw new Error(
-          `The database was written by a newer server (schema version ${current}; this server knows up to ${newest}). Upgrade the server.`,
-        );
-      }
+      refuseNewerSchema(current, newest);
       const step = migrations.find((m) => m.version > current);
       if (!step) {
         await client.query('COMMIT');

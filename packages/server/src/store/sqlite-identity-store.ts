@@ -1,23 +1,6 @@
 import type Database from 'better-sqlite3';
+import { toIdentity as toRecord, type IdentityRow } from './identity-row.js';
 import type { IdentityRecord, IdentityStore } from './identity-store.js';
-
-interface IdentityRow {
-  uid: string;
-  name: string;
-  body: string;
-  creator_uid: string;
-  created_at: string;
-  updated_at: string;
-}
-
-const toRecord = (row: IdentityRow): IdentityRecord => ({
-  uid: row.uid,
-  name: row.name,
-  body: JSON.parse(row.body) as Record<string, unknown>,
-  creatorUid: row.creator_uid,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
 
 /** Named agents in the runs database (migration 2). */
 export class SqliteIdentityStore implements IdentityStore {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { refuseNewerSchema } from './schema-version.js';
 
 /**
  * One step of the SQLite schema. Steps run in order, once each, inside a transaction;
@@ -207,11 +208,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
 export function migrateSqlite(db: Database.Database, migrations: readonly SqliteMigration[] = SQLITE_MIGRATIONS): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   const newest = migrations.at(-1)?.version ?? 0;
-  if (current > newest) {
-    throw new Error(
-      `The database was written by a newer server (schema version ${current}; this server knows up to ${newest}). Upgrade the server.`,
-    );
-  }
+  refuseNewerSchema(current, newest);
   for (const step of migrations) {
     if (step.version <= current) continue;
     db.transaction(() => {

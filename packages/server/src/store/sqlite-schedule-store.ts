@@ -1,37 +1,6 @@
 import type Database from 'better-sqlite3';
+import { SCHEDULE_COLUMNS as COLUMNS, toSchedule as toRecord, type ScheduleRow } from './schedule-row.js';
 import type { FiringResult, ScheduleRecord, ScheduleStore } from './schedule-store.js';
-
-interface ScheduleRow {
-  id: string;
-  name: string;
-  cron_schedule: string;
-  enabled: number;
-  body: string;
-  creator: string;
-  created_at: string;
-  updated_at: string;
-  updated_by: string;
-  last_ran: string | null;
-  next_run: string | null;
-  last_spawn_error: string | null;
-}
-
-function toRecord(row: ScheduleRow): ScheduleRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    cronSchedule: row.cron_schedule,
-    enabled: row.enabled === 1,
-    body: JSON.parse(row.body) as ScheduleRecord['body'],
-    creator: JSON.parse(row.creator) as ScheduleRecord['creator'],
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    updatedBy: JSON.parse(row.updated_by) as ScheduleRecord['updatedBy'],
-    lastRan: row.last_ran,
-    nextRun: row.next_run,
-    lastSpawnError: row.last_spawn_error,
-  };
-}
 
 function toParams(s: ScheduleRecord): Record<string, unknown> {
   return {
@@ -49,8 +18,6 @@ function toParams(s: ScheduleRecord): Record<string, unknown> {
     last_spawn_error: s.lastSpawnError,
   };
 }
-
-const COLUMNS = 'id, name, cron_schedule, enabled, body, creator, created_at, updated_at, updated_by, last_ran, next_run, last_spawn_error';
 
 /** Schedules in the runs database (the tables of migration 2). */
 export class SqliteScheduleStore implements ScheduleStore {

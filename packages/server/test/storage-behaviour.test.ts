@@ -432,6 +432,16 @@ describe.each(factories)('the $name storage', (factory) => {
     expect((await storage.events.after('r1', 0, 10)).map((e) => e.id)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('drops past the bound in one append across many chunks and for each run of the batch', async () => {
+    const out = (runId: string, i: number) => ({ runId, kind: 'output' as const, data: `${i}`, bytes: 10 });
+    const batch = Array.from({ length: 100 }, (_, i) => [out('r1', i), out('r2', i)]).flat();
+    await storage.events.append([...batch, { runId: 'r2', kind: 'run', data: '{}', bytes: 0, runVersion: 'v1' }], 495);
+    expect(await storage.events.head('r1')).toEqual({ lastId: 100, outputBytes: 490, droppedThrough: 51, droppedBytes: 510, runVersion: '' });
+    expect(await storage.events.head('r2')).toEqual({ lastId: 101, outputBytes: 490, droppedThrough: 51, droppedBytes: 510, runVersion: 'v1' });
+    expect((await storage.events.after('r1', 0, 1000)).map((e) => e.id)).toEqual(Array.from({ length: 49 }, (_, i) => i + 52));
+    expect((await storage.events.after('r2', 0, 1000)).map((e) => e.id)).toEqual([...Array.from({ length: 49 }, (_, i) => i + 52), 101]);
+  });
+
   it('answers the newest output up to an id, about so many bytes, oldest first', async () => {
     await storage.events.append(
       Array.from({ length: 100 }, (_, i) => ({ runId: 'r1', kind: 'output' as const, data: `${i}`, bytes: 10 })),

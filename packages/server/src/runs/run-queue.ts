@@ -33,6 +33,8 @@ export class RunQueue {
   /** Runs claimed whose execution is being prepared; those in `dropped` were cancelled meanwhile. */
   private readonly preparing = new Set<string>();
   private readonly dropped = new Set<string>();
+  /** Follow-ups that came while the run's execution was prepared: handed to it once it starts. */
+  private readonly early = new Map<string, FollowupMessage[]>();
   /** Runs claimed whose execution is being prepared, and the claim under way. */
   private starting = 0;
   private claiming = false;
@@ -80,6 +82,10 @@ export class RunQueue {
 
   /** Hands a follow-up to the run's execution in progress; false when none can take it now. */
   deliver(runId: string, followup: FollowupMessage): boolean {
+    if (this.preparing.has(runId)) {
+      this.early.set(runId, [...(this.early.get(runId) ?? []), followup]);
+      return true;
+    }
     const active = this.active.get(runId);
     if (!active?.execution.deliver) return false;
     try {
@@ -177,6 +183,7 @@ export class RunQueue {
     } finally {
       this.preparing.delete(run.id);
       this.dropped.delete(run.id);
+      this.early.delete(run.id);
     }
   }
 
@@ -218,6 +225,10 @@ export class RunQueue {
     }
     const active: Active = { execution, input };
     this.active.set(run.id, active);
+    this.preparing.delete(run.id);
+    // Those the preparation already read into the execution's input are not sent twice.
+    const given = new Set(input.followups.map((f) => f.id));
+    for (const followup of this.early.get(run.id) ?? []) if (!given.has(followup.id)) this.deliver(run.id, followup);
     if (execution.processGroup) {
       this.store.setProcessGroup(run.id, execution.processGroup).catch((error: unknown) => {
         this.log(`Could not record the process group of run ${run.id}: ${(error as Error).message}`);

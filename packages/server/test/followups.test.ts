@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,13 +114,11 @@ describe('follow-up and artifact errors', () => {
 describe('an INPROGRESS command agent', () => {
   it('gets a follow-up in its inbox, and one it takes needs no next execution', async () => {
     const script = join(root, 'inbox-agent.sh');
-    const started = join(root, 'inbox-agent-started');
-    // Says it started, waits for a line in the inbox, takes it, and reports it taken.
+    // Waits for a line in the inbox, takes it, and reports it taken.
     writeFileSync(
       script,
       `#!/bin/sh
 cat > /dev/null
-touch '${started}'
 i=0
 while [ ! -s "$AGENT_RUNS_INBOX_FILE" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
 id=$(sed -n 's/.*"id":"\\([^"]*\\)".*/\\1/p' "$AGENT_RUNS_INBOX_FILE" | head -n 1)
@@ -131,9 +129,7 @@ echo '{"type":"RESULT","message":"took the follow-up"}' >> "$AGENT_RUNS_REPORT_F
     const t = await startTestServer({ executor: 'command', command: `sh '${script}'`, workDir: join(root, 'work') });
     servers.push(t);
     const { run_id } = await t.client.runs.create({ prompt: 'Wait for me' });
-    // INPROGRESS comes before the execution is prepared; a follow-up sent then waits for the next
-    // execution. The agent's process running is what this test needs.
-    for (let waited = 0; !existsSync(started) && waited < 30_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    while ((await t.client.runs.get(run_id)).state !== 'INPROGRESS') await new Promise((r) => setTimeout(r, 10));
     expect((await post(t, run_id, { message: 'Here is more' })).body.state).toBe('INPROGRESS');
     const run = await t.client.runs.wait(run_id, { pollInterval: 20 });
     expect(run.status_message?.message).toBe('took the follow-up');

@@ -190,8 +190,12 @@ export class RunQueue {
   private async prepareAndStart(run: RunRecord): Promise<void> {
     let execution: Execution;
     let input: ExecutionInput;
+    let stillInProgress: boolean;
     try {
       input = await this.journal.prepare(run);
+      // A cancel that came after the claim but before the run was listed as preparing found it
+      // not active here: the store tells (one read per execution, after which `dropped` holds).
+      stillInProgress = (await this.store.get(run.id))?.state === 'INPROGRESS';
       // A follow-up's output goes on after what earlier executions printed, in the same log.
       if (input.number > 1) this.events.output(run.id, 'stdout', `[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n`);
     } catch (error) {
@@ -207,7 +211,7 @@ export class RunQueue {
         .catch((failed: unknown) => this.log(`Could not record that run ${run.id} failed to start: ${(failed as Error).message}`));
       return;
     }
-    if (this.dropped.has(run.id)) {
+    if (this.dropped.has(run.id) || !stillInProgress) {
       // Cancelled while it was prepared: the conversation still ends this execution.
       await this.journal
         .record(run.id, input, { state: 'CANCELLED', statusMessage: { message: 'The execution was stopped.' } })

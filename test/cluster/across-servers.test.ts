@@ -55,7 +55,11 @@ describe.runIf(postgresAdminUrl)('a run executed by one server, reached through 
 case "$(cat)" in
   ticks) for i in 1 2 3 4 5 6 7 8 9 10; do echo "tick $i"; sleep 0.2; done ;;
   wait) sleep 60 ;;
-  inbox) i=0; while [ ! -s "$AGENT_RUNS_INBOX_FILE" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; echo "heard: $(cat "$AGENT_RUNS_INBOX_FILE")" ;;
+  inbox) echo ready; i=0; while [ ! -s "$AGENT_RUNS_INBOX_FILE" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+    echo "heard: $(cat "$AGENT_RUNS_INBOX_FILE")"
+    # Says it took the follow-up, so no further execution answers it.
+    id=$(sed -n 's/.*"id":"\\([^"]*\\)".*/\\1/p' "$AGENT_RUNS_INBOX_FILE" | head -n 1)
+    echo "{\\"type\\":\\"FOLLOWUP_TAKEN\\",\\"id\\":\\"$id\\"}" >> "$AGENT_RUNS_REPORT_FILE" ;;
 esac
 `);
   }, 30_000);
@@ -89,10 +93,14 @@ esac
 
   it('hands a follow-up sent through another server to the running agent', async () => {
     const { runId, second } = await onFirstThroughSecond('inbox');
+    // Sent once the agent runs: one sent before it starts is in its follow-up file, not its inbox.
+    await expect.poll(async () => (await second.client.runs.output(runId)).text, { timeout: 10_000 }).toContain('ready');
     await second.client.runs.followup(runId, { message: 'over here' });
     const run = await second.client.runs.wait(runId, { timeout: 20_000 });
     expect(run.state).toBe('SUCCEEDED');
     expect((await second.client.runs.output(runId)).text).toMatch(/heard: .*over here/);
+    // Taken by the execution that was running: no second one.
+    expect((await second.client.runs.conversation(runId)).steps).toHaveLength(1);
   });
 
   it('opens a session link made by one server on another (the servers share the link keys)', async () => {

@@ -119,6 +119,7 @@ describe('an INPROGRESS command agent', () => {
       script,
       `#!/bin/sh
 cat > /dev/null
+echo ready
 i=0
 while [ ! -s "$AGENT_RUNS_INBOX_FILE" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
 id=$(sed -n 's/.*"id":"\\([^"]*\\)".*/\\1/p' "$AGENT_RUNS_INBOX_FILE" | head -n 1)
@@ -129,7 +130,8 @@ echo '{"type":"RESULT","message":"took the follow-up"}' >> "$AGENT_RUNS_REPORT_F
     const t = await startTestServer({ executor: 'command', command: `sh '${script}'`, workDir: join(root, 'work') });
     servers.push(t);
     const { run_id } = await t.client.runs.create({ prompt: 'Wait for me' });
-    while ((await t.client.runs.get(run_id)).state !== 'INPROGRESS') await new Promise((r) => setTimeout(r, 10));
+    // Sent once the agent runs: one sent before it starts is in its follow-up file, not its inbox.
+    await expect.poll(async () => (await t.client.runs.output(run_id)).text, { timeout: 10_000 }).toContain('ready');
     expect((await post(t, run_id, { message: 'Here is more' })).body.state).toBe('INPROGRESS');
     const run = await t.client.runs.wait(run_id, { pollInterval: 20 });
     expect(run.status_message?.message).toBe('took the follow-up');

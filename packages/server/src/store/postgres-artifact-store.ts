@@ -1,30 +1,8 @@
 import type pg from 'pg';
-import type { KnownArtifactType } from '@agent-runs/core/contract';
+import { ARTIFACT_COLUMNS as COLUMNS, toArtifact as toRecord, type ArtifactRow } from './artifact-row.js';
 import type { ArtifactRecord, ArtifactStore, NewArtifact } from './artifact-store.js';
 import { inTransaction, toNumber } from './postgres-transaction.js';
 import { timeOrderedId } from './time-ordered-id.js';
-
-interface ArtifactRow {
-  uid: string;
-  run_id: string;
-  artifact_type: string;
-  created_at: string;
-  data: string;
-  size_bytes: string;
-}
-
-const COLUMNS = 'uid, run_id, artifact_type, created_at, data, size_bytes';
-
-function toRecord(row: ArtifactRow): ArtifactRecord {
-  return {
-    uid: row.uid,
-    runId: row.run_id,
-    type: row.artifact_type as KnownArtifactType,
-    createdAt: row.created_at,
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    sizeBytes: toNumber(row.size_bytes),
-  };
-}
 
 /** Artifacts in PostgreSQL, file bytes (bytea) beside their row: the servers share nothing but the database. */
 export class PostgresArtifactStore implements ArtifactStore {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { RunLeases } from './cluster.js';
-import { RUN_COLUMNS, toRunRecord, type PostgresRunRow } from './postgres-run-row.js';
+import { RUN_COLUMNS, toRunRecord, type RunRow } from './run-row.js';
 import { inTransaction } from './postgres-transaction.js';
 import type { RunRecord } from './run-record.js';
 
@@ -28,7 +28,7 @@ export class PostgresRunLeases implements RunLeases {
         `SELECT seq, owner FROM runs WHERE state = 'INPROGRESS' AND lease_expires_at < now() FOR UPDATE SKIP LOCKED`,
       );
       if (expired.rows.length === 0) return [];
-      const { rows } = await client.query<PostgresRunRow>(
+      const { rows } = await client.query<RunRow>(
         `UPDATE runs SET state = 'FAILED', updated_at = $1, status_message = m.message, owner = NULL, lease_expires_at = NULL
          FROM unnest($2::bigint[], $3::text[]) AS m(seq, message)
          WHERE runs.seq = m.seq AND runs.state = 'INPROGRESS' RETURNING ${RUN_COLUMNS.split(', ').map((c) => `runs.${c}`).join(', ')}`,
@@ -39,7 +39,7 @@ export class PostgresRunLeases implements RunLeases {
   }
 
   async unlogged(after: string, through: string, limit: number): Promise<RunRecord[]> {
-    const { rows } = await this.pool.query<PostgresRunRow>(
+    const { rows } = await this.pool.query<RunRow>(
       `SELECT ${RUN_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')} FROM runs r LEFT JOIN run_event_logs l ON l.run_id = r.id
        WHERE r.updated_at > $1 AND r.updated_at <= $2 AND l.run_version IS DISTINCT FROM r.updated_at || ' ' || r.state
        ORDER BY r.updated_at, r.seq LIMIT $3`,

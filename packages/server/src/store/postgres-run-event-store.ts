@@ -1,32 +1,7 @@
 import type pg from 'pg';
 import { toNumber } from './postgres-transaction.js';
+import { EMPTY_HEAD, toEvent, toHead, type EventRow, type HeadRow } from './event-row.js';
 import type { NewRunEvent, RunEventHead, RunEventStore, StoredRunEvent } from './run-event-store.js';
-
-interface EventRow {
-  run_id: string;
-  id: number;
-  kind: StoredRunEvent['kind'];
-  data: string;
-}
-
-interface HeadRow {
-  run_id: string;
-  last_id: number;
-  output_bytes: string;
-  dropped_through: number;
-  dropped_bytes: string;
-  run_version: string;
-}
-
-const toEvent = (row: EventRow): StoredRunEvent => ({ runId: row.run_id, id: row.id, kind: row.kind, data: row.data });
-
-const toHead = (row: HeadRow): RunEventHead => ({
-  lastId: row.last_id,
-  outputBytes: toNumber(row.output_bytes),
-  droppedThrough: row.dropped_through,
-  droppedBytes: toNumber(row.dropped_bytes),
-  runVersion: row.run_version,
-});
 
 /** How many of the newest output events one query of outputTail reads, as on SQLite. */
 const BATCH = 64;
@@ -110,6 +85,6 @@ export class PostgresRunEventStore implements RunEventStore {
       'SELECT run_id, last_id, output_bytes, dropped_through, dropped_bytes, run_version FROM run_event_logs WHERE run_id = $1',
       [runId],
     );
-    return rows[0] ? toHead(rows[0]) : { lastId: 0, outputBytes: 0, droppedThrough: 0, droppedBytes: 0, runVersion: '' };
+    return rows[0] ? toHead(rows[0]) : { ...EMPTY_HEAD };
   }
 }

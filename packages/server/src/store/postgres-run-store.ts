@@ -2,17 +2,13 @@ import type pg from 'pg';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from '../executors/run-executor.js';
 import type { ListCursor } from './list-cursor.js';
-import { HAS_ARTIFACTS, RUN_COLUMNS, toRunRecord, type PostgresRunRow } from './postgres-run-row.js';
+import { RUN_COLUMNS, SORT_COLUMN, toRunRecord, type RunRow } from './run-row.js';
 import { inTransaction } from './postgres-transaction.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
-import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition, SortField } from './run-store.js';
+import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 
-const SORT_COLUMN: Record<SortField, string> = {
-  updated_at: 'updated_at',
-  created_at: 'created_at',
-  title: 'title',
-  agent: 'config_name',
-};
+/** Read with one run: whether it has artifacts (an index probe), so most reads of a run need no second query. */
+const HAS_ARTIFACTS = 'EXISTS (SELECT 1 FROM artifacts a WHERE a.run_id = runs.id) AS has_artifacts';
 
 const INSERT_COLUMNS = [
   'id', 'title', 'state', 'prompt', 'created_at', 'updated_at', 'started_at', 'status_message', 'source', 'creator_uid',
@@ -110,7 +106,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   private async byIdempotencyKey(client: pg.ClientBase | pg.Pool, run: NewRun): Promise<CreateResult> {
-    const { rows } = await client.query<PostgresRunRow>(
+    const { rows } = await client.query<RunRow>(
       `SELECT ${RUN_COLUMNS}, request_hash FROM runs WHERE creator_uid = $1 AND idempotency_key = $2`,
       [run.creator.uid ?? '', run.idempotencyKey],
     );
@@ -121,7 +117,7 @@ export class PostgresRunStore implements RunStore {
 
   /** The first row `sql` answers as a run; `name` prepares the statement once per connection (for the hottest reads). */
   private async one(sql: string, params: unknown[], name?: string): Promise<RunRecord | undefined> {
-    const { rows } = await this.pool.query<PostgresRunRow>({ text: sql, values: params, ...(name ? { name } : {}) });
+    const { rows } = await this.pool.query<RunRow>({ text: sql, values: params, ...(name ? { name } : {}) });
     return rows[0] ? toRunRecord(rows[0]) : undefined;
   }
 
@@ -192,7 +188,7 @@ export class PostgresRunStore implements RunStore {
     const direction = desc ? 'DESC' : 'ASC';
     const sql = `SELECT ${RUN_COLUMNS}, config_name FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY ${column} ${direction}, seq ${direction} LIMIT ${param(query.limit + 1)}`;
-    const { rows } = await this.pool.query<PostgresRunRow>(sql, params);
+    const { rows } = await this.pool.query<RunRow>(sql, params);
     const more = rows.length > query.limit;
     const page = more ? rows.slice(0, query.limit) : rows;
     const last = page[page.length - 1];
@@ -201,7 +197,7 @@ export class PostgresRunStore implements RunStore {
         ? {
             sortBy: query.sortBy,
             sortOrder: query.sortOrder,
-            value: String(last[column as keyof PostgresRunRow]),
+            value: String(last[column as keyof RunRow]),
             seq: Number(last.seq),
           }
         : undefined;

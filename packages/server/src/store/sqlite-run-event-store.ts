@@ -1,24 +1,6 @@
 import type Database from 'better-sqlite3';
+import { EMPTY_HEAD, toEvent, toHead, type EventRow, type HeadRow } from './event-row.js';
 import type { NewRunEvent, RunEventHead, RunEventStore, StoredRunEvent } from './run-event-store.js';
-
-interface EventRow {
-  run_id: string;
-  id: number;
-  kind: StoredRunEvent['kind'];
-  data: string;
-}
-
-interface HeadRow {
-  last_id: number;
-  output_bytes: number;
-  dropped_through: number;
-  dropped_bytes: number;
-  run_version: string;
-}
-
-const EMPTY_HEAD: RunEventHead = { lastId: 0, outputBytes: 0, droppedThrough: 0, droppedBytes: 0, runVersion: '' };
-
-const toEvent = (row: EventRow): StoredRunEvent => ({ runId: row.run_id, id: row.id, kind: row.kind, data: row.data });
 
 /**
  * The event log in the run store's SQLite database (tables of migration 5). Calls are
@@ -127,13 +109,6 @@ export class SqliteRunEventStore implements RunEventStore {
 
   private readHead(runId: string): RunEventHead {
     const row = this.statements.head!.get(runId) as HeadRow | undefined;
-    if (!row) return { ...EMPTY_HEAD };
-    return {
-      lastId: row.last_id,
-      outputBytes: row.output_bytes,
-      droppedThrough: row.dropped_through,
-      droppedBytes: row.dropped_bytes,
-      runVersion: row.run_version,
-    };
+    return row ? toHead(row) : { ...EMPTY_HEAD };
   }
 }

@@ -3,75 +3,12 @@ import { openDatabase } from './sqlite-driver.js';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from '../executors/run-executor.js';
 import type { ListCursor } from './list-cursor.js';
-import type { NewRun, RunOrigin, RunRecord, StoredAttachment } from './run-record.js';
-import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition, SortField } from './run-store.js';
+import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
+import { RUN_COLUMNS as COLUMNS, SORT_COLUMN, toRunRecord as toRecord, type RunRow } from './run-row.js';
+import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 import { SqliteRunAttachments } from './sqlite-run-attachments.js';
 import { SqliteRunMetadata } from './sqlite-run-metadata.js';
-
-interface RunRow {
-  seq: number;
-  id: string;
-  title: string;
-  state: string;
-  prompt: string;
-  created_at: string;
-  updated_at: string;
-  started_at: string | null;
-  status_message: string | null;
-  source: string;
-  creator: string;
-  session_id: string;
-  agent_config: string;
-  parent_run_id: string | null;
-  conversation_id: string | null;
-  metadata: string | null;
-  mode: string | null;
-  interactive: number | null;
-  agent_identity_uid: string | null;
-  schedule_id: string | null;
-  origin: string | null;
-  request_hash?: string | null;
-  config_name?: string;
-}
-
-// What a read needs; the request extras and idempotency columns are left on disk.
-const COLUMNS =
-  'seq, id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator, session_id, agent_config, ' +
-  'parent_run_id, conversation_id, metadata, mode, interactive, agent_identity_uid, schedule_id, origin';
-
-const SORT_COLUMN: Record<SortField, string> = {
-  updated_at: 'updated_at',
-  created_at: 'created_at',
-  title: 'title',
-  agent: 'config_name',
-};
-
-function toRecord(row: RunRow): RunRecord {
-  return {
-    seq: row.seq,
-    id: row.id,
-    title: row.title,
-    state: row.state,
-    prompt: row.prompt,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    startedAt: row.started_at,
-    statusMessage: row.status_message ? (JSON.parse(row.status_message) as RunStatusMessage) : null,
-    source: row.source,
-    creator: JSON.parse(row.creator) as RunRecord['creator'],
-    sessionId: row.session_id,
-    agentConfig: JSON.parse(row.agent_config) as RunRecord['agentConfig'],
-    ...(row.parent_run_id !== null ? { parentRunId: row.parent_run_id } : {}),
-    ...(row.conversation_id !== null ? { conversationId: row.conversation_id } : {}),
-    ...(row.metadata !== null ? { metadata: JSON.parse(row.metadata) as Record<string, string> } : {}),
-    ...(row.mode !== null ? { mode: row.mode as RunRecord['mode'] } : {}),
-    ...(row.interactive !== null ? { interactive: row.interactive === 1 } : {}),
-    ...(row.agent_identity_uid !== null ? { agentIdentityUid: row.agent_identity_uid } : {}),
-    ...(row.schedule_id !== null ? { scheduleId: row.schedule_id } : {}),
-    ...(row.origin ? { origin: JSON.parse(row.origin) as RunOrigin } : {}),
-  };
-}
 
 function toParams(run: NewRun): Record<string, unknown> {
   return {
@@ -309,7 +246,7 @@ export class SqliteRunStore implements RunStore {
     const last = page[page.length - 1];
     const next: ListCursor | undefined =
       more && last
-        ? { sortBy: query.sortBy, sortOrder: query.sortOrder, value: String(last[column as keyof RunRow]), seq: last.seq }
+        ? { sortBy: query.sortBy, sortOrder: query.sortOrder, value: String(last[column as keyof RunRow]), seq: Number(last.seq) }
         : undefined;
     return { runs: page.map(toRecord), ...(next ? { next } : {}) };
   }

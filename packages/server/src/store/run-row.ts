@@ -1,10 +1,13 @@
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { RunOrigin, RunRecord } from './run-record.js';
-import { toNumber } from './postgres-transaction.js';
+import type { SortField } from './run-store.js';
 
-/** A `runs` row as read; the request extras, idempotency and lease columns are left out. */
-export interface PostgresRunRow {
-  seq: string;
+/**
+ * A `runs` row as both databases answer a read (PostgreSQL gives bigints as strings and
+ * booleans as such, SQLite 0/1); the request extras, idempotency and lease columns are left out.
+ */
+export interface RunRow {
+  seq: number | string;
   id: string;
   title: string;
   state: string;
@@ -21,7 +24,7 @@ export interface PostgresRunRow {
   conversation_id: string | null;
   metadata: string | null;
   mode: string | null;
-  interactive: boolean | null;
+  interactive: boolean | number | null;
   agent_identity_uid: string | null;
   schedule_id: string | null;
   origin: string | null;
@@ -30,17 +33,22 @@ export interface PostgresRunRow {
   has_artifacts?: boolean;
 }
 
+/** The column each sort of a list walks (with `seq` after it, in an index of both databases). */
+export const SORT_COLUMN: Record<SortField, string> = {
+  updated_at: 'updated_at',
+  created_at: 'created_at',
+  title: 'title',
+  agent: 'config_name',
+};
+
 /** What a read of a run selects (also what an UPDATE … RETURNING answers). */
 export const RUN_COLUMNS =
   'seq, id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator, session_id, agent_config, ' +
   'parent_run_id, conversation_id, metadata, mode, interactive, agent_identity_uid, schedule_id, origin';
 
-/** Read with one run: whether it has artifacts (an index probe), so most reads of a run need no second query. */
-export const HAS_ARTIFACTS = 'EXISTS (SELECT 1 FROM artifacts a WHERE a.run_id = runs.id) AS has_artifacts';
-
-export function toRunRecord(row: PostgresRunRow): RunRecord {
+export function toRunRecord(row: RunRow): RunRecord {
   return {
-    seq: toNumber(row.seq),
+    seq: Number(row.seq),
     id: row.id,
     title: row.title,
     state: row.state,
@@ -57,7 +65,7 @@ export function toRunRecord(row: PostgresRunRow): RunRecord {
     ...(row.conversation_id !== null ? { conversationId: row.conversation_id } : {}),
     ...(row.metadata !== null ? { metadata: JSON.parse(row.metadata) as Record<string, string> } : {}),
     ...(row.mode !== null ? { mode: row.mode as RunRecord['mode'] } : {}),
-    ...(row.interactive !== null ? { interactive: row.interactive } : {}),
+    ...(row.interactive !== null ? { interactive: row.interactive === true || row.interactive === 1 } : {}),
     ...(row.agent_identity_uid !== null ? { agentIdentityUid: row.agent_identity_uid } : {}),
     ...(row.schedule_id !== null ? { scheduleId: row.schedule_id } : {}),
     ...(row.origin ? { origin: JSON.parse(row.origin) as RunOrigin } : {}),

@@ -24,6 +24,13 @@ export interface PostgresStorageOptions {
 
 /** How long to wait for a connection before giving up, at start-up and later. */
 const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * The longest a statement may run (a lock wait included), and a transaction may sit idle,
+ * before PostgreSQL ends it: a stuck query fails its request instead of holding it, and
+ * its locks, for ever. Every statement of the server takes milliseconds.
+ */
+const STATEMENT_TIMEOUT_MS = 30_000;
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 
 /**
  * Connects to PostgreSQL, migrates the schema (one server at a time) and answers every store
@@ -36,7 +43,13 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
   if (!Number.isSafeInteger(poolSize) || poolSize < 1) {
     throw new ServerConfigError(`The database pool size must be a whole number of connections, at least 1; got ${poolSize}.`);
   }
-  const connection: pg.ClientConfig = { connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'agent-runs-server' };
+  const connection: pg.ClientConfig = {
+    connectionString: url,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    application_name: 'agent-runs-server',
+  };
   const pool = new pg.Pool({ ...connection, max: poolSize });
   // An idle connection the database dropped must not take the process down; the pool makes another.
   pool.on('error', (error) => options.log(`A PostgreSQL connection failed while idle (${error.message}); it is replaced.`));

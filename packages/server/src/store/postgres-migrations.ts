@@ -271,6 +271,9 @@ export async function migratePostgres(client: pg.ClientBase, migrations: readonl
   for (;;) {
     await client.query('BEGIN');
     try {
+      // A step may take long on a big database, and waiting for another server's step is fine:
+      // the pool's statement timeout does not apply here.
+      await client.query('SET LOCAL statement_timeout = 0');
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
       await client.query(CREATE_VERSIONS);
       const { rows } = await client.query<{ current: number | null }>('SELECT max(version) AS current FROM schema_migrations');

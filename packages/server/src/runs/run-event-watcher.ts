@@ -112,6 +112,12 @@ export class RunEventWatcher {
           if (!this.write(event, latestRun?.id ?? 0)) return this.fallBehind();
           if (this.closed) return;
         }
+        // A short batch was the end of the log when read, and nothing was stored since: live
+        // now, without reading the store once more (a thousand streams opening at once notice).
+        if (batch.length < REPLAY_BATCH && !this.again) {
+          this.live = true;
+          return;
+        }
       }
     } catch (error) {
       // The store failed under the stream: end it; the client resumes from its last id.

@@ -23,3 +23,14 @@ export function toArtifact(row: ArtifactRow): ArtifactRecord {
     sizeBytes: Number(row.size_bytes),
   };
 }
+
+/** Rows of many runs' artifacts, in their order, grouped by run. */
+export function groupByRun(rows: readonly ArtifactRow[]): Map<string, ArtifactRecord[]> {
+  const found = new Map<string, ArtifactRecord[]>();
+  for (const row of rows) {
+    const list = found.get(row.run_id) ?? [];
+    list.push(toArtifact(row));
+    found.set(row.run_id, list);
+  }
+  return found;
+}

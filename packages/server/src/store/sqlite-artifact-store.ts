@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ARTIFACT_COLUMNS as COLUMNS, toArtifact as toRecord, type ArtifactRow } from './artifact-row.js';
+import { ARTIFACT_COLUMNS as COLUMNS, groupByRun, toArtifact as toRecord, type ArtifactRow } from './artifact-row.js';
 import type { ArtifactRecord, ArtifactStore, NewArtifact } from './artifact-store.js';
 import { timeOrderedId } from './time-ordered-id.js';
 
@@ -37,17 +37,11 @@ export class SqliteArtifactStore implements ArtifactStore {
   }
 
   async listByRuns(runIds: readonly string[]): Promise<Map<string, ArtifactRecord[]>> {
-    const found = new Map<string, ArtifactRecord[]>();
-    if (runIds.length === 0) return found;
+    if (runIds.length === 0) return new Map();
     const rows = this.db
       .prepare(`SELECT ${COLUMNS} FROM artifacts WHERE run_id IN (${runIds.map(() => '?').join(', ')}) ORDER BY seq`)
       .all(...runIds) as ArtifactRow[];
-    for (const row of rows) {
-      const list = found.get(row.run_id) ?? [];
-      list.push(toRecord(row));
-      found.set(row.run_id, list);
-    }
-    return found;
+    return groupByRun(rows);
   }
 
   async get(uid: string): Promise<ArtifactRecord | undefined> {

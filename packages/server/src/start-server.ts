@@ -24,7 +24,7 @@ import { Router } from './http/router.js';
 import { apiRoutes } from './routes/api-routes.js';
 import { MonotonicClock } from './runs/monotonic-clock.js';
 import { RunEvents } from './runs/run-events.js';
-import type { ArtifactRecord } from './store/artifact-store.js';
+import { artifactsOf, type ArtifactRecord } from './store/artifact-store.js';
 import type { RunRecord } from './store/run-record.js';
 import { toRunItem } from './runs/to-run-item.js';
 import { RunQueue } from './runs/run-queue.js';
@@ -110,150 +110,154 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     unlock();
     throw error;
   }
-  const store = storage.runs;
-  const cluster = storage.cluster;
-  const clock = new MonotonicClock();
-  if (!cluster) {
-    // Alone on its database: whatever was in flight belonged to the last server here. (On a
-    // shared database those runs may be other servers' work; their leases tell instead.)
-    const leftovers = await store.processGroups(IN_FLIGHT);
-    const killed = leftovers.filter((group) => killRecordedGroup(group)).length;
-    if (killed > 0) opts.log(`Killed ${killed} agent process group(s) left running by the last server.`);
-    const failed = await store.failAll(IN_FLIGHT, RESTARTED, clock.now());
-    if (failed > 0) opts.log(`Marked ${failed} run(s) that were in progress at the last stop as FAILED.`);
-  }
-
-  let apiKey = opts.apiKeys[0]?.key;
-  const keys = [...opts.apiKeys];
-  if (!apiKey) {
-    const generated = generatedApiKey(opts.dataDir);
-    apiKey = generated.key;
-    keys.push({ key: apiKey, principal: 'local' });
-    if (opts.noAuth) {
-      opts.log('Authentication is off (loopback only): any caller may create and cancel runs.');
-    } else if (generated.created) {
-      opts.log(`No API key configured; generated one${generated.file ? ` (kept in ${generated.file})` : ''}. Use it as the Bearer key:`);
-      opts.log(`  ${apiKey}`);
-    } else {
-      opts.log(`No API key configured; using the generated key kept in ${generated.file}.`);
+  // Whatever fails from here on, the storage opened above is closed (a pool left open would
+  // keep the process alive) and the data directory unlocked.
+  const serve = async (): Promise<RunningServer> => {
+    const store = storage.runs;
+    const cluster = storage.cluster;
+    const clock = new MonotonicClock();
+    if (!cluster) {
+      // Alone on its database: whatever was in flight belonged to the last server here. (On a
+      // shared database those runs may be other servers' work; their leases tell instead.)
+      const leftovers = await store.processGroups(IN_FLIGHT);
+      const killed = leftovers.filter((group) => killRecordedGroup(group)).length;
+      if (killed > 0) opts.log(`Killed ${killed} agent process group(s) left running by the last server.`);
+      const failed = await store.failAll(IN_FLIGHT, RESTARTED, clock.now());
+      if (failed > 0) opts.log(`Marked ${failed} run(s) that were in progress at the last stop as FAILED.`);
     }
-  }
 
-  // Every server of a shared database signs links with the same keys, so any of them opens them.
-  const sessionTokens = new SessionTokens(cluster ? await cluster.secrets.get('session-links') : sessionSecret(opts.dataDir));
-  const links = new SignedLinks(opts.downloadLinkTtlMs, cluster ? await cluster.secrets.get('download-links') : undefined);
-  const node = cluster ? new ClusterNode(cluster, serverId, opts.leaseMs, clock, opts.log) : undefined;
-  const peers = node ?? NO_PEERS;
-  if (opts.executor === 'command' && options.workDir === undefined) ensurePrivateDir(opts.workDir);
-  const environments = new EnvironmentRegistry(config);
-  const skillCache = opts.dataDir ? join(opts.dataDir, 'skill-repos') : mkdtempSync(join(tmpdir(), 'agent-runs-skills-'));
-  const skills = new SkillCatalog(config, skillCache, opts.log);
-  const identityStore = storage.identities;
-  const sources = new RunSourceResolver(environments, skills, identityStore, (identity, principal) =>
-    identityVisible(identity, principal, opts.sharedRuns),
-  );
-  const executor = makeExecutor(opts, environments, (runId, group) => {
-    store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
-  });
-  const { artifacts, conversations } = storage;
-  const limits = {
-    maxFileBytes: opts.maxArtifactBytes,
-    maxRunBytes: opts.maxRunArtifactBytes,
-    maxArtifactsPerExecution: opts.maxArtifactsPerExecution,
-  };
-  let publicUrl = opts.publicUrl ?? '';
-  let originGuard: OriginGuardOptions = { allowedHosts: [] };
-  const sessionLink = (run: { sessionId: string }) => sessionTokens.link(publicUrl, run.sessionId);
-  const runItem = async (run: RunRecord, known?: readonly ArtifactRecord[]) =>
-    toRunItem(run, sessionLink(run), known ?? (await artifacts.listByRun(run.id)));
-  const events = new RunEvents(storage.events, runItem, opts.outputLimitBytes, opts.log);
-  const journal = new ExecutionJournal(store, conversations, artifacts, runAttachmentSource(store), limits, clock, events);
-  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal, events, { id: serverId, leaseMs: opts.leaseMs }, peers);
-  const runs = new RunService(store, queue, executor, clock, events, sources, opts.sharedRuns, peers);
-  const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock, events, peers);
-  const schedules = new ScheduleService(storage.schedules, runs, sources, environments, timeZone, opts.clock, opts.log, opts.sharedRuns);
-  const scheduler = new Scheduler(schedules, opts.schedulerIntervalMs, opts.log);
-  const app: AppContext = {
-    store,
-    runs,
-    events,
-    heartbeat: new SseHeartbeat(opts.heartbeatMs),
-    auth: new ApiKeyAuth(keys, !opts.noAuth),
-    publicUrl: () => publicUrl,
-    maxBodyBytes: opts.maxBodyBytes,
-    artifacts,
-    conversations,
-    followups,
-    links,
-    workRoot: opts.workDir,
-    schedules,
-    identities: new IdentityService(identityStore, sources, environments, opts.clock, opts.sharedRuns),
-    environments,
-    skills,
-    activity: storage.activity,
-    originGuard: () => originGuard,
-    sessionTokens,
-    sessionLink,
-  };
-  const router = new Router(apiRoutes(executor.name));
-  const server = createServer({ keepAlive: true }, (req, res) => {
-    void handleRequest(router, app, req, res, opts.log);
-  });
-  server.keepAliveTimeout = 65_000;
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    else socket.destroy();
-  });
+    let apiKey = opts.apiKeys[0]?.key;
+    const keys = [...opts.apiKeys];
+    if (!apiKey) {
+      const generated = generatedApiKey(opts.dataDir);
+      apiKey = generated.key;
+      keys.push({ key: apiKey, principal: 'local' });
+      if (opts.noAuth) {
+        opts.log('Authentication is off (loopback only): any caller may create and cancel runs.');
+      } else if (generated.created) {
+        opts.log(`No API key configured; generated one${generated.file ? ` (kept in ${generated.file})` : ''}. Use it as the Bearer key:`);
+        opts.log(`  ${apiKey}`);
+      } else {
+        opts.log(`No API key configured; using the generated key kept in ${generated.file}.`);
+      }
+    }
 
-  let address: AddressInfo;
+    // Every server of a shared database signs links with the same keys, so any of them opens them.
+    const sessionTokens = new SessionTokens(cluster ? await cluster.secrets.get('session-links') : sessionSecret(opts.dataDir));
+    const links = new SignedLinks(opts.downloadLinkTtlMs, cluster ? await cluster.secrets.get('download-links') : undefined);
+    const node = cluster ? new ClusterNode(cluster, serverId, opts.leaseMs, clock, opts.log) : undefined;
+    const peers = node ?? NO_PEERS;
+    if (opts.executor === 'command' && options.workDir === undefined) ensurePrivateDir(opts.workDir);
+    const environments = new EnvironmentRegistry(config);
+    const skillCache = opts.dataDir ? join(opts.dataDir, 'skill-repos') : mkdtempSync(join(tmpdir(), 'agent-runs-skills-'));
+    const skills = new SkillCatalog(config, skillCache, opts.log);
+    const identityStore = storage.identities;
+    const sources = new RunSourceResolver(environments, skills, identityStore, (identity, principal) =>
+      identityVisible(identity, principal, opts.sharedRuns),
+    );
+    const executor = makeExecutor(opts, environments, (runId, group) => {
+      store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
+    });
+    const { artifacts, conversations } = storage;
+    const limits = {
+      maxFileBytes: opts.maxArtifactBytes,
+      maxRunBytes: opts.maxRunArtifactBytes,
+      maxArtifactsPerExecution: opts.maxArtifactsPerExecution,
+    };
+    let publicUrl = opts.publicUrl ?? '';
+    let originGuard: OriginGuardOptions = { allowedHosts: [] };
+    const sessionLink = (run: { sessionId: string }) => sessionTokens.link(publicUrl, run.sessionId);
+    const runItem = async (run: RunRecord, known?: readonly ArtifactRecord[]) =>
+      toRunItem(run, sessionLink(run), known ?? (await artifactsOf(artifacts, run)));
+    const events = new RunEvents(storage.events, runItem, opts.outputLimitBytes, opts.log);
+    const journal = new ExecutionJournal(store, conversations, artifacts, runAttachmentSource(store), limits, clock, events);
+    const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal, events, { id: serverId, leaseMs: opts.leaseMs }, peers);
+    const runs = new RunService(store, queue, executor, clock, events, sources, opts.sharedRuns, peers);
+    const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock, events, peers);
+    const schedules = new ScheduleService(storage.schedules, runs, sources, environments, timeZone, opts.clock, opts.log, opts.sharedRuns);
+    const scheduler = new Scheduler(schedules, opts.schedulerIntervalMs, opts.log);
+    const app: AppContext = {
+      store,
+      runs,
+      events,
+      heartbeat: new SseHeartbeat(opts.heartbeatMs),
+      auth: new ApiKeyAuth(keys, !opts.noAuth),
+      publicUrl: () => publicUrl,
+      maxBodyBytes: opts.maxBodyBytes,
+      artifacts,
+      conversations,
+      followups,
+      links,
+      workRoot: opts.workDir,
+      schedules,
+      identities: new IdentityService(identityStore, sources, environments, opts.clock, opts.sharedRuns),
+      environments,
+      skills,
+      activity: storage.activity,
+      originGuard: () => originGuard,
+      sessionTokens,
+      sessionLink,
+    };
+    const router = new Router(apiRoutes(executor.name));
+    const server = createServer({ keepAlive: true }, (req, res) => {
+      void handleRequest(router, app, req, res, opts.log);
+    });
+    server.keepAliveTimeout = 65_000;
+    server.on('clientError', (_error, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+      else socket.destroy();
+    });
+
+    const address = await listen(server, opts.port, opts.host);
+    // Bound to every interface: name the loopback one, which always reaches it from here.
+    const reachable = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+    const hostInUrl = address.family === 'IPv6' ? `[${reachable}]` : reachable;
+    const url = `http://${hostInUrl}:${address.port}`;
+    publicUrl ||= url;
+    originGuard = {
+      allowedHosts: [
+        ...loopbackHosts(opts.host, address.port),
+        ...hostsForName(new URL(publicUrl).host, address.port),
+        ...opts.allowedHosts.flatMap((name) => hostsForName(name, address.port)),
+      ],
+    };
+    // Runs left QUEUED (by the last server here, or by any server of a shared database).
+    queue.pump();
+    node?.start({ queue, events, followups });
+    scheduler.start();
+    // Skills are looked for now (cloning the environments' repositories) rather than on the first create that names one.
+    void skills.variants().catch(() => {});
+    if (!isLoopbackHost(opts.host) && opts.allowedHosts.length === 0 && !opts.publicUrl) {
+      opts.log(`Bound to ${opts.host}: requests are answered only when addressed to a loopback name; name the others with --allowed-host (or --public-url).`);
+    }
+    opts.log(`Agent Runs API listening on ${url}/api/v1 (${executor.name} executor, ${storage.description}${cluster ? `, server ${serverId}` : ''})`);
+
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await scheduler.stop();
+        await node?.stop();
+        // Answers in flight are given a moment, while the agents are stopped; then lingering
+        // connections are cut. Shutdown takes the agents' kill grace and about a second more.
+        const cut = setTimeout(() => server.closeAllConnections(), 1000);
+        await queue.stop(STOPPED);
+        // Streams get the runs' last events, then end, so they do not hold the close up.
+        await events.closeAll();
+        await stopped;
+        clearTimeout(cut);
+        await storage.close();
+        if (!opts.dataDir) rmSync(skillCache, { recursive: true, force: true });
+        unlock();
+      })());
+    return { url, baseURL: `${url}/api/v1`, apiKey, close };
+  };
   try {
-    address = await listen(server, opts.port, opts.host);
+    return await serve();
   } catch (error) {
-    await storage.close();
+    await storage.close().catch(() => undefined);
     unlock();
     throw error;
   }
-  // Bound to every interface: name the loopback one, which always reaches it from here.
-  const reachable = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
-  const hostInUrl = address.family === 'IPv6' ? `[${reachable}]` : reachable;
-  const url = `http://${hostInUrl}:${address.port}`;
-  publicUrl ||= url;
-  originGuard = {
-    allowedHosts: [
-      ...loopbackHosts(opts.host, address.port),
-      ...hostsForName(new URL(publicUrl).host, address.port),
-      ...opts.allowedHosts.flatMap((name) => hostsForName(name, address.port)),
-    ],
-  };
-  // Runs left QUEUED (by the last server here, or by any server of a shared database).
-  queue.pump();
-  node?.start({ queue, events, followups });
-  scheduler.start();
-  // Skills are looked for now (cloning the environments' repositories) rather than on the first create that names one.
-  void skills.variants().catch(() => {});
-  if (!isLoopbackHost(opts.host) && opts.allowedHosts.length === 0 && !opts.publicUrl) {
-    opts.log(`Bound to ${opts.host}: requests are answered only when addressed to a loopback name; name the others with --allowed-host (or --public-url).`);
-  }
-  opts.log(`Agent Runs API listening on ${url}/api/v1 (${executor.name} executor, ${storage.description}${cluster ? `, server ${serverId}` : ''})`);
-
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= (async () => {
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await scheduler.stop();
-      await node?.stop();
-      // Answers in flight are given a moment, while the agents are stopped; then lingering
-      // connections are cut. Shutdown takes the agents' kill grace and about a second more.
-      const cut = setTimeout(() => server.closeAllConnections(), 1000);
-      await queue.stop(STOPPED);
-      // Streams get the runs' last events, then end, so they do not hold the close up.
-      await events.closeAll();
-      await stopped;
-      clearTimeout(cut);
-      await storage.close();
-      if (!opts.dataDir) rmSync(skillCache, { recursive: true, force: true });
-      unlock();
-    })());
-  return { url, baseURL: `${url}/api/v1`, apiKey, close };
 }

@@ -86,7 +86,8 @@ export class ClusterNode implements Peers {
       case 'events':
         return parts.events.storedElsewhere(signal.runId);
       case 'cancel':
-        if (parts.queue.isActive(signal.runId)) void parts.queue.abandon(signal.runId);
+        // Nothing to do unless this server executes (or prepares) the run.
+        void parts.queue.abandon(signal.runId);
         return;
       case 'followup':
         parts.followups.deliverHere(signal.runId, signal.followupId).catch((error: unknown) => {

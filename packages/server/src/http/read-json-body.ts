@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { PROMPT_MAX_CHARS } from '@agent-runs/core/contract';
 import { ApiProblem } from './api-problem.js';
+import { refuseNulInBody } from './nul-characters.js';
 
 /** Reads and parses a JSON body of at most `limit` bytes; an empty body reads as undefined. */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
@@ -29,11 +30,14 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   });
   if (text.trim() === '') return undefined;
   // The Content-Type was checked before the body was read (json-content-type.ts).
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch (error) {
     throw new ApiProblem('invalid_request', `The body is not valid JSON: ${(error as Error).message}.`);
   }
+  refuseNulInBody(body);
+  return body;
 }
 
 function tooLarge(limit: number): ApiProblem {

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkRequestOrigin } from '@agent-runs/core/contract';
 import { ApiProblem } from './api-problem.js';
 import { requireJsonContentType } from './json-content-type.js';
-import { refuseNulInUrl } from './nul-characters.js';
 import { sendProblem } from './respond.js';
 import type { AppContext } from './route.js';
 import type { Router } from './router.js';
@@ -23,7 +22,6 @@ export async function handleRequest(
     const rejected = checkRequestOrigin(req.headers, app.originGuard());
     if (rejected) throw new ApiProblem('not_authorized', rejected.message, { status: rejected.status, retryable: false });
     requireJsonContentType(req);
-    refuseNulInUrl(url);
     const { route, params } = router.match(req.method ?? 'GET', url.pathname);
     const caller = route.auth ? app.auth.authenticate(req) : { uid: 'anonymous' };
     await route.handle({ req, res, url, params, app, caller });

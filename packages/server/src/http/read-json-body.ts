@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { PROMPT_MAX_CHARS } from '@agent-runs/core/contract';
 import { ApiProblem } from './api-problem.js';
-import { refuseNulInBody } from './nul-characters.js';
 
 /** Reads and parses a JSON body of at most `limit` bytes; an empty body reads as undefined. */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
@@ -30,14 +29,11 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   });
   if (text.trim() === '') return undefined;
   // The Content-Type was checked before the body was read (json-content-type.ts).
-  let body: unknown;
   try {
-    body = JSON.parse(text) as unknown;
+    return JSON.parse(text) as unknown;
   } catch (error) {
     throw new ApiProblem('invalid_request', `The body is not valid JSON: ${(error as Error).message}.`);
   }
-  refuseNulInBody(body);
-  return body;
 }
 
 function tooLarge(limit: number): ApiProblem {

@@ -60,11 +60,8 @@ export class ExecutionJournal {
       const added = await this.artifacts.add(runId, outcome.artifacts, at);
       for (const artifact of added) this.events?.emit(runId, 'artifact', toArtifactItem(artifact));
     }
-    // The agent's words may hold NUL, which PostgreSQL text cannot: kept as U+FFFD in the
-    // conversation on both stores, and a follow-up id holding one names no follow-up.
-    const taken = outcome.takenFollowups?.filter((id) => !id.includes('\u0000'));
-    if (taken?.length) await this.conversations.assign(runId, taken, input.number);
-    const text = (outcome.statusMessage?.message ?? `The run ended ${outcome.state}.`).replaceAll('\u0000', '\uFFFD');
+    if (outcome.takenFollowups?.length) await this.conversations.assign(runId, outcome.takenFollowups, input.number);
+    const text = outcome.statusMessage?.message ?? `The run ended ${outcome.state}.`;
     await this.conversations.addResult(runId, { execution: input.number, state: outcome.state, text, at });
   }
 

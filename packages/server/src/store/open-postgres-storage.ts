@@ -5,6 +5,7 @@ import { PostgresConversationStore } from './postgres-conversation-store.js';
 import { PostgresIdentityStore } from './postgres-identity-store.js';
 import { PostgresRunLeases } from './postgres-leases.js';
 import { migratePostgres } from './postgres-migrations.js';
+import { NulSafeClient } from './postgres-nul-safe-client.js';
 import { PostgresRunEventStore } from './postgres-run-event-store.js';
 import { PostgresRunStore } from './postgres-run-store.js';
 import { PostgresScheduleStore } from './postgres-schedule-store.js';
@@ -50,7 +51,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
     application_name: 'agent-runs-server',
   };
-  const pool = new pg.Pool({ ...connection, max: poolSize });
+  const pool = new pg.Pool({ ...connection, max: poolSize, Client: NulSafeClient });
   // An idle connection the database dropped must not take the process down; the pool makes another.
   pool.on('error', (error) => options.log(`A PostgreSQL connection failed while idle (${error.message}); it is replaced.`));
   let signals: PostgresSignals | undefined;

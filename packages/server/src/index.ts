@@ -1,6 +1,7 @@
 export { startServer } from './start-server.js';
 export type { ApiKey, RunningServer, ServerOptions } from './config/server-options.js';
-export { ServerConfigError, DEFAULT_DATA_DIR } from './config/resolve-options.js';
+export { DEFAULT_DATA_DIR } from './config/resolve-options.js';
+export { ServerConfigError } from './domain/server-config-error.js';
 export { COMMAND_ENV } from './executors/command-env.js';
 export { parseSimulateDirective, SIMULATE_HINT, type SimulateDirective, type SimulatedOutcome } from './executors/simulate-directive.js';
 export { SqliteRunStore } from './store/sqlite-run-store.js';
@@ -8,6 +9,7 @@ export type { RunStore, RunListQuery, RunListPage } from './store/run-store.js';
 export type { NewRun, RunRecord } from './store/run-record.js';
 export { parseServerArgs, SERVER_ENV, SERVER_HELP, DEFAULT_CLI_PORT, type ParsedServerArgs } from './config/parse-server-args.js';
 export { timeOrderedId } from './store/time-ordered-id.js';
-export type { ServerClock } from './config/server-clock.js';
-export { loadConfigFile, type ServerConfig, type EnvironmentConfig } from './config/config-file.js';
+export type { ServerClock } from './domain/server-clock.js';
+export { loadConfigFile } from './config/config-file.js';
+export type { ServerConfig, EnvironmentConfig } from './domain/server-config.js';
 export { parseCron, CRON_HINT, type CronSchedule } from './schedules/cron.js';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseServerArgs, SERVER_HELP } from '../config/parse-server-args.js';
-import { ServerConfigError } from '../config/resolve-options.js';
+import { ServerConfigError } from '../domain/server-config-error.js';
 import { startServer } from '../start-server.js';
 
 async function main(): Promise<void> {

@@ -4,46 +4,10 @@ import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { issuePath } from '@agent-runs/core';
 import { isTimeZone } from '../schedules/cron.js';
 import { ConfigFileSchema } from './config-file-schema.js';
-import { ServerConfigError } from './resolve-options.js';
+import { ServerConfigError } from '../domain/server-config-error.js';
+import { type EnvironmentConfig, type RepoSource, type ServerConfig } from '../domain/server-config.js';
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
-
-export interface RepoSource {
-  /** What `git clone` is given: a URL, or an absolute local path. */
-  url: string;
-  /** Directory inside the working directory. */
-  path: string;
-  ref?: string;
-  /** For the contract's `github_repos`: owner and name read from the URL. */
-  owner: string;
-  repo: string;
-}
-
-export interface EnvironmentConfig {
-  id: string;
-  name: string;
-  description: string | undefined;
-  repos: RepoSource[];
-  setupCommands: string[];
-}
-
-/** The configuration file, read and checked, with paths made absolute. */
-export interface ServerConfig {
-  file: string | undefined;
-  /** When the file was read (the environments' `last_updated`). */
-  loadedAt: string;
-  scheduleTimeZone: string | undefined;
-  skillDirectories: string[];
-  environments: EnvironmentConfig[];
-}
-
-export const EMPTY_CONFIG: ServerConfig = {
-  file: undefined,
-  loadedAt: new Date(0).toISOString(),
-  scheduleTimeZone: undefined,
-  skillDirectories: [],
-  environments: [],
-};
 
 /** `https://github.com/acme/web.git`, `git@host:acme/web`, `/srv/git/web` → acme/web. */
 function ownerAndRepo(url: string): { owner: string; repo: string } {

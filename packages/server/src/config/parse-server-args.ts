@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { DURATION_HINT, readDuration } from '@agent-runs/core';
 import { RUN_REQUEST_MAX_BODY_BYTES } from '@agent-runs/core/contract';
 import type { ApiKey } from '../http/api-key-auth.js';
-import { ServerConfigError } from './resolve-options.js';
+import { ServerConfigError } from '../domain/server-config-error.js';
 import type { ServerOptions } from './server-options.js';
 
 export const DEFAULT_CLI_PORT = 4280;

@@ -1,5 +1,5 @@
 import { lstatSync, mkdirSync } from 'node:fs';
-import { ServerConfigError } from './resolve-options.js';
+import { ServerConfigError } from '../domain/server-config-error.js';
 
 /**
  * Makes `dir` (0700) or checks the one there: a real directory of this user, not a link.

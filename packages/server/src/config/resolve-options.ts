@@ -5,14 +5,10 @@ import { isLoopbackHost } from '@agent-runs/core';
 import { RUN_REQUEST_MAX_BODY_BYTES } from '@agent-runs/core/contract';
 import { DEFAULT_HEARTBEAT_MS } from '../http/sse-heartbeat.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from '../runs/run-events.js';
+import { ServerConfigError } from '../domain/server-config-error.js';
 import type { ServerOptions } from './server-options.js';
 
 export const DEFAULT_DATA_DIR = join(homedir(), '.agent-runs', 'server');
-
-/** Thrown for unusable options; the message names the option and what is valid. */
-export class ServerConfigError extends Error {
-  override name = 'ServerConfigError';
-}
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -1,5 +1,5 @@
 import type { ApiKey } from '../http/api-key-auth.js';
-import type { ServerClock } from './server-clock.js';
+import type { ServerClock } from '../domain/server-clock.js';
 
 export type { ApiKey };
 

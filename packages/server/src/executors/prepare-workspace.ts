@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { RunStatusMessage } from '@agent-runs/core';
-import type { EnvironmentConfig } from '../config/config-file.js';
+import type { EnvironmentConfig } from '../domain/server-config.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KILL_GRACE_MS } from './command-executor.js';
 import { endGroup } from './process-group.js';

@@ -10,7 +10,7 @@ import type { RunSourceResolver } from '../sources/resolve-run-sources.js';
 import type { IdentityRecord, IdentityStore } from '../store/identity-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import { identityVisible } from './identity-visibility.js';
-import type { ServerClock } from '../config/server-clock.js';
+import type { ServerClock } from '../domain/server-clock.js';
 import type { RunCreatorInfo } from '@agent-runs/core';
 
 /**

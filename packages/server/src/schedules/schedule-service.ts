@@ -13,7 +13,7 @@ import { SCHEDULE_FIELDS, type RunSourceResolver } from '../sources/resolve-run-
 import type { ScheduleBody, ScheduleRecord, ScheduleStore } from '../store/schedule-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import { parseCron, type CronSchedule } from './cron.js';
-import type { ServerClock } from '../config/server-clock.js';
+import type { ServerClock } from '../domain/server-clock.js';
 
 /**
  * Schedules: their rules (validation, pause, resume) and their firing. Each tick fires at

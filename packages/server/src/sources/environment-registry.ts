@@ -1,5 +1,5 @@
 import type { CloudEnvironment } from '@agent-runs/core';
-import type { EnvironmentConfig, ServerConfig } from '../config/config-file.js';
+import type { EnvironmentConfig, ServerConfig } from '../domain/server-config.js';
 
 /** What the store knows of an environment's latest run. */
 export interface LastRun {

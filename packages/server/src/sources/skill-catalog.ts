@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, mkdirSync } fr
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import type { AgentSkillVariant } from '@agent-runs/core';
-import type { ServerConfig } from '../config/config-file.js';
+import type { ServerConfig } from '../domain/server-config.js';
 import { MAX_SKILL_BYTES, parseSkillFile } from './skill-file.js';
 
 const run = promisify(execFile);

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { ServerConfigError } from '../config/resolve-options.js';
+import { ServerConfigError } from '../domain/server-config-error.js';
 import { PostgresArtifactStore } from './postgres-artifact-store.js';
 import { PostgresConversationStore } from './postgres-conversation-store.js';
 import { PostgresIdentityStore } from './postgres-identity-store.js';

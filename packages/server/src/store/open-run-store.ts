@@ -1,5 +1,5 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
-import { ServerConfigError } from '../config/resolve-options.js';
+import { ServerConfigError } from '../domain/server-config-error.js';
 import { SqliteRunStore } from './sqlite-run-store.js';
 
 /**

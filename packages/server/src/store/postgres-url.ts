@@ -1,4 +1,4 @@
-import { ServerConfigError } from '../config/resolve-options.js';
+import { ServerConfigError } from '../domain/server-config-error.js';
 
 /** A PostgreSQL URL checked, with what may be shown of it (never the password). */
 export interface PostgresTarget {

@@ -1,0 +1,46 @@
+import type { ValidationIssue } from '@agent-runs/core/contract';
+
+/**
+ * What a service throws when it cannot do what was asked. Services know nothing of HTTP:
+ * `http/` turns each kind into its problem (404, 400, 409, 503) at the edge.
+ */
+export abstract class DomainError extends Error {}
+
+/** The thing named does not exist, or the caller may not see it (the two look the same). */
+export class NotFoundError extends DomainError {
+  override name = 'NotFoundError';
+}
+
+/** The input is unusable; `issues` name each field and what would be valid. */
+export class InvalidInputError extends DomainError {
+  override name = 'InvalidInputError';
+  constructor(
+    readonly issues: readonly ValidationIssue[],
+    message = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; '),
+  ) {
+    super(message);
+  }
+}
+
+/** The request is valid but the thing is not in a state that allows it now. */
+export class ConflictError extends DomainError {
+  override name = 'ConflictError';
+  /** Whether the same request may succeed later unchanged (a run being handed to a worker). */
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message);
+  }
+}
+
+/** Something the service depends on is not reachable now; the same request may succeed later. */
+export class UnavailableError extends DomainError {
+  override name = 'UnavailableError';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,38 @@
+/** The server's configuration as services and executors read it (the file, checked, paths absolute). */
+
+export interface RepoSource {
+  /** What `git clone` is given: a URL, or an absolute local path. */
+  url: string;
+  /** Directory inside the working directory. */
+  path: string;
+  ref?: string;
+  /** For the contract's `github_repos`: owner and name read from the URL. */
+  owner: string;
+  repo: string;
+}
+
+export interface EnvironmentConfig {
+  id: string;
+  name: string;
+  description: string | undefined;
+  repos: RepoSource[];
+  setupCommands: string[];
+}
+
+/** The configuration file, read and checked, with paths made absolute. */
+export interface ServerConfig {
+  file: string | undefined;
+  /** When the file was read (the environments' `last_updated`). */
+  loadedAt: string;
+  scheduleTimeZone: string | undefined;
+  skillDirectories: string[];
+  environments: EnvironmentConfig[];
+}
+
+export const EMPTY_CONFIG: ServerConfig = {
+  file: undefined,
+  loadedAt: new Date(0).toISOString(),
+  scheduleTimeZone: undefined,
+  skillDirectories: [],
+  environments: [],
+};

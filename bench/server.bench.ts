@@ -1,9 +1,12 @@
 /**
- * The local server under load, each figure beside a bare `node:http` server answering a
- * fixed body of the same size, measured in the same run:
- * - GET /agent/runs/{runId} requests per second with 100,000 runs stored;
- * - POST /agent/run creates per second;
- * - p50 and p99 of a list page (limit 100) deep in the cursor chain with 1,000,000 runs.
+ * The local server under load, each figure beside a bare `node:http` server measured in
+ * the same run:
+ * - GET /agent/runs/{runId} requests per second with 100,000 runs stored, against the bare
+ *   server answering the same JSON (target ≥ 0.8x);
+ * - POST /agent/run creates per second (target ≥ 5,000/s);
+ * - p50 and p99 of a list page (limit 100) deep in the cursor chain with 1,000,000 runs,
+ *   against a bare server that runs the keyset SELECT itself on the same file and answers
+ *   its rows as JSON (targets p50 ≤ 3x, p99 ≤ 2x and ≤ 20 ms).
  * Servers run in child processes so that the load generator has a core of its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -46,6 +49,27 @@ const server = createServer({ keepAlive: true }, (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });
+});
+server.keepAliveTimeout = 65000;
+server.listen(0, '127.0.0.1', () => process.stdout.write('http://127.0.0.1:' + server.address().port + '\\n'));
+process.on('SIGTERM', () => process.exit(0));
+`;
+
+// The list baseline: the keyset SELECT of a page (the cursor decoded as the server does) on
+// the same SQLite file, its rows answered as JSON: what a page costs with nothing else.
+const BARE_LIST_SCRIPT = `
+import { createServer } from 'node:http';
+import Database from ${JSON.stringify(pathToFileURL(join(root, 'node_modules/better-sqlite3/lib/index.js')).href)};
+const db = new Database(process.env.DB_FILE, { readonly: true });
+const page = db.prepare(
+  "SELECT * FROM runs WHERE creator_uid = ? AND (updated_at < ? OR (updated_at = ? AND seq < ?)) ORDER BY updated_at DESC, seq DESC LIMIT 101");
+const server = createServer({ keepAlive: true }, (req, res) => {
+  const cursor = new URL(req.url, 'http://x').searchParams.get('cursor');
+  const [, , value, seq] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const rows = page.all('bench', value, value, seq);
+  const body = JSON.stringify({ runs: rows.slice(0, 100), has_next_page: rows.length > 100 });
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 });
 server.keepAliveTimeout = 65000;
 server.listen(0, '127.0.0.1', () => process.stdout.write('http://127.0.0.1:' + server.address().port + '\\n'));
@@ -106,8 +130,8 @@ export default async function serverBench(): Promise<BenchRow[]> {
       value: `${fmt(gets)} req/s`,
       baseline: `${fmt(bareGets)} req/s (bare node:http)`,
       ratio: `${fmt(gets / bareGets, 2)}x`,
-      target: '>= 5,000 req/s',
-      met: gets >= 5000,
+      target: '>= 0.8x',
+      met: gets / bareGets >= 0.8,
     });
 
     const post = (path: string) => () => ({
@@ -124,8 +148,8 @@ export default async function serverBench(): Promise<BenchRow[]> {
       value: `${fmt(creates)} creates/s`,
       baseline: `${fmt(bareCreates)} req/s (bare node:http)`,
       ratio: `${fmt(creates / bareCreates, 2)}x`,
-      target: '>= 1,000 creates/s',
-      met: creates >= 1000,
+      target: '>= 5,000 creates/s',
+      met: creates >= 5000,
     });
     await stopChild(target.child);
 
@@ -144,12 +168,12 @@ export default async function serverBench(): Promise<BenchRow[]> {
     store.close();
     target = await startChild(TARGET_SCRIPT, { DATA_DIR: dataDir });
 
-    const { times, body: listBody } = await walkListPages(target.origin, starts, PAGES_PER_START);
+    const { times, cursors } = await walkListPages(target.origin, starts, PAGES_PER_START);
     await stopChild(target.child);
     await stopChild(bare.child);
-    writeFileSync(bodiesFile, JSON.stringify({ list: listBody }));
-    const bareList = await startChild(BARE_SCRIPT, { BODIES: bodiesFile });
-    const bareTimes = await latencies(bareList.origin, Array.from({ length: times.length }, () => '/list'));
+    // The same pages, in the same order, from the bare SELECT.
+    const bareList = await startChild(BARE_LIST_SCRIPT, { DB_FILE: join(dataDir, 'runs.sqlite') });
+    const bareTimes = await latencies(bareList.origin, cursors.map((cursor) => `/list?cursor=${cursor}`));
     await stopChild(bareList.child);
     const p50 = percentile(times, 50);
     const p99 = percentile(times, 99);
@@ -160,18 +184,19 @@ export default async function serverBench(): Promise<BenchRow[]> {
       suite: 'server',
       measure: `p50 ${label}`,
       value: `${fmt(p50, 2)} ms`,
-      baseline: `${fmt(bareP50, 2)} ms (bare node:http, same body)`,
+      baseline: `${fmt(bareP50, 2)} ms (bare node:http + keyset SELECT)`,
       ratio: `${fmt(p50 / bareP50, 2)}x`,
-      target: '(reported)',
+      target: '<= 3x',
+      met: p50 / bareP50 <= 3,
     });
     rows.push({
       suite: 'server',
       measure: `p99 ${label}`,
       value: `${fmt(p99, 2)} ms`,
-      baseline: `${fmt(bareP99, 2)} ms (bare node:http, same body)`,
+      baseline: `${fmt(bareP99, 2)} ms (bare node:http + keyset SELECT)`,
       ratio: `${fmt(p99 / bareP99, 2)}x`,
-      target: '<= 20 ms',
-      met: p99 <= 20,
+      target: '<= 2x and <= 20 ms',
+      met: p99 / bareP99 <= 2 && p99 <= 20,
     });
     if (total < 1_000_000) throw new Error(`expected 1,000,000 runs stored, found ${total}`);
     return rows;

@@ -62,11 +62,11 @@ import { createServer } from 'node:http';
 import Database from ${JSON.stringify(pathToFileURL(join(root, 'node_modules/better-sqlite3/lib/index.js')).href)};
 const db = new Database(process.env.DB_FILE, { readonly: true });
 const page = db.prepare(
-  "SELECT * FROM runs WHERE creator_uid = ? AND (updated_at < ? OR (updated_at = ? AND seq < ?)) ORDER BY updated_at DESC, seq DESC LIMIT 101");
+  "SELECT * FROM runs WHERE creator_uid = ? AND (updated_at, seq) < (?, ?) ORDER BY updated_at DESC, seq DESC LIMIT 101");
 const server = createServer({ keepAlive: true }, (req, res) => {
   const cursor = new URL(req.url, 'http://x').searchParams.get('cursor');
   const [, , value, seq] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  const rows = page.all('bench', value, value, seq);
+  const rows = page.all('bench', value, seq);
   const body = JSON.stringify({ runs: rows.slice(0, 100), has_next_page: rows.length > 100 });
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);

@@ -38,9 +38,9 @@ import { IdentityService } from './identities/identity-service.js';
 import { isTimeZone } from './schedules/cron.js';
 import { ScheduleService } from './schedules/schedule-service.js';
 import { Scheduler } from './schedules/scheduler.js';
-import { EnvironmentRegistry } from './sources/environment-registry.js';
-import { RunSourceResolver } from './sources/resolve-run-sources.js';
-import { SkillCatalog } from './sources/skill-catalog.js';
+import { EnvironmentRegistry } from './catalog/environment-registry.js';
+import { RunSetupResolver } from './catalog/resolve-run-setup.js';
+import { SkillCatalog } from './catalog/skill-catalog.js';
 import { identityVisible } from './identities/identity-visibility.js';
 import { runAttachmentSource } from './store/run-attachments.js';
 import { ExecutionJournal } from './runs/execution-journal.js';
@@ -154,7 +154,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const skillCache = opts.dataDir ? join(opts.dataDir, 'skill-repos') : mkdtempSync(join(tmpdir(), 'agent-runs-skills-'));
     const skills = new SkillCatalog(config, skillCache, opts.log);
     const identityStore = storage.identities;
-    const sources = new RunSourceResolver(environments, skills, identityStore, (identity, principal) =>
+    const setup = new RunSetupResolver(environments, skills, identityStore, (identity, principal) =>
       identityVisible(identity, principal, opts.sharedRuns),
     );
     const executor = makeExecutor(opts, environments, (runId, group) => {
@@ -174,9 +174,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const events = new RunEvents(storage.events, runItem, opts.outputLimitBytes, opts.log);
     const journal = new ExecutionJournal(store, conversations, artifacts, runAttachmentSource(store), limits, clock, events);
     const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal, events, { id: serverId, leaseMs: opts.leaseMs }, peers);
-    const runs = new RunService(store, queue, executor, clock, events, sources, opts.sharedRuns, peers);
+    const runs = new RunService(store, queue, executor, clock, events, setup, opts.sharedRuns, peers);
     const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock, events, peers);
-    const schedules = new ScheduleService(storage.schedules, runs, sources, environments, timeZone, opts.clock, opts.log, opts.sharedRuns);
+    const schedules = new ScheduleService(storage.schedules, runs, setup, environments, timeZone, opts.clock, opts.log, opts.sharedRuns);
     const scheduler = new Scheduler(schedules, opts.schedulerIntervalMs, opts.log);
     const app: AppContext = {
       store,
@@ -192,7 +192,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       links,
       workRoot: opts.workDir,
       schedules,
-      identities: new IdentityService(identityStore, sources, environments, opts.clock, opts.sharedRuns),
+      identities: new IdentityService(identityStore, setup, environments, opts.clock, opts.sharedRuns),
       environments,
       skills,
       activity: storage.activity,

@@ -13,9 +13,9 @@ import type { FollowupService } from '../runs/followup-service.js';
 import type { SignedLinks } from './signed-links.js';
 import type { IdentityService } from '../identities/identity-service.js';
 import type { ScheduleService } from '../schedules/schedule-service.js';
-import type { EnvironmentRegistry } from '../sources/environment-registry.js';
-import type { SkillCatalog } from '../sources/skill-catalog.js';
-import type { SourceActivity } from '../store/source-activity.js';
+import type { EnvironmentRegistry } from '../catalog/environment-registry.js';
+import type { SkillCatalog } from '../catalog/skill-catalog.js';
+import type { CatalogActivity } from '../store/catalog-activity.js';
 
 /** What every route can reach. */
 export interface AppContext {
@@ -39,7 +39,7 @@ export interface AppContext {
   identities: IdentityService;
   environments: EnvironmentRegistry;
   skills: SkillCatalog;
-  activity: SourceActivity;
+  activity: CatalogActivity;
   /** The Host names and origins requests may come from (known once the server listens). */
   originGuard: () => OriginGuardOptions;
   sessionTokens: SessionTokens;

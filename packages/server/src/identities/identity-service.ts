@@ -5,8 +5,8 @@ import {
   type AgentIdentity,
 } from '@agent-runs/core';
 import { ApiProblem } from '../http/api-problem.js';
-import type { EnvironmentRegistry } from '../sources/environment-registry.js';
-import type { RunSourceResolver } from '../sources/resolve-run-sources.js';
+import type { EnvironmentRegistry } from '../catalog/environment-registry.js';
+import type { RunSetupResolver } from '../catalog/resolve-run-setup.js';
 import type { IdentityRecord, IdentityStore } from '../store/identity-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import { identityVisible } from './identity-visibility.js';
@@ -21,7 +21,7 @@ import type { RunCreatorInfo } from '@agent-runs/core';
 export class IdentityService {
   constructor(
     private readonly store: IdentityStore,
-    private readonly sources: RunSourceResolver,
+    private readonly setup: RunSetupResolver,
     private readonly environments: EnvironmentRegistry,
     private readonly clock: ServerClock,
     /** Every key sees every named agent; otherwise a key sees those its principal created. */
@@ -87,7 +87,7 @@ export class IdentityService {
     if (typeof envId === 'string' && !this.environments.get(envId)) {
       throw new ApiProblem('invalid_request', this.environments.unknownMessage('environment_id', envId));
     }
-    if (Array.isArray(members.skills)) await this.sources.checkSkills(members.skills as string[], 'skills');
+    if (Array.isArray(members.skills)) await this.setup.checkSkills(members.skills as string[], 'skills');
 
   }
 }

@@ -2,7 +2,7 @@ import { formatIssues, ListAgentSkillsQuerySchema, type AgentSkill } from '@agen
 import { ApiProblem } from '../http/api-problem.js';
 import { sendJson } from '../http/respond.js';
 import type { Route } from '../http/route.js';
-import { toVariant } from '../sources/skill-catalog.js';
+import { toVariant } from '../catalog/skill-catalog.js';
 
 /** `GET /agent`: the skills the server found, grouped by name, each SKILL.md a variant. */
 export const listSkillsRoute: Route = {

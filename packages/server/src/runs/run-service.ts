@@ -9,7 +9,7 @@ import {
 import type { RunExecutor } from '../executors/run-executor.js';
 import { ApiProblem } from '../http/api-problem.js';
 import { decodeAttachments, type RunOrigin, type RunRecord } from '../store/run-record.js';
-import type { RunSourceResolver } from '../sources/resolve-run-sources.js';
+import type { RunSetupResolver } from '../catalog/resolve-run-setup.js';
 import type { RunStore } from '../store/run-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import type { MonotonicClock } from './monotonic-clock.js';
@@ -36,7 +36,7 @@ export class RunService {
     private readonly executor: RunExecutor,
     private readonly clock: MonotonicClock,
     private readonly events: RunEvents,
-    private readonly sources: RunSourceResolver,
+    private readonly setup: RunSetupResolver,
     /** Every key reads and cancels every run; otherwise only its own principal's. */
     readonly sharedRuns = false,
     private readonly peers: Peers = NO_PEERS,
@@ -74,7 +74,7 @@ export class RunService {
     if (executorProblems.length) throw new ApiProblem('invalid_request', executorProblems.join('; '));
 
     const skillSpec = skill ?? config.skill_spec;
-    const resolved = await this.sources.resolve({ config, skill, identityUid: agentIdentityUid, principal: creator.uid });
+    const resolved = await this.setup.resolve({ config, skill, identityUid: agentIdentityUid, principal: creator.uid });
     const agentConfig = resolved.config;
     const origin = { ...resolved.origin, ...(schedule ? { schedule } : {}) };
     const now = this.clock.now();

@@ -8,8 +8,8 @@ import {
 import type { z } from 'zod';
 import { ApiProblem } from '../http/api-problem.js';
 import type { RunService } from '../runs/run-service.js';
-import type { EnvironmentRegistry } from '../sources/environment-registry.js';
-import { SCHEDULE_FIELDS, type RunSourceResolver } from '../sources/resolve-run-sources.js';
+import type { EnvironmentRegistry } from '../catalog/environment-registry.js';
+import { SCHEDULE_FIELDS, type RunSetupResolver } from '../catalog/resolve-run-setup.js';
 import type { ScheduleBody, ScheduleRecord, ScheduleStore } from '../store/schedule-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import { parseCron, type CronSchedule } from './cron.js';
@@ -26,7 +26,7 @@ export class ScheduleService {
   constructor(
     private readonly store: ScheduleStore,
     private readonly runs: RunService,
-    private readonly sources: RunSourceResolver,
+    private readonly setup: RunSetupResolver,
     private readonly environments: EnvironmentRegistry,
     private readonly timeZone: string,
     private readonly clock: ServerClock,
@@ -184,7 +184,7 @@ export class ScheduleService {
     const value = parsed.data as z.output<typeof ScheduleCreateRequestSchema>;
     this.cron(value.cron_schedule);
     // An unknown environment, skill or named agent is named now, not at the first tick.
-    await this.sources.resolve({ config: value.agent_config, identityUid: value.agent_uid, principal: caller.uid }, SCHEDULE_FIELDS);
+    await this.setup.resolve({ config: value.agent_config, identityUid: value.agent_uid, principal: caller.uid }, SCHEDULE_FIELDS);
     return parsed.data;
   }
 

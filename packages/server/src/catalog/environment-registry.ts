@@ -1,15 +1,6 @@
 import type { CloudEnvironment } from '@agent-runs/core';
 import type { EnvironmentConfig, ServerConfig } from '../domain/server-config.js';
-
-/** What the store knows of an environment's latest run. */
-export interface LastRun {
-  id: string;
-  title: string;
-  state: string;
-  createdAt: string;
-  updatedAt: string;
-  startedAt: string | null;
-}
+import type { LastRun } from '../store/catalog-activity.js';
 
 /** The environments the configuration file declares, by id. */
 export class EnvironmentRegistry {

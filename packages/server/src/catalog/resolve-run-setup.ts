@@ -7,16 +7,16 @@ import type { SkillCatalog, SkillVariant } from './skill-catalog.js';
 import { matchSkill } from './skill-spec.js';
 
 /** How the caller's request names each source, for errors (a run's `config.x`, a schedule's `agent_config.x`). */
-export interface SourceFieldNames {
+export interface SetupFieldNames {
   config: string;
   skill: string;
   identity: string;
 }
 
-export const RUN_FIELDS: SourceFieldNames = { config: 'config', skill: 'skill', identity: 'agent_identity_uid' };
-export const SCHEDULE_FIELDS: SourceFieldNames = { config: 'agent_config', skill: 'agent_config.skill_spec', identity: 'agent_uid' };
+export const RUN_FIELDS: SetupFieldNames = { config: 'config', skill: 'skill', identity: 'agent_identity_uid' };
+export const SCHEDULE_FIELDS: SetupFieldNames = { config: 'agent_config', skill: 'agent_config.skill_spec', identity: 'agent_uid' };
 
-export interface SourceRequest {
+export interface RunSetupRequest {
   config?: AmbientAgentConfig | undefined;
   skill?: string | undefined;
   identityUid?: string | undefined;
@@ -24,7 +24,7 @@ export interface SourceRequest {
   principal?: string | undefined;
 }
 
-export interface ResolvedSources {
+export interface ResolvedRunSetup {
   /** The run's resolved config: identity defaults under the request's own members, skill text as base prompt. */
   config: AmbientAgentConfig;
   origin: RunOrigin;
@@ -39,7 +39,7 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
  * Turns what a create names (a skill, an environment, a named agent) into the run's config.
  * Request members win over the named agent's; an unknown name is a 400 naming the field.
  */
-export class RunSourceResolver {
+export class RunSetupResolver {
   constructor(
     private readonly environments: EnvironmentRegistry,
     private readonly skills: SkillCatalog,
@@ -48,7 +48,7 @@ export class RunSourceResolver {
     private readonly mayUse: (identity: IdentityRecord, principal: string | undefined) => boolean = () => true,
   ) {}
 
-  async resolve(request: SourceRequest, fields: SourceFieldNames = RUN_FIELDS): Promise<ResolvedSources> {
+  async resolve(request: RunSetupRequest, fields: SetupFieldNames = RUN_FIELDS): Promise<ResolvedRunSetup> {
     const own = request.config ?? {};
     let defaults: AmbientAgentConfig = {};
     let identityPrompt: string | undefined;

@@ -1,5 +1,5 @@
 import type { AmbientAgentConfig, MCPServers } from '@agent-runs/core';
-import { ApiProblem } from '../http/api-problem.js';
+import { invalidField } from '../domain/invalid-request-input.js';
 import type { IdentityRecord, IdentityStore } from '../store/identity-store.js';
 import type { RunOrigin } from '../store/run-record.js';
 import type { EnvironmentRegistry } from './environment-registry.js';
@@ -56,7 +56,7 @@ export class RunSetupResolver {
     if (request.identityUid !== undefined) {
       const found = await this.identities.get(request.identityUid);
       const identity = found && this.mayUse(found, request.principal) ? found : undefined;
-      if (!identity) throw new ApiProblem('invalid_request', `${fields.identity}: "${request.identityUid}" names no named agent of this server (see GET /agent/identities).`);
+      if (!identity) throw invalidField(fields.identity, `"${request.identityUid}" names no named agent of this server (see GET /agent/identities).`);
       const b = identity.body;
       identityPrompt = text(b.prompt);
       identityName = identity.name;
@@ -73,7 +73,7 @@ export class RunSetupResolver {
 
     if (config.environment_id !== undefined && !this.environments.get(config.environment_id)) {
       const field = own.environment_id !== undefined ? `${fields.config}.environment_id` : `${fields.identity} (environment_id)`;
-      throw new ApiProblem('invalid_request', this.environments.unknownMessage(field, config.environment_id));
+      throw this.environments.unknownEnvironment(field, config.environment_id);
     }
 
     const primarySpec = request.skill ?? own.skill_spec;
@@ -104,9 +104,9 @@ export class RunSetupResolver {
       const base = [identityPrompt, ...texts].filter(Boolean).join('\n\n');
       const bytes = Buffer.byteLength(base);
       if (bytes > MAX_BASE_PROMPT_BYTES) {
-        throw new ApiProblem(
-          'invalid_request',
-          `${fields.identity}: the named agent's prompt and skills come to ${Math.ceil(bytes / 1024)} KiB of base prompt, over the limit of ${MAX_BASE_PROMPT_BYTES / 1024} KiB; use fewer skills.`,
+        throw invalidField(
+          fields.identity,
+          `the named agent's prompt and skills come to ${Math.ceil(bytes / 1024)} KiB of base prompt, over the limit of ${MAX_BASE_PROMPT_BYTES / 1024} KiB; use fewer skills.`,
         );
       }
       if (base) config.base_prompt = base;
@@ -123,7 +123,7 @@ export class RunSetupResolver {
 
   private async find(spec: string, field: string): Promise<SkillVariant> {
     const match = matchSkill(await this.skills.variants(), spec);
-    if (!match.ok) throw new ApiProblem('invalid_request', `${field}: ${match.reason}.`);
+    if (!match.ok) throw invalidField(field, `${match.reason}.`);
     return match.variant;
   }
 }

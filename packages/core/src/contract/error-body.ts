@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** One field at fault in an invalid request: where (`config.model_id`, '' for the whole body) and what. */
 const IssueSchema = z.object({
-  path: z.string().catch(''),
+  path: z.string(),
   message: z.string(),
 });
 

@@ -1,4 +1,4 @@
-import type { CloudEnvironment } from '@agent-runs/core';
+import type { CloudEnvironment } from '@agent-runs/core/contract';
 import type { EnvironmentConfig, ServerConfig } from '../domain/server-config.js';
 import type { InvalidInputError } from '../domain/domain-errors.js';
 import { invalidField } from '../domain/invalid-request-input.js';

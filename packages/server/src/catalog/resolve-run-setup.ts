@@ -1,4 +1,4 @@
-import type { AmbientAgentConfig, MCPServers } from '@agent-runs/core';
+import type { AmbientAgentConfig, MCPServers } from '@agent-runs/core/contract';
 import { invalidField } from '../domain/invalid-request-input.js';
 import type { IdentityRecord, IdentityStore } from '../store/identity-store.js';
 import type { RunOrigin } from '../store/run-record.js';

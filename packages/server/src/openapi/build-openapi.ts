@@ -11,8 +11,8 @@ import {
   RunOutputDataSchema,
   RunOutputPageSchema,
   RunSkippedDataSchema,
-  VERSION,
-} from '@agent-runs/core';
+} from '@agent-runs/core/contract';
+import { VERSION } from '@agent-runs/core';
 import { followupPaths, followupSchemas } from './followup-paths.js';
 
 import { catalogOpenApi } from './catalog-openapi.js';

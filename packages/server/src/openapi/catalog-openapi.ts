@@ -13,7 +13,7 @@ import {
   ScheduledAgentItemSchema,
   ScheduleUpdateRequestSchema,
   UpdateAgentIdentityRequestSchema,
-} from '@agent-runs/core';
+} from '@agent-runs/core/contract';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -10,9 +10,6 @@ export function sendResult(req: IncomingMessage, res: ServerResponse, result: un
     return;
   }
   switch (result.reply) {
-    case 'json':
-      sendJson(res, result.status, result.value, result.headers);
-      return;
     case 'empty':
       res.writeHead(result.status, result.headers).end();
       return;

@@ -34,6 +34,13 @@ describe('problem issues', () => {
     expect(res.body.issues).toEqual([{ path: 'Idempotency-Key', message: 'must be 1 to 255 characters.' }]);
   });
 
+  it('names the body when it is not JSON, and a path segment that does not decode', async () => {
+    const bad = await t.raw('/api/v1/agent/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"prompt": ' });
+    expect(bad.body.issues).toEqual([{ path: 'body', message: expect.stringContaining('not valid JSON') }]);
+    const segment = await t.raw('/api/v1/agent/runs/%E0%A4%A');
+    expect(segment.body.issues).toEqual([{ path: 'runId', message: expect.stringContaining('not a valid URL path segment') }]);
+  });
+
   it('sends no issues with problems that are not about the request’s fields', async () => {
     const res = await t.raw('/api/v1/agent/runs/nope');
     expect(res.status).toBe(404);

@@ -9,6 +9,7 @@ import {
   UnprocessableEntityError,
 } from '../src/index.js';
 import { makeAPIError } from '../src/errors/api-error-factory.js';
+import { parseErrorBody } from '../src/contract/error-body.js';
 import { useFaultServer } from './setup.js';
 
 describe('errors', () => {
@@ -28,6 +29,21 @@ describe('errors', () => {
       expect(error).toBeInstanceOf(APIError);
       expect(error).toBeInstanceOf(AgentRunsError);
     }
+  });
+
+  it('exposes the issues of an invalid request, and none when the body has none', () => {
+    const request = { method: 'POST', url: '/agent/runs' };
+    const issues = [{ path: 'config.model_id', message: 'must be a string' }];
+    const bad = makeAPIError({ status: 400, body: { detail: 'config.model_id: must be a string', issues }, rawText: undefined, headers: {}, request, apiKeyVariables: 'K' });
+    expect(bad.issues).toEqual(issues);
+    const plain = makeAPIError({ status: 400, body: { detail: 'no' }, rawText: undefined, headers: {}, request, apiKeyVariables: 'K' });
+    expect(plain.issues).toEqual([]);
+  });
+
+  it('keeps the rest of a problem whose issues are malformed', () => {
+    const body = parseErrorBody(JSON.stringify({ detail: 'query: bad', issues: 'not a list', trace_id: 't1' }));
+    expect(body).toMatchObject({ detail: 'query: bad', trace_id: 't1' });
+    expect(body?.issues).toBeUndefined();
   });
 
   it('exposes the problem body of a 404', async () => {

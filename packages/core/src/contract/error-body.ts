@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+/** One field at fault in an invalid request: where (`config.model_id`, '' for the whole body) and what. */
+const IssueSchema = z.object({
+  path: z.string(),
+  message: z.string(),
+});
+
 /**
  * An RFC 7807 problem body. Parsed leniently: a proxy or an older server may send
  * only part of it, and extension members are kept.
@@ -14,6 +20,12 @@ export const ErrorBodySchema = z
     instance: z.string().optional().describe('The request path'),
     retryable: z.boolean().optional(),
     trace_id: z.string().optional(),
+    issues: z
+      .array(IssueSchema)
+      .optional()
+      // A malformed list is dropped, not a reason to lose the rest of the problem.
+      .catch(undefined)
+      .describe('For invalid_request: each field at fault and what would be valid'),
   })
   .describe('Problem details (RFC 7807)');
 

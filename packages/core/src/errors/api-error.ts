@@ -1,5 +1,6 @@
 import type { ErrorBody } from '../contract/error-body.js';
 import { errorCodeOf } from '../contract/error-body.js';
+import type { ValidationIssue } from '../contract/format-issues.js';
 import { AgentRunsError } from './agent-runs-error.js';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -19,6 +20,8 @@ export class APIError extends AgentRunsError {
   /** The server's own verdict; undefined when it did not say. */
   readonly retryable: boolean | undefined;
   readonly traceId: string | undefined;
+  /** For an invalid request, each field at fault (`path`) and what would be valid; empty when the server named none. */
+  readonly issues: readonly ValidationIssue[];
   /** The method and path of the request. */
   readonly request: { method: string; url: string };
 
@@ -39,6 +42,7 @@ export class APIError extends AgentRunsError {
     this.detail = body?.detail;
     this.retryable = body?.retryable;
     this.traceId = body?.trace_id;
+    this.issues = body?.issues ?? [];
   }
 }
 

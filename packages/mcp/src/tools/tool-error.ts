@@ -18,7 +18,8 @@ function nextStep(error: unknown, doing: string): string | undefined {
   }
   if (error instanceof NotFoundError) return 'Use list_runs to find the right run_id.';
   if (error instanceof ConflictError) return 'The run is changing state: wait a few seconds and call again.';
-  if (error instanceof BadRequestError && /cursor/i.test(error.message)) {
+  // The server names the fields at fault in `issues`: the cursor is one, whatever the words.
+  if (error instanceof BadRequestError && error.issues.some((issue) => issue.path === 'cursor')) {
     return 'Pass the next_cursor of the previous list_runs result unchanged, with the same sort, or call list_runs without cursor to start from the first page.';
   }
   if (error instanceof BadRequestError && doing === 'list runs') return 'Fix the named argument and call list_runs again.';

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EnvironmentRegistry } from '../sources/environment-registry.js';
+import type { EnvironmentConfig } from '../domain/server-config.js';
 import { prepareExecutionFiles } from './agent-protocol.js';
 import { commandEnv } from './command-env.js';
 import { processStartTime } from './process-identity.js';
@@ -18,7 +18,8 @@ export class EnvironmentExecutor implements RunExecutor {
 
   constructor(
     private readonly inner: RunExecutor,
-    private readonly environments: EnvironmentRegistry,
+    /** The declared environments by id (the catalog's registry). */
+    private readonly environments: { get(id: string): EnvironmentConfig | undefined },
     private readonly workRoot: string,
     private readonly timeoutMs: number,
     /** Server variables passed on to the agent, and so to the setup commands. */

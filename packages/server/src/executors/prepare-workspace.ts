@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { RunStatusMessage } from '@agent-runs/core';
+import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { EnvironmentConfig } from '../domain/server-config.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KILL_GRACE_MS } from './command-executor.js';

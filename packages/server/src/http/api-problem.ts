@@ -1,4 +1,4 @@
-import { ERROR_CODE_STATUS, ERROR_TYPE_BASE, type ErrorBody, type ErrorCode } from '@agent-runs/core/contract';
+import { ERROR_CODE_STATUS, ERROR_TYPE_BASE, type ErrorBody, type ErrorCode, type ValidationIssue } from '@agent-runs/core/contract';
 import { randomUUID } from 'node:crypto';
 
 const TITLES: Partial<Record<ErrorCode, string>> = {
@@ -13,24 +13,27 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
   resource_unavailable: 'Resource unavailable',
 };
 
-/** A failure to answer with an Error body; thrown by routes, rendered by the server. */
+/** A failure to answer with an Error body; thrown by http/ and routes/ (services throw domain errors), rendered by the server. */
 export class ApiProblem extends Error {
   readonly status: number;
   readonly retryable: boolean;
   readonly headers: Record<string, string>;
+  /** For invalid_request: each field at fault, sent as the `issues` extension member. */
+  readonly issues: readonly ValidationIssue[];
   /** Names this failure in the answer and in the server's log, so the two can be matched. */
   readonly traceId = randomUUID();
 
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
-    options: { status?: number; retryable?: boolean; headers?: Record<string, string> } = {},
+    options: { status?: number; retryable?: boolean; headers?: Record<string, string>; issues?: readonly ValidationIssue[] } = {},
   ) {
     super(detail);
     this.status = options.status ?? ERROR_CODE_STATUS[code];
     // Only what may succeed unchanged on a second try is retryable; a 409 says so itself.
     this.retryable = options.retryable ?? (this.status >= 500 || this.status === 429);
     this.headers = options.headers ?? {};
+    this.issues = options.issues ?? [];
   }
 
   body(instance: string): ErrorBody {
@@ -44,6 +47,8 @@ export class ApiProblem extends Error {
       instance,
       retryable: this.retryable,
       trace_id: this.traceId,
+      // Clients name the fields from these, never by reading `detail`.
+      ...(this.issues.length ? { issues: this.issues.map(({ path, message }) => ({ path, message })) } : {}),
     };
   }
 }

@@ -1,12 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkRequestOrigin } from '@agent-runs/core/contract';
+import { DomainError } from '../domain/domain-errors.js';
 import { ApiProblem } from './api-problem.js';
+import { domainProblem } from './domain-problem.js';
 import { requireJsonContentType } from './json-content-type.js';
 import { sendProblem } from './respond.js';
 import type { AppContext } from './route.js';
 import type { Router } from './router.js';
+import { sendResult } from './send-result.js';
 
-/** Routes one request; any failure becomes an Error body, never a crash. */
+/** Routes one request and sends what its route returns; any failure becomes an Error body, never a crash. */
 export async function handleRequest(
   router: Router,
   app: AppContext,
@@ -24,10 +27,11 @@ export async function handleRequest(
     requireJsonContentType(req);
     const { route, params } = router.match(req.method ?? 'GET', url.pathname);
     const caller = route.auth ? app.auth.authenticate(req) : { uid: 'anonymous' };
-    await route.handle({ req, res, url, params, app, caller });
+    sendResult(req, res, await route.handle({ req, url, params, app, caller }));
   } catch (error) {
-    if (error instanceof ApiProblem) {
-      sendProblem(res, error, instance);
+    const known = error instanceof ApiProblem ? error : error instanceof DomainError ? domainProblem(error) : undefined;
+    if (known) {
+      sendProblem(res, known, instance);
       return;
     }
     // Logged once, with the trace id the caller gets, whether or not the caller is still

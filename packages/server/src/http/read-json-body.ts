@@ -32,7 +32,8 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ApiProblem('invalid_request', `The body is not valid JSON: ${(error as Error).message}.`);
+    const message = `The body is not valid JSON: ${(error as Error).message}.`;
+    throw new ApiProblem('invalid_request', message, { issues: [{ path: 'body', message }] });
   }
 }
 

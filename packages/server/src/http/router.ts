@@ -60,6 +60,8 @@ function decodeSegment(segment: string, name: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new ApiProblem('invalid_request', `${name}: "${segment}" is not a valid URL path segment.`);
+    throw new ApiProblem('invalid_request', `${name}: "${segment}" is not a valid URL path segment.`, {
+      issues: [{ path: name, message: `"${segment}" is not a valid URL path segment.` }],
+    });
   }
 }

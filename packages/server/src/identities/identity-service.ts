@@ -1,17 +1,17 @@
 import {
   CreateAgentIdentityRequestSchema,
-  formatIssues,
   UpdateAgentIdentityRequestSchema,
   type AgentIdentity,
-} from '@agent-runs/core';
-import { ApiProblem } from '../http/api-problem.js';
-import type { EnvironmentRegistry } from '../sources/environment-registry.js';
-import type { RunSourceResolver } from '../sources/resolve-run-sources.js';
+  type RunCreatorInfo,
+} from '@agent-runs/core/contract';
+import { NotFoundError } from '../domain/domain-errors.js';
+import { invalidInput } from '../domain/invalid-request-input.js';
+import type { EnvironmentRegistry } from '../catalog/environment-registry.js';
+import type { RunSetupResolver } from '../catalog/resolve-run-setup.js';
 import type { IdentityRecord, IdentityStore } from '../store/identity-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import { identityVisible } from './identity-visibility.js';
 import type { ServerClock } from '../domain/server-clock.js';
-import type { RunCreatorInfo } from '@agent-runs/core';
 
 /**
  * Named agents ("identities"). Every member is stored and shown as given; the server acts
@@ -21,7 +21,7 @@ import type { RunCreatorInfo } from '@agent-runs/core';
 export class IdentityService {
   constructor(
     private readonly store: IdentityStore,
-    private readonly sources: RunSourceResolver,
+    private readonly setup: RunSetupResolver,
     private readonly environments: EnvironmentRegistry,
     private readonly clock: ServerClock,
     /** Every key sees every named agent; otherwise a key sees those its principal created. */
@@ -30,7 +30,7 @@ export class IdentityService {
 
   async create(body: unknown, caller: RunCreatorInfo): Promise<AgentIdentity> {
     const parsed = CreateAgentIdentityRequestSchema.safeParse(body ?? null);
-    if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
+    if (!parsed.success) throw invalidInput(parsed.error, 'body');
     const { name, ...rest } = parsed.data;
     const members = withoutNulls(rest);
     await this.check(members);
@@ -44,15 +44,17 @@ export class IdentityService {
     return toIdentity(await this.getOrThrow(uid, caller));
   }
 
-  async list(caller: RunCreatorInfo): Promise<AgentIdentity[]> {
-    return (await this.store.list()).filter((i) => this.visible(i, caller.uid)).map(toIdentity);
+  /** The caller's named agents; this server has no factories, so a factory filter matches the agents that name it. */
+  async list(caller: RunCreatorInfo, factoryUid?: string): Promise<AgentIdentity[]> {
+    const all = (await this.store.list()).filter((i) => this.visible(i, caller.uid)).map(toIdentity);
+    return factoryUid === undefined ? all : all.filter((a) => a.factory_uid === factoryUid);
   }
 
   /** Members given replace the stored ones; null clears one. */
   async update(uid: string, body: unknown, caller: RunCreatorInfo): Promise<AgentIdentity> {
     const existing = await this.getOrThrow(uid, caller);
     const parsed = UpdateAgentIdentityRequestSchema.safeParse(body ?? null);
-    if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
+    if (!parsed.success) throw invalidInput(parsed.error, 'body');
     const { name, ...changes } = parsed.data;
     const members: Record<string, unknown> = { ...existing.body };
     for (const [key, value] of Object.entries(changes)) {
@@ -85,15 +87,15 @@ export class IdentityService {
   private async check(members: Record<string, unknown>): Promise<void> {
     const envId = members.environment_id;
     if (typeof envId === 'string' && !this.environments.get(envId)) {
-      throw new ApiProblem('invalid_request', this.environments.unknownMessage('environment_id', envId));
+      throw this.environments.unknownEnvironment('environment_id', envId);
     }
-    if (Array.isArray(members.skills)) await this.sources.checkSkills(members.skills as string[], 'skills');
+    if (Array.isArray(members.skills)) await this.setup.checkSkills(members.skills as string[], 'skills');
 
   }
 }
 
-function notFound(uid: string): ApiProblem {
-  return new ApiProblem('resource_not_found', `No named agent with uid "${uid}".`);
+function notFound(uid: string): NotFoundError {
+  return new NotFoundError(`No named agent with uid "${uid}".`);
 }
 
 function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {

@@ -11,11 +11,11 @@ import {
   RunOutputDataSchema,
   RunOutputPageSchema,
   RunSkippedDataSchema,
-  VERSION,
-} from '@agent-runs/core';
+} from '@agent-runs/core/contract';
+import { VERSION } from '@agent-runs/core';
 import { followupPaths, followupSchemas } from './followup-paths.js';
 
-import { sourcesOpenApi } from './sources-openapi.js';
+import { catalogOpenApi } from './catalog-openapi.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -48,7 +48,7 @@ function listParameters(): unknown[] {
 
 /** The OpenAPI 3 document of this server, generated from the contract schemas. */
 export function buildOpenApi(): JsonSchema {
-  const sources = sourcesOpenApi({ input, output, ref, json, problem });
+  const catalog = catalogOpenApi({ input, output, ref, json, problem });
   const runIdParam = { name: 'runId', in: 'path', required: true, schema: { type: 'string' } };
   const errors = {
     '400': problem('Invalid request'),
@@ -156,12 +156,12 @@ export function buildOpenApi(): JsonSchema {
         'conversationId',
         'ConversationCheckRedirectResponse',
       ),
-      ...sources.paths,
+      ...catalog.paths,
     },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
       schemas: {
-        ...sources.schemas,
+        ...catalog.schemas,
         RunAgentRequest: input(RunAgentRequestSchema),
         RunAgentResponse: output(RunAgentResponseSchema),
         RunItem: output(RunItemSchema),

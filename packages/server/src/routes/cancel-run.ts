@@ -1,4 +1,3 @@
-import { sendJson } from '../http/respond.js';
 import type { Route } from '../http/route.js';
 
 /** `POST /agent/runs/{runId}/cancel`: answers with the run id as a JSON string. */
@@ -6,8 +5,7 @@ export const cancelRunRoute: Route = {
   method: 'POST',
   path: '/api/v1/agent/runs/:runId/cancel',
   auth: true,
-  async handle({ res, params, app, caller }) {
-    const run = await app.runs.cancel(params.runId!, caller);
-    sendJson(res, 200, run.id);
+  async handle({ params, app, caller }) {
+    return (await app.runs.cancel(params.runId!, caller)).id;
   },
 };

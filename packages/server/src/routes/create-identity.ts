@@ -1,5 +1,4 @@
 import { readJsonBody } from '../http/read-json-body.js';
-import { sendJson } from '../http/respond.js';
 import type { Route } from '../http/route.js';
 
 /** `POST /agent/identities`: a named agent. */
@@ -7,7 +6,7 @@ export const createIdentityRoute: Route = {
   method: 'POST',
   path: '/api/v1/agent/identities',
   auth: true,
-  async handle({ req, res, app, caller }) {
-    sendJson(res, 200, await app.identities.create(await readJsonBody(req, app.maxBodyBytes), caller));
+  async handle({ req, app, caller }) {
+    return app.identities.create(await readJsonBody(req, app.maxBodyBytes), caller);
   },
 };

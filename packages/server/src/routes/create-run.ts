@@ -1,25 +1,16 @@
 import { CALLER_SOURCE_HEADER, sourceFromHeader } from '@agent-runs/core/contract';
-import { ApiProblem } from '../http/api-problem.js';
 import { readJsonBody } from '../http/read-json-body.js';
-import { sendJson } from '../http/respond.js';
 import type { Route, RouteRequest } from '../http/route.js';
+import { idempotencyKeyOf } from './idempotency-key.js';
 
-const MAX_IDEMPOTENCY_KEY = 255;
-
-async function createRun({ req, res, app, caller }: RouteRequest): Promise<void> {
+async function createRun({ req, app, caller }: RouteRequest) {
   const body = await readJsonBody(req, app.maxBodyBytes);
-  const rawKey = req.headers['idempotency-key'];
-  const idempotencyKey = Array.isArray(rawKey) ? rawKey[0] : rawKey;
-  if (idempotencyKey !== undefined && (idempotencyKey.trim() === '' || idempotencyKey.length > MAX_IDEMPOTENCY_KEY)) {
-    throw new ApiProblem('invalid_request', `Idempotency-Key: must be 1 to ${MAX_IDEMPOTENCY_KEY} characters.`);
-  }
-  const created = await app.runs.create({
+  return app.runs.create({
     body,
     creator: caller,
     source: sourceFromHeader(req.headers[CALLER_SOURCE_HEADER]),
-    idempotencyKey,
+    idempotencyKey: idempotencyKeyOf(req),
   });
-  sendJson(res, 200, created);
 }
 
 /** `POST /agent/run`: the path the description names. */

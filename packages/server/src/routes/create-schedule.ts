@@ -1,5 +1,4 @@
 import { readJsonBody } from '../http/read-json-body.js';
-import { sendJson } from '../http/respond.js';
 import type { Route } from '../http/route.js';
 
 /** `POST /agent/schedules`: a schedule that starts a run at each tick of its cron expression. */
@@ -7,7 +6,7 @@ export const createScheduleRoute: Route = {
   method: 'POST',
   path: '/api/v1/agent/schedules',
   auth: true,
-  async handle({ req, res, app, caller }) {
-    sendJson(res, 200, await app.schedules.create(await readJsonBody(req, app.maxBodyBytes), caller));
+  async handle({ req, app, caller }) {
+    return app.schedules.create(await readJsonBody(req, app.maxBodyBytes), caller);
   },
 };

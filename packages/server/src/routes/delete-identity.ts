@@ -1,3 +1,4 @@
+import { empty } from '../http/reply.js';
 import type { Route } from '../http/route.js';
 
 /** `DELETE /agent/identities/{uid}`: 204, no body. */
@@ -5,8 +6,8 @@ export const deleteIdentityRoute: Route = {
   method: 'DELETE',
   path: '/api/v1/agent/identities/:uid',
   auth: true,
-  async handle({ res, params, app, caller }) {
+  async handle({ params, app, caller }) {
     await app.identities.delete(params.uid!, caller);
-    res.writeHead(204).end();
+    return empty(204);
   },
 };

@@ -1,4 +1,3 @@
-import { sendJson } from '../http/respond.js';
 import type { Route } from '../http/route.js';
 
 /** `DELETE /agent/schedules/{scheduleId}`: the runs it started stay. */
@@ -6,8 +5,8 @@ export const deleteScheduleRoute: Route = {
   method: 'DELETE',
   path: '/api/v1/agent/schedules/:scheduleId',
   auth: true,
-  async handle({ res, params, app, caller }) {
+  async handle({ params, app, caller }) {
     await app.schedules.delete(params.scheduleId!, caller);
-    sendJson(res, 200, { success: true });
+    return { success: true };
   },
 };

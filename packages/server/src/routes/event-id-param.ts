@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import { ApiProblem } from '../http/api-problem.js';
+import { invalidField } from '../domain/invalid-request-input.js';
 
 /** A run event id from a header or query parameter: a whole number, 0 for "from the start". */
 export function parseEventId(value: string | null | undefined, name: string): number {
   if (value === null || value === undefined || value.trim() === '') return 0;
   const text = value.trim();
   if (!/^\d{1,15}$/.test(text)) {
-    throw new ApiProblem('invalid_request', `${name}: "${text.slice(0, 40)}" is not an event id; use the id of the last event received (a whole number).`);
+    throw invalidField(name, `"${text.slice(0, 40)}" is not an event id; use the id of the last event received (a whole number).`);
   }
   return Number(text);
 }

@@ -1,4 +1,3 @@
-import { sendJson } from '../http/respond.js';
 import type { Route } from '../http/route.js';
 
 /** `GET /agent/schedules/{scheduleId}`. */
@@ -6,7 +5,5 @@ export const getScheduleRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/schedules/:scheduleId',
   auth: true,
-  async handle({ res, params, app, caller }) {
-    sendJson(res, 200, await app.schedules.get(params.scheduleId!, caller));
-  },
+  handle: ({ params, app, caller }) => app.schedules.get(params.scheduleId!, caller),
 };

@@ -1,6 +1,5 @@
-import { formatIssues, ListAgentIdentitiesQuerySchema } from '@agent-runs/core';
-import { ApiProblem } from '../http/api-problem.js';
-import { sendJson } from '../http/respond.js';
+import { ListAgentIdentitiesQuerySchema } from '@agent-runs/core/contract';
+import { invalidInput } from '../domain/invalid-request-input.js';
 import type { Route } from '../http/route.js';
 
 /** `GET /agent/identities`: every named agent, oldest first. */
@@ -8,12 +7,9 @@ export const listIdentitiesRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/identities',
   auth: true,
-  async handle({ res, url, app, caller }) {
+  async handle({ url, app, caller }) {
     const parsed = ListAgentIdentitiesQuerySchema.safeParse(Object.fromEntries(url.searchParams));
-    if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'query').join('; '));
-    const all = await app.identities.list(caller);
-    // This server has no factories: a factory filter matches the agents that name it.
-    const agents = parsed.data.factory_uid === undefined ? all : all.filter((a) => a.factory_uid === parsed.data.factory_uid);
-    sendJson(res, 200, { agents });
+    if (!parsed.success) throw invalidInput(parsed.error, 'query');
+    return { agents: await app.identities.list(caller, parsed.data.factory_uid) };
   },
 };

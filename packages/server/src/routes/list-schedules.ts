@@ -1,4 +1,3 @@
-import { sendJson } from '../http/respond.js';
 import type { Route } from '../http/route.js';
 import { rejectQuery } from './reject-query.js';
 
@@ -7,8 +6,8 @@ export const listSchedulesRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/schedules',
   auth: true,
-  async handle({ res, url, app, caller }) {
+  async handle({ url, app, caller }) {
     rejectQuery(url.searchParams);
-    sendJson(res, 200, { schedules: await app.schedules.list(caller) });
+    return { schedules: await app.schedules.list(caller) };
   },
 };

@@ -1,3 +1,4 @@
+import { stream } from '../http/reply.js';
 import { openSseResponse } from '../http/sse-response.js';
 import type { Route } from '../http/route.js';
 import { resumeFrom } from './event-id-param.js';
@@ -10,12 +11,14 @@ export const runEventsRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId/events',
   auth: true,
-  async handle({ req, res, url, params, app, caller }) {
+  async handle({ req, url, params, app, caller }) {
     const afterId = resumeFrom(req, url);
     const run = await app.runs.getOrThrow(params.runId!, caller);
     await app.events.reconcile(run);
-    let watcher: { close(): void } | undefined;
-    const sink = openSseResponse(req, res, app.heartbeat, () => watcher?.close());
-    watcher = app.events.watch(run.id, afterId, sink, (event) => event.data);
+    return stream((req, res) => {
+      let watcher: { close(): void } | undefined;
+      const sink = openSseResponse(req, res, app.heartbeat, () => watcher?.close());
+      watcher = app.events.watch(run.id, afterId, sink, (event) => event.data);
+    });
   },
 };

@@ -1,8 +1,9 @@
+import { stream } from '../http/reply.js';
 import { openSseResponse } from '../http/sse-response.js';
 import type { Route } from '../http/route.js';
+import { sessionView } from '../runs/session-view.js';
 import { resumeFrom } from './event-id-param.js';
 import { sessionRun } from './session-run.js';
-import { sessionView } from './session-view.js';
 
 /** `GET /sessions/{sessionId}/events`: what the session page reads to update itself; the same access as the page. */
 export const sessionEventsRoute: Route = {
@@ -10,12 +11,14 @@ export const sessionEventsRoute: Route = {
   path: '/sessions/:sessionId/events',
   auth: false,
   async handle(request) {
-    const { req, res, url, app } = request;
+    const { req, url, app } = request;
     const afterId = resumeFrom(req, url);
     const run = await sessionRun(request);
     await app.events.reconcile(run);
-    let watcher: { close(): void } | undefined;
-    const sink = openSseResponse(req, res, app.heartbeat, () => watcher?.close());
-    watcher = app.events.watch(run.id, afterId, sink, sessionView);
+    return stream((req, res) => {
+      let watcher: { close(): void } | undefined;
+      const sink = openSseResponse(req, res, app.heartbeat, () => watcher?.close());
+      watcher = app.events.watch(run.id, afterId, sink, sessionView);
+    });
   },
 };

@@ -1,3 +1,4 @@
+import { bytes } from '../http/reply.js';
 import type { Route } from '../http/route.js';
 
 /**
@@ -66,13 +67,10 @@ export const sessionLiveScriptRoute: Route = {
   method: 'GET',
   path: '/assets/session-live.js',
   auth: false,
-  handle({ res }) {
-    res.writeHead(200, {
+  handle: () =>
+    bytes(SESSION_LIVE_SCRIPT, {
       'content-type': 'text/javascript; charset=utf-8',
-      'content-length': Buffer.byteLength(SESSION_LIVE_SCRIPT),
       'cache-control': 'public, max-age=300',
       'x-content-type-options': 'nosniff',
-    });
-    res.end(SESSION_LIVE_SCRIPT);
-  },
+    }),
 };

@@ -1,6 +1,6 @@
 import { isTerminalState } from '@agent-runs/core/contract';
-import type { RunRecord } from '../store/run-record.js';
-import { artifactLabel } from './artifact-label.js';
+import type { RunRecord } from '../runs/run-reads.js';
+import { artifactLabel } from '../runs/artifact-label.js';
 import { redactAgentConfig } from './redact-agent-config.js';
 
 const escape = (text: string) =>

@@ -1,7 +1,5 @@
-import { sendHtml } from '../http/respond.js';
+import { html } from '../http/reply.js';
 import type { Route } from '../http/route.js';
-import { toArtifactItem } from '../runs/to-artifact.js';
-import { artifactsOf } from '../store/artifact-store.js';
 import { sessionRun } from './session-run.js';
 import { sessionPageHtml } from './session-page-html.js';
 
@@ -18,23 +16,13 @@ export function sessionPageRoute(executorName: string): Route {
     path: '/sessions/:sessionId',
     auth: false,
     async handle(request) {
-      const { res, app, url } = request;
-      let run = await sessionRun(request);
-      await app.events.reconcile(run);
-      // The log's head first, then the run: a change in between is replayed by the stream.
-      const store = app.events.eventStore;
-      const head = await store.head(run.id);
-      run = await sessionRun(request);
-      const tail = await store.outputTail(run.id, head.lastId, PAGE_OUTPUT_BYTES);
-      const text = tail.map((event) => (JSON.parse(event.data) as { text: string }).text).join('');
-      const omitted = head.droppedThrough > 0 || (tail.length > 0 && (await store.after(run.id, 0, 1, true))[0]!.id < tail[0]!.id);
+      const { app, url } = request;
+      const view = await app.reads.sessionPage(await sessionRun(request), PAGE_OUTPUT_BYTES);
       // The stream is read with the page's own query (whatever grants access to the page grants it).
       const events = new URLSearchParams(url.searchParams);
-      events.set('last_event_id', String(head.lastId));
+      events.set('last_event_id', String(view.lastEventId));
       const eventsUrl = `${url.pathname.replace(/\/+$/, '')}/events?${events}`;
-      const artifacts = (await artifactsOf(app.artifacts, run)).map(toArtifactItem);
-      sendHtml(res, 200, sessionPageHtml(run, { text, omitted }, executorName, eventsUrl, artifacts));
+      return html(sessionPageHtml(view.run, view.output, executorName, eventsUrl, view.artifacts));
     },
   };
 }
-

@@ -1,7 +1,6 @@
-import { ApiProblem } from '../http/api-problem.js';
 import type { RouteRequest } from '../http/route.js';
 import { checkSessionAccess } from '../http/session-access.js';
-import type { RunRecord } from '../store/run-record.js';
+import type { RunRecord } from '../runs/run-reads.js';
 
 /**
  * The run a session page shows, once the caller may see it (the link's token, or a key
@@ -9,8 +8,7 @@ import type { RunRecord } from '../store/run-record.js';
  * this, so the stream is exactly as private as the page.
  */
 export async function sessionRun({ req, url, params, app }: Pick<RouteRequest, 'req' | 'params' | 'app' | 'url'>): Promise<RunRecord> {
-  const run = await app.store.getBySession(params.sessionId!);
-  if (!run) throw new ApiProblem('resource_not_found', `No session "${params.sessionId}".`);
+  const run = await app.reads.bySession(params.sessionId!);
   checkSessionAccess(req, url, run, app);
   return run;
 }

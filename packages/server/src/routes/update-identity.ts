@@ -1,5 +1,4 @@
 import { readJsonBody } from '../http/read-json-body.js';
-import { sendJson } from '../http/respond.js';
 import type { Route } from '../http/route.js';
 
 /** `PUT /agent/identities/{uid}`: members given replace, null clears. */
@@ -7,7 +6,7 @@ export const updateIdentityRoute: Route = {
   method: 'PUT',
   path: '/api/v1/agent/identities/:uid',
   auth: true,
-  async handle({ req, res, params, app, caller }) {
-    sendJson(res, 200, await app.identities.update(params.uid!, await readJsonBody(req, app.maxBodyBytes), caller));
+  async handle({ req, params, app, caller }) {
+    return app.identities.update(params.uid!, await readJsonBody(req, app.maxBodyBytes), caller);
   },
 };

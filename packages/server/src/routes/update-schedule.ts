@@ -1,5 +1,4 @@
 import { readJsonBody } from '../http/read-json-body.js';
-import { sendJson } from '../http/respond.js';
 import type { Route } from '../http/route.js';
 
 /** `PUT /agent/schedules/{scheduleId}`: the whole definition replaced. */
@@ -7,7 +6,7 @@ export const updateScheduleRoute: Route = {
   method: 'PUT',
   path: '/api/v1/agent/schedules/:scheduleId',
   auth: true,
-  async handle({ req, res, params, app, caller }) {
-    sendJson(res, 200, await app.schedules.update(params.scheduleId!, await readJsonBody(req, app.maxBodyBytes), caller));
+  async handle({ req, params, app, caller }) {
+    return app.schedules.update(params.scheduleId!, await readJsonBody(req, app.maxBodyBytes), caller);
   },
 };

@@ -1,6 +1,6 @@
-import { formatIssues, isTerminalState, RunFollowupRequestSchema, type RunCreatorInfo, type RunFollowupResponse } from '@agent-runs/core/contract';
+import { isTerminalState, RunFollowupRequestSchema, type RunCreatorInfo, type RunFollowupResponse } from '@agent-runs/core/contract';
 import type { RunExecutor } from '../executors/run-executor.js';
-import { ApiProblem } from '../http/api-problem.js';
+import { invalidField, invalidInput, invalidLines } from '../domain/invalid-request-input.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import type { RunStore } from '../store/run-store.js';
 import { toFollowupMessage, type ExecutionJournal } from './execution-journal.js';
@@ -40,12 +40,12 @@ export class FollowupService {
 
   /** With an `Idempotency-Key` used before for this run, the follow-up is not added again (a retry after a lost answer). */
   async submit(runId: string, body: unknown, caller: RunCreatorInfo, idempotencyKey?: string): Promise<RunFollowupResponse> {
-    if (body === undefined) throw new ApiProblem('invalid_request', 'body: a JSON object with a message is required.');
+    if (body === undefined) throw invalidField('body', 'a JSON object with a message is required.');
     const parsed = RunFollowupRequestSchema.safeParse(body);
-    if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
+    if (!parsed.success) throw invalidInput(parsed.error, 'body');
     const { message, mode } = parsed.data;
     const problems = this.executor.check?.(message, 'message') ?? [];
-    if (problems.length) throw new ApiProblem('invalid_request', problems.join('; '));
+    if (problems.length) throw invalidLines(problems);
     await this.runs.getOrThrow(runId, caller);
 
     const added = await this.conversations.addFollowup(runId, { text: message, mode: mode ?? null, at: this.clock.now(), idempotencyKey });

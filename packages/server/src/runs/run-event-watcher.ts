@@ -1,4 +1,4 @@
-import { isTerminalState } from '@agent-runs/core';
+import { isTerminalState } from '@agent-runs/core/contract';
 import type { RunEventStore, StoredRunEvent } from '../store/run-event-store.js';
 import type { RunEventSink } from './run-event-sink.js';
 

@@ -1,5 +1,4 @@
 import {
-  formatIssues,
   isTerminalState,
   RunAgentRequestSchema,
   type RunAgentResponse,
@@ -7,9 +6,10 @@ import {
   type RunStatusMessage,
 } from '@agent-runs/core/contract';
 import type { RunExecutor } from '../executors/run-executor.js';
-import { ApiProblem } from '../http/api-problem.js';
+import { ConflictError, InvalidInputError, NotFoundError } from '../domain/domain-errors.js';
+import { invalidField, invalidInput, invalidLines } from '../domain/invalid-request-input.js';
 import { decodeAttachments, type RunOrigin, type RunRecord } from '../store/run-record.js';
-import type { RunSourceResolver } from '../sources/resolve-run-sources.js';
+import type { RunSetupResolver } from '../catalog/resolve-run-setup.js';
 import type { RunStore } from '../store/run-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import type { MonotonicClock } from './monotonic-clock.js';
@@ -36,7 +36,7 @@ export class RunService {
     private readonly executor: RunExecutor,
     private readonly clock: MonotonicClock,
     private readonly events: RunEvents,
-    private readonly sources: RunSourceResolver,
+    private readonly setup: RunSetupResolver,
     /** Every key reads and cancels every run; otherwise only its own principal's. */
     readonly sharedRuns = false,
     private readonly peers: Peers = NO_PEERS,
@@ -48,9 +48,9 @@ export class RunService {
   }
 
   async create({ body, creator, source, idempotencyKey, schedule }: CreateRunInput): Promise<RunAgentResponse> {
-    if (body === undefined) throw new ApiProblem('invalid_request', 'body: a JSON object with a prompt is required.');
+    if (body === undefined) throw invalidField('body', 'a JSON object with a prompt is required.');
     const parsed = RunAgentRequestSchema.safeParse(body);
-    if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'body').join('; '));
+    if (!parsed.success) throw invalidInput(parsed.error, 'body');
     const {
       prompt = '',
       config = {},
@@ -68,13 +68,13 @@ export class RunService {
     const parent = parentRunId === undefined ? undefined : await this.store.get(parentRunId);
     // Another principal's run is as unknown as a missing one.
     if (parentRunId !== undefined && (!parent || !this.mayRead(creator.uid, parent))) {
-      throw new ApiProblem('resource_not_found', `parent_run_id: no run with id "${parentRunId}".`);
+      throw new NotFoundError(`parent_run_id: no run with id "${parentRunId}".`);
     }
     const executorProblems = this.executor.check?.(prompt) ?? [];
-    if (executorProblems.length) throw new ApiProblem('invalid_request', executorProblems.join('; '));
+    if (executorProblems.length) throw invalidLines(executorProblems);
 
     const skillSpec = skill ?? config.skill_spec;
-    const resolved = await this.sources.resolve({ config, skill, identityUid: agentIdentityUid, principal: creator.uid });
+    const resolved = await this.setup.resolve({ config, skill, identityUid: agentIdentityUid, principal: creator.uid });
     const agentConfig = resolved.config;
     const origin = { ...resolved.origin, ...(schedule ? { schedule } : {}) };
     const now = this.clock.now();
@@ -106,10 +106,9 @@ export class RunService {
       requestHash: idempotencyKey ? requestHash(body) : null,
     });
     if (result.kind === 'conflict') {
-      throw new ApiProblem(
-        'conflict',
+      throw new ConflictError(
         `Idempotency-Key "${idempotencyKey}" was already used for a different request (run ${result.run.id}); use a new key for a new run.`,
-        { retryable: false },
+        false,
       );
     }
     const atCapacity = result.kind === 'created' && this.queue.atCapacity;
@@ -125,7 +124,7 @@ export class RunService {
   /** The run, if `caller` may read it; another principal's run is as unknown as a missing one. */
   async getOrThrow(runId: string, caller: RunCreatorInfo): Promise<RunRecord> {
     const run = await this.store.get(runId);
-    if (!run || !this.mayRead(caller.uid, run)) throw new ApiProblem('resource_not_found', `No run with id "${runId}".`);
+    if (!run || !this.mayRead(caller.uid, run)) throw new NotFoundError(`No run with id "${runId}".`);
     return run;
   }
 
@@ -133,12 +132,11 @@ export class RunService {
   async cancel(runId: string, by: RunCreatorInfo): Promise<RunRecord> {
     const run = await this.getOrThrow(runId, by);
     if (isTerminalState(run.state)) {
-      throw new ApiProblem('invalid_request', `Run ${runId} is already ${run.state} and cannot be cancelled.`, { retryable: false });
+      // No field is at fault: the run's state is.
+      throw new InvalidInputError([], `Run ${runId} is already ${run.state} and cannot be cancelled.`);
     }
     if (run.state === 'PENDING' || run.state === 'CLAIMED') {
-      throw new ApiProblem('conflict', `Run ${runId} is ${run.state}, being handed to a worker; try the cancel again in a moment.`, {
-        retryable: true,
-      });
+      throw new ConflictError(`Run ${runId} is ${run.state}, being handed to a worker; try the cancel again in a moment.`, true);
     }
     const message: RunStatusMessage = { message: `Cancelled by ${by.display_name ?? by.uid ?? 'the caller'}.` };
     const cancelled = await this.store.transition(runId, { from: ['QUEUED', 'INPROGRESS'], to: 'CANCELLED', at: this.clock.now(), statusMessage: message });

@@ -1,4 +1,4 @@
-import type { ScheduleService } from './schedule-service.js';
+import type { ScheduleFiring } from './schedule-firing.js';
 
 /**
  * Checks for due schedules every `intervalMs` (and once at start, which catches up ticks
@@ -9,7 +9,7 @@ export class Scheduler {
   private running: Promise<void> | undefined;
 
   constructor(
-    private readonly schedules: ScheduleService,
+    private readonly firing: ScheduleFiring,
     private readonly intervalMs: number,
     private readonly log: (line: string) => void,
   ) {}
@@ -28,7 +28,7 @@ export class Scheduler {
 
   private check(): void {
     if (this.running) return;
-    this.running = this.schedules
+    this.running = this.firing
       .fireDue()
       .catch((error: unknown) => this.log(`Could not check schedules: ${(error as Error).message}`))
       .finally(() => {

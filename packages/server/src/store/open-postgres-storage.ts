@@ -11,7 +11,7 @@ import { PostgresRunStore } from './postgres-run-store.js';
 import { PostgresScheduleStore } from './postgres-schedule-store.js';
 import { PostgresSharedSecrets } from './postgres-secrets.js';
 import { PostgresSignals } from './postgres-signals.js';
-import { PostgresSourceActivity } from './postgres-source-activity.js';
+import { PostgresCatalogActivity } from './postgres-catalog-activity.js';
 import { postgresTarget } from './postgres-url.js';
 import type { Storage } from './storage.js';
 
@@ -87,7 +87,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     conversations: new PostgresConversationStore(pool),
     schedules: new PostgresScheduleStore(pool),
     identities: new PostgresIdentityStore(pool),
-    activity: new PostgresSourceActivity(pool),
+    activity: new PostgresCatalogActivity(pool),
     cluster: { leases: new PostgresRunLeases(pool), signals: listening, secrets: new PostgresSharedSecrets(pool) },
     description: target.description,
     close() {

@@ -5,7 +5,7 @@ import { SqliteConversationStore } from './sqlite-conversation-store.js';
 import { SqliteIdentityStore } from './sqlite-identity-store.js';
 import { SqliteRunEventStore } from './sqlite-run-event-store.js';
 import { SqliteScheduleStore } from './sqlite-schedule-store.js';
-import { SqliteSourceActivity } from './sqlite-source-activity.js';
+import { SqliteCatalogActivity } from './sqlite-catalog-activity.js';
 import type { Storage } from './storage.js';
 
 /** Every store in one SQLite file (or in memory for `:memory:`), for one server. */
@@ -18,7 +18,7 @@ export function openSqliteStorage(file: string): Storage {
     conversations: new SqliteConversationStore(runs.db),
     schedules: new SqliteScheduleStore(runs.db),
     identities: new SqliteIdentityStore(runs.db),
-    activity: new SqliteSourceActivity(runs.db),
+    activity: new SqliteCatalogActivity(runs.db),
     description: file === ':memory:' ? 'in memory' : `data in ${dirname(file)}`,
     close: () => runs.close(),
   };

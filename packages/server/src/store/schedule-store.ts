@@ -1,4 +1,4 @@
-import type { AmbientAgentConfig, RunCreatorInfo } from '@agent-runs/core';
+import type { AmbientAgentConfig, RunCreatorInfo } from '@agent-runs/core/contract';
 
 /** What each firing of a schedule puts in its run. */
 export interface ScheduleBody {

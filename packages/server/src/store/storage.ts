@@ -5,7 +5,7 @@ import type { IdentityStore } from './identity-store.js';
 import type { RunEventStore } from './run-event-store.js';
 import type { RunStore } from './run-store.js';
 import type { ScheduleStore } from './schedule-store.js';
-import type { SourceActivity } from './source-activity.js';
+import type { CatalogActivity } from './catalog-activity.js';
 
 /** Every store of one database: SQLite (one server) or PostgreSQL (any number of servers). */
 export interface Storage {
@@ -15,7 +15,7 @@ export interface Storage {
   conversations: ConversationStore;
   schedules: ScheduleStore;
   identities: IdentityStore;
-  activity: SourceActivity;
+  activity: CatalogActivity;
   /** Present when several servers may share the database. */
   cluster?: ClusterStore;
   /** Where the data is, for the start-up line ("data in ./data", "PostgreSQL db@host:5432"). */

@@ -13,7 +13,7 @@ import {
   ScheduledAgentItemSchema,
   ScheduleUpdateRequestSchema,
   UpdateAgentIdentityRequestSchema,
-} from '@agent-runs/core';
+} from '@agent-runs/core/contract';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -27,7 +27,7 @@ export interface OpenApiHelpers {
 }
 
 /** Paths and schemas of what runs start from: schedules, environments, skills, named agents. */
-export function sourcesOpenApi({ input, output, ref, json, problem }: OpenApiHelpers): { paths: JsonSchema; schemas: JsonSchema } {
+export function catalogOpenApi({ input, output, ref, json, problem }: OpenApiHelpers): { paths: JsonSchema; schemas: JsonSchema } {
   const errors = { '400': problem('Invalid request'), '401': problem('Missing or unknown API key') };
   const notFound = { '404': problem('No such schedule or named agent') };
   const path = (name: string) => [{ name, in: 'path', required: true, schema: { type: 'string' } }];

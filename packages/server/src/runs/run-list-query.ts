@@ -1,42 +1,40 @@
-import { formatIssues, LIST_LIMIT_DEFAULT, ListRunsQuerySchema, listQueryFromSearchParams } from '@agent-runs/core/contract';
-import { ApiProblem } from '../http/api-problem.js';
+import { LIST_LIMIT_DEFAULT, ListRunsQuerySchema, listQueryFromSearchParams } from '@agent-runs/core/contract';
+import { invalidField, invalidInput } from '../domain/invalid-request-input.js';
+import { InvalidInputError } from '../domain/domain-errors.js';
 import { decodeCursor } from '../store/list-cursor.js';
 import type { RunListQuery } from '../store/run-store.js';
 
 /** Parameters that take several values by repetition; any other given twice is a mistake. */
 const REPEATABLE = new Set(['state']);
 
-/** `?state=A&state=B&metadata[k]=v` → a validated store query; a problem names each bad parameter. */
+/** `?state=A&state=B&metadata[k]=v` → a validated store query; an InvalidInputError names each bad parameter. */
 export function parseListQuery(params: URLSearchParams): RunListQuery {
   const raw = listQueryFromSearchParams(params);
   const repeated = Object.entries(raw).filter(([name, value]) => Array.isArray(value) && !REPEATABLE.has(name));
   if (repeated.length) {
-    throw new ApiProblem(
-      'invalid_request',
+    throw new InvalidInputError(
+      repeated.map(([name, value]) => ({ path: name, message: `given ${(value as string[]).length} times; pass it once` })),
       repeated.map(([name, value]) => `${name}: given ${(value as string[]).length} times; pass it once`).join('; ') + '.',
     );
   }
   // The schema is strict: an unknown parameter is named in the contract's words.
   const parsed = ListRunsQuerySchema.safeParse(raw);
-  if (!parsed.success) throw new ApiProblem('invalid_request', formatIssues(parsed.error, 'query').join('; '));
+  if (!parsed.success) throw invalidInput(parsed.error, 'query');
   const q = parsed.data;
   const sortBy = q.sort_by ?? 'updated_at';
   const sortOrder = q.sort_order ?? 'desc';
   const query: RunListQuery = { limit: q.limit ?? LIST_LIMIT_DEFAULT, sortBy, sortOrder };
   if (q.cursor !== undefined) {
     const cursor = decodeCursor(q.cursor);
-    if (!cursor) throw new ApiProblem('invalid_request', 'cursor: not a cursor from this server; pass page_info.next_cursor as it came.');
+    if (!cursor) throw invalidField('cursor', 'not a cursor from this server; pass page_info.next_cursor as it came.');
     if (cursor.sortBy !== sortBy || cursor.sortOrder !== sortOrder) {
-      throw new ApiProblem(
-        'invalid_request',
-        `cursor: it belongs to sort_by=${cursor.sortBy}&sort_order=${cursor.sortOrder}; pass the same sort as the page it came from.`,
-      );
+      throw invalidField('cursor', `it belongs to sort_by=${cursor.sortBy}&sort_order=${cursor.sortOrder}; pass the same sort as the page it came from.`);
     }
     query.after = cursor;
   }
   const name = q.name ?? q.config_name;
   if (q.name !== undefined && q.config_name !== undefined && q.name !== q.config_name) {
-    throw new ApiProblem('invalid_request', 'query: name and config_name are the same filter; pass one, or the same value.');
+    throw invalidField('name', 'name and config_name are the same filter; pass one, or the same value.', 'query: name and config_name are the same filter; pass one, or the same value.');
   }
   const skillSpec = q.skill_spec ?? q.skill;
   if (q.state) query.states = q.state;

@@ -1,9 +1,8 @@
 import type pg from 'pg';
-import type { LastRun } from '../sources/environment-registry.js';
-import type { SourceActivity } from './source-activity.js';
+import type { CatalogActivity, LastRun } from './catalog-activity.js';
 
 /** When environments and skills were last used, read from the runs table. */
-export class PostgresSourceActivity implements SourceActivity {
+export class PostgresCatalogActivity implements CatalogActivity {
   constructor(private readonly pool: pg.Pool) {}
 
   async lastRunInEnvironment(environmentId: string): Promise<LastRun | undefined> {

@@ -1,9 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { LastRun } from '../sources/environment-registry.js';
-import type { SourceActivity } from './source-activity.js';
+import type { CatalogActivity, LastRun } from './catalog-activity.js';
 
 /** When environments and skills were last used, read from the runs table (indexes of migration 6). */
-export class SqliteSourceActivity implements SourceActivity {
+export class SqliteCatalogActivity implements CatalogActivity {
   constructor(private readonly db: Database.Database) {}
 
   async lastRunInEnvironment(environmentId: string): Promise<LastRun | undefined> {

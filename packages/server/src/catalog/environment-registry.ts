@@ -1,15 +1,8 @@
-import type { CloudEnvironment } from '@agent-runs/core';
+import type { CloudEnvironment } from '@agent-runs/core/contract';
 import type { EnvironmentConfig, ServerConfig } from '../domain/server-config.js';
-
-/** What the store knows of an environment's latest run. */
-export interface LastRun {
-  id: string;
-  title: string;
-  state: string;
-  createdAt: string;
-  updatedAt: string;
-  startedAt: string | null;
-}
+import type { InvalidInputError } from '../domain/domain-errors.js';
+import { invalidField } from '../domain/invalid-request-input.js';
+import type { LastRun } from '../store/catalog-activity.js';
 
 /** The environments the configuration file declares, by id. */
 export class EnvironmentRegistry {
@@ -28,11 +21,14 @@ export class EnvironmentRegistry {
   }
 
   /** `environment_id: "x" names no environment; declared: a, b` for a 400. */
-  unknownMessage(field: string, id: string): string {
+  unknownEnvironment(field: string, id: string): InvalidInputError {
     const ids = [...this.byId.keys()];
-    return `${field}: "${id}" names no environment of this server; ${
-      ids.length ? `declared: ${ids.join(', ')}` : 'none is declared (add environments to the configuration file given with --config)'
-    }.`;
+    return invalidField(
+      field,
+      `"${id}" names no environment of this server; ${
+        ids.length ? `declared: ${ids.join(', ')}` : 'none is declared (add environments to the configuration file given with --config)'
+      }.`,
+    );
   }
 
   /** The contract's view: a repository appears as `github_repos` owner/repo, the setup commands as given. */

@@ -1,5 +1,5 @@
-import type { AmbientAgentConfig, MCPServers } from '@agent-runs/core';
-import { ApiProblem } from '../http/api-problem.js';
+import type { AmbientAgentConfig, MCPServers } from '@agent-runs/core/contract';
+import { invalidField } from '../domain/invalid-request-input.js';
 import type { IdentityRecord, IdentityStore } from '../store/identity-store.js';
 import type { RunOrigin } from '../store/run-record.js';
 import type { EnvironmentRegistry } from './environment-registry.js';
@@ -7,16 +7,16 @@ import type { SkillCatalog, SkillVariant } from './skill-catalog.js';
 import { matchSkill } from './skill-spec.js';
 
 /** How the caller's request names each source, for errors (a run's `config.x`, a schedule's `agent_config.x`). */
-export interface SourceFieldNames {
+export interface SetupFieldNames {
   config: string;
   skill: string;
   identity: string;
 }
 
-export const RUN_FIELDS: SourceFieldNames = { config: 'config', skill: 'skill', identity: 'agent_identity_uid' };
-export const SCHEDULE_FIELDS: SourceFieldNames = { config: 'agent_config', skill: 'agent_config.skill_spec', identity: 'agent_uid' };
+export const RUN_FIELDS: SetupFieldNames = { config: 'config', skill: 'skill', identity: 'agent_identity_uid' };
+export const SCHEDULE_FIELDS: SetupFieldNames = { config: 'agent_config', skill: 'agent_config.skill_spec', identity: 'agent_uid' };
 
-export interface SourceRequest {
+export interface RunSetupRequest {
   config?: AmbientAgentConfig | undefined;
   skill?: string | undefined;
   identityUid?: string | undefined;
@@ -24,7 +24,7 @@ export interface SourceRequest {
   principal?: string | undefined;
 }
 
-export interface ResolvedSources {
+export interface ResolvedRunSetup {
   /** The run's resolved config: identity defaults under the request's own members, skill text as base prompt. */
   config: AmbientAgentConfig;
   origin: RunOrigin;
@@ -39,7 +39,7 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
  * Turns what a create names (a skill, an environment, a named agent) into the run's config.
  * Request members win over the named agent's; an unknown name is a 400 naming the field.
  */
-export class RunSourceResolver {
+export class RunSetupResolver {
   constructor(
     private readonly environments: EnvironmentRegistry,
     private readonly skills: SkillCatalog,
@@ -48,7 +48,7 @@ export class RunSourceResolver {
     private readonly mayUse: (identity: IdentityRecord, principal: string | undefined) => boolean = () => true,
   ) {}
 
-  async resolve(request: SourceRequest, fields: SourceFieldNames = RUN_FIELDS): Promise<ResolvedSources> {
+  async resolve(request: RunSetupRequest, fields: SetupFieldNames = RUN_FIELDS): Promise<ResolvedRunSetup> {
     const own = request.config ?? {};
     let defaults: AmbientAgentConfig = {};
     let identityPrompt: string | undefined;
@@ -56,7 +56,7 @@ export class RunSourceResolver {
     if (request.identityUid !== undefined) {
       const found = await this.identities.get(request.identityUid);
       const identity = found && this.mayUse(found, request.principal) ? found : undefined;
-      if (!identity) throw new ApiProblem('invalid_request', `${fields.identity}: "${request.identityUid}" names no named agent of this server (see GET /agent/identities).`);
+      if (!identity) throw invalidField(fields.identity, `"${request.identityUid}" names no named agent of this server (see GET /agent/identities).`);
       const b = identity.body;
       identityPrompt = text(b.prompt);
       identityName = identity.name;
@@ -73,7 +73,7 @@ export class RunSourceResolver {
 
     if (config.environment_id !== undefined && !this.environments.get(config.environment_id)) {
       const field = own.environment_id !== undefined ? `${fields.config}.environment_id` : `${fields.identity} (environment_id)`;
-      throw new ApiProblem('invalid_request', this.environments.unknownMessage(field, config.environment_id));
+      throw this.environments.unknownEnvironment(field, config.environment_id);
     }
 
     const primarySpec = request.skill ?? own.skill_spec;
@@ -104,9 +104,9 @@ export class RunSourceResolver {
       const base = [identityPrompt, ...texts].filter(Boolean).join('\n\n');
       const bytes = Buffer.byteLength(base);
       if (bytes > MAX_BASE_PROMPT_BYTES) {
-        throw new ApiProblem(
-          'invalid_request',
-          `${fields.identity}: the named agent's prompt and skills come to ${Math.ceil(bytes / 1024)} KiB of base prompt, over the limit of ${MAX_BASE_PROMPT_BYTES / 1024} KiB; use fewer skills.`,
+        throw invalidField(
+          fields.identity,
+          `the named agent's prompt and skills come to ${Math.ceil(bytes / 1024)} KiB of base prompt, over the limit of ${MAX_BASE_PROMPT_BYTES / 1024} KiB; use fewer skills.`,
         );
       }
       if (base) config.base_prompt = base;
@@ -123,7 +123,7 @@ export class RunSourceResolver {
 
   private async find(spec: string, field: string): Promise<SkillVariant> {
     const match = matchSkill(await this.skills.variants(), spec);
-    if (!match.ok) throw new ApiProblem('invalid_request', `${field}: ${match.reason}.`);
+    if (!match.ok) throw invalidField(field, `${match.reason}.`);
     return match.variant;
   }
 }

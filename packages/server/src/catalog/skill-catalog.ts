@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
-import type { AgentSkillVariant } from '@agent-runs/core';
+import type { AgentSkillVariant } from '@agent-runs/core/contract';
 import type { ServerConfig } from '../domain/server-config.js';
 import { MAX_SKILL_BYTES, parseSkillFile } from './skill-file.js';
 

@@ -1,0 +1,38 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * What a route returns when the answer is not a JSON body with 200: a route returns plain
+ * values for that, and one of these otherwise. `sendResult` (send-result.ts) writes both.
+ */
+export type Reply =
+  | { readonly reply: 'empty'; readonly status: number; readonly headers: Record<string, string | number> }
+  | { readonly reply: 'html'; readonly status: number; readonly html: string }
+  | { readonly reply: 'bytes'; readonly status: number; readonly body: string | Buffer; readonly headers: Record<string, string> }
+  | { readonly reply: 'download'; readonly body: Buffer; readonly contentType: string; readonly filename: string }
+  | { readonly reply: 'file-download'; readonly path: string; readonly contentType: string; readonly filename: string }
+  | { readonly reply: 'stream'; readonly open: (req: IncomingMessage, res: ServerResponse) => void };
+
+const REPLIES = new WeakSet<object>();
+
+function make<R extends Reply>(reply: R): R {
+  REPLIES.add(reply);
+  return reply;
+}
+
+/** Whether a route's result is a Reply (made here) rather than a JSON value to send as is. */
+export function isReply(value: unknown): value is Reply {
+  return typeof value === 'object' && value !== null && REPLIES.has(value);
+}
+
+/** No body: a 204, or a redirect with its `location`. */
+export const empty = (status: number, headers: Record<string, string | number> = {}) => make({ reply: 'empty', status, headers });
+/** A page, sent with the page headers (no script from elsewhere, no cache). */
+export const html = (page: string, status = 200) => make({ reply: 'html', status, html: page });
+/** Bytes of a fixed content type (a script, say) with the headers given. */
+export const bytes = (body: string | Buffer, headers: Record<string, string>, status = 200) => make({ reply: 'bytes', status, body, headers });
+/** Bytes an agent made, sent as a download that is never rendered. */
+export const download = (body: Buffer, contentType: string, filename: string) => make({ reply: 'download', body, contentType, filename });
+/** A file on disk, streamed as a download. */
+export const fileDownload = (path: string, contentType: string, filename: string) => make({ reply: 'file-download', path, contentType, filename });
+/** An answer that takes over the response (an event stream). */
+export const stream = (open: (req: IncomingMessage, res: ServerResponse) => void) => make({ reply: 'stream', open });

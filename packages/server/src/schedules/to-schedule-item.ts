@@ -1,0 +1,29 @@
+import type { ScheduledAgentItem } from '@agent-runs/core/contract';
+import type { EnvironmentRegistry } from '../catalog/environment-registry.js';
+import type { ScheduleRecord } from '../store/schedule-store.js';
+
+/** A stored schedule in its wire shape, with its environment's description and the zone it fires in. */
+export function toScheduleItem(s: ScheduleRecord, environments: EnvironmentRegistry, timeZone: string): ScheduledAgentItem {
+  const envId = s.body.agent_config?.environment_id;
+  const env = envId ? environments.get(envId) : undefined;
+  return {
+    id: s.id,
+    name: s.name,
+    cron_schedule: s.cronSchedule,
+    enabled: s.enabled,
+    prompt: s.body.prompt ?? '',
+    created_at: s.createdAt,
+    updated_at: s.updatedAt,
+    ...(s.body.agent_config ? { agent_config: s.body.agent_config } : {}),
+    ...(s.body.agent_uid ? { agent_uid: s.body.agent_uid } : {}),
+    ...(s.body.metadata ? { metadata: s.body.metadata } : {}),
+    ...(env ? { environment: environments.toCloudEnvironment(env, undefined).config } : {}),
+    history: { last_ran: s.lastRan, next_run: s.nextRun },
+    last_spawn_error: s.lastSpawnError,
+    created_by: s.creator,
+    updated_by: s.updatedBy,
+    scope: { type: 'User', ...(s.creator.uid ? { uid: s.creator.uid } : {}) },
+    // Extension: the zone its cron expression is read in.
+    time_zone: timeZone,
+  };
+}

@@ -1,0 +1,23 @@
+import type { RunStatusMessage } from '@agent-runs/core/contract';
+import { killRecordedGroup } from '../executors/process-group.js';
+import type { RunStore } from '../store/run-store.js';
+
+const RESTARTED: RunStatusMessage = {
+  message: 'The server restarted while this run was in progress, so its outcome is unknown; start a new run.',
+  error_code: 'internal_error',
+  retryable: true,
+};
+const IN_FLIGHT = ['INPROGRESS', 'PENDING', 'CLAIMED'];
+
+/**
+ * For a server alone on its database: whatever was in flight belonged to the last server
+ * here, so its agents' process groups are killed and its runs marked FAILED. (On a shared
+ * database those runs may be other servers' work; their leases tell instead.)
+ */
+export async function recoverAfterRestart(store: RunStore, now: string, log: (line: string) => void): Promise<void> {
+  const leftovers = await store.processGroups(IN_FLIGHT);
+  const killed = leftovers.filter((group) => killRecordedGroup(group)).length;
+  if (killed > 0) log(`Killed ${killed} agent process group(s) left running by the last server.`);
+  const failed = await store.failAll(IN_FLIGHT, RESTARTED, now);
+  if (failed > 0) log(`Marked ${failed} run(s) that were in progress at the last stop as FAILED.`);
+}

@@ -1,0 +1,136 @@
+import type { OriginGuardOptions } from '@agent-runs/core/contract';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CatalogService } from '../catalog/catalog-service.js';
+import { EnvironmentRegistry } from '../catalog/environment-registry.js';
+import { RunSetupResolver } from '../catalog/resolve-run-setup.js';
+import { SkillCatalog } from '../catalog/skill-catalog.js';
+import type { ResolvedOptions } from '../config/resolve-options.js';
+import { sessionSecret } from '../config/session-secret.js';
+import type { ApiKey } from '../config/server-options.js';
+import type { ServerConfig } from '../domain/server-config.js';
+import { CommandExecutor } from '../executors/command-executor.js';
+import { EnvironmentExecutor } from '../executors/environment-executor.js';
+import type { ProcessGroupRecord, RunExecutor } from '../executors/run-executor.js';
+import { SimulatedExecutor } from '../executors/simulated-executor.js';
+import { ApiKeyAuth } from '../http/api-key-auth.js';
+import type { AppContext } from '../http/route.js';
+import { SessionTokens } from '../http/session-access.js';
+import { SignedLinks } from '../http/signed-links.js';
+import { SseHeartbeat } from '../http/sse-heartbeat.js';
+import { IdentityService } from '../identities/identity-service.js';
+import { identityVisible } from '../identities/identity-visibility.js';
+import { ClusterNode } from '../runs/cluster-node.js';
+import { ExecutionJournal } from '../runs/execution-journal.js';
+import { FollowupService } from '../runs/followup-service.js';
+import type { MonotonicClock } from '../runs/monotonic-clock.js';
+import { NO_PEERS } from '../runs/peers.js';
+import { RunEvents } from '../runs/run-events.js';
+import { RunQueue } from '../runs/run-queue.js';
+import { RunReads } from '../runs/run-reads.js';
+import { RunService } from '../runs/run-service.js';
+import { toRunItem } from '../runs/to-run-item.js';
+import { ScheduleFiring } from '../schedules/schedule-firing.js';
+import { ScheduleRules } from '../schedules/schedule-rules.js';
+import { ScheduleService } from '../schedules/schedule-service.js';
+import { Scheduler } from '../schedules/scheduler.js';
+import { artifactsOf, type ArtifactRecord } from '../store/artifact-store.js';
+import { runAttachmentSource } from '../store/run-attachments.js';
+import type { RunRecord } from '../store/run-record.js';
+import type { Storage } from '../store/storage.js';
+
+/** What wiring gives the lifecycle: the routes' context and the parts that start and stop. */
+export interface WiredApp {
+  app: AppContext;
+  executor: RunExecutor;
+  queue: RunQueue;
+  events: RunEvents;
+  followups: FollowupService;
+  scheduler: Scheduler;
+  node: ClusterNode | undefined;
+  skills: SkillCatalog;
+  /** Where skills' repositories are cloned (removed at close when there is no data directory). */
+  skillCache: string;
+}
+
+export interface WiringInput {
+  opts: ResolvedOptions;
+  config: ServerConfig;
+  timeZone: string;
+  storage: Storage;
+  serverId: string;
+  clock: MonotonicClock;
+  keys: readonly ApiKey[];
+  /** Known once the server listens. */
+  publicUrl: () => string;
+  originGuard: () => OriginGuardOptions;
+}
+
+function makeExecutor(
+  options: ResolvedOptions,
+  environments: EnvironmentRegistry,
+  recordProcessGroup: (runId: string, group: ProcessGroupRecord) => void,
+): RunExecutor {
+  if (options.executor === 'command') {
+    const command = new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs, agentEnv: options.agentEnv });
+    return new EnvironmentExecutor(command, environments, options.workDir, options.commandTimeoutMs, options.agentEnv, recordProcessGroup);
+  }
+  return new SimulatedExecutor(options.simulatedDurationMs);
+}
+
+/** Builds every service on the storage, and the context routes reach them through. */
+export async function wireApp({ opts, config, timeZone, storage, serverId, clock, keys, publicUrl, originGuard }: WiringInput): Promise<WiredApp> {
+  const store = storage.runs;
+  const cluster = storage.cluster;
+  // Every server of a shared database signs links with the same keys, so any of them opens them.
+  const sessionTokens = new SessionTokens(cluster ? await cluster.secrets.get('session-links') : sessionSecret(opts.dataDir));
+  const links = new SignedLinks(opts.downloadLinkTtlMs, cluster ? await cluster.secrets.get('download-links') : undefined);
+  const node = cluster ? new ClusterNode(cluster, serverId, opts.leaseMs, clock, opts.log) : undefined;
+  const peers = node ?? NO_PEERS;
+  const environments = new EnvironmentRegistry(config);
+  const skillCache = opts.dataDir ? join(opts.dataDir, 'skill-repos') : mkdtempSync(join(tmpdir(), 'agent-runs-skills-'));
+  const skills = new SkillCatalog(config, skillCache, opts.log);
+  const identityStore = storage.identities;
+  const setup = new RunSetupResolver(environments, skills, identityStore, (identity, principal) => identityVisible(identity, principal, opts.sharedRuns));
+  const executor = makeExecutor(opts, environments, (runId, group) => {
+    store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
+  });
+  const { artifacts, conversations } = storage;
+  const limits = {
+    maxFileBytes: opts.maxArtifactBytes,
+    maxRunBytes: opts.maxRunArtifactBytes,
+    maxArtifactsPerExecution: opts.maxArtifactsPerExecution,
+  };
+  const sessionLink = (run: { sessionId: string }) => sessionTokens.link(publicUrl(), run.sessionId);
+  const signLink = (path: string) => {
+    const signed = links.sign(path);
+    return { url: `${publicUrl()}${signed.path}`, expiresAt: signed.expiresAt };
+  };
+  const runItem = async (run: RunRecord, known?: readonly ArtifactRecord[]) => toRunItem(run, sessionLink(run), known ?? (await artifactsOf(artifacts, run)));
+  const events = new RunEvents(storage.events, runItem, opts.outputLimitBytes, opts.log);
+  const journal = new ExecutionJournal(store, conversations, artifacts, runAttachmentSource(store), limits, clock, events);
+  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal, events, { id: serverId, leaseMs: opts.leaseMs }, peers);
+  const runs = new RunService(store, queue, executor, clock, events, setup, opts.sharedRuns, peers);
+  const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir);
+  const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock, events, peers);
+  const rules = new ScheduleRules(setup, timeZone);
+  const schedules = new ScheduleService(storage.schedules, rules, environments, opts.clock, opts.sharedRuns);
+  const scheduler = new Scheduler(new ScheduleFiring(storage.schedules, runs, timeZone, opts.clock, opts.log), opts.schedulerIntervalMs, opts.log);
+  const app: AppContext = {
+    runs,
+    reads,
+    events,
+    followups,
+    schedules,
+    identities: new IdentityService(identityStore, setup, environments, opts.clock, opts.sharedRuns),
+    catalog: new CatalogService(environments, skills, storage.activity),
+    heartbeat: new SseHeartbeat(opts.heartbeatMs),
+    auth: new ApiKeyAuth(keys, !opts.noAuth),
+    maxBodyBytes: opts.maxBodyBytes,
+    links,
+    originGuard,
+    sessionTokens,
+  };
+  return { app, executor, queue, events, followups, scheduler, node, skills, skillCache };
+}

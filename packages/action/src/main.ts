@@ -8,7 +8,7 @@ import { followRun, type RunStart } from './follow-run.js';
 import { readGitHubContext } from './github-context.js';
 import { InputError } from './input-error.js';
 import { readInputs } from './inputs.js';
-import { resolveSources } from './resolve-sources.js';
+import { resolveEnvironmentAndAgent } from './resolve-environment-and-agent.js';
 import { writeJobSummary } from './job-summary.js';
 import { setRunOutputs } from './outputs.js';
 import { commentOnPullRequest } from './comment-on-pull-request.js';
@@ -37,7 +37,7 @@ export async function run(): Promise<void> {
     } else {
       const title = inputs.request.title ?? defaultTitle(github);
       core.debug(`Creating a run at ${client.baseURL} titled "${title ?? '(from the prompt)'}"`);
-      how = { request: await resolveSources(client, title ? { ...inputs.request, title } : inputs.request, inputs.agent) };
+      how = { request: await resolveEnvironmentAndAgent(client, title ? { ...inputs.request, title } : inputs.request, inputs.agent) };
     }
 
     const outcome = await followRun(client, how, inputs, jobCancel, (id) => (runId = id));

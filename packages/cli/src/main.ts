@@ -7,7 +7,7 @@ import { GLOBAL_FLAGS, GLOBAL_VALUE_FLAGS } from './flags/flag-spec.js';
 import { parseFlags } from './flags/parse-flags.js';
 import { commandHelp, mainHelp } from './help.js';
 import { processIo, type Io } from './io.js';
-import { baseUrlSource, makeClient, targetFromFlags } from './make-client.js';
+import { baseUrlSetBy, makeClient, targetFromFlags } from './make-client.js';
 import { UsageError } from './usage-error.js';
 import { VERSION } from './version.js';
 
@@ -83,7 +83,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     }
     const target = command.usesApi ? targetFromFlags(flags) : {};
     apiKey = target.apiKey ?? (io.env.AGENT_RUNS_API_KEY || undefined) ?? (io.env.WARP_API_KEY || undefined);
-    baseUrlFrom = baseUrlSource(target, io.env);
+    baseUrlFrom = baseUrlSetBy(target, io.env);
     const ctx: CommandContext = {
       io,
       invocation,

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
-import { issuePath } from '@agent-runs/core';
+import { issuePath } from '@agent-runs/core/contract';
 import { isTimeZone } from '../schedules/cron.js';
 import { ConfigFileSchema } from './config-file-schema.js';
 import { ServerConfigError } from '../domain/server-config-error.js';

@@ -4,7 +4,7 @@ import { createActionClient } from './action-client.js';
 import { defaultTitle } from './default-title.js';
 import { errorMessage, type ErrorContext } from './error-message.js';
 import { artifactLinks } from './artifact-links.js';
-import { followRun, type RunStart } from './follow-run.js';
+import { startAndFollow, type RunStart } from './start-and-follow.js';
 import { readGitHubContext } from './github-context.js';
 import { InputError } from './input-error.js';
 import { readInputs } from './inputs.js';
@@ -40,7 +40,7 @@ export async function run(): Promise<void> {
       how = { request: await resolveEnvironmentAndAgent(client, title ? { ...inputs.request, title } : inputs.request, inputs.agent) };
     }
 
-    const outcome = await followRun(client, how, inputs, jobCancel, (id) => (runId = id));
+    const outcome = await startAndFollow(client, how, inputs, jobCancel, (id) => (runId = id));
     setRunOutputs(outcome.run);
     if (inputs.jobSummary) await writeJobSummary(outcome.run, outcome.headline, await artifactLinks(client, outcome.run), outcome.outputTail);
     if (inputs.comment && inputs.githubToken) {

@@ -3,7 +3,7 @@ import { resolveEnvironmentAndAgentFlags, withEnvironment } from '../input/envir
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { chooseDisplay } from '../follow/choose-display.js';
-import { followRun } from '../follow/follow-run.js';
+import { followOnTerminal } from '../follow/follow-on-terminal.js';
 import { followUpHint, reportOutcome } from '../follow/report-outcome.js';
 import { RUN_FLAG_NAMES, runRequestFromFlags } from '../input/run-request-from-flags.js';
 import { durationFlag, timeoutFlag } from '../input/duration-flag.js';
@@ -80,7 +80,7 @@ export const runCommand: Command = {
     }
 
     if (!json) io.stderr.write(`Started run ${visibleText(created.run_id)}.\n`);
-    const outcome = await followRun({
+    const outcome = await followOnTerminal({
       client,
       runId: created.run_id,
       io,

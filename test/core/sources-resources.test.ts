@@ -74,4 +74,11 @@ describe('client.environments, client.skills and client.agents', () => {
     expect(await client.agents.delete(agent.uid)).toBeUndefined();
     await expect(client.agents.get(agent.uid)).rejects.toBeInstanceOf(NotFoundError);
   });
+
+  it('keeps client.identities for one release as the same named agents', async () => {
+    expect(client.identities).toBe(client.agents);
+    const agent = await client.identities.create({ name: 'legacy-name' });
+    expect((await client.agents.get(agent.uid)).name).toBe('legacy-name');
+    await client.agents.delete(agent.uid);
+  });
 });

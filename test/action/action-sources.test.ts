@@ -12,7 +12,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'kit', 'review', 'SKILL.md'), '---\nname: review\n---\nRead the diff.\n');
   writeFileSync(join(dir, 'server.json'), JSON.stringify({ skill_directories: ['./kit'], environments: { 'web-env': { name: 'Web app' } } }));
   env = await startActionServer({ configFile: join(dir, 'server.json') });
-  await env.client.identities.create({ name: 'reviewer', prompt: 'Be thorough.', base_model: 'model-r' });
+  await env.client.agents.create({ name: 'reviewer', prompt: 'Be thorough.', base_model: 'model-r' });
 });
 afterAll(() => env.close());
 

@@ -99,7 +99,7 @@ describe('agent-runs environments, skills and agents', () => {
 
 describe('agent-runs run --environment --skill --agent', () => {
   it('starts a run with an environment, a skill and a named agent given by name', async () => {
-    await local.client.identities.create({ name: 'helper', mcp_servers: { docs: { url: 'https://mcp.example.com/docs' } } });
+    await local.client.agents.create({ name: 'helper', mcp_servers: { docs: { url: 'https://mcp.example.com/docs' } } });
     const result = await cli(['run', 'Review PR 5 [simulate 0ms]', '--environment', 'Web app', '--skill', 'review', '--agent', 'helper', '--json']);
     expect(result.code).toBe(0);
     const run = await local.client.runs.get(JSON.parse(result.stdout).run_id);

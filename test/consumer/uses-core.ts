@@ -22,7 +22,12 @@ import {
   readPromptFile,
   withIssueNames,
   VERSION,
+  runHeadline,
   type ArtifactItem,
+  type FollowOutcome,
+  type ListAgentIdentitiesResponse,
+  type ListAgentSkillsResponse,
+  type RunChange,
   type ArtifactDownloadResult,
   type ArtifactResponse,
   type ConversationResponse,
@@ -125,6 +130,16 @@ export async function everyMethod(): Promise<void> {
   });
   const finished: RunItem = await runs.createAndWait(body, { onCreate: (c) => void c.run_id });
   void [waited, finished, isTerminalState(finished.state)];
+  const followed: FollowOutcome = await runs.follow(run.run_id, {
+    onChange: (change: RunChange) => void [change.statusChanged, change.newSessionLink],
+  });
+  const headline: string | undefined = followed.kind === 'finished' ? runHeadline(followed.run) : followed.run?.state;
+  void headline;
+
+  // Skills and named agents.
+  const skills: ListAgentSkillsResponse = await client.skills.list({ sort_by: 'name' });
+  const named: ListAgentIdentitiesResponse = await client.agents.list();
+  void [skills.agents.length, named.agents.length];
 
   // Continuing a run and collecting what it made.
   const followup: RunFollowupResponse = await runs.followup(run.run_id, { message: 'Also fix the docs', mode: 'normal' });

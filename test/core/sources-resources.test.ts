@@ -53,25 +53,32 @@ describe('client.schedules', () => {
   });
 });
 
-describe('client.environments, client.agents and client.identities', () => {
+describe('client.environments, client.skills and client.agents', () => {
   it('lists environments and skills', async () => {
     const { environments } = await client.environments.list({ sort_by: 'name' });
     expect(environments).toEqual([expect.objectContaining({ uid: 'web', config: expect.objectContaining({ name: 'Web app', setup_commands: ['true'] }) })]);
-    const { agents } = await client.agents.list({ repo: 'kit', sort_by: 'last_run' });
+    const { agents } = await client.skills.list({ repo: 'kit', sort_by: 'last_run' });
     expect(agents).toEqual([expect.objectContaining({ name: 'triage', variants: [expect.objectContaining({ id: 'local/kit:triage/SKILL.md' })] })]);
-    await expect(client.agents.list({ sort_by: 'size' as never })).rejects.toBeInstanceOf(RequestValidationError);
+    await expect(client.skills.list({ sort_by: 'size' as never })).rejects.toBeInstanceOf(RequestValidationError);
   });
 
   it('creates, gets, updates, lists and deletes a named agent, and a run takes its defaults', async () => {
-    const agent = await client.identities.create({ name: 'triager', skills: ['kit:triage'], environment_id: 'web', prompt: 'Be terse.' });
+    const agent = await client.agents.create({ name: 'triager', skills: ['kit:triage'], environment_id: 'web', prompt: 'Be terse.' });
     expect(agent).toMatchObject({ name: 'triager', skills: ['kit:triage'], available: true });
-    expect((await client.identities.get(agent.uid)).uid).toBe(agent.uid);
-    expect((await client.identities.update(agent.uid, { prompt: null })).prompt).toBeUndefined();
-    expect((await client.identities.list()).agents.map((a) => a.uid)).toContain(agent.uid);
+    expect((await client.agents.get(agent.uid)).uid).toBe(agent.uid);
+    expect((await client.agents.update(agent.uid, { prompt: null })).prompt).toBeUndefined();
+    expect((await client.agents.list()).agents.map((a) => a.uid)).toContain(agent.uid);
     const { run_id } = await client.runs.create({ prompt: 'Sort the backlog [simulate hang]', agent_identity_uid: agent.uid } as never);
     expect((await client.runs.get(run_id)).agent_config).toMatchObject({ environment_id: 'web', base_prompt: 'Label each issue.', name: 'triager' });
     await client.runs.cancel(run_id);
-    expect(await client.identities.delete(agent.uid)).toBeUndefined();
-    await expect(client.identities.get(agent.uid)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await client.agents.delete(agent.uid)).toBeUndefined();
+    await expect(client.agents.get(agent.uid)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('keeps client.identities for one release as the same named agents', async () => {
+    expect(client.identities).toBe(client.agents);
+    const agent = await client.identities.create({ name: 'legacy-name' });
+    expect((await client.agents.get(agent.uid)).name).toBe('legacy-name');
+    await client.agents.delete(agent.uid);
   });
 });

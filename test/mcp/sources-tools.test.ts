@@ -19,7 +19,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'server.json'), JSON.stringify({ skill_directories: ['./kit'], environments: { 'web-env': { name: 'Web app' } } }));
   api = await startServer({ port: 0, storage: 'memory', simulatedDurationMs: 200, quiet: true, configFile: join(dir, 'server.json') });
   client = new AgentRunsClient({ baseURL: api.baseURL, apiKey: api.apiKey });
-  reviewerUid = (await client.identities.create({ name: 'Reviewer', prompt: 'Be thorough.' })).uid;
+  reviewerUid = (await client.agents.create({ name: 'Reviewer', prompt: 'Be thorough.' })).uid;
   mcp = await connectStdio(binEnv(api));
   readOnly = await connectStdio(binEnv(api), ['--read-only']);
 });

@@ -7,8 +7,6 @@ import {
   KNOWN_RUN_STATES,
   RequestValidationError,
   TERMINAL_RUN_STATES,
-  describeIssues,
-  nameIssues,
   validationIssues,
   parseDuration,
   readDuration,
@@ -63,7 +61,14 @@ const INPUT_NAMES: IssueNames = {
   'config.base_prompt': 'Input "base-prompt"',
   'config.environment_id': 'Input "environment"',
   'config.mcp_servers': 'Input "mcp-servers"',
+  'prompt-file': 'Input "prompt-file"',
 };
+
+/** The lines of a RequestValidationError, each naming the input; anything else is rethrown. */
+function inputProblems(error: unknown): readonly string[] {
+  if (!(error instanceof RequestValidationError)) throw error;
+  return error.withNames(INPUT_NAMES).lines;
+}
 
 /**
  * Reads and validates every input at once, so that one failed step lists every mistake.
@@ -111,10 +116,9 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
   const mcp = get('mcp-servers');
   if (mcp) {
     try {
-      config.mcp_servers = parseMcpServersInput(mcp, '"mcp-servers"');
+      config.mcp_servers = parseMcpServersInput(mcp, 'config.mcp_servers');
     } catch (error) {
-      if (!(error instanceof RequestValidationError)) throw error;
-      problems.push(...error.lines.map((line) => `Input ${line}`));
+      problems.push(...inputProblems(error));
     }
   }
 
@@ -125,9 +129,10 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
   const skill = get('skill');
   if (skill) request.skill = skill;
   if (Object.keys(config).length > 0) request.config = config;
+  // Checked here, with the other inputs, so that one failed step lists every mistake.
   const parsed = RunAgentRequestSchema.safeParse(request);
   if (!parsed.success && prompt !== undefined) {
-    problems.push(...describeIssues(nameIssues(validationIssues(parsed.error), INPUT_NAMES)));
+    problems.push(...inputProblems(new RequestValidationError('run request', validationIssues(parsed.error))));
   }
 
   const { apiKey, baseURL } = readConnection(read, env, problems);
@@ -210,10 +215,9 @@ function readPrompt(prompt: string, promptFile: string, skill: string, problems:
   }
   if (promptFile) {
     try {
-      return readPromptFile(promptFile, 'Input "prompt-file"');
+      return readPromptFile(promptFile, 'prompt-file');
     } catch (error) {
-      if (!(error instanceof RequestValidationError)) throw error;
-      problems.push(...error.lines.map((line) => `${line} (paths are relative to the workspace).`));
+      problems.push(...inputProblems(error).map((line) => `${line} (paths are relative to the workspace).`));
       return undefined;
     }
   }

@@ -4,11 +4,11 @@ import { createActionClient } from './action-client.js';
 import { defaultTitle } from './default-title.js';
 import { errorMessage, type ErrorContext } from './error-message.js';
 import { artifactLinks } from './artifact-links.js';
-import { followRun, type RunStart } from './follow-run.js';
+import { startAndFollow, type RunStart } from './start-and-follow.js';
 import { readGitHubContext } from './github-context.js';
 import { InputError } from './input-error.js';
 import { readInputs } from './inputs.js';
-import { resolveSources } from './resolve-sources.js';
+import { resolveEnvironmentAndAgent } from './resolve-environment-and-agent.js';
 import { writeJobSummary } from './job-summary.js';
 import { setRunOutputs } from './outputs.js';
 import { commentOnPullRequest } from './comment-on-pull-request.js';
@@ -37,10 +37,10 @@ export async function run(): Promise<void> {
     } else {
       const title = inputs.request.title ?? defaultTitle(github);
       core.debug(`Creating a run at ${client.baseURL} titled "${title ?? '(from the prompt)'}"`);
-      how = { request: await resolveSources(client, title ? { ...inputs.request, title } : inputs.request, inputs.agent) };
+      how = { request: await resolveEnvironmentAndAgent(client, title ? { ...inputs.request, title } : inputs.request, inputs.agent) };
     }
 
-    const outcome = await followRun(client, how, inputs, jobCancel, (id) => (runId = id));
+    const outcome = await startAndFollow(client, how, inputs, jobCancel, (id) => (runId = id));
     setRunOutputs(outcome.run);
     if (inputs.jobSummary) await writeJobSummary(outcome.run, outcome.headline, await artifactLinks(client, outcome.run), outcome.outputTail);
     if (inputs.comment && inputs.githubToken) {

@@ -1,13 +1,14 @@
-import type { AgentRunsClient } from '@agent-runs/core';
+import { apiKeyFromEnv, type AgentRunsClient } from '@agent-runs/core';
 import type { Command, CommandContext } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { reportError } from './error-report.js';
 import { EXIT } from './exit-codes.js';
-import { GLOBAL_FLAGS, GLOBAL_VALUE_FLAGS } from './flags/flag-spec.js';
+import { GLOBAL_FLAGS } from './flags/flag-spec.js';
 import { parseFlags } from './flags/parse-flags.js';
+import { splitCommand } from './flags/split-command.js';
 import { commandHelp, mainHelp } from './help.js';
 import { processIo, type Io } from './io.js';
-import { baseUrlSource, makeClient, targetFromFlags } from './make-client.js';
+import { baseUrlSetBy, makeClient, targetFromFlags } from './make-client.js';
 import { UsageError } from './usage-error.js';
 import { VERSION } from './version.js';
 
@@ -17,31 +18,11 @@ export interface MainOptions {
   invocation?: string;
 }
 
-/** Where the command name is: the first argument that is neither a flag nor a global flag's value. */
-function findCommand(argv: string[]): number {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') return -1;
-    if (!arg.startsWith('-')) return i;
-    if (GLOBAL_VALUE_FLAGS.includes(arg)) i++;
-  }
-  return -1;
-}
-
-/** A flag's value as the user typed it, for hints (never the key). */
-function baseUrlHint(argv: string[]): string {
-  const at = argv.findIndex((a) => a === '--base-url' || a.startsWith('--base-url='));
-  if (at < 0) return '';
-  const value = argv[at]!.includes('=') ? argv[at]!.slice('--base-url='.length) : argv[at + 1];
-  return value ? `--base-url ${value}` : '';
-}
-
 /** Runs the command line `argv` (without node and the script) and resolves with the exit code. */
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   const io = options.io ?? processIo();
   const invocation = options.invocation ?? 'agent-runs';
-  const at = findCommand(argv);
-  const name = at >= 0 ? argv[at] : undefined;
+  const { name, rest } = splitCommand(argv);
   const command: Command | undefined = COMMANDS.find((c) => c.name === name);
   let client: AgentRunsClient | undefined;
   let apiKey: string | undefined;
@@ -65,7 +46,6 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       return EXIT.USAGE;
     }
 
-    const rest = [...argv.slice(0, at), ...argv.slice(at + 1)];
     if (command.runWithArgs) {
       if (rest.includes('--help') || rest.includes('-h')) {
         io.stdout.write(command.help ? await command.help(invocation) : commandHelp(command, invocation));
@@ -82,12 +62,14 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       return EXIT.OK;
     }
     const target = command.usesApi ? targetFromFlags(flags) : {};
-    apiKey = target.apiKey ?? (io.env.AGENT_RUNS_API_KEY || undefined) ?? (io.env.WARP_API_KEY || undefined);
-    baseUrlFrom = baseUrlSource(target, io.env);
+    apiKey = target.apiKey ?? apiKeyFromEnv(io.env);
+    baseUrlFrom = baseUrlSetBy(target, io.env);
+    // The address as typed, to repeat in hints (never the key).
+    const baseUrl = command.usesApi ? flags.string('base-url') : undefined;
     const ctx: CommandContext = {
       io,
       invocation,
-      targetFlags: baseUrlHint(rest),
+      targetFlags: baseUrl ? `--base-url ${baseUrl}` : '',
       client: () => (client ??= makeClient(target, io, command.name)),
     };
     return await command.run(flags, ctx);

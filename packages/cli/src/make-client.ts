@@ -20,7 +20,7 @@ export function targetFromFlags(flags: ParsedFlags): ClientTarget {
 }
 
 /** Where the base URL came from, to name it in a message: the flag, or the variable that set it. */
-export function baseUrlSource(target: ClientTarget, env: Io['env']): string {
+export function baseUrlSetBy(target: ClientTarget, env: Io['env']): string {
   if (target.baseURL !== undefined) return '--base-url';
   return ENV.baseURL.find((name) => env[name] !== undefined && env[name] !== '') ?? '--base-url';
 }
@@ -39,7 +39,7 @@ export function makeClient(target: ClientTarget, io: Io, command: string): Agent
       env: io.env,
     });
   } catch (error) {
-    if (error instanceof ClientConfigError) throw new UsageError(`${baseUrlSource(target, io.env)}: ${error.message}`, command);
+    if (error instanceof ClientConfigError) throw new UsageError(`${baseUrlSetBy(target, io.env)}: ${error.message}`, command);
     throw error;
   }
   const noKey = missingApiKeyProblem(client, 'pass --api-key');

@@ -5,7 +5,7 @@ import { Runs } from './resources/runs.js';
 import { Sessions } from './resources/sessions.js';
 import { Agents } from './resources/agents.js';
 import { Environments } from './resources/environments.js';
-import { Identities } from './resources/identities.js';
+import { Skills } from './resources/skills.js';
 import { Schedules } from './resources/schedules.js';
 import { Artifacts } from './resources/artifacts.js';
 import { downloadUrl, type DownloadFn } from './internal/download-url.js';
@@ -37,9 +37,14 @@ export class AgentRunsClient {
   /** Where runs execute. */
   readonly environments: Environments;
   /** Skills that serve as base prompts (`GET /agent`). */
+  readonly skills: Skills;
+  /** Named agents: a prompt, skills, MCP servers and an environment under one name (`/agent/identities`). */
   readonly agents: Agents;
-  /** Named agents: a prompt, skills, MCP servers and an environment under one name. */
-  readonly identities: Identities;
+  /**
+   * @deprecated Use {@link AgentRunsClient.agents}: the same named agents under their one name.
+   * This alias goes in the next release.
+   */
+  readonly identities: Agents;
   readonly artifacts: Artifacts;
   readonly baseURL: string;
   private readonly config: ResolvedClientConfig;
@@ -64,8 +69,9 @@ export class AgentRunsClient {
     this.artifacts = new Artifacts(send, this.download);
     this.schedules = new Schedules(send);
     this.environments = new Environments(send);
+    this.skills = new Skills(send);
     this.agents = new Agents(send);
-    this.identities = new Identities(send);
+    this.identities = this.agents;
   }
 
   /** Whether an API key was given or found in the environment. */

@@ -9,9 +9,9 @@ export { Sessions } from './resources/sessions.js';
 export { Conversations } from './resources/conversations.js';
 export { Schedules } from './resources/schedules.js';
 export { Environments } from './resources/environments.js';
-export { Agents } from './resources/agents.js';
-export { Identities } from './resources/identities.js';
-export type { RunStreamEvent, RunEventsOptions } from './resources/run-events.js';
+export { Skills } from './resources/skills.js';
+export { Agents, Identities } from './resources/agents.js';
+export type { RunStreamEvent, RunEventsOptions } from './wait/follow-run-events.js';
 export { RunFollowups } from './resources/runs-followups.js';
 export { Artifacts, type ArtifactDownloadResult } from './resources/artifacts.js';
 export type { DownloadTarget, DownloadProgress, DownloadResult } from './internal/download-url.js';
@@ -31,11 +31,13 @@ export {
   type ApiKeyTarget,
 } from './connection/base-url.js';
 export { readPromptFile, PROMPT_FILE_MAX_BYTES } from './input/prompt-file.js';
-export { backoffDelay, retryAfterMs } from './internal/retry-timing.js';
+export { retryAfterMs } from './internal/retry-timing.js';
 export { VERSION } from './internal/version.js';
 
 // Waiting for a run.
-export { waitForRun, hasRunChanged } from './wait/wait-for-run.js';
+export { waitForRun } from './wait/poll-run.js';
+export { hasRunChanged, hasStatusChanged } from './wait/run-changes.js';
+export { type FollowOptions, type FollowOutcome, type RunChange } from './wait/follow-run.js';
 export {
   DEFAULT_WAIT_TIMEOUT_MS,
   DEFAULT_POLL_INTERVAL_MS,
@@ -190,7 +192,7 @@ export {
   type RunOutputChunk,
   type RunOutputPage,
   type RunEventName,
-} from './contract/run-events.js';
+} from './contract/run-event-schemas.js';
 export { RUN_MODES, RunModeSchema } from './contract/run-mode.js';
 export type { RunMode } from './contract/run-mode.js';
 export {
@@ -227,7 +229,6 @@ export { ErrorBodySchema, errorCodeOf, type ErrorBody } from './contract/error-b
 export type { ErrorCode } from './contract/error-codes.js';
 export {
   formatIssues,
-  issuePath,
   validationIssues,
   describeIssues,
   nameIssues,
@@ -276,8 +277,8 @@ export {
   type DurationReading,
 } from './format/duration.js';
 export { visibleText, type VisibleTextOptions } from './format/visible-text.js';
-export { runDurationMs, describeState, runSummaryRows, summarizeRun } from './format/run-summary.js';
+export { runDurationMs, describeState, runHeadline, runSummaryRows, summarizeRun } from './format/run-summary.js';
 export { parseMcpServersInput } from './input/mcp-servers-input.js';
-export { environmentIdFor, identityUidFor } from './input/source-names.js';
+export { environmentIdFor, agentUidFor, identityUidFor } from './input/ids-from-names.js';
 export { summarizeArtifact, firstPullRequest, runArtifacts, type ArtifactSummary } from './format/artifact-summary.js';
 export { safeFileName } from './format/safe-file-name.js';

@@ -18,7 +18,7 @@ describe('retries of schedule and named-agent calls', () => {
 
   it('repeats a named agent delete after a reset', async () => {
     ctx.server.inject({ kind: 'reset-after' }, on('DELETE', '/agent/identities/a1'));
-    await expect(ctx.client.identities.delete('a1')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(ctx.client.agents.delete('a1')).rejects.toBeInstanceOf(NotFoundError);
     expect(ctx.server.requests.filter(on('DELETE', '/agent/identities/a1'))).toHaveLength(2);
   });
 
@@ -33,7 +33,7 @@ describe('retries of schedule and named-agent calls', () => {
 
   it('sends creates without an Idempotency-Key', async () => {
     await ctx.client.schedules.create({ name: 'n', cron_schedule: '* * * * *', prompt: 'x' }).catch(() => undefined);
-    await ctx.client.identities.create({ name: 'n' }).catch(() => undefined);
+    await ctx.client.agents.create({ name: 'n' }).catch(() => undefined);
     const creates = ctx.server.requests.filter((r) => r.method === 'POST');
     expect(creates.map((r) => r.path)).toEqual(['/api/v1/agent/schedules', '/api/v1/agent/identities']);
     expect(creates.map((r) => r.headers['idempotency-key'])).toEqual([undefined, undefined]);

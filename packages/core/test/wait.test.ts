@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APIUserAbortError, NotFoundError, WaitTimeoutError, type RunUpdate } from '../src/index.js';
+import { APIUserAbortError, NotFoundError, WaitTimeoutError, runHeadline, type RunChange, type RunUpdate } from '../src/index.js';
 import { useFaultServer } from './setup.js';
 
 const fast = { pollInterval: 10, maxPollInterval: 40 };
@@ -123,6 +123,48 @@ describe('runs.wait', () => {
     );
     expect(run.run_id).toBe(createdId);
     expect(run.state).toBe('SUCCEEDED');
+  });
+});
+
+describe('runs.follow', () => {
+  const ctx = useFaultServer();
+
+  async function created(states: Array<string | Record<string, unknown>>) {
+    const { run_id } = await ctx.client.runs.create({ prompt: 'work' });
+    ctx.server.script(run_id, states);
+    return run_id;
+  }
+
+  it('marks a new state or status message as worth a line, and gives the session link once', async () => {
+    const link = 'https://example.com/session/1';
+    const id = await created([
+      'QUEUED',
+      { state: 'INPROGRESS', session_link: link, status_message: { message: 'cloning' } },
+      { updated_at: '2030-01-01T00:00:00Z' },
+      { status_message: { message: 'testing' } },
+      { state: 'SUCCEEDED' },
+    ]);
+    const changes: RunChange[] = [];
+    const outcome = await ctx.client.runs.follow(id, { ...fast, onChange: (c) => void changes.push(c) });
+    expect(outcome.kind).toBe('finished');
+    expect(changes.map((c) => [c.run.state, c.statusChanged])).toEqual([
+      ['QUEUED', true],
+      ['INPROGRESS', true],
+      ['INPROGRESS', false],
+      ['INPROGRESS', true],
+      ['SUCCEEDED', true],
+    ]);
+    expect(changes.map((c) => c.newSessionLink)).toEqual([undefined, link, undefined, undefined, undefined]);
+    if (outcome.kind === 'finished') expect(runHeadline(outcome.run)).toBe(`Run ${id} succeeded.`);
+  });
+
+  it('resolves a timeout and a stop as outcomes carrying the last run seen', async () => {
+    const id = await created(['INPROGRESS']);
+    const timedOut = await ctx.client.runs.follow(id, { ...fast, timeout: 150 });
+    expect(timedOut).toMatchObject({ kind: 'timed-out', run: { state: 'INPROGRESS' } });
+    const controller = new AbortController();
+    const stopped = await ctx.client.runs.follow(id, { ...fast, signal: controller.signal, onChange: () => controller.abort() });
+    expect(stopped).toMatchObject({ kind: 'stopped', run: { state: 'INPROGRESS' } });
   });
 });
 

@@ -1,7 +1,7 @@
-import { identityUidFor, parseMcpServersInput, visibleText, type AgentIdentity, type CreateAgentIdentityRequest } from '@agent-runs/core';
+import { agentUidFor, parseMcpServersInput, visibleText, type AgentIdentity, type CreateAgentIdentityRequest } from '@agent-runs/core';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { resolveSourceFlags } from '../input/source-flags.js';
+import { resolveEnvironmentAndAgentFlags } from '../input/environment-and-agent-flags.js';
 import { renderTable } from '../render/aligned-table.js';
 import { paintFor } from '../render/colors.js';
 import { writeJson } from '../render/json-output.js';
@@ -33,7 +33,7 @@ export const agentsCommand: Command = {
   positionals: true,
   usesApi: true,
   flags: {
-    name: { type: 'string', value: '<name>', description: 'create: the agent’s name (required)' },
+    name: { type: 'string', value: '<name>', description: 'create: the named agent’s name (required)' },
     description: { type: 'string', value: '<text>', description: 'create: what it is for' },
     prompt: { type: 'string', value: '<text>', description: 'create: its standing instructions (the runs’ base prompt)' },
     skill: { type: 'string', multiple: true, value: '<spec>', description: 'create: a skill it uses (repeatable)' },
@@ -54,7 +54,7 @@ export const agentsCommand: Command = {
     const client = ctx.client();
     const json = flags.bool('json');
     if (sub === 'list') {
-      const result = await client.identities.list();
+      const result = await client.agents.list();
       if (json) writeJson(ctx.io.stdout, result);
       else if (result.agents.length === 0) ctx.io.stdout.write('No named agents.\n');
       else {
@@ -66,7 +66,7 @@ export const agentsCommand: Command = {
     if (sub === 'create') {
       const name = flags.nonEmpty('name');
       if (name === undefined) throw new UsageError('"agents create" needs --name.', 'agents');
-      const { environmentId } = await resolveSourceFlags(flags, client);
+      const { environmentId } = await resolveEnvironmentAndAgentFlags(flags, client);
       const mcp = flags.string('mcp');
       const description = flags.nonEmpty('description');
       const prompt = flags.nonEmpty('prompt');
@@ -80,19 +80,19 @@ export const agentsCommand: Command = {
         ...(mcp !== undefined ? { mcp_servers: parseMcpServersInput(mcp, '--mcp') } : {}),
         ...(model !== undefined ? { base_model: model } : {}),
       };
-      const created = await client.identities.create(body);
+      const created = await client.agents.create(body);
       if (json) writeJson(ctx.io.stdout, created);
       else ctx.io.stdout.write(`Created named agent ${visibleText(created.uid)}.\n${details(created)}`);
       return EXIT.OK;
     }
-    const agentUid = await identityUidFor(client.identities, target!.trim(), '<name-or-id>');
+    const agentUid = await agentUidFor(client.agents, target!.trim(), '<name-or-id>');
     if (sub === 'get') {
-      const agent = await client.identities.get(agentUid);
+      const agent = await client.agents.get(agentUid);
       if (json) writeJson(ctx.io.stdout, agent);
       else ctx.io.stdout.write(details(agent));
       return EXIT.OK;
     }
-    await client.identities.delete(agentUid);
+    await client.agents.delete(agentUid);
     if (json) writeJson(ctx.io.stdout, { uid: agentUid, deleted: true });
     else ctx.io.stdout.write(`Deleted named agent ${visibleText(agentUid)}.\n`);
     return EXIT.OK;

@@ -2,7 +2,7 @@ import { RunModeSchema } from '@agent-runs/core';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { chooseDisplay } from '../follow/choose-display.js';
-import { followRun } from '../follow/follow-run.js';
+import { followOnTerminal } from '../follow/follow-on-terminal.js';
 import { reportOutcome } from '../follow/report-outcome.js';
 import { durationFlag, timeoutFlag } from '../input/duration-flag.js';
 import { writeJson } from '../render/json-output.js';
@@ -55,7 +55,7 @@ export const followupCommand: Command = {
       return EXIT.OK;
     }
     if (!json) ctx.io.stderr.write(`Follow-up sent to ${runId.trim()}${answer.state ? ` (now ${answer.state})` : ''}; waiting for it to end.\n`);
-    const outcome = await followRun({
+    const outcome = await followOnTerminal({
       client,
       runId: runId.trim(),
       io: ctx.io,

@@ -3,7 +3,7 @@ import { readDuration, type AgentRunsClient } from '@agent-runs/core';
 import type { Command, CommandContext } from '../command.js';
 import { EXIT, exitCodeForState } from '../exit-codes.js';
 import { chooseDisplay } from '../follow/choose-display.js';
-import { followRun } from '../follow/follow-run.js';
+import { followOnTerminal } from '../follow/follow-on-terminal.js';
 import { loadServer, type RunningServer } from '../local-server.js';
 import { makeClient } from '../make-client.js';
 import { paintFor } from '../render/colors.js';
@@ -93,7 +93,7 @@ export const quickstartCommand: Command = {
       client = makeClient({ baseURL: server.baseURL, apiKey: server.apiKey }, io, 'quickstart');
       const created = await client.runs.create({ prompt, title: 'Quickstart run' });
       say(`Started run ${created.run_id}: "${prompt}"`);
-      const outcome = await followRun({
+      const outcome = await followOnTerminal({
         client,
         runId: created.run_id,
         io,
@@ -102,7 +102,7 @@ export const quickstartCommand: Command = {
         maxPollIntervalMs: DEMO_MAX_POLL_MS,
         timeoutMs: simulatedDurationMs + 60_000,
       });
-      if (outcome.kind === 'interrupted') {
+      if (outcome.kind === 'stopped') {
         say('\nStopped. The local server and its runs end with this command.');
         return EXIT.INTERRUPTED;
       }

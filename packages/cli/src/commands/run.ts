@@ -1,9 +1,9 @@
 import { visibleText, withIssueNames, type RunAgentRequest } from '@agent-runs/core';
-import { resolveSourceFlags, withEnvironment } from '../input/source-flags.js';
+import { resolveEnvironmentAndAgentFlags, withEnvironment } from '../input/environment-and-agent-flags.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { chooseDisplay } from '../follow/choose-display.js';
-import { followRun } from '../follow/follow-run.js';
+import { followOnTerminal } from '../follow/follow-on-terminal.js';
 import { followUpHint, reportOutcome } from '../follow/report-outcome.js';
 import { RUN_FLAG_NAMES, runRequestFromFlags } from '../input/run-request-from-flags.js';
 import { durationFlag, timeoutFlag } from '../input/duration-flag.js';
@@ -56,12 +56,12 @@ export const runCommand: Command = {
     const wait = flags.bool('wait') || timeoutMs !== undefined;
     const json = flags.bool('json');
     const client = ctx.client();
-    const sources = await resolveSourceFlags(flags, client);
-    const config = withEnvironment(body.config, sources.environmentId);
+    const resolved = await resolveEnvironmentAndAgentFlags(flags, client);
+    const config = withEnvironment(body.config, resolved.environmentId);
     const request: RunAgentRequest = {
       ...body,
       ...(config ? { config } : {}),
-      ...(sources.agentUid ? { agent_identity_uid: sources.agentUid } : {}),
+      ...(resolved.agentUid ? { agent_identity_uid: resolved.agentUid } : {}),
     };
     const created = await client.runs.create(request).catch((error: unknown) => {
       throw withIssueNames(error, RUN_FLAG_NAMES);
@@ -80,7 +80,7 @@ export const runCommand: Command = {
     }
 
     if (!json) io.stderr.write(`Started run ${visibleText(created.run_id)}.\n`);
-    const outcome = await followRun({
+    const outcome = await followOnTerminal({
       client,
       runId: created.run_id,
       io,

@@ -3,7 +3,7 @@ import type { Command, CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { ParsedFlags } from '../flags/parsed-flags.js';
 import { cronFlag, nextFirings } from '../input/cron-flag.js';
-import { resolveSourceFlags, withEnvironment } from '../input/source-flags.js';
+import { resolveEnvironmentAndAgentFlags, withEnvironment } from '../input/environment-and-agent-flags.js';
 import { paintFor } from '../render/colors.js';
 import { writeJson } from '../render/json-output.js';
 import { renderScheduleDetails, renderScheduleTable } from '../render/schedule-details.js';
@@ -29,13 +29,13 @@ function subcommand(flags: ParsedFlags): { sub: Subcommand; id?: string } {
 
 /** The run settings the flags give, with the environment and named agent looked up by name or id. */
 async function runSettings(flags: ParsedFlags, ctx: CommandContext, base: AmbientAgentConfig | undefined) {
-  const sources = await resolveSourceFlags(flags, ctx.client());
-  let config = withEnvironment(base, sources.environmentId);
+  const resolved = await resolveEnvironmentAndAgentFlags(flags, ctx.client());
+  let config = withEnvironment(base, resolved.environmentId);
   const skill = flags.nonEmpty('skill');
   const model = flags.nonEmpty('model');
   if (skill !== undefined) config = { ...config, skill_spec: skill };
   if (model !== undefined) config = { ...config, model_id: model };
-  return { config, agentUid: sources.agentUid };
+  return { config, agentUid: resolved.agentUid };
 }
 
 function show(ctx: CommandContext, flags: ParsedFlags, schedule: ScheduledAgentItem, headline: string, nextRuns: string[] = []): number {

@@ -27,7 +27,7 @@ export const skillsCommand: Command = {
       throw new UsageError(`--sort-by must be name or last_run, got "${sortBy}".`, 'skills');
     }
     const repo = flags.nonEmpty('repo');
-    const result = await ctx.client().agents.list({
+    const result = await ctx.client().skills.list({
       ...(repo !== undefined ? { repo } : {}),
       ...(sortBy !== undefined ? { sort_by: sortBy } : {}),
       ...(flags.bool('refresh') ? { refresh: true } : {}),

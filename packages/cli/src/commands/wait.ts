@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { chooseDisplay } from '../follow/choose-display.js';
-import { followRun } from '../follow/follow-run.js';
+import { followOnTerminal } from '../follow/follow-on-terminal.js';
 import { reportOutcome } from '../follow/report-outcome.js';
 import { durationFlag, timeoutFlag } from '../input/duration-flag.js';
 import { runIdArgument } from './run-id-argument.js';
@@ -26,7 +26,7 @@ export const waitCommand: Command = {
     // One plain fetch first: a wrong id or an unreachable server fails now, instead of
     // being waited out as a transient problem until the timeout.
     await client.runs.get(runId);
-    const outcome = await followRun({
+    const outcome = await followOnTerminal({
       client,
       runId,
       io: ctx.io,

@@ -25,8 +25,3 @@ export const GLOBAL_FLAGS = {
   },
   help: { type: 'boolean', short: 'h', description: 'Show this help' },
 } satisfies FlagSpecs;
-
-/** Global flags that take a value, so the command name can be found after them. */
-export const GLOBAL_VALUE_FLAGS = Object.entries(GLOBAL_FLAGS)
-  .filter(([, spec]) => spec.type === 'string')
-  .map(([name]) => `--${name}`);

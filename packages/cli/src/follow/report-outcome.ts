@@ -1,10 +1,9 @@
-import { formatElapsed, visibleText } from '@agent-runs/core';
+import { formatElapsed, visibleText, type FollowOutcome } from '@agent-runs/core';
 import type { CommandContext } from '../command.js';
 import { EXIT, exitCodeForState } from '../exit-codes.js';
 import { paintFor } from '../render/colors.js';
 import { renderRunSummary } from '../render/run-details.js';
 import { writeJson } from '../render/json-output.js';
-import type { FollowOutcome } from './follow-run.js';
 
 /** The commands that pick up a run that is still going, for hints. */
 export function followUpHint(ctx: CommandContext, runId: string): string {
@@ -31,8 +30,8 @@ export function reportOutcome(outcome: FollowOutcome, runId: string, ctx: Comman
       );
       return EXIT.TIMED_OUT;
     }
-    case 'interrupted': {
-      const state = outcome.lastRun ? ` (${visibleText(outcome.lastRun.state)})` : '';
+    case 'stopped': {
+      const state = outcome.run ? ` (${visibleText(outcome.run.state)})` : '';
       io.stderr.write(`\nStopped waiting. Run ${runId}${state} goes on.\n${followUpHint(ctx, runId)}\n`);
       return EXIT.INTERRUPTED;
     }

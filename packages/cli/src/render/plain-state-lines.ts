@@ -1,4 +1,4 @@
-import { formatElapsed, runDurationMs, visibleText, type RunOutputData, type RunUpdate } from '@agent-runs/core';
+import { formatElapsed, runDurationMs, visibleText, type RunChange, type RunOutputData } from '@agent-runs/core';
 import type { OutputStream } from '../io.js';
 import { OutputLines } from './output-lines.js';
 import type { RunDisplay } from './run-display.js';
@@ -17,10 +17,10 @@ export class PlainStateLines implements RunDisplay {
     for (const line of this.lines.push(chunk)) this.stream.write(`agent> ${line}\n`);
   }
 
-  update({ run, previous, stateChanged, elapsedMs }: RunUpdate): void {
+  update({ run, statusChanged, elapsedMs }: RunChange): void {
     for (const line of this.lines.flush()) this.stream.write(`agent> ${line}\n`);
+    if (!statusChanged) return;
     const message = run.status_message?.message;
-    if (!stateChanged && previous?.status_message?.message === message) return;
     const note = message ? `: ${message}` : '';
     // The run's own age, not how long this command has watched it.
     const age = formatElapsed(runDurationMs(run) ?? elapsedMs);

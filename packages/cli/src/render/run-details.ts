@@ -1,8 +1,8 @@
-import { describeState, runSummaryRows, visibleText, type RunItem } from '@agent-runs/core';
+import { runHeadline, runSummaryRows, visibleText, type RunItem } from '@agent-runs/core';
 import type { Paint } from './colors.js';
 
 function headline(run: RunItem, paint: Paint): string {
-  return paint.bold(visibleText(`Run ${run.run_id} ${describeState(run.state)}.`));
+  return paint.bold(visibleText(runHeadline(run)));
 }
 
 function rowsToText(rows: Array<[string, string]>, paint: Paint): string[] {

@@ -1,9 +1,9 @@
-import type { RunOutputData, RunUpdate } from '@agent-runs/core';
+import type { RunChange, RunOutputData } from '@agent-runs/core';
 
 /** Shows a run being followed, on stderr. */
 export interface RunDisplay {
-  /** Every change the wait reports. */
-  update(update: RunUpdate): void;
+  /** Every change the follow reports. */
+  update(change: RunChange): void;
   /** A permanent line of progress, such as the session link. */
   note(text: string): void;
   /** A chunk of the agent's output, as it comes. */

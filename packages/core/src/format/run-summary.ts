@@ -38,6 +38,15 @@ export function describeState(state: string): string {
   }
 }
 
+/**
+ * The one-line verdict on a run: `Run 8c1f… succeeded.`, or with `withStatus` and a status
+ * message, `Run 8c1f… failed: tests failed` (raw text: escape it where it is shown).
+ */
+export function runHeadline(run: RunItem, withStatus = false): string {
+  const message = withStatus ? run.status_message?.message : undefined;
+  return `Run ${run.run_id} ${describeState(run.state)}${message ? `: ${message}` : '.'}`;
+}
+
 /** The facts of a run as label/value rows, in the order people read them. */
 export function runSummaryRows(run: RunItem): Array<[string, string]> {
   const rows: Array<[string, string]> = [
@@ -60,7 +69,7 @@ export function runSummaryRows(run: RunItem): Array<[string, string]> {
  * the title or status message holds, and nothing a terminal would act on.
  */
 export function summarizeRun(run: RunItem): string {
-  const head = visibleText(`Run ${run.run_id} ${describeState(run.state)}.`);
+  const head = visibleText(runHeadline(run));
   const width = Math.max(...runSummaryRows(run).map(([label]) => label.length));
   const rows = runSummaryRows(run)
     .slice(1)

@@ -10,10 +10,10 @@ import { RequestValidationError } from '../errors/request-validation-error.js';
  */
 export function parseMcpServersInput(input: string, what = 'mcp-servers'): MCPServers {
   const text = input.trim();
-  let source = 'JSON';
+  let given = 'JSON';
   let json = text;
   if (!text.startsWith('{')) {
-    source = `file ${text}`;
+    given = `file ${text}`;
     try {
       json = readFileSync(text, 'utf8');
     } catch (error) {
@@ -27,7 +27,7 @@ export function parseMcpServersInput(input: string, what = 'mcp-servers'): MCPSe
   try {
     value = JSON.parse(json);
   } catch (error) {
-    throw new RequestValidationError(what, [{ path: what, message: `${source} is not valid JSON (${(error as Error).message})` }]);
+    throw new RequestValidationError(what, [{ path: what, message: `${given} is not valid JSON (${(error as Error).message})` }]);
   }
   if (value && typeof value === 'object' && !Array.isArray(value) && 'mcpServers' in value) {
     value = (value as { mcpServers: unknown }).mcpServers;

@@ -5,13 +5,13 @@ import { RunItemSchema, type RunItem } from '../contract/run-item.js';
 import { APIPromise, type WithResponse } from '../internal/api-promise.js';
 import { guard, runPath, validate, type Send } from '../internal/resource-helpers.js';
 import type { RequestOptions } from '../internal/options.js';
-import { waitForRun } from '../wait/wait-for-run.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import type { WaitOptions } from '../wait/wait-options.js';
+import { followRun, type FollowOptions, type FollowOutcome } from '../wait/follow-run.js';
 import { waitOnStream } from '../wait/wait-on-stream.js';
 import type { OpenEventStream } from '../internal/open-event-stream.js';
-import { RunOutputPageSchema, type RunOutputPage } from '../contract/run-events.js';
-import { followRunEvents, type RunEventDeps, type RunEventsOptions, type RunStreamEvent } from './run-events.js';
+import { RunOutputPageSchema, type RunOutputPage } from '../contract/run-event-schemas.js';
+import { followRunEvents, type RunEventDeps, type RunEventsOptions, type RunStreamEvent } from '../wait/follow-run-events.js';
 import { PagePromise, RunsPage } from './runs-page.js';
 import { RunFollowups } from './runs-followups.js';
 import type { DownloadFn } from '../internal/download-url.js';
@@ -109,6 +109,15 @@ export class Runs extends RunFollowups {
       return Promise.reject(error);
     }
     return waitOnStream(this.eventDeps, runId, options);
+  }
+
+  /**
+   * Follows the run to its end as `wait` does, and says what a person should see: each
+   * change comes with `statusChanged` (a new state or status message) and `newSessionLink`
+   * (the link, once); a timeout or an abort of `signal` resolves as an outcome.
+   */
+  follow(runId: string, options: FollowOptions = {}): Promise<FollowOutcome> {
+    return followRun((id, waitOptions) => this.wait(id, waitOptions), runId, options);
   }
 
   /**

@@ -2,8 +2,9 @@ import { isTerminalState } from '../contract/run-state.js';
 import type { RunItem } from '../contract/run-item.js';
 import { APIUserAbortError } from '../errors/connection-errors.js';
 import { WaitTimeoutError } from '../errors/wait-timeout-error.js';
-import { followRunEvents, type RunEventDeps } from '../resources/run-events.js';
-import { hasRunChanged, runUpdate, waitForRun } from './wait-for-run.js';
+import { followRunEvents, type RunEventDeps } from './follow-run-events.js';
+import { pollRun } from './poll-run.js';
+import { hasRunChanged, runUpdate } from './run-changes.js';
 import { DEFAULT_WAIT_TIMEOUT_MS, type WaitOptions } from './wait-options.js';
 
 const TIMED_OUT = Symbol('wait timed out');
@@ -14,7 +15,7 @@ const TIMED_OUT = Symbol('wait timed out');
  * output; the timeout throws WaitTimeoutError with the last run seen, as polling does.
  */
 export async function waitOnStream(deps: RunEventDeps, runId: string, options: WaitOptions = {}): Promise<RunItem> {
-  if (options.stream === false || deps.support.streams === false) return waitForRun(deps.getRun, runId, options);
+  if (options.stream === false || deps.support.streams === false) return pollRun(deps.getRun, runId, options);
   const started = Date.now();
   const controller = new AbortController();
   const onAbort = () => controller.abort(options.signal?.reason);

@@ -1,5 +1,5 @@
 import type { RunItem } from '../contract/run-item.js';
-import type { RunOutputData } from '../contract/run-events.js';
+import type { RunOutputData } from '../contract/run-event-schemas.js';
 import type { RequestOptions } from '../internal/options.js';
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 60 * 60_000;

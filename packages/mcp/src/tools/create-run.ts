@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { environmentIdFor, identityUidFor, RunAgentRequestSchema, RunAgentResponseSchema, type RunAgentRequest } from '@agent-runs/core';
+import { environmentIdFor, agentUidFor, RunAgentRequestSchema, RunAgentResponseSchema, type RunAgentRequest } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
 import { toolErrorResult } from './tool-error.js';
@@ -41,7 +41,7 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         if (environment !== undefined) {
           body.config = { ...body.config, environment_id: await environmentIdFor(ctx.client.environments, environment) };
         }
-        if (agent !== undefined) body.agent_identity_uid = await identityUidFor(ctx.client.identities, agent);
+        if (agent !== undefined) body.agent_identity_uid = await agentUidFor(ctx.client.agents, agent);
         const created = await ctx.client.runs.create(body);
         const capacity = created.at_capacity ? ' The service is at capacity, so it may stay queued for a while.' : '';
         return {

@@ -3,7 +3,7 @@ import { RunFollowupRequestSchema, RunModeSchema } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerContext } from '../context.js';
-import { followRun } from '../wait/follow-run.js';
+import { followWithProgress } from '../wait/follow-with-progress.js';
 import { waitForRunOutput, waitResult } from '../wait/wait-result.js';
 import { waitTimeoutArgument, waitTimeoutMs } from '../wait/wait-timeout-argument.js';
 import { runIdArgument } from './run-id-argument.js';
@@ -53,7 +53,7 @@ export function registerFollowUpRunTool(server: McpServer, ctx: ServerContext): 
         }
         const progressToken = extra._meta?.progressToken;
         let progress = 0;
-        const outcome = await followRun(ctx.client, run_id, {
+        const outcome = await followWithProgress(ctx.client, run_id, {
           timeoutMs: waitTimeoutMs(timeout),
           signal: extra.signal,
           heartbeatMs: ctx.heartbeatMs,

@@ -29,7 +29,7 @@ export function registerListAgentsTool(server: McpServer, ctx: ServerContext): v
     },
     async () => {
       try {
-        const result = await ctx.client.identities.list();
+        const result = await ctx.client.agents.list();
         return { structuredContent: result, content: [{ type: 'text', text: summarizeAgents(result) }] };
       } catch (error) {
         return toolErrorResult(error, 'list named agents');

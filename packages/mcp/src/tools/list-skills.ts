@@ -28,7 +28,7 @@ export function registerListSkillsTool(server: McpServer, ctx: ServerContext): v
     },
     async (args) => {
       try {
-        const result = await ctx.client.agents.list(args);
+        const result = await ctx.client.skills.list(args);
         return { structuredContent: result, content: [{ type: 'text', text: summarizeSkills(result) }] };
       } catch (error) {
         return toolErrorResult(error, 'list skills');

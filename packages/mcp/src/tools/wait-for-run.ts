@@ -3,7 +3,7 @@ import type { CreateTaskRequestHandlerExtra } from '@modelcontextprotocol/sdk/ex
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerContext } from '../context.js';
 import type { CancellableTaskStore } from '../tasks/cancellable-task-store.js';
-import { followRun } from '../wait/follow-run.js';
+import { followWithProgress } from '../wait/follow-with-progress.js';
 import { waitForRunOutput, waitResult } from '../wait/wait-result.js';
 import { waitTimeoutArgument, waitTimeoutMs } from '../wait/wait-timeout-argument.js';
 import { runIdArgument } from './run-id-argument.js';
@@ -40,7 +40,7 @@ async function runWaitTask(
   let status: 'completed' | 'failed';
   let result: CallToolResult;
   try {
-    const outcome = await followRun(ctx.client, args.run_id, {
+    const outcome = await followWithProgress(ctx.client, args.run_id, {
       timeoutMs: waitTimeoutMs(args.timeout),
       signal: controller.signal,
       heartbeatMs: ctx.heartbeatMs,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { formatElapsed, RunItemSchema, summarizeRun } from '@agent-runs/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { boundRun, inRunResource, TOOL_FIELD_CHARS } from '../results/bounded-run.js';
-import type { FollowRunOutcome } from './follow-run.js';
+import type { FollowWithProgressOutcome } from './follow-with-progress.js';
 
 export const waitForRunOutput = z.object({
   run_id: z.string(),
@@ -29,7 +29,7 @@ function afterwards(state: string): string | undefined {
 }
 
 /** The tool result of a wait: structured for hosts that read it, a short summary for those that show text. */
-export function waitResult(runId: string, outcome: FollowRunOutcome): CallToolResult {
+export function waitResult(runId: string, outcome: FollowWithProgressOutcome): CallToolResult {
   const run = outcome.run && boundRun(outcome.run, TOOL_FIELD_CHARS, inRunResource);
   const output: WaitForRunOutput = {
     run_id: runId,

@@ -12,23 +12,13 @@ import {
   DEFAULT_MAX_POLL_INTERVAL_MS,
   DEFAULT_POLL_INTERVAL_MS,
   DEFAULT_WAIT_TIMEOUT_MS,
-  type RunUpdate,
   type WaitOptions,
 } from './wait-options.js';
+import { hasRunChanged, runUpdate } from './run-changes.js';
 
 type GetRun = (runId: string, options: RequestOptions) => Promise<WithResponse<RunItem>>;
 
 const GROWTH = 1.5;
-
-/** Whether `run` differs from what was seen before in state, status message or updated_at. */
-export function hasRunChanged(previous: RunItem | undefined, run: RunItem): boolean {
-  return (
-    !previous ||
-    previous.state !== run.state ||
-    previous.updated_at !== run.updated_at ||
-    previous.status_message?.message !== run.status_message?.message
-  );
-}
 
 /** A failure worth waiting out: the server or the network is having a moment. */
 function isTransient(error: unknown): boolean {
@@ -41,12 +31,7 @@ function isTransient(error: unknown): boolean {
  * back off to a cap, reset on every change, and honour `Retry-After`. Transient
  * failures are waited out; anything else is thrown.
  */
-/** What `onUpdate` hears of a change, the same whether it came from a poll or the stream. */
-export function runUpdate(run: RunItem, previous: RunItem | undefined, startedAt: number): RunUpdate {
-  return { run, previous, stateChanged: previous === undefined || previous.state !== run.state, elapsedMs: Date.now() - startedAt };
-}
-
-export async function waitForRun(getRun: GetRun, runId: string, options: WaitOptions = {}): Promise<RunItem> {
+export async function pollRun(getRun: GetRun, runId: string, options: WaitOptions = {}): Promise<RunItem> {
   const started = Date.now();
   const timeout = options.timeout ?? DEFAULT_WAIT_TIMEOUT_MS;
   const deadline = started + timeout;
@@ -90,3 +75,9 @@ export async function waitForRun(getRun: GetRun, runId: string, options: WaitOpt
     if (Date.now() >= deadline) throw new WaitTimeoutError(runId, last, Date.now() - started);
   }
 }
+
+/**
+ * @deprecated Use `client.runs.wait(runId, options)`, which follows the run's event stream
+ * and polls only where the server has none. This polling-only function goes in the next release.
+ */
+export const waitForRun = pollRun;

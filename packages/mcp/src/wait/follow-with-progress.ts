@@ -1,11 +1,11 @@
-import { formatElapsed, visibleText, WaitTimeoutError, type AgentRunsClient, type RunItem } from '@agent-runs/core';
+import { formatElapsed, visibleText, type AgentRunsClient, type RunItem } from '@agent-runs/core';
 
 /** A progress message carries at most this much of the newest output line. */
 const MAX_LINE_CHARS = 160;
 /** Output alone sends at most one progress notification per this many ms. */
 const OUTPUT_PROGRESS_MS = 1_000;
 
-export interface FollowRunOptions {
+export interface FollowWithProgressOptions {
   timeoutMs: number;
   signal: AbortSignal;
   /** Longest silence between two onProgress calls, in ms. */
@@ -20,7 +20,7 @@ export interface FollowRunOptions {
   onStateChange?: (run: RunItem) => void | Promise<void>;
 }
 
-export interface FollowRunOutcome {
+export interface FollowWithProgressOutcome {
   /** The terminal run, or on timeout the last run seen (undefined if no poll ever answered). */
   run: RunItem | undefined;
   finished: boolean;
@@ -49,11 +49,15 @@ function lastLine(text: string): string {
 }
 
 /**
- * Waits for a run with core's `runs.wait`, reporting progress on every state change and
+ * Follows a run with core's `runs.follow`, reporting progress on every state change and
  * at least every `heartbeatMs` in between, so that a host never sees a silent call.
  * A timeout is an outcome, not an error; an abort rejects with APIUserAbortError.
  */
-export async function followRun(client: AgentRunsClient, runId: string, options: FollowRunOptions): Promise<FollowRunOutcome> {
+export async function followWithProgress(
+  client: AgentRunsClient,
+  runId: string,
+  options: FollowWithProgressOptions,
+): Promise<FollowWithProgressOutcome> {
   const started = Date.now();
   let last: RunItem | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
@@ -76,7 +80,7 @@ export async function followRun(client: AgentRunsClient, runId: string, options:
 
   heartbeat = setTimeout(() => void report(), options.heartbeatMs);
   try {
-    const run = await client.runs.wait(runId, {
+    const outcome = await client.runs.follow(runId, {
       timeout: options.timeoutMs,
       signal: options.signal,
       pollInterval: options.pollIntervalMs,
@@ -89,7 +93,7 @@ export async function followRun(client: AgentRunsClient, runId: string, options:
         if (due <= 0) void report();
         else outputReport ??= setTimeout(() => void report(), due);
       },
-      onUpdate: async ({ run: update, stateChanged }) => {
+      onChange: async ({ run: update, stateChanged }) => {
         last = update;
         if (stateChanged) {
           await report();
@@ -97,12 +101,8 @@ export async function followRun(client: AgentRunsClient, runId: string, options:
         }
       },
     });
-    return { run, finished: true, timedOut: false, waitedMs: Date.now() - started };
-  } catch (error) {
-    if (error instanceof WaitTimeoutError) {
-      return { run: error.lastRun ?? last, finished: false, timedOut: true, waitedMs: error.elapsedMs };
-    }
-    throw error;
+    if (outcome.kind === 'stopped') throw outcome.error;
+    return { run: outcome.run, finished: outcome.kind === 'finished', timedOut: outcome.kind === 'timed-out', waitedMs: outcome.elapsedMs };
   } finally {
     clearTimeout(heartbeat);
     clearTimeout(outputReport);

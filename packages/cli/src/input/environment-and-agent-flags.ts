@@ -1,11 +1,11 @@
-import { environmentIdFor, identityUidFor, type AgentRunsClient, type AmbientAgentConfig } from '@agent-runs/core';
+import { environmentIdFor, agentUidFor, type AgentRunsClient, type AmbientAgentConfig } from '@agent-runs/core';
 import type { ParsedFlags } from '../flags/parsed-flags.js';
 
 /**
  * `--environment` and `--agent` name an environment and a named agent by name or id; the
  * ids the API takes are looked up (one list call each, only when the flag is given).
  */
-export async function resolveSourceFlags(
+export async function resolveEnvironmentAndAgentFlags(
   flags: ParsedFlags,
   client: AgentRunsClient,
 ): Promise<{ environmentId?: string; agentUid?: string }> {
@@ -13,7 +13,7 @@ export async function resolveSourceFlags(
   const agent = flags.nonEmpty('agent');
   return {
     ...(environment !== undefined ? { environmentId: await environmentIdFor(client.environments, environment, '--environment') } : {}),
-    ...(agent !== undefined ? { agentUid: await identityUidFor(client.identities, agent, '--agent') } : {}),
+    ...(agent !== undefined ? { agentUid: await agentUidFor(client.agents, agent, '--agent') } : {}),
   };
 }
 

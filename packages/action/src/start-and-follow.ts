@@ -1,9 +1,6 @@
-import * as core from '@actions/core';
 import {
-  APIUserAbortError,
-  WaitTimeoutError,
-  describeState,
   formatElapsed,
+  runHeadline,
   type AgentRunsClient,
   type RunAgentRequest,
   type RunItem,
@@ -50,7 +47,7 @@ async function start(client: AgentRunsClient, how: RunStart): Promise<{ runId: s
  * it to a terminal state. A run that outlives the step is cancelled or deliberately left
  * running, and the verdict says which.
  */
-export async function followRun(
+export async function startAndFollow(
   client: AgentRunsClient,
   how: RunStart,
   options: FollowOptions,
@@ -69,49 +66,43 @@ export async function followRun(
     return { run, headline: `${line.replace(/\.$/, '')}; not waiting for it (wait: false).`, failed: false };
   }
 
-  const started = Date.now();
   const output = new AgentOutputLog();
   const withTail = (outcome: RunOutcome): RunOutcome => (output.tail.length ? { ...outcome, outputTail: output.tail } : outcome);
-  try {
-    if (jobCancel.requested) throw new APIUserAbortError();
-    const run = await client.runs.wait(runId, {
+  if (jobCancel.requested) return withTail(await jobCancelled(client, runId, options.cancelOnJobCancel, 0));
+  const followed = await client.runs
+    .follow(runId, {
       timeout: options.timeoutMs,
       signal: jobCancel.signal,
-      onUpdate: (update) => {
+      onChange: (change) => {
         output.pause();
-        logProgress(update);
+        logProgress(change);
       },
       onOutput: (chunk) => output.write(chunk),
       ...(options.pollIntervalMs ? { pollInterval: options.pollIntervalMs } : {}),
-    });
-    output.end();
-    return withTail(verdict(run, options.failOn));
-  } catch (error) {
-    output.end();
-    if (error instanceof WaitTimeoutError) {
-      return withTail(await timedOut(client, runId, error, options.cancelOnTimeout, options.timeoutMs));
-    }
-    if (error instanceof APIUserAbortError) {
-      return withTail(await jobCancelled(client, runId, options.cancelOnJobCancel, Date.now() - started));
-    }
-    throw error;
+    })
+    .finally(() => output.end());
+  switch (followed.kind) {
+    case 'finished':
+      return withTail(verdict(followed.run, options.failOn));
+    case 'timed-out':
+      return withTail(await timedOut(client, runId, followed.run, options.cancelOnTimeout, options.timeoutMs));
+    case 'stopped':
+      return withTail(await jobCancelled(client, runId, options.cancelOnJobCancel, followed.elapsedMs));
   }
 }
 
 function verdict(run: RunItem, failOn: string[]): RunOutcome {
-  const message = run.status_message?.message;
-  const headline = `Run ${run.run_id} ${describeState(run.state)}${message ? `: ${message}` : '.'}`;
-  return { run, headline: `${headline}${link(run)}`, failed: failOn.includes(run.state) };
+  return { run, headline: `${runHeadline(run, true)}${link(run)}`, failed: failOn.includes(run.state) };
 }
 
 async function timedOut(
   client: AgentRunsClient,
   runId: string,
-  error: WaitTimeoutError,
+  lastSeen: RunItem | undefined,
   cancel: boolean,
   timeoutMs: number,
 ): Promise<RunOutcome> {
-  const last = error.lastRun ?? (await client.runs.get(runId));
+  const last = lastSeen ?? (await client.runs.get(runId));
   const lead = `Run ${runId} did not finish within ${formatElapsed(timeoutMs)} (last state ${last.state})`;
   if (!cancel) {
     leaveRunToItself();

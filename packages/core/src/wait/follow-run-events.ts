@@ -1,7 +1,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import { isTerminalState } from '../contract/run-state.js';
 import { RunItemSchema, type RunItem } from '../contract/run-item.js';
-import { RunOutputDataSchema, RunSkippedDataSchema, type RunOutputData, type RunSkippedData } from '../contract/run-events.js';
+import { RunOutputDataSchema, RunSkippedDataSchema, type RunOutputData, type RunSkippedData } from '../contract/run-event-schemas.js';
 import { formatIssues } from '../contract/format-issues.js';
 import type { WithResponse } from '../internal/api-promise.js';
 import type { RequestOptions } from '../internal/options.js';
@@ -12,7 +12,7 @@ import { APIError } from '../errors/api-error.js';
 import { APIConnectionError, APIResponseValidationError, APIUserAbortError } from '../errors/connection-errors.js';
 import type { OpenEventStream } from '../internal/open-event-stream.js';
 import { sseMessages } from '../internal/sse-messages.js';
-import { waitForRun } from '../wait/wait-for-run.js';
+import { pollRun } from './poll-run.js';
 
 /** One event of a run, as `client.runs.events()` yields it. */
 export type RunStreamEvent =
@@ -195,7 +195,7 @@ async function* pollRunEvents(deps: RunEventDeps, runId: string, options: RunEve
   let settled = false;
   let failure: unknown;
   const { controller, unlink } = linked(options.signal);
-  const polling = waitForRun(deps.getRun, runId, {
+  const polling = pollRun(deps.getRun, runId, {
     signal: controller.signal,
     timeout: NO_DEADLINE_MS,
     ...(options.pollInterval !== undefined ? { pollInterval: options.pollInterval } : {}),

@@ -1,6 +1,6 @@
 import { RequestValidationError } from '../errors/request-validation-error.js';
 import type { Environments } from '../resources/environments.js';
-import type { Identities } from '../resources/identities.js';
+import type { Agents } from '../resources/agents.js';
 
 interface Named {
   id: string;
@@ -37,13 +37,16 @@ export async function environmentIdFor(environments: Pick<Environments, 'list'>,
 }
 
 /** `agent_identity_uid` for a named agent given by name or uid; one `GET /agent/identities`. */
-export async function identityUidFor(identities: Pick<Identities, 'list'>, nameOrId: string, field = 'agent'): Promise<string> {
-  const { agents } = await identities.list();
+export async function agentUidFor(agents: Pick<Agents, 'list'>, nameOrId: string, field = 'agent'): Promise<string> {
+  const { agents: list } = await agents.list();
   return pick(
-    agents.map((a) => ({ id: a.uid, name: a.name })),
+    list.map((a) => ({ id: a.uid, name: a.name })),
     nameOrId,
     field,
     'named agent',
     'list them with GET /agent/identities',
   );
 }
+
+/** @deprecated Renamed {@link agentUidFor}; this alias goes in the next release. */
+export const identityUidFor = agentUidFor;

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
-import type { ProcessGroupRecord } from '../executors/run-executor.js';
+import type { ProcessGroupRecord } from './process-group-record.js';
 import type { ListCursor } from './list-cursor.js';
 import { RUN_COLUMNS, SORT_COLUMN, toRunRecord, type RunRow } from './run-row.js';
 import { inTransaction } from './postgres-transaction.js';

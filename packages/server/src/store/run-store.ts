@@ -1,5 +1,5 @@
 import type { KnownRunState, RunStatusMessage } from '@agent-runs/core/contract';
-import type { ProcessGroupRecord } from '../executors/run-executor.js';
+import type { ProcessGroupRecord } from './process-group-record.js';
 import type { ListCursor } from './list-cursor.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openDatabase } from './sqlite-driver.js';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
-import type { ProcessGroupRecord } from '../executors/run-executor.js';
+import type { ProcessGroupRecord } from './process-group-record.js';
 import type { ListCursor } from './list-cursor.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { RUN_COLUMNS as COLUMNS, SORT_COLUMN, toRunRecord as toRecord, type RunRow } from './run-row.js';

@@ -24,7 +24,7 @@ import type { AppContext } from './http/route.js';
 import { Router } from './http/router.js';
 import { apiRoutes } from './routes/api-routes.js';
 import { MonotonicClock } from './runs/monotonic-clock.js';
-import { RunEvents } from './runs/run-events.js';
+import { RunEventLog } from './runs/run-event-log.js';
 import { artifactsOf, type ArtifactRecord } from './store/artifact-store.js';
 import type { RunRecord } from './store/run-record.js';
 import { toRunItem } from './runs/to-run-item.js';
@@ -171,7 +171,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const sessionLink = (run: { sessionId: string }) => sessionTokens.link(publicUrl, run.sessionId);
     const runItem = async (run: RunRecord, known?: readonly ArtifactRecord[]) =>
       toRunItem(run, sessionLink(run), known ?? (await artifactsOf(artifacts, run)));
-    const events = new RunEvents(storage.events, runItem, opts.outputLimitBytes, opts.log);
+    const events = new RunEventLog(storage.events, runItem, opts.outputLimitBytes, opts.log);
     const journal = new ExecutionJournal(store, conversations, artifacts, runAttachmentSource(store), limits, clock, events);
     const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal, events, { id: serverId, leaseMs: opts.leaseMs }, peers);
     const runs = new RunService(store, queue, executor, clock, events, sources, opts.sharedRuns, peers);

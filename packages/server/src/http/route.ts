@@ -1,7 +1,7 @@
 import type { OriginGuardOptions, RunCreatorInfo } from '@agent-runs/core/contract';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyAuth } from './api-key-auth.js';
-import type { RunEvents } from '../runs/run-events.js';
+import type { RunEventLog } from '../runs/run-event-log.js';
 import type { SessionTokens } from './session-access.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunService } from '../runs/run-service.js';
@@ -22,7 +22,7 @@ export interface AppContext {
   store: RunStore;
   runs: RunService;
   /** Each run's event log and open streams. */
-  events: RunEvents;
+  events: RunEventLog;
   heartbeat: SseHeartbeat;
   auth: ApiKeyAuth;
   /** Where the server is reachable, without a trailing slash (for links). */

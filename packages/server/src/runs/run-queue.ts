@@ -6,7 +6,7 @@ import type { RunStore } from '../store/run-store.js';
 import type { ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import type { Peers } from './peers.js';
-import type { RunEvents } from './run-events.js';
+import type { RunEventLog } from './run-event-log.js';
 
 interface Active {
   execution: Execution;
@@ -54,7 +54,7 @@ export class RunQueue {
     private readonly concurrency: number,
     private readonly log: (line: string) => void,
     private readonly journal: ExecutionJournal,
-    private readonly events: RunEvents,
+    private readonly events: RunEventLog,
     private readonly owner: QueueOwner,
     private readonly peers: Peers,
   ) {}

@@ -173,7 +173,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       toRunItem(run, sessionLink(run), known ?? (await artifactsOf(artifacts, run)));
     const events = new RunEventLog(storage.events, runItem, opts.outputLimitBytes, opts.log);
     const journal = new ExecutionJournal(store, conversations, artifacts, runAttachmentSource(store), limits, clock, events);
-    const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal, events, { id: serverId, leaseMs: opts.leaseMs }, peers);
+    const queue = new RunQueue({
+      store,
+      executor,
+      clock,
+      concurrency: opts.concurrency,
+      log: opts.log,
+      journal,
+      events,
+      owner: { id: serverId, leaseMs: opts.leaseMs },
+      peers,
+    });
     const runs = new RunService(store, queue, executor, clock, events, sources, opts.sharedRuns, peers);
     const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock, events, peers);
     const schedules = new ScheduleService(storage.schedules, runs, sources, environments, timeZone, opts.clock, opts.log, opts.sharedRuns);

@@ -1,3 +1,5 @@
+import type { ColumnType } from './table-description.js';
+
 /** What differs between SQLite and PostgreSQL in the statements both stores build from one description. */
 export interface SqlDialect {
   /** The n-th (1-based) parameter of a statement: `?` or `$n`. */
@@ -16,6 +18,8 @@ export interface SqlDialect {
   readonly never: string;
   /** `column` matches a LIKE pattern (ESCAPE '\'), case-insensitive for ASCII letters only. */
   like(column: string, placeholder: string): string;
+  /** The database's type of a column described as `type`. */
+  readonly types: Readonly<Record<ColumnType, string>>;
 }
 
 export const sqliteDialect: SqlDialect = {
@@ -27,6 +31,7 @@ export const sqliteDialect: SqlDialect = {
   bindIn: (values) => [...values],
   never: '0',
   like: (column, placeholder) => `${column} LIKE ${placeholder} ESCAPE '\\'`,
+  types: { text: 'TEXT', integer: 'INTEGER', boolean: 'INTEGER', json: 'TEXT', bytes: 'BLOB' },
 };
 
 export const postgresDialect: SqlDialect = {
@@ -39,4 +44,5 @@ export const postgresDialect: SqlDialect = {
   never: 'false',
   // As SQLite's LIKE: ILIKE under the "C" collation folds ASCII letters only.
   like: (column, placeholder) => `${column} COLLATE "C" ILIKE ${placeholder} ESCAPE '\\'`,
+  types: { text: 'text', integer: 'bigint', boolean: 'boolean', json: 'text', bytes: 'bytea' },
 };

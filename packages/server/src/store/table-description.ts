@@ -16,6 +16,11 @@ export interface Column<In, Out> {
   read?: keyof Out & string;
   /** A null read leaves the field out of the record instead of setting it to null. */
   optional?: boolean;
+  /**
+   * For a column added after the tables the migrations create: its place (1, 2, …) in the
+   * one sequence of added columns, from which both databases' migrations add it (added-columns.ts).
+   */
+  added?: number;
 }
 
 /** One table as both stores see it: `In` is what a write takes, `Out` what a read gives. */

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { groupMembers } from '../../packages/server/src/executors/process-identity.js';
+import { groupMembers } from '../../packages/server/src/domain/process-identity.js';
 
 /**
  * An agent whose shell exits on SIGTERM while a child it started ignores SIGTERM and keeps

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { migrateSqlite, SQLITE_MIGRATIONS } from '../src/store/sqlite-migrations.js';
 import { openDatabase } from '../src/store/sqlite-driver.js';
+import { addedColumnSteps } from '../src/store/added-columns.js';
+import { postgresDialect, sqliteDialect } from '../src/store/sql-dialect.js';
+import type { TableDescription } from '../src/store/table-description.js';
 
 const steps = [
   { version: 1, name: 'a', sql: 'CREATE TABLE a (x INTEGER);' },
@@ -15,6 +18,36 @@ describe('SQLite migrations', () => {
     migrateSqlite(db, steps);
     expect(db.pragma('user_version', { simple: true })).toBe(2);
     expect(db.prepare('SELECT name FROM pragma_table_info(?)').all('a')).toEqual([{ name: 'x' }, { name: 'y' }]);
+  });
+
+  it('adds the columns a table description marks as added, one step each after the written ones, in both dialects', () => {
+    const table: TableDescription<{ x: number }, { x: number }> = {
+      name: 'a',
+      columns: [
+        { name: 'x', type: 'integer', write: (r) => r.x, read: 'x' },
+        { name: 'flag', type: 'boolean', added: 2 },
+        { name: 'team', type: 'text', added: 1 },
+      ],
+    };
+    const sqlite = addedColumnSteps(sqliteDialect, 1, [table]);
+    expect(sqlite).toEqual([
+      { version: 2, name: 'a.team', sql: 'ALTER TABLE a ADD COLUMN team TEXT' },
+      { version: 3, name: 'a.flag', sql: 'ALTER TABLE a ADD COLUMN flag INTEGER' },
+    ]);
+    expect(addedColumnSteps(postgresDialect, 2, [table]).map((step) => [step.version, step.sql])).toEqual([
+      [3, 'ALTER TABLE a ADD COLUMN team text'],
+      [4, 'ALTER TABLE a ADD COLUMN flag boolean'],
+    ]);
+    const db = openDatabase(':memory:');
+    migrateSqlite(db, [steps[0]!, ...sqlite]);
+    migrateSqlite(db, [steps[0]!, ...sqlite]);
+    expect(db.pragma('user_version', { simple: true })).toBe(3);
+    expect(db.prepare('SELECT name FROM pragma_table_info(?)').all('a')).toEqual([{ name: 'x' }, { name: 'team' }, { name: 'flag' }]);
+  });
+
+  it('refuses added columns numbered with a gap, since each number is a shipped step', () => {
+    const table: TableDescription<never, never> = { name: 'a', columns: [{ name: 'team', type: 'text', added: 2 }] };
+    expect(() => addedColumnSteps(sqliteDialect, 6, [table])).toThrow(/a\.team: added columns are numbered 1, 2/);
   });
 
   it('rolls a failing step back whole and leaves the version where it was', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { isLoopbackHost } from '@agent-runs/core';
 import { RUN_REQUEST_MAX_BODY_BYTES } from '@agent-runs/core/contract';
 import { DEFAULT_HEARTBEAT_MS } from '../http/sse-heartbeat.js';
-import { DEFAULT_OUTPUT_LIMIT_BYTES } from '../runs/run-events.js';
+import { DEFAULT_OUTPUT_LIMIT_BYTES } from '../runs/run-event-log.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
 import type { ServerOptions } from './server-options.js';
 

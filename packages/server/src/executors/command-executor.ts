@@ -6,7 +6,7 @@ import { formatElapsed } from '@agent-runs/core';
 import { deliverToInbox, prepareExecutionFiles, readAgentReport } from './agent-protocol.js';
 import { commandEnv } from './command-env.js';
 import { endGroup } from './process-group.js';
-import { processStartTime } from './process-identity.js';
+import { processStartTime } from '../domain/process-identity.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
 
 const STDERR_TAIL_CHARS = 2000;

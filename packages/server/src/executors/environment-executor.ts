@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { EnvironmentConfig } from '../domain/server-config.js';
 import { prepareExecutionFiles } from './agent-protocol.js';
 import { commandEnv } from './command-env.js';
-import { processStartTime } from './process-identity.js';
+import { processStartTime } from '../domain/process-identity.js';
 import { prepareWorkspace } from './prepare-workspace.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, ProcessGroupRecord, RunExecutor } from './run-executor.js';
 import { runWorkDir } from './run-work-dir.js';

@@ -1,3 +1,8 @@
+import type { RunAttachment } from '../store/run-attachments.js';
+
+// The store keeps attachments in this form; the agent protocol hands them on as they are.
+export type { RunAttachment };
+
 /** A follow-up as an agent sees it (conversation file, inbox). */
 export interface FollowupMessage {
   id: string;
@@ -11,13 +16,6 @@ export type ConversationEntry =
   | { kind: 'prompt'; role: 'user'; text: string; created_at: string; execution: 1 }
   | { kind: 'followup'; role: 'user'; id: string; text: string; mode: string | null; created_at: string; execution: number | null }
   | { kind: 'result'; role: 'assistant'; text: string; state: string; created_at: string; execution: number };
-
-/** A file given with the run at create, as the agent receives it. */
-export interface RunAttachment {
-  file_name: string;
-  mime_type: string;
-  data: Buffer;
-}
 
 /** Bounds on what one run's agent may hand back. */
 export interface ArtifactLimits {

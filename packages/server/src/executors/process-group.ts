@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { groupMembers, hasProcFs, processStartTime } from './process-identity.js';
+import { groupMembers, hasProcFs, processStartTime } from '../domain/process-identity.js';
 import type { ProcessGroupRecord } from './run-executor.js';
 
 const POLL_MS = 50;

@@ -1,7 +1,11 @@
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { NewArtifact } from '../store/artifact-store.js';
+import type { ProcessGroupRecord } from '../store/process-group-record.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { ExecutionInput, FollowupMessage } from './execution-input.js';
+
+// Stored by the store, named here too for the executors and the wiring that pass it on.
+export type { ProcessGroupRecord };
 
 /** How an execution ended; the queue turns it into the run's terminal state. */
 export interface ExecutionOutcome {
@@ -11,12 +15,6 @@ export interface ExecutionOutcome {
   artifacts?: NewArtifact[];
   /** Follow-ups delivered during the execution that the agent said it took. */
   takenFollowups?: string[];
-}
-
-export interface ProcessGroupRecord {
-  pgid: number;
-  /** The leader's start time (processStartTime), so a reused pid is not taken for it; null when unknown. */
-  startTime: string | null;
 }
 
 export interface Execution {

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { CatalogService } from '../catalog/catalog-service.js';
 import type { IdentityService } from '../identities/identity-service.js';
 import type { FollowupService } from '../runs/followup-service.js';
-import type { RunEvents } from '../runs/run-events.js';
+import type { RunEventLog } from '../runs/run-event-log.js';
 import type { RunReads } from '../runs/run-reads.js';
 import type { RunService } from '../runs/run-service.js';
 import type { ScheduleService } from '../schedules/schedule-service.js';
@@ -20,7 +20,7 @@ export interface AppContext {
   /** Reading runs and what they made. */
   reads: RunReads;
   /** Each run's event log and open streams. */
-  events: RunEvents;
+  events: RunEventLog;
   followups: FollowupService;
   schedules: ScheduleService;
   identities: IdentityService;

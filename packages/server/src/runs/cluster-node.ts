@@ -3,7 +3,7 @@ import type { ClusterSignal, ClusterStore } from '../store/cluster.js';
 import type { FollowupService } from './followup-service.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import type { Peers } from './peers.js';
-import type { RunEvents } from './run-events.js';
+import type { RunEventLog } from './run-event-log.js';
 import type { RunQueue } from './run-queue.js';
 
 /** A lease is renewed, and expired ones looked for, this many times per lease. */
@@ -28,7 +28,7 @@ export function lostServerMessage(owner: string | null): RunStatusMessage {
 
 interface Parts {
   queue: RunQueue;
-  events: RunEvents;
+  events: RunEventLog;
   followups: FollowupService;
 }
 
@@ -64,7 +64,7 @@ export class ClusterNode implements Peers {
     this.parts = parts;
     this.cluster.signals.subscribe((signal) => this.receive(signal));
     this.cluster.signals.onReconnect(() => {
-      parts.events.wakeAll();
+      parts.events.streams.wakeAll();
       parts.queue.pump();
     });
     this.timer = setInterval(() => this.check(), Math.max(10, Math.floor(this.leaseMs / CHECKS_PER_LEASE)));
@@ -84,7 +84,7 @@ export class ClusterNode implements Peers {
       case 'queued':
         return parts.queue.pump();
       case 'events':
-        return parts.events.storedElsewhere(signal.runId);
+        return parts.events.streams.storedElsewhere(signal.runId);
       case 'cancel':
         // Nothing to do unless this server executes (or prepares) the run.
         void parts.queue.abandon(signal.runId);

@@ -8,7 +8,7 @@ import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
 import { conversationEntries } from './conversation-entries.js';
 import type { MonotonicClock } from './monotonic-clock.js';
-import type { RunEvents } from './run-events.js';
+import type { RunEventLog } from './run-event-log.js';
 import { toArtifactItem } from './to-artifact.js';
 
 export const TERMINAL_STATES = ['SUCCEEDED', 'FAILED', 'ERROR', 'BLOCKED', 'CANCELLED'] as const;
@@ -30,7 +30,7 @@ export class ExecutionJournal {
     private readonly limits: ArtifactLimits,
     private readonly clock: MonotonicClock,
     /** The run's event stream: artifacts as they are kept, and the move back to QUEUED. */
-    private readonly events?: RunEvents,
+    private readonly events?: RunEventLog,
   ) {}
 
   /** The next execution's input; the follow-ups waiting now become this execution's. */

@@ -6,7 +6,7 @@ import type { RunStore } from '../store/run-store.js';
 import { toFollowupMessage, type ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import { NO_PEERS, type Peers } from './peers.js';
-import type { RunEvents } from './run-events.js';
+import type { RunEventLog } from './run-event-log.js';
 import type { RunQueue } from './run-queue.js';
 import type { RunService } from './run-service.js';
 
@@ -27,7 +27,7 @@ export class FollowupService {
     private readonly executor: RunExecutor,
     private readonly clock: MonotonicClock,
     /** The run's event stream: each follow-up, and the run's change. */
-    private readonly events?: RunEvents,
+    private readonly events?: RunEventLog,
     private readonly peers: Peers = NO_PEERS,
   ) {}
 

@@ -19,7 +19,7 @@ import type { RunRecord } from '../store/run-record.js';
 import type { RunListQuery, RunStore } from '../store/run-store.js';
 import { conversationEntries } from './conversation-entries.js';
 import { handoffFiles } from './handoff-files.js';
-import type { RunEvents } from './run-events.js';
+import type { RunEventLog } from './run-event-log.js';
 import type { RunService } from './run-service.js';
 import { hasArtifactResponse, downloadName, toArtifactItem, toArtifactResponse } from './to-artifact.js';
 import { toConversationResponse } from './to-conversation-response.js';
@@ -63,7 +63,7 @@ export class RunReads {
     private readonly runs: RunService,
     private readonly artifacts: ArtifactStore,
     private readonly conversations: ConversationStore,
-    private readonly events: RunEvents,
+    private readonly events: RunEventLog,
     /** `session_link` for a run: its page, with the token that opens it. */
     private readonly sessionLink: (run: RunRecord) => string,
     private readonly signLink: LinkSigner,

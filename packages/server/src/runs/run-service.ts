@@ -15,7 +15,7 @@ import { timeOrderedId } from '../store/time-ordered-id.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import { requestHash } from './request-hash.js';
 import { NO_PEERS, type Peers } from './peers.js';
-import type { RunEvents } from './run-events.js';
+import type { RunEventLog } from './run-event-log.js';
 import type { RunQueue } from './run-queue.js';
 import { runTitle } from './run-title.js';
 
@@ -35,7 +35,7 @@ export class RunService {
     private readonly queue: RunQueue,
     private readonly executor: RunExecutor,
     private readonly clock: MonotonicClock,
-    private readonly events: RunEvents,
+    private readonly events: RunEventLog,
     private readonly setup: RunSetupResolver,
     /** Every key reads and cancels every run; otherwise only its own principal's. */
     readonly sharedRuns = false,

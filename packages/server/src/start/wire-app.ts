@@ -26,7 +26,7 @@ import { ExecutionJournal } from '../runs/execution-journal.js';
 import { FollowupService } from '../runs/followup-service.js';
 import type { MonotonicClock } from '../runs/monotonic-clock.js';
 import { NO_PEERS } from '../runs/peers.js';
-import { RunEvents } from '../runs/run-events.js';
+import { RunEventLog } from '../runs/run-event-log.js';
 import { RunQueue } from '../runs/run-queue.js';
 import { RunReads } from '../runs/run-reads.js';
 import { RunService } from '../runs/run-service.js';
@@ -45,7 +45,7 @@ export interface WiredApp {
   app: AppContext;
   executor: RunExecutor;
   queue: RunQueue;
-  events: RunEvents;
+  events: RunEventLog;
   followups: FollowupService;
   scheduler: Scheduler;
   node: ClusterNode | undefined;
@@ -108,9 +108,19 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     return { url: `${publicUrl()}${signed.path}`, expiresAt: signed.expiresAt };
   };
   const runItem = async (run: RunRecord, known?: readonly ArtifactRecord[]) => toRunItem(run, sessionLink(run), known ?? (await artifactsOf(artifacts, run)));
-  const events = new RunEvents(storage.events, runItem, opts.outputLimitBytes, opts.log);
+  const events = new RunEventLog(storage.events, runItem, opts.outputLimitBytes, opts.log);
   const journal = new ExecutionJournal(store, conversations, artifacts, runAttachmentSource(store), limits, clock, events);
-  const queue = new RunQueue(store, executor, clock, opts.concurrency, opts.log, journal, events, { id: serverId, leaseMs: opts.leaseMs }, peers);
+  const queue = new RunQueue({
+    store,
+    executor,
+    clock,
+    concurrency: opts.concurrency,
+    log: opts.log,
+    journal,
+    events,
+    owner: { id: serverId, leaseMs: opts.leaseMs },
+    peers,
+  });
   const runs = new RunService(store, queue, executor, clock, events, setup, opts.sharedRuns, peers);
   const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir);
   const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock, events, peers);

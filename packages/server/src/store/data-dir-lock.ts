@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processStartTime } from '../executors/process-identity.js';
+import { processStartTime } from '../domain/process-identity.js';
 
 function isRunning(pid: number): boolean {
   try {

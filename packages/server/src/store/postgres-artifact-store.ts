@@ -1,8 +1,19 @@
 import type pg from 'pg';
-import { ARTIFACT_COLUMNS as COLUMNS, groupByRun, toArtifact as toRecord, type ArtifactRow } from './artifact-row.js';
+import {
+  ARTIFACT_COLUMNS as COLUMNS,
+  ARTIFACTS_TABLE,
+  artifactWrite,
+  groupByRun,
+  toArtifact as toRecord,
+  type ArtifactRow,
+} from './artifact-table.js';
 import type { ArtifactRecord, ArtifactStore, NewArtifact } from './artifact-store.js';
 import { inTransaction, toNumber } from './postgres-transaction.js';
+import { postgresDialect } from './sql-dialect.js';
+import { insertStatement } from './table-description.js';
 import { timeOrderedId } from './time-ordered-id.js';
+
+const INSERT = insertStatement(ARTIFACTS_TABLE, postgresDialect);
 
 /** Artifacts in PostgreSQL, file bytes (bytea) beside their row: the servers share nothing but the database. */
 export class PostgresArtifactStore implements ArtifactStore {
@@ -12,13 +23,10 @@ export class PostgresArtifactStore implements ArtifactStore {
     return inTransaction(this.pool, async (client) => {
       const added: ArtifactRecord[] = [];
       for (const artifact of artifacts) {
-        const uid = timeOrderedId();
-        const sizeBytes = artifact.content?.length ?? 0;
-        await client.query(
-          'INSERT INTO artifacts (uid, run_id, artifact_type, created_at, data, content, size_bytes) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-          [uid, runId, artifact.type, at, JSON.stringify(artifact.data), artifact.content ?? null, sizeBytes],
-        );
-        added.push({ uid, runId, type: artifact.type, createdAt: at, data: artifact.data, sizeBytes });
+        const write = artifactWrite(timeOrderedId(), runId, at, artifact);
+        await client.query(INSERT.sql, INSERT.values(write));
+        const { content: _content, ...record } = write;
+        added.push(record);
       }
       return added;
     });

@@ -1,8 +1,17 @@
 import type pg from 'pg';
 import type { ConversationStore, RunMessage } from './conversation-store.js';
-import { MESSAGE_COLUMNS as COLUMNS, toMessage, type MessageRow } from './message-row.js';
+import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow } from './message-table.js';
 import { toNumber } from './postgres-transaction.js';
+import { postgresDialect } from './sql-dialect.js';
+import { insertStatement } from './table-description.js';
 import { timeOrderedId } from './time-ordered-id.js';
+
+/** A key used before inserts nothing (a result carries none, so never conflicts). */
+const INSERT = insertStatement(
+  MESSAGES_TABLE,
+  postgresDialect,
+  'ON CONFLICT (run_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING',
+);
 
 /** Follow-ups and results in PostgreSQL (`run_messages`). */
 export class PostgresConversationStore implements ConversationStore {
@@ -14,12 +23,7 @@ export class PostgresConversationStore implements ConversationStore {
   ): Promise<{ message: RunMessage; replayed: boolean }> {
     const message: RunMessage = { id: timeOrderedId(), runId, kind: 'followup', text, mode, state: null, execution: null, createdAt: at };
     // A follow-up racing under the same key (on this server or another) is waited for, then answered.
-    const inserted = await this.pool.query(
-      `INSERT INTO run_messages (id, run_id, kind, text, mode, state, execution, created_at, idempotency_key)
-       VALUES ($1, $2, 'followup', $3, $4, NULL, NULL, $5, $6)
-       ON CONFLICT (run_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`,
-      [message.id, runId, text, mode, at, idempotencyKey ?? null],
-    );
+    const inserted = await this.pool.query(INSERT.sql, INSERT.values({ ...message, idempotencyKey }));
     if (inserted.rowCount) return { message, replayed: false };
     const { rows } = await this.pool.query<MessageRow>(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = $1 AND idempotency_key = $2`, [
       runId,
@@ -30,10 +34,7 @@ export class PostgresConversationStore implements ConversationStore {
 
   async addResult(runId: string, r: { execution: number; state: string; text: string; at: string }): Promise<RunMessage> {
     const message: RunMessage = { id: timeOrderedId(), runId, kind: 'result', text: r.text, mode: null, state: r.state, execution: r.execution, createdAt: r.at };
-    await this.pool.query(
-      `INSERT INTO run_messages (id, run_id, kind, text, mode, state, execution, created_at) VALUES ($1, $2, 'result', $3, NULL, $4, $5, $6)`,
-      [message.id, runId, r.text, r.state, r.execution, r.at],
-    );
+    await this.pool.query(INSERT.sql, INSERT.values(message));
     return message;
   }
 

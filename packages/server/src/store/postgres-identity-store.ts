@@ -1,20 +1,24 @@
 import type pg from 'pg';
-import { IDENTITY_COLUMNS as COLUMNS, toIdentity as toRecord, type IdentityRow } from './identity-row.js';
+import {
+  IDENTITIES_TABLE,
+  IDENTITY_COLUMNS as COLUMNS,
+  IDENTITY_REPLACED_COLUMNS,
+  toIdentity as toRecord,
+  type IdentityRow,
+} from './identity-table.js';
 import type { IdentityRecord, IdentityStore } from './identity-store.js';
+import { postgresDialect } from './sql-dialect.js';
+import { insertStatement, updateStatement } from './table-description.js';
+
+const INSERT = insertStatement(IDENTITIES_TABLE, postgresDialect);
+const REPLACE = updateStatement(IDENTITIES_TABLE, postgresDialect, IDENTITY_REPLACED_COLUMNS, 'uid');
 
 /** Named agents in PostgreSQL. */
 export class PostgresIdentityStore implements IdentityStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async insert(identity: IdentityRecord): Promise<void> {
-    await this.pool.query(`INSERT INTO agent_identities (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [
-      identity.uid,
-      identity.name,
-      JSON.stringify(identity.body),
-      identity.creatorUid,
-      identity.createdAt,
-      identity.updatedAt,
-    ]);
+    await this.pool.query(INSERT.sql, INSERT.values(identity));
   }
 
   async get(uid: string): Promise<IdentityRecord | undefined> {
@@ -28,12 +32,7 @@ export class PostgresIdentityStore implements IdentityStore {
   }
 
   async replace(identity: IdentityRecord): Promise<boolean> {
-    const result = await this.pool.query('UPDATE agent_identities SET name = $1, body = $2, updated_at = $3 WHERE uid = $4', [
-      identity.name,
-      JSON.stringify(identity.body),
-      identity.updatedAt,
-      identity.uid,
-    ]);
+    const result = await this.pool.query(REPLACE.sql, REPLACE.values(identity));
     return (result.rowCount ?? 0) > 0;
   }
 

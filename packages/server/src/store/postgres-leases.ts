@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { RunLeases } from './cluster.js';
-import { RUN_COLUMNS, toRunRecord, type RunRow } from './run-row.js';
+import { RUN_COLUMNS, toRunRecord, type RunRow } from './run-table.js';
 import { inTransaction } from './postgres-transaction.js';
 import type { RunRecord } from './run-record.js';
 

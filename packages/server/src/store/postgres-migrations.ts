@@ -1,5 +1,7 @@
 import type pg from 'pg';
+import { addedColumnSteps } from './added-columns.js';
 import { refuseNewerSchema } from './schema-version.js';
+import { postgresDialect } from './sql-dialect.js';
 
 /**
  * One step of the PostgreSQL schema. Steps run in order, once each, each in a transaction;
@@ -253,6 +255,8 @@ $fn$;
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 1, name: 'runs, events, artifacts, schedules, secrets', sql: SCHEMA_V1 },
   { version: 2, name: 'event append in one call', sql: APPEND_EVENTS_V2 },
+  // Then the columns marked `added` in the table descriptions, one step each.
+  ...addedColumnSteps(postgresDialect, 2),
 ];
 
 const CREATE_VERSIONS = `CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -1,8 +1,10 @@
 import type pg from 'pg';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
-import type { ProcessGroupRecord } from '../executors/run-executor.js';
-import type { ListCursor } from './list-cursor.js';
-import { RUN_COLUMNS, SORT_COLUMN, toRunRecord, type RunRow } from './run-row.js';
+import type { ProcessGroupRecord } from './process-group-record.js';
+import { runListPage, runListStatement } from './run-list-query.js';
+import { RUN_COLUMNS, RUNS_TABLE, toRunRecord, type RunRow } from './run-table.js';
+import { postgresDialect } from './sql-dialect.js';
+import { insertStatement } from './table-description.js';
 import { inTransaction } from './postgres-transaction.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
@@ -10,49 +12,12 @@ import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition }
 /** Read with one run: whether it has artifacts (an index probe), so most reads of a run need no second query. */
 const HAS_ARTIFACTS = 'EXISTS (SELECT 1 FROM artifacts a WHERE a.run_id = runs.id) AS has_artifacts';
 
-const INSERT_COLUMNS = [
-  'id', 'title', 'state', 'prompt', 'created_at', 'updated_at', 'started_at', 'status_message', 'source', 'creator_uid',
-  'creator', 'session_id', 'agent_config', 'request', 'config_name', 'model_id', 'environment_id', 'skill_spec', 'idempotency_key',
-  'request_hash', 'parent_run_id', 'conversation_id', 'metadata', 'mode', 'interactive', 'agent_identity_uid', 'schedule_id',
-  'skill_id', 'origin',
-];
-
-function toValues(run: NewRun): unknown[] {
-  return [
-    run.id,
-    run.title,
-    run.state,
-    run.prompt,
-    run.createdAt,
-    run.updatedAt,
-    run.startedAt,
-    run.statusMessage ? JSON.stringify(run.statusMessage) : null,
-    run.source,
-    run.creator.uid ?? '',
-    JSON.stringify(run.creator),
-    run.sessionId,
-    JSON.stringify(run.agentConfig),
-    JSON.stringify(run.request),
-    run.agentConfig.name ?? '',
-    run.agentConfig.model_id ?? null,
-    run.agentConfig.environment_id ?? null,
-    run.agentConfig.skill_spec ?? null,
-    run.idempotencyKey,
-    run.requestHash,
-    run.parentRunId ?? null,
-    run.conversationId ?? null,
-    run.metadata ? JSON.stringify(run.metadata) : null,
-    run.mode ?? null,
-    run.interactive ?? null,
-    run.agentIdentityUid ?? null,
-    run.scheduleId ?? null,
-    run.origin?.skill_id ?? null,
-    run.origin ? JSON.stringify(run.origin) : null,
-  ];
-}
-
-const INSERT_RUN = `INSERT INTO runs (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
-  ON CONFLICT (creator_uid, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING seq`;
+/** ON CONFLICT: a key used before inserts nothing, and the earlier run answers. */
+const INSERT_RUN = insertStatement(
+  RUNS_TABLE,
+  postgresDialect,
+  'ON CONFLICT (creator_uid, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING seq',
+);
 
 function created(run: NewRun, seq: string): CreateResult {
   const { request: _request, idempotencyKey: _key, requestHash: _hash, attachments: _files, ...record } = run;
@@ -74,14 +39,14 @@ export class PostgresRunStore implements RunStore {
    */
   async create(run: NewRun): Promise<CreateResult> {
     if (!Object.keys(run.metadata ?? {}).length && !run.attachments?.length) {
-      const inserted = await this.pool.query<{ seq: string }>({ name: 'agent-runs-insert-run', text: INSERT_RUN, values: toValues(run) });
+      const inserted = await this.pool.query<{ seq: string }>({ name: 'agent-runs-insert-run', text: INSERT_RUN.sql, values: INSERT_RUN.values(run) });
       const row = inserted.rows[0];
       // A new statement sees the run a racing create committed under the key.
       return row ? created(run, row.seq) : this.byIdempotencyKey(this.pool, run);
     }
     return inTransaction(this.pool, async (client) => {
       // ON CONFLICT waits for a create racing under the same key to commit, then inserts nothing.
-      const inserted = await client.query<{ seq: string }>(INSERT_RUN, toValues(run));
+      const inserted = await client.query<{ seq: string }>(INSERT_RUN.sql, INSERT_RUN.values(run));
       const row = inserted.rows[0];
       if (!row) return this.byIdempotencyKey(client, run);
       const pairs = Object.entries(run.metadata ?? {});
@@ -112,13 +77,17 @@ export class PostgresRunStore implements RunStore {
     );
     const existing = rows[0];
     if (!existing) throw new Error(`The run created under idempotency key ${run.idempotencyKey} could not be read back.`);
-    return { kind: existing.request_hash === run.requestHash ? 'replayed' : 'conflict', run: toRunRecord(existing) };
+    return { kind: existing['request_hash'] === run.requestHash ? 'replayed' : 'conflict', run: toRunRecord(existing) };
   }
 
   /** The first row `sql` answers as a run; `name` prepares the statement once per connection (for the hottest reads). */
   private async one(sql: string, params: unknown[], name?: string): Promise<RunRecord | undefined> {
     const { rows } = await this.pool.query<RunRow>({ text: sql, values: params, ...(name ? { name } : {}) });
-    return rows[0] ? toRunRecord(rows[0]) : undefined;
+    const row = rows[0];
+    if (!row) return undefined;
+    const run = toRunRecord(row);
+    if (row['has_artifacts'] !== undefined) run.hasArtifacts = row['has_artifacts'] as boolean;
+    return run;
   }
 
   async get(id: string): Promise<RunRecord | undefined> {
@@ -142,66 +111,9 @@ export class PostgresRunStore implements RunStore {
   }
 
   async list(query: RunListQuery): Promise<RunListPage> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const param = (value: unknown): string => {
-      params.push(value);
-      return `$${params.length}`;
-    };
-    const column = SORT_COLUMN[query.sortBy];
-    if (query.states?.length) where.push(`state = ANY(${param(query.states)}::text[])`);
-    const exact: [string, string | undefined][] = [
-      ['config_name', query.name],
-      ['model_id', query.modelId],
-      ['creator_uid', query.creator],
-      ['source', query.source],
-      ['environment_id', query.environmentId],
-      ['skill_spec', query.skillSpec],
-      ['schedule_id', query.scheduleId],
-      // The local server runs everything with its caller's credentials: the executor is the creator.
-      ['creator_uid', query.executor],
-    ];
-    for (const [name, value] of exact) if (value !== undefined) where.push(`${name} = ${param(value)}`);
-    if (query.nothing) where.push('false');
-    for (const [key, value] of Object.entries(query.metadata ?? {})) {
-      where.push(`id IN (SELECT run_id FROM run_metadata WHERE key = ${param(key)} AND value = ${param(value)})`);
-    }
-    if (query.artifactType !== undefined) {
-      where.push(`id IN (SELECT run_id FROM artifacts WHERE artifact_type = ${param(query.artifactType)})`);
-    }
-    if (query.ancestorRunId !== undefined) {
-      where.push(`id IN (WITH RECURSIVE tree(id) AS (SELECT ${param(query.ancestorRunId)}::text UNION
-        SELECT r.id FROM runs r JOIN tree ON r.parent_run_id = tree.id) SELECT id FROM tree)`);
-    }
-    if (query.createdAfter) where.push(`created_at > ${param(query.createdAfter)}`);
-    if (query.createdBefore) where.push(`created_at < ${param(query.createdBefore)}`);
-    if (query.updatedAfter) where.push(`updated_at > ${param(query.updatedAfter)}`);
-    if (query.q) {
-      // As SQLite's LIKE: case-insensitive for ASCII letters only, which ILIKE is under the "C" collation.
-      const like = param(`%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      where.push(
-        `(title COLLATE "C" ILIKE ${like} ESCAPE '\\' OR prompt COLLATE "C" ILIKE ${like} ESCAPE '\\' OR skill_spec COLLATE "C" ILIKE ${like} ESCAPE '\\')`,
-      );
-    }
-    const desc = query.sortOrder === 'desc';
-    if (query.after) where.push(`(${column}, seq) ${desc ? '<' : '>'} (${param(query.after.value)}, ${param(query.after.seq)}::bigint)`);
-    const direction = desc ? 'DESC' : 'ASC';
-    const sql = `SELECT ${RUN_COLUMNS}, config_name FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY ${column} ${direction}, seq ${direction} LIMIT ${param(query.limit + 1)}`;
+    const { sql, params } = runListStatement(query, postgresDialect);
     const { rows } = await this.pool.query<RunRow>(sql, params);
-    const more = rows.length > query.limit;
-    const page = more ? rows.slice(0, query.limit) : rows;
-    const last = page[page.length - 1];
-    const next: ListCursor | undefined =
-      more && last
-        ? {
-            sortBy: query.sortBy,
-            sortOrder: query.sortOrder,
-            value: String(last[column as keyof RunRow]),
-            seq: Number(last.seq),
-          }
-        : undefined;
-    return { runs: page.map(toRunRecord), ...(next ? { next } : {}) };
+    return runListPage(rows, query);
   }
 
   /** One UPDATE guarded by the state, so of two racing transitions only one applies. */

@@ -1,32 +1,25 @@
 import type pg from 'pg';
 import { inTransaction } from './postgres-transaction.js';
-import { SCHEDULE_COLUMNS as COLUMNS, toSchedule as toRecord, type ScheduleRow } from './schedule-row.js';
+import {
+  SCHEDULE_COLUMNS as COLUMNS,
+  SCHEDULE_REPLACED_COLUMNS,
+  SCHEDULES_TABLE,
+  toSchedule as toRecord,
+  type ScheduleRow,
+} from './schedule-table.js';
+import { postgresDialect } from './sql-dialect.js';
+import { insertStatement, updateStatement } from './table-description.js';
 import type { FiringResult, ScheduleRecord, ScheduleStore } from './schedule-store.js';
 
-/** The values of COLUMNS, in order. */
-function toValues(s: ScheduleRecord): unknown[] {
-  return [
-    s.id,
-    s.name,
-    s.cronSchedule,
-    s.enabled,
-    JSON.stringify(s.body),
-    JSON.stringify(s.creator),
-    s.createdAt,
-    s.updatedAt,
-    JSON.stringify(s.updatedBy),
-    s.lastRan,
-    s.nextRun,
-    s.lastSpawnError,
-  ];
-}
+const INSERT = insertStatement(SCHEDULES_TABLE, postgresDialect);
+const REPLACE = updateStatement(SCHEDULES_TABLE, postgresDialect, SCHEDULE_REPLACED_COLUMNS, 'id');
 
 /** Schedules and their firings in PostgreSQL; a firing is claimed by one server only. */
 export class PostgresScheduleStore implements ScheduleStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async insert(schedule: ScheduleRecord): Promise<void> {
-    await this.pool.query(`INSERT INTO schedules (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, toValues(schedule));
+    await this.pool.query(INSERT.sql, INSERT.values(schedule));
   }
 
   async get(id: string): Promise<ScheduleRecord | undefined> {
@@ -40,12 +33,7 @@ export class PostgresScheduleStore implements ScheduleStore {
   }
 
   async replace(schedule: ScheduleRecord): Promise<boolean> {
-    const v = toValues(schedule);
-    const result = await this.pool.query(
-      `UPDATE schedules SET name = $2, cron_schedule = $3, enabled = $4, body = $5, updated_at = $6, updated_by = $7, next_run = $8,
-         last_spawn_error = $9 WHERE id = $1`,
-      [v[0], v[1], v[2], v[3], v[4], v[7], v[8], v[10], v[11]],
-    );
+    const result = await this.pool.query(REPLACE.sql, REPLACE.values(schedule));
     return (result.rowCount ?? 0) > 0;
   }
 

@@ -1,5 +1,11 @@
-import type { RunAttachment } from '../executors/execution-input.js';
 import type { RunStore } from './run-store.js';
+
+/** A file given with the run at create, as the agent receives it. */
+export interface RunAttachment {
+  file_name: string;
+  mime_type: string;
+  data: Buffer;
+}
 
 /** The files a run was created with, as the agent receives them. */
 export interface RunAttachmentSource {

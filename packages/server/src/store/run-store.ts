@@ -1,30 +1,23 @@
 import type { KnownRunState, RunStatusMessage } from '@agent-runs/core/contract';
-import type { ProcessGroupRecord } from '../executors/run-executor.js';
+import type { ProcessGroupRecord } from './process-group-record.js';
 import type { ListCursor } from './list-cursor.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
+import type { RunExactFilters } from './run-table.js';
 
 export type SortField = 'updated_at' | 'created_at' | 'title' | 'agent';
 export type SortOrder = 'asc' | 'desc';
 
-/** A list request after validation: filters, sort, and where the page starts. */
-export interface RunListQuery {
+/** A list request after validation: filters (those matching one column are RUN_EXACT_FILTERS), sort, and where the page starts. */
+export interface RunListQuery extends RunExactFilters {
   limit: number;
   sortBy: SortField;
   sortOrder: SortOrder;
   after?: ListCursor;
   states?: KnownRunState[];
-  name?: string;
-  modelId?: string;
-  creator?: string;
-  source?: string;
-  environmentId?: string;
-  skillSpec?: string;
   createdAfter?: string;
   createdBefore?: string;
   updatedAfter?: string;
   q?: string;
-  scheduleId?: string;
-  executor?: string;
   /** Every pair must match. */
   metadata?: Record<string, string>;
   /** This run and every run below it by parent_run_id. */

@@ -1,7 +1,18 @@
 import type Database from 'better-sqlite3';
-import { ARTIFACT_COLUMNS as COLUMNS, groupByRun, toArtifact as toRecord, type ArtifactRow } from './artifact-row.js';
+import {
+  ARTIFACT_COLUMNS as COLUMNS,
+  ARTIFACTS_TABLE,
+  artifactWrite,
+  groupByRun,
+  toArtifact as toRecord,
+  type ArtifactRow,
+} from './artifact-table.js';
 import type { ArtifactRecord, ArtifactStore, NewArtifact } from './artifact-store.js';
+import { sqliteDialect } from './sql-dialect.js';
+import { insertStatement } from './table-description.js';
 import { timeOrderedId } from './time-ordered-id.js';
+
+const INSERT = insertStatement(ARTIFACTS_TABLE, sqliteDialect);
 
 /** Artifacts in the runs database (tables from migration 2); file bytes as BLOBs beside their row. */
 export class SqliteArtifactStore implements ArtifactStore {
@@ -12,9 +23,7 @@ export class SqliteArtifactStore implements ArtifactStore {
   private readonly bytesByRun: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
-    this.insert = db.prepare(
-      'INSERT INTO artifacts (uid, run_id, artifact_type, created_at, data, content, size_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
+    this.insert = db.prepare(INSERT.sql);
     this.byRun = db.prepare(`SELECT ${COLUMNS} FROM artifacts WHERE run_id = ? ORDER BY seq`);
     this.byUid = db.prepare(`SELECT ${COLUMNS} FROM artifacts WHERE uid = ?`);
     this.contentByUid = db.prepare('SELECT content FROM artifacts WHERE uid = ?');
@@ -24,10 +33,10 @@ export class SqliteArtifactStore implements ArtifactStore {
   async add(runId: string, artifacts: readonly NewArtifact[], at: string): Promise<ArtifactRecord[]> {
     return this.db.transaction(() =>
       artifacts.map((artifact) => {
-        const uid = timeOrderedId();
-        const sizeBytes = artifact.content?.length ?? 0;
-        this.insert.run(uid, runId, artifact.type, at, JSON.stringify(artifact.data), artifact.content ?? null, sizeBytes);
-        return { uid, runId, type: artifact.type, createdAt: at, data: artifact.data, sizeBytes };
+        const write = artifactWrite(timeOrderedId(), runId, at, artifact);
+        this.insert.run(INSERT.values(write));
+        const { content: _content, ...record } = write;
+        return record;
       }),
     )();
   }

@@ -1,7 +1,11 @@
 import type Database from 'better-sqlite3';
 import type { ConversationStore, RunMessage } from './conversation-store.js';
-import { MESSAGE_COLUMNS as COLUMNS, toMessage, type MessageRow } from './message-row.js';
+import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow } from './message-table.js';
+import { sqliteDialect } from './sql-dialect.js';
+import { insertStatement } from './table-description.js';
 import { timeOrderedId } from './time-ordered-id.js';
+
+const INSERT = insertStatement(MESSAGES_TABLE, sqliteDialect);
 
 /** The conversation in the runs database (the `run_messages` table of migration 2). */
 export class SqliteConversationStore implements ConversationStore {
@@ -13,9 +17,7 @@ export class SqliteConversationStore implements ConversationStore {
   private readonly byKey: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
-    this.insert = db.prepare(
-      'INSERT INTO run_messages (id, run_id, kind, text, mode, state, execution, created_at, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+    this.insert = db.prepare(INSERT.sql);
     this.byKey = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? AND idempotency_key = ?`);
     this.byRun = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? ORDER BY seq`);
     this.pending = db.prepare(
@@ -26,9 +28,9 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   private add(message: Omit<RunMessage, 'id'>, idempotencyKey: string | null = null): RunMessage {
-    const id = timeOrderedId();
-    this.insert.run(id, message.runId, message.kind, message.text, message.mode, message.state, message.execution, message.createdAt, idempotencyKey);
-    return { id, ...message };
+    const added: RunMessage = { id: timeOrderedId(), ...message };
+    this.insert.run(INSERT.values({ ...added, idempotencyKey }));
+    return added;
   }
 
   async addFollowup(

@@ -1,38 +1,52 @@
 import type Database from 'better-sqlite3';
-import { toIdentity as toRecord, type IdentityRow } from './identity-row.js';
+import {
+  IDENTITIES_TABLE,
+  IDENTITY_COLUMNS as COLUMNS,
+  IDENTITY_REPLACED_COLUMNS,
+  toIdentity as toRecord,
+  type IdentityRow,
+} from './identity-table.js';
 import type { IdentityRecord, IdentityStore } from './identity-store.js';
+import { sqliteDialect } from './sql-dialect.js';
+import { insertStatement, updateStatement } from './table-description.js';
+
+const INSERT = insertStatement(IDENTITIES_TABLE, sqliteDialect);
+const REPLACE = updateStatement(IDENTITIES_TABLE, sqliteDialect, IDENTITY_REPLACED_COLUMNS, 'uid');
 
 /** Named agents in the runs database (migration 2). */
 export class SqliteIdentityStore implements IdentityStore {
-  constructor(private readonly db: Database.Database) {}
+  private readonly insertOne: Database.Statement;
+  private readonly replaceOne: Database.Statement;
+  private readonly byUid: Database.Statement;
+  private readonly all: Database.Statement;
+  private readonly deleteOne: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.insertOne = db.prepare(INSERT.sql);
+    this.replaceOne = db.prepare(REPLACE.sql);
+    this.byUid = db.prepare(`SELECT ${COLUMNS} FROM agent_identities WHERE uid = ?`);
+    this.all = db.prepare(`SELECT ${COLUMNS} FROM agent_identities ORDER BY seq`);
+    this.deleteOne = db.prepare('DELETE FROM agent_identities WHERE uid = ?');
+  }
 
   async insert(identity: IdentityRecord): Promise<void> {
-    this.db
-      .prepare('INSERT INTO agent_identities (uid, name, body, creator_uid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(identity.uid, identity.name, JSON.stringify(identity.body), identity.creatorUid, identity.createdAt, identity.updatedAt);
+    this.insertOne.run(INSERT.values(identity));
   }
 
   async get(uid: string): Promise<IdentityRecord | undefined> {
-    const row = this.db.prepare('SELECT uid, name, body, creator_uid, created_at, updated_at FROM agent_identities WHERE uid = ?').get(uid) as
-      | IdentityRow
-      | undefined;
+    const row = this.byUid.get(uid) as IdentityRow | undefined;
     return row ? toRecord(row) : undefined;
   }
 
   async list(): Promise<IdentityRecord[]> {
-    return (this.db.prepare('SELECT uid, name, body, creator_uid, created_at, updated_at FROM agent_identities ORDER BY seq').all() as IdentityRow[]).map(
-      toRecord,
-    );
+    return (this.all.all() as IdentityRow[]).map(toRecord);
   }
 
   async replace(identity: IdentityRecord): Promise<boolean> {
-    const info = this.db
-      .prepare('UPDATE agent_identities SET name = ?, body = ?, updated_at = ? WHERE uid = ?')
-      .run(identity.name, JSON.stringify(identity.body), identity.updatedAt, identity.uid);
-    return info.changes > 0;
+    return this.replaceOne.run(REPLACE.values(identity)).changes > 0;
   }
 
   async delete(uid: string): Promise<boolean> {
-    return this.db.prepare('DELETE FROM agent_identities WHERE uid = ?').run(uid).changes > 0;
+    return this.deleteOne.run(uid).changes > 0;
   }
 }

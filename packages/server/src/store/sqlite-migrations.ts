@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
+import { addedColumnSteps } from './added-columns.js';
 import { refuseNewerSchema } from './schema-version.js';
+import { sqliteDialect } from './sql-dialect.js';
 
 /**
  * One step of the SQLite schema. Steps run in order, once each, inside a transaction;
@@ -202,6 +204,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 4, name: 'run create fields', sql: RUN_CREATE_FIELDS_V4 },
   { version: 5, name: 'run events', sql: RUN_EVENTS_V5 },
   { version: 6, name: 'schedules, named agents, run origins', sql: SOURCES_V6 },
+  // Then the columns marked `added` in the table descriptions, one step each.
+  ...addedColumnSteps(sqliteDialect, 6),
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -12,13 +12,4 @@ export class SqliteRunMetadata {
   add(runId: string, metadata: Record<string, string> | undefined): void {
     for (const [key, value] of Object.entries(metadata ?? {})) this.insert.run(runId, key, value);
   }
-
-  /** A WHERE term (and its parameters) matching runs that carry every given pair. */
-  static filter(metadata: Record<string, string>): { sql: string; params: string[] } {
-    const pairs = Object.entries(metadata);
-    const sql = pairs
-      .map(() => 'id IN (SELECT run_id FROM run_metadata WHERE key = ? AND value = ?)')
-      .join(' AND ');
-    return { sql, params: pairs.flat() };
-  }
 }

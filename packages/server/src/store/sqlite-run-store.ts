@@ -1,54 +1,24 @@
 import type Database from 'better-sqlite3';
 import { openDatabase } from './sqlite-driver.js';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
-import type { ProcessGroupRecord } from '../executors/run-executor.js';
-import type { ListCursor } from './list-cursor.js';
+import type { ProcessGroupRecord } from './process-group-record.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
-import { RUN_COLUMNS as COLUMNS, SORT_COLUMN, toRunRecord as toRecord, type RunRow } from './run-row.js';
+import { runListPage, runListStatement } from './run-list-query.js';
+import { RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
 import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 import { SqliteRunAttachments } from './sqlite-run-attachments.js';
 import { SqliteRunMetadata } from './sqlite-run-metadata.js';
+import { sqliteDialect } from './sql-dialect.js';
+import { insertStatement } from './table-description.js';
 
-function toParams(run: NewRun): Record<string, unknown> {
-  return {
-    id: run.id,
-    title: run.title,
-    state: run.state,
-    prompt: run.prompt,
-    created_at: run.createdAt,
-    updated_at: run.updatedAt,
-    started_at: run.startedAt,
-    status_message: run.statusMessage ? JSON.stringify(run.statusMessage) : null,
-    source: run.source,
-    creator_uid: run.creator.uid ?? '',
-    creator: JSON.stringify(run.creator),
-    session_id: run.sessionId,
-    agent_config: JSON.stringify(run.agentConfig),
-    request: JSON.stringify(run.request),
-    config_name: run.agentConfig.name ?? '',
-    model_id: run.agentConfig.model_id ?? null,
-    environment_id: run.agentConfig.environment_id ?? null,
-    skill_spec: run.agentConfig.skill_spec ?? null,
-    idempotency_key: run.idempotencyKey,
-    request_hash: run.requestHash,
-    parent_run_id: run.parentRunId ?? null,
-    conversation_id: run.conversationId ?? null,
-    metadata: run.metadata ? JSON.stringify(run.metadata) : null,
-    mode: run.mode ?? null,
-    interactive: run.interactive === undefined ? null : run.interactive ? 1 : 0,
-    agent_identity_uid: run.agentIdentityUid ?? null,
-    schedule_id: run.scheduleId ?? null,
-    skill_id: run.origin?.skill_id ?? null,
-    origin: run.origin ? JSON.stringify(run.origin) : null,
-  };
-}
+const INSERT_RUN = insertStatement(RUNS_TABLE, sqliteDialect);
 
 /** SQLite storage: a file in WAL mode, or `:memory:` for tests. */
 export class SqliteRunStore implements RunStore {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
-  private readonly insertStatement: Database.Statement;
+  private readonly insertRun: Database.Statement;
   private readonly insertOne: (run: NewRun) => Database.RunResult;
   private readonly metadata: SqliteRunMetadata;
   private readonly attachments: SqliteRunAttachments;
@@ -67,18 +37,11 @@ export class SqliteRunStore implements RunStore {
     }
     this.db.pragma('busy_timeout = 5000');
     migrateSqlite(this.db);
-    this.insertStatement = this.db.prepare(
-      `INSERT INTO runs (id, title, state, prompt, created_at, updated_at, started_at, status_message, source, creator_uid,
-        creator, session_id, agent_config, request, config_name, model_id, environment_id, skill_spec, idempotency_key, request_hash,
-        parent_run_id, conversation_id, metadata, mode, interactive, agent_identity_uid, schedule_id, skill_id, origin)
-       VALUES (@id, @title, @state, @prompt, @created_at, @updated_at, @started_at, @status_message, @source, @creator_uid,
-        @creator, @session_id, @agent_config, @request, @config_name, @model_id, @environment_id, @skill_spec, @idempotency_key, @request_hash,
-        @parent_run_id, @conversation_id, @metadata, @mode, @interactive, @agent_identity_uid, @schedule_id, @skill_id, @origin)`,
-    );
+    this.insertRun = this.db.prepare(INSERT_RUN.sql);
     this.metadata = new SqliteRunMetadata(this.db);
     this.attachments = new SqliteRunAttachments(this.db);
     this.insertOne = this.db.transaction((run: NewRun) => {
-      const info = this.insertStatement.run(toParams(run));
+      const info = this.insertRun.run(INSERT_RUN.values(run));
       this.metadata.add(run.id, run.metadata);
       this.attachments.add(run.id, run.attachments);
       return info;
@@ -147,7 +110,7 @@ export class SqliteRunStore implements RunStore {
       run.idempotencyKey,
     ) as RunRow | undefined;
     if (!existing) return undefined;
-    return { kind: existing.request_hash === run.requestHash ? 'replayed' : 'conflict', run: toRecord(existing) };
+    return { kind: existing['request_hash'] === run.requestHash ? 'replayed' : 'conflict', run: toRecord(existing) };
   }
 
   /** Inserts many runs in one transaction; for seeding benchmarks and imports. */
@@ -179,76 +142,8 @@ export class SqliteRunStore implements RunStore {
   }
 
   async list(query: RunListQuery): Promise<RunListPage> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const column = SORT_COLUMN[query.sortBy];
-    // Keyset pages walk the sort's index and stop after `limit` matches. A filter may use an
-    // index only where that index is also in sort order; elsewhere `+column` keeps SQLite from
-    // picking it and then sorting every match.
-    const byUpdated = query.sortBy === 'updated_at';
-    const term = (name: string, indexed: boolean) => (indexed ? name : `+${name}`);
-    if (query.states?.length) {
-      const single = query.states.length === 1;
-      where.push(`${term('state', single && byUpdated)} IN (${query.states.map(() => '?').join(', ')})`);
-      params.push(...query.states);
-    }
-    const exact: [string, string | undefined, boolean][] = [
-      ['config_name', query.name, query.sortBy === 'agent'],
-      ['model_id', query.modelId, false],
-      ['creator_uid', query.creator, byUpdated && !query.states],
-      ['source', query.source, false],
-      ['environment_id', query.environmentId, false],
-      ['skill_spec', query.skillSpec, false],
-      ['schedule_id', query.scheduleId, false],
-      // The local server runs everything with its caller's credentials: the executor is the creator.
-      ['creator_uid', query.executor, false],
-    ];
-    for (const [name, value, indexed] of exact) {
-      if (value === undefined) continue;
-      where.push(`${term(name, indexed)} = ?`);
-      params.push(value);
-    }
-    if (query.nothing) where.push('0');
-    if (query.metadata && Object.keys(query.metadata).length) {
-      const filter = SqliteRunMetadata.filter(query.metadata);
-      where.push(filter.sql);
-      params.push(...filter.params);
-    }
-    if (query.artifactType !== undefined) {
-      where.push('id IN (SELECT run_id FROM artifacts WHERE artifact_type = ?)');
-      params.push(query.artifactType);
-    }
-    if (query.ancestorRunId !== undefined) {
-      where.push(`id IN (WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT r.id FROM runs r JOIN tree ON r.parent_run_id = tree.id)
-        SELECT id FROM tree)`);
-      params.push(query.ancestorRunId);
-    }
-    const byCreated = query.sortBy === 'created_at';
-    if (query.createdAfter) where.push(`${term('created_at', byCreated)} > ?`), params.push(query.createdAfter);
-    if (query.createdBefore) where.push(`${term('created_at', byCreated)} < ?`), params.push(query.createdBefore);
-    if (query.updatedAfter) where.push(`${term('updated_at', byUpdated)} > ?`), params.push(query.updatedAfter);
-    if (query.q) {
-      const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      where.push(`(title LIKE ? ESCAPE '\\' OR prompt LIKE ? ESCAPE '\\' OR skill_spec LIKE ? ESCAPE '\\')`);
-      params.push(like, like, like);
-    }
-    const desc = query.sortOrder === 'desc';
-    if (query.after) {
-      where.push(`(${column}, seq) ${desc ? '<' : '>'} (?, ?)`);
-      params.push(query.after.value, query.after.seq);
-    }
-    const direction = desc ? 'DESC' : 'ASC';
-    const sql = `SELECT ${COLUMNS}, config_name FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY ${column} ${direction}, seq ${direction} LIMIT ?`;
-    const rows = this.statement(sql).all(...params, query.limit + 1) as RunRow[];
-    const more = rows.length > query.limit;
-    const page = more ? rows.slice(0, query.limit) : rows;
-    const last = page[page.length - 1];
-    const next: ListCursor | undefined =
-      more && last
-        ? { sortBy: query.sortBy, sortOrder: query.sortOrder, value: String(last[column as keyof RunRow]), seq: Number(last.seq) }
-        : undefined;
-    return { runs: page.map(toRecord), ...(next ? { next } : {}) };
+    const { sql, params } = runListStatement(query, sqliteDialect);
+    return runListPage(this.statement(sql).all(...params) as RunRow[], query);
   }
 
   async transition(id: string, change: RunTransition): Promise<RunRecord | undefined> {

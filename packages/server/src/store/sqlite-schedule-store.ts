@@ -1,29 +1,27 @@
 import type Database from 'better-sqlite3';
-import { SCHEDULE_COLUMNS as COLUMNS, toSchedule as toRecord, type ScheduleRow } from './schedule-row.js';
+import {
+  SCHEDULE_COLUMNS as COLUMNS,
+  SCHEDULE_REPLACED_COLUMNS,
+  SCHEDULES_TABLE,
+  toSchedule as toRecord,
+  type ScheduleRow,
+} from './schedule-table.js';
 import type { FiringResult, ScheduleRecord, ScheduleStore } from './schedule-store.js';
+import { sqliteDialect } from './sql-dialect.js';
+import { insertStatement, updateStatement } from './table-description.js';
 
-function toParams(s: ScheduleRecord): Record<string, unknown> {
-  return {
-    id: s.id,
-    name: s.name,
-    cron_schedule: s.cronSchedule,
-    enabled: s.enabled ? 1 : 0,
-    body: JSON.stringify(s.body),
-    creator: JSON.stringify(s.creator),
-    created_at: s.createdAt,
-    updated_at: s.updatedAt,
-    updated_by: JSON.stringify(s.updatedBy),
-    last_ran: s.lastRan,
-    next_run: s.nextRun,
-    last_spawn_error: s.lastSpawnError,
-  };
-}
+const INSERT = insertStatement(SCHEDULES_TABLE, sqliteDialect);
+const REPLACE = updateStatement(SCHEDULES_TABLE, sqliteDialect, SCHEDULE_REPLACED_COLUMNS, 'id');
 
 /** Schedules in the runs database (the tables of migration 2). */
 export class SqliteScheduleStore implements ScheduleStore {
+  private readonly insertOne: Database.Statement;
+  private readonly replaceOne: Database.Statement;
   private readonly finish: (scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }) => void;
 
   constructor(private readonly db: Database.Database) {
+    this.insertOne = db.prepare(INSERT.sql);
+    this.replaceOne = db.prepare(REPLACE.sql);
     this.finish = db.transaction((scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }) => {
       db.prepare('UPDATE schedule_firings SET run_id = ?, error = ? WHERE schedule_id = ? AND tick_at = ?').run(
         result.runId,
@@ -41,12 +39,7 @@ export class SqliteScheduleStore implements ScheduleStore {
   }
 
   async insert(schedule: ScheduleRecord): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO schedules (${COLUMNS}) VALUES (@id, @name, @cron_schedule, @enabled, @body, @creator, @created_at, @updated_at,
-          @updated_by, @last_ran, @next_run, @last_spawn_error)`,
-      )
-      .run(toParams(schedule));
+    this.insertOne.run(INSERT.values(schedule));
   }
 
   async get(id: string): Promise<ScheduleRecord | undefined> {
@@ -59,13 +52,7 @@ export class SqliteScheduleStore implements ScheduleStore {
   }
 
   async replace(schedule: ScheduleRecord): Promise<boolean> {
-    const info = this.db
-      .prepare(
-        `UPDATE schedules SET name = @name, cron_schedule = @cron_schedule, enabled = @enabled, body = @body, updated_at = @updated_at,
-          updated_by = @updated_by, next_run = @next_run, last_spawn_error = @last_spawn_error WHERE id = @id`,
-      )
-      .run(toParams(schedule));
-    return info.changes > 0;
+    return this.replaceOne.run(REPLACE.values(schedule)).changes > 0;
   }
 
   async delete(id: string): Promise<boolean> {

@@ -3,7 +3,8 @@ import type { ArtifactRecord } from '../store/artifact-store.js';
 import type { RunEventKind, RunEventStore, StoredRunEvent } from '../store/run-event-store.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunEventSink } from './run-event-sink.js';
-import { RunEventWatcher, type RunEventView } from './run-event-watcher.js';
+import { RunEventStreams } from './run-event-streams.js';
+import type { RunEventView, RunEventWatcher } from './run-event-watcher.js';
 
 /** Default bound on the output kept per run: past it the oldest output is dropped. */
 export const DEFAULT_OUTPUT_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -43,17 +44,18 @@ function chunks(text: string): string[] {
 }
 
 /**
- * A run's event log: the state changes and the agent's output, numbered per run, kept in
- * the store and published to the run's open streams. Everything is written in the order
- * it happened (output printed before a run ended comes before its terminal `run` event);
- * what arrives in one turn of the event loop is written in one transaction.
+ * The runs' event log, written behind: the state changes and the agent's output, numbered
+ * per run, kept in the store and then handed to the open streams. Everything is written in
+ * the order it happened (output printed before a run ended comes before its terminal `run`
+ * event); what arrives in one turn of the event loop is written in one transaction.
  */
-export class RunEvents {
+export class RunEventLog {
   private queue: Pending[] = [];
   private scheduled = false;
   /** Run events whose data is being made. */
   private readonly making = new Set<Promise<void>>();
-  private readonly watchers = new Map<string, Set<RunEventWatcher>>();
+  /** The streams open on this server, which get every event once it is stored. */
+  readonly streams: RunEventStreams;
   /** Writes in order: each batch is appended after the one before. */
   private writing: Promise<void> = Promise.resolve();
 
@@ -66,7 +68,9 @@ export class RunEvents {
     private readonly runItem: (run: RunRecord, artifacts?: readonly ArtifactRecord[]) => Promise<RunItem>,
     private readonly outputLimitBytes: number,
     private readonly log: (line: string) => void,
-  ) {}
+  ) {
+    this.streams = new RunEventStreams(store, log);
+  }
 
   /** The agent printed `text`. */
   output(runId: string, stream: 'stdout' | 'stderr', text: string): void {
@@ -128,24 +132,10 @@ export class RunEvents {
 
   /** Opens a stream of the run's events after `afterId`, shown through `view`. */
   watch(runId: string, afterId: number, sink: RunEventSink, view: RunEventView): RunEventWatcher {
-    let set = this.watchers.get(runId);
-    if (!set) this.watchers.set(runId, (set = new Set()));
-    const watcher = new RunEventWatcher(runId, afterId, this.store, sink, view, (w) => this.forget(w), this.log);
-    set.add(watcher);
+    const watcher = this.streams.open(runId, afterId, sink, view);
     // What is queued now is written first; the replay then reads it from the store.
     void this.flush().then(() => watcher.wake());
     return watcher;
-  }
-
-  /** Another server stored events of the run: its streams here read them from the store. */
-  storedElsewhere(runId: string): void {
-    const set = this.watchers.get(runId);
-    if (set) for (const watcher of [...set]) watcher.wake();
-  }
-
-  /** Signals from other servers may have been missed: every stream reads the store again. */
-  wakeAll(): void {
-    for (const set of [...this.watchers.values()]) for (const watcher of [...set]) watcher.wake();
   }
 
   /** The output kept for the run, in order (at most the per-run bound), for transcripts and the like. */
@@ -163,13 +153,6 @@ export class RunEvents {
 
   get eventStore(): RunEventStore {
     return this.store;
-  }
-
-  /** How many streams are open (for tests and the health of many watchers). */
-  get watcherCount(): number {
-    let n = 0;
-    for (const set of this.watchers.values()) n += set.size;
-    return n;
   }
 
   /** Writes what is queued now (before shutdown, or before reading the log); resolves once it is stored. */
@@ -206,20 +189,14 @@ export class RunEvents {
       this.log(`Could not record ${batch.length} run event(s): ${(error as Error).message}`);
       return;
     }
-    // A `run` event later in the batch supersedes an end before it (a follow-up started the run again).
-    const latestRun = new Map<string, number>();
-    for (const event of stored) if (event.kind === 'run') latestRun.set(event.runId, event.id);
-    for (const event of stored) {
-      const set = this.watchers.get(event.runId);
-      if (set) for (const watcher of [...set]) watcher.deliver(event, latestRun.get(event.runId) ?? 0);
-    }
+    this.streams.deliver(stored);
   }
 
   /** Writes the last events, then ends every open stream (server shutdown). */
   async closeAll(): Promise<void> {
     await Promise.all(this.making);
     await this.flush();
-    for (const set of [...this.watchers.values()]) for (const watcher of [...set]) watcher.close();
+    this.streams.closeAll();
   }
 
   private push(pending: Pending): void {
@@ -232,12 +209,5 @@ export class RunEvents {
       this.scheduled = true;
       setImmediate(() => void this.flush());
     }
-  }
-
-  private forget(watcher: RunEventWatcher): void {
-    const set = this.watchers.get(watcher.runId);
-    if (!set) return;
-    set.delete(watcher);
-    if (set.size === 0) this.watchers.delete(watcher.runId);
   }
 }

@@ -1,0 +1,190 @@
+import type { ExecutionInput, FollowupMessage } from '../executors/execution-input.js';
+import type { Execution, ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
+import type { RunRecord } from '../store/run-record.js';
+import type { RunStore } from '../store/run-store.js';
+import type { ExecutionJournal } from './execution-journal.js';
+import type { MonotonicClock } from './monotonic-clock.js';
+import type { RunEventLog } from './run-event-log.js';
+
+interface Active {
+  execution: Execution;
+  input: ExecutionInput;
+}
+
+export interface RunExecutionsOptions {
+  store: RunStore;
+  executor: RunExecutor;
+  clock: MonotonicClock;
+  journal: ExecutionJournal;
+  events: RunEventLog;
+  log: (line: string) => void;
+  /** An execution ended on its own (its outcome is to become the run's state). */
+  ended: (runId: string, outcome: ExecutionOutcome) => Promise<void>;
+  /** An execution was taken away: its slot is free. */
+  freed: () => void;
+}
+
+/**
+ * The executions of the runs this server claimed, from preparing to their end: follow-ups
+ * that come while one is prepared are handed to it once it starts, and a cancel before it
+ * starts means it never does.
+ */
+export class RunExecutions {
+  private readonly active = new Map<string, Active>();
+  /** Runs claimed whose execution is being prepared; those in `dropped` were cancelled meanwhile. */
+  private readonly preparing = new Set<string>();
+  private readonly dropped = new Set<string>();
+  /** Follow-ups that came while the run's execution was prepared: handed to it once it starts. */
+  private readonly early = new Map<string, FollowupMessage[]>();
+
+  constructor(private readonly options: RunExecutionsOptions) {}
+
+  /** How many executions run now (those being prepared not counted). */
+  get running(): number {
+    return this.active.size;
+  }
+
+  /** Whether this server executes the run now (or prepares to). */
+  has(runId: string): boolean {
+    return this.active.has(runId) || this.preparing.has(runId);
+  }
+
+  /** The runs this server executes now. */
+  runningIds(): string[] {
+    return [...this.active.keys()];
+  }
+
+  /** The runs executed or being prepared. */
+  allIds(): string[] {
+    return [...this.active.keys(), ...this.preparing];
+  }
+
+  /** Hands a follow-up to the run's execution in progress; false when none can take it now. */
+  deliver(runId: string, followup: FollowupMessage): boolean {
+    if (this.preparing.has(runId)) {
+      this.early.set(runId, [...(this.early.get(runId) ?? []), followup]);
+      return true;
+    }
+    const active = this.active.get(runId);
+    if (!active?.execution.deliver) return false;
+    try {
+      return active.execution.deliver(followup);
+    } catch (error) {
+      this.options.log(`Could not hand a follow-up to run ${runId}: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  /** Takes the work of an active run away: stops it without recording its outcome as the run's state. */
+  async abandon(runId: string): Promise<boolean> {
+    if (this.preparing.has(runId)) {
+      // Not started yet: it is not started at all.
+      this.dropped.add(runId);
+      return true;
+    }
+    const active = this.active.get(runId);
+    if (!active) return false;
+    this.active.delete(runId);
+    try {
+      await active.execution.cancel();
+    } catch (error) {
+      this.options.log(`Could not stop the work of run ${runId}: ${(error as Error).message}`);
+    }
+    // The conversation still says the execution ended, so the next one gets a number (and files) of its own.
+    await this.stopped(runId, active.input);
+    this.options.freed();
+    return true;
+  }
+
+  /** Prepares the claimed run's execution and starts it; resolves once it runs (or could not start). */
+  async start(run: RunRecord): Promise<void> {
+    this.preparing.add(run.id);
+    try {
+      await this.prepareAndStart(run);
+    } finally {
+      this.preparing.delete(run.id);
+      this.dropped.delete(run.id);
+      this.early.delete(run.id);
+    }
+  }
+
+  private async prepareAndStart(run: RunRecord): Promise<void> {
+    const { store, executor, clock, journal, events, log } = this.options;
+    let execution: Execution;
+    let input: ExecutionInput;
+    let stillInProgress: boolean;
+    try {
+      input = await journal.prepare(run);
+      // A cancel that came after the claim but before the run was listed as preparing found it
+      // not active here: the store tells (one read per execution, after which `dropped` holds).
+      stillInProgress = (await store.get(run.id))?.state === 'INPROGRESS';
+      // A follow-up's output goes on after what earlier executions printed, in the same log.
+      if (input.number > 1) events.output(run.id, 'stdout', `[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n`);
+    } catch (error) {
+      log(`Could not prepare run ${run.id}: ${(error as Error).message}`);
+      await store
+        .transition(run.id, {
+          from: ['INPROGRESS'],
+          to: 'ERROR',
+          at: clock.now(),
+          statusMessage: { message: `The run could not be prepared: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
+        })
+        .then((failed) => failed && events.runChanged(failed))
+        .catch((failed: unknown) => log(`Could not record that run ${run.id} failed to start: ${(failed as Error).message}`));
+      return;
+    }
+    if (this.dropped.has(run.id) || !stillInProgress) {
+      // Cancelled while it was prepared: the conversation still ends this execution.
+      await this.stopped(run.id, input);
+      return;
+    }
+    try {
+      execution = executor.start({ run, input, onOutput: (text, stream = 'stdout') => events.output(run.id, stream, text) });
+    } catch (error) {
+      void this.finish(run.id, undefined, input, {
+        state: 'ERROR',
+        statusMessage: { message: `The ${executor.name} executor could not start: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
+      });
+      return;
+    }
+    const active: Active = { execution, input };
+    this.active.set(run.id, active);
+    this.preparing.delete(run.id);
+    // Those the preparation already read into the execution's input are not sent twice.
+    const given = new Set(input.followups.map((f) => f.id));
+    for (const followup of this.early.get(run.id) ?? []) if (!given.has(followup.id)) this.deliver(run.id, followup);
+    if (execution.processGroup) {
+      store.setProcessGroup(run.id, execution.processGroup).catch((error: unknown) => {
+        log(`Could not record the process group of run ${run.id}: ${(error as Error).message}`);
+      });
+    }
+    execution.done.then(
+      (outcome) => this.finish(run.id, active, input, outcome),
+      (error: unknown) =>
+        this.finish(run.id, active, input, {
+          state: 'ERROR',
+          statusMessage: { message: `The ${executor.name} executor failed: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
+        }),
+    );
+  }
+
+  private async finish(runId: string, active: Active | undefined, input: ExecutionInput, outcome: ExecutionOutcome): Promise<void> {
+    // A cancelled or abandoned run was already taken out; its late outcome is ignored.
+    if (active && this.active.get(runId) !== active) return;
+    this.active.delete(runId);
+    try {
+      await this.options.journal.record(runId, input, outcome);
+    } catch (error) {
+      // What it made is lost, but its state must still be recorded.
+      this.options.log(`Could not record what run ${runId} made: ${(error as Error).message}`);
+    }
+    await this.options.ended(runId, outcome);
+  }
+
+  /** Ends a stopped execution in the conversation. */
+  private async stopped(runId: string, input: ExecutionInput): Promise<void> {
+    await this.options.journal
+      .record(runId, input, { state: 'CANCELLED', statusMessage: { message: 'The execution was stopped.' } })
+      .catch((error: unknown) => this.options.log(`Could not record the stop of run ${runId}: ${(error as Error).message}`));
+  }
+}

@@ -1,0 +1,97 @@
+import type { RunStore } from '../store/run-store.js';
+import type { ExecutionOutcome } from '../executors/run-executor.js';
+import type { MonotonicClock } from './monotonic-clock.js';
+import type { RunEventLog } from './run-event-log.js';
+
+const RETRY_MIN_MS = 250;
+const RETRY_MAX_MS = 10_000;
+
+export interface StoreRetryOptions {
+  store: RunStore;
+  clock: MonotonicClock;
+  events: RunEventLog;
+  log: (line: string) => void;
+  /** A run's end was written on a retry (its follow-ups may queue it again). */
+  written: (runId: string) => Promise<void>;
+  /** The retries are done: the queue goes on claiming. */
+  resume: () => void;
+}
+
+/**
+ * The queue's writes the store refused: the ends of runs, kept and written again, and the
+ * wait after any failed write (growing to 10 s) during which the queue claims nothing.
+ */
+export class StoreRetry {
+  /** Outcomes of finished runs whose writing failed, retried until the store takes them. */
+  private readonly unrecorded = new Map<string, ExecutionOutcome>();
+  private timer: NodeJS.Timeout | undefined;
+  private delayMs = 0;
+  private stopped = false;
+
+  constructor(private readonly options: StoreRetryOptions) {}
+
+  /** Whether a failed write is being waited out. */
+  get waiting(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** Records the run's end; false when the store refused it (it is then kept and written again later). */
+  async recordEnd(runId: string, outcome: ExecutionOutcome): Promise<boolean> {
+    try {
+      await this.record(runId, outcome);
+      this.works();
+      return true;
+    } catch (error) {
+      // Kept and written again later: a run must not stay INPROGRESS with nothing running it.
+      this.unrecorded.set(runId, outcome);
+      this.failed(`Could not record the end of run ${runId}`, error);
+      return false;
+    }
+  }
+
+  /** A store write failed: log it, and try again after a delay that grows to 10 s. */
+  failed(what: string, error: unknown): void {
+    this.options.log(`${what}: ${(error as Error).message}; trying again shortly.`);
+    if (this.stopped || this.timer) return;
+    this.delayMs = Math.min(Math.max(RETRY_MIN_MS, this.delayMs * 2), RETRY_MAX_MS);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.retry();
+    }, this.delayMs);
+  }
+
+  /** A store write succeeded: the next failure waits the shortest delay again. */
+  works(): void {
+    if (this.delayMs > 0) this.options.log('The store takes writes again; the queue goes on.');
+    this.delayMs = 0;
+  }
+
+  /** Stops retrying after one last try of the ends still unwritten; what still fails is marked at the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await Promise.all([...this.unrecorded].map(([id, outcome]) => this.record(id, outcome).catch(() => {})));
+  }
+
+  private async record(runId: string, outcome: ExecutionOutcome): Promise<void> {
+    const { store, clock, events } = this.options;
+    const run = await store.transition(runId, { from: ['INPROGRESS'], to: outcome.state, at: clock.now(), statusMessage: outcome.statusMessage ?? null });
+    this.unrecorded.delete(runId);
+    if (run) events.runChanged(run);
+  }
+
+  private async retry(): Promise<void> {
+    for (const [id, outcome] of [...this.unrecorded]) {
+      try {
+        await this.record(id, outcome);
+        this.works();
+      } catch (error) {
+        this.failed(`Could not record the end of run ${id}`, error);
+        return;
+      }
+      await this.options.written(id);
+    }
+    this.options.resume();
+  }
+}

@@ -1,0 +1,37 @@
+import { ARTIFACTS_TABLE } from './artifact-table.js';
+import { IDENTITIES_TABLE } from './identity-table.js';
+import { MESSAGES_TABLE } from './message-table.js';
+import { RUNS_TABLE } from './run-table.js';
+import { SCHEDULES_TABLE } from './schedule-table.js';
+import type { SqlDialect } from './sql-dialect.js';
+import type { TableDescription } from './table-description.js';
+
+/** A migration step that adds one described column. */
+export interface AddedColumnStep {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Every described table, whose columns marked `added` both databases' migrations add. */
+export const DESCRIBED_TABLES: readonly TableDescription<never, never>[] = [RUNS_TABLE, SCHEDULES_TABLE, IDENTITIES_TABLE, ARTIFACTS_TABLE, MESSAGES_TABLE];
+
+/**
+ * The steps that add the columns marked `added`, one each, numbered after the dialect's
+ * last written step (`after`): a new column is described once, and both databases get it.
+ * A column's `added` place never changes once shipped, as a written step never does.
+ */
+export function addedColumnSteps(dialect: SqlDialect, after: number, tables = DESCRIBED_TABLES): AddedColumnStep[] {
+  const added = tables
+    .flatMap((table) => table.columns.map((column) => ({ table: table.name, column })))
+    .filter(({ column }) => column.added !== undefined)
+    .sort((a, b) => a.column.added! - b.column.added!);
+  return added.map(({ table, column }, i) => {
+    if (column.added !== i + 1) throw new Error(`${table}.${column.name}: added columns are numbered 1, 2, … without gaps or repeats.`);
+    return {
+      version: after + column.added,
+      name: `${table}.${column.name}`,
+      sql: `ALTER TABLE ${table} ADD COLUMN ${column.name} ${dialect.types[column.type]}`,
+    };
+  });
+}

@@ -1,0 +1,25 @@
+import type { IdentityRecord } from './identity-store.js';
+import { rowReader, selectList, type Row, type TableDescription } from './table-description.js';
+
+/** The `agent_identities` table (named agents): what both stores write and read, column by column. */
+export const IDENTITIES_TABLE: TableDescription<IdentityRecord, IdentityRecord> = {
+  name: 'agent_identities',
+  columns: [
+    { name: 'uid', type: 'text', write: (i) => i.uid, read: 'uid' },
+    { name: 'name', type: 'text', write: (i) => i.name, read: 'name' },
+    { name: 'body', type: 'json', write: (i) => i.body, read: 'body' },
+    { name: 'creator_uid', type: 'text', write: (i) => i.creatorUid, read: 'creatorUid' },
+    { name: 'created_at', type: 'text', write: (i) => i.createdAt, read: 'createdAt' },
+    { name: 'updated_at', type: 'text', write: (i) => i.updatedAt, read: 'updatedAt' },
+  ],
+};
+
+/** What an edit of a named agent rewrites. */
+export const IDENTITY_REPLACED_COLUMNS = ['name', 'body', 'updated_at'];
+
+/** What a read of a named agent selects. */
+export const IDENTITY_COLUMNS = selectList(IDENTITIES_TABLE);
+
+export const toIdentity = rowReader(IDENTITIES_TABLE);
+
+export type { Row as IdentityRow };

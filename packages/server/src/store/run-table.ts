@@ -1,0 +1,88 @@
+import type { NewRun, RunRecord } from './run-record.js';
+import type { SortField } from './run-store.js';
+import { rowReader, selectList, type Row, type TableDescription } from './table-description.js';
+
+/**
+ * The `runs` table: every column, what a create stores in it and what a read makes of it.
+ * Both stores build their inserts and reads from it; the migrations of both databases create it.
+ */
+export const RUNS_TABLE: TableDescription<NewRun, RunRecord> = {
+  name: 'runs',
+  columns: [
+    // Insertion order: the tie-breaker that makes keyset pages stable.
+    { name: 'seq', type: 'integer', read: 'seq' },
+    { name: 'id', type: 'text', write: (r) => r.id, read: 'id' },
+    { name: 'title', type: 'text', write: (r) => r.title, read: 'title' },
+    { name: 'state', type: 'text', write: (r) => r.state, read: 'state' },
+    { name: 'prompt', type: 'text', write: (r) => r.prompt, read: 'prompt' },
+    { name: 'created_at', type: 'text', write: (r) => r.createdAt, read: 'createdAt' },
+    { name: 'updated_at', type: 'text', write: (r) => r.updatedAt, read: 'updatedAt' },
+    { name: 'started_at', type: 'text', write: (r) => r.startedAt, read: 'startedAt' },
+    { name: 'status_message', type: 'json', write: (r) => r.statusMessage, read: 'statusMessage' },
+    { name: 'source', type: 'text', write: (r) => r.source, read: 'source' },
+    // The creator's uid on its own, for the idempotency key's scope and the creator filter.
+    { name: 'creator_uid', type: 'text', write: (r) => r.creator.uid ?? '' },
+    { name: 'creator', type: 'json', write: (r) => r.creator, read: 'creator' },
+    { name: 'session_id', type: 'text', write: (r) => r.sessionId, read: 'sessionId' },
+    { name: 'agent_config', type: 'json', write: (r) => r.agentConfig, read: 'agentConfig' },
+    // The request body's extra members, kept as given.
+    { name: 'request', type: 'json', write: (r) => r.request },
+    // Parts of agent_config in columns of their own, for the filters and sorts.
+    { name: 'config_name', type: 'text', write: (r) => r.agentConfig.name ?? '' },
+    { name: 'model_id', type: 'text', write: (r) => r.agentConfig.model_id },
+    { name: 'environment_id', type: 'text', write: (r) => r.agentConfig.environment_id },
+    { name: 'skill_spec', type: 'text', write: (r) => r.agentConfig.skill_spec },
+    { name: 'idempotency_key', type: 'text', write: (r) => r.idempotencyKey },
+    { name: 'request_hash', type: 'text', write: (r) => r.requestHash },
+    { name: 'parent_run_id', type: 'text', write: (r) => r.parentRunId, read: 'parentRunId', optional: true },
+    { name: 'conversation_id', type: 'text', write: (r) => r.conversationId, read: 'conversationId', optional: true },
+    { name: 'metadata', type: 'json', write: (r) => r.metadata, read: 'metadata', optional: true },
+    { name: 'mode', type: 'text', write: (r) => r.mode, read: 'mode', optional: true },
+    { name: 'interactive', type: 'boolean', write: (r) => r.interactive, read: 'interactive', optional: true },
+    { name: 'agent_identity_uid', type: 'text', write: (r) => r.agentIdentityUid, read: 'agentIdentityUid', optional: true },
+    { name: 'schedule_id', type: 'text', write: (r) => r.scheduleId, read: 'scheduleId', optional: true },
+    // The resolved skill variant, for the skill's last run.
+    { name: 'skill_id', type: 'text', write: (r) => r.origin?.skill_id },
+    { name: 'origin', type: 'json', write: (r) => r.origin, read: 'origin', optional: true },
+  ],
+};
+
+/** What a read of a run selects (also what an UPDATE … RETURNING answers). */
+export const RUN_COLUMNS = selectList(RUNS_TABLE);
+
+/** A run read with RUN_COLUMNS, as a record. */
+export const toRunRecord = rowReader(RUNS_TABLE);
+
+/** The column each sort of a list walks (with `seq` after it, in an index of both databases). */
+export const SORT_COLUMN: Record<SortField, string> = {
+  updated_at: 'updated_at',
+  created_at: 'created_at',
+  title: 'title',
+  agent: 'config_name',
+};
+
+/** A list filter that matches one column exactly. */
+interface ExactFilter {
+  field: string;
+  column: string;
+  /** When the column's index may serve the filter: only where it is also in the page's sort order. */
+  indexed?: (sortBy: SortField, filtersStates: boolean) => boolean;
+}
+
+/** The list filters that match one column exactly, by the RunListQuery field that carries them. */
+export const RUN_EXACT_FILTERS = [
+  { field: 'name', column: 'config_name', indexed: (sortBy) => sortBy === 'agent' },
+  { field: 'modelId', column: 'model_id' },
+  { field: 'creator', column: 'creator_uid', indexed: (sortBy, filtersStates) => sortBy === 'updated_at' && !filtersStates },
+  { field: 'source', column: 'source' },
+  { field: 'environmentId', column: 'environment_id' },
+  { field: 'skillSpec', column: 'skill_spec' },
+  { field: 'scheduleId', column: 'schedule_id' },
+  // The local server runs everything with its caller's credentials: the executor is the creator.
+  { field: 'executor', column: 'creator_uid' },
+] as const satisfies readonly ExactFilter[];
+
+/** The RunListQuery fields of the exact filters, each the value its column must equal. */
+export type RunExactFilters = { [F in (typeof RUN_EXACT_FILTERS)[number]['field']]?: string };
+
+export type { Row as RunRow };

@@ -1,0 +1,31 @@
+import type { ScheduleRecord } from './schedule-store.js';
+import { rowReader, selectList, type Row, type TableDescription } from './table-description.js';
+
+/** The `schedules` table: what both stores write and read, column by column. */
+export const SCHEDULES_TABLE: TableDescription<ScheduleRecord, ScheduleRecord> = {
+  name: 'schedules',
+  columns: [
+    { name: 'id', type: 'text', write: (s) => s.id, read: 'id' },
+    { name: 'name', type: 'text', write: (s) => s.name, read: 'name' },
+    { name: 'cron_schedule', type: 'text', write: (s) => s.cronSchedule, read: 'cronSchedule' },
+    { name: 'enabled', type: 'boolean', write: (s) => s.enabled, read: 'enabled' },
+    { name: 'body', type: 'json', write: (s) => s.body, read: 'body' },
+    { name: 'creator', type: 'json', write: (s) => s.creator, read: 'creator' },
+    { name: 'created_at', type: 'text', write: (s) => s.createdAt, read: 'createdAt' },
+    { name: 'updated_at', type: 'text', write: (s) => s.updatedAt, read: 'updatedAt' },
+    { name: 'updated_by', type: 'json', write: (s) => s.updatedBy, read: 'updatedBy' },
+    { name: 'last_ran', type: 'text', write: (s) => s.lastRan, read: 'lastRan' },
+    { name: 'next_run', type: 'text', write: (s) => s.nextRun, read: 'nextRun' },
+    { name: 'last_spawn_error', type: 'text', write: (s) => s.lastSpawnError, read: 'lastSpawnError' },
+  ],
+};
+
+/** What an edit of a schedule rewrites (the creator, creation time and last firing stay). */
+export const SCHEDULE_REPLACED_COLUMNS = ['name', 'cron_schedule', 'enabled', 'body', 'updated_at', 'updated_by', 'next_run', 'last_spawn_error'];
+
+/** What a read of a schedule selects. */
+export const SCHEDULE_COLUMNS = selectList(SCHEDULES_TABLE);
+
+export const toSchedule = rowReader(SCHEDULES_TABLE);
+
+export type { Row as ScheduleRow };

@@ -1,0 +1,48 @@
+import type { ColumnType } from './table-description.js';
+
+/** What differs between SQLite and PostgreSQL in the statements both stores build from one description. */
+export interface SqlDialect {
+  /** The n-th (1-based) parameter of a statement: `?` or `$n`. */
+  placeholder(n: number): string;
+  /** A boolean as the driver binds it: SQLite has no boolean type (0/1), PostgreSQL does. */
+  boolean(value: boolean): unknown;
+  /** A parameter cast where the database cannot infer its type (PostgreSQL), as is elsewhere. */
+  cast(placeholder: string, type: 'text' | 'bigint'): string;
+  /** A column that a filter must not pick an index by (SQLite's unary `+`); PostgreSQL plans without the hint. */
+  unindexed(column: string): string;
+  /** A term true for rows whose `column` is one of `count` values; the values are bound by `bindIn`. */
+  inList(column: string, first: number, count: number): string;
+  /** The parameter values `inList` binds for `values`. */
+  bindIn(values: readonly string[]): unknown[];
+  /** The SQL for false. */
+  readonly never: string;
+  /** `column` matches a LIKE pattern (ESCAPE '\'), case-insensitive for ASCII letters only. */
+  like(column: string, placeholder: string): string;
+  /** The database's type of a column described as `type`. */
+  readonly types: Readonly<Record<ColumnType, string>>;
+}
+
+export const sqliteDialect: SqlDialect = {
+  placeholder: () => '?',
+  boolean: (value) => (value ? 1 : 0),
+  cast: (placeholder) => placeholder,
+  unindexed: (column) => `+${column}`,
+  inList: (column, _first, count) => `${column} IN (${Array.from({ length: count }, () => '?').join(', ')})`,
+  bindIn: (values) => [...values],
+  never: '0',
+  like: (column, placeholder) => `${column} LIKE ${placeholder} ESCAPE '\\'`,
+  types: { text: 'TEXT', integer: 'INTEGER', boolean: 'INTEGER', json: 'TEXT', bytes: 'BLOB' },
+};
+
+export const postgresDialect: SqlDialect = {
+  placeholder: (n) => `$${n}`,
+  boolean: (value) => value,
+  cast: (placeholder, type) => `${placeholder}::${type}`,
+  unindexed: (column) => column,
+  inList: (column, first) => `${column} = ANY($${first}::text[])`,
+  bindIn: (values) => [[...values]],
+  never: 'false',
+  // As SQLite's LIKE: ILIKE under the "C" collation folds ASCII letters only.
+  like: (column, placeholder) => `${column} COLLATE "C" ILIKE ${placeholder} ESCAPE '\\'`,
+  types: { text: 'text', integer: 'bigint', boolean: 'boolean', json: 'text', bytes: 'bytea' },
+};

@@ -1,0 +1,126 @@
+import type { SqlDialect } from './sql-dialect.js';
+
+/**
+ * How a column keeps its value in both databases: text as is, JSON as text, booleans as the
+ * dialect binds them, integers as numbers (PostgreSQL answers a bigint as text), bytes as a Buffer.
+ */
+export type ColumnType = 'text' | 'integer' | 'boolean' | 'json' | 'bytes';
+
+/** One column: its name and type, what a write stores in it, and which record field a read fills. */
+export interface Column<In, Out> {
+  name: string;
+  type: ColumnType;
+  /** The value a write stores (null or undefined for none); absent when the database assigns it. */
+  write?: (record: In) => unknown;
+  /** The record field a read fills; absent when reads leave the column out. */
+  read?: keyof Out & string;
+  /** A null read leaves the field out of the record instead of setting it to null. */
+  optional?: boolean;
+  /**
+   * For a column added after the tables the migrations create: its place (1, 2, …) in the
+   * one sequence of added columns, from which both databases' migrations add it (added-columns.ts).
+   */
+  added?: number;
+}
+
+/** One table as both stores see it: `In` is what a write takes, `Out` what a read gives. */
+export interface TableDescription<In, Out> {
+  name: string;
+  columns: readonly Column<In, Out>[];
+}
+
+/** A row as either driver answers it. */
+export type Row = Record<string, unknown>;
+
+/** A prepared write: its SQL and the values it binds for a record, in placeholder order. */
+export interface WriteStatement<In> {
+  sql: string;
+  values(record: In): unknown[];
+}
+
+function encoder(type: ColumnType, dialect: SqlDialect): (value: unknown) => unknown {
+  switch (type) {
+    case 'json':
+      return (value) => (value === null || value === undefined ? null : JSON.stringify(value));
+    case 'boolean':
+      return (value) => (value === null || value === undefined ? null : dialect.boolean(value as boolean));
+    default:
+      return (value) => value ?? null;
+  }
+}
+
+function decoder(type: ColumnType): (value: unknown) => unknown {
+  switch (type) {
+    case 'json':
+      return (value) => (value === '' ? null : JSON.parse(value as string));
+    case 'boolean':
+      return (value) => value === true || value === 1;
+    case 'integer':
+      return (value) => Number(value);
+    default:
+      return (value) => value;
+  }
+}
+
+function column<In, Out>(table: TableDescription<In, Out>, name: string): Column<In, Out> {
+  const found = table.columns.find((c) => c.name === name);
+  if (!found?.write) throw new Error(`${table.name}.${name} is not a column a write stores.`);
+  return found;
+}
+
+/** The values of `columns` for a record, encoded for the dialect, in the order given. */
+function valuesOf<In, Out>(columns: readonly Column<In, Out>[], dialect: SqlDialect): (record: In) => unknown[] {
+  const parts = columns.map((c) => ({ write: c.write!, encode: encoder(c.type, dialect) }));
+  return (record) => parts.map(({ write, encode }) => encode(write(record)));
+}
+
+/** `INSERT INTO table (every written column) VALUES (…)`; `suffix` adds a conflict clause or RETURNING. */
+export function insertStatement<In, Out>(table: TableDescription<In, Out>, dialect: SqlDialect, suffix = ''): WriteStatement<In> {
+  const columns = table.columns.filter((c) => c.write);
+  const names = columns.map((c) => c.name).join(', ');
+  const placeholders = columns.map((_, i) => dialect.placeholder(i + 1)).join(', ');
+  return { sql: `INSERT INTO ${table.name} (${names}) VALUES (${placeholders})${suffix ? ` ${suffix}` : ''}`, values: valuesOf(columns, dialect) };
+}
+
+/** `UPDATE table SET each of set = … WHERE key = …`, the values taken from one record. */
+export function updateStatement<In, Out>(
+  table: TableDescription<In, Out>,
+  dialect: SqlDialect,
+  set: readonly string[],
+  key: string,
+): WriteStatement<In> {
+  const columns = [...set, key].map((name) => column(table, name));
+  const sets = set.map((name, i) => `${name} = ${dialect.placeholder(i + 1)}`).join(', ');
+  return {
+    sql: `UPDATE ${table.name} SET ${sets} WHERE ${key} = ${dialect.placeholder(set.length + 1)}`,
+    values: valuesOf(columns, dialect),
+  };
+}
+
+/** The columns a read selects, for `SELECT … FROM table`. */
+export function selectList<In, Out>(table: TableDescription<In, Out>): string {
+  return table.columns
+    .filter((c) => c.read)
+    .map((c) => c.name)
+    .join(', ');
+}
+
+/** Turns a row selected with `selectList` into a record. */
+export function rowReader<In, Out>(table: TableDescription<In, Out>): (row: Row) => Out {
+  const columns = table.columns
+    .filter((c) => c.read)
+    .map((c) => ({ name: c.name, field: c.read!, decode: decoder(c.type), optional: c.optional === true }));
+  return (row) => {
+    const record: Record<string, unknown> = {};
+    for (const { name, field, decode, optional } of columns) {
+      const value = row[name];
+      if (value === null || value === undefined) {
+        if (!optional) record[field] = null;
+      } else {
+        const decoded = decode(value);
+        if (decoded !== null || !optional) record[field] = decoded;
+      }
+    }
+    return record as Out;
+  };
+}

@@ -1,5 +1,5 @@
 import type { Route } from '../http/route.js';
-import { parseListQuery } from '../runs/run-list-query.js';
+import { parseListQuery } from '../runs/parse-list-query.js';
 
 /** `GET /agent/runs`: a keyset page of runs, filtered and sorted. */
 export const listRunsRoute: Route = {

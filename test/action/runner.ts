@@ -76,6 +76,8 @@ export interface StepOptions {
   /** Called once the process has started, e.g. to signal it. */
   onStart?: (child: ChildProcess, output: () => string) => void;
   timeoutMs?: number;
+  /** What node is started with instead of the bundle (a runner that imports it, say). */
+  nodeArgs?: string[];
 }
 
 /** The environment variable the runner sets for an input. */
@@ -103,7 +105,7 @@ export async function runStep(options: StepOptions = {}): Promise<StepResult> {
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
 
   const started = Date.now();
-  const child = spawn(process.execPath, [BUNDLE], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, options.nodeArgs ?? [BUNDLE], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

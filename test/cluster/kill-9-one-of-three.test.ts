@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRunsClient, isTerminalState } from '@agent-runs/core';
-import { startServerProcess, type ServerProcess } from '../../packages/server/test/server-process.js';
+import { startServerProcess, type ServerProcess } from '../../packages/server/test/support/server-process.js';
 import { writeAgentScript } from '../support/command-agent.js';
 import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../support/postgres.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runStep } from '../action/runner.js';
-import { AGENT_KEY, FILE_BYTES, startAgentServer } from './command-agent.js';
+import { runStep } from '../../packages/action/test/support/runner.js';
+import { AGENT_KEY, FILE_BYTES, startAgentServer } from './followup-agent-server.js';
 
 let t: Awaited<ReturnType<typeof startAgentServer>>;
 beforeAll(async () => {

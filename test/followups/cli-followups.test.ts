@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/cli-process.js';
-import { FILE_BYTES, startAgentServer } from './command-agent.js';
+import { runCli } from '../../packages/cli/test/support/cli-process.js';
+import { FILE_BYTES, startAgentServer } from './followup-agent-server.js';
 
 let t: Awaited<ReturnType<typeof startAgentServer>>;
 let runId: string;

@@ -11,7 +11,7 @@ import {
   RequestValidationError,
   type RunItem,
 } from '@agent-runs/core';
-import { AGENT_KEY, FILE_BYTES, startAgentServer } from './command-agent.js';
+import { AGENT_KEY, FILE_BYTES, startAgentServer } from './followup-agent-server.js';
 
 let t: Awaited<ReturnType<typeof startAgentServer>>;
 let finished: RunItem;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binEnv, connectStdio, type StdioSession } from '../mcp/mcp-harness.js';
-import { FILE_BYTES, startAgentServer } from './command-agent.js';
+import { binEnv, connectStdio, type StdioSession } from '../../packages/mcp/test/support/mcp-harness.js';
+import { FILE_BYTES, startAgentServer } from './followup-agent-server.js';
 
 let t: Awaited<ReturnType<typeof startAgentServer>>;
 let mcp: StdioSession;

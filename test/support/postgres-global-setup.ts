@@ -15,7 +15,7 @@ import pg from 'pg';
  * unless `AGENT_RUNS_REQUIRE_POSTGRES=1` (CI), which makes that a failure.
  *
  * The variable is set in this (the main) process before vitest forks its workers, which
- * inherit it (`pool: 'forks'`; test/support/postgres.test.ts checks it arrives).
+ * inherit it (`pool: 'forks'`; test/postgres/test-database.test.ts checks it arrives).
  */
 const run = promisify(execFile);
 const script = fileURLToPath(new URL('../../scripts/postgres-cluster.mjs', import.meta.url));

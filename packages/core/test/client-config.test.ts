@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentRunsClient, ClientConfigError, DEFAULT_BASE_URL, isLoopbackHost } from '../src/index.js';
-import { useFaultServer } from './setup.js';
+import { useFaultServer } from './support/use-fault-server.js';
 
 describe('configuration', () => {
   it('defaults to the public service', () => {

@@ -7,7 +7,7 @@ import {
   nameIssues,
   withIssueNames,
 } from '../src/index.js';
-import { useFaultServer } from './setup.js';
+import { useFaultServer } from './support/use-fault-server.js';
 
 const run = {
   run_id: 'r1',

@@ -10,7 +10,7 @@ import {
 } from '../src/index.js';
 import { makeAPIError } from '../src/errors/api-error-factory.js';
 import { parseErrorBody } from '../src/contract/error-body.js';
-import { useFaultServer } from './setup.js';
+import { useFaultServer } from './support/use-fault-server.js';
 
 describe('errors', () => {
   const ctx = useFaultServer({ maxRetries: 0 });

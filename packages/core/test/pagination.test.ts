@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useFaultServer } from './setup.js';
+import { useFaultServer } from './support/use-fault-server.js';
 
 describe('pagination', () => {
   const ctx = useFaultServer();

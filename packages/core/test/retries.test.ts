@@ -7,7 +7,7 @@ import {
   InternalServerError,
   RateLimitError,
 } from '../src/index.js';
-import { useFaultServer } from './setup.js';
+import { useFaultServer } from './support/use-fault-server.js';
 
 const isCreate = (r: { method: string; path: string }) => r.method === 'POST' && r.path.endsWith('/agent/runs');
 

@@ -7,7 +7,7 @@ import {
   isArtifactOfType,
   type ArtifactItem,
 } from '../src/index.js';
-import { useFaultServer } from './setup.js';
+import { useFaultServer } from './support/use-fault-server.js';
 
 const run = {
   run_id: 'r1',

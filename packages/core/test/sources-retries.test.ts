@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../src/index.js';
-import { useFaultServer } from './setup.js';
+import { useFaultServer } from './support/use-fault-server.js';
 
 // Which schedule and named-agent calls may be repeated after a lost answer: PUT and DELETE
 // always; pause and resume carry an Idempotency-Key (repeating them changes nothing);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { APIUserAbortError, NotFoundError, WaitTimeoutError, runHeadline, type RunChange, type RunUpdate } from '../src/index.js';
-import { useFaultServer } from './setup.js';
+import { useFaultServer } from './support/use-fault-server.js';
 
 const fast = { pollInterval: 10, maxPollInterval: 40 };
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ServerOptions } from '../src/index.js';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 const root = mkdtempSync(join(tmpdir(), 'agent-runs-protocol-'));
 const servers: TestServer[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRunsClient, AuthenticationError, RunItemSchema } from '@agent-runs/core';
 import { startServer } from '../src/index.js';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 let t: TestServer;
 beforeAll(async () => {

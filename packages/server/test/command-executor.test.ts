@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeServerConfig } from './server-config.js';
-import { nodeAgentCommand } from './node-agent.js';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { writeServerConfig } from './support/server-config.js';
+import { nodeAgentCommand } from './support/node-agent.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 const workRoot = mkdtempSync(join(tmpdir(), 'agent-runs-cmd-'));
 const servers: TestServer[] = [];

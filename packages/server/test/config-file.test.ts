@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../src/config/config-file.js';
-import { tempTree } from './server-config.js';
+import { tempTree } from './support/server-config.js';
 
 const bin = fileURLToPath(new URL('../bin/agent-runs-server.js', import.meta.url));
 

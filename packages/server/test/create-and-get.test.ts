@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRunsClient, NotFoundError, RunItemSchema } from '@agent-runs/core';
 import { CALLER_SOURCE_HEADER } from '@agent-runs/core/contract';
-import { tempTree, writeServerConfig } from './server-config.js';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { tempTree, writeServerConfig } from './support/server-config.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 let t: TestServer;
 beforeAll(async () => {

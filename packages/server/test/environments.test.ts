@@ -2,10 +2,10 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudEnvironmentSchema } from '@agent-runs/core';
-import { gitRepo } from './git-repo.js';
-import { tempTree, writeServerConfig } from './server-config.js';
-import { nodeAgentCommand } from './node-agent.js';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { gitRepo } from './support/git-repo.js';
+import { tempTree, writeServerConfig } from './support/server-config.js';
+import { nodeAgentCommand } from './support/node-agent.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 const repo = gitRepo({ 'README.md': 'hello from the repository\n', 'src/app.js': 'console.log(1)\n' });
 const workRoot = tempTree({}, 'agent-runs-env-work-');

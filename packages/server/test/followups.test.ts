@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 const root = mkdtempSync(join(tmpdir(), 'agent-runs-followups-'));
 let sim: TestServer;

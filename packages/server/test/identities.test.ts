@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentIdentitySchema } from '@agent-runs/core';
-import { tempTree, writeServerConfig } from './server-config.js';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { tempTree, writeServerConfig } from './support/server-config.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 const big = (name: string) => `---\nname: ${name}\n---\n${'x'.repeat(60 * 1024)}\n`;
 const skills = tempTree({

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRunsClient, BadRequestError, type RunItem } from '@agent-runs/core';
-import { tempTree, writeServerConfig } from './server-config.js';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { tempTree, writeServerConfig } from './support/server-config.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 let t: TestServer;
 let bob: AgentRunsClient;

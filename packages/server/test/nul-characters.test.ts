@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 // PostgreSQL text cannot hold NUL (U+0000), SQLite can: both stores must answer alike
 // (this file also runs with AGENT_RUNS_TEST_STORAGE=postgres), never with a 500.

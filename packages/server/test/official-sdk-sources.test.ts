@@ -3,9 +3,9 @@ import OzAPI from 'oz-agent-sdk';
 import type { AgentListResponse } from 'oz-agent-sdk/resources/agent/agent';
 import type { ScheduledAgentItem, ScheduleListResponse } from 'oz-agent-sdk/resources/agent/schedules';
 import { AgentSkillSchema, ScheduledAgentItemSchema } from '@agent-runs/core';
-import { gitRepo } from './git-repo.js';
-import { tempTree, writeServerConfig } from './server-config.js';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { gitRepo } from './support/git-repo.js';
+import { tempTree, writeServerConfig } from './support/server-config.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 // The newest official SDK on the registry (oz-agent-sdk 1.0.0-alpha.8) has schedules and the
 // skills list; it has no environments or identities calls yet (those are covered over HTTP).

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AgentRunsClient } from '@agent-runs/core';
 import { startServer } from '../src/index.js';
-import { startServerProcess } from './server-process.js';
+import { startServerProcess } from './support/server-process.js';
 
 const KEY = 'restart-test-key-1';
 const dirs: string[] = [];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRunsClient, NotFoundError, RunItemSchema } from '@agent-runs/core';
 import { SqliteRunStore } from '../src/store/sqlite-run-store.js';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 const hello = Buffer.from('hello agent').toString('base64');
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/index.js';
-import { outputText, readSse, type SseEvent } from './read-sse.js';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { outputText, readSse, type SseEvent } from './support/read-sse.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 // A real command agent that prints a numbered line, then waits, five times.
 const SLOW_AGENT = 'for i in 1 2 3 4 5; do echo "line $i"; sleep 0.4; done; echo "done" >&2';

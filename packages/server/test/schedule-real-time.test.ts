@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../src/store/sqlite-driver.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'agent-runs-schedules-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScheduledAgentItemSchema, type RunItem } from '@agent-runs/core';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 /** A clock the test moves; the scheduler looks at it every 20 ms. */
 const clock = { at: new Date('2026-03-02T10:00:30Z'), now() { return new Date(this.at); } };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSse } from './read-sse.js';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { readSse } from './support/read-sse.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './start-test-server.js';
-import { launchChromium } from './system-chromium.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
+import { launchChromium } from './support/system-chromium.js';
 
 // The screenshot the README shows; `UPDATE_SCREENSHOTS=1` writes it there, otherwise to the temp dir.
 const README_SCREENSHOT = fileURLToPath(new URL('../docs/session-page-live.png', import.meta.url));

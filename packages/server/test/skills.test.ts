@@ -2,10 +2,10 @@ import { readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentSkillSchema } from '@agent-runs/core';
-import { gitRepo } from './git-repo.js';
-import { tempTree, writeServerConfig } from './server-config.js';
-import { nodeAgentCommand } from './node-agent.js';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { gitRepo } from './support/git-repo.js';
+import { tempTree, writeServerConfig } from './support/server-config.js';
+import { nodeAgentCommand } from './support/node-agent.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 const REVIEW = '---\nname: review\ndescription: Review a change\n---\n# Review\n\nRead the diff line by line.\nSay what would break.\n';
 const skillsRoot = tempTree({

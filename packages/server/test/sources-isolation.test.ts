@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRunsClient, BadRequestError, NotFoundError } from '@agent-runs/core';
-import { startTestServer, type TestServer } from './start-test-server.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 const KEYS = [
   { key: 'key-of-alice-123', principal: 'alice' },

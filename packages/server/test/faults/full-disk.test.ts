@@ -1,0 +1,89 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { rawRequest } from '../support/raw-http.js';
+
+// A real full file system: a small tmpfs holding the data directory (mounting needs root).
+const canMount = process.platform === 'linux' && process.getuid?.() === 0;
+const KEY = 'fault-suite-key-1234';
+const auth = { authorization: `Bearer ${KEY}` };
+let mountPoint: string;
+let proc: ServerProcess;
+
+/** Writes zeros until the file system refuses (ENOSPC); returns the filler's path. */
+function fill(dir: string): string {
+  const file = join(dir, 'filler');
+  const fd = openSync(file, 'w');
+  const block = Buffer.alloc(64 * 1024);
+  try {
+    for (;;) writeSync(fd, block);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    closeSync(fd);
+  }
+  // The last partial block: fill to the final byte.
+  const tail = openSync(file, 'a');
+  try {
+    for (;;) writeSync(tail, Buffer.alloc(512));
+  } catch {
+    // Full.
+  } finally {
+    closeSync(tail);
+  }
+  return file;
+}
+
+beforeAll(async () => {
+  if (!canMount) return;
+  mountPoint = mkdtempSync(join(tmpdir(), 'agent-runs-full-'));
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mountPoint]);
+  const dataDir = join(mountPoint, 'data');
+  mkdirSync(dataDir);
+  proc = await startServerProcess(['--data-dir', dataDir, '--api-key', KEY, '--concurrency', '1']);
+});
+afterAll(async () => {
+  if (!canMount) return;
+  if (proc.child.exitCode === null) {
+    proc.child.kill('SIGTERM');
+    await proc.exited;
+  }
+  execFileSync('umount', [mountPoint]);
+  rmSync(mountPoint, { recursive: true, force: true });
+});
+
+const create = (prompt: string) =>
+  rawRequest(`${proc.baseURL}/agent/run`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ prompt }) });
+const state = async (id: string) => (await rawRequest(`${proc.baseURL}/agent/runs/${id}`, { headers: auth })).json.state as string;
+
+describe.runIf(canMount)('a full disk', () => {
+  it('answers every request, leaves no run stuck, and the queue recovers once space is freed', async () => {
+    const running = (await create('Long enough to end while the disk is full [simulate 3s]')).json.run_id as string;
+    const queued = (await create('Waits for the slot [simulate 50ms]')).json.run_id as string;
+    await expect.poll(() => state(running), { timeout: 10_000 }).toBe('INPROGRESS');
+    expect(await state(queued)).toBe('QUEUED');
+
+    const filler = fill(mountPoint);
+    // The running run ends while its end cannot be written: the server keeps trying.
+    await expect.poll(() => proc.stderr(), { timeout: 10_000 }).toMatch(/Could not record the end of run/);
+    expect(await state(running)).toBe('INPROGRESS');
+
+    const refused = await create('Arrives while the disk is full');
+    expect(refused.status).toBe(500);
+    expect(refused.headers['content-type']).toContain('application/problem+json');
+    const traceId = refused.json.trace_id as string;
+    expect(traceId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(refused.json.retryable).toBe(true);
+    // Logged once, with the cause and the same trace id.
+    await expect.poll(() => proc.stderr().split(traceId).length - 1, { timeout: 5000 }).toBe(1);
+    expect(proc.stderr()).toMatch(new RegExp(`trace id ${traceId}\\): .*(full|SQLITE_FULL)`, 'i'));
+
+    rmSync(filler);
+    await expect.poll(() => state(running), { timeout: 20_000, interval: 200 }).toBe('SUCCEEDED');
+    await expect.poll(() => state(queued), { timeout: 20_000, interval: 200 }).toBe('SUCCEEDED');
+    expect((await create('After the disk was freed [simulate 10ms]')).status).toBe(200);
+  });
+});

@@ -10,7 +10,7 @@ export interface BenchRow {
   baseline?: string;
   /** value / baseline, e.g. `1.08x`. */
   ratio?: string;
-  /** The target from the issue, e.g. `<= 1.15x`. */
+  /** The target from the issue, e.g. `<= 0.9x`. */
   target: string;
   /** Whether the target was met. */
   met?: boolean;

@@ -29,12 +29,12 @@ const serverBin = join(root, 'packages/server/bin/agent-runs-server.js');
 const clusterScript = join(root, 'scripts/postgres-cluster.mjs');
 const serverDist = pathToFileURL(join(root, 'packages/server/dist/index.js')).href;
 const cursorDist = pathToFileURL(join(root, 'packages/server/dist/store/list-cursor.js')).href;
-const runRowDist = pathToFileURL(join(root, 'packages/server/dist/store/run-row.js')).href;
+const runRowDist = pathToFileURL(join(root, 'packages/server/dist/store/run-table.js')).href;
 const coreDist = pathToFileURL(join(root, 'packages/core/dist/index.js')).href;
 
 type ServerModule = typeof import('../packages/server/dist/index.js');
 type CursorModule = typeof import('../packages/server/dist/store/list-cursor.js');
-type RunRowModule = typeof import('../packages/server/dist/store/run-row.js');
+type RunRowModule = typeof import('../packages/server/dist/store/run-table.js');
 type CoreModule = typeof import('../packages/core/dist/index.js');
 
 const GET_SECONDS = 4;

@@ -31,7 +31,11 @@ export class APIPromise<T> implements PromiseLike<T> {
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.responsePromise.then((r) => r.data).then(onfulfilled, onrejected);
+    // One reaction, not two chained: the data goes straight to the caller's callback.
+    return this.responsePromise.then(
+      onfulfilled ? (r) => onfulfilled(r.data) : (r) => r.data as unknown as R1,
+      onrejected,
+    );
   }
 
   catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {

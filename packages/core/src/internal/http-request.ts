@@ -85,6 +85,18 @@ function connectionCode(error: APIConnectionError): string | undefined {
   return (error.cause as { code?: string } | undefined)?.code;
 }
 
+/** The client's headers with its key, made once per client: undici only reads them. */
+const PLAIN_HEADERS = new WeakMap<Record<string, string>, Record<string, string>>();
+
+function plainHeaders(config: ResolvedClientConfig, baseHeaders: Record<string, string>): Record<string, string> {
+  let headers = PLAIN_HEADERS.get(baseHeaders);
+  if (!headers) {
+    headers = config.apiKey ? { ...baseHeaders, authorization: `Bearer ${config.apiKey}` } : { ...baseHeaders };
+    PLAIN_HEADERS.set(baseHeaders, headers);
+  }
+  return headers;
+}
+
 /**
  * Sends a request with retries: 408, 409, 429 and 5xx are retried with backoff and
  * `Retry-After`, unless the body says `retryable: false`. A connection that failed before
@@ -100,8 +112,10 @@ export async function sendRequest<T>(
   const url = buildURL(config.baseURL, req.path, req.query);
   const origin = config.origin;
   const path = url.slice(origin.length);
-  const headers: Record<string, string> = { ...baseHeaders, ...req.headers };
-  if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
+  // A request with nothing of its own (most reads) sends the client's headers as they are.
+  const own = req.headers !== undefined || req.body !== undefined || req.idempotent;
+  const headers: Record<string, string> = own ? { ...baseHeaders, ...req.headers } : plainHeaders(config, baseHeaders);
+  if (own && config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
   let body: string | undefined;
   if (req.body !== undefined) {
     body = JSON.stringify(req.body);
@@ -112,10 +126,11 @@ export async function sendRequest<T>(
   const timeout = req.timeout ?? config.timeout;
   const log = config.logger;
   const target = { method: req.method, url };
-  const mayRepeat = mayRepeatAfterLostAnswer(
-    req.method,
-    Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key'),
-  );
+  const mayRepeat = () =>
+    mayRepeatAfterLostAnswer(
+      req.method,
+      Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key'),
+    );
 
   for (let attempts = 1; ; attempts++) {
     const retriesLeft = maxRetries - (attempts - 1);
@@ -124,7 +139,7 @@ export async function sendRequest<T>(
     try {
       outcome = await attempt(url, { origin, path, method: req.method, headers, body }, await dispatcher(), timeout, req.signal);
     } catch (error) {
-      if (error instanceof APIConnectionError && retriesLeft > 0 && (mayRepeat || failedBeforeSending(connectionCode(error)))) {
+      if (error instanceof APIConnectionError && retriesLeft > 0 && (mayRepeat() || failedBeforeSending(connectionCode(error)))) {
         const delay = backoffDelay(attempts - 1);
         log.debug(`agent-runs: ${error.message} Retrying in ${delay} ms.`);
         await sleep(delay, req.signal);

@@ -7,12 +7,24 @@ import type { AppContext } from './route.js';
 /** The query parameter of a session link that carries its token. */
 export const SESSION_TOKEN_PARAM = 'token';
 
+const MEMO_LIMIT = 10_000;
+
 /** Signs session ids: the token in a session link is unguessable without the server's secret. */
 export class SessionTokens {
+  /** Tokens already signed: a run is answered many times, and an HMAC costs more than the rest of a small answer. */
+  private readonly signed = new Map<string, string>();
+
   constructor(private readonly secret: Buffer) {}
 
   token(sessionId: string): string {
-    return createHmac('sha256', this.secret).update(`session:${sessionId}`).digest('base64url');
+    let token = this.signed.get(sessionId);
+    if (token === undefined) {
+      token = createHmac('sha256', this.secret).update(`session:${sessionId}`).digest('base64url');
+      // Bounded: past the limit the memo starts over, so memory stays flat however many runs are read.
+      if (this.signed.size >= MEMO_LIMIT) this.signed.clear();
+      this.signed.set(sessionId, token);
+    }
+    return token;
   }
 
   matches(sessionId: string, given: string): boolean {

@@ -13,6 +13,7 @@ import { insertStatement } from './table-description.js';
 import { timeOrderedId } from './time-ordered-id.js';
 
 const INSERT = insertStatement(ARTIFACTS_TABLE, sqliteDialect);
+const MAX_KEPT_COUNT = 1000;
 
 /** Artifacts in the runs database (tables from migration 2); file bytes as BLOBs beside their row. */
 export class SqliteArtifactStore implements ArtifactStore {
@@ -21,6 +22,8 @@ export class SqliteArtifactStore implements ArtifactStore {
   private readonly byUid: Database.Statement;
   private readonly contentByUid: Database.Statement;
   private readonly bytesByRun: Database.Statement;
+  /** `listByRuns` by the number of ids: a list page asks with the same count each time, and preparing costs more than the query. */
+  private readonly byRuns = new Map<number, Database.Statement>();
 
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare(INSERT.sql);
@@ -47,10 +50,13 @@ export class SqliteArtifactStore implements ArtifactStore {
 
   async listByRuns(runIds: readonly string[]): Promise<Map<string, ArtifactRecord[]>> {
     if (runIds.length === 0) return new Map();
-    const rows = this.db
-      .prepare(`SELECT ${COLUMNS} FROM artifacts WHERE run_id IN (${runIds.map(() => '?').join(', ')}) ORDER BY seq`)
-      .all(...runIds) as ArtifactRow[];
-    return groupByRun(rows);
+    let statement = this.byRuns.get(runIds.length);
+    if (!statement) {
+      statement = this.db.prepare(`SELECT ${COLUMNS} FROM artifacts WHERE run_id IN (${runIds.map(() => '?').join(', ')}) ORDER BY seq`);
+      // Counts up to a large page are kept; a rare larger one is prepared for its call only.
+      if (runIds.length <= MAX_KEPT_COUNT) this.byRuns.set(runIds.length, statement);
+    }
+    return groupByRun(statement.all(...runIds) as ArtifactRow[]);
   }
 
   async get(uid: string): Promise<ArtifactRecord | undefined> {

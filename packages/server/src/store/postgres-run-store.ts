@@ -2,15 +2,12 @@ import type pg from 'pg';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import { runListPage, runListStatement } from './run-list-query.js';
-import { RUN_COLUMNS, RUNS_TABLE, toRunRecord, type RunRow } from './run-table.js';
+import { HAS_ARTIFACTS, RUN_COLUMNS, RUNS_TABLE, toRunRecord, toRunRecordWithArtifacts, type RunRow } from './run-table.js';
 import { postgresDialect } from './sql-dialect.js';
 import { insertStatement } from './table-description.js';
 import { inTransaction } from './postgres-transaction.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
-
-/** Read with one run: whether it has artifacts (an index probe), so most reads of a run need no second query. */
-const HAS_ARTIFACTS = 'EXISTS (SELECT 1 FROM artifacts a WHERE a.run_id = runs.id) AS has_artifacts';
 
 /** ON CONFLICT: a key used before inserts nothing, and the earlier run answers. */
 const INSERT_RUN = insertStatement(
@@ -85,9 +82,7 @@ export class PostgresRunStore implements RunStore {
     const { rows } = await this.pool.query<RunRow>({ text: sql, values: params, ...(name ? { name } : {}) });
     const row = rows[0];
     if (!row) return undefined;
-    const run = toRunRecord(row);
-    if (row['has_artifacts'] !== undefined) run.hasArtifacts = row['has_artifacts'] as boolean;
-    return run;
+    return row['has_artifacts'] === undefined ? toRunRecord(row) : toRunRecordWithArtifacts(row);
   }
 
   async get(id: string): Promise<RunRecord | undefined> {

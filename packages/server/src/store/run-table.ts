@@ -53,6 +53,16 @@ export const RUN_COLUMNS = selectList(RUNS_TABLE);
 /** A run read with RUN_COLUMNS, as a record. */
 export const toRunRecord = rowReader(RUNS_TABLE);
 
+/** Read with one run: whether it has artifacts (an index probe), so most reads of a run need no second query. */
+export const HAS_ARTIFACTS = 'EXISTS (SELECT 1 FROM artifacts a WHERE a.run_id = runs.id) AS has_artifacts';
+
+/** A run read with HAS_ARTIFACTS (PostgreSQL answers a boolean, SQLite 0 or 1). */
+export function toRunRecordWithArtifacts(row: Row): RunRecord {
+  const run = toRunRecord(row);
+  run.hasArtifacts = Boolean(row['has_artifacts']);
+  return run;
+}
+
 /** The column each sort of a list walks (with `seq` after it, in an index of both databases). */
 export const SORT_COLUMN: Record<SortField, string> = {
   updated_at: 'updated_at',

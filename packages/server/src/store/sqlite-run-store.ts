@@ -4,7 +4,7 @@ import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { runListPage, runListStatement } from './run-list-query.js';
-import { RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
+import { HAS_ARTIFACTS, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, toRunRecordWithArtifacts, type RunRow } from './run-table.js';
 import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 import { SqliteRunAttachments } from './sqlite-run-attachments.js';
@@ -121,8 +121,8 @@ export class SqliteRunStore implements RunStore {
   }
 
   async get(id: string): Promise<RunRecord | undefined> {
-    const row = this.statement(`SELECT ${COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
-    return row ? toRecord(row) : undefined;
+    const row = this.statement(`SELECT ${COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
+    return row ? toRunRecordWithArtifacts(row) : undefined;
   }
 
   async getAttachments(id: string): Promise<StoredAttachment[]> {
@@ -137,8 +137,8 @@ export class SqliteRunStore implements RunStore {
   }
 
   async getBySession(sessionId: string): Promise<RunRecord | undefined> {
-    const row = this.statement(`SELECT ${COLUMNS} FROM runs WHERE session_id = ?`).get(sessionId) as RunRow | undefined;
-    return row ? toRecord(row) : undefined;
+    const row = this.statement(`SELECT ${COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE session_id = ?`).get(sessionId) as RunRow | undefined;
+    return row ? toRunRecordWithArtifacts(row) : undefined;
   }
 
   async list(query: RunListQuery): Promise<RunListPage> {

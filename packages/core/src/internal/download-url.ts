@@ -23,10 +23,10 @@ export interface DownloadProgress {
 export interface DownloadTarget {
   /** A file path (written to `<path>.part`, then renamed) or a writable stream (not ended). */
   to: string | NodeJS.WritableStream;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Milliseconds without progress (headers, then between chunks) before giving up. Default the client's timeout. */
-  timeout?: number;
-  onProgress?: (progress: DownloadProgress) => void;
+  timeout?: number | undefined;
+  onProgress?: ((progress: DownloadProgress) => void) | undefined;
 }
 
 export interface DownloadResult {

@@ -21,9 +21,9 @@ const CancelResponseSchema = zod.string();
 
 export interface CreateAndWaitOptions extends WaitOptions {
   /** Called once the run exists, before waiting: log its id and link here. */
-  onCreate?: (created: RunAgentResponse) => void | Promise<void>;
+  onCreate?: ((created: RunAgentResponse) => void | Promise<void>) | undefined;
   /** Options for the create request. */
-  createOptions?: RequestOptions;
+  createOptions?: RequestOptions | undefined;
 }
 
 /** A run's creation time never changes, so a walk in its order cannot lose or repeat a run. */

@@ -24,19 +24,19 @@ export type RunStreamEvent =
 
 export interface RunEventsOptions {
   /** Stops the iteration with an APIUserAbortError. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Resume after this event id (the `id` of the last event handled). */
-  lastEventId?: number;
+  lastEventId?: number | undefined;
   /** Against a server without the stream: the first delay between polls in ms. Default 1000. */
-  pollInterval?: number;
+  pollInterval?: number | undefined;
   /** Against a server without the stream: the longest delay between polls. Default 10 000. */
-  maxPollInterval?: number;
+  maxPollInterval?: number | undefined;
   /** Failed reconnects in a row before the iteration throws. Default 10. */
-  maxReconnects?: number;
+  maxReconnects?: number | undefined;
   /** Silence (not even a heartbeat) after which the connection counts as dropped, in ms. Default 45 000. */
-  idleTimeout?: number;
+  idleTimeout?: number | undefined;
   /** Options for the polls of a server without the stream. */
-  requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'>;
+  requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'> | undefined;
 }
 
 export type GetRun = (runId: string, options: RequestOptions) => Promise<WithResponse<RunItem>>;

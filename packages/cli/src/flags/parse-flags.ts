@@ -37,12 +37,12 @@ function usageErrorFrom(error: unknown, command: string, specs: FlagSpecs): Usag
 
 /** Reads argv against the specs; any mistake becomes a UsageError naming the flag. */
 export function parseFlags(command: string, specs: FlagSpecs, argv: string[], allowPositionals: boolean): ParsedFlags {
-  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {};
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean | undefined; short?: string | undefined }> = {};
   for (const [name, spec] of Object.entries(specs)) {
     options[name] = {
       type: spec.type,
-      ...(spec.multiple ? { multiple: true } : {}),
-      ...(spec.short ? { short: spec.short } : {}),
+      multiple: spec.multiple,
+      short: spec.short,
     };
   }
   try {

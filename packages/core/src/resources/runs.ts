@@ -166,7 +166,7 @@ export class Runs extends RunFollowups {
     const { onCreate, createOptions, ...waitOptions } = options;
     const created = await this.create(body, {
       ...createOptions,
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: options.signal ?? createOptions?.signal,
     });
     await onCreate?.(created);
     return this.wait(created.run_id, waitOptions);

@@ -25,9 +25,9 @@ export function toRunItem(run: RunRecord, sessionLink: string, artifacts: readon
     is_run_type_cancellable: true,
     // The local server runs everything with its caller's credentials.
     executor: run.creator,
-    ...(run.parentRunId !== undefined ? { parent_run_id: run.parentRunId } : {}),
-    ...(run.conversationId !== undefined ? { conversation_id: run.conversationId } : {}),
-    ...(run.metadata !== undefined ? { metadata: run.metadata } : {}),
+    parent_run_id: run.parentRunId,
+    conversation_id: run.conversationId,
+    metadata: run.metadata,
     ...(artifacts.length ? { artifacts: artifacts.map(toArtifactItem) } : {}),
     ...(run.origin?.schedule ? { schedule: run.origin.schedule } : {}),
     ...(run.origin?.agent_skill ? { agent_skill: run.origin.agent_skill } : {}),

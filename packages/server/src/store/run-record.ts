@@ -24,13 +24,13 @@ export interface RunRecord {
   sessionId: string;
   agentConfig: AmbientAgentConfig;
   /** The run that started this one. */
-  parentRunId?: string;
-  conversationId?: string;
-  metadata?: Record<string, string>;
-  mode?: RunMode;
-  interactive?: boolean;
+  parentRunId?: string | undefined;
+  conversationId?: string | undefined;
+  metadata?: Record<string, string> | undefined;
+  mode?: RunMode | undefined;
+  interactive?: boolean | undefined;
   /** The named agent the run executes as. */
-  agentIdentityUid?: string;
+  agentIdentityUid?: string | undefined;
   /** The schedule that started the run. */
   scheduleId?: string;
   /** What the run started from beyond its config: a schedule, a skill. */

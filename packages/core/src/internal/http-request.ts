@@ -31,7 +31,7 @@ export interface HTTPRequest<T> extends RequestOptions {
   /** Relative to the base URL, e.g. `/agent/runs`. */
   path: string;
   query?: Record<string, QueryValue> | undefined;
-  body?: unknown | undefined;
+  body?: unknown;
   /** Parses a 2xx body; without it the JSON is returned as it came. */
   schema?: z.ZodType<T> | undefined;
   /** Send an Idempotency-Key (fixed for all attempts), making a POST safe to retry. */

@@ -14,7 +14,7 @@ export function toRunItem(run: RunRecord, sessionLink: string, artifacts: readon
     created_at: run.createdAt,
     updated_at: run.updatedAt,
     started_at: run.startedAt,
-    ...(run.statusMessage ? { status_message: run.statusMessage } : {}),
+    status_message: run.statusMessage ?? undefined,
     source: run.source,
     creator: run.creator,
     session_id: run.sessionId,
@@ -28,8 +28,8 @@ export function toRunItem(run: RunRecord, sessionLink: string, artifacts: readon
     parent_run_id: run.parentRunId,
     conversation_id: run.conversationId,
     metadata: run.metadata,
-    ...(artifacts.length ? { artifacts: artifacts.map(toArtifactItem) } : {}),
-    ...(run.origin?.schedule ? { schedule: run.origin.schedule } : {}),
-    ...(run.origin?.agent_skill ? { agent_skill: run.origin.agent_skill } : {}),
+    artifacts: artifacts.length ? artifacts.map(toArtifactItem) : undefined,
+    schedule: run.origin?.schedule,
+    agent_skill: run.origin?.agent_skill,
   };
 }

@@ -74,10 +74,10 @@ export class ScheduleFiring {
 function runRequestOf(body: ScheduleBody): Record<string, unknown> {
   return {
     prompt: body.prompt,
-    ...(body.agent_config ? { config: body.agent_config } : {}),
-    ...(body.agent_uid ? { agent_identity_uid: body.agent_uid } : {}),
-    ...(body.metadata ? { metadata: body.metadata } : {}),
-    ...(body.mode ? { mode: body.mode } : {}),
+    config: body.agent_config,
+    agent_identity_uid: body.agent_uid || undefined,
+    metadata: body.metadata,
+    mode: body.mode,
     team: body.team,
   };
 }

@@ -12,4 +12,9 @@ describe('the built package, as a user imports it', () => {
     const result = await run(process.execPath, [tsc, '-p', project], { timeout: 120_000 }).catch((e: { stdout: string; code: number }) => e);
     expect('stdout' in result ? result.stdout : '').toBe('');
   }, 180_000);
+
+  it('type-checks the same file for a user who compiles with exactOptionalPropertyTypes', async () => {
+    const result = await run(process.execPath, [tsc, '-p', project, '--exactOptionalPropertyTypes'], { timeout: 120_000 }).catch((e: { stdout: string; code: number }) => e);
+    expect('stdout' in result ? result.stdout : '').toBe('');
+  }, 180_000);
 });

@@ -35,7 +35,7 @@ describe('follow-ups and artifacts over MCP, with a command agent', () => {
     const followed = await mcp.client.callTool(
       { name: 'follow_up_run', arguments: { run_id, message: 'Now add a test', wait: true } },
       undefined,
-      { onprogress: (p: { message?: string }) => void progress.push(String(p.message)) },
+      { onprogress: (p: { message?: string | undefined }) => void progress.push(String(p.message)) },
     );
     expect(followed.isError).toBeFalsy();
     const output = followed.structuredContent as { state: string; wait: { finished: boolean; run: { status_message: { message: string } } } };

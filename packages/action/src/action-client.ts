@@ -20,7 +20,7 @@ export interface Connection {
 export function createActionClient({ apiKey, baseURL }: Connection): AgentRunsClient {
   return new AgentRunsClient({
     apiKey,
-    ...(baseURL ? { baseURL } : {}),
+    baseURL: baseURL || undefined,
     source: 'GITHUB_ACTION',
     userAgent: `agent-runs-action/${VERSION}`,
     logger: workflowLogger,

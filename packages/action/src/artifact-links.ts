@@ -9,7 +9,7 @@ export interface ArtifactLink {
   type: string;
   name: string;
   /** Where it can be opened: a pull request's or reference's URL, or a file's signed download link. */
-  url?: string;
+  url?: string | undefined;
   /** When a download link stops working. */
   expiresAt?: string;
 }
@@ -22,7 +22,7 @@ export async function artifactLinks(client: AgentRunsClient, run: RunItem): Prom
   const links: ArtifactLink[] = [];
   for (const artifact of runArtifacts(run).slice(0, MAX_SUMMARY_ARTIFACTS)) {
     const a = summarizeArtifact(artifact);
-    const link: ArtifactLink = { type: a.type, name: a.name, ...(a.url ? { url: a.url } : {}) };
+    const link: ArtifactLink = { type: a.type, name: a.name, url: a.url };
     if (a.uid && (a.type === 'FILE' || a.type === 'SCREENSHOT')) {
       try {
         const full = await client.artifacts.get(a.uid);

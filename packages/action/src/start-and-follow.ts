@@ -78,7 +78,7 @@ export async function startAndFollow(
         logProgress(change);
       },
       onOutput: (chunk) => output.write(chunk),
-      ...(options.pollIntervalMs ? { pollInterval: options.pollIntervalMs } : {}),
+      pollInterval: options.pollIntervalMs || undefined,
     })
     .finally(() => output.end());
   switch (followed.kind) {

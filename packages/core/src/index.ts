@@ -235,6 +235,7 @@ export {
   type ValidationIssue,
   type IssueNames,
 } from './contract/format-issues.js';
+export { definedOnly, type DefinedOnly } from './contract/defined-only.js';
 export {
   ArtifactResponseSchema,
   PlanArtifactResponseSchema,

@@ -27,8 +27,8 @@ const stderrLogger: Logger = {
 
 function makeContext(options: CliOptions): ServerContext {
   const client = new AgentRunsClient({
-    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    baseURL: options.baseURL || undefined,
+    apiKey: options.apiKey || undefined,
     userAgent: `${PROG}/${VERSION}`,
     logger: stderrLogger,
   });

@@ -101,7 +101,7 @@ describe('wait_for_run', () => {
 
   it('sends progress on each state change and heartbeats in between', async () => {
     const run_id = await createRun('Slow [simulate 800ms]');
-    const updates: Array<{ progress: number; message?: string }> = [];
+    const updates: Array<{ progress: number; message?: string | undefined }> = [];
     const result = await mcp.client.callTool({ name: 'wait_for_run', arguments: { run_id } }, undefined, {
       onprogress: (p) => updates.push(p),
       resetTimeoutOnProgress: true,

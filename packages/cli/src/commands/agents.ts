@@ -73,12 +73,12 @@ export const agentsCommand: Command = {
       const model = flags.nonEmpty('model');
       const body: CreateAgentIdentityRequest = {
         name,
-        ...(description !== undefined ? { description } : {}),
-        ...(prompt !== undefined ? { prompt } : {}),
-        ...(flags.list('skill').length ? { skills: flags.list('skill') } : {}),
-        ...(environmentId !== undefined ? { environment_id: environmentId } : {}),
-        ...(mcp !== undefined ? { mcp_servers: parseMcpServersInput(mcp, '--mcp') } : {}),
-        ...(model !== undefined ? { base_model: model } : {}),
+        description,
+        prompt,
+        skills: flags.list('skill').length ? flags.list('skill') : undefined,
+        environment_id: environmentId,
+        mcp_servers: mcp === undefined ? undefined : parseMcpServersInput(mcp, '--mcp'),
+        base_model: model,
       };
       const created = await client.agents.create(body);
       if (json) writeJson(ctx.io.stdout, created);

@@ -48,7 +48,7 @@ export const followupCommand: Command = {
     const timeoutMs = timeoutFlag(flags);
     const pollIntervalMs = durationFlag(flags, 'poll-interval');
     const client = ctx.client();
-    const answer = await client.runs.followup(runId.trim(), { message, ...(mode ? { mode: mode as (typeof MODES)[number] } : {}) });
+    const answer = await client.runs.followup(runId.trim(), { message, mode: mode as (typeof MODES)[number] | undefined });
     if (!wait) {
       if (json) writeJson(ctx.io.stdout, answer);
       else ctx.io.stdout.write(`Follow-up sent to ${runId.trim()}${answer.state ? ` (now ${answer.state})` : ''}.\n`);
@@ -60,8 +60,8 @@ export const followupCommand: Command = {
       runId: runId.trim(),
       io: ctx.io,
       display: chooseDisplay(ctx.io, runId.trim(), json),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+      timeoutMs,
+      pollIntervalMs,
     });
     return reportOutcome(outcome, runId.trim(), ctx, json);
   },

@@ -60,7 +60,7 @@ export const runCommand: Command = {
     const config = withEnvironment(body.config, resolved.environmentId);
     const request: RunAgentRequest = {
       ...body,
-      ...(config ? { config } : {}),
+      config,
       ...(resolved.agentUid ? { agent_identity_uid: resolved.agentUid } : {}),
     };
     const created = await client.runs.create(request).catch((error: unknown) => {
@@ -85,8 +85,8 @@ export const runCommand: Command = {
       runId: created.run_id,
       io,
       display: chooseDisplay(io, created.run_id, json),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+      timeoutMs,
+      pollIntervalMs,
       quiet: flags.bool('quiet'),
     });
     return reportOutcome(outcome, created.run_id, ctx, json);

@@ -93,10 +93,10 @@ export const schedulesCommand: Command = {
         const body: ScheduleCreateRequest = {
           name,
           cron_schedule: cron,
-          ...(prompt !== undefined ? { prompt } : {}),
-          ...(config ? { agent_config: config } : {}),
-          ...(agentUid ? { agent_uid: agentUid } : {}),
-          ...(flags.bool('paused') ? { enabled: false } : {}),
+          prompt,
+          agent_config: config,
+          agent_uid: agentUid,
+          enabled: flags.bool('paused') ? false : undefined,
         };
         const created = await client.schedules.create(body);
         const zone = typeof created.time_zone === 'string' ? created.time_zone : undefined;
@@ -114,10 +114,10 @@ export const schedulesCommand: Command = {
           name: flags.nonEmpty('name') ?? current.name,
           cron_schedule: cron ?? current.cron_schedule,
           enabled: current.enabled,
-          ...(prompt ? { prompt } : {}),
-          ...(config ? { agent_config: config } : {}),
-          ...((agentUid ?? current.agent_uid) ? { agent_uid: agentUid ?? current.agent_uid } : {}),
-          ...(current.metadata ? { metadata: current.metadata } : {}),
+          prompt: prompt || undefined,
+          agent_config: config,
+          agent_uid: agentUid ?? (current.agent_uid || undefined),
+          metadata: current.metadata,
         });
         return show(ctx, flags, updated, `Updated schedule ${updated.id}.`);
       }

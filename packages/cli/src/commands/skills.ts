@@ -28,9 +28,9 @@ export const skillsCommand: Command = {
     }
     const repo = flags.nonEmpty('repo');
     const result = await ctx.client().skills.list({
-      ...(repo !== undefined ? { repo } : {}),
-      ...(sortBy !== undefined ? { sort_by: sortBy } : {}),
-      ...(flags.bool('refresh') ? { refresh: true } : {}),
+      repo,
+      sort_by: sortBy,
+      refresh: flags.bool('refresh') || undefined,
     });
     if (flags.bool('json')) writeJson(ctx.io.stdout, result);
     else if (result.agents.length === 0) ctx.io.stdout.write('No skills.\n');

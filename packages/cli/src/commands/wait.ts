@@ -31,8 +31,8 @@ export const waitCommand: Command = {
       runId,
       io: ctx.io,
       display: chooseDisplay(ctx.io, runId, json),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+      timeoutMs,
+      pollIntervalMs,
       quiet: flags.bool('quiet'),
     });
     return reportOutcome(outcome, runId, ctx, json);

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { definedOnly } from '@agent-runs/core';
 import { UsageError } from '../usage-error.js';
 import type { FlagSpecs } from './flag-spec.js';
 import { ParsedFlags } from './parsed-flags.js';
@@ -39,11 +40,8 @@ function usageErrorFrom(error: unknown, command: string, specs: FlagSpecs): Usag
 export function parseFlags(command: string, specs: FlagSpecs, argv: string[], allowPositionals: boolean): ParsedFlags {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {};
   for (const [name, spec] of Object.entries(specs)) {
-    options[name] = {
-      type: spec.type,
-      ...(spec.multiple ? { multiple: true } : {}),
-      ...(spec.short ? { short: spec.short } : {}),
-    };
+    // parseArgs checks a member that is there, even an undefined one.
+    options[name] = definedOnly({ type: spec.type, multiple: spec.multiple || undefined, short: spec.short || undefined });
   }
   try {
     const { values, positionals } = parseArgs({ args: argv, options, allowPositionals, strict: true });

@@ -8,12 +8,12 @@ export interface FollowOnTerminalOptions {
   io: Io;
   display: RunDisplay;
   /** Milliseconds to wait at most; core's default (one hour) when absent. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Polling cadence; the default suits people, tests and demos may go faster. */
-  pollIntervalMs?: number;
-  maxPollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
+  maxPollIntervalMs?: number | undefined;
   /** Leave the agent's output out. */
-  quiet?: boolean;
+  quiet?: boolean | undefined;
 }
 
 /**
@@ -28,9 +28,9 @@ export async function followOnTerminal(options: FollowOnTerminalOptions): Promis
   try {
     return await client.runs.follow(runId, {
       signal: controller.signal,
-      ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
-      ...(options.pollIntervalMs !== undefined ? { pollInterval: options.pollIntervalMs } : {}),
-      ...(options.maxPollIntervalMs !== undefined ? { maxPollInterval: options.maxPollIntervalMs } : {}),
+      timeout: options.timeoutMs,
+      pollInterval: options.pollIntervalMs,
+      maxPollInterval: options.maxPollIntervalMs,
       ...(options.quiet ? {} : { onOutput: (chunk: RunOutputData) => display.output(chunk) }),
       onChange(change) {
         display.update(change);

@@ -8,12 +8,12 @@ import type { ParsedFlags } from '../flags/parsed-flags.js';
 export async function resolveEnvironmentAndAgentFlags(
   flags: ParsedFlags,
   client: AgentRunsClient,
-): Promise<{ environmentId?: string; agentUid?: string }> {
+): Promise<{ environmentId?: string | undefined; agentUid?: string | undefined }> {
   const environment = flags.nonEmpty('environment');
   const agent = flags.nonEmpty('agent');
   return {
-    ...(environment !== undefined ? { environmentId: await environmentIdFor(client.environments, environment, '--environment') } : {}),
-    ...(agent !== undefined ? { agentUid: await agentUidFor(client.agents, agent, '--agent') } : {}),
+    environmentId: environment === undefined ? undefined : await environmentIdFor(client.environments, environment, '--environment'),
+    agentUid: agent === undefined ? undefined : await agentUidFor(client.agents, agent, '--agent'),
   };
 }
 

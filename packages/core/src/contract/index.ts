@@ -24,6 +24,7 @@ export * from './redirects.js';
 // Named: parseErrorBody is the client's own reading of a body.
 export { ErrorBodySchema, errorCodeOf, type ErrorBody } from './error-body.js';
 export * from './format-issues.js';
+export * from './defined-only.js';
 export * from './artifact-response.js';
 export * from './followup.js';
 export * from './conversation.js';

@@ -98,4 +98,4 @@ export function listQueryFromSearchParams(params: URLSearchParams): Record<strin
 
 export type ParsedListRunsQuery = z.output<typeof ListRunsQuerySchema>;
 /** What a caller passes: one state or several. */
-export type ListRunsQuery = Omit<ParsedListRunsQuery, 'state'> & { state?: KnownRunState | KnownRunState[] };
+export type ListRunsQuery = Omit<ParsedListRunsQuery, 'state'> & { state?: KnownRunState | KnownRunState[] | undefined };

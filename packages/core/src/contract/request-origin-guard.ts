@@ -9,7 +9,7 @@ export interface OriginGuardOptions {
   /** `Host` header values accepted (`name:port` or a bare `name`), compared case-insensitively. */
   allowedHosts: readonly string[];
   /** `Origin` values accepted besides `<scheme>://<allowed host>` (e.g. `https://app.example`). */
-  allowedOrigins?: readonly string[];
+  allowedOrigins?: readonly string[] | undefined;
 }
 
 /** The request headers the guard reads (node's IncomingHttpHeaders fits). */

@@ -6,10 +6,10 @@ export interface ArtifactSummary {
   /** A file name, a plan's title, a pull request's branch, a reference's title or URL. */
   name: string;
   /** For PLAN, FILE and SCREENSHOT: what `artifacts.get` and `download` take. */
-  uid?: string;
+  uid?: string | undefined;
   /** For PULL_REQUEST and EXTERNAL_REFERENCE: where it lives. */
-  url?: string;
-  sizeBytes?: number;
+  url?: string | undefined;
+  sizeBytes?: number | undefined;
 }
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -25,9 +25,9 @@ export function summarizeArtifact(artifact: ArtifactItem): ArtifactSummary {
   return {
     type: artifact.artifact_type,
     name,
-    ...(uid ? { uid } : {}),
-    ...(url ? { url } : {}),
-    ...(size !== undefined ? { sizeBytes: size } : {}),
+    uid,
+    url,
+    sizeBytes: size,
   };
 }
 

@@ -21,7 +21,7 @@ export interface VisibleTextOptions {
    * Keep line feeds as line breaks (for a multi-line field such as a prompt shown on its
    * own). A carriage return is still escaped, so no line can overwrite or forge another.
    */
-  multiline?: boolean;
+  multiline?: boolean | undefined;
 }
 
 /**

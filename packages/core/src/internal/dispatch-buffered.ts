@@ -13,7 +13,8 @@ export interface BufferedRequest {
   path: string;
   method: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  /** `null` when there is none (undici's own word for no body). */
+  body: string | null;
 }
 
 /** Why a request was aborted: our timer or the caller's signal. */

@@ -17,24 +17,24 @@ export const MAX_IN_MEMORY_DOWNLOAD_BYTES = 64 * 1024 * 1024;
 export interface DownloadProgress {
   received: number;
   /** From `content-length`, when the server sent one. */
-  total?: number;
+  total?: number | undefined;
 }
 
 export interface DownloadTarget {
   /** A file path (written to `<path>.part`, then renamed) or a writable stream (not ended). */
   to: string | NodeJS.WritableStream;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Milliseconds without progress (headers, then between chunks) before giving up. Default the client's timeout. */
-  timeout?: number;
-  onProgress?: (progress: DownloadProgress) => void;
+  timeout?: number | undefined;
+  onProgress?: ((progress: DownloadProgress) => void) | undefined;
 }
 
 export interface DownloadResult {
   /** Bytes written. */
   bytes: number;
   /** The file written, when `to` was a path. */
-  path?: string;
-  contentType?: string;
+  path?: string | undefined;
+  contentType?: string | undefined;
 }
 
 /** Fetches a signed link (which needs no key, so none is sent: it may be another origin). */
@@ -65,7 +65,7 @@ export async function downloadUrl(dispatcher: Dispatcher, url: string, target: D
       dispatcher,
       headersTimeout: timeout,
       bodyTimeout: timeout,
-      ...(target.signal ? { signal: target.signal } : {}),
+      signal: target.signal,
     });
   } catch (error) {
     if (target.signal?.aborted) throw new APIUserAbortError(undefined, { cause: error });
@@ -81,12 +81,12 @@ export async function downloadUrl(dispatcher: Dispatcher, url: string, target: D
   }
   const lengthHeader = Number(headers['content-length']);
   const total = Number.isFinite(lengthHeader) && lengthHeader >= 0 ? lengthHeader : undefined;
-  const contentType = typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined;
+  const contentType = typeof headers['content-type'] === 'string' && headers['content-type'] !== '' ? headers['content-type'] : undefined;
   let received = 0;
   const counted = async function* (source: AsyncIterable<Buffer>) {
     for await (const chunk of source) {
       received += chunk.length;
-      target.onProgress?.({ received, ...(total !== undefined ? { total } : {}) });
+      target.onProgress?.({ received, total });
       yield chunk;
     }
   };
@@ -101,10 +101,10 @@ export async function downloadUrl(dispatcher: Dispatcher, url: string, target: D
         await rm(partial, { force: true });
         throw error;
       }
-      return { bytes: received, path: target.to, ...(contentType ? { contentType } : {}) };
+      return { bytes: received, path: target.to, contentType };
     }
     await pipeline(response.body, counted, target.to as NodeJS.WritableStream, { ...options, end: false });
-    return { bytes: received, ...(contentType ? { contentType } : {}) };
+    return { bytes: received, contentType };
   } catch (error) {
     if (target.signal?.aborted) throw new APIUserAbortError(undefined, { cause: error });
     if (error instanceof RequestValidationError) throw error;
@@ -127,6 +127,6 @@ export async function downloadText(download: DownloadFn, url: string, signal?: A
       callback();
     },
   });
-  await download(url, { to: sink, ...(signal ? { signal } : {}) });
+  await download(url, { to: sink, signal });
   return Buffer.concat(chunks).toString('utf8');
 }

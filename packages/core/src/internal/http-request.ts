@@ -30,12 +30,12 @@ export interface HTTPRequest<T> extends RequestOptions {
   method: HTTPMethod;
   /** Relative to the base URL, e.g. `/agent/runs`. */
   path: string;
-  query?: Record<string, QueryValue>;
+  query?: Record<string, QueryValue> | undefined;
   body?: unknown;
   /** Parses a 2xx body; without it the JSON is returned as it came. */
-  schema?: z.ZodType<T>;
+  schema?: z.ZodType<T> | undefined;
   /** Send an Idempotency-Key (fixed for all attempts), making a POST safe to retry. */
-  idempotent?: boolean;
+  idempotent?: boolean | undefined;
 }
 
 /** Appends `query` to a URL; arrays repeat the name (`state=A&state=B`), maps use brackets (`metadata[team]=core`). */
@@ -116,7 +116,7 @@ export async function sendRequest<T>(
   const own = req.headers !== undefined || req.body !== undefined || req.idempotent;
   const headers: Record<string, string> = own ? { ...baseHeaders, ...req.headers } : plainHeaders(config, baseHeaders);
   if (own && config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
-  let body: string | undefined;
+  let body: string | null = null;
   if (req.body !== undefined) {
     body = JSON.stringify(req.body);
     headers['content-type'] = 'application/json';

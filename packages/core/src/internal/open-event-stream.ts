@@ -11,7 +11,7 @@ export interface EventStreamRequest {
   /** Relative to the base URL, e.g. `/agent/runs/abc/events`. */
   path: string;
   /** Sent as `Last-Event-ID` so the server resumes after it. */
-  lastEventId?: number;
+  lastEventId?: number | undefined;
   signal: AbortSignal;
 }
 

@@ -41,7 +41,7 @@ export class Artifacts {
    * A PLAN throws ArtifactNotDownloadableError; an expired or altered link a PermissionDeniedError.
    */
   async download(uid: string, target: DownloadTarget, options: RequestOptions = {}): Promise<ArtifactDownloadResult> {
-    const artifact = await this.get(uid, { ...(target.signal ? { signal: target.signal } : {}), ...options });
+    const artifact = await this.get(uid, { signal: target.signal, ...options });
     if (!isDownloadableArtifact(artifact)) throw new ArtifactNotDownloadableError(artifact.artifact_uid, artifact.artifact_type);
     const result = await this.download_(artifact.data.download_url, target);
     return { ...result, artifact };

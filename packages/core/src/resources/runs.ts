@@ -21,9 +21,9 @@ const CancelResponseSchema = zod.string();
 
 export interface CreateAndWaitOptions extends WaitOptions {
   /** Called once the run exists, before waiting: log its id and link here. */
-  onCreate?: (created: RunAgentResponse) => void | Promise<void>;
+  onCreate?: ((created: RunAgentResponse) => void | Promise<void>) | undefined;
   /** Options for the create request. */
-  createOptions?: RequestOptions;
+  createOptions?: RequestOptions | undefined;
 }
 
 /** A run's creation time never changes, so a walk in its order cannot lose or repeat a run. */
@@ -141,7 +141,7 @@ export class Runs extends RunFollowups {
    * The agent's stored output (`GET /agent/runs/{runId}/output`, an extension of the local
    * server), every page after `since` read and joined: `text` is the output in order.
    */
-  async output(runId: string, options: RequestOptions & { since?: number } = {}): Promise<RunOutputPage & { text: string }> {
+  async output(runId: string, options: RequestOptions & { since?: number | undefined } = {}): Promise<RunOutputPage & { text: string }> {
     const { since = 0, ...requestOptions } = options;
     const path = `${runPath(runId)}/output`;
     let page = (await this.send({ method: 'GET', path, query: { since }, schema: RunOutputPageSchema, ...requestOptions })).data;
@@ -156,7 +156,7 @@ export class Runs extends RunFollowups {
       chunks,
       next_since: page.next_since,
       has_more: false,
-      ...(dropped ? { dropped } : {}),
+      dropped,
       text: chunks.map((chunk) => chunk.text).join(''),
     };
   }
@@ -166,7 +166,7 @@ export class Runs extends RunFollowups {
     const { onCreate, createOptions, ...waitOptions } = options;
     const created = await this.create(body, {
       ...createOptions,
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: options.signal ?? createOptions?.signal,
     });
     await onCreate?.(created);
     return this.wait(created.run_id, waitOptions);

@@ -24,19 +24,19 @@ export type RunStreamEvent =
 
 export interface RunEventsOptions {
   /** Stops the iteration with an APIUserAbortError. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Resume after this event id (the `id` of the last event handled). */
-  lastEventId?: number;
+  lastEventId?: number | undefined;
   /** Against a server without the stream: the first delay between polls in ms. Default 1000. */
-  pollInterval?: number;
+  pollInterval?: number | undefined;
   /** Against a server without the stream: the longest delay between polls. Default 10 000. */
-  maxPollInterval?: number;
+  maxPollInterval?: number | undefined;
   /** Failed reconnects in a row before the iteration throws. Default 10. */
-  maxReconnects?: number;
+  maxReconnects?: number | undefined;
   /** Silence (not even a heartbeat) after which the connection counts as dropped, in ms. Default 45 000. */
-  idleTimeout?: number;
+  idleTimeout?: number | undefined;
   /** Options for the polls of a server without the stream. */
-  requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'>;
+  requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'> | undefined;
 }
 
 export type GetRun = (runId: string, options: RequestOptions) => Promise<WithResponse<RunItem>>;
@@ -129,7 +129,7 @@ export async function* followRunEvents(deps: RunEventDeps, runId: string, option
     const { controller, unlink } = linked(options.signal);
     let stream;
     try {
-      stream = await deps.open({ path, ...(lastEventId !== undefined ? { lastEventId } : {}), signal: controller.signal });
+      stream = await deps.open({ path, lastEventId, signal: controller.signal });
     } catch (error) {
       unlink();
       if (options.signal?.aborted) throw new APIUserAbortError(undefined, { cause: error });
@@ -175,7 +175,7 @@ export async function* followRunEvents(deps: RunEventDeps, runId: string, option
     }
     if (received === 0 && lastEventId !== undefined) {
       // Ended with nothing new: the run may be over and its last event already handled.
-      const { data: run } = await deps.getRun(runId, { ...options.requestOptions, ...(options.signal ? { signal: options.signal } : {}) });
+      const { data: run } = await deps.getRun(runId, { ...options.requestOptions, signal: options.signal });
       if (isTerminalState(run.state)) {
         yield { type: 'run', id: undefined, data: run };
         return;
@@ -198,8 +198,8 @@ async function* pollRunEvents(deps: RunEventDeps, runId: string, options: RunEve
   const polling = pollRun(deps.getRun, runId, {
     signal: controller.signal,
     timeout: NO_DEADLINE_MS,
-    ...(options.pollInterval !== undefined ? { pollInterval: options.pollInterval } : {}),
-    ...(options.maxPollInterval !== undefined ? { maxPollInterval: options.maxPollInterval } : {}),
+    pollInterval: options.pollInterval,
+    maxPollInterval: options.maxPollInterval,
     requestOptions: { timeout: POLL_REQUEST_TIMEOUT_MS, ...options.requestOptions },
     onUpdate: ({ run }) => {
       if (learn) deps.support.streams = false;

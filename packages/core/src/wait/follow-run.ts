@@ -14,7 +14,7 @@ export interface RunChange extends RunUpdate {
 
 export interface FollowOptions extends Omit<WaitOptions, 'onUpdate'> {
   /** Called with the first run seen and on every change of state, status message or updated_at. */
-  onChange?: (change: RunChange) => void | Promise<void>;
+  onChange?: ((change: RunChange) => void | Promise<void>) | undefined;
 }
 
 /** How following a run ended: a timeout or a stop is an outcome, not an error; the run goes on. */

@@ -48,7 +48,7 @@ export async function pollRun(getRun: GetRun, runId: string, options: WaitOption
       const { data: run, response } = await getRun(runId, {
         ...options.requestOptions,
         timeout: reqTimeout === undefined ? remaining : Math.min(reqTimeout, remaining),
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal: options.signal,
       });
       asked = retryAfterMs(response.headers);
       if (hasRunChanged(last, run)) {

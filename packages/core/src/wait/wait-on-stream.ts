@@ -28,9 +28,9 @@ export async function waitOnStream(deps: RunEventDeps, runId: string, options: W
       signal: controller.signal,
       // A wait outlasts any number of drops: its timeout is the bound.
       maxReconnects: Number.MAX_SAFE_INTEGER,
-      ...(options.pollInterval !== undefined ? { pollInterval: options.pollInterval } : {}),
-      ...(options.maxPollInterval !== undefined ? { maxPollInterval: options.maxPollInterval } : {}),
-      ...(options.requestOptions ? { requestOptions: options.requestOptions } : {}),
+      pollInterval: options.pollInterval,
+      maxPollInterval: options.maxPollInterval,
+      requestOptions: options.requestOptions,
     })) {
       if (event.type === 'output') {
         await options.onOutput?.(event.data);

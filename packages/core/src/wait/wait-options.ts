@@ -18,19 +18,19 @@ export interface RunUpdate {
 
 export interface WaitOptions {
   /** Give up after this many ms with a WaitTimeoutError (the run goes on). Default one hour. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Stops the wait with an APIUserAbortError. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Called with the first run fetched and on every change of state, status message or updated_at. */
-  onUpdate?: (update: RunUpdate) => void | Promise<void>;
+  onUpdate?: ((update: RunUpdate) => void | Promise<void>) | undefined;
   /** Called with each chunk of the agent's output, in order, where the server streams it. */
-  onOutput?: (output: RunOutputData) => void | Promise<void>;
+  onOutput?: ((output: RunOutputData) => void | Promise<void>) | undefined;
   /** Follow the run's event stream where the server has one (default); false always polls. */
-  stream?: boolean;
+  stream?: boolean | undefined;
   /** First delay between polls in ms; grows by half each quiet poll up to maxPollInterval. Default 1000. */
-  pollInterval?: number;
+  pollInterval?: number | undefined;
   /** The longest delay between polls in ms. Default 10 000 (or pollInterval, if larger). */
-  maxPollInterval?: number;
+  maxPollInterval?: number | undefined;
   /** Options for each poll request (timeout, retries, headers). */
-  requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'>;
+  requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'> | undefined;
 }

@@ -61,7 +61,7 @@ async function readArtifact(client: AgentRunsClient, uri: string, uid: string): 
     artifact_uid: artifact.artifact_uid,
     artifact_type: artifact.artifact_type,
     content_type: mime,
-    ...(size !== undefined ? { size_bytes: size } : {}),
+    size_bytes: size,
     download_url: artifact.data.download_url,
     expires_at: artifact.data.expires_at,
     note: `Not inlined (only text up to ${MAX_INLINE_TEXT_BYTES} bytes and images up to ${MAX_INLINE_BLOB_BYTES} bytes are): download it from download_url before expires_at.`,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunItemSchema, summarizeRun, type RunItem } from '@agent-runs/core';
+import { definedOnly, RunItemSchema, summarizeRun, type RunItem } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
 import { boundRun, inRunResource, TOOL_FIELD_CHARS } from '../results/bounded-run.js';
@@ -41,7 +41,7 @@ export function registerCancelRunTool(server: McpServer, ctx: ServerContext): vo
       }
       const text = run ? `Cancel requested.\n${summarizeRun(run)}` : `Cancel requested for run ${cancelledId}.`;
       return {
-        structuredContent: { run_id: cancelledId, cancelled: true, ...(run ? { run } : {}) },
+        structuredContent: definedOnly({ run_id: cancelledId, cancelled: true, run }),
         content: [{ type: 'text', text }],
       };
     },

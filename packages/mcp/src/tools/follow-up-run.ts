@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunFollowupRequestSchema, RunModeSchema } from '@agent-runs/core';
+import { definedOnly, RunFollowupRequestSchema, RunModeSchema } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerContext } from '../context.js';
@@ -38,12 +38,12 @@ export function registerFollowUpRunTool(server: McpServer, ctx: ServerContext): 
     },
     async ({ run_id, message, mode, wait, timeout }, extra): Promise<CallToolResult> => {
       try {
-        const answer = await ctx.client.runs.followup(run_id, { message, ...(mode ? { mode } : {}) });
-        const output: z.infer<typeof followUpOutput> = {
+        const answer = await ctx.client.runs.followup(run_id, { message, mode });
+        const output: z.infer<typeof followUpOutput> = definedOnly({
           run_id,
-          ...(answer.state ? { state: answer.state } : {}),
-          ...(answer.followup_id ? { followup_id: answer.followup_id } : {}),
-        };
+          state: answer.state || undefined,
+          followup_id: answer.followup_id || undefined,
+        });
         const sent = `Follow-up sent to run ${run_id}${answer.state ? ` (now ${answer.state})` : ''}.`;
         if (!wait) {
           return {

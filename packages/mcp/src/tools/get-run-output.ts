@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { visibleText } from '@agent-runs/core';
+import { definedOnly, visibleText } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../context.js';
 import { runIdArgument } from './run-id-argument.js';
@@ -39,13 +39,13 @@ export function registerGetRunOutputTool(server: McpServer, ctx: ServerContext):
         if (all.at(-1) === '') all.pop();
         const tail = all.slice(-lines);
         const text = visibleText(tail.join('\n'), { multiline: true });
-        const structured = {
+        const structured = definedOnly({
           run_id,
           text,
           lines: tail.length,
           omitted_lines: all.length - tail.length,
-          ...(stored.dropped ? { dropped_bytes: stored.dropped.bytes } : {}),
-        };
+          dropped_bytes: stored.dropped?.bytes,
+        });
         const note = structured.omitted_lines ? `(${structured.omitted_lines} earlier lines not shown)\n` : '';
         return { structuredContent: structured, content: [{ type: 'text', text: `${note}${text || '(no output yet)'}` }] };
       } catch (error) {

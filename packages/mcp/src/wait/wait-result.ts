@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatElapsed, RunItemSchema, summarizeRun } from '@agent-runs/core';
+import { definedOnly, formatElapsed, RunItemSchema, summarizeRun } from '@agent-runs/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { boundRun, inRunResource, TOOL_FIELD_CHARS } from '../results/bounded-run.js';
 import type { FollowWithProgressOutcome } from './follow-with-progress.js';
@@ -31,13 +31,13 @@ function afterwards(state: string): string | undefined {
 /** The tool result of a wait: structured for hosts that read it, a short summary for those that show text. */
 export function waitResult(runId: string, outcome: FollowWithProgressOutcome): CallToolResult {
   const run = outcome.run && boundRun(outcome.run, TOOL_FIELD_CHARS, inRunResource);
-  const output: WaitForRunOutput = {
+  const output: WaitForRunOutput = definedOnly({
     run_id: runId,
     finished: outcome.finished,
     timed_out: outcome.timedOut,
     waited_ms: outcome.waitedMs,
-    ...(run ? { run } : {}),
-  };
+    run,
+  });
   const lines: string[] = [];
   if (outcome.timedOut) {
     output.note =

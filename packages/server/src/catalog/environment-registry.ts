@@ -37,7 +37,7 @@ export class EnvironmentRegistry {
       uid: env.id,
       config: {
         name: env.name,
-        ...(env.description !== undefined ? { description: env.description } : {}),
+        description: env.description,
         github_repos: env.repos.map((r) => ({ owner: r.owner, repo: r.repo })),
         setup_commands: env.setupCommands,
       },

@@ -84,7 +84,7 @@ export class RunSetupResolver {
       primary = await this.find(primarySpec, request.skill !== undefined ? fields.skill : `${fields.config}.skill_spec`);
       config.skill_spec = primarySpec;
       texts.push(primary.basePrompt);
-      origin.agent_skill = { name: primary.name, ...(primary.description ? { description: primary.description } : {}), full_path: primary.id };
+      origin.agent_skill = { name: primary.name, description: primary.description || undefined, full_path: primary.id };
       origin.skill_id = primary.id;
     } else {
       const extra = Array.isArray(config.skills) ? (config.skills as unknown[]) : [];

@@ -23,7 +23,7 @@ export interface SkillVariant {
   repo: string;
   skillPath: string;
   environments: { uid: string; name: string }[];
-  error?: string;
+  error?: string | undefined;
 }
 
 function findSkillFiles(root: string): string[] {
@@ -53,7 +53,7 @@ function readVariant(file: string, root: string, owner: string, repo: string, en
     return { ...base, name: fallbackName, description: '', basePrompt: '', error: `larger than ${MAX_SKILL_BYTES / 1024} KiB` };
   }
   const text = parseSkillFile(readFileSync(file, 'utf8'), fallbackName);
-  return { ...base, name: text.name, description: text.description, basePrompt: text.body, ...(text.error ? { error: text.error } : {}) };
+  return { ...base, name: text.name, description: text.description, basePrompt: text.body, error: text.error };
 }
 
 /**
@@ -132,7 +132,7 @@ export function toVariant(v: SkillVariant, lastRun: string | undefined): AgentSk
     base_prompt: v.basePrompt,
     source: { owner: v.owner, name: v.repo, skill_path: v.skillPath },
     environments: v.environments,
-    ...(v.error ? { error: v.error } : {}),
+    error: v.error || undefined,
     last_run_timestamp: lastRun ?? null,
   };
 }

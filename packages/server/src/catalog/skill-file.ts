@@ -8,7 +8,7 @@ export interface SkillText {
   /** The instructions after the front matter: the agent's base prompt. */
   body: string;
   /** Set when the file could not be used; the other fields are then best effort. */
-  error?: string;
+  error?: string | undefined;
 }
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
@@ -35,5 +35,5 @@ export function parseSkillFile(text: string, fallbackName: string): SkillText {
   const firstLine = body.split('\n').find((line) => line.trim() && !line.startsWith('#'))?.trim() ?? '';
   const description = typeof meta.description === 'string' ? meta.description.trim() : firstLine;
   if (!error && body === '') error = 'the file has no instructions after its front matter';
-  return { name, description, body, ...(error ? { error } : {}) };
+  return { name, description, body, error: error || undefined };
 }

@@ -94,7 +94,7 @@ export function loadConfigFile(path: string): ServerConfig {
         fail(file, line, key, `two repositories check out into "${dir}"; give one of them another path.`);
       }
       seen.add(dir);
-      return { url, path: dir, ...(repo.ref ? { ref: repo.ref } : {}), ...names };
+      return { url, path: dir, ref: repo.ref || undefined, ...names };
     });
     return { id, name: env.name ?? id, description: env.description, repos, setupCommands: env.setup_commands ?? [] };
   });

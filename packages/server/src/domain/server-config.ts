@@ -5,7 +5,7 @@ export interface RepoSource {
   url: string;
   /** Directory inside the working directory. */
   path: string;
-  ref?: string;
+  ref?: string | undefined;
   /** For the contract's `github_repos`: owner and name read from the URL. */
   owner: string;
   repo: string;

@@ -83,7 +83,7 @@ function readBounded(path: string): { text: string; truncated: boolean } {
 
 export interface AgentReport {
   artifacts: NewArtifact[];
-  result?: string;
+  result?: string | undefined;
   takenFollowups: string[];
   notes: string[];
 }
@@ -105,7 +105,7 @@ export function readAgentReport(files: ExecutionFiles, input: ExecutionInput): A
   const collected = collectArtifactFiles(files.artifacts, input.limits, input.usedBytes, max - artifacts.length);
   return {
     artifacts: [...artifacts, ...collected.artifacts],
-    ...(lines.result !== undefined ? { result: lines.result } : {}),
+    result: lines.result,
     takenFollowups: lines.takenFollowups,
     notes: [...notes, ...collected.notes],
   };

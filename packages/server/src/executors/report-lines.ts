@@ -68,7 +68,7 @@ export function readReportLines(text: string, makeUid: () => string): ReportRead
       case 'EXTERNAL_REFERENCE':
         reading.artifacts.push({
           type: 'EXTERNAL_REFERENCE',
-          data: { url: entry.url, reference_type: entry.reference_type ?? 'link', ...(entry.title ? { title: entry.title } : {}) },
+          data: { url: entry.url, reference_type: entry.reference_type ?? 'link', title: entry.title || undefined },
         });
         break;
       case 'RESULT':

@@ -48,7 +48,7 @@ export class ApiProblem extends Error {
       retryable: this.retryable,
       trace_id: this.traceId,
       // Clients name the fields from these, never by reading `detail`.
-      ...(this.issues.length ? { issues: this.issues.map(({ path, message }) => ({ path, message })) } : {}),
+      issues: this.issues.length ? this.issues.map(({ path, message }) => ({ path, message })) : undefined,
     };
   }
 }

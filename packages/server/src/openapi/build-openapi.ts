@@ -37,7 +37,7 @@ function listParameters(): unknown[] {
       name,
       in: 'query',
       required: false,
-      ...(description ? { description } : {}),
+      description: description || undefined,
       schema: name === 'state' ? { type: 'array', items: (rest.items as JsonSchema) ?? rest } : rest,
       ...(name === 'state' ? { style: 'form', explode: true } : {}),
       // `metadata[team]=core&metadata[env]=ci`

@@ -13,8 +13,8 @@ export function redactAgentConfig(config: AmbientAgentConfig): AmbientAgentConfi
       name,
       {
         ...server,
-        ...(server.env ? { env: hide(server.env) } : {}),
-        ...(server.headers ? { headers: hide(server.headers) } : {}),
+        env: hide(server.env),
+        headers: hide(server.headers),
       },
     ]),
   );

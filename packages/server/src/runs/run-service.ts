@@ -91,17 +91,17 @@ export class RunService {
       creator,
       sessionId: timeOrderedId(),
       agentConfig,
-      ...(parentRunId !== undefined ? { parentRunId } : {}),
+      parentRunId,
       // Every run has a conversation: the one it continues, or a new one of its own.
       conversationId: conversationId ?? timeOrderedId(),
-      ...(metadata !== undefined ? { metadata } : {}),
-      ...(mode !== undefined ? { mode } : {}),
-      ...(interactive !== undefined ? { interactive } : {}),
-      ...(agentIdentityUid !== undefined ? { agentIdentityUid } : {}),
+      metadata,
+      mode,
+      interactive,
+      agentIdentityUid,
       attachments: decodeAttachments(attachments),
-      ...(Object.keys(origin).length ? { origin } : {}),
-      ...(schedule ? { scheduleId: schedule.schedule_id } : {}),
-      request: { ...(skill ? { skill } : {}), ...rest },
+      origin: Object.keys(origin).length ? origin : undefined,
+      scheduleId: schedule?.schedule_id,
+      request: { skill: skill || undefined, ...rest },
       idempotencyKey: idempotencyKey ?? null,
       requestHash: idempotencyKey ? requestHash(body) : null,
     });
@@ -118,7 +118,7 @@ export class RunService {
       this.queue.runQueued();
     }
     const state = result.kind === 'created' ? 'QUEUED' : ((await this.store.get(result.run.id))?.state ?? result.run.state);
-    return { run_id: result.run.id, task_id: result.run.id, state, ...(atCapacity ? { at_capacity: true } : {}) };
+    return { run_id: result.run.id, task_id: result.run.id, state, at_capacity: atCapacity || undefined };
   }
 
   /** The run, if `caller` may read it; another principal's run is as unknown as a missing one. */

@@ -14,7 +14,7 @@ export function toRunItem(run: RunRecord, sessionLink: string, artifacts: readon
     created_at: run.createdAt,
     updated_at: run.updatedAt,
     started_at: run.startedAt,
-    ...(run.statusMessage ? { status_message: run.statusMessage } : {}),
+    status_message: run.statusMessage ?? undefined,
     source: run.source,
     creator: run.creator,
     session_id: run.sessionId,
@@ -25,11 +25,11 @@ export function toRunItem(run: RunRecord, sessionLink: string, artifacts: readon
     is_run_type_cancellable: true,
     // The local server runs everything with its caller's credentials.
     executor: run.creator,
-    ...(run.parentRunId !== undefined ? { parent_run_id: run.parentRunId } : {}),
-    ...(run.conversationId !== undefined ? { conversation_id: run.conversationId } : {}),
-    ...(run.metadata !== undefined ? { metadata: run.metadata } : {}),
-    ...(artifacts.length ? { artifacts: artifacts.map(toArtifactItem) } : {}),
-    ...(run.origin?.schedule ? { schedule: run.origin.schedule } : {}),
-    ...(run.origin?.agent_skill ? { agent_skill: run.origin.agent_skill } : {}),
+    parent_run_id: run.parentRunId,
+    conversation_id: run.conversationId,
+    metadata: run.metadata,
+    artifacts: artifacts.length ? artifacts.map(toArtifactItem) : undefined,
+    schedule: run.origin?.schedule,
+    agent_skill: run.origin?.agent_skill,
   };
 }

@@ -73,11 +73,11 @@ export class ScheduleFiring {
 /** The create body each firing sends through the same path as `POST /agent/runs`. */
 function runRequestOf(body: ScheduleBody): Record<string, unknown> {
   return {
-    ...(body.prompt !== undefined ? { prompt: body.prompt } : {}),
-    ...(body.agent_config ? { config: body.agent_config } : {}),
-    ...(body.agent_uid ? { agent_identity_uid: body.agent_uid } : {}),
-    ...(body.metadata ? { metadata: body.metadata } : {}),
-    ...(body.mode ? { mode: body.mode } : {}),
-    ...(body.team !== undefined ? { team: body.team } : {}),
+    prompt: body.prompt,
+    config: body.agent_config,
+    agent_identity_uid: body.agent_uid || undefined,
+    metadata: body.metadata,
+    mode: body.mode,
+    team: body.team,
   };
 }

@@ -24,17 +24,17 @@ export interface RunRecord {
   sessionId: string;
   agentConfig: AmbientAgentConfig;
   /** The run that started this one. */
-  parentRunId?: string;
-  conversationId?: string;
-  metadata?: Record<string, string>;
-  mode?: RunMode;
-  interactive?: boolean;
+  parentRunId?: string | undefined;
+  conversationId?: string | undefined;
+  metadata?: Record<string, string> | undefined;
+  mode?: RunMode | undefined;
+  interactive?: boolean | undefined;
   /** The named agent the run executes as. */
-  agentIdentityUid?: string;
+  agentIdentityUid?: string | undefined;
   /** The schedule that started the run. */
-  scheduleId?: string;
+  scheduleId?: string | undefined;
   /** What the run started from beyond its config: a schedule, a skill. */
-  origin?: RunOrigin;
+  origin?: RunOrigin | undefined;
   /**
    * Whether the run had any artifact when it was read, where the store answers that with the
    * run (PostgreSQL, reading one run): false spares a read of its artifacts. Absent: not known.
@@ -45,7 +45,7 @@ export interface RunRecord {
 /** The schedule that fired a run and the skill it resolved to, as RunItem shows them. */
 export interface RunOrigin {
   schedule?: { schedule_id: string; schedule_name: string; cron_schedule: string };
-  agent_skill?: { name: string; description?: string; full_path?: string };
+  agent_skill?: { name: string; description?: string | undefined; full_path?: string };
   /** The resolved skill variant's id (`owner/repo:path`), for the skill's last run. */
   skill_id?: string;
 }

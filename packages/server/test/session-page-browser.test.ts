@@ -1,4 +1,4 @@
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,18 +12,26 @@ const README_SCREENSHOT = fileURLToPath(new URL('../docs/session-page-live.png',
 
 type PageGlobals = { document: { getElementById(id: string): { textContent: string | null } | null } };
 
+// The agent goes on once the test opens this gate (or after 30 s), so a slow page load under
+// load cannot find the run already over.
+const gateDir = mkdtempSync(join(tmpdir(), 'session-page-gate-'));
+const GATE = join(gateDir, 'open');
+
 let t: TestServer;
 let browser: BrowserContext;
 beforeAll(async () => {
   t = await startTestServer({
     executor: 'command',
-    command: 'echo "Cloning the repository"; sleep 1; echo "Running the tests: 42 passed"; sleep 1; echo "Opened a pull request"',
+    command:
+      `echo "Cloning the repository"; for i in $(seq 600); do [ -e '${GATE}' ] && break; sleep 0.05; done; ` +
+      'echo "Running the tests: 42 passed"; sleep 0.2; echo "Opened a pull request"',
   });
   browser = await launchChromium();
 }, 600_000);
 afterAll(async () => {
   await browser?.close();
   await t?.close();
+  rmSync(gateDir, { recursive: true, force: true });
 });
 
 describe('the session page in a browser', () => {
@@ -45,6 +53,8 @@ describe('the session page in a browser', () => {
     // Runs in the page (the tests are type-checked without the DOM library; the CSP forbids string evaluation).
     const shows = ([id, expected]: readonly [string, string]) =>
       (globalThis as unknown as PageGlobals).document.getElementById(id)?.textContent?.includes(expected) ?? false;
+    await page.waitForFunction(shows, ['output', 'Cloning the repository'] as const, { timeout: 15_000 });
+    writeFileSync(GATE, '');
     await page.waitForFunction(shows, ['output', 'Running the tests'] as const, { timeout: 15_000 });
     await page.waitForFunction(shows, ['run-state', 'SUCCEEDED'] as const, { timeout: 15_000 });
     const output = await page.textContent('#output');

@@ -3,7 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OzAPI from 'oz-agent-sdk';
-import { ListRunsResponseSchema, RunAgentResponseSchema, RunItemSchema } from '@agent-runs/core';
+import {
+  AgentIdentitySchema,
+  ArtifactResponseSchema,
+  ConversationResponseSchema,
+  HandoffAttachmentsResponseSchema,
+  ListAgentIdentitiesResponseSchema,
+  ListEnvironmentsResponseSchema,
+  ListRunsResponseSchema,
+  RunAgentResponseSchema,
+  RunItemSchema,
+} from '@agent-runs/core';
 import { startServer, type RunningServer } from '@agent-runs/server';
 import { z } from 'zod';
 
@@ -17,6 +27,7 @@ describe('the official SDK against the local server', () => {
   let sdk: OzAPI;
   let parentId: string;
   let agentUid: string;
+  let conversationId: string;
 
   beforeAll(async () => {
     // The environment and the named agent the requests name must exist on the server.
@@ -48,6 +59,7 @@ describe('the official SDK against the local server', () => {
     expect(RunAgentResponseSchema.safeParse(created).success).toBe(true);
     expect(created.state).toBe('QUEUED');
     parentId = created.run_id;
+    conversationId = (await sdk.agent.runs.retrieve(parentId)).conversation_id!;
   });
 
   it('creates a run as the newest SDK does (POST /agent/runs) with every new field', async () => {
@@ -59,7 +71,7 @@ describe('the official SDK against the local server', () => {
       metadata: { team: 'core', ticket: 'A-1' },
       mode: 'plan',
       attachments: [{ file_name: 'notes.txt', mime_type: 'text/plain', data: Buffer.from('notes').toString('base64') }],
-      conversation_id: 'conv-sdk',
+      conversation_id: conversationId,
       parent_run_id: parentId,
       interactive: false,
       agent_identity_uid: agentUid,
@@ -69,7 +81,7 @@ describe('the official SDK against the local server', () => {
     const parsed = RunAgentResponseSchema.parse(created);
     const run = await sdk.agent.runs.retrieve(parsed.run_id);
     expect(RunItemSchema.safeParse(run).success).toBe(true);
-    expect(run).toMatchObject({ parent_run_id: parentId, conversation_id: 'conv-sdk', metadata: { team: 'core', ticket: 'A-1' } });
+    expect(run).toMatchObject({ parent_run_id: parentId, conversation_id: conversationId, metadata: { team: 'core', ticket: 'A-1' } });
   });
 
   it('retrieves a run that validates against the contract', async () => {
@@ -132,5 +144,56 @@ describe('the official SDK against the local server', () => {
     expect(z.string().parse(cancelled)).toBe(created.run_id);
     const run = await sdk.agent.runs.retrieve(created.run_id);
     expect(run.state).toBe('CANCELLED');
+  });
+
+  // SDK 1.4's methods the installed SDK does not have yet, sent through its own transport as 1.4 sends them.
+  describe('the methods SDK 1.4 adds', () => {
+    const keyless = { headers: { Authorization: null } };
+
+    it('checks both redirects without a key (sessions.checkRedirect, conversations.checkRedirect)', async () => {
+      const run = await sdk.agent.runs.retrieve(parentId);
+      expect(await sdk.get(`/agent/sessions/${run.session_id}/redirect`, keyless)).toEqual({ conversation_id: conversationId });
+      expect(await sdk.get(`/agent/conversations/${conversationId}/redirect`, keyless)).toHaveProperty('session_id');
+    });
+
+    it('lists environments (agent.listEnvironments)', async () => {
+      const res = await sdk.get('/agent/environments', { query: { sort_by: 'name' } });
+      expect(ListEnvironmentsResponseSchema.parse(res).environments.map((e) => e.uid)).toContain('env-1');
+    });
+
+    it('gets an artifact, the handoff attachments and sends a follow-up (agent.getArtifact, runs.listHandoffAttachments, runs.submitFollowup)', async () => {
+      const created = await sdk.agent.run({ prompt: 'Plan it [simulate artifact plan]' });
+      let run = await sdk.agent.runs.retrieve(created.run_id);
+      for (let i = 0; i < 200 && !['SUCCEEDED', 'FAILED', 'ERROR'].includes(run.state); i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        run = await sdk.agent.runs.retrieve(created.run_id);
+      }
+      const plan = (run.artifacts ?? [])[0] as { data?: { artifact_uid?: string }; artifact_uid?: string } | undefined;
+      const uid = plan?.data?.artifact_uid ?? plan?.artifact_uid;
+      expect(ArtifactResponseSchema.safeParse(await sdk.get(`/agent/artifacts/${uid}`)).error).toBeUndefined();
+      expect(HandoffAttachmentsResponseSchema.safeParse(await sdk.get(`/agent/runs/${created.run_id}/handoff/attachments`)).error).toBeUndefined();
+      await sdk.post(`/agent/runs/${created.run_id}/followups`, { body: { message: 'And the tests' } });
+    });
+
+    it('creates (201), gets, lists, updates and deletes a named agent (agent.agent.*)', async () => {
+      const { data, response } = await sdk.post('/agent/identities', { body: { name: 'agent-2' } }).withResponse();
+      expect(response.status).toBe(201);
+      const agent = AgentIdentitySchema.parse(data);
+      expect(AgentIdentitySchema.parse(await sdk.get(`/agent/identities/${agent.uid}`)).name).toBe('agent-2');
+      expect(ListAgentIdentitiesResponseSchema.parse(await sdk.get('/agent/identities')).agents.map((a) => a.uid)).toContain(agent.uid);
+      expect(AgentIdentitySchema.parse(await sdk.put(`/agent/identities/${agent.uid}`, { body: { name: 'agent-2b' } })).name).toBe('agent-2b');
+      await sdk.delete(`/agent/identities/${agent.uid}`);
+    });
+
+    it('refuses a schedule with agent_config.skills alone only when the server has none of the skills', async () => {
+      const error = await sdk.agent.schedules.create({ name: 's', cron_schedule: '0 2 * * *', agent_config: { skills: ['o/r:none'] } } as never).catch((e: unknown) => e);
+      expect((error as { status?: number }).status).toBe(400);
+    });
+
+    it('continues a conversation given only its conversation_id (a handoff)', async () => {
+      const created = RunAgentResponseSchema.parse(await sdk.post('/agent/runs', { body: { conversation_id: conversationId } }));
+      expect((await sdk.agent.runs.retrieve(created.run_id)).conversation_id).toBe(conversationId);
+      expect(ConversationResponseSchema.parse(await sdk.get(`/agent/conversations/${conversationId}`)).conversation_id).toBe(conversationId);
+    });
   });
 });

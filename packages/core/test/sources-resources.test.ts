@@ -29,7 +29,7 @@ describe('client.schedules', () => {
     const { data: created, response } = await client.schedules
       .create({ name: 'nightly', cron_schedule: '0 2 * * *', prompt: 'Tidy up', agent_config: { environment_id: 'web' } })
       .withResponse();
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(201);
     expect(created).toMatchObject({ name: 'nightly', enabled: true, environment: { name: 'Web app' } });
     const got: ScheduledAgentItem = await client.schedules.get(created.id);
     expect(got.id).toBe(created.id);

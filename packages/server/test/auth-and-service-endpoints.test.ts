@@ -76,6 +76,14 @@ describe('service endpoints', () => {
     expect(params).toEqual(expect.arrayContaining(['execution_location', 'schedule_id', 'ancestor_run_id', 'artifact_type', 'metadata', 'executor', 'automation_id', 'factory_uid', 'skill']));
     const metadata = res.body.paths['/agent/runs'].get.parameters.find((p: { name: string }) => p.name === 'metadata');
     expect(metadata).toMatchObject({ style: 'deepObject', explode: true });
+    // As published: creates of schedules and named agents answer 201; the redirects need no key.
+    expect(Object.keys(res.body.paths['/agent/schedules'].post.responses)).toContain('201');
+    expect(Object.keys(res.body.paths['/agent/identities'].post.responses)).toContain('201');
+    expect(res.body.paths['/agent/sessions/{sessionUuid}/redirect'].get.security).toEqual([]);
+    expect(res.body.paths['/agent/conversations/{conversationId}/redirect'].get.security).toEqual([]);
+    expect(res.body.paths['/agent/conversations/{conversationId}'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ConversationResponse',
+    });
     const create = res.body.components.schemas.RunAgentRequest.properties;
     expect(Object.keys(create)).toEqual(
       expect.arrayContaining(['metadata', 'mode', 'attachments', 'conversation_id', 'parent_run_id', 'interactive', 'agent_identity_uid', 'on_behalf_of']),

@@ -38,7 +38,7 @@ const reviewer = {
 describe('named agents', () => {
   it('creates, gets, lists, updates and deletes a named agent, keeping the members it cannot act on', async () => {
     const created = await call('POST', '/agent/identities', reviewer);
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     const agent = AgentIdentitySchema.parse(created.body);
     expect(agent).toMatchObject({
       name: 'reviewer',

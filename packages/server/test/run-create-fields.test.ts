@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentRunsClient, NotFoundError, RunItemSchema } from '@agent-runs/core';
+import { AgentRunsClient, BadRequestError, ConversationResponseSchema, NotFoundError, RunItemSchema } from '@agent-runs/core';
 import { SqliteRunStore } from '../src/store/sqlite-run-store.js';
 import { startTestServer, type TestServer } from './support/start-test-server.js';
 
@@ -24,18 +24,20 @@ describe('the new create fields', () => {
     const parent = await t.client.runs.create({ prompt: 'parent' });
     // The named agent must exist: identities are checked since the server keeps them.
     const agent = await t.client.identities.create({ name: 'agent-7' });
+    // The conversation must exist: one of the caller's runs started it.
+    const conversation = (await t.client.runs.get((await t.client.runs.create({ prompt: 'start' })).run_id)).conversation_id!;
     const created = await t.client.runs.create({
       prompt: 'child',
       metadata: { team: 'core', ticket: 'A-1' },
       mode: 'plan',
       interactive: true,
-      conversation_id: 'conv-1',
+      conversation_id: conversation,
       parent_run_id: parent.run_id,
       agent_identity_uid: agent.uid,
     });
     const run = await t.client.runs.get(created.run_id);
     expect(RunItemSchema.safeParse(run).success).toBe(true);
-    expect(run).toMatchObject({ metadata: { team: 'core', ticket: 'A-1' }, conversation_id: 'conv-1', parent_run_id: parent.run_id });
+    expect(run).toMatchObject({ metadata: { team: 'core', ticket: 'A-1' }, conversation_id: conversation, parent_run_id: parent.run_id });
   });
 
   it('gives a run without conversation_id a conversation of its own', async () => {
@@ -45,10 +47,28 @@ describe('the new create fields', () => {
     expect(a.conversation_id).not.toBe(b.conversation_id);
   });
 
-  it('answers 404 naming parent_run_id when it names no run', async () => {
+  it('answers 400 naming parent_run_id when it names no run, as the SDK documents', async () => {
     const error = await t.client.runs.create({ prompt: 'x', parent_run_id: 'no-such-run' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NotFoundError);
-    expect((error as NotFoundError).detail).toMatch(/parent_run_id: no run with id "no-such-run"/);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).detail).toMatch(/parent_run_id: no run with id "no-such-run"/);
+  });
+
+  it('answers 400 naming conversation_id when it names no conversation', async () => {
+    const res = await t.raw('/api/v1/agent/runs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'x', conversation_id: 'nope' }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.issues).toEqual([{ path: 'conversation_id', message: expect.stringMatching(/no conversation "nope"/) }]);
+  });
+
+  it('reports the run’s own conversation id on its conversation, one the redirect knows', async () => {
+    const run = await t.client.runs.get((await t.client.runs.create({ prompt: 'talk' })).run_id);
+    const { body } = await t.raw(`/api/v1/agent/runs/${run.run_id}/conversation`);
+    expect(body.conversation_id).toBe(run.conversation_id);
+    expect(body.conversation_id).not.toBe(run.run_id);
+    expect((await t.raw(`/api/v1/agent/conversations/${body.conversation_id}/redirect`)).body).toEqual({ session_id: run.session_id });
   });
 
   it('refuses six attachments, naming the field, even from a caller that skips the client’s checks', async () => {
@@ -160,10 +180,44 @@ describe('session and conversation redirects', () => {
   afterAll(async () => t?.close());
 
   it('maps a session to its conversation and a conversation to its newest session', async () => {
-    const first = await t.client.runs.get((await t.client.runs.create({ prompt: 'a', conversation_id: 'conv-r' })).run_id);
-    const second = await t.client.runs.get((await t.client.runs.create({ prompt: 'b', conversation_id: 'conv-r' })).run_id);
-    expect(await t.client.sessions.checkRedirect(first.session_id!)).toEqual({ conversation_id: 'conv-r' });
-    expect(await t.client.conversations.checkRedirect('conv-r')).toEqual({ session_id: second.session_id });
+    const first = await t.client.runs.get((await t.client.runs.create({ prompt: 'a' })).run_id);
+    const conversation = first.conversation_id!;
+    const second = await t.client.runs.get((await t.client.runs.create({ prompt: 'b', conversation_id: conversation })).run_id);
+    expect(await t.client.sessions.checkRedirect(first.session_id!)).toEqual({ conversation_id: conversation });
+    expect(await t.client.conversations.checkRedirect(conversation)).toEqual({ session_id: second.session_id });
+  });
+
+  it('answers both redirects without a key, as SDK 1.4 calls them', async () => {
+    const run = await t.client.runs.get((await t.client.runs.create({ prompt: 'a' })).run_id);
+    const session = await t.raw(`/api/v1/agent/sessions/${run.session_id}/redirect`, { key: null });
+    expect(session).toMatchObject({ status: 200, body: { conversation_id: run.conversation_id } });
+    const conversation = await t.raw(`/api/v1/agent/conversations/${run.conversation_id}/redirect`, { key: null });
+    expect(conversation).toMatchObject({ status: 200, body: { session_id: run.session_id } });
+    expect(Object.keys(conversation.body)).toEqual(['session_id']);
+    // Still behind the origin guard: a page of another site is refused.
+    const crossSite = await t.raw(`/api/v1/agent/sessions/${run.session_id}/redirect`, { key: null, headers: { origin: 'https://evil.example' } });
+    expect(crossSite.status).toBe(403);
+  });
+
+  it('gives a conversation’s messages across its runs (GET /agent/conversations/{id})', async () => {
+    const first = await t.client.runs.get((await t.client.runs.create({ prompt: 'first ask' })).run_id);
+    await t.client.runs.wait(first.run_id, { pollInterval: 20, timeout: 15_000 });
+    const second = await t.client.runs.create({ prompt: 'second ask', conversation_id: first.conversation_id! });
+    await t.client.runs.wait(second.run_id, { pollInterval: 20, timeout: 15_000 });
+    const got = await t.client.conversations.get(first.conversation_id!);
+    expect(ConversationResponseSchema.safeParse(got).error).toBeUndefined();
+    expect(got.conversation_id).toBe(first.conversation_id);
+    const said = got.steps.map((step) => step.messages.map((m) => `${m.role}: ${(m.content[0] as { text: string }).text}`)[0]);
+    expect(said).toEqual(['user: first ask', 'user: second ask']);
+    await expect(t.client.conversations.get('nope')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('continues a conversation given only its conversation_id, with its last instruction', async () => {
+    const first = await t.client.runs.get((await t.client.runs.create({ prompt: 'Summarise the notes' })).run_id);
+    const handoff = await t.client.runs.create({ conversation_id: first.conversation_id! });
+    const run = await t.client.runs.get(handoff.run_id);
+    expect(run).toMatchObject({ prompt: 'Summarise the notes', conversation_id: first.conversation_id });
+    expect((await t.client.runs.wait(run.run_id, { pollInterval: 20, timeout: 15_000 })).state).toBe('SUCCEEDED');
   });
 
   it('answers 404 for a session or conversation it does not know', async () => {
@@ -190,10 +244,43 @@ describe('another principal’s runs stay unknown', () => {
     await t?.close();
   });
 
-  it('as a parent, a session or a conversation', async () => {
-    const alices = await t.client.runs.get((await t.client.runs.create({ prompt: 'mine', conversation_id: 'conv-alice' })).run_id);
-    await expect(bob.runs.create({ prompt: 'x', parent_run_id: alices.run_id })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(bob.sessions.checkRedirect(alices.session_id!)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(bob.conversations.checkRedirect('conv-alice')).rejects.toBeInstanceOf(NotFoundError);
+  it('as a parent or a conversation', async () => {
+    const alices = await t.client.runs.get((await t.client.runs.create({ prompt: 'mine' })).run_id);
+    await expect(bob.runs.create({ prompt: 'x', parent_run_id: alices.run_id })).rejects.toBeInstanceOf(BadRequestError);
+    // Bob can neither continue Alice's conversation nor read it: the same answer as for an unknown one.
+    const taken = await bob.runs.create({ prompt: 'x', conversation_id: alices.conversation_id! }).catch((e: unknown) => e);
+    expect(taken).toBeInstanceOf(BadRequestError);
+    expect((taken as BadRequestError).detail).toMatch(/conversation_id: no conversation/);
+    await expect(bob.conversations.get(alices.conversation_id!)).rejects.toBeInstanceOf(NotFoundError);
+    // The keyless redirects map one unguessable id to another, and to nothing more.
+    expect(await bob.sessions.checkRedirect(alices.session_id!)).toEqual({ conversation_id: alices.conversation_id });
+  });
+});
+
+describe('a conversation stays its owner’s', () => {
+  let t: TestServer;
+  let bob: AgentRunsClient;
+  beforeAll(async () => {
+    t = await startTestServer({
+      simulatedDurationMs: 20,
+      sharedRuns: true,
+      apiKeys: [
+        { key: 'key-of-alice-123', principal: 'alice' },
+        { key: 'key-of-bob-45678', principal: 'bob' },
+      ],
+    });
+    bob = new AgentRunsClient({ baseURL: t.server.baseURL, apiKey: 'key-of-bob-45678', maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await bob?.close();
+    await t?.close();
+  });
+
+  it('redirects to the owner’s newest run whatever another key added later', async () => {
+    const alices = await t.client.runs.get((await t.client.runs.create({ prompt: 'mine' })).run_id);
+    // Runs are shared here, so Bob may add to Alice's conversation.
+    await bob.runs.create({ prompt: 'also mine', conversation_id: alices.conversation_id! });
+    const res = await t.raw(`/api/v1/agent/conversations/${alices.conversation_id}/redirect`, { key: null });
+    expect(res).toMatchObject({ status: 200, body: { session_id: alices.session_id } });
   });
 });

@@ -36,7 +36,7 @@ describe('schedules', () => {
   it('creates a schedule with its next tick in UTC, and gets, lists, updates and deletes it', async () => {
     moveTo('2026-03-02T10:00:30Z');
     const created = await post('/agent/schedules', { name: 'nightly', cron_schedule: '0 2 * * *', prompt: 'Tidy up [simulate 10ms]' });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     const item = ScheduledAgentItemSchema.parse(created.body);
     expect(item).toMatchObject({ name: 'nightly', cron_schedule: '0 2 * * *', enabled: true, prompt: 'Tidy up [simulate 10ms]', last_spawn_error: null });
     expect(item.history).toEqual({ last_ran: null, next_run: '2026-03-03T02:00:00.000Z' });

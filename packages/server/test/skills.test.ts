@@ -89,6 +89,17 @@ describe('skills', () => {
     expect(run.agent_config?.name).toBe('nightly-lint');
   });
 
+  it('runs with config.skills alone, as SDK 1.4 allows: the skills’ text is the agent’s base prompt', async () => {
+    const { run_id } = await t.client.runs.create({ config: { skills: ['team-skills:review'] } });
+    const run = await t.client.runs.wait(run_id, { pollInterval: 20 });
+    expect(run.state).toBe('SUCCEEDED');
+    expect(readFileSync(join(workRoot, run_id, 'base-prompt.txt'), 'utf8')).toBe('# Review\n\nRead the diff line by line.\nSay what would break.');
+    // Skills the server does not have would leave the agent nothing to do.
+    const none = await post({ config: { skills: ['acme/tools:deploy'] } });
+    expect(none.status).toBe(400);
+    expect(none.body.issues[0].path).toBe('prompt');
+  });
+
   it('refuses a skill that matches none, naming the spec and the field', async () => {
     const res = await post({ prompt: 'x', skill: 'acme/tools:deploy' });
     expect(res.status).toBe(400);
@@ -98,5 +109,35 @@ describe('skills', () => {
     const malformed = await post({ prompt: 'x', skill: 'team-skills:broken/SKILL.md' });
     expect(malformed.body.detail).toMatch(/^skill: "team-skills:broken\/SKILL.md" names a SKILL.md that cannot be used: the front matter/);
     expect((await t.raw('/api/v1/agent?sort_by=size')).body.detail).toMatch(/^sort_by: must be one of name, last_run/);
+  });
+});
+
+describe('a schedule with agent_config.skills alone', () => {
+  const clock = { at: new Date('2026-03-02T10:00:30Z'), now() { return new Date(this.at); } };
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({
+      clock,
+      schedulerIntervalMs: 20,
+      executor: 'command',
+      command: nodeAgentCommand(agent),
+      workDir: workRoot,
+      configFile: writeServerConfig({ skill_directories: [join(skillsRoot, 'team-skills')] }),
+    });
+  });
+  afterAll(async () => s?.close());
+
+  it('is taken, and each run it starts has the skills’ text as its base prompt', async () => {
+    const created = await s.client.schedules.create({ name: 'review', cron_schedule: '* * * * *', agent_config: { skills: ['team-skills:review'] } });
+    clock.at = new Date('2026-03-02T10:01:05Z');
+    const deadline = Date.now() + 10_000;
+    let runs = (await s.client.runs.list({ schedule_id: created.id })).runs;
+    while (runs.length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 25));
+      runs = (await s.client.runs.list({ schedule_id: created.id })).runs;
+    }
+    const run = await s.client.runs.wait(runs[0]!.run_id, { pollInterval: 20 });
+    expect(run.state).toBe('SUCCEEDED');
+    expect(readFileSync(join(workRoot, run.run_id, 'base-prompt.txt'), 'utf8')).toMatch(/^# Review/);
   });
 });

@@ -177,6 +177,14 @@ describe.each(factories)('the $name storage', (factory) => {
     expect(typeof stored.seq).toBe('number');
   });
 
+  it('lists the runs of a conversation oldest first, and none for an unknown one', async () => {
+    await created(storage.runs, newRun('c-a', { conversationId: 'conv-x' }));
+    await created(storage.runs, newRun('c-b', { conversationId: 'conv-y' }));
+    await created(storage.runs, newRun('c-c', { conversationId: 'conv-x' }));
+    expect((await storage.runs.conversationRuns('conv-x')).map((run) => run.id)).toEqual(['c-a', 'c-c']);
+    expect(await storage.runs.conversationRuns('conv-z')).toEqual([]);
+  });
+
   it('answers a create repeated under the same key with the first run, and a different body under it as a conflict', async () => {
     const first = await created(storage.runs, newRun('r1', { idempotencyKey: 'k', requestHash: 'h1' }));
     const replay = await storage.runs.create(newRun('r2', { idempotencyKey: 'k', requestHash: 'h1' }));

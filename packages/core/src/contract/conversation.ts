@@ -52,11 +52,14 @@ export const ConversationStepSchema = z.looseObject({
 });
 export type ConversationStep = z.infer<typeof ConversationStepSchema>;
 
-/** `GET /agent/runs/{runId}/conversation`: the run's messages, normalised into steps. */
+/**
+ * `GET /agent/runs/{runId}/conversation` (one run's messages) and `GET /agent/conversations/{conversationId}`
+ * (every run's of the conversation), normalised into steps.
+ */
 export const ConversationResponseSchema = z
   .looseObject({
     conversation_id: z.string(),
     steps: z.array(ConversationStepSchema),
   })
-  .describe("A run's normalised conversation");
+  .describe('A normalised conversation');
 export type ConversationResponse = z.infer<typeof ConversationResponseSchema>;

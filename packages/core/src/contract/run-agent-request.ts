@@ -73,14 +73,20 @@ export const RunMetadataSchema = z
 
 const id = (what: string) => z.string().min(1, `must be a non-empty ${what}`);
 
-/** The body of `POST /agent/runs`. `prompt` is required unless a skill is given; unknown members pass through. */
+/**
+ * The body of `POST /agent/runs`. `prompt` is required unless a skill (`skill`,
+ * `config.skill_spec`, `config.skills`) or a conversation to continue is given, as SDK 1.4
+ * has it; unknown members pass through.
+ */
 export const RunAgentRequestSchema = z
   .looseObject({
     prompt: z
       .string()
       .max(PROMPT_MAX_CHARS, `must be at most ${PROMPT_MAX_CHARS} characters`)
       .optional()
-      .describe(`The instruction for the agent; required unless a skill is given; at most ${PROMPT_MAX_CHARS} characters`),
+      .describe(
+        `The instruction for the agent; required unless a skill (skill, config.skill_spec, config.skills) or a conversation_id is given; at most ${PROMPT_MAX_CHARS} characters`,
+      ),
     config: AmbientAgentConfigSchema.optional(),
     title: singleLineText(z.string().max(TITLE_MAX_CHARS, `must be at most ${TITLE_MAX_CHARS} characters`))
       .optional()
@@ -109,12 +115,12 @@ export const RunAgentRequestSchema = z
     on_behalf_of: id('user uid').optional().describe('The user the run acts for'),
   })
   .superRefine((value, ctx) => {
-    const hasSkill = Boolean(value.skill || value.config?.skill_spec);
-    if (!hasSkill && (value.prompt === undefined || value.prompt.trim() === '')) {
+    const hasSkill = Boolean(value.skill || value.config?.skill_spec || value.config?.skills?.length);
+    if (!hasSkill && !value.conversation_id && (value.prompt === undefined || value.prompt.trim() === '')) {
       ctx.addIssue({
         code: 'custom',
         path: ['prompt'],
-        message: 'is required (a non-empty string) unless a skill is given in skill or config.skill_spec',
+        message: 'is required (a non-empty string) unless a skill is given in skill, config.skill_spec or config.skills, or a conversation_id to continue',
       });
     }
   })

@@ -22,7 +22,7 @@ const scheduleFields = {
     .trim()
     .min(1, 'must be a 5-field cron expression such as "0 9 * * 1-5"')
     .describe('When to start a run: a 5-field cron expression (minute hour day-of-month month day-of-week)'),
-  prompt: z.string().optional().describe('The instruction for each run; required unless agent_config.skill_spec is given'),
+  prompt: z.string().optional().describe('The instruction for each run; required unless agent_config.skill_spec or agent_config.skills is given'),
   agent_config: AmbientAgentConfigSchema.optional().describe('Configuration of each run (environment, skill, model, ...)'),
   agent_uid: z.string().min(1).optional().describe('A named agent whose defaults each run takes'),
   metadata: metadata.optional().describe(`String map copied to each run (at most ${SCHEDULE_METADATA_MAX_KEYS} keys)`),
@@ -30,15 +30,15 @@ const scheduleFields = {
 };
 
 function needsInstruction(
-  value: { prompt?: string | undefined; agent_config?: { skill_spec?: string | undefined } | undefined },
+  value: { prompt?: string | undefined; agent_config?: { skill_spec?: string | undefined; skills?: string[] | undefined } | undefined },
   ctx: z.RefinementCtx,
 ): void {
   const hasPrompt = value.prompt !== undefined && value.prompt.trim() !== '';
-  if (!hasPrompt && !value.agent_config?.skill_spec) {
+  if (!hasPrompt && !value.agent_config?.skill_spec && !value.agent_config?.skills?.length) {
     ctx.addIssue({
       code: 'custom',
       path: ['prompt'],
-      message: 'is required (a non-empty string) unless agent_config.skill_spec is given',
+      message: 'is required (a non-empty string) unless agent_config.skill_spec or agent_config.skills is given',
     });
   }
 }

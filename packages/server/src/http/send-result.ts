@@ -10,6 +10,9 @@ export function sendResult(req: IncomingMessage, res: ServerResponse, result: un
     return;
   }
   switch (result.reply) {
+    case 'json':
+      sendJson(res, result.status, result.value);
+      return;
     case 'empty':
       res.writeHead(result.status, result.headers).end();
       return;

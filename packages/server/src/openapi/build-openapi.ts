@@ -60,7 +60,9 @@ export function buildOpenApi(): JsonSchema {
     summary: 'Create a run',
     description:
       'Metadata, mode, attachments (stored and given to the agent), conversation_id, parent_run_id, interactive and ' +
-      'agent_identity_uid are stored with the run; metadata can be filtered on when listing.',
+      'agent_identity_uid are stored with the run; metadata can be filtered on when listing. A parent_run_id or ' +
+      'conversation_id the caller may not see is a 400. Without a prompt, a run takes its base prompt from its skills, ' +
+      'or continues its conversation with the conversation’s last instruction.',
     parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string' } }],
     requestBody: { required: true, content: json(ref('RunAgentRequest')) },
     responses: {
@@ -68,15 +70,16 @@ export function buildOpenApi(): JsonSchema {
       '409': problem('Idempotency-Key reused with another body'),
       '413': problem('The body is larger than the server accepts'),
       ...errors,
-      '404': problem('parent_run_id names no run'),
     },
   };
+  // Served without a key, as SDK 1.4 calls them: they answer only the mapped id.
   const redirect = (operationId: string, summary: string, param: string, schema: string) => ({
     get: {
       operationId,
       summary,
+      security: [],
       parameters: [{ name: param, in: 'path', required: true, schema: { type: 'string' } }],
-      responses: { '200': { description: summary, content: json(ref(schema)) }, ...errors },
+      responses: { '200': { description: summary, content: json(ref(schema)) }, '404': problem('No such session or conversation') },
     },
   });
   return {
@@ -152,10 +155,22 @@ export function buildOpenApi(): JsonSchema {
       ),
       '/agent/conversations/{conversationId}/redirect': redirect(
         'checkConversationRedirect',
-        'The session of a conversation’s newest run',
+        'The session of the newest run the conversation’s owner added',
         'conversationId',
         'ConversationCheckRedirectResponse',
       ),
+      '/agent/conversations/{conversationId}': {
+        get: {
+          operationId: 'getConversation',
+          summary: 'The conversation’s normalised messages across its runs the caller may read, one step per execution',
+          parameters: [{ name: 'conversationId', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: {
+            '200': { description: 'The conversation', content: json(ref('ConversationResponse')) },
+            '401': problem('Missing or unknown API key'),
+            '404': problem('No such conversation, or another principal’s'),
+          },
+        },
+      },
       ...catalog.paths,
     },
     components: {

@@ -34,6 +34,8 @@ export function catalogOpenApi({ input, output, ref, json, problem }: OpenApiHel
   const query = (schema: z.ZodObject) =>
     Object.entries(schema.shape).map(([name, s]) => ({ name, in: 'query', required: false, schema: input(s as z.ZodType) }));
   const ok = (description: string, name: string) => ({ '200': { description, content: json(ref(name)) } });
+  // A create answers 201, as the published contract has it.
+  const created = (description: string, name: string) => ({ '201': { description, content: json(ref(name)) } });
   const schedule = ok('The schedule', 'ScheduledAgentItem');
   const identity = ok('The named agent', 'AgentIdentity');
   return {
@@ -44,7 +46,7 @@ export function catalogOpenApi({ input, output, ref, json, problem }: OpenApiHel
           operationId: 'createSchedule',
           summary: 'A schedule that starts a run at each tick of a 5-field cron expression',
           requestBody: { required: true, content: json(ref('ScheduleCreateRequest')) },
-          responses: { ...schedule, ...errors },
+          responses: { ...created('The schedule', 'ScheduledAgentItem'), ...errors },
         },
       },
       '/agent/schedules/{scheduleId}': {
@@ -85,7 +87,7 @@ export function catalogOpenApi({ input, output, ref, json, problem }: OpenApiHel
         post: {
           operationId: 'createIdentity',
           requestBody: { required: true, content: json(ref('CreateAgentIdentityRequest')) },
-          responses: { ...identity, ...errors },
+          responses: { ...created('The named agent', 'AgentIdentity'), ...errors },
         },
       },
       '/agent/identities/{uid}': {

@@ -5,6 +5,7 @@ import { createRunRoute, createRunsRoute } from './create-run.js';
 import { downloadArtifactRoute, downloadHandoffRoute, downloadTranscriptRoute } from './downloads.js';
 import { getArtifactRoute } from './get-artifact.js';
 import { getConversationRoute } from './get-conversation.js';
+import { getConversationByIdRoute } from './get-conversation-by-id.js';
 import { getTranscriptRoute } from './get-transcript.js';
 import { handoffAttachmentsRoute } from './handoff-attachments.js';
 import { submitFollowupRoute } from './submit-followup.js';
@@ -43,6 +44,7 @@ export function apiRoutes(executorName: string): Route[] {
     cancelRunRoute,
     sessionRedirectRoute,
     conversationRedirectRoute,
+    getConversationByIdRoute,
     runEventsRoute,
     runOutputRoute,
     submitFollowupRoute,

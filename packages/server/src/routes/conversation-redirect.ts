@@ -1,9 +1,10 @@
 import type { Route } from '../http/route.js';
 
-/** `GET /agent/conversations/{conversationId}/redirect`: the session of the conversation's newest run. */
+/** `GET /agent/conversations/{conversationId}/redirect`: the session of the newest run the conversation's owner added. */
 export const conversationRedirectRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/conversations/:conversationId/redirect',
-  auth: true,
-  handle: ({ params, app, caller }) => app.reads.conversationSession(params.conversationId!, caller),
+  // Without a key, as SDK 1.4 calls it: it reveals only an id as unguessable as the one asked for.
+  auth: false,
+  handle: ({ params, app }) => app.reads.conversationSession(params.conversationId!),
 };

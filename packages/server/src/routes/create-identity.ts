@@ -1,4 +1,5 @@
 import { readJsonBody } from '../http/read-json-body.js';
+import { json } from '../http/reply.js';
 import type { Route } from '../http/route.js';
 
 /** `POST /agent/identities`: a named agent. */
@@ -7,6 +8,7 @@ export const createIdentityRoute: Route = {
   path: '/api/v1/agent/identities',
   auth: true,
   async handle({ req, app, caller }) {
-    return app.identities.create(await readJsonBody(req, app.maxBodyBytes), caller);
+    // 201, as the published contract answers a create.
+    return json(await app.identities.create(await readJsonBody(req, app.maxBodyBytes), caller), 201);
   },
 };

@@ -1,4 +1,5 @@
 import { readJsonBody } from '../http/read-json-body.js';
+import { json } from '../http/reply.js';
 import type { Route } from '../http/route.js';
 
 /** `POST /agent/schedules`: a schedule that starts a run at each tick of its cron expression. */
@@ -7,6 +8,7 @@ export const createScheduleRoute: Route = {
   path: '/api/v1/agent/schedules',
   auth: true,
   async handle({ req, app, caller }) {
-    return app.schedules.create(await readJsonBody(req, app.maxBodyBytes), caller);
+    // 201, as the published contract answers a create.
+    return json(await app.schedules.create(await readJsonBody(req, app.maxBodyBytes), caller), 201);
   },
 };

@@ -4,6 +4,7 @@ import type { Route } from '../http/route.js';
 export const sessionRedirectRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/sessions/:sessionUuid/redirect',
-  auth: true,
-  handle: ({ params, app, caller }) => app.reads.sessionConversation(params.sessionUuid!, caller),
+  // Without a key, as SDK 1.4 calls it: it reveals only an id as unguessable as the one asked for.
+  auth: false,
+  handle: ({ params, app }) => app.reads.sessionConversation(params.sessionUuid!),
 };

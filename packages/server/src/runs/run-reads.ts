@@ -18,6 +18,7 @@ import { encodeCursor } from '../store/list-cursor.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunListQuery, RunStore } from '../store/run-store.js';
 import { conversationEntries } from './conversation-entries.js';
+import { conversationIdOf } from './conversation-id.js';
 import { handoffFiles } from './handoff-files.js';
 import type { RunEventLog } from './run-event-log.js';
 import type { RunService } from './run-service.js';
@@ -101,20 +102,33 @@ export class RunReads {
     return toConversationResponse(run, conversationEntries(run, await this.conversations.list(run.id)));
   }
 
-  /** The session of the conversation's newest run. */
-  async conversationSession(conversationId: string, caller: RunCreatorInfo): Promise<{ session_id: string }> {
-    const run = await this.store.latestInConversation(conversationId);
+  /** A conversation's normalised messages across its runs the caller may read, one step per execution, oldest first. */
+  async conversationById(conversationId: string, caller: RunCreatorInfo): Promise<ConversationResponse> {
+    const runs = await this.runs.conversationRuns(conversationId, caller);
     // Another principal's conversation is as unknown as a missing one.
-    if (!run || !this.runs.mayRead(caller.uid, run)) throw new NotFoundError(`No conversation "${conversationId}".`);
-    return { session_id: run.sessionId };
+    if (!runs) throw new NotFoundError(`No conversation "${conversationId}".`);
+    const steps = [];
+    for (const run of runs) steps.push(...toConversationResponse(run, conversationEntries(run, await this.conversations.list(run.id))).steps);
+    return { conversation_id: conversationId, steps };
   }
 
-  /** The conversation a session belongs to. */
-  async sessionConversation(sessionId: string, caller: RunCreatorInfo): Promise<{ conversation_id?: string }> {
+  /**
+   * The session of the newest run its owner (the creator of its first run) added to a
+   * conversation. Served without a key, as SDK 1.4 calls it: it answers only the mapped id.
+   */
+  async conversationSession(conversationId: string): Promise<{ session_id: string }> {
+    const runs = await this.store.conversationRuns(conversationId);
+    const owner = runs[0]?.creator.uid;
+    const newest = runs.filter((run) => run.creator.uid === owner).at(-1);
+    if (!newest) throw new NotFoundError(`No conversation "${conversationId}".`);
+    return { session_id: newest.sessionId };
+  }
+
+  /** The conversation a session belongs to. Served without a key, as SDK 1.4 calls it: it answers only the mapped id. */
+  async sessionConversation(sessionId: string): Promise<{ conversation_id: string }> {
     const run = await this.store.getBySession(sessionId);
-    // Another principal's session is as unknown as a missing one.
-    if (!run || !this.runs.mayRead(caller.uid, run)) throw new NotFoundError(`No session "${sessionId}".`);
-    return run.conversationId !== undefined ? { conversation_id: run.conversationId } : {};
+    if (!run) throw new NotFoundError(`No session "${sessionId}".`);
+    return { conversation_id: conversationIdOf(run) };
   }
 
   /** The stored output after event `since`, paged. */

@@ -7,9 +7,11 @@ import {
 } from '@agent-runs/core/contract';
 import type { RunExecutor } from '../executors/run-executor.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/domain-errors.js';
+import { conversationIdOf } from './conversation-id.js';
 import { invalidField, invalidInput, invalidLines } from '../domain/invalid-request-input.js';
 import { decodeAttachments, type RunOrigin, type RunRecord } from '../store/run-record.js';
 import type { RunSetupResolver } from '../catalog/resolve-run-setup.js';
+import type { ConversationStore } from '../store/conversation-store.js';
 import type { RunStore } from '../store/run-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import type { MonotonicClock } from './monotonic-clock.js';
@@ -37,6 +39,7 @@ export class RunService {
     private readonly clock: MonotonicClock,
     private readonly events: RunEventLog,
     private readonly setup: RunSetupResolver,
+    private readonly conversations: ConversationStore,
     /** Every key reads and cancels every run; otherwise only its own principal's. */
     readonly sharedRuns = false,
     private readonly peers: Peers = NO_PEERS,
@@ -45,6 +48,22 @@ export class RunService {
   /** Whether `principal` may read and cancel `run`. */
   mayRead(principal: string | undefined, run: RunRecord): boolean {
     return this.sharedRuns || run.creator.uid === principal;
+  }
+
+  /**
+   * The runs of a conversation `caller` may see, oldest first; undefined when there is no
+   * such conversation or it is not theirs. A conversation belongs to the creator of its
+   * first run; a run another principal added later is left out, never taken as the owner's.
+   */
+  async conversationRuns(conversationId: string, caller: RunCreatorInfo): Promise<RunRecord[] | undefined> {
+    let runs = await this.store.conversationRuns(conversationId);
+    if (runs.length === 0) {
+      // A run stored before runs had a conversation is one of its own, under the run's id.
+      const run = await this.store.get(conversationId);
+      if (run && conversationIdOf(run) === conversationId) runs = [run];
+    }
+    if (!runs[0] || !this.mayRead(caller.uid, runs[0])) return undefined;
+    return runs.filter((run) => this.mayRead(caller.uid, run));
   }
 
   async create({ body, creator, source, idempotencyKey, schedule }: CreateRunInput): Promise<RunAgentResponse> {
@@ -66,23 +85,35 @@ export class RunService {
       ...rest
     } = parsed.data;
     const parent = parentRunId === undefined ? undefined : await this.store.get(parentRunId);
-    // Another principal's run is as unknown as a missing one.
+    // Another principal's run is as unknown as a missing one; a 400 as the SDK documents (a bad value in the body).
     if (parentRunId !== undefined && (!parent || !this.mayRead(creator.uid, parent))) {
-      throw new NotFoundError(`parent_run_id: no run with id "${parentRunId}".`);
+      throw invalidField('parent_run_id', `no run with id "${parentRunId}".`);
     }
-    const executorProblems = this.executor.check?.(prompt) ?? [];
+    const conversation = conversationId === undefined ? undefined : await this.conversationRuns(conversationId, creator);
+    // A 400, not a 404: the published create answers 400 for a bad body and lists no 404, and
+    // another principal's conversation gets the same answer as an unknown one (its existence stays hidden).
+    if (conversationId !== undefined && !conversation) {
+      throw invalidField('conversation_id', `no conversation "${conversationId}" of yours; give the conversation_id of one of your runs.`);
+    }
+    // A handoff without a prompt continues the conversation with its last instruction.
+    const instruction = prompt.trim() === '' && conversation ? await this.lastInstruction(conversation) : prompt;
+    const executorProblems = this.executor.check?.(instruction) ?? [];
     if (executorProblems.length) throw invalidLines(executorProblems);
 
     const skillSpec = skill ?? config.skill_spec;
     const resolved = await this.setup.resolve({ config, skill, identityUid: agentIdentityUid, principal: creator.uid });
     const agentConfig = resolved.config;
+    if (instruction.trim() === '' && !agentConfig.base_prompt?.trim()) {
+      // Skills this server does not have, or a conversation with no instruction, leave the agent nothing to do.
+      throw invalidField('prompt', 'is required here: no skill this server has gives a base prompt, and no earlier instruction of the conversation is there to continue.');
+    }
     const origin = { ...resolved.origin, ...(schedule ? { schedule } : {}) };
     const now = this.clock.now();
     const result = await this.store.create({
       id: timeOrderedId(),
-      title: title?.trim() || runTitle(prompt, resolved.origin.agent_skill?.name ?? skillSpec),
+      title: title?.trim() || runTitle(instruction, resolved.origin.agent_skill?.name ?? skillSpec),
       state: 'QUEUED',
-      prompt,
+      prompt: instruction,
       createdAt: now,
       updatedAt: now,
       startedAt: null,
@@ -119,6 +150,16 @@ export class RunService {
     }
     const state = result.kind === 'created' ? 'QUEUED' : ((await this.store.get(result.run.id))?.state ?? result.run.state);
     return { run_id: result.run.id, task_id: result.run.id, state, at_capacity: atCapacity || undefined };
+  }
+
+  /** The newest instruction of a conversation: its newest run's last follow-up, else the newest prompt given. */
+  private async lastInstruction(runs: readonly RunRecord[]): Promise<string> {
+    for (const run of [...runs].reverse()) {
+      const followups = (await this.conversations.list(run.id)).filter((m) => m.kind === 'followup' && m.text.trim() !== '');
+      const text = followups.at(-1)?.text ?? run.prompt;
+      if (text.trim() !== '') return text;
+    }
+    return '';
   }
 
   /** The run, if `caller` may read it; another principal's run is as unknown as a missing one. */

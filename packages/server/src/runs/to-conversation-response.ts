@@ -1,6 +1,7 @@
 import type { ConversationMessage, ConversationResponse, ConversationStep } from '@agent-runs/core/contract';
 import type { ConversationEntry } from '../executors/execution-input.js';
 import type { RunRecord } from '../store/run-record.js';
+import { conversationIdOf } from './conversation-id.js';
 
 function message(id: string, role: 'user' | 'assistant', text: string, at: string): ConversationMessage {
   return { message_ids: [id], role, timestamp: at, content: [{ type: 'text', message_id: id, text }] };
@@ -35,5 +36,5 @@ export function toConversationResponse(run: RunRecord, entries: readonly Convers
       step.description ??= entry.text;
     }
   });
-  return { conversation_id: run.id, steps: [...steps.entries()].sort(([a], [b]) => a - b).map(([, step]) => step) };
+  return { conversation_id: conversationIdOf(run), steps: [...steps.entries()].sort(([a], [b]) => a - b).map(([, step]) => step) };
 }

@@ -22,7 +22,11 @@ export class ScheduleRules {
     if (!parsed.success) throw invalidInput(parsed.error, 'body');
     const value = parsed.data as ScheduleCreate;
     this.cron(value.cron_schedule);
-    await this.setup.resolve({ config: value.agent_config, identityUid: value.agent_uid, principal: caller.uid }, SCHEDULE_FIELDS);
+    const { config } = await this.setup.resolve({ config: value.agent_config, identityUid: value.agent_uid, principal: caller.uid }, SCHEDULE_FIELDS);
+    if (!value.prompt?.trim() && !config.base_prompt?.trim()) {
+      // Skills this server does not have would leave each run nothing to do.
+      throw invalidField('prompt', 'is required here: none of agent_config.skills names a skill this server has, so there is no base prompt to run.');
+    }
     return parsed.data;
   }
 

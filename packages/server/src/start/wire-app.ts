@@ -121,7 +121,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     owner: { id: serverId, leaseMs: opts.leaseMs },
     peers,
   });
-  const runs = new RunService(store, queue, executor, clock, events, setup, opts.sharedRuns, peers);
+  const runs = new RunService(store, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers);
   const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir);
   const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock, events, peers);
   const rules = new ScheduleRules(setup, timeZone);

@@ -101,8 +101,9 @@ export class PostgresRunStore implements RunStore {
     return rows.map((r) => ({ fileName: r.file_name, mimeType: r.mime_type, data: r.data }));
   }
 
-  async latestInConversation(conversationId: string): Promise<RunRecord | undefined> {
-    return this.one(`SELECT ${RUN_COLUMNS} FROM runs WHERE conversation_id = $1 ORDER BY seq DESC LIMIT 1`, [conversationId]);
+  async conversationRuns(conversationId: string): Promise<RunRecord[]> {
+    const { rows } = await this.pool.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE conversation_id = $1 ORDER BY seq`, [conversationId]);
+    return rows.map((row) => toRunRecord(row));
   }
 
   async list(query: RunListQuery): Promise<RunListPage> {

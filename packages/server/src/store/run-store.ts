@@ -59,8 +59,8 @@ export interface RunStore {
   getBySession(sessionId: string): Promise<RunRecord | undefined>;
   /** The files given with the run's prompt, in the order given. */
   getAttachments(id: string): Promise<StoredAttachment[]>;
-  /** The newest run of a conversation. */
-  latestInConversation(conversationId: string): Promise<RunRecord | undefined>;
+  /** The runs of a conversation, oldest first (the first one started it, and its creator owns it). */
+  conversationRuns(conversationId: string): Promise<RunRecord[]>;
   list(query: RunListQuery): Promise<RunListPage>;
   /** Applies the transition if the run is in one of `from`; returns the updated run or undefined. */
   transition(id: string, change: RunTransition): Promise<RunRecord | undefined>;

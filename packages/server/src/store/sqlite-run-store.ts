@@ -129,11 +129,9 @@ export class SqliteRunStore implements RunStore {
     return this.attachments.get(id);
   }
 
-  async latestInConversation(conversationId: string): Promise<RunRecord | undefined> {
-    const row = this.statement(`SELECT ${COLUMNS} FROM runs WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1`).get(conversationId) as
-      | RunRow
-      | undefined;
-    return row ? toRecord(row) : undefined;
+  async conversationRuns(conversationId: string): Promise<RunRecord[]> {
+    const rows = this.statement(`SELECT ${COLUMNS} FROM runs WHERE conversation_id = ? ORDER BY seq`).all(conversationId) as RunRow[];
+    return rows.map((row) => toRecord(row));
   }
 
   async getBySession(sessionId: string): Promise<RunRecord | undefined> {

@@ -43,11 +43,22 @@ describe('follow-ups and artifacts on the command line, with a command agent', (
     const result = await cli('followup', runId, 'Now add a test', '--wait', '--poll-interval', '50ms');
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('Follow-up sent');
+    // Only the execution the follow-up started: the first one's states and output are not shown again.
+    expect(result.stdout + result.stderr).toContain('working on execution 2');
+    expect(result.stdout + result.stderr).not.toContain('working on execution 1');
+    expect(result.stderr.match(/INPROGRESS/g)).toHaveLength(1);
     const conversation = await cli('conversation', runId);
     expect(conversation.code).toBe(0);
     expect(conversation.stdout).toContain('user: Fix the parser');
     expect(conversation.stdout).toContain('user: Now add a test');
     expect(conversation.stdout).toContain('assistant: execution 2 opened a pull request');
+  });
+
+  it('follows up with --wait --quiet: the new execution’s states, no agent output', async () => {
+    const result = await cli('followup', runId, 'And a changelog entry', '--wait', '--quiet', '--poll-interval', '50ms');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('INPROGRESS');
+    expect(result.stdout + result.stderr).not.toContain('working on execution');
   });
 
   it('refuses an empty message, a missing one and a bad mode with clear errors', async () => {

@@ -58,6 +58,7 @@ export function registerFollowUpRunTool(server: McpServer, ctx: ServerContext): 
           signal: extra.signal,
           heartbeatMs: ctx.heartbeatMs,
           pollIntervalMs: ctx.pollIntervalMs,
+          afterFollowup: answer.followup_id,
           onProgress: async (line) => {
             if (progressToken === undefined) return;
             progress += 1;

@@ -1,6 +1,11 @@
 import { environmentIdFor, agentUidFor, type AgentRunsClient, type AmbientAgentConfig } from '@agent-runs/core';
 import type { ParsedFlags } from '../flags/parsed-flags.js';
 
+/** The end of an unknown environment's message: the command that lists them. */
+export const environmentsHint = (invocation: string) => `list them with "${invocation} environments"`;
+/** The end of an unknown named agent's message: the command that lists them. */
+export const agentsHint = (invocation: string) => `list them with "${invocation} agents"`;
+
 /**
  * `--environment` and `--agent` name an environment and a named agent by name or id; the
  * ids the API takes are looked up (one list call each, only when the flag is given).
@@ -8,12 +13,14 @@ import type { ParsedFlags } from '../flags/parsed-flags.js';
 export async function resolveEnvironmentAndAgentFlags(
   flags: ParsedFlags,
   client: AgentRunsClient,
+  /** How to write the command in a hint, e.g. `agent-runs`: an unknown name points at its list command. */
+  invocation: string,
 ): Promise<{ environmentId?: string; agentUid?: string }> {
   const environment = flags.nonEmpty('environment');
   const agent = flags.nonEmpty('agent');
   return {
-    ...(environment !== undefined ? { environmentId: await environmentIdFor(client.environments, environment, '--environment') } : {}),
-    ...(agent !== undefined ? { agentUid: await agentUidFor(client.agents, agent, '--agent') } : {}),
+    ...(environment !== undefined ? { environmentId: await environmentIdFor(client.environments, environment, '--environment', environmentsHint(invocation)) } : {}),
+    ...(agent !== undefined ? { agentUid: await agentUidFor(client.agents, agent, '--agent', agentsHint(invocation)) } : {}),
   };
 }
 

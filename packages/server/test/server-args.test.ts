@@ -34,6 +34,16 @@ describe('agent-runs-server arguments', () => {
     expect(() => parseServerArgs(['--colour'], {})).toThrow(ServerConfigError);
   });
 
+  it('says what is wrong with a key or --no-auth in the terms typed, not the programmatic option names', () => {
+    expect(() => parseServerArgs(['--api-key', 'short'], {})).toThrow('--api-key: the key is 5 characters long; an API key must have at least 8.');
+    expect(() => parseServerArgs([], { [SERVER_ENV.apiKeys]: 'long-enough-key, bad' })).toThrow(
+      `${SERVER_ENV.apiKeys}: the 2nd key is 3 characters long; an API key must have at least 8.`,
+    );
+    expect(() => parseServerArgs(['--no-auth', '--host', '0.0.0.0'], {})).toThrow(
+      '--no-auth works only on a loopback --host (127.0.0.1, ::1, localhost), not "0.0.0.0"; give --api-key instead.',
+    );
+  });
+
   it('asks for help', () => {
     expect(parseServerArgs(['--help'], {})).toEqual({ help: true });
   });

@@ -34,6 +34,9 @@ describe('the bundled Action with a command agent', () => {
     expect(followUp.outputs['run-id']).toBe(runId);
     expect(followUp.outputs.result).toBe('execution 2 opened a pull request');
     expect(followUp.stdout).toContain(`Sent a follow-up to run ${runId}`);
+    // Only the execution the follow-up started: the first one's output is not logged again.
+    expect(followUp.stdout).toContain('working on execution 2');
+    expect(followUp.stdout).not.toContain('working on execution 1');
     const conversation = await t.client.runs.conversation(runId);
     expect(conversation.steps.flatMap((s) => s.messages.filter((m) => m.role === 'user').map((m) => (m.content[0] as { text: string }).text))).toEqual([
       'Fix the parser',

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,11 +43,22 @@ describe('follow-ups and artifacts on the command line, with a command agent', (
     const result = await cli('followup', runId, 'Now add a test', '--wait', '--poll-interval', '50ms');
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('Follow-up sent');
+    // Only the execution the follow-up started: the first one's states and output are not shown again.
+    expect(result.stdout + result.stderr).toContain('working on execution 2');
+    expect(result.stdout + result.stderr).not.toContain('working on execution 1');
+    expect(result.stderr.match(/INPROGRESS/g)).toHaveLength(1);
     const conversation = await cli('conversation', runId);
     expect(conversation.code).toBe(0);
     expect(conversation.stdout).toContain('user: Fix the parser');
     expect(conversation.stdout).toContain('user: Now add a test');
     expect(conversation.stdout).toContain('assistant: execution 2 opened a pull request');
+  });
+
+  it('follows up with --wait --quiet: the new execution’s states, no agent output', async () => {
+    const result = await cli('followup', runId, 'And a changelog entry', '--wait', '--quiet', '--poll-interval', '50ms');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('INPROGRESS');
+    expect(result.stdout + result.stderr).not.toContain('working on execution');
   });
 
   it('refuses an empty message, a missing one and a bad mode with clear errors', async () => {
@@ -68,6 +79,45 @@ describe('follow-ups and artifacts on the command line, with a command agent', (
     expect(unknown.stderr).toMatch(/no-such-run/);
     const download = await cli('download', 'no-such-thing', '--out', out);
     expect(download.code).toBe(4);
+  });
+});
+
+describe('plans and screenshots on the command line', () => {
+  it('prints a plan’s text with --plan and in --json, and saves a screenshot under the name it is listed by', async () => {
+    const sim = await startAgentServer({ executor: 'simulated', simulatedDurationMs: 10 });
+    try {
+      const run = await sim.client.runs.createAndWait({ prompt: 'Plan it [simulate artifact plan screenshot]' }, { pollInterval: 20 });
+      const simCli = (...args: string[]) => runCli(args, { env: sim.env });
+      const table = await simCli('artifacts', run.run_id);
+      expect(table.stdout).toMatch(/PLAN\s+Simulated plan/);
+      expect(table.stdout).toMatch(/SCREENSHOT\s+screenshot\.png/);
+      expect(table.stderr).toContain(`artifacts ${run.run_id} --plan`);
+
+      const plan = await simCli('artifacts', run.run_id, '--plan');
+      expect(plan.code).toBe(0);
+      expect(plan.stdout).toBe('# Simulated plan\n\n1. Read the code.\n2. Change it.\n');
+
+      const json = JSON.parse((await simCli('artifacts', run.run_id, '--json')).stdout) as { artifact_type: string; data: { content?: string } }[];
+      expect(json.find((a) => a.artifact_type === 'PLAN')!.data.content).toContain('1. Read the code.');
+
+      const dir = join(out, 'shots');
+      const saved = await simCli('download', run.run_id, '--out', dir);
+      expect(saved.code).toBe(0);
+      expect(readdirSync(dir)).toEqual(['screenshot.png']);
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
+describe('download to a place that cannot take it', () => {
+  it('refuses an --out that is a file as a usage error naming the flag, before fetching anything', async () => {
+    const file = join(out, 'not-a-folder.txt');
+    writeFileSync(file, 'x');
+    const result = await cli('download', runId, '--out', file);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--out ${file} is a file; --out takes the folder to save into`);
+    expect(result.stderr).not.toMatch(/EEXIST|unexpected/);
   });
 });
 

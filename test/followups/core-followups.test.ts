@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import OzAPI from 'oz-agent-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  APIConnectionError,
   ArtifactNotDownloadableError,
+  DownloadWriteError,
   NotFoundError,
   PermissionDeniedError,
   RequestValidationError,
@@ -51,6 +53,21 @@ describe('a command agent run through the core client', () => {
     sink.on('data', (c: Buffer) => chunks.push(c));
     await t.client.artifacts.download(uid, { to: sink });
     expect(Buffer.concat(chunks)).toEqual(FILE_BYTES);
+  });
+
+  it('downloads into a folder that does not exist yet by making it', async () => {
+    const to = join(out, 'new', 'folder', 'report.bin');
+    await t.client.artifacts.download(fileUid(finished), { to });
+    expect(readFileSync(to)).toEqual(FILE_BYTES);
+  });
+
+  it('names a local problem plainly, not as a network failure', async () => {
+    writeFileSync(join(out, 'a-file'), 'in the way');
+    const to = join(out, 'a-file', 'report.bin');
+    const error = await t.client.artifacts.download(fileUid(finished), { to }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DownloadWriteError);
+    expect(error).not.toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toBe(`Could not save the download to ${to}: a file is in the way of a folder on that path.`);
   });
 
   it('fetches the same bytes through the official SDK', async () => {

@@ -10,10 +10,11 @@ export const AGENT_KEY = 'followups-test-key-0123456789';
 export const FILE_BYTES = Buffer.concat([Buffer.from('report '), Buffer.from([0, 1, 2, 254, 255]), Buffer.from(' end\n')]);
 
 // A real agent: a shell script that opens a "pull request" (a report line), writes a
-// file, records which execution ran where, and answers follow-ups.
+// file, records which execution ran where, says which execution is working, and answers follow-ups.
 const AGENT = `#!/bin/sh
 set -eu
 cat > /dev/null
+printf 'working on execution %s\\n' "$AGENT_RUNS_EXECUTION"
 printf '%s|%s|%s\\n' "$AGENT_RUNS_EXECUTION" "$(pwd)" "$(cat "$AGENT_RUNS_FOLLOWUP_FILE")" >> executions.log
 printf 'report \\000\\001\\002\\376\\377 end\\n' > "$AGENT_RUNS_ARTIFACTS_DIR/report.bin"
 printf '%s\\n' '{"type":"PULL_REQUEST","url":"https://github.com/acme/app/pull/42","branch":"agent/fix-parser"}' >> "$AGENT_RUNS_REPORT_FILE"

@@ -43,6 +43,8 @@ describe('follow-ups and artifacts over MCP, with a command agent', () => {
     expect(output.wait.finished).toBe(true);
     expect(output.wait.run.status_message.message).toBe('execution 2 opened a pull request');
     expect(progress.length).toBeGreaterThan(0);
+    // Progress tells of the execution the follow-up started, never of the first one's output.
+    expect(progress.join('\n')).not.toContain('working on execution 1');
 
     const conversation = await mcp.client.callTool({ name: 'get_run_conversation', arguments: { run_id } });
     const text = (conversation.content as Text[])[0]!.text!;

@@ -32,14 +32,15 @@ const link = (run: RunItem) => (run.session_link ? ` ${run.session_link}` : '');
 /** What the step does to get a run going: create one, or follow up an existing one. */
 export type RunStart = { request: RunAgentRequest } | { followup: { runId: string; message: string } };
 
-async function start(client: AgentRunsClient, how: RunStart): Promise<{ runId: string; line: string }> {
+/** The run, a line to log, and for a follow-up its id: following shows only the execution it started. */
+async function start(client: AgentRunsClient, how: RunStart): Promise<{ runId: string; line: string; followupId: string | undefined }> {
   if ('followup' in how) {
     const { runId, message } = how.followup;
     const answer = await client.runs.followup(runId, { message });
-    return { runId, line: `Sent a follow-up to run ${runId}${answer.state ? ` (${answer.state})` : ''}.` };
+    return { runId, line: `Sent a follow-up to run ${runId}${answer.state ? ` (${answer.state})` : ''}.`, followupId: answer.followup_id };
   }
   const created = await client.runs.create(how.request);
-  return { runId: created.run_id, line: `Started run ${created.run_id} (${created.state}).` };
+  return { runId: created.run_id, line: `Started run ${created.run_id} (${created.state}).`, followupId: undefined };
 }
 
 /**
@@ -55,7 +56,7 @@ export async function startAndFollow(
   onRunId: (runId: string) => void,
 ): Promise<RunOutcome> {
   // Not abortable: a run that exists must be known, so that it can be cancelled.
-  const { runId, line } = await start(client, how);
+  const { runId, line, followupId } = await start(client, how);
   onRunId(runId);
   saveRunForPost(runId, options.wait && options.cancelOnJobCancel);
   logRunText(line);
@@ -73,6 +74,7 @@ export async function startAndFollow(
     .follow(runId, {
       timeout: options.timeoutMs,
       signal: jobCancel.signal,
+      afterFollowup: followupId,
       onChange: (change) => {
         output.pause();
         logProgress(change);

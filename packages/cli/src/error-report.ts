@@ -6,6 +6,7 @@ import {
   APIUserAbortError,
   AuthenticationError,
   ClientConfigError,
+  DownloadWriteError,
   NotFoundError,
   RequestValidationError,
   WaitTimeoutError,
@@ -58,6 +59,10 @@ function classify(error: unknown, ctx: ErrorReportContext): ErrorReport {
   }
   if (error instanceof ClientConfigError) {
     return { exitCode: EXIT.USAGE, lines: [`error: ${error.message}`, `Check ${ctx.baseUrlFrom ?? '--base-url (or AGENT_RUNS_BASE_URL)'}.`] };
+  }
+  if (error instanceof DownloadWriteError) {
+    // A local problem with where the file goes, as a bad --out is: the network and the API are fine.
+    return { exitCode: EXIT.USAGE, lines: [`error: ${error.message}`, 'Choose another folder with --out, or make room or permission there.'] };
   }
   if (error instanceof WaitTimeoutError) {
     return { exitCode: EXIT.TIMED_OUT, lines: [`error: ${error.message}`] };

@@ -28,7 +28,7 @@ export const EXIT_CODES_HELP = [
   'Exit codes:',
   '  0    success; for a waited run, it SUCCEEDED',
   '  1    the run failed, errored, was cancelled or is blocked',
-  '  2    bad usage or input (the message names the flag)',
+  '  2    bad usage or input, or a download that cannot be saved (the message names the flag)',
   '  3    timed out waiting (--timeout); the run goes on',
   '  4    an API error or the server could not be reached',
   '  130  interrupted (Ctrl-C) while waiting; the run goes on',

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { runCli, stderrIncludes } from './support/cli-process.js';
@@ -40,6 +44,40 @@ describe('serve', () => {
     expect(result.stderr).toContain(`--base-url ${url}/api/v1`);
     expect(result.stderr).not.toContain('serve-test-key-123');
     expect(await refused(`${url}/healthz`)).toBe(true);
+  });
+});
+
+describe('serve without a configured key', () => {
+  it('prints no key when the port is in use, and the "Try it" line says where the key is', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'agent-runs-serve-key-'));
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const busy = await runCli(['serve', '--port', String(port), '--data-dir', dataDir]);
+      expect(busy.code).toBe(2);
+      expect(busy.stderr).toContain('Cannot listen on 127.0.0.1');
+      expect(busy.stderr).not.toMatch(/arl_|generated one/);
+
+      const result = await runCli(['serve', '--port', '0', '--data-dir', dataDir], {
+        onSpawn(child) {
+          let seen = '';
+          child.stderr!.on('data', (chunk: Buffer) => (seen += chunk.toString()));
+          // Stopped once it answers, as a person would after reading the lines.
+          void stderrIncludes(child, 'Press Ctrl-C to stop.').then(async () => {
+            const url = /listening on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(seen)![1]!;
+            await (await request(`${url}/healthz`)).body.dump();
+            child.kill('SIGINT');
+          });
+        },
+      });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(`--api-key "$(cat ${join(dataDir, 'api-key')})" run "Hello" --wait`);
+      expect(result.stderr).not.toContain('<a key of this server>');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

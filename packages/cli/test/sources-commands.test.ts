@@ -115,6 +115,11 @@ describe('agent-runs run --environment --skill --agent', () => {
     const env = await cli(['run', 'x', '--environment', 'mars']);
     expect(env.code).toBe(2);
     expect(env.stderr).toMatch(/--environment: no environment has the name or id "mars"; known: Web app \(web-env\)/);
+    // The command that lists them, not the HTTP path.
+    expect(env.stderr).toMatch(/\(list them with "\S*agent-runs\S* environments"\)/);
+    expect(env.stderr).not.toContain('GET /agent');
+    const agent = await cli(['run', 'x', '--agent', 'nobody']);
+    expect(agent.stderr).toMatch(/--agent: no named agent has the name or id "nobody".*\(list them with "\S*agent-runs\S* agents"\)/);
     const skill = await cli(['run', 'x', '--skill', 'ghost']);
     expect(skill.stderr).toMatch(/skill: "ghost" matches no skill of this server/);
   });

@@ -69,6 +69,7 @@ export {
 export { RequestValidationError, ClientConfigError, withIssueNames } from './errors/request-validation-error.js';
 export { WaitTimeoutError } from './errors/wait-timeout-error.js';
 export { ArtifactNotDownloadableError } from './errors/artifact-not-downloadable-error.js';
+export { DownloadWriteError } from './errors/download-write-error.js';
 
 // The contract: schemas and the types inferred from them.
 export {
@@ -283,3 +284,4 @@ export { parseMcpServersInput } from './input/mcp-servers-input.js';
 export { environmentIdFor, agentUidFor, identityUidFor } from './input/ids-from-names.js';
 export { summarizeArtifact, firstPullRequest, runArtifacts, type ArtifactSummary } from './format/artifact-summary.js';
 export { safeFileName } from './format/safe-file-name.js';
+export { artifactFileName } from './format/artifact-file-name.js';

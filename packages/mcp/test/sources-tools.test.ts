@@ -81,7 +81,8 @@ describe('schedules', () => {
     });
     expect(created.isError).toBeFalsy();
     const id = (created.structuredContent as { id: string }).id;
-    expect(textOf(created)).toContain(`- weekday review (id ${id}): "0 9 * * 1-5", next run 20`);
+    // The time zone the cron is read in: the server's (UTC here, none being configured).
+    expect(textOf(created)).toContain(`- weekday review (id ${id}): "0 9 * * 1-5" (UTC), next run 20`);
     expect(textOf(await mcp.client.callTool({ name: 'list_schedules', arguments: {} }))).toContain(`(id ${id})`);
     expect(textOf(await mcp.client.callTool({ name: 'pause_schedule', arguments: { schedule_id: id } }))).toContain('paused');
     expect((await mcp.client.callTool({ name: 'resume_schedule', arguments: { schedule_id: id } })).structuredContent).toMatchObject({ enabled: true });

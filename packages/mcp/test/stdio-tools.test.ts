@@ -137,6 +137,41 @@ describe('errors come back as tool results the assistant can act on', () => {
     expect(textOf(result)).toContain('Use list_runs');
   });
 
+  it('points each refused name at the tool that lists them, never at an HTTP path or get_run', async () => {
+    const cases = [
+      [{ name: 'create_run', arguments: { prompt: 'x', skill: 'no-such-skill' } }, 'list_skills'],
+      [{ name: 'create_run', arguments: { prompt: 'x', environment: 'no-such-env' } }, 'list_environments'],
+      [{ name: 'create_run', arguments: { prompt: 'x', agent: 'no-such-agent' } }, 'list_agents'],
+      [{ name: 'create_schedule', arguments: { name: 'n', cron_schedule: 'every day', prompt: 'x' } }, 'Fix cron_schedule'],
+    ] as const;
+    for (const [call, hint] of cases) {
+      const result = await mcp.client.callTool(call);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain(hint);
+      expect(textOf(result)).not.toMatch(/get_run|GET \/agent/);
+    }
+  });
+
+  it('points to list_schedules for an unknown schedule id, not to runs', async () => {
+    const result = await mcp.client.callTool({ name: 'pause_schedule', arguments: { schedule_id: 'no-such-schedule' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('Use list_schedules to find the right schedule_id.');
+    expect(textOf(result)).toContain('Check the schedule id');
+    expect(textOf(result)).not.toMatch(/run id|list_runs/);
+  });
+
+  it('says there is no API key, not "retry shortly", when a remote server cannot be reached without one', async () => {
+    const nokey = await connectStdio(binEnv(undefined, { AGENT_RUNS_BASE_URL: 'https://agent-runs.invalid/api/v1'}));
+    try {
+      const result = await nokey.client.callTool({ name: 'get_run', arguments: { run_id: 'some-run' } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain('The MCP server has no API key.');
+      expect(textOf(result)).not.toContain('retry shortly');
+    } finally {
+      await nokey.close();
+    }
+  });
+
   it('rejects arguments of the wrong type naming the argument', async () => {
     const missing = await mcp.client.callTool({ name: 'get_run', arguments: {} });
     expect(missing.isError).toBe(true);

@@ -57,7 +57,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const clock = new MonotonicClock();
     // Alone on its database, what was in flight was the last server's; shared, leases tell.
     if (!storage.cluster) await recoverAfterRestart(storage.runs, clock.now(), opts.log);
-    const { apiKey, keys } = serverApiKeys(opts.apiKeys, opts.dataDir, opts.noAuth, opts.log);
+    const { apiKey, keys, apiKeyFile, announce } = serverApiKeys(opts.apiKeys, opts.dataDir, opts.noAuth, opts.log);
     if (opts.executor === 'command' && options.workDir === undefined) ensurePrivateDir(opts.workDir);
 
     let publicUrl = opts.publicUrl ?? '';
@@ -83,11 +83,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     wired.scheduler.start();
     // Skills are looked for now (cloning the environments' repositories) rather than on the first create that names one.
     void wired.skills.variants().catch(() => {});
+    // Only now that the port is ours: a start that fails (the port in use) prints no key.
+    announce();
     const warning = originGuardWarning(opts.host, opts.allowedHosts, opts.publicUrl);
     if (warning) opts.log(warning);
     const cluster = storage.cluster;
     opts.log(`Agent Runs API listening on ${url}/api/v1 (${wired.executor.name} executor, ${storage.description}${cluster ? `, server ${serverId}` : ''})`);
-    return { url, baseURL: `${url}/api/v1`, apiKey, close: shutdownOf(server, wired, storage, !opts.dataDir, unlock) };
+    return { url, baseURL: `${url}/api/v1`, apiKey, apiKeyFile, close: shutdownOf(server, wired, storage, !opts.dataDir, unlock) };
   };
   try {
     return await serve();

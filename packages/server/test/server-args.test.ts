@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseServerArgs, SERVER_ENV, ServerConfigError } from '../src/index.js';
@@ -34,6 +34,16 @@ describe('agent-runs-server arguments', () => {
     expect(() => parseServerArgs(['--colour'], {})).toThrow(ServerConfigError);
   });
 
+  it('says what is wrong with a key or --no-auth in the terms typed, not the programmatic option names', () => {
+    expect(() => parseServerArgs(['--api-key', 'short'], {})).toThrow('--api-key: the key is 5 characters long; an API key must have at least 8.');
+    expect(() => parseServerArgs([], { [SERVER_ENV.apiKeys]: 'long-enough-key, bad' })).toThrow(
+      `${SERVER_ENV.apiKeys}: the 2nd key is 3 characters long; an API key must have at least 8.`,
+    );
+    expect(() => parseServerArgs(['--no-auth', '--host', '0.0.0.0'], {})).toThrow(
+      '--no-auth works only on a loopback --host (127.0.0.1, ::1, localhost), not "0.0.0.0"; give --api-key instead.',
+    );
+  });
+
   it('asks for help', () => {
     expect(parseServerArgs(['--help'], {})).toEqual({ help: true });
   });
@@ -47,6 +57,36 @@ describe('the agent-runs-server command', () => {
     expect(result.status).toBe(0);
     for (const variable of Object.values(SERVER_ENV)) expect(result.stdout).toContain(variable);
   });
+
+  it('ends with npx when npx is stopped with SIGTERM (npx does not pass the signal on)', async () => {
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const npx = spawn('npx', ['--no-install', 'agent-runs-server', '--port', '0', '--memory'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    npx.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the server did not start: ${stderr}`)), 30_000);
+      npx.stderr!.on('data', () => {
+        const found = /listening on (http:\/\/[^/\s]+)/.exec(stderr);
+        if (found) {
+          clearTimeout(timer);
+          resolve(found[1]!);
+        }
+      });
+    });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    npx.kill('SIGTERM');
+    // The server notices within about a second that npx is gone, and stops.
+    const stopped = await new Promise<boolean>((resolve) => {
+      const deadline = Date.now() + 10_000;
+      const check = () =>
+        fetch(`${url}/healthz`).then(
+          () => (Date.now() > deadline ? resolve(false) : setTimeout(check, 200)),
+          () => resolve(true),
+        );
+      check();
+    });
+    expect(stopped).toBe(true);
+  }, 45_000);
 
   it('exits 2 naming a bad flag, without a stack trace', () => {
     const result = spawnSync(process.execPath, [bin, '--concurrency', 'many'], { encoding: 'utf8' });

@@ -1,7 +1,7 @@
 import { agentUidFor, parseMcpServersInput, visibleText, type AgentIdentity, type CreateAgentIdentityRequest } from '@agent-runs/core';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { resolveEnvironmentAndAgentFlags } from '../input/environment-and-agent-flags.js';
+import { agentsHint, resolveEnvironmentAndAgentFlags } from '../input/environment-and-agent-flags.js';
 import { renderTable } from '../render/aligned-table.js';
 import { paintFor } from '../render/colors.js';
 import { writeJson } from '../render/json-output.js';
@@ -66,7 +66,7 @@ export const agentsCommand: Command = {
     if (sub === 'create') {
       const name = flags.nonEmpty('name');
       if (name === undefined) throw new UsageError('"agents create" needs --name.', 'agents');
-      const { environmentId } = await resolveEnvironmentAndAgentFlags(flags, client);
+      const { environmentId } = await resolveEnvironmentAndAgentFlags(flags, client, ctx.invocation);
       const mcp = flags.string('mcp');
       const description = flags.nonEmpty('description');
       const prompt = flags.nonEmpty('prompt');
@@ -85,7 +85,7 @@ export const agentsCommand: Command = {
       else ctx.io.stdout.write(`Created named agent ${visibleText(created.uid)}.\n${details(created)}`);
       return EXIT.OK;
     }
-    const agentUid = await agentUidFor(client.agents, target!.trim(), '<name-or-id>');
+    const agentUid = await agentUidFor(client.agents, target!.trim(), '<name-or-id>', agentsHint(ctx.invocation));
     if (sub === 'get') {
       const agent = await client.agents.get(agentUid);
       if (json) writeJson(ctx.io.stdout, agent);

@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import {
+  artifactFileName,
   isDownloadableArtifact,
   NotFoundError,
   runArtifacts,
-  safeFileName,
   summarizeArtifact,
   visibleText,
   type AgentRunsClient,
@@ -26,9 +26,8 @@ interface Saved {
 
 async function save(client: AgentRunsClient, io: Io, artifact: ArtifactResponse, dir: string): Promise<Saved> {
   if (!isDownloadableArtifact(artifact)) throw new Error('not downloadable'); // Filtered by the callers.
-  const data = artifact.data as { filename?: unknown };
-  const fallback = `${artifact.artifact_uid}${artifact.artifact_type === 'SCREENSHOT' ? '.png' : ''}`;
-  const name = safeFileName(typeof data.filename === 'string' ? data.filename : fallback, fallback);
+  // The name "artifacts" lists it by, so that what is listed is what is saved.
+  const name = artifactFileName(artifact);
   const path = freePath(dir, name);
   const progress = downloadProgress(io, visibleText(name));
   try {
@@ -36,6 +35,25 @@ async function save(client: AgentRunsClient, io: Io, artifact: ArtifactResponse,
     return { artifact_uid: artifact.artifact_uid, path, bytes: result.bytes };
   } finally {
     progress.done();
+  }
+}
+
+/** Checks --out before anything is fetched: a file there is a mistake in the flag, not the API's. */
+function checkOutFolder(dir: string, command: string): void {
+  const found = statSync(dir, { throwIfNoEntry: false });
+  if (found && !found.isDirectory()) {
+    throw new UsageError(`--out ${visibleText(dir)} is a file; --out takes the folder to save into (made if missing).`, command);
+  }
+}
+
+/** Makes the --out folder, naming the local problem (a file on the path, no permission) in the flag's terms. */
+function makeOutFolder(dir: string, command: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in the way' : (error as Error).message;
+    throw new UsageError(`--out ${visibleText(dir)}: cannot make the folder (${reason}).`, command);
   }
 }
 
@@ -61,6 +79,7 @@ export const downloadCommand: Command = {
     }
     if (extra.length > 0) throw new UsageError(`"download" takes one id, got ${flags.positionals.length} arguments.`, flags.command);
     const dir = flags.nonEmpty('out') ?? '.';
+    checkOutFolder(dir, flags.command);
     const client = ctx.client();
     let targets: ArtifactResponse[];
     try {
@@ -85,7 +104,7 @@ export const downloadCommand: Command = {
         return EXIT.OK;
       }
     }
-    mkdirSync(dir, { recursive: true });
+    makeOutFolder(dir, flags.command);
     const saved: Saved[] = [];
     for (const artifact of targets) {
       const one = await save(client, ctx.io, artifact, dir);

@@ -60,6 +60,8 @@ export const followupCommand: Command = {
       runId: runId.trim(),
       io: ctx.io,
       display: chooseDisplay(ctx.io, runId.trim(), json),
+      quiet: flags.bool('quiet'),
+      afterFollowup: answer.followup_id,
       timeoutMs,
       pollIntervalMs,
     });

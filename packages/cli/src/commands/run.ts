@@ -56,7 +56,7 @@ export const runCommand: Command = {
     const wait = flags.bool('wait') || timeoutMs !== undefined;
     const json = flags.bool('json');
     const client = ctx.client();
-    const resolved = await resolveEnvironmentAndAgentFlags(flags, client);
+    const resolved = await resolveEnvironmentAndAgentFlags(flags, client, ctx.invocation);
     const config = withEnvironment(body.config, resolved.environmentId);
     const request: RunAgentRequest = {
       ...body,

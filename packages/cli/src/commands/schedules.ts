@@ -29,7 +29,7 @@ function subcommand(flags: ParsedFlags): { sub: Subcommand; id?: string } {
 
 /** The run settings the flags give, with the environment and named agent looked up by name or id. */
 async function runSettings(flags: ParsedFlags, ctx: CommandContext, base: AmbientAgentConfig | undefined) {
-  const resolved = await resolveEnvironmentAndAgentFlags(flags, ctx.client());
+  const resolved = await resolveEnvironmentAndAgentFlags(flags, ctx.client(), ctx.invocation);
   let config = withEnvironment(base, resolved.environmentId);
   const skill = flags.nonEmpty('skill');
   const model = flags.nonEmpty('model');

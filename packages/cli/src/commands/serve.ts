@@ -29,6 +29,15 @@ const EXAMPLES = [
  * `agent-runs serve` is the server's own command line: the same flags and environment
  * variables as `agent-runs-server`, read by the server package's parser.
  */
+/** The key in the "Try it" line: where the generated key is kept, the key itself when it lives only in memory, or the one given. */
+function tryItKey(server: { apiKey: string; apiKeyFile: string | undefined }, configured: number): string {
+  if (configured > 0) return configured > 1 ? '<one of your --api-key keys>' : '<your --api-key key>';
+  return server.apiKeyFile ? `"$(cat ${shellQuoted(server.apiKeyFile)})"` : server.apiKey;
+}
+
+/** A path as one shell word inside $(…): quoted when it holds anything but safe characters. */
+const shellQuoted = (path: string) => (/^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`);
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Serve the Agent Runs API locally (SQLite, simulated or command agent)',
@@ -89,7 +98,7 @@ export const serveCommand: Command = {
       throw error;
     }
     if (!options.quiet) {
-      const key = options.noAuth ? '' : ' --api-key <a key of this server>';
+      const key = options.noAuth ? '' : ` --api-key ${tryItKey(server, options.apiKeys?.length ?? 0)}`;
       io.stderr.write(`Try it: ${ctx.invocation} --base-url ${server.baseURL}${key} run "Hello" --wait\nPress Ctrl-C to stop.\n`);
     }
     const signal = await untilStopped(ctx);

@@ -14,6 +14,8 @@ export interface FollowOnTerminalOptions {
   maxPollIntervalMs?: number | undefined;
   /** Leave the agent's output out. */
   quiet?: boolean | undefined;
+  /** Show only the execution this follow-up started (its id), not the run's earlier ones again. */
+  afterFollowup?: string | undefined;
 }
 
 /**
@@ -28,6 +30,7 @@ export async function followOnTerminal(options: FollowOnTerminalOptions): Promis
   try {
     return await client.runs.follow(runId, {
       signal: controller.signal,
+      afterFollowup: options.afterFollowup,
       timeout: options.timeoutMs,
       pollInterval: options.pollIntervalMs,
       maxPollInterval: options.maxPollIntervalMs,

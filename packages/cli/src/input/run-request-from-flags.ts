@@ -21,10 +21,12 @@ export const RUN_FLAG_NAMES: IssueNames = {
 function minutes(flags: ParsedFlags): number | undefined {
   const text = flags.string('idle-timeout');
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text.trim())) {
+  // Checked here in the flag's terms: the contract's own message speaks of numbers, not minutes.
+  const value = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!(value >= 1 && value <= 60)) {
     throw new UsageError(`--idle-timeout must be a whole number of minutes from 1 to 60, got "${text}".`, flags.command);
   }
-  return Number(text);
+  return value;
 }
 
 /** The create body the flags describe; the client validates it (name issues with RUN_FLAG_NAMES). --environment and --agent are looked up apart. */

@@ -24,15 +24,36 @@ const BY_STATUS: Record<number, APIErrorClass> = {
   429: RateLimitError,
 };
 
+/** What a 404 path names, by the collection in it: the id to check. */
+const NOT_FOUND_IDS: readonly [RegExp, string][] = [
+  [/\/agent\/schedules\//, 'the schedule id'],
+  [/\/agent\/artifacts\//, 'the artifact uid'],
+  [/\/agent\/identities\//, 'the named agent uid'],
+  [/\/agent\/conversations\//, 'the conversation id'],
+  [/\/agent\/sessions\//, 'the session id'],
+  [/\/agent\/runs\//, 'the run id'],
+];
+
+function notFoundStep(url: string): string {
+  let path = url;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    // A relative or odd URL: matched as it is.
+  }
+  const id = NOT_FOUND_IDS.find(([pattern]) => pattern.test(path))?.[1];
+  return id ? `Check ${id} and the base URL.` : 'Check the base URL.';
+}
+
 /** What the caller can do about each status, appended to the message. */
-function nextStep(status: number, apiKeyVariables: string): string | undefined {
+function nextStep(status: number, apiKeyVariables: string, url: string): string | undefined {
   switch (status) {
     case 401:
       return `Check the API key: pass apiKey or set ${apiKeyVariables}.`;
     case 403:
       return 'The API key is valid but may not do this: check its team, the environment and the MCP servers referenced.';
     case 404:
-      return 'Check the run id and the base URL.';
+      return notFoundStep(url);
     case 429:
       return 'Rate limited: wait and try again, or lower the request rate.';
     default:
@@ -68,7 +89,7 @@ export function makeAPIError(input: MakeAPIErrorInput): APIError {
     body?.error ??
     ([body?.title, body?.detail].filter(Boolean).join(': ') ||
       (rawText ? `non-JSON response: ${excerpt(rawText) || '(empty body)'}` : '(no body)'));
-  const step = nextStep(status, input.apiKeyVariables);
+  const step = nextStep(status, input.apiKeyVariables, request.url);
   const trace = body?.trace_id ? ` (trace ${body.trace_id})` : '';
   const message = `${status} ${summary}${trace} [${request.method} ${request.url}]${step ? ` ${step}` : ''}`;
   return new Class(status, body, headers, request, message);

@@ -24,27 +24,40 @@ function pick(items: Named[], text: string, field: string, kind: string, listHin
   ]);
 }
 
-/** `config.environment_id` for an environment given by name or uid; one `GET /agent/environments`. */
-export async function environmentIdFor(environments: Pick<Environments, 'list'>, nameOrId: string, field = 'environment'): Promise<string> {
+/**
+ * `config.environment_id` for an environment given by name or uid; one `GET /agent/environments`.
+ * `listHint` ends an unknown name's message: how the caller's user lists them (a command, a tool).
+ */
+export async function environmentIdFor(
+  environments: Pick<Environments, 'list'>,
+  nameOrId: string,
+  field = 'environment',
+  listHint = 'list them with GET /agent/environments',
+): Promise<string> {
   const { environments: list } = await environments.list();
   return pick(
     list.map((e) => ({ id: e.uid, name: e.config.name ?? e.uid })),
     nameOrId,
     field,
     'environment',
-    'list them with GET /agent/environments',
+    listHint,
   );
 }
 
-/** `agent_identity_uid` for a named agent given by name or uid; one `GET /agent/identities`. */
-export async function agentUidFor(agents: Pick<Agents, 'list'>, nameOrId: string, field = 'agent'): Promise<string> {
+/** `agent_identity_uid` for a named agent given by name or uid; one `GET /agent/identities`. `listHint` as for environments. */
+export async function agentUidFor(
+  agents: Pick<Agents, 'list'>,
+  nameOrId: string,
+  field = 'agent',
+  listHint = 'list them with GET /agent/identities',
+): Promise<string> {
   const { agents: list } = await agents.list();
   return pick(
     list.map((a) => ({ id: a.uid, name: a.name })),
     nameOrId,
     field,
     'named agent',
-    'list them with GET /agent/identities',
+    listHint,
   );
 }
 

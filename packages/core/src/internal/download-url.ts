@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Dispatcher } from 'undici';
@@ -7,6 +8,7 @@ import { parseErrorBody } from '../contract/error-body.js';
 import { makeAPIError } from '../errors/api-error-factory.js';
 import { APIConnectionError, APIUserAbortError } from '../errors/connection-errors.js';
 import { RequestValidationError } from '../errors/request-validation-error.js';
+import { DownloadWriteError, isFileSystemError } from '../errors/download-write-error.js';
 import type { ResponseHeaders } from '../errors/api-error.js';
 import { API_KEY_VARIABLES } from '../connection/env-settings.js';
 import { loadUndici } from './load-undici.js';
@@ -95,10 +97,13 @@ export async function downloadUrl(dispatcher: Dispatcher, url: string, target: D
     if (typeof target.to === 'string') {
       const partial = `${target.to}.part`;
       try {
+        // `{ to: 'out/report.txt' }` makes `out/`, as `mkdir -p` would.
+        await mkdir(dirname(target.to), { recursive: true });
         await pipeline(response.body, counted, createWriteStream(partial), options);
         await rename(partial, target.to);
       } catch (error) {
-        await rm(partial, { force: true });
+        // A failed clean-up must not hide why the download failed.
+        await rm(partial, { force: true }).catch(() => {});
         throw error;
       }
       return { bytes: received, path: target.to, contentType };
@@ -108,6 +113,7 @@ export async function downloadUrl(dispatcher: Dispatcher, url: string, target: D
   } catch (error) {
     if (target.signal?.aborted) throw new APIUserAbortError(undefined, { cause: error });
     if (error instanceof RequestValidationError) throw error;
+    if (typeof target.to === 'string' && isFileSystemError(error)) throw new DownloadWriteError(target.to, error);
     throw new APIConnectionError(`The download from ${new URL(url).origin} broke off after ${received} bytes: ${(error as Error).message}`, { cause: error });
   }
 }

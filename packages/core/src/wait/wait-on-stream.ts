@@ -9,6 +9,9 @@ import { DEFAULT_WAIT_TIMEOUT_MS, type WaitOptions } from './wait-options.js';
 
 const TIMED_OUT = Symbol('wait timed out');
 
+const isFollowup = (data: unknown, id: string | undefined): boolean =>
+  typeof data === 'object' && data !== null && (data as { followup_id?: unknown }).followup_id === id;
+
 /**
  * Waits for a run to end by following its event stream, and by polling where the server
  * has none: `onUpdate` gets the first run seen and every change, `onOutput` the agent's
@@ -23,6 +26,9 @@ export async function waitOnStream(deps: RunEventDeps, runId: string, options: W
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const timer = setTimeout(() => controller.abort(TIMED_OUT), options.timeout ?? DEFAULT_WAIT_TIMEOUT_MS);
   let last: RunItem | undefined;
+  // A stream replays the run from its start: what came before the follow-up is an earlier execution.
+  let replayingHistory = options.afterFollowup !== undefined;
+  let historyRun: RunItem | undefined;
   try {
     for await (const event of followRunEvents(deps, runId, {
       signal: controller.signal,
@@ -32,12 +38,21 @@ export async function waitOnStream(deps: RunEventDeps, runId: string, options: W
       maxPollInterval: options.maxPollInterval,
       requestOptions: options.requestOptions,
     })) {
+      if (replayingHistory) {
+        if (event.type === 'run') historyRun = event.data;
+        if (event.type === 'followup' && isFollowup(event.data, options.afterFollowup)) replayingHistory = false;
+        // A gap in the log may have taken the follow-up's event with it (the run sent with the gap
+        // is current), and a stream ends at a terminal run: either ends the history.
+        const ends = event.type === 'skipped' || (event.type === 'run' && isTerminalState(event.data.state));
+        if (!ends) continue;
+        replayingHistory = false;
+      }
       if (event.type === 'output') {
         await options.onOutput?.(event.data);
         continue;
       }
-      if (event.type !== 'run') continue;
-      const run = event.data;
+      const run = event.type === 'run' ? event.data : event.type === 'skipped' ? historyRun : undefined;
+      if (!run) continue;
       if (hasRunChanged(last, run)) {
         const previous = last;
         last = run;

@@ -25,6 +25,11 @@ export interface WaitOptions {
   onUpdate?: ((update: RunUpdate) => void | Promise<void>) | undefined;
   /** Called with each chunk of the agent's output, in order, where the server streams it. */
   onOutput?: ((output: RunOutputData) => void | Promise<void>) | undefined;
+  /**
+   * Only the execution this follow-up started (its `followup_id`, as `runs.followup` answers):
+   * the states and output before the follow-up's event are history and are not reported.
+   */
+  afterFollowup?: string | undefined;
   /** Follow the run's event stream where the server has one (default); false always polls. */
   stream?: boolean | undefined;
   /** First delay between polls in ms; grows by half each quiet poll up to maxPollInterval. Default 1000. */

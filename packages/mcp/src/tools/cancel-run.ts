@@ -30,7 +30,7 @@ export function registerCancelRunTool(server: McpServer, ctx: ServerContext): vo
       try {
         cancelledId = await ctx.client.runs.cancel(run_id);
       } catch (error) {
-        return toolErrorResult(error, `cancel run ${run_id}`);
+        return toolErrorResult(error, { tool: 'cancel_run', doing: `cancel run ${run_id}`, names: 'run' }, ctx.client);
       }
       // The cancel answer is only the id; the run itself tells the assistant where it ended up.
       let run: RunItem | undefined;

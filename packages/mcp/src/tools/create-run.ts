@@ -39,9 +39,9 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
       try {
         const body = { ...args } as RunAgentRequest & { agent_identity_uid?: string };
         if (environment !== undefined) {
-          body.config = { ...body.config, environment_id: await environmentIdFor(ctx.client.environments, environment) };
+          body.config = { ...body.config, environment_id: await environmentIdFor(ctx.client.environments, environment, 'environment', 'call list_environments for them') };
         }
-        if (agent !== undefined) body.agent_identity_uid = await agentUidFor(ctx.client.agents, agent);
+        if (agent !== undefined) body.agent_identity_uid = await agentUidFor(ctx.client.agents, agent, 'agent', 'call list_agents for them');
         const created = await ctx.client.runs.create(body);
         const capacity = created.at_capacity ? ' The service is at capacity, so it may stay queued for a while.' : '';
         return {
@@ -56,7 +56,7 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
           ],
         };
       } catch (error) {
-        return toolErrorResult(error, 'start the run');
+        return toolErrorResult(error, { tool: 'create_run', doing: 'start the run' }, ctx.client);
       }
     },
   );

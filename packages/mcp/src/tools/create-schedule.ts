@@ -33,7 +33,7 @@ export function registerCreateScheduleTool(server: McpServer, ctx: ServerContext
         const created = await ctx.client.schedules.create(args as ScheduleCreateRequest);
         return { structuredContent: created, content: [{ type: 'text', text: `Created schedule:\n${summarizeSchedule(created)}` }] };
       } catch (error) {
-        return toolErrorResult(error, 'create the schedule');
+        return toolErrorResult(error, { tool: 'create_schedule', doing: 'create the schedule' }, ctx.client);
       }
     },
   );

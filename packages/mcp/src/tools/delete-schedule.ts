@@ -21,7 +21,7 @@ export function registerDeleteScheduleTool(server: McpServer, ctx: ServerContext
         await ctx.client.schedules.delete(schedule_id);
         return { structuredContent: { schedule_id, deleted: true }, content: [{ type: 'text', text: `Deleted schedule ${schedule_id}.` }] };
       } catch (error) {
-        return toolErrorResult(error, `delete schedule ${schedule_id}`);
+        return toolErrorResult(error, { tool: 'delete_schedule', doing: `delete schedule ${schedule_id}`, names: 'schedule' }, ctx.client);
       }
     },
   );

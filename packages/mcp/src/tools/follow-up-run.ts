@@ -58,6 +58,7 @@ export function registerFollowUpRunTool(server: McpServer, ctx: ServerContext): 
           signal: extra.signal,
           heartbeatMs: ctx.heartbeatMs,
           pollIntervalMs: ctx.pollIntervalMs,
+          afterFollowup: answer.followup_id,
           onProgress: async (line) => {
             if (progressToken === undefined) return;
             progress += 1;
@@ -69,7 +70,7 @@ export function registerFollowUpRunTool(server: McpServer, ctx: ServerContext): 
         const text = waited.content[0]?.type === 'text' ? waited.content[0].text : '';
         return { structuredContent: output, content: [{ type: 'text', text: `${sent}\n${text}` }] };
       } catch (error) {
-        return toolErrorResult(error, `send a follow-up to run ${run_id}`);
+        return toolErrorResult(error, { tool: 'follow_up_run', doing: `send a follow-up to run ${run_id}`, names: 'run' }, ctx.client);
       }
     },
   );

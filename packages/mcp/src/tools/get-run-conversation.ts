@@ -60,7 +60,7 @@ export function registerGetRunConversationTool(server: McpServer, ctx: ServerCon
         const conversation = boundConversation(await ctx.client.runs.conversation(run_id), run_id);
         return { structuredContent: conversation, content: [{ type: 'text', text: conversationText(conversation) }] };
       } catch (error) {
-        return toolErrorResult(error, `read the conversation of run ${run_id}`);
+        return toolErrorResult(error, { tool: 'get_run_conversation', doing: `read the conversation of run ${run_id}`, names: 'run' }, ctx.client);
       }
     },
   );

@@ -49,7 +49,7 @@ export function registerGetRunOutputTool(server: McpServer, ctx: ServerContext):
         const note = structured.omitted_lines ? `(${structured.omitted_lines} earlier lines not shown)\n` : '';
         return { structuredContent: structured, content: [{ type: 'text', text: `${note}${text || '(no output yet)'}` }] };
       } catch (error) {
-        return toolErrorResult(error, `read the output of run ${run_id}`);
+        return toolErrorResult(error, { tool: 'get_run_output', doing: `read the output of run ${run_id}`, names: 'run' }, ctx.client);
       }
     },
   );

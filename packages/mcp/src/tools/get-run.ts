@@ -27,7 +27,7 @@ export function registerGetRunTool(server: McpServer, ctx: ServerContext): void 
         const run = boundRun(await ctx.client.runs.get(run_id), TOOL_FIELD_CHARS, inRunResource);
         return { structuredContent: run, content: [{ type: 'text', text: summarizeRun(run) }, ...artifactContent(run)] };
       } catch (error) {
-        return toolErrorResult(error, `get run ${run_id}`);
+        return toolErrorResult(error, { tool: 'get_run', doing: `get run ${run_id}`, names: 'run' }, ctx.client);
       }
     },
   );

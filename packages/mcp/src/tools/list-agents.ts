@@ -32,7 +32,7 @@ export function registerListAgentsTool(server: McpServer, ctx: ServerContext): v
         const result = await ctx.client.agents.list();
         return { structuredContent: result, content: [{ type: 'text', text: summarizeAgents(result) }] };
       } catch (error) {
-        return toolErrorResult(error, 'list named agents');
+        return toolErrorResult(error, { tool: 'list_agents', doing: 'list named agents' }, ctx.client);
       }
     },
   );

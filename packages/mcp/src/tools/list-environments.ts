@@ -30,7 +30,7 @@ export function registerListEnvironmentsTool(server: McpServer, ctx: ServerConte
         const result = await ctx.client.environments.list(args);
         return { structuredContent: result, content: [{ type: 'text', text: summarizeEnvironments(result) }] };
       } catch (error) {
-        return toolErrorResult(error, 'list environments');
+        return toolErrorResult(error, { tool: 'list_environments', doing: 'list environments' }, ctx.client);
       }
     },
   );

@@ -86,7 +86,7 @@ export function registerListRunsTool(server: McpServer, ctx: ServerContext): voi
         const result: ListRunsResponse = { ...page.body, runs: boundRuns(page.body.runs, LIST_FIELD_CHARS, inRunResource) };
         return { structuredContent: result, content: [{ type: 'text', text: summarizeRunList(result) }] };
       } catch (error) {
-        return toolErrorResult(error, 'list runs');
+        return toolErrorResult(error, { tool: 'list_runs', doing: 'list runs' }, ctx.client);
       }
     },
   );

@@ -25,7 +25,7 @@ export function registerListSchedulesTool(server: McpServer, ctx: ServerContext)
           : 'There are no schedules.';
         return { structuredContent: result, content: [{ type: 'text', text }] };
       } catch (error) {
-        return toolErrorResult(error, 'list schedules');
+        return toolErrorResult(error, { tool: 'list_schedules', doing: 'list schedules' }, ctx.client);
       }
     },
   );

@@ -31,7 +31,7 @@ export function registerListSkillsTool(server: McpServer, ctx: ServerContext): v
         const result = await ctx.client.skills.list(args);
         return { structuredContent: result, content: [{ type: 'text', text: summarizeSkills(result) }] };
       } catch (error) {
-        return toolErrorResult(error, 'list skills');
+        return toolErrorResult(error, { tool: 'list_skills', doing: 'list skills' }, ctx.client);
       }
     },
   );

@@ -26,7 +26,7 @@ export function registerPauseScheduleTools(server: McpServer, ctx: ServerContext
           const schedule = enabled ? await ctx.client.schedules.resume(schedule_id) : await ctx.client.schedules.pause(schedule_id);
           return { structuredContent: schedule, content: [{ type: 'text', text: `${enabled ? 'Resumed' : 'Paused'}:\n${summarizeSchedule(schedule)}` }] };
         } catch (error) {
-          return toolErrorResult(error, `${enabled ? 'resume' : 'pause'} schedule ${schedule_id}`);
+          return toolErrorResult(error, { tool: name, doing: `${enabled ? 'resume' : 'pause'} schedule ${schedule_id}`, names: 'schedule' }, ctx.client);
         }
       },
     );

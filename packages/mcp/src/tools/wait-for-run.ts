@@ -66,7 +66,7 @@ async function runWaitTask(
         .catch(() => {});
       return;
     }
-    result = toolErrorResult(error, `wait for run ${args.run_id}`);
+    result = toolErrorResult(error, { tool: 'wait_for_run', doing: `wait for run ${args.run_id}`, names: 'run' }, ctx.client);
     status = 'failed';
   } finally {
     tasks.untrack(taskId);

@@ -11,6 +11,8 @@ export interface FollowWithProgressOptions {
   /** Longest silence between two onProgress calls, in ms. */
   heartbeatMs: number;
   pollIntervalMs: number;
+  /** Report only the execution this follow-up started (its id), not the run's earlier ones again. */
+  afterFollowup?: string | undefined;
   /**
    * A line such as `INPROGRESS · 3m12s · Running the tests`: on the first answer, every
    * state change, new agent output (at most once a second) and each heartbeat.
@@ -84,6 +86,7 @@ export async function followWithProgress(
       timeout: options.timeoutMs,
       signal: options.signal,
       pollInterval: options.pollIntervalMs,
+      afterFollowup: options.afterFollowup,
       // New output is worth a progress notification, but no more than one a second.
       onOutput: ({ text }) => {
         const line = lastLine(text);

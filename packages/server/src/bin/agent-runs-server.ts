@@ -2,6 +2,7 @@
 import { parseServerArgs, SERVER_HELP } from '../config/parse-server-args.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
 import { startServer } from '../start-server.js';
+import { startedByNpm, whenParentExits } from './exit-with-parent.js';
 
 async function main(): Promise<void> {
   const parsed = parseServerArgs(process.argv.slice(2));
@@ -25,6 +26,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // Under npx the signal stops npx only; the server ends with it. A server started otherwise
+  // (nohup, a service manager) outlives whoever started it, as it should.
+  if (startedByNpm(process.env)) whenParentExits(() => stop('npx exited'));
 }
 
 main().catch((error: unknown) => {

@@ -4,6 +4,8 @@ import { RUN_REQUEST_MAX_BODY_BYTES } from '@agent-runs/core/contract';
 import type { ApiKey } from '../http/api-key-auth.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
 import type { ServerOptions } from './server-options.js';
+import { isLoopbackHost } from '@agent-runs/core';
+import { MIN_API_KEY_CHARS } from './resolve-options.js';
 
 export const DEFAULT_CLI_PORT = 4280;
 
@@ -120,6 +122,24 @@ function apiKeyFrom(text: string, index: number): ApiKey {
   return { principal: `key-${index + 1}`, key: text };
 }
 
+/**
+ * The key and no-auth rules of resolveOptions, said in the terms the user typed (the flag or
+ * the variable), not the option names of the programmatic API. The key itself is never echoed.
+ */
+function checkAuthFlags(keys: ApiKey[], keyFlag: string, noAuthFlag: string | undefined, host: string | undefined): void {
+  for (const [i, { key }] of keys.entries()) {
+    if (key.trim().length < MIN_API_KEY_CHARS) {
+      const which = keys.length > 1 ? `the ${ordinal(i + 1)} key` : 'the key';
+      throw new ServerConfigError(`${keyFlag}: ${which} is ${key.trim().length} characters long; an API key must have at least ${MIN_API_KEY_CHARS}.`);
+    }
+  }
+  if (noAuthFlag !== undefined && host !== undefined && !isLoopbackHost(host)) {
+    throw new ServerConfigError(`${noAuthFlag} works only on a loopback --host (127.0.0.1, ::1, localhost), not "${host}"; give --api-key instead.`);
+  }
+}
+
+const ordinal = (n: number) => `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
+
 const listFrom = (text: string | undefined) => {
   const items = (text ?? '').split(',').map((item) => item.trim()).filter(Boolean);
   return items.length ? items : undefined;
@@ -168,12 +188,15 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   }
   if (values.help) return { help: true };
   const keyTexts = values['api-key'] ?? (env[SERVER_ENV.apiKeys] ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  const apiKeys = keyTexts.map(apiKeyFrom);
+  const noAuth = values['no-auth'] ?? truthy(env[SERVER_ENV.noAuth]);
+  checkAuthFlags(apiKeys, values['api-key'] ? '--api-key' : SERVER_ENV.apiKeys, noAuth ? (values['no-auth'] ? '--no-auth' : SERVER_ENV.noAuth) : undefined, values.host ?? env[SERVER_ENV.host]);
   const options: ServerOptions = {
     port: integerFrom('--port', values.port ?? env[SERVER_ENV.port]) ?? DEFAULT_CLI_PORT,
     host: values.host ?? env[SERVER_ENV.host] ?? '127.0.0.1',
     storage: values.memory ? 'memory' : 'file',
-    apiKeys: keyTexts.map(apiKeyFrom),
-    noAuth: values['no-auth'] ?? truthy(env[SERVER_ENV.noAuth]),
+    apiKeys,
+    noAuth,
     quiet: values.quiet ?? false,
   };
   const set = <K extends keyof ServerOptions>(key: K, value: ServerOptions[K] | undefined) => {

@@ -72,6 +72,9 @@ function postgresUrl(text: string | undefined): string | undefined {
   return text;
 }
 
+/** The shortest API key a server accepts. */
+export const MIN_API_KEY_CHARS = 8;
+
 /** Defaults filled in and every option checked before anything starts. */
 export function resolveOptions(options: ServerOptions): ResolvedOptions {
   const host = options.host ?? '127.0.0.1';
@@ -91,11 +94,11 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     throw new ServerConfigError('executor "command" needs command: the agent command line to run for each run.');
   }
   if (options.noAuth && !isLoopbackHost(host)) {
-    throw new ServerConfigError(`noAuth is allowed only on a loopback host (127.0.0.1, ::1, localhost), not "${host}"; configure apiKeys instead.`);
+    throw new ServerConfigError(`noAuth (--no-auth) is allowed only on a loopback host (127.0.0.1, ::1, localhost), not "${host}"; configure apiKeys (--api-key) instead.`);
   }
   for (const [i, key] of (options.apiKeys ?? []).entries()) {
-    if (typeof key?.key !== 'string' || key.key.trim().length < 8) {
-      throw new ServerConfigError(`apiKeys[${i}].key must be a string of at least 8 characters.`);
+    if (typeof key?.key !== 'string' || key.key.trim().length < MIN_API_KEY_CHARS) {
+      throw new ServerConfigError(`apiKeys[${i}].key (--api-key) must be a string of at least ${MIN_API_KEY_CHARS} characters.`);
     }
     if (typeof key.principal !== 'string' || key.principal.trim() === '') {
       throw new ServerConfigError(`apiKeys[${i}].principal must name who holds the key.`);

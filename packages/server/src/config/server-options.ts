@@ -96,6 +96,8 @@ export interface RunningServer {
   baseURL: string;
   /** A key the server accepts: the first configured, or the one it generated. */
   apiKey: string;
+  /** The file the generated key is kept in (data directory servers without a configured key), else undefined. */
+  apiKeyFile: string | undefined;
   /** Stops taking work, marks runs in flight as failed, closes the store. */
   close(): Promise<void>;
 }

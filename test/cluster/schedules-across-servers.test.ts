@@ -36,7 +36,7 @@ describe.runIf(postgresAdminUrl)('a schedule on three servers sharing a database
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'every minute', cron_schedule: '* * * * *', prompt: 'Tick [simulate 10ms]' }),
     });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     const runsOf = async () => (await client.runs.list({ schedule_id: id, limit: 100 })).runs;
     // Five ticks, each given time for all three schedulers to see it.

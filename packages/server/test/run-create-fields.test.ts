@@ -226,61 +226,51 @@ describe('session and conversation redirects', () => {
   });
 });
 
-describe('another principal’s runs stay unknown', () => {
-  let t: TestServer;
-  let bob: AgentRunsClient;
+/** A server with two principals: `t.client` is Alice's key, `bob` Bob's. Read its fields inside tests: they are set once the server starts. */
+function aliceAndBob(options: { sharedRuns: boolean }): { readonly t: TestServer; readonly bob: AgentRunsClient } {
+  const both = {} as { t: TestServer; bob: AgentRunsClient };
   beforeAll(async () => {
-    t = await startTestServer({
+    both.t = await startTestServer({
       simulatedDurationMs: 20,
+      sharedRuns: options.sharedRuns,
       apiKeys: [
         { key: 'key-of-alice-123', principal: 'alice' },
         { key: 'key-of-bob-45678', principal: 'bob' },
       ],
     });
-    bob = new AgentRunsClient({ baseURL: t.server.baseURL, apiKey: 'key-of-bob-45678', maxRetries: 0 });
+    both.bob = new AgentRunsClient({ baseURL: both.t.server.baseURL, apiKey: 'key-of-bob-45678', maxRetries: 0 });
   });
   afterAll(async () => {
-    await bob?.close();
-    await t?.close();
+    await both.bob?.close();
+    await both.t?.close();
   });
+  return both;
+}
+
+describe('another principal’s runs stay unknown', () => {
+  const two = aliceAndBob({ sharedRuns: false });
 
   it('as a parent or a conversation', async () => {
-    const alices = await t.client.runs.get((await t.client.runs.create({ prompt: 'mine' })).run_id);
-    await expect(bob.runs.create({ prompt: 'x', parent_run_id: alices.run_id })).rejects.toBeInstanceOf(BadRequestError);
+    const alices = await two.t.client.runs.get((await two.t.client.runs.create({ prompt: 'mine' })).run_id);
+    await expect(two.bob.runs.create({ prompt: 'x', parent_run_id: alices.run_id })).rejects.toBeInstanceOf(BadRequestError);
     // Bob can neither continue Alice's conversation nor read it: the same answer as for an unknown one.
-    const taken = await bob.runs.create({ prompt: 'x', conversation_id: alices.conversation_id! }).catch((e: unknown) => e);
+    const taken = await two.bob.runs.create({ prompt: 'x', conversation_id: alices.conversation_id! }).catch((e: unknown) => e);
     expect(taken).toBeInstanceOf(BadRequestError);
     expect((taken as BadRequestError).detail).toMatch(/conversation_id: no conversation/);
-    await expect(bob.conversations.get(alices.conversation_id!)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(two.bob.conversations.get(alices.conversation_id!)).rejects.toBeInstanceOf(NotFoundError);
     // The keyless redirects map one unguessable id to another, and to nothing more.
-    expect(await bob.sessions.checkRedirect(alices.session_id!)).toEqual({ conversation_id: alices.conversation_id });
+    expect(await two.bob.sessions.checkRedirect(alices.session_id!)).toEqual({ conversation_id: alices.conversation_id });
   });
 });
 
 describe('a conversation stays its owner’s', () => {
-  let t: TestServer;
-  let bob: AgentRunsClient;
-  beforeAll(async () => {
-    t = await startTestServer({
-      simulatedDurationMs: 20,
-      sharedRuns: true,
-      apiKeys: [
-        { key: 'key-of-alice-123', principal: 'alice' },
-        { key: 'key-of-bob-45678', principal: 'bob' },
-      ],
-    });
-    bob = new AgentRunsClient({ baseURL: t.server.baseURL, apiKey: 'key-of-bob-45678', maxRetries: 0 });
-  });
-  afterAll(async () => {
-    await bob?.close();
-    await t?.close();
-  });
+  const two = aliceAndBob({ sharedRuns: true });
 
   it('redirects to the owner’s newest run whatever another key added later', async () => {
-    const alices = await t.client.runs.get((await t.client.runs.create({ prompt: 'mine' })).run_id);
+    const alices = await two.t.client.runs.get((await two.t.client.runs.create({ prompt: 'mine' })).run_id);
     // Runs are shared here, so Bob may add to Alice's conversation.
-    await bob.runs.create({ prompt: 'also mine', conversation_id: alices.conversation_id! });
-    const res = await t.raw(`/api/v1/agent/conversations/${alices.conversation_id}/redirect`, { key: null });
+    await two.bob.runs.create({ prompt: 'also mine', conversation_id: alices.conversation_id! });
+    const res = await two.t.raw(`/api/v1/agent/conversations/${alices.conversation_id}/redirect`, { key: null });
     expect(res).toMatchObject({ status: 200, body: { session_id: alices.session_id } });
   });
 });

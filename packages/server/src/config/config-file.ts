@@ -6,6 +6,7 @@ import { isTimeZone } from '../schedules/cron.js';
 import { ConfigFileSchema } from './config-file-schema.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
 import { type EnvironmentConfig, type RepoSource, type ServerConfig } from '../domain/server-config.js';
+import { NamedSecrets } from '../domain/named-secrets.js';
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
@@ -98,5 +99,5 @@ export function loadConfigFile(path: string): ServerConfig {
     });
     return { id, name: env.name ?? id, description: env.description, repos, setupCommands: env.setup_commands ?? [] };
   });
-  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments };
+  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets() };
 }

@@ -1,3 +1,5 @@
+import { NamedSecrets } from './named-secrets.js';
+
 /** The server's configuration as services and executors read it (the file, checked, paths absolute). */
 
 export interface RepoSource {
@@ -27,6 +29,8 @@ export interface ServerConfig {
   scheduleTimeZone: string | undefined;
   skillDirectories: string[];
   environments: EnvironmentConfig[];
+  /** Secrets declared by name in the configuration file, values already read. */
+  secrets: NamedSecrets;
 }
 
 export const EMPTY_CONFIG: ServerConfig = {
@@ -35,4 +39,5 @@ export const EMPTY_CONFIG: ServerConfig = {
   scheduleTimeZone: undefined,
   skillDirectories: [],
   environments: [],
+  secrets: new NamedSecrets(),
 };

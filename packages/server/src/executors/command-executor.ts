@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatElapsed } from '@agent-runs/core';
 import { deliverToInbox, prepareExecutionFiles, readAgentReport } from './agent-protocol.js';
+import { shellLine, spawnAgent } from './agent-spawn.js';
 import { commandEnv } from './command-env.js';
 import { endGroup } from './process-group.js';
 import { processStartTime } from '../domain/process-identity.js';
@@ -42,12 +42,10 @@ export class CommandExecutor implements RunExecutor {
     writeFileSync(mcpConfigPath, `${JSON.stringify({ mcpServers: run.agentConfig.mcp_servers ?? {} }, null, 2)}\n`, { mode: 0o600 });
     const files = prepareExecutionFiles(this.options.workRoot, run.id, input);
 
-    const child = spawn(this.options.command, {
-      shell: true,
+    const child = spawnAgent({
+      ...shellLine(this.options.command),
       cwd: workDir,
-      detached: true, // Its own process group, so cancel and timeout reach everything it starts.
       env: commandEnv(process.env, run, mcpConfigPath, workDir, input.number, files, this.options.agentEnv),
-      stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stderrTail = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => onOutput(text, 'stdout'));

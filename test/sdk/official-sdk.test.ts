@@ -16,6 +16,7 @@ import {
 } from '@agent-runs/core';
 import { startServer, type RunningServer } from '@agent-runs/server';
 import { z } from 'zod';
+import { OpenApiChecker } from '../support/openapi-checker.js';
 
 /**
  * The official TypeScript SDK (the newest on the registry) against the local server: its own
@@ -28,13 +29,16 @@ describe('the official SDK against the local server', () => {
   let parentId: string;
   let agentUid: string;
   let conversationId: string;
+  let checker: OpenApiChecker;
 
   beforeAll(async () => {
     // The environment and the named agent the requests name must exist on the server.
     const dir = mkdtempSync(join(tmpdir(), 'agent-runs-sdk-'));
     writeFileSync(join(dir, 'server.json'), JSON.stringify({ environments: { 'env-1': {} } }));
     server = await startServer({ storage: 'memory', quiet: true, simulatedDurationMs: 50, configFile: join(dir, 'server.json') });
-    sdk = new OzAPI({ apiKey: server.apiKey, baseURL: server.baseURL, maxRetries: 0 });
+    // Every answer the SDK gets is also checked against the OpenAPI document the server serves.
+    checker = await OpenApiChecker.load(server.baseURL);
+    sdk = new OzAPI({ apiKey: server.apiKey, baseURL: server.baseURL, maxRetries: 0, fetch: checker.fetch });
     agentUid = (await sdk.post<{ uid: string }>('/agent/identities', { body: { name: 'agent-1' } })).uid;
   });
   afterAll(async () => server?.close());
@@ -195,5 +199,9 @@ describe('the official SDK against the local server', () => {
       expect((await sdk.agent.runs.retrieve(created.run_id)).conversation_id).toBe(conversationId);
       expect(ConversationResponseSchema.parse(await sdk.get(`/agent/conversations/${conversationId}`)).conversation_id).toBe(conversationId);
     });
+  });
+
+  it('got only answers the OpenAPI document describes', () => {
+    expect(checker.mismatches).toEqual([]);
   });
 });

@@ -1,0 +1,139 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OpenApiChecker } from '../../../test/support/openapi-checker.js';
+import { eventually } from './support/eventually.js';
+import { tempTree, writeServerConfig } from './support/server-config.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
+
+const skills = tempTree({ 'team/review/SKILL.md': '---\nname: review\ndescription: Review a change\n---\nRead the diff.\n' });
+
+let t: TestServer;
+let checker: OpenApiChecker;
+beforeAll(async () => {
+  t = await startTestServer({
+    configFile: writeServerConfig({ skill_directories: [join(skills, 'team')], environments: { web: { name: 'Web app' } } }),
+  });
+  checker = await OpenApiChecker.load(t.server.baseURL);
+});
+afterAll(async () => t?.close());
+
+/** A request through the checker, with the server's key unless `key` is null. */
+async function call(method: string, path: string, body?: unknown, init: { key?: string | null; headers?: Record<string, string>; redirect?: 'manual' } = {}) {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.key !== null) headers.authorization = `Bearer ${init.key ?? t.server.apiKey}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await checker.fetch(`${t.server.baseURL}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(init.redirect ? { redirect: init.redirect } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+}
+
+const settled = (runId: string) =>
+  eventually(
+    async () => (await call('GET', `/agent/runs/${runId}`)).body,
+    (run) => ['SUCCEEDED', 'FAILED', 'CANCELLED'].includes(run.state),
+  );
+
+describe('every answer of the API, against the OpenAPI document the server serves', () => {
+  it('documents each status, content type and body the server sends, for every operation', async () => {
+    // Runs: create (both paths), read, list, follow, cancel.
+    const created = await call('POST', '/agent/runs', {
+      prompt: 'Make a plan [simulate artifact plan pr file screenshot reference]',
+      title: 'Documented',
+      config: { environment_id: 'web', skills: ['team:review'] },
+      metadata: { team: 'core' },
+      attachments: [{ file_name: 'notes.md', mime_type: 'text/markdown', data: Buffer.from('# Notes\n').toString('base64') }],
+    });
+    expect(created.status).toBe(200);
+    const runId: string = created.body.run_id;
+    expect((await call('POST', '/agent/run', { prompt: 'Through the older path' })).status).toBe(200);
+    const run = await settled(runId);
+    expect(run.state).toBe('SUCCEEDED');
+    expect((await call('GET', '/agent/runs?limit=1&sort_by=created_at&metadata[team]=core')).status).toBe(200);
+    expect((await call('GET', `/agent/runs/${runId}/output`)).status).toBe(200);
+    expect((await call('GET', `/agent/runs/${runId}/events`)).status).toBe(200);
+    expect((await call('GET', `/agent/runs/${runId}/conversation`)).status).toBe(200);
+    expect((await call('GET', `/agent/runs/${runId}/transcript`, undefined, { redirect: 'manual' })).status).toBe(302);
+    expect((await call('GET', `/agent/runs/${runId}/handoff/attachments`)).status).toBe(200);
+    const fetchable = run.artifacts.filter((artifact: { data: { artifact_uid?: string } }) => artifact.data.artifact_uid);
+    expect(fetchable.length).toBeGreaterThanOrEqual(3);
+    for (const artifact of fetchable) expect((await call('GET', `/agent/artifacts/${artifact.data.artifact_uid}`)).status).toBe(200);
+    expect((await call('POST', `/agent/runs/${runId}/followups`, { message: 'And the tests' })).status).toBe(200);
+    await settled(runId);
+    const hanging = (await call('POST', '/agent/runs', { prompt: 'Wait [simulate hang]' })).body.run_id;
+    expect((await call('POST', `/agent/runs/${hanging}/cancel`)).status).toBe(200);
+
+    // Conversations and sessions (the two redirects are served without a key).
+    expect((await call('GET', `/agent/sessions/${run.session_id}/redirect`, undefined, { key: null })).status).toBe(200);
+    expect((await call('GET', `/agent/conversations/${run.conversation_id}/redirect`, undefined, { key: null })).status).toBe(200);
+    expect((await call('GET', `/agent/conversations/${run.conversation_id}`)).status).toBe(200);
+
+    // Schedules.
+    const schedule = await call('POST', '/agent/schedules', { name: 'nightly', cron_schedule: '0 3 * * *', prompt: 'Triage' });
+    expect(schedule.status).toBe(201);
+    const scheduleId: string = schedule.body.id;
+    expect((await call('GET', '/agent/schedules')).status).toBe(200);
+    expect((await call('GET', `/agent/schedules/${scheduleId}`)).status).toBe(200);
+    expect((await call('PUT', `/agent/schedules/${scheduleId}`, { name: 'nightly', cron_schedule: '0 4 * * *', prompt: 'Triage', enabled: true })).status).toBe(200);
+    expect((await call('POST', `/agent/schedules/${scheduleId}/pause`)).status).toBe(200);
+    expect((await call('POST', `/agent/schedules/${scheduleId}/resume`)).status).toBe(200);
+    expect((await call('DELETE', `/agent/schedules/${scheduleId}`)).status).toBe(200);
+
+    // The catalog and named agents.
+    expect((await call('GET', '/agent/environments')).status).toBe(200);
+    expect((await call('GET', '/agent')).status).toBe(200);
+    const agent = await call('POST', '/agent/identities', { name: 'reviewer' });
+    expect(agent.status).toBe(201);
+    expect((await call('GET', '/agent/identities')).status).toBe(200);
+    expect((await call('GET', `/agent/identities/${agent.body.uid}`)).status).toBe(200);
+    expect((await call('PUT', `/agent/identities/${agent.body.uid}`, { name: 'careful reviewer' })).status).toBe(200);
+    expect((await call('DELETE', `/agent/identities/${agent.body.uid}`)).status).toBe(204);
+
+    // The errors a client meets: bad input, no key, nothing there, a reused idempotency key.
+    expect((await call('POST', '/agent/runs', { prompt: 7 })).status).toBe(400);
+    expect((await call('GET', '/agent/runs?limit=zero')).status).toBe(400);
+    expect((await call('GET', '/agent/runs', undefined, { key: null })).status).toBe(401);
+    expect((await call('GET', '/agent/runs/no-such-run')).status).toBe(404);
+    expect((await call('GET', '/agent/schedules/no-such-schedule')).status).toBe(404);
+    expect((await call('POST', '/agent/schedules', { name: 'bad', cron_schedule: 'every day', prompt: 'x' })).status).toBe(400);
+    const once = { 'idempotency-key': 'documented-1' };
+    expect((await call('POST', '/agent/runs', { prompt: 'once' }, { headers: once })).status).toBe(200);
+    expect((await call('POST', '/agent/runs', { prompt: 'twice' }, { headers: once })).status).toBe(409);
+
+    expect(checker.mismatches).toEqual([]);
+    expect(checker.unexercised()).toEqual([]);
+  });
+
+  it('reports an answer the document does not describe', async () => {
+    const strict = await OpenApiChecker.load(t.server.baseURL);
+    await strict.fetch(`${t.server.baseURL}/agent/no-such-operation`, { headers: { authorization: `Bearer ${t.server.apiKey}` } });
+    expect(strict.mismatches).toEqual([expect.objectContaining({ request: 'GET /agent/no-such-operation', problem: expect.stringMatching(/no documented operation/) })]);
+  });
+
+  it('reports a body its schema does not accept', async () => {
+    // A server whose document says one thing and whose answer another.
+    const document = {
+      paths: { '/thing': { get: { responses: { '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } } } } } },
+      components: { schemas: { Thing: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, note: { type: 'string', nullable: true } } } } },
+    };
+    const liar = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(req.url === '/api/openapi.json' ? document : { note: null }));
+    });
+    await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(liar.address() as AddressInfo).port}/api`;
+    try {
+      const strict = await OpenApiChecker.load(base);
+      await strict.fetch(`${base}/thing`);
+      expect(strict.mismatches).toEqual([expect.objectContaining({ request: 'GET /thing', problem: expect.stringMatching(/must have required property 'id'/) })]);
+    } finally {
+      liar.close();
+    }
+  });
+});

@@ -7,7 +7,7 @@ import { bytes, stream } from '../http/reply.js';
 import type { AppContext, Route, RouteRequest, RouteResult } from '../http/route.js';
 import { openSseResponse } from '../http/sse-response.js';
 import { parseListQuery } from '../runs/parse-list-query.js';
-import { agentsPage, environmentsPage, skillsPage } from './catalog-pages.js';
+import { agentFormPage, agentsPage, agentUpdateOf, environmentsPage, skillsPage } from './catalog-pages.js';
 import { DASHBOARD_SCRIPT } from './dashboard-script.js';
 import { DASHBOARD_CSS } from './dashboard-styles.js';
 import { callerOf, checkPost, cookieOf, COOKIE, isHttps, readForm, sessionCookie } from './dashboard-request.js';
@@ -235,6 +235,16 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
     signedIn('GET', '/environments', async ({ app, session }) => page(environmentsPage(session, await app.catalog.listEnvironments()))),
     signedIn('GET', '/skills', async ({ app, session }) => page(skillsPage(session, await app.catalog.listSkills({})))),
     signedIn('GET', '/agents', async ({ app, session, caller }) => page(agentsPage(session, await app.identities.list(caller)))),
+    signedIn('GET', '/agents/:uid/edit', async ({ params, app, session, caller }) => page(agentFormPage(session, await app.identities.get(params.uid!, caller)))),
+    signedIn('POST', '/agents/:uid', async ({ params, app, session, caller, form }) => {
+      try {
+        await app.identities.update(params.uid!, agentUpdateOf(form), caller);
+        return seeOther('/agents');
+      } catch (error) {
+        if (!(error instanceof InvalidInputError)) throw error;
+        return page(agentFormPage(session, await app.identities.get(params.uid!, caller), form, error.message), 400);
+      }
+    }),
   ];
 
   async function saveSchedule(form: URLSearchParams, session: DashboardSession, id: string | undefined, save: () => Promise<unknown>) {

@@ -62,6 +62,29 @@ describe('the dashboard over HTTP', () => {
     expect(res.headers.get('set-cookie')).toBeNull();
   });
 
+  it('edits a named agent through its form, and removes an emptied field', async () => {
+    const created = await t.raw('/api/v1/agent/identities', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'reviewer', description: 'Reviews', prompt: 'Review carefully' }),
+      key: KEY,
+    });
+    expect(created.status).toBe(201);
+    const { cookie, csrf } = await signInByHttp(base, KEY);
+    const form = await (await fetch(`${base}/agents/${created.body.uid}/edit`, { headers: { cookie } })).text();
+    expect(form).toContain('Review carefully');
+    const saved = await fetch(`${base}/agents/${created.body.uid}`, {
+      method: 'POST',
+      headers: { cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, name: 'careful reviewer', description: '', prompt: 'Review twice', environment_id: '', base_model: '' }),
+      redirect: 'manual',
+    });
+    expect(saved.status).toBe(303);
+    const agent = await t.raw(`/api/v1/agent/identities/${created.body.uid}`, { key: KEY });
+    expect(agent.body).toMatchObject({ name: 'careful reviewer', prompt: 'Review twice' });
+    expect(agent.body.description ?? null).toBeNull();
+  });
+
   it('ends a session once signed out', async () => {
     const { cookie, csrf } = await signInByHttp(base, KEY);
     const out = await fetch(`${base}/sign-out`, {

@@ -74,7 +74,8 @@ export class LiveRunViews {
     view.reading = true;
     try {
       const page = await this.reads.list({ ...view.query }, view.caller);
-      for (const run of page.runs) {
+      // Oldest first: each new row goes on top, so the newest ends up first.
+      for (const run of [...page.runs].reverse()) {
         const version = `${run.updated_at} ${run.state} ${run.artifacts?.length ?? 0}`;
         if (view.rows.get(run.run_id)?.version === version) continue;
         const row = { version, data: JSON.stringify({ id: run.run_id, html: runRow(run).text }) };

@@ -5,6 +5,7 @@ export const DASHBOARD_CSS = `
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--panel:#161b22;--accent:#79c0ff;--focus:#f778ba;
 --ok:#7ee2a8;--ok-bg:#0f3d24;--bad:#ffa198;--bad-bg:#5a1e1e;--live:#f2cc60;--live-bg:#3b2e05;--idle:#c9d1d9;--idle-bg:#30363d}}
 *{box-sizing:border-box}
+[hidden]{display:none!important}
 body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif}
 a{color:var(--accent)}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}

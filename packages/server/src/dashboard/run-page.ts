@@ -80,7 +80,7 @@ function timeline(run: RunItem, conversation: ConversationResponse | undefined):
   const steps = conversation?.steps ?? [];
   return html`<ol class="timeline" aria-label="Timeline">
 <li>Queued ${time(run.created_at)}</li>
-${run.started_at ? html`<li>Started ${time(run.started_at)}</li>` : ''}
+${run.started_at && !steps.some((step) => step.started_at) ? html`<li>Started ${time(run.started_at)}</li>` : ''}
 ${steps.map((step, i) => html`<li>${i === 0 ? 'Execution' : 'Follow-up'} ${i + 1} ${time(step.started_at)}</li>`)}
 ${TERMINAL.has(run.state) ? html`<li>${run.state} ${time(run.updated_at)}</li>` : ''}
 </ol>`;

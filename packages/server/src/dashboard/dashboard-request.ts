@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RunCreatorInfo } from '@agent-runs/core/contract';
 import { ApiProblem } from '../http/api-problem.js';
 import { creatorFor } from '../http/api-key-auth.js';
-import { csrfMatches, type DashboardSession, type DashboardSessions } from './dashboard-sessions.js';
+import { csrfMatches, type DashboardSession } from './dashboard-sessions.js';
 
 export const COOKIE = 'agent_runs_session';
 /** A form never needs more: prompts are the largest field. */
@@ -78,5 +78,3 @@ export function checkPost(req: IncomingMessage, form: URLSearchParams, session: 
     throw new ApiProblem('not_authorized', 'csrf: the form\'s token is missing or stale; reload the page and send it again.', { status: 403, retryable: false });
   }
 }
-
-export type { DashboardSession, DashboardSessions };

@@ -63,7 +63,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     let publicUrl = opts.publicUrl ?? '';
     let originGuard: OriginGuardOptions = { allowedHosts: [] };
     const wired = await wireApp({ opts, config, timeZone, storage, serverId, clock, keys, publicUrl: () => publicUrl, originGuard: () => originGuard });
-    const router = new Router(apiRoutes(wired.executor.name));
+    const router = new Router(apiRoutes(wired.executor.name, timeZone));
     const server = createServer({ keepAlive: true }, (req, res) => {
       void handleRequest(router, wired.app, req, res, opts.log);
     });

@@ -38,6 +38,11 @@ export class ApiKeyAuth {
     return this.principals.get(digest(match[1]!));
   }
 
+  /** The principal a key typed into the dashboard's sign-in form opens; any key is `local` when auth is off. */
+  principalOfKey(key: string): string | undefined {
+    return this.principals.get(digest(key)) ?? (this.required ? undefined : 'local');
+  }
+
   /** The caller's identity; throws a 401 problem when the key is missing or unknown. */
   authenticate(req: IncomingMessage): RunCreatorInfo {
     const header = req.headers.authorization;
@@ -54,6 +59,7 @@ export class ApiKeyAuth {
   }
 }
 
-function creatorFor(principal: string): RunCreatorInfo {
+/** The caller a principal is, as routes and services name it. */
+export function creatorFor(principal: string): RunCreatorInfo {
   return { type: 'user', uid: principal, display_name: principal };
 }

@@ -24,8 +24,8 @@ export async function handleRequest(
     // Cross-site and DNS-rebinding requests are refused before anything else is looked at.
     const rejected = checkRequestOrigin(req.headers, app.originGuard());
     if (rejected) throw new ApiProblem('not_authorized', rejected.message, { status: rejected.status, retryable: false });
-    requireJsonContentType(req);
     const { route, params } = router.match(req.method ?? 'GET', url.pathname);
+    if (!route.form) requireJsonContentType(req);
     const caller = route.auth ? app.auth.authenticate(req) : { uid: 'anonymous' };
     sendResult(req, res, await route.handle({ req, url, params, app, caller }));
   } catch (error) {

@@ -55,6 +55,8 @@ export interface Route {
   path: string;
   /** False for pages a browser opens and for the health check. */
   auth: boolean;
+  /** True for the dashboard's form posts: the body is `application/x-www-form-urlencoded` (CSRF-checked by the page). */
+  form?: true;
   /** Parses the request, calls a service and returns what to answer; http/ sends it (send-result.ts). */
   handle(request: RouteRequest): Promise<RouteResult> | RouteResult;
 }

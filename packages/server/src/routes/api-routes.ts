@@ -1,3 +1,4 @@
+import { dashboardRoutes } from '../dashboard/dashboard-routes.js';
 import type { Route } from '../http/route.js';
 import { cancelRunRoute } from './cancel-run.js';
 import { conversationRedirectRoute } from './conversation-redirect.js';
@@ -35,7 +36,7 @@ import { listEnvironmentsRoute } from './list-environments.js';
 import { listSkillsRoute } from './list-skills.js';
 
 /** Every route the server answers. */
-export function apiRoutes(executorName: string): Route[] {
+export function apiRoutes(executorName: string, timeZone = 'UTC'): Route[] {
   return [
     createRunRoute,
     createRunsRoute,
@@ -74,5 +75,6 @@ export function apiRoutes(executorName: string): Route[] {
     sessionLiveScriptRoute,
     sessionPageRoute(executorName),
     sessionEventsRoute,
+    ...dashboardRoutes({ timeZone }),
   ];
 }

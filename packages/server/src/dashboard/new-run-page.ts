@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { html, type SafeHtml } from './html.js';
+import { csrfField, errorNote, layout } from './layout.js';
+import type { DashboardSession } from './dashboard-sessions.js';
+
+export const HARNESSES = ['oz', 'claude', 'codex', 'gemini'] as const;
+
+export interface NewRunChoices {
+  environments: readonly { uid: string; name: string }[];
+  skills: readonly string[];
+  agents: readonly { uid: string; name: string }[];
+}
+
+function options(list: readonly { value: string; label: string }[], selected: string | null): SafeHtml {
+  return html`${list.map((o) => html`<option value="${o.value}"${o.value === selected ? html` selected` : ''}>${o.label}</option>`)}`;
+}
+
+/** The start-a-run form; `values` refills it after an error. */
+export function newRunPage(session: DashboardSession, choices: NewRunChoices, values: URLSearchParams = new URLSearchParams(), error?: string): SafeHtml {
+  const v = (name: string) => values.get(name) ?? '';
+  const body = html`<h1>Start a run</h1>
+<form method="post" action="/runs" class="stack">
+${errorNote(error)}
+${csrfField(session)}
+<input type="hidden" name="idempotency_key" value="${v('idempotency_key') || randomUUID()}">
+<label for="prompt">Prompt</label><textarea id="prompt" name="prompt" maxlength="100000">${v('prompt')}</textarea>
+<label for="title">Title (made from the prompt when empty)</label><input id="title" name="title" value="${v('title')}" maxlength="500">
+<label for="environment">Environment</label><select id="environment" name="environment_id"><option value="">none</option>${options(
+    choices.environments.map((e) => ({ value: e.uid, label: e.name })),
+    v('environment_id'),
+  )}</select>
+<label for="skill">Skill</label><select id="skill" name="skill"><option value="">none</option>${options(
+    choices.skills.map((s) => ({ value: s, label: s })),
+    v('skill'),
+  )}</select>
+<label for="agent">Named agent</label><select id="agent" name="agent_identity_uid"><option value="">none</option>${options(
+    choices.agents.map((a) => ({ value: a.uid, label: a.name })),
+    v('agent_identity_uid'),
+  )}</select>
+<label for="harness">Harness</label><select id="harness" name="harness"><option value="">server default</option>${options(
+    HARNESSES.map((h) => ({ value: h, label: h })),
+    v('harness'),
+  )}</select>
+<label for="model">Model</label><input id="model" name="model_id" value="${v('model_id')}" placeholder="the harness's default" maxlength="200">
+<button type="submit" class="primary">Start the run</button>
+</form>`;
+  return layout({ title: 'Start a run', section: '/new', session, body });
+}
+
+/** The form's fields as the body of `POST /agent/runs`; empty fields are left out. */
+export function runRequestOf(form: URLSearchParams): Record<string, unknown> {
+  const get = (name: string) => form.get(name)?.trim() || undefined;
+  const config: Record<string, unknown> = {};
+  const environment = get('environment_id');
+  if (environment) config.environment_id = environment;
+  const harness = get('harness');
+  const model = get('model_id');
+  if (harness || model) config.harness = { ...(harness ? { type: harness } : {}), ...(model ? { model_id: model } : {}) };
+  if (model) config.model_id = model;
+  const body: Record<string, unknown> = {};
+  const prompt = form.get('prompt') ?? '';
+  if (prompt.trim()) body.prompt = prompt;
+  const title = get('title');
+  if (title) body.title = title;
+  const skill = get('skill');
+  if (skill) body.skill = skill;
+  const agent = get('agent_identity_uid');
+  if (agent) body.agent_identity_uid = agent;
+  if (Object.keys(config).length) body.config = config;
+  return body;
+}

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DashboardSessions } from '../../src/dashboard/dashboard-sessions.js';
+import { startTestServer, type TestServer } from '../support/start-test-server.js';
+import { signInByHttp } from './dashboard-support.js';
+
+const KEY = 'dashboard-http-key-0123456789';
+let t: TestServer;
+let base: string;
+beforeAll(async () => {
+  t = await startTestServer({ apiKeys: [{ key: KEY, principal: 'alice' }] });
+  base = t.server.url;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const signInPost = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(`${base}/sign-in`, {
+    method: 'POST',
+    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields),
+    redirect: 'manual',
+  });
+
+describe('the dashboard over HTTP', () => {
+  it('keeps the runs view of a full page under 150 KB with its stylesheet and script', async () => {
+    const title = 'A long title that fills the column '.repeat(14).slice(0, 480);
+    await Promise.all(Array.from({ length: 30 }, (_, i) => t.client.runs.create({ prompt: `Work ${i} [simulate 10ms]`, title: `${i} ${title}` })));
+    const { cookie } = await signInByHttp(base, KEY);
+    const html = await (await fetch(`${base}/`, { headers: { cookie } })).text();
+    // Without the script, the page already holds its data.
+    expect(html.match(/<tr data-run-id=/g)).toHaveLength(25);
+    const css = await (await fetch(`${base}/dashboard-assets/dashboard.css`)).text();
+    const js = await (await fetch(`${base}/dashboard-assets/dashboard.js`)).text();
+    const weight = [html, css, js].reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+    expect(weight).toBeLessThanOrEqual(150 * 1024);
+  });
+
+  it('sends its pages with a strict CSP that lets only its own forms post', async () => {
+    const { cookie } = await signInByHttp(base, KEY);
+    const res = await fetch(`${base}/new`, { headers: { cookie } });
+    const csp = res.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("form-action 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('marks the cookie Secure behind https, and never sends a sign-in to another site', async () => {
+    const plain = await signInPost({ api_key: KEY, next: '/' });
+    expect(plain.headers.get('set-cookie')).not.toContain('Secure');
+    const proxied = await signInPost({ api_key: KEY, next: '//evil.example/x' }, { 'x-forwarded-proto': 'https' });
+    expect(proxied.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/);
+    expect(proxied.headers.get('location')).toBe('/');
+    expect((await signInPost({ api_key: 'wrong' })).status).toBe(401);
+  });
+
+  it('refuses a sign-in posted from another origin', async () => {
+    const res = await signInPost({ api_key: KEY }, { origin: 'http://evil.example' });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('edits a named agent through its form, and removes an emptied field', async () => {
+    const created = await t.raw('/api/v1/agent/identities', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'reviewer', description: 'Reviews', prompt: 'Review carefully' }),
+      key: KEY,
+    });
+    expect(created.status).toBe(201);
+    const { cookie, csrf } = await signInByHttp(base, KEY);
+    const form = await (await fetch(`${base}/agents/${created.body.uid}/edit`, { headers: { cookie } })).text();
+    expect(form).toContain('Review carefully');
+    const saved = await fetch(`${base}/agents/${created.body.uid}`, {
+      method: 'POST',
+      headers: { cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, name: 'careful reviewer', description: '', prompt: 'Review twice', environment_id: '', base_model: '' }),
+      redirect: 'manual',
+    });
+    expect(saved.status).toBe(303);
+    const agent = await t.raw(`/api/v1/agent/identities/${created.body.uid}`, { key: KEY });
+    expect(agent.body).toMatchObject({ name: 'careful reviewer', prompt: 'Review twice' });
+    expect(agent.body.description ?? null).toBeNull();
+  });
+
+  it('ends a session once signed out', async () => {
+    const { cookie, csrf } = await signInByHttp(base, KEY);
+    const out = await fetch(`${base}/sign-out`, {
+      method: 'POST',
+      headers: { cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf }),
+      redirect: 'manual',
+    });
+    expect(out.status).toBe(303);
+    const after = await fetch(`${base}/`, { headers: { cookie }, redirect: 'manual' });
+    expect(after.status).toBe(303);
+    expect(after.headers.get('location')).toBe('/sign-in?next=%2F');
+  });
+});
+
+describe('dashboard sessions', () => {
+  it('end after the idle limit and after the absolute limit, however active', () => {
+    let now = 0;
+    const sessions = new DashboardSessions({ idleMs: 100, absoluteMs: 1000, max: 10 }, () => now);
+    const idle = sessions.open('alice');
+    now = 101;
+    expect(sessions.find(idle.id)).toBeUndefined();
+    const busy = sessions.open('alice');
+    for (now = 150; now <= 1100; now += 90) {
+      if (now - busy.createdAt > 1000) expect(sessions.find(busy.id)).toBeUndefined();
+      else expect(sessions.find(busy.id)?.principal).toBe('alice');
+    }
+  });
+
+  it('keeps at most the bound, dropping the oldest', () => {
+    const sessions = new DashboardSessions({ idleMs: 1000, absoluteMs: 1000, max: 2 }, () => 0);
+    const first = sessions.open('a');
+    sessions.open('b');
+    const third = sessions.open('c');
+    expect(sessions.find(first.id)).toBeUndefined();
+    expect(sessions.find(third.id)?.principal).toBe('c');
+  });
+});

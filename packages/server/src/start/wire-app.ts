@@ -134,7 +134,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     followups,
     schedules,
     identities: new IdentityService(identityStore, setup, environments, opts.clock, opts.sharedRuns),
-    catalog: new CatalogService(environments, skills, storage.activity),
+    catalog: new CatalogService(environments, skills, storage.activity, opts.sharedRuns),
     heartbeat: new SseHeartbeat(opts.heartbeatMs),
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     maxBodyBytes: opts.maxBodyBytes,

@@ -14,7 +14,7 @@ export interface LastRun {
  * undefined reads every principal's.
  */
 export interface CatalogActivity {
-  lastRunInEnvironment(environmentId: string, creatorUid: string | undefined): Promise<LastRun | undefined>;
+  lastRunInEnvironment(environmentId: string, creatorUid?: string): Promise<LastRun | undefined>;
   /** Skill variant id → when a run last started from it. */
-  lastRunOfSkills(creatorUid: string | undefined): Promise<Map<string, string>>;
+  lastRunOfSkills(creatorUid?: string): Promise<Map<string, string>>;
 }

@@ -5,7 +5,7 @@ import type { CatalogActivity, LastRun } from './catalog-activity.js';
 export class PostgresCatalogActivity implements CatalogActivity {
   constructor(private readonly pool: pg.Pool) {}
 
-  async lastRunInEnvironment(environmentId: string, creatorUid: string | undefined): Promise<LastRun | undefined> {
+  async lastRunInEnvironment(environmentId: string, creatorUid?: string): Promise<LastRun | undefined> {
     const byCreator = creatorUid === undefined ? '' : ' AND creator_uid = $2';
     const { rows } = await this.pool.query<{
       id: string;
@@ -25,7 +25,7 @@ export class PostgresCatalogActivity implements CatalogActivity {
       : undefined;
   }
 
-  async lastRunOfSkills(creatorUid: string | undefined): Promise<Map<string, string>> {
+  async lastRunOfSkills(creatorUid?: string): Promise<Map<string, string>> {
     const byCreator = creatorUid === undefined ? '' : ' AND creator_uid = $1';
     const { rows } = await this.pool.query<{ skill_id: string; at: string }>(
       `SELECT skill_id, MAX(created_at) AS at FROM runs WHERE skill_id IS NOT NULL${byCreator} GROUP BY skill_id`,

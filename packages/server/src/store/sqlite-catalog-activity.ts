@@ -5,7 +5,7 @@ import type { CatalogActivity, LastRun } from './catalog-activity.js';
 export class SqliteCatalogActivity implements CatalogActivity {
   constructor(private readonly db: Database.Database) {}
 
-  async lastRunInEnvironment(environmentId: string, creatorUid: string | undefined): Promise<LastRun | undefined> {
+  async lastRunInEnvironment(environmentId: string, creatorUid?: string): Promise<LastRun | undefined> {
     const byCreator = creatorUid === undefined ? '' : ' AND creator_uid = ?';
     const row = this.db
       .prepare(
@@ -21,7 +21,7 @@ export class SqliteCatalogActivity implements CatalogActivity {
   }
 
   /** Skill variant id → when a run last started from it. */
-  async lastRunOfSkills(creatorUid: string | undefined): Promise<Map<string, string>> {
+  async lastRunOfSkills(creatorUid?: string): Promise<Map<string, string>> {
     const byCreator = creatorUid === undefined ? '' : ' AND creator_uid = ?';
     const rows = this.db
       .prepare(`SELECT skill_id, MAX(created_at) AS at FROM runs WHERE skill_id IS NOT NULL${byCreator} GROUP BY skill_id`)

@@ -34,6 +34,7 @@ import { toRunItem } from '../runs/to-run-item.js';
 import { ScheduleFiring } from '../schedules/schedule-firing.js';
 import { ScheduleRules } from '../schedules/schedule-rules.js';
 import { ScheduleService } from '../schedules/schedule-service.js';
+import { EventStreamLimits } from '../http/sse-limits.js';
 import { ScheduleLocks } from '../schedules/schedule-locks.js';
 import { Scheduler } from '../schedules/scheduler.js';
 import { artifactsOf, type ArtifactRecord } from '../store/artifact-store.js';
@@ -138,6 +139,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     identities: new IdentityService(identityStore, setup, environments, opts.clock, opts.sharedRuns),
     catalog: new CatalogService(environments, skills, storage.activity, opts.sharedRuns),
     heartbeat: new SseHeartbeat(opts.heartbeatMs),
+    streamLimits: new EventStreamLimits(opts.eventStreams),
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     maxBodyBytes: opts.maxBodyBytes,
     links,

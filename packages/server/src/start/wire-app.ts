@@ -35,6 +35,7 @@ import { ScheduleFiring } from '../schedules/schedule-firing.js';
 import { ScheduleRules } from '../schedules/schedule-rules.js';
 import { ScheduleService } from '../schedules/schedule-service.js';
 import { EventStreamLimits } from '../http/sse-limits.js';
+import { StoreOutage } from '../http/store-outage.js';
 import { ScheduleLocks } from '../schedules/schedule-locks.js';
 import { Scheduler } from '../schedules/scheduler.js';
 import { artifactsOf, type ArtifactRecord } from '../store/artifact-store.js';
@@ -140,6 +141,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     catalog: new CatalogService(environments, skills, storage.activity, opts.sharedRuns),
     heartbeat: new SseHeartbeat(opts.heartbeatMs),
     streamLimits: new EventStreamLimits(opts.eventStreams),
+    storeOutage: new StoreOutage(() => reads.ping(), opts.log),
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     maxBodyBytes: opts.maxBodyBytes,
     links,

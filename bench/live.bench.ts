@@ -24,6 +24,8 @@ const KEY = 'bench-key-0123456789';
 const DELAY_RUNS = 60;
 const WAITERS = 500;
 const WAIT_SECONDS = 30;
+/** The server with its runs hanging and no client, measured first: what it spends anyway. */
+const IDLE_SECONDS = 10;
 const OUTPUT_BYTES = 50 * 1024 * 1024;
 
 type Core = typeof import('../packages/core/dist/index.js');
@@ -106,6 +108,10 @@ interface WaitingCost {
   total: { cpuMs: number; requests: number };
   /** Between every client's first answer and the end of the wait: what waiting itself costs. */
   waiting: { cpuMs: number; requests: number; seconds: number };
+  /** The same server before any client came, with the same runs hanging. */
+  idle: { cpuMs: number; seconds: number };
+  /** `waiting` less what the idle server spends in as long: the clients' own cost. */
+  own: number;
 }
 
 const diff = (a: ServerStats, b: ServerStats) => ({ cpuMs: b.cpuMs - a.cpuMs, requests: b.requests - a.requests });
@@ -121,6 +127,12 @@ async function waitingCost(core: Core, stream: boolean): Promise<WaitingCost> {
   }
   while ((await setup.runs.list({ state: ['INPROGRESS'], limit: 500 })).runs.length < WAITERS) await new Promise((r) => setTimeout(r, 100));
   await setup.close();
+  // The idle server's own CPU (runs' leases, timers), to subtract from the waiting window's.
+  const idleFrom = await server.stats();
+  const idleStarted = Date.now();
+  await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+  const idleTo = await server.stats();
+  const idle = { cpuMs: idleTo.cpuMs - idleFrom.cpuMs, seconds: (Date.now() - idleStarted) / 1000 };
   const clients = Array.from({ length: 10 }, () => new core.AgentRunsClient({ baseURL: server.baseURL, apiKey: KEY }));
   const before = await server.stats();
   const started = Date.now();
@@ -147,7 +159,9 @@ async function waitingCost(core: Core, stream: boolean): Promise<WaitingCost> {
   const after = await server.stats();
   await Promise.all(clients.map((c) => c.close()));
   await server.stop();
-  return { total: diff(before, after), waiting: { ...diff(settled, late), seconds: (lateAt - settledAt) / 1000 } };
+  const waiting = { ...diff(settled, late), seconds: (lateAt - settledAt) / 1000 };
+  const own = waiting.cpuMs - (idle.cpuMs / idle.seconds) * waiting.seconds;
+  return { total: diff(before, after), waiting, idle, own };
 }
 
 // Numbered lines of 100 bytes, written in large blocks with back-pressure, until 50 MB.
@@ -233,15 +247,25 @@ export default async function liveBench(): Promise<BenchRow[]> {
 
   const streamCost = await waitingCost(core, true);
   const pollCost = await waitingCost(core, false);
-  const waitRatio = pollCost.waiting.cpuMs / Math.max(streamCost.waiting.cpuMs, 0.001);
+  // The clients' own cost: the idle server's CPU over as long, measured in the same run, taken off.
+  // Below 1 ms streaming is within the timer's noise: counted as 1 ms.
+  const waitRatio = pollCost.own / Math.max(streamCost.own, 1);
   rows.push({
     suite: 'live',
-    measure: `server CPU while ${WAITERS} clients wait (${streamCost.waiting.seconds.toFixed(0)}s after the first answers)`,
-    value: `${streamCost.waiting.cpuMs.toFixed(1)} ms streaming`,
-    baseline: `${pollCost.waiting.cpuMs.toFixed(1)} ms polling`,
+    measure: `server CPU of ${WAITERS} waiting clients, less the idle server's (${streamCost.waiting.seconds.toFixed(0)}s after the first answers)`,
+    value: `${streamCost.own.toFixed(1)} ms streaming`,
+    baseline: `${pollCost.own.toFixed(1)} ms polling`,
     ratio: `${waitRatio.toFixed(0)}x cheaper`,
     target: '>= 10x cheaper',
     met: waitRatio >= 10,
+  });
+  rows.push({
+    suite: 'live',
+    measure: `server CPU while ${WAITERS} clients wait, idle server included (idle: ${(streamCost.idle.cpuMs / streamCost.idle.seconds).toFixed(1)} / ${(pollCost.idle.cpuMs / pollCost.idle.seconds).toFixed(1)} ms/s)`,
+    value: `${streamCost.waiting.cpuMs.toFixed(1)} ms streaming`,
+    baseline: `${pollCost.waiting.cpuMs.toFixed(1)} ms polling`,
+    ratio: `${(pollCost.waiting.cpuMs / Math.max(streamCost.waiting.cpuMs, 0.001)).toFixed(1)}x cheaper`,
+    target: 'report',
   });
   rows.push({
     suite: 'live',

@@ -1,4 +1,4 @@
-import type { AgentSkill, ListAgentSkillsResponse, ListEnvironmentsResponse } from '@agent-runs/core/contract';
+import type { AgentSkill, ListAgentSkillsResponse, ListEnvironmentsResponse, RunCreatorInfo } from '@agent-runs/core/contract';
 import type { CatalogActivity } from '../store/catalog-activity.js';
 import type { EnvironmentRegistry } from './environment-registry.js';
 import { toVariant, type SkillCatalog } from './skill-catalog.js';
@@ -17,12 +17,20 @@ export class CatalogService {
     private readonly environments: EnvironmentRegistry,
     private readonly skills: SkillCatalog,
     private readonly activity: CatalogActivity,
+    /** Every key sees every principal's runs (RunService's sharing rule). */
+    private readonly sharedRuns = false,
   ) {}
 
-  /** The environments the configuration file declares, with their latest run. */
-  async listEnvironments(): Promise<ListEnvironmentsResponse> {
+  /** Whose runs the caller may see: all with shared runs, else its own principal's. */
+  private visibleCreator(caller: RunCreatorInfo): string | undefined {
+    return this.sharedRuns ? undefined : (caller.uid ?? '');
+  }
+
+  /** The environments the configuration file declares, with the latest run the caller may see. */
+  async listEnvironments(caller: RunCreatorInfo): Promise<ListEnvironmentsResponse> {
     const declared = this.environments.list();
-    const lastRuns = await Promise.all(declared.map((env) => this.activity.lastRunInEnvironment(env.id)));
+    const creator = this.visibleCreator(caller);
+    const lastRuns = await Promise.all(declared.map((env) => this.activity.lastRunInEnvironment(env.id, creator)));
     const environments = declared
       .map((env, i) => this.environments.toCloudEnvironment(env, lastRuns[i]))
       // All share one last_updated (the file's), so both sorts are by name.
@@ -31,8 +39,8 @@ export class CatalogService {
   }
 
   /** The skills the server found, grouped by name, each SKILL.md a variant. */
-  async listSkills(q: SkillListOptions): Promise<ListAgentSkillsResponse> {
-    const lastRuns = await this.activity.lastRunOfSkills();
+  async listSkills(q: SkillListOptions, caller: RunCreatorInfo): Promise<ListAgentSkillsResponse> {
+    const lastRuns = await this.activity.lastRunOfSkills(this.visibleCreator(caller));
     const byName = new Map<string, AgentSkill>();
     for (const v of await this.skills.variants(q.refresh ?? false)) {
       if (v.error && !q.include_malformed_skills) continue;

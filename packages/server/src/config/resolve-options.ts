@@ -136,6 +136,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, RUN_REQUEST_MAX_BODY_BYTES, 1),
     outputLimitBytes: integer('outputLimitBytes', options.outputLimitBytes, DEFAULT_OUTPUT_LIMIT_BYTES, 64 * 1024, 1024 ** 3),
     heartbeatMs: integer('heartbeatMs', options.heartbeatMs, DEFAULT_HEARTBEAT_MS, 10, DEFAULT_HEARTBEAT_MS),
+    eventStreams: options.eventStreams ?? {},
     maxArtifactBytes: integer('maxArtifactBytes', options.maxArtifactBytes, 10 * 1024 * 1024, 1),
     maxRunArtifactBytes: integer('maxRunArtifactBytes', options.maxRunArtifactBytes, 50 * 1024 * 1024, 1),
     maxArtifactsPerExecution: integer('maxArtifactsPerExecution', options.maxArtifactsPerExecution, 100, 1, 10_000),

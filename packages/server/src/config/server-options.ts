@@ -1,5 +1,6 @@
 import type { ApiKey } from '../http/api-key-auth.js';
 import type { ServerClock } from '../domain/server-clock.js';
+import type { EventStreamLimitOptions } from '../http/sse-limits.js';
 
 export type { ApiKey };
 
@@ -60,6 +61,8 @@ export interface ServerOptions {
   outputLimitBytes?: number;
   /** The longest gap between comment lines on an idle event stream, in ms. Default 15 000. */
   heartbeatMs?: number;
+  /** Event streams open at once per principal, per session link and in all, and what a reader that does not read may hold. */
+  eventStreams?: EventStreamLimitOptions;
   /** The address put in session links when the server is reached through a proxy. Default the listening URL. */
   publicUrl?: string;
   /** Largest file or screenshot an agent may hand back, in bytes. Default 10 MiB. */

@@ -29,7 +29,8 @@ export async function handleRequest(
     const caller = route.auth ? app.auth.authenticate(req) : { uid: 'anonymous' };
     sendResult(req, res, await route.handle({ req, url, params, app, caller }));
   } catch (error) {
-    const known = error instanceof ApiProblem ? error : error instanceof DomainError ? domainProblem(error) : undefined;
+    const known =
+      error instanceof ApiProblem ? error : error instanceof DomainError ? domainProblem(error) : app.storeOutage.problemFor(error);
     if (known) {
       sendProblem(res, known, instance);
       return;

@@ -6,6 +6,8 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, he
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
+    // Answers echo run text: no browser may sniff them into HTML.
+    'x-content-type-options': 'nosniff',
     ...headers,
   });
   res.end(body);
@@ -20,6 +22,7 @@ export function sendProblem(res: ServerResponse, problem: ApiProblem, instance: 
   res.writeHead(problem.status, {
     'content-type': 'application/problem+json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
+    'x-content-type-options': 'nosniff',
     ...problem.headers,
   });
   res.end(body);

@@ -12,6 +12,8 @@ import type { Reply } from './reply.js';
 import type { SessionTokens } from './session-access.js';
 import type { SignedLinks } from './signed-links.js';
 import type { SseHeartbeat } from './sse-heartbeat.js';
+import type { EventStreamLimits } from './sse-limits.js';
+import type { StoreOutage } from './store-outage.js';
 
 /** What every route can reach: the services, and what http/ itself needs (auth, links, streams). */
 export interface AppContext {
@@ -27,6 +29,10 @@ export interface AppContext {
   /** Environments and skills. */
   catalog: CatalogService;
   heartbeat: SseHeartbeat;
+  /** The database being unreachable: 503s, and one log line per outage. */
+  storeOutage: StoreOutage;
+  /** How many event streams may be open, and what each may hold. */
+  streamLimits: EventStreamLimits;
   auth: ApiKeyAuth;
   maxBodyBytes: number;
   /** Signs the download links of artifacts, transcripts and handoff files. */

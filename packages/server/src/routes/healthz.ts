@@ -1,6 +1,6 @@
 import type { Route } from '../http/route.js';
 
-/** `GET /healthz`: the server answers and its store is readable. */
+/** `GET /healthz`: the server answers and its store is readable; 503 "the database is unreachable" while it is not. */
 export const healthzRoute: Route = {
   method: 'GET',
   path: '/healthz',

@@ -7,9 +7,9 @@ export const listEnvironmentsRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/environments',
   auth: true,
-  handle({ url, app }) {
+  handle({ url, app, caller }) {
     const parsed = ListEnvironmentsQuerySchema.safeParse(Object.fromEntries(url.searchParams));
     if (!parsed.success) throw invalidInput(parsed.error, 'query');
-    return app.catalog.listEnvironments();
+    return app.catalog.listEnvironments(caller);
   },
 };

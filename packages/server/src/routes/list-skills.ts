@@ -7,9 +7,9 @@ export const listSkillsRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent',
   auth: true,
-  handle({ url, app }) {
+  handle({ url, app, caller }) {
     const parsed = ListAgentSkillsQuerySchema.safeParse(Object.fromEntries(url.searchParams));
     if (!parsed.success) throw invalidInput(parsed.error, 'query');
-    return app.catalog.listSkills(parsed.data);
+    return app.catalog.listSkills(parsed.data, caller);
   },
 };

@@ -15,9 +15,10 @@ export const runEventsRoute: Route = {
     const afterId = resumeFrom(req, url);
     const run = await app.runs.getOrThrow(params.runId!, caller);
     await app.events.reconcile(run);
+    const ticket = app.streamLimits.admit(caller.uid ?? '');
     return stream((req, res) => {
       let watcher: { close(): void } | undefined;
-      const sink = openSseResponse(req, res, app.heartbeat, () => watcher?.close());
+      const sink = openSseResponse(req, res, app.heartbeat, () => watcher?.close(), ticket);
       watcher = app.events.watch(run.id, afterId, sink, (event) => event.data);
     });
   },

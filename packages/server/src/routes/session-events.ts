@@ -15,9 +15,11 @@ export const sessionEventsRoute: Route = {
     const afterId = resumeFrom(req, url);
     const run = await sessionRun(request);
     await app.events.reconcile(run);
+    // A link is a bearer credential of its own: capped apart, and within its run owner's streams.
+    const ticket = app.streamLimits.admit(run.creator.uid ?? '', run.sessionId);
     return stream((req, res) => {
       let watcher: { close(): void } | undefined;
-      const sink = openSseResponse(req, res, app.heartbeat, () => watcher?.close());
+      const sink = openSseResponse(req, res, app.heartbeat, () => watcher?.close(), ticket);
       watcher = app.events.watch(run.id, afterId, sink, sessionView);
     });
   },

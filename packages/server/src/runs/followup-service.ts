@@ -56,6 +56,9 @@ export class FollowupService {
     const run = (await this.store.get(runId))!;
     let state = run.state;
     if (isTerminalState(run.state)) {
+      // A cancelled execution still being ended here is gone and recorded before the next may
+      // be claimed, here or by another server (the executor bounds this by its kill grace).
+      await this.queue.settled(runId);
       // Answered with the state the follow-up moved it to; the queue may start it at once.
       if (await this.journal.requeue(runId)) {
         state = 'QUEUED';

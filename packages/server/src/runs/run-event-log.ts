@@ -2,6 +2,7 @@ import type { RunItem } from '@agent-runs/core/contract';
 import type { ArtifactRecord } from '../store/artifact-store.js';
 import type { RunEventKind, RunEventStore, StoredRunEvent } from '../store/run-event-store.js';
 import type { RunRecord } from '../store/run-record.js';
+import { isStoreUnreachable } from '../store/store-unreachable.js';
 import type { RunEventSink } from './run-event-sink.js';
 import { RunEventStreams } from './run-event-streams.js';
 import type { RunEventView, RunEventWatcher } from './run-event-watcher.js';
@@ -49,8 +50,17 @@ function chunks(text: string): string[] {
  * the order it happened (output printed before a run ended comes before its terminal `run`
  * event); what arrives in one turn of the event loop is written in one transaction.
  */
+/** Output held while the database is unreachable, at most (the oldest goes first past it). */
+const HELD_OUTPUT_CHARS = 16 * 1024 * 1024;
+const OUTAGE_RETRY_MIN_MS = 250;
+const OUTAGE_RETRY_MAX_MS = 2000;
+
 export class RunEventLog {
   private queue: Pending[] = [];
+  /** The database is unreachable: events wait in the queue (bounded) and the write is retried. */
+  private outage = false;
+  private droppedInOutage = 0;
+  private closing = false;
   private scheduled = false;
   /** Run events whose data is being made. */
   private readonly making = new Set<Promise<void>>();
@@ -75,6 +85,7 @@ export class RunEventLog {
   /** The agent printed `text`. */
   output(runId: string, stream: 'stdout' | 'stderr', text: string): void {
     if (text === '') return;
+    if (this.outage) this.keepWithinHeldBound(text.length);
     const last = this.queue.at(-1);
     if (last?.kind === 'output' && last.ready && last.runId === runId && last.stream === stream && last.text!.length + text.length <= MAX_CHUNK_CHARS) {
       last.text += text;
@@ -158,6 +169,8 @@ export class RunEventLog {
   /** Writes what is queued now (before shutdown, or before reading the log); resolves once it is stored. */
   flush(): Promise<void> {
     this.scheduled = false;
+    // During an outage the queue stays here, bounded, until the write under way gets through.
+    if (this.outage) return this.writing;
     // What is ready, in order, up to the first event still being made.
     const waiting = this.queue.findIndex((p) => !p.ready);
     const batch = waiting === -1 ? this.queue : this.queue.slice(0, waiting);
@@ -169,9 +182,48 @@ export class RunEventLog {
   }
 
   private async write(batch: Pending[]): Promise<void> {
-    let stored: StoredRunEvent[];
-    try {
-      stored = await this.store.append(
+    let stored: StoredRunEvent[] | undefined;
+    for (let delay = OUTAGE_RETRY_MIN_MS; !stored; delay = Math.min(delay * 2, OUTAGE_RETRY_MAX_MS)) {
+      try {
+        stored = await this.append(batch);
+      } catch (error) {
+        if (this.closing || !isStoreUnreachable(error)) {
+          // The store is closing or refuses these events: the run's state is kept by the run store; its events are lost.
+          this.log(`Could not record ${batch.length} run event(s): ${(error as Error).message}`);
+          return;
+        }
+        if (!this.outage) {
+          this.outage = true;
+          this.log(`The database is unreachable; the agents' output waits here (up to ${HELD_OUTPUT_CHARS / 1024 / 1024} MiB) until it returns.`);
+        }
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+    if (this.outage) {
+      this.outage = false;
+      const dropped = this.droppedInOutage;
+      this.droppedInOutage = 0;
+      this.log(`The database is back; the output held meanwhile is written${dropped ? ` (the oldest ${dropped} characters were dropped to stay within the bound)` : ''}.`);
+      this.schedule();
+    }
+    this.streams.deliver(stored);
+  }
+
+  /** Drops the oldest queued output until `adding` more characters fit the outage bound. */
+  private keepWithinHeldBound(adding: number): void {
+    let held = adding;
+    for (const p of this.queue) if (p.kind === 'output') held += p.text!.length;
+    while (held > HELD_OUTPUT_CHARS) {
+      const oldest = this.queue.findIndex((p) => p.kind === 'output');
+      if (oldest === -1) return;
+      const [dropped] = this.queue.splice(oldest, 1);
+      held -= dropped!.text!.length;
+      this.droppedInOutage += dropped!.text!.length;
+    }
+  }
+
+  private append(batch: Pending[]): Promise<StoredRunEvent[]> {
+    return this.store.append(
         batch.map((p) => {
           const data = p.kind === 'output' ? JSON.stringify({ stream: p.stream, text: p.text, at: p.at }) : p.data!;
           return {
@@ -184,16 +236,12 @@ export class RunEventLog {
         }),
         this.outputLimitBytes,
       );
-    } catch (error) {
-      // The store is closing or failing: the run's state is kept by the run store; its events are lost.
-      this.log(`Could not record ${batch.length} run event(s): ${(error as Error).message}`);
-      return;
-    }
-    this.streams.deliver(stored);
   }
 
   /** Writes the last events, then ends every open stream (server shutdown). */
   async closeAll(): Promise<void> {
+    // A write waiting out an outage makes one more try, then gives up.
+    this.closing = true;
     await Promise.all(this.making);
     await this.flush();
     this.streams.closeAll();

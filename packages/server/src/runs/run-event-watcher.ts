@@ -97,6 +97,9 @@ export class RunEventWatcher {
         this.again = false;
         const head = await this.store.head(this.runId);
         if (this.closed) return;
+        // A Last-Event-ID beyond the log (another server's, or made up) resumes from its end,
+        // so the run's next events, its end included, still reach this stream.
+        if (head.lastId < this.lastSentId) this.lastSentId = head.lastId;
         if (head.droppedThrough > this.lastSentId) await this.skipGap(head.droppedThrough, head.droppedBytes);
         const batch = this.closed ? [] : await this.store.after(this.runId, this.lastSentId, REPLAY_BATCH);
         const latestRun = this.closed ? undefined : await this.store.latestRunEvent(this.runId);

@@ -36,12 +36,19 @@ export class RunExecutions {
   private readonly dropped = new Set<string>();
   /** Follow-ups that came while the run's execution was prepared: handed to it once it starts. */
   private readonly early = new Map<string, FollowupMessage[]>();
+  /** Executions taken away whose process group is being ended: they hold their slot until gone and recorded. */
+  private readonly stopping = new Map<string, Promise<void>>();
 
   constructor(private readonly options: RunExecutionsOptions) {}
 
-  /** How many executions run now (those being prepared not counted). */
+  /** How many executions run now, or are being stopped (those being prepared not counted). */
   get running(): number {
-    return this.active.size;
+    return this.active.size + this.stopping.size;
+  }
+
+  /** Resolves once the run's execution taken away here is gone and its stop recorded (at once if none is). */
+  settled(runId: string): Promise<void> {
+    return this.stopping.get(runId) ?? Promise.resolve();
   }
 
   /** Whether this server executes the run now (or prepares to). */
@@ -85,14 +92,23 @@ export class RunExecutions {
     const active = this.active.get(runId);
     if (!active) return false;
     this.active.delete(runId);
+    const stop = (async () => {
+      try {
+        await active.execution.cancel();
+      } catch (error) {
+        this.options.log(`Could not stop the work of run ${runId}: ${(error as Error).message}`);
+      }
+      // The conversation still says the execution ended, so the next one gets a number (and files) of its own.
+      await this.stopped(runId, active.input);
+    })();
+    this.stopping.set(runId, stop);
     try {
-      await active.execution.cancel();
-    } catch (error) {
-      this.options.log(`Could not stop the work of run ${runId}: ${(error as Error).message}`);
+      await stop;
+    } finally {
+      // The slot is free only now: the process group is gone and the stop recorded.
+      this.stopping.delete(runId);
+      this.options.freed();
     }
-    // The conversation still says the execution ended, so the next one gets a number (and files) of its own.
-    await this.stopped(runId, active.input);
-    this.options.freed();
     return true;
   }
 
@@ -114,6 +130,8 @@ export class RunExecutions {
     let input: ExecutionInput;
     let stillInProgress: boolean;
     try {
+      // A follow-up may requeue a run whose cancelled execution is still being ended here.
+      await this.settled(run.id);
       input = await journal.prepare(run);
       // A cancel that came after the claim but before the run was listed as preparing found it
       // not active here: the store tells (one read per execution, after which `dropped` holds).

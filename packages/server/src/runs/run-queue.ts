@@ -92,6 +92,11 @@ export class RunQueue {
     return this.executions.deliver(runId, followup);
   }
 
+  /** Resolves once an execution of the run taken away here is gone and its stop recorded. */
+  settled(runId: string): Promise<void> {
+    return this.executions.settled(runId);
+  }
+
   /** Takes the work of an active run away: stops it without recording its outcome as the run's state. */
   abandon(runId: string): Promise<boolean> {
     return this.executions.abandon(runId);

@@ -3,6 +3,7 @@ import type { ServerClock } from '../domain/server-clock.js';
 import type { RunService } from '../runs/run-service.js';
 import type { ScheduleBody, ScheduleRecord, ScheduleStore } from '../store/schedule-store.js';
 import { parseCron } from './cron.js';
+import { ScheduleLocks } from './schedule-locks.js';
 
 /**
  * Firing schedules. Each tick fires at most once: a firing first claims its (schedule, tick)
@@ -18,16 +19,22 @@ export class ScheduleFiring {
     private readonly timeZone: string,
     private readonly clock: ServerClock,
     private readonly log: (line: string) => void,
+    /** Shared with ScheduleService: a pause, update or delete waits for a firing under way. */
+    private readonly locks = new ScheduleLocks(),
   ) {}
 
   /** Fires every schedule whose tick has come; one run per schedule, however many ticks were missed. */
   async fireDue(): Promise<void> {
     const now = this.clock.now();
-    for (const schedule of await this.store.due(now.toISOString())) {
+    for (const due of await this.store.due(now.toISOString())) {
       try {
-        await this.fire(schedule, now);
+        await this.locks.with(due.id, async () => {
+          // Read again under the lock: paused, deleted or edited since the list was read.
+          const schedule = await this.store.get(due.id);
+          if (schedule?.enabled && schedule.nextRun !== null && schedule.nextRun <= now.toISOString()) await this.fire(schedule, now);
+        });
       } catch (error) {
-        this.log(`Schedule ${schedule.id} could not fire: ${(error as Error).message}`);
+        this.log(`Schedule ${due.id} could not fire: ${(error as Error).message}`);
       }
     }
   }
@@ -46,6 +53,7 @@ export class ScheduleFiring {
     const tick = (check.cron.latestAtOrBefore(now) ?? new Date(schedule.nextRun!)).toISOString();
     const nextRun = check.cron.nextAfter(now)?.toISOString() ?? null;
     const claim = await this.store.claimFiring(schedule.id, tick, nowIso);
+    if (claim.stopped) return;
     let result = claim.earlier;
     if (!result) {
       try {

@@ -9,6 +9,7 @@ import { NotFoundError } from '../domain/domain-errors.js';
 import type { ServerClock } from '../domain/server-clock.js';
 import type { ScheduleRecord, ScheduleStore } from '../store/schedule-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
+import { ScheduleLocks } from './schedule-locks.js';
 import { bodyOf, type ScheduleRules } from './schedule-rules.js';
 import { toScheduleItem } from './to-schedule-item.js';
 
@@ -21,6 +22,8 @@ export class ScheduleService {
     private readonly clock: ServerClock,
     /** Every key sees every schedule; otherwise a key sees those its principal created. */
     private readonly shared = false,
+    /** Shared with ScheduleFiring: a change waits for a firing under way, so none fires after the answer. */
+    private readonly locks = new ScheduleLocks(),
   ) {}
 
   async create(body: unknown, caller: RunCreatorInfo): Promise<ScheduledAgentItem> {
@@ -56,6 +59,10 @@ export class ScheduleService {
 
   /** PUT: the whole definition replaced; the next tick recomputed from now. */
   async update(id: string, body: unknown, caller: RunCreatorInfo): Promise<ScheduledAgentItem> {
+    return this.locks.with(id, () => this.replaceDefinition(id, body, caller));
+  }
+
+  private async replaceDefinition(id: string, body: unknown, caller: RunCreatorInfo): Promise<ScheduledAgentItem> {
     const existing = await this.getOrThrow(id, caller);
     const value = await this.rules.validate(ScheduleUpdateRequestSchema, body, caller);
     const cron = this.rules.cron(value.cron_schedule);
@@ -76,8 +83,10 @@ export class ScheduleService {
   }
 
   async delete(id: string, caller: RunCreatorInfo): Promise<void> {
-    await this.getOrThrow(id, caller);
-    if (!(await this.store.delete(id))) throw notFound(id);
+    await this.locks.with(id, async () => {
+      await this.getOrThrow(id, caller);
+      if (!(await this.store.delete(id))) throw notFound(id);
+    });
   }
 
   /** Stops firing; nothing is caught up for the paused time. */
@@ -91,6 +100,10 @@ export class ScheduleService {
   }
 
   private async setEnabled(id: string, enabled: boolean, caller: RunCreatorInfo): Promise<ScheduledAgentItem> {
+    return this.locks.with(id, () => this.writeEnabled(id, enabled, caller));
+  }
+
+  private async writeEnabled(id: string, enabled: boolean, caller: RunCreatorInfo): Promise<ScheduledAgentItem> {
     const existing = await this.getOrThrow(id, caller);
     const now = this.clock.now();
     // A schedule the server's zone can no longer read is not resumed until it is updated.

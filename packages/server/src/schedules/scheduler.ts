@@ -7,6 +7,8 @@ import type { ScheduleFiring } from './schedule-firing.js';
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  /** Checks failing in a row (the store away): only the first is logged. */
+  private failing = false;
 
   constructor(
     private readonly firing: ScheduleFiring,
@@ -30,7 +32,16 @@ export class Scheduler {
     if (this.running) return;
     this.running = this.firing
       .fireDue()
-      .catch((error: unknown) => this.log(`Could not check schedules: ${(error as Error).message}`))
+      .then(
+        () => {
+          if (this.failing) this.log('Schedules are checked again.');
+          this.failing = false;
+        },
+        (error: unknown) => {
+          if (!this.failing) this.log(`Could not check schedules: ${(error as Error).message}; trying every ${this.intervalMs} ms.`);
+          this.failing = true;
+        },
+      )
       .finally(() => {
         this.running = undefined;
       });

@@ -34,6 +34,9 @@ import { toRunItem } from '../runs/to-run-item.js';
 import { ScheduleFiring } from '../schedules/schedule-firing.js';
 import { ScheduleRules } from '../schedules/schedule-rules.js';
 import { ScheduleService } from '../schedules/schedule-service.js';
+import { EventStreamLimits } from '../http/sse-limits.js';
+import { StoreOutage } from '../http/store-outage.js';
+import { ScheduleLocks } from '../schedules/schedule-locks.js';
 import { Scheduler } from '../schedules/scheduler.js';
 import { artifactsOf, type ArtifactRecord } from '../store/artifact-store.js';
 import { runAttachmentSource } from '../store/run-attachments.js';
@@ -125,8 +128,9 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir);
   const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock, events, peers);
   const rules = new ScheduleRules(setup, timeZone);
-  const schedules = new ScheduleService(storage.schedules, rules, environments, opts.clock, opts.sharedRuns);
-  const scheduler = new Scheduler(new ScheduleFiring(storage.schedules, runs, timeZone, opts.clock, opts.log), opts.schedulerIntervalMs, opts.log);
+  const scheduleLocks = new ScheduleLocks();
+  const schedules = new ScheduleService(storage.schedules, rules, environments, opts.clock, opts.sharedRuns, scheduleLocks);
+  const scheduler = new Scheduler(new ScheduleFiring(storage.schedules, runs, timeZone, opts.clock, opts.log, scheduleLocks), opts.schedulerIntervalMs, opts.log);
   const app: AppContext = {
     runs,
     reads,
@@ -134,8 +138,10 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     followups,
     schedules,
     identities: new IdentityService(identityStore, setup, environments, opts.clock, opts.sharedRuns),
-    catalog: new CatalogService(environments, skills, storage.activity),
+    catalog: new CatalogService(environments, skills, storage.activity, opts.sharedRuns),
     heartbeat: new SseHeartbeat(opts.heartbeatMs),
+    streamLimits: new EventStreamLimits(opts.eventStreams),
+    storeOutage: new StoreOutage(() => reads.ping(), opts.log),
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     maxBodyBytes: opts.maxBodyBytes,
     links,

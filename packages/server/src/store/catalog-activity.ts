@@ -8,9 +8,13 @@ export interface LastRun {
   startedAt: string | null;
 }
 
-/** When environments and skills were last used, read from the stored runs. */
+/**
+ * When environments and skills were last used, read from the stored runs. `creatorUid`
+ * narrows to the runs of one principal (what a caller without shared runs may see);
+ * undefined reads every principal's.
+ */
 export interface CatalogActivity {
-  lastRunInEnvironment(environmentId: string): Promise<LastRun | undefined>;
+  lastRunInEnvironment(environmentId: string, creatorUid?: string): Promise<LastRun | undefined>;
   /** Skill variant id → when a run last started from it. */
-  lastRunOfSkills(): Promise<Map<string, string>>;
+  lastRunOfSkills(creatorUid?: string): Promise<Map<string, string>>;
 }

@@ -53,7 +53,13 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
   };
   const pool = new pg.Pool({ ...connection, max: poolSize, Client: NulSafeClient });
   // An idle connection the database dropped must not take the process down; the pool makes another.
-  pool.on('error', (error) => options.log(`A PostgreSQL connection failed while idle (${error.message}); it is replaced.`));
+  // A database going away drops every idle connection at once: one line for them all.
+  let idleErrorLoggedAt = -Infinity;
+  pool.on('error', (error) => {
+    if (Date.now() - idleErrorLoggedAt < 60_000) return;
+    idleErrorLoggedAt = Date.now();
+    options.log(`PostgreSQL connections failed while idle (${error.message}); they are replaced.`);
+  });
   let signals: PostgresSignals | undefined;
   try {
     let client: pg.PoolClient;

@@ -53,12 +53,20 @@ export class PostgresScheduleStore implements ScheduleStore {
     return rows.map(toRecord);
   }
 
-  async claimFiring(scheduleId: string, tick: string, at: string): Promise<{ claimed: boolean; earlier?: FiringResult }> {
-    const inserted = await this.pool.query(
-      'INSERT INTO schedule_firings (schedule_id, tick_at, fired_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-      [scheduleId, tick, at],
-    );
-    if (inserted.rowCount) return { claimed: true };
+  async claimFiring(scheduleId: string, tick: string, at: string): Promise<{ claimed: boolean; earlier?: FiringResult; stopped?: true }> {
+    // The schedule's row is locked while it is checked and the firing claimed: a pause or
+    // delete on another server waits for the claim, or the claim sees it.
+    const claim = await inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<{ enabled: boolean }>('SELECT enabled FROM schedules WHERE id = $1 FOR UPDATE', [scheduleId]);
+      if (!rows[0]?.enabled) return 'stopped' as const;
+      const inserted = await client.query(
+        'INSERT INTO schedule_firings (schedule_id, tick_at, fired_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+        [scheduleId, tick, at],
+      );
+      return inserted.rowCount ? ('claimed' as const) : ('taken' as const);
+    });
+    if (claim === 'stopped') return { claimed: false, stopped: true };
+    if (claim === 'claimed') return { claimed: true };
     const { rows } = await this.pool.query<{ run_id: string | null; error: string | null }>(
       'SELECT run_id, error FROM schedule_firings WHERE schedule_id = $1 AND tick_at = $2',
       [scheduleId, tick],
@@ -76,7 +84,8 @@ export class PostgresScheduleStore implements ScheduleStore {
         scheduleId,
         tick,
       ]);
-      await client.query('UPDATE schedules SET last_ran = $1, next_run = $2, last_spawn_error = $3 WHERE id = $4', [
+      // Paused meanwhile: a paused schedule has no next tick.
+      await client.query('UPDATE schedules SET last_ran = $1, next_run = CASE WHEN enabled THEN $2::text ELSE NULL END, last_spawn_error = $3 WHERE id = $4', [
         timing.lastRan,
         timing.nextRun,
         result.error,

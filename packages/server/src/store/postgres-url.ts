@@ -23,7 +23,8 @@ export function postgresTarget(url: string): PostgresTarget {
   }
   const shown = new URL(parsed.href);
   shown.password = '';
-  shown.searchParams.delete('password');
+  // Any query parameter naming a password (`password`, `sslpassword`) is a secret too.
+  for (const name of [...shown.searchParams.keys()]) if (/password/i.test(name)) shown.searchParams.delete(name);
   const host = parsed.hostname || parsed.searchParams.get('host') || 'localhost';
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || decodeURIComponent(parsed.username) || 'postgres';
   return { shown: shown.href, description: `PostgreSQL database ${database} on ${host}:${parsed.port || '5432'}` };

@@ -46,8 +46,9 @@ export interface ScheduleStore {
   /**
    * Claims the firing of `tick`: true the first time, false when it was claimed before (by
    * this process or one before a restart), with what that firing left if it finished.
+   * `stopped` when the schedule is paused or gone, checked in the claim's transaction.
    */
-  claimFiring(scheduleId: string, tick: string, at: string): Promise<{ claimed: boolean; earlier?: FiringResult }>;
-  /** Records a firing's outcome and moves the schedule to its next tick, in one transaction. */
+  claimFiring(scheduleId: string, tick: string, at: string): Promise<{ claimed: boolean; earlier?: FiringResult; stopped?: true }>;
+  /** Records a firing's outcome and moves the schedule to its next tick (none while paused), in one transaction. */
   finishFiring(scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }): Promise<void>;
 }

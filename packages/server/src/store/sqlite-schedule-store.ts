@@ -29,7 +29,8 @@ export class SqliteScheduleStore implements ScheduleStore {
         scheduleId,
         tick,
       );
-      db.prepare('UPDATE schedules SET last_ran = ?, next_run = ?, last_spawn_error = ? WHERE id = ?').run(
+      // Paused meanwhile: a paused schedule has no next tick.
+      db.prepare('UPDATE schedules SET last_ran = ?, next_run = CASE WHEN enabled THEN ? ELSE NULL END, last_spawn_error = ? WHERE id = ?').run(
         timing.lastRan,
         timing.nextRun,
         result.error,
@@ -69,11 +70,17 @@ export class SqliteScheduleStore implements ScheduleStore {
     return rows.map(toRecord);
   }
 
-  async claimFiring(scheduleId: string, tick: string, at: string): Promise<{ claimed: boolean; earlier?: FiringResult }> {
+  async claimFiring(scheduleId: string, tick: string, at: string): Promise<{ claimed: boolean; earlier?: FiringResult; stopped?: true }> {
+    // One statement: the claim is made only while the schedule exists and is enabled.
     const info = this.db
-      .prepare('INSERT OR IGNORE INTO schedule_firings (schedule_id, tick_at, fired_at) VALUES (?, ?, ?)')
-      .run(scheduleId, tick, at);
+      .prepare(
+        `INSERT OR IGNORE INTO schedule_firings (schedule_id, tick_at, fired_at)
+         SELECT id, ?, ? FROM schedules WHERE id = ? AND enabled = 1`,
+      )
+      .run(tick, at, scheduleId);
     if (info.changes > 0) return { claimed: true };
+    const enabled = this.db.prepare('SELECT 1 FROM schedules WHERE id = ? AND enabled = 1').get(scheduleId);
+    if (!enabled) return { claimed: false, stopped: true };
     const row = this.db
       .prepare('SELECT run_id, error FROM schedule_firings WHERE schedule_id = ? AND tick_at = ?')
       .get(scheduleId, tick) as { run_id: string | null; error: string | null };

@@ -1,0 +1,45 @@
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeAgentCommand } from '../support/node-agent.js';
+import { startTestServer, type TestServer } from '../support/start-test-server.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'agent-runs-cancel-followup-'));
+const journal = join(dir, 'journal.txt');
+// Reproduction: an agent that takes a second to clean up after SIGTERM, as real agents do.
+// It notes when each execution starts and when its process ends.
+const agent = `
+  const fs = require('node:fs');
+  const note = (what) => fs.appendFileSync(${JSON.stringify(journal)}, what + ' ' + process.env.AGENT_RUNS_EXECUTION + ' ' + Date.now() + '\\n');
+  note('start');
+  process.on('SIGTERM', () => setTimeout(() => { note('end'); process.exit(0); }, 1000));
+  process.on('exit', () => note('exit'));
+  // Only the first agent works until stopped; the next ends at once.
+  const first = ${JSON.stringify(join(dir, 'first-started'))};
+  if (!fs.existsSync(first)) { fs.writeFileSync(first, ''); setInterval(() => {}, 1000); }`;
+
+describe('a follow-up sent right after a cancel', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ executor: 'command', command: nodeAgentCommand(agent), workDir: dir, concurrency: 2 });
+  });
+  afterAll(() => t.close());
+
+  it('starts the next execution only once the cancelled one is gone, numbered after it', async () => {
+    const { run_id } = await t.client.runs.create({ prompt: 'Work until stopped' });
+    await expect.poll(() => existsSync(journal) && readFileSync(journal, 'utf8').includes('start 1'), { timeout: 15_000, interval: 20 }).toBe(true);
+    await t.client.runs.cancel(run_id);
+    await t.client.runs.followup(run_id, { message: 'Now do this instead' });
+    const run = await t.client.runs.wait(run_id, { pollInterval: 50 });
+    expect(run.state).toBe('SUCCEEDED');
+
+    const lines = readFileSync(journal, 'utf8').trim().split('\n').map((l) => l.split(' '));
+    const at = (what: string, n: string) => Number(lines.find(([w, e]) => w === what && e === n)?.[2]);
+    expect(lines.filter(([w]) => w === 'start').map(([, e]) => e)).toEqual(['1', '2']);
+    // The first agent's process ended before the second started; they never ran side by side.
+    expect(at('exit', '1')).toBeLessThanOrEqual(at('start', '2'));
+    const steps = (await t.raw(`/api/v1/agent/runs/${run_id}/conversation`)).body.steps;
+    expect(steps).toHaveLength(2);
+  });
+});

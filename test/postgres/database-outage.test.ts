@@ -1,0 +1,84 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerProcess, type ServerProcess } from '../../packages/server/test/support/server-process.js';
+import { nodeAgentCommand } from '../../packages/server/test/support/node-agent.js';
+import { postgresAdminUrl } from '../support/postgres.js';
+import { startOwnCluster, type OwnCluster } from '../support/postgres-own-cluster.js';
+
+const KEY = 'outage-test-key-0123456789';
+const LINES = 40;
+const work = mkdtempSync(join(tmpdir(), 'agent-runs-outage-'));
+const progress = join(work, 'progress.txt');
+// An agent printing a numbered line every 100 ms (4 s in all), noting how far it got.
+const agent = `
+  const fs = require('node:fs');
+  let n = 0;
+  const timer = setInterval(() => {
+    n++;
+    console.log('line ' + n);
+    fs.writeFileSync(${JSON.stringify(progress)}, String(n));
+    if (n === ${LINES}) clearInterval(timer);
+  }, 100);`;
+const auth = { authorization: `Bearer ${KEY}` };
+const linesPrinted = () => (existsSync(progress) ? Number(readFileSync(progress, 'utf8') || 0) : 0);
+
+// The suite's throwaway cluster is shared; this test stops one of its own.
+describe.runIf(postgresAdminUrl !== undefined)('a PostgreSQL outage while an agent prints', () => {
+  let cluster: OwnCluster;
+  let server: ServerProcess;
+  beforeAll(async () => {
+    cluster = startOwnCluster();
+    server = await startServerProcess(
+      ['--database-url', cluster.url, '--api-key', KEY, '--executor', 'command', '--command', nodeAgentCommand(agent), '--work-dir', work],
+      { ...process.env },
+    );
+  }, 120_000);
+  afterAll(() => {
+    server?.child.kill('SIGKILL');
+    cluster?.remove();
+  });
+
+  // Reproduction: stop the database mid-run for a few seconds, ask the server things meanwhile, start it again.
+  it('keeps the output until the database returns, answers 503 with Retry-After meanwhile, and logs the outage once', { timeout: 120_000 }, async () => {
+    const created = await fetch(`${server.baseURL}/agent/runs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"prompt":"print"}' });
+    const { run_id } = (await created.json()) as { run_id: string };
+    await expect.poll(linesPrinted, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(3);
+    const logBefore = server.stderr().length;
+
+    cluster.stop();
+    const stoppedAt = linesPrinted();
+    const health = await fetch(`${server.baseURL.replace(/\/api\/v1$/, '')}/healthz`);
+    expect(health.status).toBe(503);
+    expect(((await health.json()) as { detail: string }).detail).toMatch(/database is unreachable/);
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${server.baseURL}/agent/runs/${run_id}`, { headers: auth });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    }
+    // The agent prints on while the database is away.
+    await expect.poll(linesPrinted, { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(Math.min(LINES, stoppedAt + 15));
+    cluster.start();
+
+    await expect
+      .poll(async () => {
+        const res = await fetch(`${server.baseURL}/agent/runs/${run_id}`, { headers: auth });
+        return res.status === 200 ? ((await res.json()) as { state: string }).state : res.status;
+      }, { timeout: 60_000, interval: 250 })
+      .toBe('SUCCEEDED');
+    // The output held meanwhile is written at the event log's next try (within 2 s of the return).
+    const printed = async () => {
+      const output = await fetch(`${server.baseURL}/agent/runs/${run_id}/output`, { headers: auth });
+      return [...JSON.stringify(await output.json()).matchAll(/line (\d+)/g)].map((m) => Number(m[1]));
+    };
+    await expect.poll(printed, { timeout: 30_000, interval: 250 }).toEqual(Array.from({ length: LINES }, (_, i) => i + 1));
+
+    const log = server.stderr().slice(logBefore);
+    expect(log).not.toMatch(/\n\s+at /);
+    expect(log).not.toMatch(/Internal error/);
+    expect(log.match(/database is unreachable/g)?.length ?? 0).toBeLessThanOrEqual(2);
+    // A handful of lines for the whole outage (each part of the server says it once), none per request.
+    expect(log.trim().split('\n').length).toBeLessThanOrEqual(10);
+  });
+});

@@ -95,8 +95,8 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
 
   const newRunChoices = async (app: AppContext, caller: RunCreatorInfo): Promise<NewRunChoices> => {
     const [environments, skills, agents] = await Promise.all([
-      app.catalog.listEnvironments(),
-      app.catalog.listSkills({}).catch(() => ({ agents: [] })),
+      app.catalog.listEnvironments(caller),
+      app.catalog.listSkills({}, caller).catch(() => ({ agents: [] })),
       app.identities.list(caller),
     ]);
     return {
@@ -152,7 +152,7 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
     }),
     signedIn('GET', '/', async ({ url, app, session, caller }) => {
       const params = apiListParams(url.searchParams);
-      const environments = (await app.catalog.listEnvironments()).environments.map((e) => e.uid);
+      const environments = (await app.catalog.listEnvironments(caller)).environments.map((e) => e.uid);
       const liveUrl = `/live/runs?${url.searchParams.toString()}`;
       try {
         const list = await app.reads.list(parseListQuery(params), caller);
@@ -165,7 +165,8 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
     signedIn('GET', '/live/runs', ({ url, app, caller }) => {
       const params = apiListParams(url.searchParams);
       const query = parseListQuery(params);
-      return stream((req, res) => liveViews(app).open(req, res, caller, query, params.toString()));
+      const ticket = app.streamLimits.admit(caller.uid ?? '');
+      return stream((req, res) => liveViews(app).open(req, res, caller, query, params.toString(), ticket));
     }),
     signedIn('GET', '/new', async ({ app, session, caller }) => page(newRunPage(session, await newRunChoices(app, caller)))),
     signedIn('POST', '/runs', async ({ app, session, caller, form }) => {
@@ -194,9 +195,10 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
       const header = req.headers['last-event-id'];
       const after = Number((typeof header === 'string' && header) || url.searchParams.get('last_event_id') || 0);
       await app.events.reconcile(run);
+      const ticket = app.streamLimits.admit(caller.uid ?? '');
       return stream((req, res) => {
         let watcher: { close(): void } | undefined;
-        const sink = openSseResponse(req, res, app.heartbeat, () => watcher?.close());
+        const sink = openSseResponse(req, res, app.heartbeat, () => watcher?.close(), ticket);
         watcher = app.events.watch(run.id, Number.isSafeInteger(after) && after >= 0 ? after : 0, sink, (event) => event.data);
       });
     }),
@@ -232,8 +234,8 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
       await app.schedules.resume(params.id!, caller);
       return seeOther('/schedules');
     }),
-    signedIn('GET', '/environments', async ({ app, session }) => page(environmentsPage(session, await app.catalog.listEnvironments()))),
-    signedIn('GET', '/skills', async ({ app, session }) => page(skillsPage(session, await app.catalog.listSkills({})))),
+    signedIn('GET', '/environments', async ({ app, session, caller }) => page(environmentsPage(session, await app.catalog.listEnvironments(caller)))),
+    signedIn('GET', '/skills', async ({ app, session, caller }) => page(skillsPage(session, await app.catalog.listSkills({}, caller)))),
     signedIn('GET', '/agents', async ({ app, session, caller }) => page(agentsPage(session, await app.identities.list(caller)))),
     signedIn('GET', '/agents/:uid/edit', async ({ params, app, session, caller }) => page(agentFormPage(session, await app.identities.get(params.uid!, caller)))),
     signedIn('POST', '/agents/:uid', async ({ params, app, session, caller, form }) => {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunCreatorInfo } from '@agent-runs/core/contract';
 import { openSseResponse } from '../http/sse-response.js';
 import type { SseHeartbeat } from '../http/sse-heartbeat.js';
+import type { StreamTicket } from '../http/sse-limits.js';
 import type { RunReads } from '../runs/run-reads.js';
 import type { RunEventSink } from '../runs/run-event-sink.js';
 import type { RunListQuery } from '../store/run-store.js';
@@ -39,7 +40,7 @@ export class LiveRunViews {
   ) {}
 
   /** Streams `row` events for the page `query` shows: every row first, then each changed or new one. */
-  open(req: IncomingMessage, res: ServerResponse, caller: RunCreatorInfo, query: RunListQuery, key: string): void {
+  open(req: IncomingMessage, res: ServerResponse, caller: RunCreatorInfo, query: RunListQuery, key: string, ticket: StreamTicket): void {
     const viewKey = `${caller.uid ?? ''}\n${key}`;
     let view = this.views.get(viewKey);
     if (!view) {
@@ -47,7 +48,7 @@ export class LiveRunViews {
       this.views.set(viewKey, view);
     }
     const current = view;
-    const sink: RunEventSink = openSseResponse(req, res, this.heartbeat, () => this.leave(current, sink));
+    const sink: RunEventSink = openSseResponse(req, res, this.heartbeat, () => this.leave(current, sink), ticket);
     current.sinks.add(sink);
     for (const row of current.rows.values()) sink.send({ name: 'row', data: row.data });
     if (!current.timer) {

@@ -159,7 +159,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     webhookRetryDelaysMs: retryDelays(options.webhookRetryDelaysMs),
     webhookPollMs: integer('webhookPollMs', options.webhookPollMs, 20, 1, 60_000),
     // Longer than an attempt may take (15 s), so a slow receiver is never attempted twice at once.
-    webhookLeaseMs: integer('webhookLeaseMs', options.webhookLeaseMs, 30_000, 16_000, 3_600_000),
+    webhookLeaseMs: integer('webhookLeaseMs', options.webhookLeaseMs, 30_000, 1000, 3_600_000),
     quiet: options.quiet ?? false,
     log: options.quiet ? () => {} : (options.log ?? ((line) => process.stderr.write(`${line}\n`))),
   };

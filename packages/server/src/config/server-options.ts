@@ -93,7 +93,7 @@ export interface ServerOptions {
   webhookRetryDelaysMs?: number[];
   /** How often webhook events and due deliveries are looked for while a subscription is enabled, in ms. Default 20. */
   webhookPollMs?: number;
-  /** How long a server holds a webhook delivery it attempts; another server takes it over after. Default 30 s. */
+  /** How long a server holds a webhook delivery it attempts; another server takes it over after. Default 30 s; keep it above the 15 s an attempt may take. */
   webhookLeaseMs?: number;
 }
 

@@ -54,7 +54,7 @@ describe.runIf(postgresAdminUrl)('webhooks from servers sharing one PostgreSQL',
       const states = receiver.accepted.filter((d) => d.event.data.run_id === runId).map((d) => d.event.data.state);
       expect(states, runId).toEqual(['QUEUED', 'INPROGRESS', 'SUCCEEDED']);
     }
-    const log = await fetch(`${b.baseURL}/agent/webhooks/${id}/deliveries?limit=500`, { headers: { authorization: `Bearer ${KEY.key}` } }).then((r) => r.json());
+    const log = await fetch(`${b.baseURL}/agent/webhooks/${id}/deliveries?limit=500`, { headers: { authorization: `Bearer ${KEY.key}` } }).then((r) => r.json() as Promise<{ deliveries: any[] }>);
     expect(log.deliveries).toHaveLength(60);
     expect(log.deliveries.every((d: any) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
   });

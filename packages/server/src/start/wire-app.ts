@@ -142,7 +142,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     leaseMs: opts.webhookLeaseMs,
     timeoutMs: 15_000,
     maxResponseBytes: 4096,
-    concurrency: 32,
+    concurrency: 64,
     log: opts.log,
   });
   const app: AppContext = {

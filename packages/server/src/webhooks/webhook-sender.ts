@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { hostOf, isPrivateAddress, resolveHost, UnsafeWebhookUrlError } from './address-safety.js';
@@ -18,6 +18,18 @@ export interface SendOptions {
   timeoutMs: number;
   maxResponseBytes: number;
 }
+
+/**
+ * Connections kept open between attempts to the same receiver (a burst of events costs no
+ * handshake each); an idle one is closed after a few seconds, before most servers drop it.
+ * Each new connection resolves and checks its address again (guardedLookup).
+ */
+const KEEP_ALIVE = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 4000, scheduling: 'lifo' as const };
+// Apart by whether private addresses are allowed, so a connection one server opened is never reused by a stricter one.
+const AGENTS = {
+  strict: { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) },
+  open: { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) },
+};
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -89,12 +101,13 @@ export function sendWebhook(target: string, headers: Record<string, string>, bod
       clearTimeout(timer);
       resolve(result);
     };
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const secure = url.protocol === 'https:';
+    const send = secure ? httpsRequest : httpRequest;
     const req = send(url, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'agent-runs-webhooks' },
       lookup: guardedLookup(options.allowPrivate) as never,
-      agent: false,
+      agent: AGENTS[options.allowPrivate ? 'open' : 'strict'][secure ? 'https' : 'http'],
     });
     const timer = setTimeout(() => {
       req.destroy(new Error(`No answer within ${options.timeoutMs / 1000} s.`));

@@ -188,6 +188,18 @@ describe('webhooks', () => {
   });
 });
 
+describe('webhooks in the OpenAPI document', () => {
+  it('lists every webhook path, marked as an extension', async () => {
+    t = await startTestServer({ apiKeys: KEYS });
+    const doc = (await t.raw('/api/v1/openapi.json')).body;
+    for (const path of ['/agent/webhooks', '/agent/webhooks/{webhookId}', '/agent/webhooks/{webhookId}/deliveries', '/agent/webhooks/{webhookId}/rotate-secret']) {
+      expect(doc.paths[path], path).toBeDefined();
+      for (const operation of Object.values(doc.paths[path]) as { 'x-agent-runs-extension'?: boolean }[]) expect(operation['x-agent-runs-extension']).toBe(true);
+    }
+    expect(doc.components.schemas.WebhookSubscription).toBeDefined();
+  });
+});
+
 describe('webhook addresses', () => {
   it('refuses http, loopback, private and metadata addresses unless the operator allows them', async () => {
     t = await startTestServer({ apiKeys: KEYS });

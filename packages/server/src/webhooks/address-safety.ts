@@ -85,13 +85,22 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
   }
 }
 
+/** The longest a name may take to resolve. */
+const LOOKUP_TIMEOUT_MS = 5000;
+
 /** Every address of `host` (the host itself for an IP literal); an unknown host is refused. */
 export async function resolveHost(host: string): Promise<LookupAddress[]> {
   const family = isIP(host);
   if (family) return [{ address: host, family }];
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('timed out'), { code: 'ETIMEOUT' })), LOOKUP_TIMEOUT_MS);
+  });
   try {
-    return await lookup(host, { all: true, verbatim: true });
+    return await Promise.race([lookup(host, { all: true, verbatim: true }), late]);
   } catch (error) {
     throw new UnsafeWebhookUrlError(`has a host that does not resolve (${(error as NodeJS.ErrnoException).code ?? 'error'}): ${host}.`);
+  } finally {
+    clearTimeout(timer);
   }
 }

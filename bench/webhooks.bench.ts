@@ -64,6 +64,14 @@ async function startReceiver() {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, arrivals, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
 }
 
+// A receiver of its own for the create rates, so the deliveries do not slow the load generator measured here.
+const SINK_SCRIPT = `
+import { createServer } from 'node:http';
+const s = createServer((req, res) => { req.resume(); req.on('end', () => res.end()); });
+s.keepAliveTimeout = 60000;
+s.listen(0, '127.0.0.1', () => process.stdout.write('http://127.0.0.1:' + s.address().port + '/hooks\\n'));
+`;
+
 async function post(origin: string, path: string, body: unknown): Promise<void> {
   const res = await fetch(`${origin}/api/v1${path}`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
@@ -106,16 +114,19 @@ export default async function webhooksBench(): Promise<BenchRow[]> {
     // Creates with 5 subscriptions against none: fresh servers, measured alternately.
     const createBody = { prompt: 'Benchmark run [simulate 50ms]', config: { name: 'bench' } };
     const next = () => ({ method: 'POST' as const, path: '/api/v1/agent/run', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify(createBody) });
+    const sink = spawn(process.execPath, ['--input-type=module', '-e', SINK_SCRIPT], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const sinkUrl = ((await once(sink.stdout!, 'data')) as [Buffer])[0].toString().trim();
     const rates: { none: number[]; five: number[] } = { none: [], five: [] };
     for (const kind of ['none', 'five', 'none', 'five'] as const) {
       const server = await startChild({ concurrency: 4, simulatedDurationMs: 50 });
       if (kind === 'five') {
         // What users ask for: a push when a run ends.
-        for (let i = 0; i < 5; i++) await post(server.origin, '/agent/webhooks', { url: receiver.url, event_types: ['run.succeeded', 'run.failed', 'run.cancelled'] });
+        for (let i = 0; i < 5; i++) await post(server.origin, '/agent/webhooks', { url: sinkUrl, event_types: ['run.succeeded', 'run.failed', 'run.cancelled'] });
       }
       rates[kind].push(await throughput([server.origin], CREATE_SECONDS, next));
       await stopChild(server);
     }
+    sink.kill();
     const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
     const none = mean(rates.none);
     const five = mean(rates.five);

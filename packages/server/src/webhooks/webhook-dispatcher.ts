@@ -31,6 +31,7 @@ const FAN_OUT_BATCH = 500;
 const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
 /** How often the list of subscriptions is read again while none is enabled. */
 const IDLE_CHECK_MS = 1000;
+const ACTIVE_CHECK_MS = 250;
 
 /** The same message id for the same event, subscription and type on every server that fans it out. */
 const messageId = (seq: number, subscription: string, type: string) =>
@@ -45,6 +46,7 @@ const messageId = (seq: number, subscription: string, type: string) =>
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  private tickDue = false;
   private again = false;
   private stopped = true;
   private readonly inFlight = new Map<number, Promise<void>>();
@@ -74,13 +76,21 @@ export class WebhookDispatcher {
     clearTimeout(timeout);
   }
 
+  /** A tick at once, unless one is already on its way. */
+  private soon(): void {
+    if (this.running) this.again = true;
+    else if (!this.tickDue) this.schedule(0);
+  }
+
   private schedule(ms: number): void {
+    this.tickDue = ms === 0;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.tick(), ms);
     this.timer.unref?.();
   }
 
   private async tick(): Promise<void> {
+    this.tickDue = false;
     if (this.running) {
       this.again = true;
       return;
@@ -106,8 +116,8 @@ export class WebhookDispatcher {
 
   private async refreshSubscriptions(): Promise<void> {
     const now = Date.now();
-    // Read every time while some are enabled (a change from another server shows at once), else once a second.
-    if (this.enabled.length === 0 && now - this.subscriptionsReadAt < IDLE_CHECK_MS) return;
+    // Read again a few times a second while some are enabled (a change from another server shows soon), else once a second.
+    if (now - this.subscriptionsReadAt < (this.enabled.length ? ACTIVE_CHECK_MS : IDLE_CHECK_MS)) return;
     this.enabled = (await this.options.store.listSubscriptions()).filter((s) => s.enabled);
     this.subscriptionsReadAt = now;
   }
@@ -158,8 +168,8 @@ export class WebhookDispatcher {
     for (const delivery of claimed) {
       const attempt = this.attempt(delivery).finally(() => {
         this.inFlight.delete(delivery.seq);
-        // The next delivery of the same run may be due now.
-        if (!this.stopped) this.schedule(0);
+        // The next delivery of the same run may be due now; claims are gathered while most slots are busy.
+        if (!this.stopped && (this.inFlight.size === 0 || this.inFlight.size <= this.options.concurrency / 2)) this.soon();
       });
       this.inFlight.set(delivery.seq, attempt);
     }
@@ -168,7 +178,8 @@ export class WebhookDispatcher {
   private async attempt(delivery: WebhookDeliveryRecord): Promise<void> {
     const { store, owner, log } = this.options;
     try {
-      const subscription = this.enabled.find((s) => s.id === delivery.subscriptionId) ?? (await store.getSubscription(delivery.subscriptionId));
+      // Read at each attempt: a secret rotated a moment ago (here or on another server) signs it.
+      const subscription = await store.getSubscription(delivery.subscriptionId);
       if (!subscription) return;
       const now = Date.now();
       const timestamp = Math.floor(now / 1000);

@@ -119,7 +119,7 @@ export class WebhookService {
       updatedAt: this.options.clock.now().toISOString(),
     };
     if (!(await this.options.store.saveSubscription(next))) throw new NotFoundError(`No webhook with id "${id}".`);
-    if (next.enabled) this.options.wake();
+    this.options.wake();
     return toWebhookItem(next);
   }
 
@@ -143,6 +143,7 @@ export class WebhookService {
       updatedAt: now.toISOString(),
     };
     await this.options.store.saveSubscription(next);
+    this.options.wake();
     return toWebhookItem(next, true);
   }
 

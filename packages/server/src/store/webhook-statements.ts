@@ -26,7 +26,7 @@ export const WEBHOOK_SQL = {
         AND NOT EXISTS (
           SELECT 1 FROM webhook_deliveries e
           WHERE e.subscription_id = d.subscription_id AND e.order_key = d.order_key AND e.status = 'pending' AND e.event_seq < d.event_seq)
-      ORDER BY d.next_attempt_at, d.event_seq LIMIT ? ${lock})
+      ORDER BY d.next_attempt_at LIMIT ? ${lock})
     RETURNING ${DELIVERY_COLUMNS}`,
   recordAttempt: `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?, last_attempt_at = ?,
     last_status = ?, last_response = ?, last_error = ?, lease_owner = NULL, lease_expires_at = NULL

@@ -8,6 +8,7 @@ import { Environments } from './resources/environments.js';
 import { Skills } from './resources/skills.js';
 import { Schedules } from './resources/schedules.js';
 import { Artifacts } from './resources/artifacts.js';
+import { Webhooks } from './resources/webhooks.js';
 import { downloadUrl, type DownloadFn } from './internal/download-url.js';
 import { APIPromise } from './internal/api-promise.js';
 import { resolveClientConfig, type ResolvedClientConfig } from './internal/client-config.js';
@@ -34,6 +35,8 @@ export class AgentRunsClient {
   readonly conversations: Conversations;
   /** Runs started on a cron. */
   readonly schedules: Schedules;
+  /** Webhook subscriptions and their deliveries (an extension of the API). */
+  readonly webhooks: Webhooks;
   /** Where runs execute. */
   readonly environments: Environments;
   /** Skills that serve as base prompts (`GET /agent`). */
@@ -68,6 +71,7 @@ export class AgentRunsClient {
     this.conversations = new Conversations(send);
     this.artifacts = new Artifacts(send, this.download);
     this.schedules = new Schedules(send);
+    this.webhooks = new Webhooks(send);
     this.environments = new Environments(send);
     this.skills = new Skills(send);
     this.agents = new Agents(send);

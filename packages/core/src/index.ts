@@ -8,6 +8,7 @@ export { RunsPage, PagePromise } from './resources/runs-page.js';
 export { Sessions } from './resources/sessions.js';
 export { Conversations } from './resources/conversations.js';
 export { Schedules } from './resources/schedules.js';
+export { Webhooks } from './resources/webhooks.js';
 export { Environments } from './resources/environments.js';
 export { Skills } from './resources/skills.js';
 export { Agents, Identities } from './resources/agents.js';
@@ -285,3 +286,31 @@ export { environmentIdFor, agentUidFor, identityUidFor } from './input/ids-from-
 export { summarizeArtifact, firstPullRequest, runArtifacts, type ArtifactSummary } from './format/artifact-summary.js';
 export { safeFileName } from './format/safe-file-name.js';
 export { artifactFileName } from './format/artifact-file-name.js';
+
+// Webhooks: the subscriptions' contract, and checking a delivery where it is received.
+export {
+  WEBHOOK_EVENT_TYPES,
+  WebhookEventTypeSchema,
+  WebhookFilterSchema,
+  WebhookCreateRequestSchema,
+  WebhookUpdateRequestSchema,
+  WebhookRotateRequestSchema,
+  WebhookSubscriptionSchema,
+  ListWebhooksResponseSchema,
+  WebhookDeliverySchema,
+  ListWebhookDeliveriesResponseSchema,
+  signWebhook,
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifyWebhookOptions,
+  type WebhookEventType,
+  type WebhookFilter,
+  type WebhookCreateRequest,
+  type WebhookUpdateRequest,
+  type WebhookRotateRequest,
+  type WebhookSubscription,
+  type ListWebhooksResponse,
+  type WebhookDelivery,
+  type ListWebhookDeliveriesResponse,
+  type WebhookEvent,
+} from './webhooks/index.js';

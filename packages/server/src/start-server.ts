@@ -81,6 +81,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     wired.queue.pump();
     wired.node?.start({ queue: wired.queue, events: wired.events, followups: wired.followups });
     wired.scheduler.start();
+    // Alone on its database, no other server holds a webhook delivery: the last one's leases go.
+    if (!storage.cluster) await storage.webhooks.releaseLeases();
+    wired.webhooks.start();
     // Skills are looked for now (cloning the environments' repositories) rather than on the first create that names one.
     void wired.skills.variants().catch(() => {});
     // Only now that the port is ours: a start that fails (the port in use) prints no key.

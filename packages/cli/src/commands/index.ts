@@ -15,6 +15,7 @@ import { agentsCommand } from './agents.js';
 import { environmentsCommand } from './environments.js';
 import { schedulesCommand } from './schedules.js';
 import { skillsCommand } from './skills.js';
+import { webhooksCommand } from './webhooks.js';
 
 /** Every command, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   artifactsCommand,
   downloadCommand,
   schedulesCommand,
+  webhooksCommand,
   environmentsCommand,
   skillsCommand,
   agentsCommand,

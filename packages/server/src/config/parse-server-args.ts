@@ -31,6 +31,7 @@ export const SERVER_ENV = {
   sharedRuns: 'AGENT_RUNS_SERVER_SHARED_RUNS',
   databaseUrl: 'AGENT_RUNS_SERVER_DATABASE_URL',
   lease: 'AGENT_RUNS_SERVER_LEASE',
+  allowPrivateWebhooks: 'AGENT_RUNS_SERVER_ALLOW_PRIVATE_WEBHOOKS',
 } as const;
 
 // [flag, description, environment variable]
@@ -56,6 +57,7 @@ const HELP_ROWS: [string, string, string][] = [
   ['--allowed-host <name[:port]>', 'Also answer requests addressed to this name (besides loopback names and --public-url); repeat for several. The variable takes a comma-separated list.', SERVER_ENV.allowedHosts],
   ['--config <file>', 'Configuration file (JSON or YAML): environments, skill directories, schedule time zone.', SERVER_ENV.configFile],
   ['--shared-runs', 'Let every key read and cancel every run (by default a key sees only its own principal\'s runs).', `${SERVER_ENV.sharedRuns}=1`],
+  ['--allow-private-webhooks', 'Let webhooks go to loopback, private and link-local addresses, and over http (development and tests only).', `${SERVER_ENV.allowPrivateWebhooks}=1`],
   ['--quiet', 'Print nothing.', ''],
   ['--help', 'Show this help.', ''],
 ];
@@ -179,6 +181,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         'allowed-host': { type: 'string', multiple: true },
         'agent-env': { type: 'string', multiple: true },
         'shared-runs': { type: 'boolean' },
+        'allow-private-webhooks': { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -218,5 +221,6 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   set('allowedHosts', values['allowed-host'] ?? listFrom(env[SERVER_ENV.allowedHosts]));
   set('agentEnv', values['agent-env'] ?? listFrom(env[SERVER_ENV.agentEnv]));
   if (values['shared-runs'] ?? truthy(env[SERVER_ENV.sharedRuns])) options.sharedRuns = true;
+  if (values['allow-private-webhooks'] ?? truthy(env[SERVER_ENV.allowPrivateWebhooks])) options.allowPrivateWebhooks = true;
   return { help: false, options };
 }

@@ -5,6 +5,7 @@ import { isLoopbackHost } from '@agent-runs/core';
 import { RUN_REQUEST_MAX_BODY_BYTES } from '@agent-runs/core/contract';
 import { DEFAULT_HEARTBEAT_MS } from '../http/sse-heartbeat.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from '../runs/run-event-log.js';
+import { DEFAULT_RETRY_DELAYS_MS } from '../webhooks/retry-schedule.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
 import type { ServerOptions } from './server-options.js';
 
@@ -70,6 +71,14 @@ function postgresUrl(text: string | undefined): string | undefined {
     throw new ServerConfigError('databaseUrl (--database-url) must be a PostgreSQL URL such as postgres://user:password@db.internal:5432/agent_runs.');
   }
   return text;
+}
+
+function retryDelays(delays: number[] | undefined): number[] {
+  if (delays === undefined) return [...DEFAULT_RETRY_DELAYS_MS];
+  if (!Array.isArray(delays) || delays.length > 50 || delays.some((d) => !Number.isInteger(d) || d < 0 || d > 7 * 24 * 3600_000)) {
+    throw new ServerConfigError('webhookRetryDelaysMs must be a list of at most 50 waits in ms, each from 0 to 604800000 (a week).');
+  }
+  return delays;
 }
 
 /** The shortest API key a server accepts. */
@@ -147,6 +156,11 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     clock: options.clock ?? { now: () => new Date() },
     schedulerIntervalMs: integer('schedulerIntervalMs', options.schedulerIntervalMs, 1000, 10, 60_000),
     allowedHosts: allowedHosts(options.allowedHosts),
+    allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
+    webhookRetryDelaysMs: retryDelays(options.webhookRetryDelaysMs),
+    webhookPollMs: integer('webhookPollMs', options.webhookPollMs, 20, 1, 60_000),
+    // Longer than an attempt may take (15 s), so a slow receiver is never attempted twice at once.
+    webhookLeaseMs: integer('webhookLeaseMs', options.webhookLeaseMs, 30_000, 1000, 3_600_000),
     quiet: options.quiet ?? false,
     log: options.quiet ? () => {} : (options.log ?? ((line) => process.stderr.write(`${line}\n`))),
   };

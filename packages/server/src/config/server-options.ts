@@ -90,6 +90,14 @@ export interface ServerOptions {
   clock?: ServerClock;
   /** How often due schedules are looked for, in ms. Default 1000. */
   schedulerIntervalMs?: number;
+  /** Let webhooks reach loopback, private and link-local addresses, over http too (development and tests). Default false. */
+  allowPrivateWebhooks?: boolean;
+  /** The waits between a failed webhook attempt and the next, in ms. Default the Standard Webhooks schedule (about 2.6 days in all). */
+  webhookRetryDelaysMs?: number[];
+  /** How often webhook events and due deliveries are looked for while a subscription is enabled, in ms. Default 20. */
+  webhookPollMs?: number;
+  /** How long a server holds a webhook delivery it attempts; another server takes it over after. Default 30 s; keep it above the 15 s an attempt may take. */
+  webhookLeaseMs?: number;
 }
 
 export interface RunningServer {

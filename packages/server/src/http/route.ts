@@ -7,6 +7,7 @@ import type { RunEventLog } from '../runs/run-event-log.js';
 import type { RunReads } from '../runs/run-reads.js';
 import type { RunService } from '../runs/run-service.js';
 import type { ScheduleService } from '../schedules/schedule-service.js';
+import type { WebhookService } from '../webhooks/webhook-service.js';
 import type { ApiKeyAuth } from './api-key-auth.js';
 import type { Reply } from './reply.js';
 import type { SessionTokens } from './session-access.js';
@@ -26,6 +27,8 @@ export interface AppContext {
   followups: FollowupService;
   schedules: ScheduleService;
   identities: IdentityService;
+  /** Webhook subscriptions and their deliveries. */
+  webhooks: WebhookService;
   /** Environments and skills. */
   catalog: CatalogService;
   heartbeat: SseHeartbeat;

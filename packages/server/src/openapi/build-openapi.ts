@@ -14,6 +14,7 @@ import {
 } from '@agent-runs/core/contract';
 import { VERSION } from '@agent-runs/core';
 import { followupPaths, followupSchemas } from './followup-paths.js';
+import { webhookPaths, webhookSchemas } from './webhook-paths.js';
 
 import { catalogOpenApi } from './catalog-openapi.js';
 
@@ -172,6 +173,7 @@ export function buildOpenApi(): JsonSchema {
         },
       },
       ...catalog.paths,
+      ...webhookPaths(),
     },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
@@ -188,6 +190,7 @@ export function buildOpenApi(): JsonSchema {
         RunOutputData: output(RunOutputDataSchema),
         RunSkippedData: output(RunSkippedDataSchema),
         ...followupSchemas(),
+        ...webhookSchemas(),
       },
     },
   };

@@ -34,6 +34,7 @@ import { listIdentitiesRoute } from './list-identities.js';
 import { updateIdentityRoute } from './update-identity.js';
 import { listEnvironmentsRoute } from './list-environments.js';
 import { listSkillsRoute } from './list-skills.js';
+import { webhookRoutes } from './webhook-routes.js';
 
 /** Every route the server answers. */
 export function apiRoutes(executorName: string, timeZone = 'UTC'): Route[] {
@@ -70,6 +71,7 @@ export function apiRoutes(executorName: string, timeZone = 'UTC'): Route[] {
     deleteIdentityRoute,
     listEnvironmentsRoute,
     listSkillsRoute,
+    ...webhookRoutes,
     openapiRoute,
     healthzRoute,
     sessionLiveScriptRoute,

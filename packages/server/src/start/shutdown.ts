@@ -15,7 +15,7 @@ const STOPPED: RunStatusMessage = {
  * storage and unlocks the data directory. Calling it again waits for the same close.
  */
 export function shutdownOf(server: Server, wired: WiredApp, storage: Storage, removeSkillCache: boolean, unlock: () => void): () => Promise<void> {
-  const { scheduler, node, queue, events, skillCache } = wired;
+  const { scheduler, node, queue, events, skillCache, webhooks } = wired;
   let closing: Promise<void> | undefined;
   return () =>
     (closing ??= (async () => {
@@ -29,6 +29,7 @@ export function shutdownOf(server: Server, wired: WiredApp, storage: Storage, re
       await queue.stop(STOPPED);
       // Streams get the runs' last events, then end, so they do not hold the close up.
       await events.closeAll();
+      await webhooks.stop();
       await stopped;
       clearTimeout(cut);
       await storage.close();

@@ -42,6 +42,8 @@ import { artifactsOf, type ArtifactRecord } from '../store/artifact-store.js';
 import { runAttachmentSource } from '../store/run-attachments.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { Storage } from '../store/storage.js';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
+import { WebhookService } from '../webhooks/webhook-service.js';
 
 /** What wiring gives the lifecycle: the routes' context and the parts that start and stop. */
 export interface WiredApp {
@@ -53,6 +55,8 @@ export interface WiredApp {
   scheduler: Scheduler;
   node: ClusterNode | undefined;
   skills: SkillCatalog;
+  /** Sends the webhooks the outbox holds. */
+  webhooks: WebhookDispatcher;
   /** Where skills' repositories are cloned (removed at close when there is no data directory). */
   skillCache: string;
 }
@@ -131,6 +135,20 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const scheduleLocks = new ScheduleLocks();
   const schedules = new ScheduleService(storage.schedules, rules, environments, opts.clock, opts.sharedRuns, scheduleLocks);
   const scheduler = new Scheduler(new ScheduleFiring(storage.schedules, runs, timeZone, opts.clock, opts.log, scheduleLocks), opts.schedulerIntervalMs, opts.log);
+  const webhooks = new WebhookDispatcher({
+    store: storage.webhooks,
+    sources: { runs: store, artifacts, conversations, schedules: storage.schedules, runItem: (run) => runItem(run) },
+    owner: serverId,
+    sharedRuns: opts.sharedRuns,
+    allowPrivate: opts.allowPrivateWebhooks,
+    retryDelaysMs: opts.webhookRetryDelaysMs,
+    pollMs: opts.webhookPollMs,
+    leaseMs: opts.webhookLeaseMs,
+    timeoutMs: 15_000,
+    maxResponseBytes: 4096,
+    concurrency: 64,
+    log: opts.log,
+  });
   const app: AppContext = {
     runs,
     reads,
@@ -138,6 +156,13 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     followups,
     schedules,
     identities: new IdentityService(identityStore, setup, environments, opts.clock, opts.sharedRuns),
+    webhooks: new WebhookService({
+      store: storage.webhooks,
+      clock: opts.clock,
+      allowPrivate: opts.allowPrivateWebhooks,
+      sharedRuns: opts.sharedRuns,
+      wake: () => webhooks.wake(),
+    }),
     catalog: new CatalogService(environments, skills, storage.activity, opts.sharedRuns),
     heartbeat: new SseHeartbeat(opts.heartbeatMs),
     streamLimits: new EventStreamLimits(opts.eventStreams),
@@ -148,5 +173,5 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     originGuard,
     sessionTokens,
   };
-  return { app, executor, queue, events, followups, scheduler, node, skills, skillCache };
+  return { app, executor, queue, events, followups, scheduler, node, skills, skillCache, webhooks };
 }

@@ -14,6 +14,7 @@ import { PostgresSignals } from './postgres-signals.js';
 import { PostgresCatalogActivity } from './postgres-catalog-activity.js';
 import { postgresTarget } from './postgres-url.js';
 import type { Storage } from './storage.js';
+import { PostgresWebhookStore } from './postgres-webhook-store.js';
 
 export interface PostgresStorageOptions {
   log: (line: string) => void;
@@ -94,6 +95,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     schedules: new PostgresScheduleStore(pool),
     identities: new PostgresIdentityStore(pool),
     activity: new PostgresCatalogActivity(pool),
+    webhooks: new PostgresWebhookStore(pool),
     cluster: { leases: new PostgresRunLeases(pool), signals: listening, secrets: new PostgresSharedSecrets(pool) },
     description: target.description,
     close() {

@@ -7,6 +7,7 @@ import { SqliteRunEventStore } from './sqlite-run-event-store.js';
 import { SqliteScheduleStore } from './sqlite-schedule-store.js';
 import { SqliteCatalogActivity } from './sqlite-catalog-activity.js';
 import type { Storage } from './storage.js';
+import { SqliteWebhookStore } from './sqlite-webhook-store.js';
 
 /** Every store in one SQLite file (or in memory for `:memory:`), for one server. */
 export function openSqliteStorage(file: string): Storage {
@@ -19,6 +20,7 @@ export function openSqliteStorage(file: string): Storage {
     schedules: new SqliteScheduleStore(runs.db),
     identities: new SqliteIdentityStore(runs.db),
     activity: new SqliteCatalogActivity(runs.db),
+    webhooks: new SqliteWebhookStore(runs.db),
     description: file === ':memory:' ? 'in memory' : `data in ${dirname(file)}`,
     close: () => runs.close(),
   };

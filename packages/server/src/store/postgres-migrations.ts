@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { addedColumnSteps } from './added-columns.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { postgresDialect } from './sql-dialect.js';
+import { POSTGRES_WEBHOOKS } from './webhook-schema.js';
 
 /**
  * One step of the PostgreSQL schema. Steps run in order, once each, each in a transaction;
@@ -257,6 +258,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 2, name: 'event append in one call', sql: APPEND_EVENTS_V2 },
   // Then the columns marked `added` in the table descriptions, one step each.
   ...addedColumnSteps(postgresDialect, 2),
+  { version: 2 + addedColumnSteps(postgresDialect, 2).length + 1, name: 'webhooks', sql: POSTGRES_WEBHOOKS },
 ];
 
 const CREATE_VERSIONS = `CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { addedColumnSteps } from './added-columns.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { sqliteDialect } from './sql-dialect.js';
+import { SQLITE_WEBHOOKS } from './webhook-schema.js';
 
 /**
  * One step of the SQLite schema. Steps run in order, once each, inside a transaction;
@@ -206,6 +207,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 6, name: 'schedules, named agents, run origins', sql: SOURCES_V6 },
   // Then the columns marked `added` in the table descriptions, one step each.
   ...addedColumnSteps(sqliteDialect, 6),
+  { version: 6 + addedColumnSteps(sqliteDialect, 6).length + 1, name: 'webhooks', sql: SQLITE_WEBHOOKS },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -6,6 +6,7 @@ import type { RunEventStore } from './run-event-store.js';
 import type { RunStore } from './run-store.js';
 import type { ScheduleStore } from './schedule-store.js';
 import type { CatalogActivity } from './catalog-activity.js';
+import type { WebhookStore } from './webhook-store.js';
 
 /** Every store of one database: SQLite (one server) or PostgreSQL (any number of servers). */
 export interface Storage {
@@ -16,6 +17,7 @@ export interface Storage {
   schedules: ScheduleStore;
   identities: IdentityStore;
   activity: CatalogActivity;
+  webhooks: WebhookStore;
   /** Present when several servers may share the database. */
   cluster?: ClusterStore;
   /** Where the data is, for the start-up line ("data in ./data", "PostgreSQL db@host:5432"). */

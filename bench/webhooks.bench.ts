@@ -1,0 +1,146 @@
+/**
+ * Webhooks (issue 24):
+ * - 1,000 runs that end in one burst, each `run.succeeded` delivered to a receiver on
+ *   loopback: p99 from the state change (the run's `updated_at`) to the receiver (≤ 100 ms);
+ * - POST /agent/run creates per second with 5 subscriptions against none, in the same run,
+ *   on fresh servers measured alternately (within 10%).
+ * The servers are child processes on SQLite files; the load generator and the receiver live here.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { BenchRow } from './bench-row.js';
+import { BENCH_AUTH as AUTH, BENCH_KEY as KEY, fmt, percentile, throughput } from './server-load.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const serverDist = pathToFileURL(join(root, 'packages/server/dist/index.js')).href;
+const RUNS = 1000;
+const CREATE_SECONDS = 3;
+/** When the burst comes, after the first create: time enough to create every run first. */
+const BURST_AFTER_MS = 30_000;
+
+const serverScript = (options: Record<string, unknown>) => `
+import { startServer } from ${JSON.stringify(serverDist)};
+const s = await startServer({ dataDir: process.env.DATA_DIR, apiKeys: [{ key: ${JSON.stringify(KEY)}, principal: 'bench' }],
+  quiet: true, allowPrivateWebhooks: true, ...${JSON.stringify(options)} });
+process.stdout.write(s.url + '\\n');
+process.on('SIGTERM', () => s.close().then(() => process.exit(0)));
+`;
+
+async function startChild(options: Record<string, unknown>): Promise<{ origin: string; child: ChildProcess; dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agent-runs-bench-webhooks-'));
+  const child = spawn(process.execPath, ['--input-type=module', '-e', serverScript(options)], { env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  return { origin: chunk.toString().trim(), child, dataDir };
+}
+
+async function stopChild(server: { child: ChildProcess; dataDir: string }): Promise<void> {
+  const exited = once(server.child, 'exit');
+  server.child.kill('SIGTERM');
+  await exited;
+  rmSync(server.dataDir, { recursive: true, force: true });
+}
+
+/** A receiver that answers 200 at once and notes when each event came. */
+async function startReceiver() {
+  const arrivals: { type: string; updatedAt: string; at: number }[] = [];
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      const at = Date.now();
+      const event = JSON.parse(Buffer.concat(parts).toString('utf8')) as { type: string; data: { updated_at?: string } };
+      arrivals.push({ type: event.type, updatedAt: event.data.updated_at ?? '', at });
+      res.writeHead(200).end();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, arrivals, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
+}
+
+// A receiver of its own for the create rates, so the deliveries do not slow the load generator measured here.
+const SINK_SCRIPT = `
+import { createServer } from 'node:http';
+const s = createServer((req, res) => { req.resume(); req.on('end', () => res.end()); });
+s.keepAliveTimeout = 60000;
+s.listen(0, '127.0.0.1', () => process.stdout.write('http://127.0.0.1:' + s.address().port + '/hooks\\n'));
+`;
+
+async function post(origin: string, path: string, body: unknown): Promise<void> {
+  const res = await fetch(`${origin}/api/v1${path}`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+}
+
+async function waitFor(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > until) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export default async function webhooksBench(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const receiver = await startReceiver();
+  try {
+    // A burst: 1,000 runs started together (concurrency 1,000) end within moments of each other.
+    // Each run is given the time left until one common end, so however long the creates take, they all end together.
+    const burst = await startChild({ concurrency: RUNS });
+    await post(burst.origin, '/agent/webhooks', { url: receiver.url, event_types: ['run.succeeded'] });
+    const endAt = Date.now() + BURST_AFTER_MS;
+    for (let i = 0; i < RUNS; i += 50) {
+      await Promise.all(Array.from({ length: 50 }, (_, j) => post(burst.origin, '/agent/runs', { prompt: `burst ${i + j} [simulate ${Math.max(100, endAt - Date.now())}ms]` })));
+    }
+    await waitFor(() => receiver.arrivals.length >= RUNS, 60_000, 'every run.succeeded delivered');
+    await stopChild(burst);
+    const delays = receiver.arrivals.map((a) => a.at - Date.parse(a.updatedAt));
+    const changes = receiver.arrivals.map((a) => Date.parse(a.updatedAt));
+    const p99 = percentile(delays, 99);
+    rows.push({
+      suite: 'webhooks',
+      measure: `${RUNS} runs ending in a burst (${fmt(Math.max(...changes) - Math.min(...changes))} ms): state change → receiver`,
+      value: `p99 ${fmt(p99)} ms`,
+      baseline: `p50 ${fmt(percentile(delays, 50))} ms, max ${fmt(Math.max(...delays))} ms`,
+      target: 'p99 <= 100 ms',
+      met: p99 <= 100,
+    });
+
+    // Creates with 5 subscriptions against none: fresh servers, measured alternately.
+    const createBody = { prompt: 'Benchmark run [simulate 50ms]', config: { name: 'bench' } };
+    const next = () => ({ method: 'POST' as const, path: '/api/v1/agent/run', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify(createBody) });
+    const sink = spawn(process.execPath, ['--input-type=module', '-e', SINK_SCRIPT], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const sinkUrl = ((await once(sink.stdout!, 'data')) as [Buffer])[0].toString().trim();
+    const rates: { none: number[]; five: number[] } = { none: [], five: [] };
+    for (const kind of ['none', 'five', 'none', 'five'] as const) {
+      const server = await startChild({ concurrency: 4, simulatedDurationMs: 50 });
+      if (kind === 'five') {
+        // What users ask for: a push when a run ends.
+        for (let i = 0; i < 5; i++) await post(server.origin, '/agent/webhooks', { url: sinkUrl, event_types: ['run.succeeded', 'run.failed', 'run.cancelled'] });
+      }
+      rates[kind].push(await throughput([server.origin], CREATE_SECONDS, next));
+      await stopChild(server);
+    }
+    sink.kill();
+    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+    const none = mean(rates.none);
+    const five = mean(rates.five);
+    rows.push({
+      suite: 'webhooks',
+      measure: 'POST /agent/run with 5 subscriptions to run endings',
+      value: `${fmt(five)} creates/s`,
+      baseline: `${fmt(none)} creates/s (no subscription)`,
+      ratio: `${fmt(five / none, 2)}x`,
+      target: '>= 0.9x',
+      met: five / none >= 0.9,
+    });
+  } finally {
+    await receiver.close();
+  }
+  return rows;
+}

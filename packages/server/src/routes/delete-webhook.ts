@@ -1,0 +1,12 @@
+import type { Route } from '../http/route.js';
+
+/** `DELETE /agent/webhooks/{webhookId}`: the subscription and its delivery log. */
+export const deleteWebhookRoute: Route = {
+  method: 'DELETE',
+  path: '/api/v1/agent/webhooks/:webhookId',
+  auth: true,
+  async handle({ params, app, caller }) {
+    await app.webhooks.delete(params.webhookId!, caller);
+    return { success: true };
+  },
+};

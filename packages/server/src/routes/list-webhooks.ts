@@ -1,0 +1,13 @@
+import type { Route } from '../http/route.js';
+import { rejectQuery } from './reject-query.js';
+
+/** `GET /agent/webhooks`: the caller's subscriptions, oldest first, without their secrets. */
+export const listWebhooksRoute: Route = {
+  method: 'GET',
+  path: '/api/v1/agent/webhooks',
+  auth: true,
+  async handle({ url, app, caller }) {
+    rejectQuery(url.searchParams);
+    return { webhooks: await app.webhooks.list(caller) };
+  },
+};

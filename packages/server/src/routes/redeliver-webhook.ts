@@ -1,0 +1,12 @@
+import { json } from '../http/reply.js';
+import type { Route } from '../http/route.js';
+
+/** `POST /agent/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver`: sent again, same `webhook-id`. */
+export const redeliverWebhookRoute: Route = {
+  method: 'POST',
+  path: '/api/v1/agent/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
+  auth: true,
+  async handle({ params, app, caller }) {
+    return json(await app.webhooks.redeliver(params.webhookId!, params.deliveryId!, caller), 202);
+  },
+};

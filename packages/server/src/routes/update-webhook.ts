@@ -1,0 +1,12 @@
+import { readJsonBody } from '../http/read-json-body.js';
+import type { Route } from '../http/route.js';
+
+/** `PUT /agent/webhooks/{webhookId}`: the fields given replace those stored. */
+export const updateWebhookRoute: Route = {
+  method: 'PUT',
+  path: '/api/v1/agent/webhooks/:webhookId',
+  auth: true,
+  async handle({ req, params, app, caller }) {
+    return app.webhooks.update(params.webhookId!, await readJsonBody(req, app.maxBodyBytes), caller);
+  },
+};

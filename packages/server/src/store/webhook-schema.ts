@@ -1,0 +1,123 @@
+/**
+ * The webhook tables and the triggers that fill the outbox, for both databases. The
+ * outbox is written by the database itself, in the transaction of the change it reports
+ * (a run created or changing state, an artifact, a follow-up, a schedule firing), so a
+ * change is never reported that did not happen, and none is lost if the server dies
+ * after the commit. While no subscription is enabled, nothing is written.
+ */
+
+const SUBSCRIPTIONS = (t: { text: string; int: string; bool: string; seq: string }) => `
+CREATE TABLE webhook_subscriptions (
+  seq ${t.seq},
+  id ${t.text} NOT NULL UNIQUE,
+  owner_uid ${t.text},
+  url ${t.text} NOT NULL,
+  event_types ${t.text} NOT NULL,
+  filter ${t.text} NOT NULL,
+  thin ${t.bool} NOT NULL,
+  enabled ${t.bool} NOT NULL,
+  disabled_reason ${t.text},
+  description ${t.text},
+  secret ${t.text} NOT NULL,
+  previous_secret ${t.text},
+  previous_secret_expires_at ${t.int},
+  declared ${t.bool} NOT NULL,
+  created_at ${t.text} NOT NULL,
+  updated_at ${t.text} NOT NULL
+);
+CREATE TABLE webhook_outbox (
+  seq ${t.seq},
+  kind ${t.text} NOT NULL,
+  run_id ${t.text},
+  subject_id ${t.text},
+  state ${t.text},
+  previous_state ${t.text},
+  at ${t.text} NOT NULL
+);
+CREATE TABLE webhook_deliveries (
+  seq ${t.seq},
+  id ${t.text} NOT NULL UNIQUE,
+  subscription_id ${t.text} NOT NULL,
+  event_seq ${t.int} NOT NULL,
+  event_type ${t.text} NOT NULL,
+  order_key ${t.text} NOT NULL,
+  payload ${t.text} NOT NULL,
+  status ${t.text} NOT NULL,
+  attempts ${t.int} NOT NULL,
+  next_attempt_at ${t.int},
+  lease_owner ${t.text},
+  lease_expires_at ${t.int},
+  last_attempt_at ${t.text},
+  last_status ${t.int},
+  last_response ${t.text},
+  last_error ${t.text},
+  created_at ${t.text} NOT NULL,
+  created_ms ${t.int} NOT NULL
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_in_order ON webhook_deliveries(subscription_id, order_key, event_seq) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_by_subscription ON webhook_deliveries(subscription_id, seq);
+`;
+
+export const SQLITE_WEBHOOKS = `${SUBSCRIPTIONS({ text: 'TEXT', int: 'INTEGER', bool: 'INTEGER', seq: 'INTEGER PRIMARY KEY AUTOINCREMENT' })}
+CREATE TRIGGER webhook_run_created AFTER INSERT ON runs
+WHEN EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled = 1)
+BEGIN
+  INSERT INTO webhook_outbox (kind, run_id, state, at) VALUES ('run.created', NEW.id, NEW.state, NEW.created_at);
+END;
+CREATE TRIGGER webhook_run_state_changed AFTER UPDATE OF state ON runs
+WHEN NEW.state IS NOT OLD.state AND EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled = 1)
+BEGIN
+  INSERT INTO webhook_outbox (kind, run_id, state, previous_state, at) VALUES ('run.state_changed', NEW.id, NEW.state, OLD.state, NEW.updated_at);
+END;
+CREATE TRIGGER webhook_artifact_created AFTER INSERT ON artifacts
+WHEN EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled = 1)
+BEGIN
+  INSERT INTO webhook_outbox (kind, run_id, subject_id, at) VALUES ('run.artifact_created', NEW.run_id, NEW.uid, NEW.created_at);
+END;
+CREATE TRIGGER webhook_followup_received AFTER INSERT ON run_messages
+WHEN NEW.kind = 'followup' AND EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled = 1)
+BEGIN
+  INSERT INTO webhook_outbox (kind, run_id, subject_id, at) VALUES ('run.followup_received', NEW.run_id, NEW.id, NEW.created_at);
+END;
+CREATE TRIGGER webhook_schedule_fired AFTER UPDATE OF run_id, error ON schedule_firings
+WHEN (NEW.run_id IS NOT NULL OR NEW.error IS NOT NULL) AND OLD.run_id IS NULL AND OLD.error IS NULL
+  AND EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled = 1)
+BEGIN
+  INSERT INTO webhook_outbox (kind, run_id, subject_id, at)
+  VALUES (CASE WHEN NEW.run_id IS NOT NULL THEN 'schedule.fired' ELSE 'schedule.failed' END, NEW.run_id, NEW.schedule_id, NEW.fired_at);
+END;
+`;
+
+export const POSTGRES_WEBHOOKS = `${SUBSCRIPTIONS({ text: 'text', int: 'bigint', bool: 'boolean', seq: 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY' })}
+CREATE FUNCTION agent_runs_webhook_outbox() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled) THEN
+    RETURN NULL;
+  END IF;
+  IF TG_TABLE_NAME = 'runs' THEN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO webhook_outbox (kind, run_id, state, at) VALUES ('run.created', NEW.id, NEW.state, NEW.created_at);
+    ELSIF NEW.state IS DISTINCT FROM OLD.state THEN
+      INSERT INTO webhook_outbox (kind, run_id, state, previous_state, at) VALUES ('run.state_changed', NEW.id, NEW.state, OLD.state, NEW.updated_at);
+    END IF;
+  ELSIF TG_TABLE_NAME = 'artifacts' THEN
+    INSERT INTO webhook_outbox (kind, run_id, subject_id, at) VALUES ('run.artifact_created', NEW.run_id, NEW.uid, NEW.created_at);
+  ELSIF TG_TABLE_NAME = 'run_messages' THEN
+    IF NEW.kind = 'followup' THEN
+      INSERT INTO webhook_outbox (kind, run_id, subject_id, at) VALUES ('run.followup_received', NEW.run_id, NEW.id, NEW.created_at);
+    END IF;
+  ELSIF TG_TABLE_NAME = 'schedule_firings' THEN
+    IF (NEW.run_id IS NOT NULL OR NEW.error IS NOT NULL) AND OLD.run_id IS NULL AND OLD.error IS NULL THEN
+      INSERT INTO webhook_outbox (kind, run_id, subject_id, at)
+      VALUES (CASE WHEN NEW.run_id IS NOT NULL THEN 'schedule.fired' ELSE 'schedule.failed' END, NEW.run_id, NEW.schedule_id, NEW.fired_at);
+    END IF;
+  END IF;
+  RETURN NULL;
+END
+$fn$;
+CREATE TRIGGER webhook_run_change AFTER INSERT OR UPDATE OF state ON runs FOR EACH ROW EXECUTE FUNCTION agent_runs_webhook_outbox();
+CREATE TRIGGER webhook_artifact_created AFTER INSERT ON artifacts FOR EACH ROW EXECUTE FUNCTION agent_runs_webhook_outbox();
+CREATE TRIGGER webhook_followup_received AFTER INSERT ON run_messages FOR EACH ROW EXECUTE FUNCTION agent_runs_webhook_outbox();
+CREATE TRIGGER webhook_schedule_fired AFTER UPDATE OF run_id, error ON schedule_firings FOR EACH ROW EXECUTE FUNCTION agent_runs_webhook_outbox();
+`;

@@ -1,0 +1,57 @@
+import { DELIVERY_COLUMNS, OUTBOX_COLUMNS, SUBSCRIPTION_COLUMNS } from './webhook-rows.js';
+
+/** The webhook store's statements, written once with `?`; PostgreSQL numbers them (`numbered`). */
+export const WEBHOOK_SQL = {
+  insertSubscription: `INSERT INTO webhook_subscriptions (${SUBSCRIPTION_COLUMNS}) VALUES (${SUBSCRIPTION_COLUMNS.split(',').map(() => '?').join(', ')})`,
+  getSubscription: `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = ?`,
+  listSubscriptions: `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ORDER BY seq`,
+  // The id is bound first and again last: the values are in column order.
+  saveSubscription: `UPDATE webhook_subscriptions SET ${SUBSCRIPTION_COLUMNS.split(', ')
+    .map((column) => `${column} = ?`)
+    .join(', ')} WHERE id = ?`,
+  deleteDeliveriesOf: 'DELETE FROM webhook_deliveries WHERE subscription_id = ?',
+  deleteSubscription: 'DELETE FROM webhook_subscriptions WHERE id = ?',
+  outbox: `SELECT ${OUTBOX_COLUMNS} FROM webhook_outbox ORDER BY seq LIMIT ?`,
+  deleteOutbox: 'DELETE FROM webhook_outbox WHERE seq = ?',
+  // A delivery made before (by another server fanning out the same events) is kept as it is.
+  insertDelivery: `INSERT INTO webhook_deliveries
+    (id, subscription_id, event_seq, event_type, order_key, payload, status, attempts, next_attempt_at, created_at, created_ms)
+    VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+  /** `lock` is PostgreSQL's FOR UPDATE SKIP LOCKED: of two servers claiming at once, each gets other deliveries. */
+  claim: (lock: string) => `UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ?
+    WHERE seq IN (
+      SELECT d.seq FROM webhook_deliveries d
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_expires_at IS NULL OR d.lease_expires_at < ?)
+        AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.id = d.subscription_id AND s.enabled = ?)
+        AND NOT EXISTS (
+          SELECT 1 FROM webhook_deliveries e
+          WHERE e.subscription_id = d.subscription_id AND e.order_key = d.order_key AND e.status = 'pending' AND e.event_seq < d.event_seq)
+      ORDER BY d.next_attempt_at LIMIT ? ${lock})
+    RETURNING ${DELIVERY_COLUMNS}`,
+  recordAttempt: `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?, last_attempt_at = ?,
+    last_status = ?, last_response = ?, last_error = ?, lease_owner = NULL, lease_expires_at = NULL
+    WHERE seq = ? AND lease_owner = ?`,
+  deliveries: `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+  getDelivery: `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?`,
+  redeliver: `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ?`,
+  releaseLeasesOf: 'UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?',
+  releaseLeases: 'UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner IS NOT NULL',
+  prune: "DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_ms < ?",
+};
+
+/** `?` placeholders as PostgreSQL's `$1, $2, …`. */
+export function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+export const deliveryValues = (d: {
+  id: string;
+  subscriptionId: string;
+  eventSeq: number;
+  eventType: string;
+  orderKey: string;
+  payload: string;
+  nextAttemptAt: number;
+  createdAt: string;
+}): unknown[] => [d.id, d.subscriptionId, d.eventSeq, d.eventType, d.orderKey, d.payload, d.nextAttemptAt, d.createdAt, Date.parse(d.createdAt)];

@@ -1,0 +1,230 @@
+import { createHash } from 'node:crypto';
+import type { NewWebhookDelivery, WebhookDeliveryRecord, WebhookStore, WebhookSubscriptionRecord } from '../store/webhook-store.js';
+import { subjectOf, type EventSubjectSources } from './event-subjects.js';
+import { nextDelayMs, parseRetryAfter } from './retry-schedule.js';
+import { eventTypesOf, payloadOf, wants } from './webhook-events.js';
+import { signatureHeader } from './webhook-secret.js';
+import { sendWebhook } from './webhook-sender.js';
+
+export interface WebhookDispatcherOptions {
+  store: WebhookStore;
+  sources: EventSubjectSources;
+  /** This server's name on the deliveries it leases. */
+  owner: string;
+  sharedRuns: boolean;
+  allowPrivate: boolean;
+  retryDelaysMs: readonly number[];
+  /** How often to look for events and due deliveries while a subscription is enabled. */
+  pollMs: number;
+  /** How long a lease on a delivery lasts: more than an attempt can take. */
+  leaseMs: number;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  /** Attempts in flight at once. */
+  concurrency: number;
+  log: (line: string) => void;
+}
+
+/** Events turned into deliveries per transaction. */
+const FAN_OUT_BATCH = 500;
+/** Finished deliveries are kept this long for the delivery log. */
+const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
+/** How often the list of subscriptions is read again while none is enabled. */
+const IDLE_CHECK_MS = 1000;
+const ACTIVE_CHECK_MS = 250;
+
+/** The same message id for the same event, subscription and type on every server that fans it out. */
+const messageId = (seq: number, subscription: string, type: string) =>
+  `msg_${createHash('sha256').update(`${seq}/${subscription}/${type}`).digest('base64url').slice(0, 26)}`;
+
+/**
+ * Delivers webhooks: turns the outbox the database fills into one delivery per subscription
+ * and type, then sends each at least once, in order per run (the next of a run waits for
+ * the one before), retrying on the schedule. Several servers may share the store: a
+ * delivery is leased to one at a time, and the lease of a server that died runs out.
+ */
+export class WebhookDispatcher {
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private tickDue = false;
+  private again = false;
+  private stopped = true;
+  private readonly inFlight = new Map<number, Promise<void>>();
+  private enabled: WebhookSubscriptionRecord[] = [];
+  private subscriptionsReadAt = 0;
+  private prunedAt = 0;
+
+  constructor(private readonly options: WebhookDispatcherOptions) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Looks now: a subscription changed, a redelivery or a test was asked for. */
+  wake(): void {
+    this.subscriptionsReadAt = 0;
+    if (!this.stopped) this.schedule(0);
+  }
+
+  /** Stops looking; attempts in flight get `graceMs` to finish (a lease left behind runs out). */
+  async stop(graceMs = 1000): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(this.inFlight.values()), new Promise((resolve) => (timeout = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timeout);
+  }
+
+  /** A tick at once, unless one is already on its way. */
+  private soon(): void {
+    if (this.running) this.again = true;
+    else if (!this.tickDue) this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    this.tickDue = ms === 0;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer.unref?.();
+  }
+
+  private async tick(): Promise<void> {
+    this.tickDue = false;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    try {
+      await this.refreshSubscriptions();
+      if (this.enabled.length || this.inFlight.size) {
+        await this.fanOut();
+        await this.claimAndSend();
+      }
+      await this.prune();
+    } catch (error) {
+      this.options.log(`Webhook delivery could not proceed: ${(error as Error).message}`);
+    } finally {
+      this.running = false;
+    }
+    if (this.stopped) return;
+    const idle = this.enabled.length === 0;
+    this.schedule(this.again ? 0 : idle ? IDLE_CHECK_MS : this.options.pollMs);
+    this.again = false;
+  }
+
+  private async refreshSubscriptions(): Promise<void> {
+    const now = Date.now();
+    // Read again a few times a second while some are enabled (a change from another server shows soon), else once a second.
+    if (now - this.subscriptionsReadAt < (this.enabled.length ? ACTIVE_CHECK_MS : IDLE_CHECK_MS)) return;
+    this.enabled = (await this.options.store.listSubscriptions()).filter((s) => s.enabled);
+    this.subscriptionsReadAt = now;
+  }
+
+  /** Makes the deliveries of the events waiting in the outbox, oldest first. */
+  private async fanOut(): Promise<void> {
+    const { store, sources, sharedRuns } = this.options;
+    for (;;) {
+      const events = await store.outbox(FAN_OUT_BATCH);
+      if (events.length === 0) return;
+      const subscriptions = this.enabled;
+      const deliveries: NewWebhookDelivery[] = [];
+      const now = Date.now();
+      for (const event of events) {
+        const types = eventTypesOf(event);
+        if (!subscriptions.some((s) => types.some((t) => s.eventTypes.includes(t)))) continue;
+        const subject = await subjectOf(event, sources);
+        for (const type of types) {
+          for (const subscription of subscriptions) {
+            if (!wants(subscription, type, event, subject, sharedRuns)) continue;
+            deliveries.push({
+              id: messageId(event.seq, subscription.id, type),
+              subscriptionId: subscription.id,
+              // Two types of one event keep their order: the change, then the ending.
+              eventSeq: event.seq * 2 + (type === types[0] ? 0 : 1),
+              eventType: type,
+              orderKey: event.runId ?? `schedule:${event.subjectId ?? ''}`,
+              payload: payloadOf(type, event, subject, subscription.thin),
+              nextAttemptAt: now,
+              createdAt: new Date(now).toISOString(),
+            });
+          }
+        }
+      }
+      await store.fanOut(
+        events.map((e) => e.seq),
+        deliveries,
+      );
+      if (events.length < FAN_OUT_BATCH) return;
+    }
+  }
+
+  private async claimAndSend(): Promise<void> {
+    const free = this.options.concurrency - this.inFlight.size;
+    if (free <= 0) return;
+    const now = Date.now();
+    const claimed = await this.options.store.claim(this.options.owner, now, this.options.leaseMs, free);
+    for (const delivery of claimed) {
+      const attempt = this.attempt(delivery).finally(() => {
+        this.inFlight.delete(delivery.seq);
+        // The next delivery of the same run may be due now; claims are gathered while most slots are busy.
+        if (!this.stopped && (this.inFlight.size === 0 || this.inFlight.size <= this.options.concurrency / 2)) this.soon();
+      });
+      this.inFlight.set(delivery.seq, attempt);
+    }
+  }
+
+  private async attempt(delivery: WebhookDeliveryRecord): Promise<void> {
+    const { store, owner, log } = this.options;
+    try {
+      // Read at each attempt: a secret rotated a moment ago (here or on another server) signs it.
+      const subscription = await store.getSubscription(delivery.subscriptionId);
+      if (!subscription) return;
+      const now = Date.now();
+      const timestamp = Math.floor(now / 1000);
+      const headers = {
+        'webhook-id': delivery.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(subscription, delivery.id, timestamp, delivery.payload, now),
+      };
+      const result = await sendWebhook(subscription.url, headers, delivery.payload, {
+        allowPrivate: this.options.allowPrivate,
+        timeoutMs: this.options.timeoutMs,
+        maxResponseBytes: this.options.maxResponseBytes,
+      });
+      const at = new Date();
+      const ok = result.status !== null && result.status >= 200 && result.status < 300;
+      const gone = result.status === 410;
+      const attempts = delivery.attempts + 1;
+      const delay = ok || gone ? undefined : nextDelayMs(attempts, this.options.retryDelaysMs, parseRetryAfter(result.retryAfter, at.getTime()));
+      await store.recordAttempt(delivery.seq, owner, {
+        status: ok ? 'delivered' : delay === undefined ? 'failed' : 'pending',
+        nextAttemptAt: delay === undefined ? null : at.getTime() + delay,
+        at: at.toISOString(),
+        responseStatus: result.status,
+        responseBody: result.body,
+        error: result.error ?? (ok ? null : result.status !== null && result.status >= 300 && result.status < 400 ? 'Redirects are not followed.' : null),
+      });
+      if (gone) await this.disable(subscription.id, `The receiver answered 410 Gone at ${at.toISOString()}.`);
+    } catch (error) {
+      log(`Webhook delivery ${delivery.id} could not be attempted: ${(error as Error).message}`);
+    }
+  }
+
+  /** A 410 says the receiver is gone for good: the subscription stops until its owner enables it again. */
+  private async disable(id: string, reason: string): Promise<void> {
+    const current = await this.options.store.getSubscription(id);
+    if (!current?.enabled) return;
+    await this.options.store.saveSubscription({ ...current, enabled: false, disabledReason: reason, updatedAt: new Date().toISOString() });
+    this.enabled = this.enabled.filter((s) => s.id !== id);
+    this.options.log(`Webhook ${id} is disabled: ${reason}`);
+  }
+
+  private async prune(): Promise<void> {
+    const now = Date.now();
+    if (now - this.prunedAt < 600_000) return;
+    this.prunedAt = now;
+    await this.options.store.prune(now - KEEP_FINISHED_MS);
+  }
+}

@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from './context.js';
+import { registerPrompts } from './prompts/index.js';
 import { registerResources } from './resources/index.js';
 import { installTaskWire } from './tasks/task-wire.js';
 import { RESULT_TTL_MS } from './tasks/task-registry.js';
@@ -30,6 +31,7 @@ export function createMcpServer(ctx: ServerContext, era: ProtocolEra = 'legacy')
   );
   registerTools(server, ctx);
   registerResources(server, ctx);
+  registerPrompts(server, ctx);
   // Revision 2025-11-25's experimental tasks; 2026-07-28 has them as an extension instead.
   if (era === 'legacy') installTaskWire(server, ctx.tasks, [WAIT_FOR_RUN], RESULT_TTL_MS);
   return server;

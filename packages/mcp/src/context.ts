@@ -1,4 +1,5 @@
 import type { AgentRunsClient } from '@agent-runs/core';
+import type { RunWatcher } from './resources/run-watcher.js';
 import type { TaskRegistry } from './tasks/task-registry.js';
 
 /** What every tool and resource handler needs; one per process, shared by all sessions and requests. */
@@ -12,6 +13,8 @@ export interface ServerContext {
   pollIntervalMs: number;
   /** Register only the tools that change nothing. */
   readOnly: boolean;
+  /** Follows the runs subscribers watch; without one, resources have no subscriptions. */
+  watcher?: RunWatcher | undefined;
 }
 
 export const DEFAULT_HEARTBEAT_MS = 5_000;

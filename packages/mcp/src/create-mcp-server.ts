@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from './context.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerResources } from './resources/index.js';
+import { serveRunSubscriptions } from './resources/subscriptions.js';
 import { installTaskWire } from './tasks/task-wire.js';
 import { RESULT_TTL_MS } from './tasks/task-registry.js';
 import { registerTools } from './tools/index.js';
@@ -34,5 +35,7 @@ export function createMcpServer(ctx: ServerContext, era: ProtocolEra = 'legacy')
   registerPrompts(server, ctx);
   // Revision 2025-11-25's experimental tasks; 2026-07-28 has them as an extension instead.
   if (era === 'legacy') installTaskWire(server, ctx.tasks, [WAIT_FOR_RUN], RESULT_TTL_MS);
+  // Live runs for 2025-11-25 subscribers (resources/subscribe), from each run's event stream.
+  if (era === 'legacy' && ctx.watcher) serveRunSubscriptions(server, ctx.watcher);
   return server;
 }

@@ -5,3 +5,4 @@ export { serveHttp, type HttpServeOptions, type RunningHttpServer } from './http
 export { VERSION } from './version.js';
 export { TaskRegistry } from './tasks/task-registry.js';
 export type { ProtocolEra } from './create-mcp-server.js';
+export { RunWatcher } from './resources/run-watcher.js';

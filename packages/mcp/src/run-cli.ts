@@ -9,6 +9,7 @@ import {
 import { parseCommand, UsageError, type CliOptions } from './config/cli-options.js';
 import { helpText } from './config/help-text.js';
 import type { ServerContext } from './context.js';
+import { RunWatcher } from './resources/run-watcher.js';
 import { TaskRegistry } from './tasks/task-registry.js';
 import { VERSION } from './version.js';
 
@@ -39,6 +40,7 @@ function makeContext(options: CliOptions): ServerContext {
   return {
     client,
     tasks: new TaskRegistry(),
+    watcher: new RunWatcher(client),
     heartbeatMs: options.heartbeatMs,
     pollIntervalMs: options.pollIntervalMs,
     readOnly: options.readOnly,
@@ -59,6 +61,7 @@ async function serveStdio(ctx: ServerContext): Promise<void> {
     closing = true;
     // Timers of pending waits and tasks must not keep a process whose host has gone.
     ctx.tasks.close();
+    ctx.watcher?.close();
     void Promise.allSettled([handle.close(), ctx.client.close()]).finally(() => process.exit(0));
   };
   process.stdin.once('end', shutdown);
@@ -87,6 +90,7 @@ async function serveOverHttp(ctx: ServerContext, options: CliOptions): Promise<v
   }
   const shutdown = () => {
     ctx.tasks.close();
+    ctx.watcher?.close();
     void Promise.allSettled([running.close(), ctx.client.close()]).finally(() => process.exit(0));
   };
   process.once('SIGINT', shutdown);

@@ -66,6 +66,7 @@ const ServerJsonSchema = z.object({
         version: exactVersion,
         transport: z.object({ type: z.literal('stdio') }).or(z.object({ type: z.enum(['streamable-http', 'sse']), url: z.string() })),
         environmentVariables: z.array(z.object({ name: z.string().min(1), ...input })).optional(),
+        packageArguments: z.array(z.object({ type: z.enum(['named', 'positional']), name: z.string().optional(), ...input })).optional(),
       }),
     )
     .min(1),

@@ -1,8 +1,12 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from './context.js';
+import { registerPrompts } from './prompts/index.js';
 import { registerResources } from './resources/index.js';
-import { CancellableTaskStore } from './tasks/cancellable-task-store.js';
+import { serveRunSubscriptions } from './resources/subscriptions.js';
+import { installTaskWire } from './tasks/task-wire.js';
+import { RESULT_TTL_MS } from './tasks/task-registry.js';
 import { registerTools } from './tools/index.js';
+import { WAIT_FOR_RUN } from './tools/wait-for-run.js';
 import { SERVER_NAME, VERSION } from './version.js';
 
 const INSTRUCTIONS =
@@ -11,26 +15,27 @@ const INSTRUCTIONS =
   'list_agents show what a run can start from; list_schedules and create_schedule manage runs on a cron. Runs are also readable as ' +
   'resources agent-run://{run_id} and agent-run://recent.';
 
+/** Which protocol revision an instance serves: the 2025-11-25 family, or 2026-07-28. */
+export type ProtocolEra = 'legacy' | 'modern';
+
 /**
- * One MCP server (one per connection: stdio has one, HTTP one per session) over a shared
- * context. Closing it stops the waits it started.
+ * One MCP server over a shared context: one per stdio connection, per HTTP session
+ * (2025-11-25) or per HTTP request (2026-07-28). The waits live in the context, so that
+ * an instance's end never ends them.
  */
-export function createMcpServer(ctx: ServerContext): McpServer {
-  const tasks = new CancellableTaskStore();
+export function createMcpServer(ctx: ServerContext, era: ProtocolEra = 'legacy'): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, title: 'Cloud Agent Runs', version: VERSION },
     {
-      capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
-      taskStore: tasks,
       instructions: ctx.readOnly ? `${INSTRUCTIONS} This server is read-only: it cannot start or cancel runs.` : INSTRUCTIONS,
     },
   );
-  registerTools(server, ctx, tasks);
+  registerTools(server, ctx);
   registerResources(server, ctx);
-  const previous = server.server.onclose;
-  server.server.onclose = () => {
-    tasks.close();
-    previous?.();
-  };
+  registerPrompts(server, ctx);
+  // Revision 2025-11-25's experimental tasks; 2026-07-28 has them as an extension instead.
+  if (era === 'legacy') installTaskWire(server, ctx.tasks, [WAIT_FOR_RUN], RESULT_TTL_MS);
+  // Live runs for 2025-11-25 subscribers (resources/subscribe), from each run's event stream.
+  if (era === 'legacy' && ctx.watcher) serveRunSubscriptions(server, ctx.watcher);
   return server;
 }

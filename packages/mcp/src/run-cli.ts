@@ -9,6 +9,8 @@ import {
 import { parseCommand, UsageError, type CliOptions } from './config/cli-options.js';
 import { helpText } from './config/help-text.js';
 import type { ServerContext } from './context.js';
+import { RunWatcher } from './resources/run-watcher.js';
+import { TaskRegistry } from './tasks/task-registry.js';
 import { VERSION } from './version.js';
 
 const PROG = 'agent-runs-mcp';
@@ -37,6 +39,8 @@ function makeContext(options: CliOptions): ServerContext {
   if (noKey) warn(`${noKey} Tool calls will fail until then.`);
   return {
     client,
+    tasks: new TaskRegistry(),
+    watcher: new RunWatcher(client),
     heartbeatMs: options.heartbeatMs,
     pollIntervalMs: options.pollIntervalMs,
     readOnly: options.readOnly,
@@ -45,23 +49,25 @@ function makeContext(options: CliOptions): ServerContext {
 
 // The MCP SDK is loaded only to serve, so that --help and flag mistakes answer sooner.
 async function serveStdio(ctx: ServerContext): Promise<void> {
-  const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
+  const [{ serveStdio: serve }, { createMcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/server/stdio'),
     import('./create-mcp-server.js'),
   ]);
-  const server = createMcpServer(ctx);
+  // The connection's opening picks its revision (initialize: 2025-11-25; server/discover: 2026-07-28).
+  const handle = serve(({ era }) => createMcpServer(ctx, era));
   let closing = false;
   const shutdown = () => {
     if (closing) return;
     closing = true;
     // Timers of pending waits and tasks must not keep a process whose host has gone.
-    void Promise.allSettled([server.close(), ctx.client.close()]).finally(() => process.exit(0));
+    ctx.tasks.close();
+    ctx.watcher?.close();
+    void Promise.allSettled([handle.close(), ctx.client.close()]).finally(() => process.exit(0));
   };
   process.stdin.once('end', shutdown);
   process.stdin.once('close', shutdown);
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
-  await server.connect(new StdioServerTransport());
 }
 
 async function serveOverHttp(ctx: ServerContext, options: CliOptions): Promise<void> {
@@ -76,13 +82,15 @@ async function serveOverHttp(ctx: ServerContext, options: CliOptions): Promise<v
     allowedHosts: options.allowedHosts,
     allowedOrigins: options.allowedOrigins,
     maxSessions: options.maxSessions,
-    createServer: () => createMcpServer(ctx),
+    createServer: (era) => createMcpServer(ctx, era),
   });
   warn(`serving MCP over Streamable HTTP at ${running.url}${options.authToken ? ' (bearer token required)' : ''}`);
   if (!isLoopbackHost(options.host) && !options.authToken) {
     warn(`${options.host} is reachable from other machines and no --auth-token is set: anyone who reaches it acts with this API key.`);
   }
   const shutdown = () => {
+    ctx.tasks.close();
+    ctx.watcher?.close();
     void Promise.allSettled([running.close(), ctx.client.close()]).finally(() => process.exit(0));
   };
   process.once('SIGINT', shutdown);

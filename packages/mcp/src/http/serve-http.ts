@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type McpServer,
+} from '@modelcontextprotocol/server';
+import type { ProtocolEra } from '../create-mcp-server.js';
+import { sendWebResponse, toWebRequest } from './web-exchange.js';
 import { DEFAULT_MAX_SESSIONS, MIN_AUTH_TOKEN_LENGTH } from './http-limits.js';
 import { BodyError, readJsonBody } from './read-json-body.js';
 import { loopbackHosts } from '@agent-runs/core/contract';
@@ -28,11 +34,11 @@ export interface HttpServeOptions {
   allowedHosts?: string[];
   /** Extra Origin values to accept (`https://app.example`). */
   allowedOrigins?: string[];
-  /** A fresh MCP server for each session. */
-  createServer: () => McpServer;
+  /** A fresh MCP server for each session (2025-11-25) or request (2026-07-28). */
+  createServer: (era: ProtocolEra) => McpServer;
   /** Close sessions without an open request for this long. Default 30 minutes. */
   sessionIdleMs?: number;
-  /** Sessions held at once; an initialize past this gets 503. Default 100. */
+  /** 2025-11-25 sessions held at once; an initialize past this gets 503. Default 100. */
   maxSessions?: number;
 }
 
@@ -44,7 +50,7 @@ export interface RunningHttpServer {
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
   /** Requests still open (a long wait, the SSE stream): the session is in use. */
   open: number;
@@ -80,7 +86,12 @@ function isInitialize(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
 }
 
-/** Serves MCP over Streamable HTTP at `/mcp`, one MCP server per session. */
+/**
+ * Serves MCP over Streamable HTTP at `/mcp`, both revisions on the one endpoint, behind one
+ * guard (Host/Origin, bearer token): a request without the 2026-07-28 `_meta` envelope is a
+ * 2025-11-25 one, served in a session (one MCP server per session, at most `maxSessions`);
+ * an enveloped one is served statelessly by a fresh MCP server for that request.
+ */
 export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
   const host = options.host ?? '127.0.0.1';
   if (options.authToken !== undefined && options.authToken.trim().length < MIN_AUTH_TOKEN_LENGTH) {
@@ -94,7 +105,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   let opening = 0;
   let guard: GuardOptions | undefined;
 
-  const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+  const openSession = async (request: Request, res: ServerResponse, body: unknown): Promise<void> => {
     if (sessions.size + opening >= maxSessions) {
       return sendError(
         res,
@@ -106,15 +117,17 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     }
     opening += 1;
     try {
-      await startSession(req, res, body);
+      await startSession(request, res, body);
     } finally {
       opening -= 1;
     }
   };
 
-  const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
-    const server = options.createServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+  const modern = createMcpHandler(() => options.createServer('modern'), { legacy: 'reject' });
+
+  const startSession = async (request: Request, res: ServerResponse, body: unknown): Promise<void> => {
+    const server = options.createServer('legacy');
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server, open: 0, lastSeen: Date.now() });
@@ -125,7 +138,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       void server.close().catch(() => {});
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await sendWebResponse(res, await transport.handleRequest(request, { parsedBody: body }));
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -135,14 +148,17 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (rejection) return sendError(res, rejection.status, rejection.message, rejection.headers);
 
     const body = req.method === 'POST' ? await readJsonBody(req) : undefined;
+    const request = toWebRequest(req, res, body);
+    // The revision is chosen per request, by the SDK's own classification.
+    if (!(await isLegacyRequest(request, body))) return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }));
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session) return sendError(res, 404, 'Session not found: it expired or was closed; start a new one with initialize.');
       trackRequest(session, res);
-      return session.transport.handleRequest(req, res, body);
+      return sendWebResponse(res, await session.transport.handleRequest(request, { parsedBody: body }));
     }
-    if (req.method === 'POST' && isInitialize(body)) return openSession(req, res, body);
+    if (req.method === 'POST' && isInitialize(body)) return openSession(request, res, body);
     return sendError(res, 400, 'Bad request: send initialize first, then the mcp-session-id header it returns.');
   };
 
@@ -184,6 +200,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     port,
     close: async () => {
       clearInterval(sweep);
+      await modern.close().catch(() => {});
       await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => {})));
       sessions.clear();
       httpServer.closeAllConnections();

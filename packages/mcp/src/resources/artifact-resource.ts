@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
+import { ProtocolError, type ReadResourceResult } from '@modelcontextprotocol/server';
 import { isDownloadableArtifact, NotFoundError, runArtifacts, summarizeArtifact, type AgentRunsClient } from '@agent-runs/core';
 import type { ServerContext } from '../context.js';
 
@@ -91,11 +91,11 @@ export function registerArtifactResource(server: McpServer, ctx: ServerContext):
         // The artifact must be the run's: a uid is not readable through another run's URI.
         const run = await ctx.client.runs.get(runId);
         if (!runArtifacts(run).some((a) => summarizeArtifact(a).uid === uid)) {
-          throw new McpError(RESOURCE_NOT_FOUND, `Run ${runId} has no artifact ${uid}: call get_run for its artifacts.`);
+          throw new ProtocolError(RESOURCE_NOT_FOUND, `Run ${runId} has no artifact ${uid}: call get_run for its artifacts.`);
         }
         return await readArtifact(ctx.client, uri.href, uid);
       } catch (error) {
-        if (error instanceof NotFoundError) throw new McpError(RESOURCE_NOT_FOUND, `No run ${runId} or artifact ${uid}: call get_run for its artifacts.`);
+        if (error instanceof NotFoundError) throw new ProtocolError(RESOURCE_NOT_FOUND, `No run ${runId} or artifact ${uid}: call get_run for its artifacts.`);
         throw error;
       }
     },

@@ -1,5 +1,5 @@
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { NotFoundError } from '@agent-runs/core';
 import type { ServerContext } from '../context.js';
 import { boundRun, onSessionPage, RESOURCE_FIELD_CHARS } from '../results/bounded-run.js';
@@ -44,7 +44,7 @@ export function registerRunResource(server: McpServer, ctx: ServerContext): void
         return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(run, null, 2) }] };
       } catch (error) {
         if (error instanceof NotFoundError) {
-          throw new McpError(RESOURCE_NOT_FOUND, `No run ${runId}: read agent-run://recent or call list_runs for run ids.`);
+          throw new ProtocolError(RESOURCE_NOT_FOUND, `No run ${runId}: read agent-run://recent or call list_runs for run ids.`);
         }
         throw error;
       }

@@ -1,5 +1,5 @@
 import { runArtifacts, summarizeArtifact, visibleText, type RunItem } from '@agent-runs/core';
-import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock } from '@modelcontextprotocol/server';
 import { artifactUri } from '../resources/artifact-resource.js';
 
 /** A run's artifacts as tool content: a line listing them, and a resource link to each readable one. */

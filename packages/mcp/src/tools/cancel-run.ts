@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { definedOnly, RunItemSchema, summarizeRun, type RunItem } from '@agent-runs/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from '../context.js';
 import { boundRun, inRunResource, TOOL_FIELD_CHARS } from '../results/bounded-run.js';
 import { runIdArgument } from './run-id-argument.js';

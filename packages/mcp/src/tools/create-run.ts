@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { environmentIdFor, agentUidFor, RunAgentRequestSchema, RunAgentResponseSchema, type RunAgentRequest } from '@agent-runs/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from '../context.js';
+import { resolveCreateRunInputs } from './create-run-missing.js';
 import { toolErrorResult } from './tool-error.js';
 
 const request = RunAgentRequestSchema.shape;
@@ -17,7 +18,8 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         'run_id and its first state (usually QUEUED); then call wait_for_run with the run_id to follow it to the end, ' +
         'or get_run to check on it. Each call starts a new run: do not call it again to retry a wait. A `skill`, an ' +
         '`environment` and a named `agent` may be given by name or id; when unsure which exist, call list_skills, ' +
-        'list_environments or list_agents first.',
+        'list_environments or list_agents first. When the prompt is missing or an environment or agent is unknown, ' +
+        'hosts that can ask their user are asked for it (with the valid choices); others get an error naming them.',
       // Strict: a misplaced argument (mcp_servers outside config, say) is named, not dropped.
       inputSchema: z.strictObject({
         prompt: request.prompt,
@@ -35,8 +37,12 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
       outputSchema: RunAgentResponseSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    async ({ environment, agent, ...args }) => {
+    async (given, ask) => {
       try {
+        // A missing prompt, or an environment or agent the server lacks, is asked of the user.
+        const resolved = await resolveCreateRunInputs(server, ctx.client, ask, given);
+        if (resolved.kind === 'answer') return resolved.result;
+        const { environment, agent, ...args } = { ...given, ...resolved.inputs };
         const body = { ...args } as RunAgentRequest & { agent_identity_uid?: string };
         if (environment !== undefined) {
           body.config = { ...body.config, environment_id: await environmentIdFor(ctx.client.environments, environment, 'environment', 'call list_environments for them') };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ScheduleCreateRequestSchema, ScheduledAgentItemSchema, type ScheduleCreateRequest } from '@agent-runs/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from '../context.js';
 import { summarizeSchedule } from './schedule-summary.js';
 import { toolErrorResult } from './tool-error.js';

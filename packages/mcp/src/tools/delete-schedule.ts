@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from '../context.js';
 import { scheduleIdArgument } from './pause-schedule.js';
 import { toolErrorResult } from './tool-error.js';

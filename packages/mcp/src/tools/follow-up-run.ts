@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { definedOnly, RunFollowupRequestSchema, RunModeSchema } from '@agent-runs/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ServerContext } from '../context.js';
 import { followWithProgress } from '../wait/follow-with-progress.js';
 import { waitForRunOutput, waitResult } from '../wait/wait-result.js';
 import { waitTimeoutArgument, waitTimeoutMs } from '../wait/wait-timeout-argument.js';
 import { runIdArgument } from './run-id-argument.js';
+import { progressSender } from '../wait/progress-sender.js';
 import { toolErrorResult } from './tool-error.js';
 
 const followUpOutput = z.object({
@@ -51,19 +52,13 @@ export function registerFollowUpRunTool(server: McpServer, ctx: ServerContext): 
             content: [{ type: 'text', text: `${sent} Call wait_for_run to wait for its answer.` }],
           };
         }
-        const progressToken = extra._meta?.progressToken;
-        let progress = 0;
         const outcome = await followWithProgress(ctx.client, run_id, {
           timeoutMs: waitTimeoutMs(timeout),
-          signal: extra.signal,
+          signal: extra.mcpReq.signal,
           heartbeatMs: ctx.heartbeatMs,
           pollIntervalMs: ctx.pollIntervalMs,
           afterFollowup: answer.followup_id,
-          onProgress: async (line) => {
-            if (progressToken === undefined) return;
-            progress += 1;
-            await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message: line } });
-          },
+          onProgress: progressSender(extra),
         });
         const waited = waitResult(run_id, outcome);
         output.wait = waited.structuredContent as z.infer<typeof waitForRunOutput>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConversationResponseSchema, visibleText, type ConversationResponse } from '@agent-runs/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from '../context.js';
 import { TOOL_FIELD_CHARS, truncateText } from '../results/bounded-run.js';
 import { runIdArgument } from './run-id-argument.js';

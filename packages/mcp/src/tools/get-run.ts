@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RunItemSchema, summarizeRun } from '@agent-runs/core';
 import { artifactContent } from './artifact-content.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from '../context.js';
 import { boundRun, inRunResource, TOOL_FIELD_CHARS } from '../results/bounded-run.js';
 import { runIdArgument } from './run-id-argument.js';

@@ -1,6 +1,5 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from '../context.js';
-import type { CancellableTaskStore } from '../tasks/cancellable-task-store.js';
 import { registerCancelRunTool } from './cancel-run.js';
 import { registerCreateRunTool } from './create-run.js';
 import { registerGetRunOutputTool } from './get-run-output.js';
@@ -16,14 +15,15 @@ import { registerListEnvironmentsTool } from './list-environments.js';
 import { registerListSchedulesTool } from './list-schedules.js';
 import { registerListSkillsTool } from './list-skills.js';
 import { registerPauseScheduleTools } from './pause-schedule.js';
+import { answerUnknownTools } from './unknown-tool.js';
 
 /** Registers every tool; in read-only mode only those that change nothing (lists, get, output, wait, conversation). */
-export function registerTools(server: McpServer, ctx: ServerContext, tasks: CancellableTaskStore): void {
+export function registerTools(server: McpServer, ctx: ServerContext): void {
   if (!ctx.readOnly) registerCreateRunTool(server, ctx);
   registerListRunsTool(server, ctx);
   registerGetRunTool(server, ctx);
   registerGetRunOutputTool(server, ctx);
-  registerWaitForRunTool(server, ctx, tasks);
+  registerWaitForRunTool(server, ctx);
   if (!ctx.readOnly) registerFollowUpRunTool(server, ctx);
   registerGetRunConversationTool(server, ctx);
   if (!ctx.readOnly) registerCancelRunTool(server, ctx);
@@ -36,4 +36,5 @@ export function registerTools(server: McpServer, ctx: ServerContext, tasks: Canc
     registerPauseScheduleTools(server, ctx);
     registerDeleteScheduleTool(server, ctx);
   }
+  answerUnknownTools(server, ctx.readOnly);
 }

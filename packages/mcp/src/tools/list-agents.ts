@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ListAgentIdentitiesResponseSchema, type ListAgentIdentitiesResponse } from '@agent-runs/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from '../context.js';
 import { toolErrorResult } from './tool-error.js';
 

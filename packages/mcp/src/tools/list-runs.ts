@@ -10,7 +10,7 @@ import {
   type ListRunsResponse,
   visibleText,
 } from '@agent-runs/core';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from '../context.js';
 import { boundRuns, inRunResource, LIST_FIELD_CHARS } from '../results/bounded-run.js';
 import { toolErrorResult } from './tool-error.js';

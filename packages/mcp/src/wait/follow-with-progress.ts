@@ -64,14 +64,15 @@ export async function followWithProgress(
   let last: RunItem | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let newestLine = '';
-  let lastReport = 0;
+  /** When a report last carried an output line: the once-a-second bound is on those alone. */
+  let lastLineReport = 0;
   let outputReport: NodeJS.Timeout | undefined;
 
   const report = async (): Promise<void> => {
     clearTimeout(heartbeat);
     clearTimeout(outputReport);
     outputReport = undefined;
-    lastReport = Date.now();
+    if (newestLine) lastLineReport = Date.now();
     heartbeat = setTimeout(() => void report(), options.heartbeatMs);
     try {
       await options.onProgress?.(progressMessage(runId, last, Date.now() - started, newestLine), last);
@@ -92,7 +93,7 @@ export async function followWithProgress(
         const line = lastLine(text);
         if (!line) return;
         newestLine = line;
-        const due = lastReport + OUTPUT_PROGRESS_MS - Date.now();
+        const due = lastLineReport + OUTPUT_PROGRESS_MS - Date.now();
         if (due <= 0) void report();
         else outputReport ??= setTimeout(() => void report(), due);
       },

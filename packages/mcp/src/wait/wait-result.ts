@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { definedOnly, formatElapsed, RunItemSchema, summarizeRun } from '@agent-runs/core';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { boundRun, inRunResource, TOOL_FIELD_CHARS } from '../results/bounded-run.js';
 import type { FollowWithProgressOutcome } from './follow-with-progress.js';
 

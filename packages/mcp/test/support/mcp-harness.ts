@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AgentRunsClient } from '@agent-runs/core';
-import { createMcpServer, serveHttp, type HttpServeOptions, type RunningHttpServer } from '@agent-runs/mcp';
+import { createMcpServer, serveHttp, TaskRegistry, type HttpServeOptions, type RunningHttpServer } from '@agent-runs/mcp';
 import { startServer, type RunningServer } from '@agent-runs/server';
 import { startForwardingProxy } from '../../../../test/support/forwarding-proxy.js';
 
@@ -97,16 +97,14 @@ export async function startInProcessHttp(
 ): Promise<InProcessHttp> {
   const api = await startRunsApi();
   const client = new AgentRunsClient({ baseURL: api.baseURL, apiKey: api.apiKey });
-  const mcp = await serveHttp({
-    ...options,
-    port: 0,
-    createServer: () => createMcpServer({ client, heartbeatMs: 1_000, pollIntervalMs: 50, readOnly: true }),
-  });
+  const ctx = { client, tasks: new TaskRegistry(), heartbeatMs: 1_000, pollIntervalMs: 50, readOnly: true };
+  const mcp = await serveHttp({ ...options, port: 0, createServer: (era) => createMcpServer(ctx, era) });
   return {
     api,
     mcp,
     close: async () => {
       await mcp.close();
+      ctx.tasks.close();
       await client.close();
       await api.close();
     },

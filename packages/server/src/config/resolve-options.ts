@@ -28,8 +28,9 @@ function defaultWorkDir(dataDir: string | undefined): string {
 }
 
 export type ResolvedOptions = Required<
-  Omit<ServerOptions, 'command' | 'publicUrl' | 'dataDir' | 'log' | 'configFile' | 'scheduleTimeZone' | 'clock' | 'databaseUrl'>
-> & {
+  Omit<ServerOptions, 'command' | 'publicUrl' | 'dataDir' | 'log' | 'configFile' | 'scheduleTimeZone' | 'clock' | 'databaseUrl' | 'sandbox' | 'agentUser' | 'network'>
+> &
+  Pick<ServerOptions, 'sandbox' | 'agentUser' | 'network'> & {
   databaseUrl: string | undefined;
   configFile: string | undefined;
   scheduleTimeZone: string | undefined;
@@ -70,6 +71,14 @@ function postgresUrl(text: string | undefined): string | undefined {
     throw new ServerConfigError('databaseUrl (--database-url) must be a PostgreSQL URL such as postgres://user:password@db.internal:5432/agent_runs.');
   }
   return text;
+}
+
+/** The sandbox options as given (the configuration file fills what they leave out); the mode checked. */
+function sandboxOptions({ sandbox, agentUser, network }: ServerOptions): Pick<ServerOptions, 'sandbox' | 'agentUser' | 'network'> {
+  if (sandbox !== undefined && !['auto', 'on', 'off'].includes(sandbox)) {
+    throw new ServerConfigError(`sandbox (--sandbox) must be "auto", "on" or "off", got "${String(sandbox)}".`);
+  }
+  return { ...(sandbox ? { sandbox } : {}), ...(agentUser ? { agentUser } : {}), ...(network ? { network } : {}) };
 }
 
 /** The shortest API key a server accepts. */
@@ -147,6 +156,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     schedulerIntervalMs: integer('schedulerIntervalMs', options.schedulerIntervalMs, 1000, 10, 60_000),
     allowedHosts: allowedHosts(options.allowedHosts),
     quiet: options.quiet ?? false,
+    ...sandboxOptions(options),
     log: options.quiet ? () => {} : (options.log ?? ((line) => process.stderr.write(`${line}\n`))),
   };
 }

@@ -3,6 +3,7 @@ import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
 import { bwrapArgs, SANDBOX_HOME } from './sandbox/bwrap-args.js';
 import type { NetworkPolicy } from './sandbox/network-policy.js';
 import { proxyEnv } from './sandbox/proxy-env.js';
+import { behindBridge } from './sandbox/proxy-bridge.js';
 
 /** One agent process to start: the command executor's shell line, a harness CLI, a setup step. */
 export interface AgentSpawn {
@@ -39,9 +40,12 @@ export function spawnAgent(spec: AgentSpawn): ChildProcessWithoutNullStreams {
     return spawn(command, args, { cwd, env, detached: true, stdio, ...(user ? { uid: user.uid, gid: user.gid } : {}) });
   }
   const network = spec.network ?? sandbox.network;
-  const view = { cwd, writable: [cwd, ...(spec.writable ?? [])], readOnly: spec.readOnly ?? [], network, asServer: spec.asServer };
-  const inside = { ...env, HOME: SANDBOX_HOME, TMPDIR: SANDBOX_HOME, ...(network.kind === 'allow' && sandbox.proxySocket ? proxyEnv() : {}) };
-  return spawn(sandbox.bwrap, bwrapArgs(sandbox, view, command, args), { cwd: '/', env: inside, detached: true, stdio });
+  // Under an allow-list the only way out is the proxy; without one, nothing (never more than asked).
+  const proxySocket = network.kind === 'allow' ? sandbox.proxyFor?.(network.hosts) : undefined;
+  const view = { cwd, writable: [cwd, ...(spec.writable ?? [])], readOnly: spec.readOnly ?? [], network, asServer: spec.asServer, proxySocket };
+  const inside = { ...env, HOME: SANDBOX_HOME, TMPDIR: SANDBOX_HOME, ...(proxySocket ? proxyEnv() : {}) };
+  const target = proxySocket ? behindBridge(command, args) : { command, args };
+  return spawn(sandbox.bwrap, bwrapArgs(sandbox, view, target.command, target.args), { cwd: '/', env: inside, detached: true, stdio });
 }
 
 /** The shell line a configured agent command is, as an AgentSpawn's command and arguments. */

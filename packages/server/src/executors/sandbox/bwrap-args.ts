@@ -14,6 +14,8 @@ export interface SandboxView {
   network: NetworkPolicy;
   /** Run as the server's user rather than the agent user (cloning an operator's local repository). */
   asServer?: boolean | undefined;
+  /** Under an allow-list: the filtering proxy's socket outside. */
+  proxySocket?: string | undefined;
 }
 
 /** Where the agent's home and temp directory are: a private tmpfs of its own. */
@@ -72,9 +74,7 @@ export function bwrapArgs(sandbox: AgentSandbox, view: SandboxView, command: str
   };
   for (const path of [...nodePrefix(), ...sandbox.readOnly, ...view.readOnly]) if (existsSync(path)) bind('--ro-bind', path);
   for (const path of view.writable) bind('--bind', path);
-  if (view.network.kind === 'allow' && sandbox.proxySocket) {
-    out.push('--perms', '0755', '--dir', dirname(SANDBOX_PROXY_SOCKET), '--bind', sandbox.proxySocket, SANDBOX_PROXY_SOCKET);
-  }
+  if (view.proxySocket) out.push('--perms', '0755', '--dir', dirname(SANDBOX_PROXY_SOCKET), '--bind', view.proxySocket, SANDBOX_PROXY_SOCKET);
   out.push('--chdir', view.cwd);
   if (root) {
     // bwrap drops every capability by default; these three let setpriv switch to the agent, then it drops them too.

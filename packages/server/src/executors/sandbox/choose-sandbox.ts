@@ -3,10 +3,22 @@ import { ServerConfigError } from '../../domain/server-config-error.js';
 import type { AgentSandbox, SandboxMode } from './agent-sandbox.js';
 import { resolveAgentUser } from './agent-user.js';
 import { bwrapArgs } from './bwrap-args.js';
+import { FilteringProxy } from './filtering-proxy.js';
 import { findProgram } from './find-program.js';
 import { describeNetwork, type NetworkPolicy } from './network-policy.js';
 
 const PROBE_TIMEOUT_MS = 5000;
+
+/** One filtering proxy per allow-list, started when a sandbox first needs it. */
+function proxies(): (hosts: readonly string[]) => string {
+  const byList = new Map<string, FilteringProxy>();
+  return (hosts) => {
+    const key = [...hosts].sort().join(',');
+    let proxy = byList.get(key);
+    if (!proxy) byList.set(key, (proxy = new FilteringProxy(hosts)));
+    return proxy.socketPath;
+  };
+}
 
 export interface SandboxChoice {
   mode: SandboxMode;
@@ -36,7 +48,7 @@ export function chooseSandbox({ mode, agentUser, network, readOnly = [] }: Sandb
   const who = user ? `as ${user.name} (${user.uid}:${user.gid})` : 'as the server\'s user';
   const bare: AgentSandbox = { bwrap: undefined, user, network: { kind: 'full' }, readOnly, description: '' };
   if (mode === 'off') return { ...bare, description: `Sandbox off (--sandbox off): agents run unsandboxed ${who}, with the server's filesystem and network.` };
-  const candidate: AgentSandbox = { bwrap: findProgram('bwrap'), setpriv: findProgram('setpriv'), user, network, readOnly, description: '' };
+  const candidate: AgentSandbox = { bwrap: findProgram('bwrap'), setpriv: findProgram('setpriv'), user, network, readOnly, proxyFor: proxies(), description: '' };
   const problem = probe(candidate);
   if (problem === undefined) {
     return { ...candidate, description: `Sandbox on (bubblewrap, --sandbox ${mode}): agents run ${who}, see only their run's files and the system read-only; network: ${describeNetwork(network)}.` };

@@ -1,9 +1,9 @@
 import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 
-/** The first executable `name` on PATH (and the usual system directories), or undefined. */
+/** The first executable `name` on PATH, or undefined. */
 export function findProgram(name: string, path: string | undefined = process.env.PATH): string | undefined {
-  const dirs = [...(path ?? '').split(':').filter(Boolean), '/usr/bin', '/bin', '/usr/local/bin'];
+  const dirs = (path ?? "").split(":").filter(Boolean);
   for (const dir of dirs) {
     const candidate = join(dir, name);
     try {

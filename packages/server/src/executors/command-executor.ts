@@ -43,11 +43,12 @@ export interface RunPolicy {
 
 /**
  * Makes the run's working directory (kept across executions) and gives it to the agent
- * user; the work root is made traversable (not listable) when that user runs bare.
+ * user; the work root is made traversable (not listable) for that user, who starts the
+ * sandbox (bubblewrap binds the run's directories by their paths) or runs bare.
  */
 export function prepareWorkDir(workRoot: string, runId: string, sandbox: AgentSandbox): string {
   serverDir(workRoot);
-  if (sandbox.user && !sandbox.bwrap) chmodSync(workRoot, 0o711);
+  if (sandbox.user) chmodSync(workRoot, 0o711);
   const workDir = runWorkDir(workRoot, runId);
   serverDir(workDir);
   giveDir(workDir, sandbox.user);

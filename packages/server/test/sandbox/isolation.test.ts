@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -68,6 +68,7 @@ describe('an agent in the sandbox', () => {
       [`connect 127.0.0.1:${port(other)}`]: 'ECONNREFUSED',
       own: 'ok',
     });
+    expect(existsSync(join(workRoot, 'planted'))).toBe(false);
     // Of the work root it sees its own directory only (and its protocol files' parent).
     expect(result[`list ${workRoot}`]).toEqual(['.agent-runs', runId].sort());
     // A root server runs its agents as an unprivileged user.

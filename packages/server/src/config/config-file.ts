@@ -127,7 +127,7 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
       description: env.description,
       repos,
       setupCommands: env.setup_commands ?? [],
-      secrets: env.secrets ?? [],
+      secrets: env.secrets,
       network: network(['environments', id, 'network'], env.network),
     };
   });

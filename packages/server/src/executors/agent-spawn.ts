@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
-import { bwrapArgs, launchUser, SANDBOX_HOME } from './sandbox/bwrap-args.js';
+import { bwrapArgs, SANDBOX_HOME } from './sandbox/bwrap-args.js';
 import type { NetworkPolicy } from './sandbox/network-policy.js';
 import { proxyEnv } from './sandbox/proxy-env.js';
 import { behindBridge } from './sandbox/proxy-bridge.js';
@@ -35,16 +35,17 @@ export function spawnAgent(spec: AgentSpawn): ChildProcessWithoutNullStreams {
   const { command, args, cwd, env } = spec;
   const sandbox = spec.sandbox ?? NO_SANDBOX;
   const stdio: ['pipe', 'pipe', 'pipe'] = ['pipe', 'pipe', 'pipe'];
-  const user = launchUser(sandbox, spec.asServer);
-  const as = user ? { uid: user.uid, gid: user.gid } : {};
-  if (!sandbox.bwrap) return spawn(command, args, { cwd, env, detached: true, stdio, ...as });
+  if (!sandbox.bwrap) {
+    const user = spec.asServer ? undefined : sandbox.user;
+    return spawn(command, args, { cwd, env, detached: true, stdio, ...(user ? { uid: user.uid, gid: user.gid } : {}) });
+  }
   const network = spec.network ?? sandbox.network;
   // Under an allow-list the only way out is the proxy; without one, nothing (never more than asked).
   const proxySocket = network.kind === 'allow' ? sandbox.proxyFor?.(network.hosts) : undefined;
   const view = { cwd, writable: [cwd, ...(spec.writable ?? [])], readOnly: spec.readOnly ?? [], network, asServer: spec.asServer, proxySocket };
   const inside = { ...env, HOME: SANDBOX_HOME, TMPDIR: SANDBOX_HOME, ...(proxySocket ? proxyEnv() : {}) };
   const target = proxySocket ? behindBridge(command, args) : { command, args };
-  return spawn(sandbox.bwrap, bwrapArgs(sandbox, view, target.command, target.args), { cwd: '/', env: inside, detached: true, stdio, ...as });
+  return spawn(sandbox.bwrap, bwrapArgs(sandbox, view, target.command, target.args), { cwd: '/', env: inside, detached: true, stdio });
 }
 
 /** The shell line a configured agent command is, as an AgentSpawn's command and arguments. */

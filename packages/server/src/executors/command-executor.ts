@@ -11,6 +11,7 @@ import { giveDir, serverDir, writeAgentFile } from './agent-files.js';
 import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
 import type { NetworkPolicy } from './sandbox/network-policy.js';
 import { runWorkDir } from './run-work-dir.js';
+import { commandFiles } from './sandbox/command-files.js';
 import type { RunRecord } from '../store/run-record.js';
 import { processStartTime } from '../domain/process-identity.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
@@ -43,12 +44,11 @@ export interface RunPolicy {
 
 /**
  * Makes the run's working directory (kept across executions) and gives it to the agent
- * user; the work root is made traversable (not listable) for that user, who starts the
- * sandbox (bubblewrap binds the run's directories by their paths) or runs bare.
+ * user; the work root is made traversable (not listable) when that user runs bare.
  */
 export function prepareWorkDir(workRoot: string, runId: string, sandbox: AgentSandbox): string {
   serverDir(workRoot);
-  if (sandbox.user) chmodSync(workRoot, 0o711);
+  if (sandbox.user && !sandbox.bwrap) chmodSync(workRoot, 0o711);
   const workDir = runWorkDir(workRoot, runId);
   serverDir(workDir);
   giveDir(workDir, sandbox.user);
@@ -80,6 +80,7 @@ export class CommandExecutor implements RunExecutor {
       env: { ...commandEnv(process.env, run, mcpConfigPath, workDir, input.number, files, this.options.agentEnv), ...policy.env },
       sandbox,
       writable: [dirname(files.report), files.attachments],
+      readOnly: commandFiles(this.options.command),
       network: policy.network,
     });
     let stderrTail = '';

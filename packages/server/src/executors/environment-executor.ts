@@ -53,8 +53,8 @@ export class EnvironmentExecutor implements RunExecutor {
 
     const workDir = runWorkDir(this.workRoot, run.id);
     serverDir(this.workRoot);
-    // The agent user must pass through to its own directory (it cannot list the others).
-    if (this.sandbox.user) chmodSync(this.workRoot, 0o711);
+    // The agent user, bare, must pass through to its own directory (it cannot list the others).
+    if (this.sandbox.user && !this.sandbox.bwrap) chmodSync(this.workRoot, 0o711);
     // The server's until its repositories are cloned into it; then the agent user's (prepareWorkspace).
     serverDir(workDir);
     const files = prepareExecutionFiles(this.workRoot, run.id, input, this.sandbox.user);

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { lchownSync, lstatSync, readdirSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { spawnAgent, type AgentSpawn } from './agent-spawn.js';
+import { commandFiles } from './sandbox/command-files.js';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { EnvironmentConfig } from '../domain/server-config.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -88,7 +89,7 @@ export function prepareWorkspace(
         start: () => {
           // The working directory stays the server's while it clones into it, then is the agent's.
           if (user) lchownSync(workDir, user.uid, user.gid);
-          return start({ command: '/bin/sh', args: ['-c', command], env: childEnv });
+          return start({ command: '/bin/sh', args: ['-c', command], env: childEnv, readOnly: commandFiles(command) });
         },
       }),
     ),

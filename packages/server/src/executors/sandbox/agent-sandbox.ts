@@ -14,6 +14,8 @@ export interface AgentSandbox {
   network: NetworkPolicy;
   /** Paths every sandbox sees read-only besides the system (a harness, tools). */
   readOnly: string[];
+  /** util-linux's setpriv, which drops a root server's sandbox to the agent user. */
+  setpriv?: string | undefined;
   /** For an allow-list: the Unix socket of the filtering proxy for these hosts, bound into the sandbox. */
   proxyFor?: ((hosts: readonly string[]) => string) | undefined;
   /** One line for the start-up log: what was chosen and why. */

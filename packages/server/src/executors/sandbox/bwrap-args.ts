@@ -50,13 +50,15 @@ function ancestors(path: string): string[] {
  * The bwrap command line around `command args`: new mount, PID, IPC, UTS and cgroup
  * namespaces (and network, unless the policy is `full`); the system read-only; a private
  * /tmp that is also the home; only this run's own directories bound; the process ends with
- * the server. bwrap itself runs as the agent (started as the agent user where the server is
- * root) in a user namespace of its own, with no capabilities and no new privileges.
+ * the server. Where the server is root, bwrap keeps only what it needs to switch users and
+ * `setpriv` drops to the agent user with no capabilities and no new privileges.
  */
 export function bwrapArgs(sandbox: AgentSandbox, view: SandboxView, command: string, args: readonly string[]): string[] {
+  const user: AgentUser | undefined = view.asServer ? undefined : sandbox.user;
+  const root = process.getuid?.() === 0;
   const out = ['--die-with-parent', '--unshare-ipc', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try'];
-  // Only a clone by a root server's own user runs bwrap as root, which mounts without a user namespace (and drops every capability).
-  if (!runsAsRoot(sandbox, view)) out.push('--unshare-user');
+  // A non-root server needs a user namespace to mount anything; root keeps its real ids until setpriv.
+  if (!root) out.push('--unshare-user');
   if (view.network.kind !== 'full') out.push('--unshare-net');
   for (const dir of SYSTEM_DIRS) out.push(...systemMount(dir));
   out.push('--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--tmpfs', '/tmp');
@@ -73,16 +75,14 @@ export function bwrapArgs(sandbox: AgentSandbox, view: SandboxView, command: str
   for (const path of [...nodePrefix(), ...sandbox.readOnly, ...view.readOnly]) if (existsSync(path)) bind('--ro-bind', path);
   for (const path of view.writable) bind('--bind', path);
   if (view.proxySocket) out.push('--perms', '0755', '--dir', dirname(SANDBOX_PROXY_SOCKET), '--bind', view.proxySocket, SANDBOX_PROXY_SOCKET);
-  out.push('--chdir', view.cwd, '--');
+  out.push('--chdir', view.cwd);
+  if (root) {
+    // bwrap drops every capability by default; these three let setpriv switch to the agent, then it drops them too.
+    if (user) out.push('--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_SETPCAP');
+    out.push('--');
+    if (user) {
+      out.push(sandbox.setpriv ?? 'setpriv', `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--');
+    }
+  } else out.push('--');
   return [...out, command, ...args];
-}
-
-/** Whether bwrap is started as root: a root server's own clone step; every other start is as the agent user. */
-export function runsAsRoot(sandbox: AgentSandbox, view: Pick<SandboxView, 'asServer'>): boolean {
-  return process.getuid?.() === 0 && (view.asServer === true || sandbox.user === undefined);
-}
-
-/** The user bwrap (or a bare agent) is started as: the agent user, unless the step runs as the server. */
-export function launchUser(sandbox: AgentSandbox, asServer: boolean | undefined): AgentUser | undefined {
-  return asServer ? undefined : sandbox.user;
 }

@@ -30,9 +30,9 @@ export interface SandboxChoice {
 /** Why bubblewrap cannot sandbox here, or undefined when a probe sandbox ran. */
 function probe(sandbox: AgentSandbox): string | undefined {
   if (!sandbox.bwrap) return 'bubblewrap (bwrap) is not installed (Debian: apt-get install bubblewrap)';
+  if (sandbox.user && !sandbox.setpriv) return "util-linux's setpriv is not installed, which drops the sandbox to the agent user";
   const args = bwrapArgs(sandbox, { cwd: '/', writable: [], readOnly: [], network: { kind: 'none' } }, '/bin/sh', ['-c', 'exit 0']);
-  const as = sandbox.user ? { uid: sandbox.user.uid, gid: sandbox.user.gid } : {};
-  const result = spawnSync(sandbox.bwrap, args, { timeout: PROBE_TIMEOUT_MS, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], ...as });
+  const result = spawnSync(sandbox.bwrap, args, { timeout: PROBE_TIMEOUT_MS, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
   if (result.status === 0) return undefined;
   const why = (result.stderr ?? '').trim().split('\n')[0] || (result.error?.message ?? `exit ${String(result.status ?? result.signal)}`);
   return `bubblewrap cannot make a sandbox here (${why}); user namespaces may be disabled (kernel.unprivileged_userns_clone, or a container without them)`;
@@ -48,7 +48,7 @@ export function chooseSandbox({ mode, agentUser, network, readOnly = [] }: Sandb
   const who = user ? `as ${user.name} (${user.uid}:${user.gid})` : 'as the server\'s user';
   const bare: AgentSandbox = { bwrap: undefined, user, network: { kind: 'full' }, readOnly, description: '' };
   if (mode === 'off') return { ...bare, description: `Sandbox off (--sandbox off): agents run unsandboxed ${who}, with the server's filesystem and network.` };
-  const candidate: AgentSandbox = { bwrap: findProgram('bwrap'), user, network, readOnly, proxyFor: proxies(), description: '' };
+  const candidate: AgentSandbox = { bwrap: findProgram('bwrap'), setpriv: findProgram('setpriv'), user, network, readOnly, proxyFor: proxies(), description: '' };
   const problem = probe(candidate);
   if (problem === undefined) {
     return { ...candidate, description: `Sandbox on (bubblewrap, --sandbox ${mode}): agents run ${who}, see only their run's files and the system read-only; network: ${describeNetwork(network)}.` };

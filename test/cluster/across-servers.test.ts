@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ describe.runIf(postgresAdminUrl)('a run executed by one server, reached through 
   let agent: { dir: string; command: string };
   /** Each agent writes its shell's pid here, as <run id>.pid. */
   const pids = mkdtempSync(join(tmpdir(), 'agent-runs-pids-'));
+  chmodSync(pids, 0o777); // Written by the agent user of a root server.
   const agentAlive = (runId: string) => {
     try {
       process.kill(Number(readFileSync(join(pids, `${runId}.pid`), 'utf8')), 0);
@@ -32,7 +33,7 @@ describe.runIf(postgresAdminUrl)('a run executed by one server, reached through 
   const clients: AgentRunsClient[] = [];
 
   const serve = async () => {
-    const server = await startServer({ port: 0, quiet: true, databaseUrl: db.url, apiKeys: [{ key: KEY, principal: 'team' }], command: agent.command, concurrency: 4, leaseMs: 2000 });
+    const server = await startServer({ port: 0, quiet: true, databaseUrl: db.url, apiKeys: [{ key: KEY, principal: 'team' }], command: agent.command, concurrency: 4, leaseMs: 2000, sandbox: 'off' }); // The agents' pids are read from outside: no PID namespace.
     started.push(server);
     const client = new AgentRunsClient({ baseURL: server.baseURL, apiKey: KEY, maxRetries: 0 });
     clients.push(client);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer, type ServerOptions } from '@agent-runs/server';
@@ -16,6 +16,8 @@ export function writeAgentScript(script: string): { dir: string; command: string
   const dir = mkdtempSync(join(tmpdir(), 'agent-runs-agent-'));
   const path = join(dir, 'agent.sh');
   writeFileSync(path, script);
+  // Agents of these tests log beside their script: the agent user of a root server writes there too.
+  chmodSync(dir, 0o777);
   return { dir, command: `sh '${path}'` };
 }
 

@@ -14,8 +14,9 @@ afterAll(async () => {
 });
 
 /** A server whose agent is `node -e <script>`. */
-async function withAgent(script: string, commandTimeoutMs = 10_000): Promise<TestServer> {
+async function withAgent(script: string, commandTimeoutMs = 10_000, sandbox?: 'off'): Promise<TestServer> {
   const t = await startTestServer({
+    ...(sandbox ? { sandbox } : {}),
     executor: 'command',
     command: nodeAgentCommand(script),
     workDir: workRoot,
@@ -95,7 +96,7 @@ describe('the command executor', () => {
       const { spawn } = require('node:child_process');
       const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
       require('node:fs').writeFileSync('pids', process.pid + ' ' + child.pid);
-      setInterval(() => {}, 1000);`);
+      setInterval(() => {}, 1000);`, 10_000, 'off'); // Its pids are read from the server's side: a sandbox's PID namespace would hide them (test/sandbox covers it there).
     const { run_id } = await t.client.runs.create({ prompt: 'Spawn helpers' });
     const pidFile = join(workRoot, run_id, 'pids');
     await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').includes(' '), { timeout: 10_000 }).toBe(true);

@@ -1,9 +1,10 @@
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeServerConfig } from './support/server-config.js';
 import { startTestServer, type TestServer } from './support/start-test-server.js';
 import { launchChromium } from './support/system-chromium.js';
 
@@ -15,6 +16,7 @@ type PageGlobals = { document: { getElementById(id: string): { textContent: stri
 // The agent goes on once the test opens this gate (or after 30 s), so a slow page load under
 // load cannot find the run already over.
 const gateDir = mkdtempSync(join(tmpdir(), 'session-page-gate-'));
+chmodSync(gateDir, 0o755); // The agent (the agent user of a root server) watches it, shown read-only in its sandbox.
 const GATE = join(gateDir, 'open');
 
 let t: TestServer;
@@ -25,6 +27,7 @@ beforeAll(async () => {
     command:
       `echo "Cloning the repository"; for i in $(seq 600); do [ -e '${GATE}' ] && break; sleep 0.05; done; ` +
       'echo "Running the tests: 42 passed"; sleep 0.2; echo "Opened a pull request"',
+    configFile: writeServerConfig({ sandbox_read_only: [gateDir] }),
   });
   browser = await launchChromium();
 }, 600_000);

@@ -13,11 +13,27 @@ const RepoSchema = z.strictObject({
   ref: z.string().trim().min(1, 'must name a branch or tag').optional(),
 });
 
+/** `none`, `full`, or the hosts agents may reach (checked when the file is read). */
+const NetworkSchema = z.union([z.literal('none'), z.literal('full'), z.array(z.string()).min(1, 'list at least one host, or say none')], {
+  error: 'must be "none", "full", or a list of hosts',
+});
+
+const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
+const SECRET_NAME_HINT = 'a secret name is a variable name: letters, digits and _, not starting with a digit';
+
+/** A secret's value comes from a variable of the server's environment or a file, never from this file. */
+const SecretSchema = z.union(
+  [z.strictObject({ from_env: z.string().regex(SECRET_NAME, 'must name an environment variable') }), z.strictObject({ from_file: z.string().min(1, 'must be a file path') })],
+  { error: 'must be { from_env: VARIABLE } or { from_file: path } (a value is never written in this file)' },
+);
+
 const EnvironmentSchema = z.strictObject({
   name: z.string().trim().min(1, 'must be a non-empty string').optional(),
   description: z.string().optional(),
   repos: z.array(RepoSchema).max(20, 'at most 20 repositories').optional(),
   setup_commands: z.array(z.string({ error: 'each setup command must be a string' }).min(1)).max(50, 'at most 50 commands').optional(),
+  secrets: z.array(z.string().regex(SECRET_NAME, SECRET_NAME_HINT)).max(100).optional(),
+  network: NetworkSchema.optional(),
 });
 
 /**
@@ -30,6 +46,11 @@ export const ConfigFileSchema = z.strictObject({
   environments: z
     .record(z.string().regex(/^[\w.-]{1,100}$/, 'an environment id is 1-100 letters, digits, ".", "_" or "-"'), EnvironmentSchema)
     .optional(),
+  secrets: z.record(z.string().regex(SECRET_NAME, SECRET_NAME_HINT), SecretSchema).optional(),
+  sandbox: z.enum(['auto', 'on', 'off'], { error: 'must be auto, on or off' }).optional(),
+  agent_user: z.string().trim().min(1, 'must name a user (name or uid[:gid])').optional(),
+  network: NetworkSchema.optional(),
+  sandbox_read_only: z.array(z.string().min(1, 'must be a path')).optional(),
 });
 
 export type ConfigFile = z.output<typeof ConfigFileSchema>;

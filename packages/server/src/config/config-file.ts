@@ -7,6 +7,8 @@ import { ConfigFileSchema } from './config-file-schema.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
 import { type EnvironmentConfig, type RepoSource, type ServerConfig } from '../domain/server-config.js';
 import { NamedSecrets } from '../domain/named-secrets.js';
+import { readNetworkPolicy } from '../executors/sandbox/network-policy.js';
+import { readSecretValue } from './secret-source.js';
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
@@ -40,7 +42,7 @@ function fail(file: string, line: number | undefined, key: string, what: string)
  * Reads the server configuration (JSON or YAML; JSON is read as YAML, which it is). A
  * mistake throws ServerConfigError naming the file, the line, the key and what is valid.
  */
-export function loadConfigFile(path: string): ServerConfig {
+export function loadConfigFile(path: string, env: Record<string, string | undefined> = process.env): ServerConfig {
   const file = resolve(path);
   if (!existsSync(file)) throw new ServerConfigError(`Configuration file ${file}: not found.`);
   if (statSync(file).size > MAX_CONFIG_BYTES) throw new ServerConfigError(`Configuration file ${file}: larger than 1 MiB.`);
@@ -77,7 +79,29 @@ export function loadConfigFile(path: string): ServerConfig {
     }
     return full;
   });
+  const secrets = new Map<string, string>();
+  for (const [name, source] of Object.entries(config.secrets ?? {})) {
+    const { line, key } = at(['secrets', name]);
+    const read = readSecretValue(source, base, env);
+    if (typeof read !== 'string') fail(file, line, key, read.problem);
+    secrets.set(name, read);
+  }
+  const network = (path: (string | number)[], value: unknown) => {
+    if (value === undefined) return undefined;
+    const policy = readNetworkPolicy(value);
+    if (typeof policy === 'string') {
+      const { line, key } = at(path);
+      fail(file, line, key, policy);
+    }
+    return policy;
+  };
   const environments = Object.entries(config.environments ?? {}).map(([id, env]): EnvironmentConfig => {
+    for (const [i, name] of (env.secrets ?? []).entries()) {
+      if (!secrets.has(name)) {
+        const { line, key } = at(['environments', id, 'secrets', i]);
+        fail(file, line, key, `"${name}" is not declared under secrets (declared: ${[...secrets.keys()].join(', ') || 'none'}).`);
+      }
+    }
     const seen = new Set<string>();
     const repos = (env.repos ?? []).map((repo, i): RepoSource => {
       let url = repo.url;
@@ -97,7 +121,21 @@ export function loadConfigFile(path: string): ServerConfig {
       seen.add(dir);
       return { url, path: dir, ref: repo.ref || undefined, ...names };
     });
-    return { id, name: env.name ?? id, description: env.description, repos, setupCommands: env.setup_commands ?? [] };
+    return {
+      id,
+      name: env.name ?? id,
+      description: env.description,
+      repos,
+      setupCommands: env.setup_commands ?? [],
+      secrets: env.secrets,
+      network: network(['environments', id, 'network'], env.network),
+    };
   });
-  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets() };
+  const sandbox = {
+    mode: config.sandbox,
+    agentUser: config.agent_user,
+    network: network(['network'], config.network),
+    readOnly: (config.sandbox_read_only ?? []).map((dir) => resolve(base, dir)),
+  };
+  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets), sandbox };
 }

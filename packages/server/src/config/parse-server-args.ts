@@ -32,6 +32,9 @@ export const SERVER_ENV = {
   databaseUrl: 'AGENT_RUNS_SERVER_DATABASE_URL',
   lease: 'AGENT_RUNS_SERVER_LEASE',
   allowPrivateWebhooks: 'AGENT_RUNS_SERVER_ALLOW_PRIVATE_WEBHOOKS',
+  sandbox: 'AGENT_RUNS_SERVER_SANDBOX',
+  agentUser: 'AGENT_RUNS_SERVER_AGENT_USER',
+  network: 'AGENT_RUNS_SERVER_NETWORK',
 } as const;
 
 // [flag, description, environment variable]
@@ -49,6 +52,9 @@ const HELP_ROWS: [string, string, string][] = [
   ['--command-timeout <duration>', 'Stop an agent command after this long. Default 30m.', SERVER_ENV.commandTimeout],
   ['--work-dir <dir>', 'Parent of the per-run working directories. Default a private directory under the temp directory.', SERVER_ENV.workDir],
   ['--agent-env <name>', 'Pass this variable of the server\'s environment to the agent command; repeat for several. The agent otherwise gets only PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_*, TZ, TMPDIR and the run\'s AGENT_RUNS_* variables. The variable takes a comma-separated list.', SERVER_ENV.agentEnv],
+  ['--sandbox <auto|on|off>', 'Run agents in a bubblewrap sandbox: auto (default) where it works, on refuses to start without it, off runs them bare.', SERVER_ENV.sandbox],
+  ['--agent-user <user>', 'Where the server runs as root: the user agents run as (name or uid[:gid]). Default nobody.', SERVER_ENV.agentUser],
+  ['--network <policy>', 'What sandboxed agents may reach: none, full (default), or a comma-separated list of hosts (name, name:port, *.name).', SERVER_ENV.network],
   ['--concurrency <n>', 'Runs executed at once. Default 2.', SERVER_ENV.concurrency],
   ['--simulated-duration <duration>', 'Length of a simulated run. Default 3s.', SERVER_ENV.simulatedDuration],
   ['--max-body-bytes <n>', `Largest request body. Default ${RUN_REQUEST_MAX_BODY_BYTES} (a create with the most attachments allowed).`, SERVER_ENV.maxBodyBytes],
@@ -182,6 +188,9 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         'agent-env': { type: 'string', multiple: true },
         'shared-runs': { type: 'boolean' },
         'allow-private-webhooks': { type: 'boolean' },
+        sandbox: { type: 'string' },
+        'agent-user': { type: 'string' },
+        network: { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -220,6 +229,17 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   set('configFile', values.config ?? env[SERVER_ENV.configFile]);
   set('allowedHosts', values['allowed-host'] ?? listFrom(env[SERVER_ENV.allowedHosts]));
   set('agentEnv', values['agent-env'] ?? listFrom(env[SERVER_ENV.agentEnv]));
+  const sandbox = values.sandbox ?? env[SERVER_ENV.sandbox];
+  if (sandbox !== undefined && sandbox !== '' && !['auto', 'on', 'off'].includes(sandbox)) {
+    throw new ServerConfigError(`--sandbox must be auto, on or off, got "${sandbox}".`);
+  }
+  set('sandbox', sandbox as ServerOptions['sandbox']);
+  set('agentUser', values['agent-user'] ?? env[SERVER_ENV.agentUser]);
+  const network = values.network ?? env[SERVER_ENV.network];
+  if (network !== undefined && network.trim() !== '') {
+    const word = network.trim();
+    set('network', word === 'none' || word === 'full' ? word : (listFrom(word) ?? []));
+  }
   if (values['shared-runs'] ?? truthy(env[SERVER_ENV.sharedRuns])) options.sharedRuns = true;
   if (values['allow-private-webhooks'] ?? truthy(env[SERVER_ENV.allowPrivateWebhooks])) options.allowPrivateWebhooks = true;
   return { help: false, options };

@@ -29,8 +29,9 @@ function defaultWorkDir(dataDir: string | undefined): string {
 }
 
 export type ResolvedOptions = Required<
-  Omit<ServerOptions, 'command' | 'publicUrl' | 'dataDir' | 'log' | 'configFile' | 'scheduleTimeZone' | 'clock' | 'databaseUrl'>
-> & {
+  Omit<ServerOptions, 'command' | 'publicUrl' | 'dataDir' | 'log' | 'configFile' | 'scheduleTimeZone' | 'clock' | 'databaseUrl' | 'sandbox' | 'agentUser' | 'network'>
+> &
+  Pick<ServerOptions, 'sandbox' | 'agentUser' | 'network'> & {
   databaseUrl: string | undefined;
   configFile: string | undefined;
   scheduleTimeZone: string | undefined;
@@ -79,6 +80,14 @@ function retryDelays(delays: number[] | undefined): number[] {
     throw new ServerConfigError('webhookRetryDelaysMs must be a list of at most 50 waits in ms, each from 0 to 604800000 (a week).');
   }
   return delays;
+}
+
+/** The sandbox options as given (the configuration file fills what they leave out); the mode checked. */
+function sandboxOptions({ sandbox, agentUser, network }: ServerOptions): Pick<ServerOptions, 'sandbox' | 'agentUser' | 'network'> {
+  if (sandbox !== undefined && !['auto', 'on', 'off'].includes(sandbox)) {
+    throw new ServerConfigError(`sandbox (--sandbox) must be "auto", "on" or "off", got "${String(sandbox)}".`);
+  }
+  return { ...(sandbox ? { sandbox } : {}), ...(agentUser ? { agentUser } : {}), ...(network ? { network } : {}) };
 }
 
 /** The shortest API key a server accepts. */
@@ -162,6 +171,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     // Longer than an attempt may take (15 s), so a slow receiver is never attempted twice at once.
     webhookLeaseMs: integer('webhookLeaseMs', options.webhookLeaseMs, 30_000, 1000, 3_600_000),
     quiet: options.quiet ?? false,
+    ...sandboxOptions(options),
     log: options.quiet ? () => {} : (options.log ?? ((line) => process.stderr.write(`${line}\n`))),
   };
 }

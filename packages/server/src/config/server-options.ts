@@ -98,6 +98,15 @@ export interface ServerOptions {
   webhookPollMs?: number;
   /** How long a server holds a webhook delivery it attempts; another server takes it over after. Default 30 s; keep it above the 15 s an attempt may take. */
   webhookLeaseMs?: number;
+  /**
+   * Agents in a bubblewrap sandbox: `auto` (default) where it works, `on` refuses to start
+   * without it, `off` runs them bare. Default the configuration file's, else `auto`.
+   */
+  sandbox?: 'auto' | 'on' | 'off';
+  /** Where the server runs as root: the user agents run as (name or uid[:gid]). Default `nobody`. */
+  agentUser?: string;
+  /** What sandboxed agents may reach: `none`, `full`, or a list of hosts. Default the configuration file's, else `full`. */
+  network?: 'none' | 'full' | string[];
 }
 
 export interface RunningServer {

@@ -19,6 +19,22 @@ export interface EnvironmentConfig {
   description: string | undefined;
   repos: RepoSource[];
   setupCommands: string[];
+  /** Names of the configuration's secrets its runs get as variables (name = value). */
+  secrets?: string[] | undefined;
+  /** Its runs' network policy, instead of the server's. */
+  network?: NetworkPolicy | undefined;
+}
+
+/** What an agent may reach: nothing, everything the server can, or only the named hosts. */
+export type NetworkPolicy = { kind: 'none' } | { kind: 'full' } | { kind: 'allow'; hosts: string[] };
+
+/** The configuration file's sandbox settings (flags win over them). */
+export interface SandboxSettings {
+  mode?: 'auto' | 'on' | 'off' | undefined;
+  agentUser?: string | undefined;
+  network?: NetworkPolicy | undefined;
+  /** Paths every sandbox sees read-only (a harness, tools). */
+  readOnly?: string[] | undefined;
 }
 
 /** The configuration file, read and checked, with paths made absolute. */
@@ -31,6 +47,7 @@ export interface ServerConfig {
   environments: EnvironmentConfig[];
   /** Secrets declared by name in the configuration file, values already read. */
   secrets: NamedSecrets;
+  sandbox?: SandboxSettings | undefined;
 }
 
 export const EMPTY_CONFIG: ServerConfig = {

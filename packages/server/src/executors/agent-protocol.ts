@@ -1,8 +1,9 @@
-import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { safeFileName } from '@agent-runs/core';
 import type { NewArtifact } from '../store/artifact-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
+import { appendAgentFile, freshAgentDir, readAgentFile, serverDir, writeAgentFile, type FileOwner } from './agent-files.js';
 import { collectArtifactFiles } from './collect-artifact-files.js';
 import type { ExecutionInput, FollowupMessage } from './execution-input.js';
 import { readReportLines } from './report-lines.js';
@@ -29,9 +30,16 @@ export interface ExecutionFiles {
   attachments: string;
 }
 
-/** Writes what the agent reads (conversation, current follow-up, attachments) and makes the directories it writes to. */
-export function prepareExecutionFiles(workRoot: string, runId: string, input: ExecutionInput): ExecutionFiles {
-  const dir = join(protocolDir(workRoot, runId), 'executions', String(input.number));
+/**
+ * Writes what the agent reads (conversation, current follow-up, attachments) and makes the
+ * directories it writes to. The execution's directory is made fresh, so nothing the agent
+ * of an earlier execution planted there (a link, a FIFO) is used; the directories above it
+ * are the server's and refused if they are anything but directories.
+ */
+export function prepareExecutionFiles(workRoot: string, runId: string, input: ExecutionInput, owner?: FileOwner): ExecutionFiles {
+  const runDir = protocolDir(workRoot, runId);
+  const executions = join(runDir, 'executions');
+  const dir = join(executions, String(input.number));
   const files: ExecutionFiles = {
     conversation: join(dir, 'conversation.jsonl'),
     followup: join(dir, 'followup.txt'),
@@ -40,45 +48,32 @@ export function prepareExecutionFiles(workRoot: string, runId: string, input: Ex
     artifacts: join(dir, 'artifacts'),
     attachments: attachmentsDir(workRoot, runId),
   };
-  mkdirSync(files.artifacts, { recursive: true });
-  writeFileSync(files.conversation, input.conversation.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-  writeFileSync(files.followup, input.followups.map((f) => f.message).join('\n\n'));
-  writeFileSync(files.inbox, '');
-  writeFileSync(files.report, '');
+  // Traversable, not listable, where the agent is another user: it reaches only the names it is given.
+  for (const parent of [join(workRoot, '.agent-runs'), runDir, executions]) serverDir(parent, owner ? 0o711 : 0o700);
+  freshAgentDir(dir, owner);
+  freshAgentDir(files.artifacts, owner);
+  // What the agent reads is the server's (readable); what it writes is its own.
+  writeAgentFile(files.conversation, input.conversation.map((entry) => `${JSON.stringify(entry)}\n`).join(''), undefined, 0o644);
+  writeAgentFile(files.followup, input.followups.map((f) => f.message).join('\n\n'), undefined, 0o644);
+  writeAgentFile(files.inbox, '', undefined, 0o644);
+  writeAgentFile(files.report, '', owner);
   // Written once, before the first execution: later ones see the directory as the agent left it.
-  if (!existsSync(files.attachments)) {
-    mkdirSync(files.attachments, { recursive: true });
+  if (!lstatSync(files.attachments, { throwIfNoEntry: false })) {
+    freshAgentDir(files.attachments, owner);
     const used = new Set<string>();
     input.attachments.forEach((attachment, i) => {
       let name = safeFileName(attachment.file_name, `attachment-${i + 1}`);
       if (used.has(name)) name = `${i + 1}-${name}`;
       used.add(name);
-      writeFileSync(join(files.attachments, name), attachment.data);
+      writeAgentFile(join(files.attachments, name), attachment.data, owner);
     });
   }
   return files;
 }
 
-/** Appends a follow-up to the inbox a running agent may watch. */
-export function deliverToInbox(files: ExecutionFiles, followup: FollowupMessage): void {
-  appendFileSync(files.inbox, `${JSON.stringify(followup)}\n`);
-}
-
-function readBounded(path: string): { text: string; truncated: boolean } {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return { text: '', truncated: false };
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const buffer = Buffer.alloc(Math.min(size, MAX_REPORT_BYTES));
-    const read = readSync(fd, buffer, 0, buffer.length, 0);
-    return { text: buffer.subarray(0, read).toString('utf8'), truncated: size > MAX_REPORT_BYTES };
-  } finally {
-    closeSync(fd);
-  }
+/** Appends a follow-up to the inbox a running agent may watch; false when the agent replaced the inbox with anything but a file. */
+export function deliverToInbox(files: ExecutionFiles, followup: FollowupMessage): boolean {
+  return appendAgentFile(files.inbox, `${JSON.stringify(followup)}\n`);
 }
 
 export interface AgentReport {
@@ -90,11 +85,12 @@ export interface AgentReport {
 
 /** Reads what the agent reported: report lines, then files left in the artifacts directory, within the limits. */
 export function readAgentReport(files: ExecutionFiles, input: ExecutionInput): AgentReport {
-  const { text, truncated } = readBounded(files.report);
+  const { text, truncated, refused } = readAgentFile(files.report, MAX_REPORT_BYTES);
   // A line cut at the size limit is dropped rather than misread.
   const complete = truncated ? text.slice(0, text.lastIndexOf('\n') + 1) : text;
   const lines = readReportLines(complete, timeOrderedId);
   const notes = [...lines.notes];
+  if (refused) notes.push(`the report file ${refused}; it was not read.`);
   if (truncated) notes.push(`the report file is larger than ${MAX_REPORT_BYTES} bytes; lines past that were ignored.`);
   const max = input.limits.maxArtifactsPerExecution;
   let artifacts = lines.artifacts;

@@ -1,4 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
+import { bwrapArgs, SANDBOX_HOME } from './sandbox/bwrap-args.js';
+import type { NetworkPolicy } from './sandbox/network-policy.js';
+import { proxyEnv } from './sandbox/proxy-env.js';
+import { behindBridge } from './sandbox/proxy-bridge.js';
 
 /** One agent process to start: the command executor's shell line, a harness CLI, a setup step. */
 export interface AgentSpawn {
@@ -8,15 +13,39 @@ export interface AgentSpawn {
   cwd: string;
   /** The whole environment the process gets (nothing of the server's is inherited). */
   env: NodeJS.ProcessEnv;
+  /** How agents start on this server; bare as the server's user when not given. */
+  sandbox?: AgentSandbox | undefined;
+  /** Besides `cwd`, the directories the process may write (the execution's files, the attachments). */
+  writable?: readonly string[] | undefined;
+  /** What it may read besides the system (a local repository to clone). */
+  readOnly?: readonly string[] | undefined;
+  /** The run's environment's policy; the server's when not given. */
+  network?: NetworkPolicy | undefined;
+  /** Run as the server's user, still sandboxed: cloning an operator's local repository the agent user may not read. */
+  asServer?: boolean | undefined;
 }
 
 /**
  * The one place an agent's process is started, so every agent (command, harness, setup step)
- * is started the same way: in a process group of its own, so cancel and timeout reach
- * everything it starts, with its three pipes.
+ * is started the same way: in the sandbox where there is one, as the agent user where the
+ * server is root, in a process group of its own (so cancel and timeout reach everything it
+ * starts; in the sandbox its PID namespace ends with it), with its three pipes.
  */
-export function spawnAgent({ command, args, cwd, env }: AgentSpawn): ChildProcessWithoutNullStreams {
-  return spawn(command, args, { cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+export function spawnAgent(spec: AgentSpawn): ChildProcessWithoutNullStreams {
+  const { command, args, cwd, env } = spec;
+  const sandbox = spec.sandbox ?? NO_SANDBOX;
+  const stdio: ['pipe', 'pipe', 'pipe'] = ['pipe', 'pipe', 'pipe'];
+  if (!sandbox.bwrap) {
+    const user = spec.asServer ? undefined : sandbox.user;
+    return spawn(command, args, { cwd, env, detached: true, stdio, ...(user ? { uid: user.uid, gid: user.gid } : {}) });
+  }
+  const network = spec.network ?? sandbox.network;
+  // Under an allow-list the only way out is the proxy; without one, nothing (never more than asked).
+  const proxySocket = network.kind === 'allow' ? sandbox.proxyFor?.(network.hosts) : undefined;
+  const view = { cwd, writable: [cwd, ...(spec.writable ?? [])], readOnly: spec.readOnly ?? [], network, asServer: spec.asServer, proxySocket };
+  const inside = { ...env, HOME: SANDBOX_HOME, TMPDIR: SANDBOX_HOME, ...(proxySocket ? proxyEnv() : {}) };
+  const target = proxySocket ? behindBridge(command, args) : { command, args };
+  return spawn(sandbox.bwrap, bwrapArgs(sandbox, view, target.command, target.args), { cwd: '/', env: inside, detached: true, stdio });
 }
 
 /** The shell line a configured agent command is, as an AgentSpawn's command and arguments. */

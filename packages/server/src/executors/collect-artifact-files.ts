@@ -1,4 +1,5 @@
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
+import { readAgentBytes } from './agent-files.js';
 import { join, relative, sep } from 'node:path';
 import type { NewArtifact } from '../store/artifact-store.js';
 import type { ArtifactLimits } from './execution-input.js';
@@ -60,7 +61,12 @@ export function collectArtifactFiles(dir: string, limits: ArtifactLimits, usedBy
         found.notes.push(`artifact ${filepath} is past the limit of ${limits.maxArtifactsPerExecution} artifacts per execution; skipped.`);
         continue;
       }
-      const content = readFileSync(path);
+      // Opened without following a link or blocking: the agent may have swapped the file since it was listed.
+      const content = readAgentBytes(path, limits.maxFileBytes);
+      if (!content) {
+        found.notes.push(`artifact ${filepath} changed while it was read (it is no longer a regular file within the limit); skipped.`);
+        continue;
+      }
       const mimeType = mimeTypeOf(name);
       found.bytes += content.length;
       found.artifacts.push(

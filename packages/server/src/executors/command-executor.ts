@@ -1,11 +1,18 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatElapsed } from '@agent-runs/core';
 import { deliverToInbox, prepareExecutionFiles, readAgentReport } from './agent-protocol.js';
 import { shellLine, spawnAgent } from './agent-spawn.js';
 import { commandEnv } from './command-env.js';
 import { endGroup } from './process-group.js';
+import { ProcessTree } from './process-tree.js';
+import { giveDir, serverDir, writeAgentFile } from './agent-files.js';
+import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
+import type { NetworkPolicy } from './sandbox/network-policy.js';
+import { runWorkDir } from './run-work-dir.js';
+import { commandFiles } from './sandbox/command-files.js';
+import type { RunRecord } from '../store/run-record.js';
 import { processStartTime } from '../domain/process-identity.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
 
@@ -22,6 +29,30 @@ export interface CommandExecutorOptions {
   timeoutMs: number;
   /** Variables of the server's environment passed to the agent besides the allow-list. */
   agentEnv?: readonly string[];
+  /** How the agent starts (sandbox, agent user, network); bare as the server's user when not given. */
+  sandbox?: AgentSandbox | undefined;
+  /** What the run's environment adds: its secrets as variables, its network policy. */
+  runPolicy?: ((run: RunRecord) => RunPolicy) | undefined;
+}
+
+/** What a run's environment adds to its agent's start. */
+export interface RunPolicy {
+  /** Variables (the environment's named secrets). */
+  env: Record<string, string>;
+  network?: NetworkPolicy | undefined;
+}
+
+/**
+ * Makes the run's working directory (kept across executions) and gives it to the agent
+ * user; the work root is made traversable (not listable) when that user runs bare.
+ */
+export function prepareWorkDir(workRoot: string, runId: string, sandbox: AgentSandbox): string {
+  serverDir(workRoot);
+  if (sandbox.user && !sandbox.bwrap) chmodSync(workRoot, 0o711);
+  const workDir = runWorkDir(workRoot, runId);
+  serverDir(workDir);
+  giveDir(workDir, sandbox.user);
+  return workDir;
 }
 
 /**
@@ -35,17 +66,22 @@ export class CommandExecutor implements RunExecutor {
   constructor(private readonly options: CommandExecutorOptions) {}
 
   start({ run, input, onOutput }: ExecutionContext): Execution {
-    const workDir = join(this.options.workRoot, run.id);
-    mkdirSync(workDir, { recursive: true, mode: 0o700 });
+    const sandbox = this.options.sandbox ?? NO_SANDBOX;
+    const workDir = prepareWorkDir(this.options.workRoot, run.id, sandbox);
     const mcpConfigPath = join(workDir, 'mcp.json');
-    // It may hold the MCP servers' tokens: readable by this user only.
-    writeFileSync(mcpConfigPath, `${JSON.stringify({ mcpServers: run.agentConfig.mcp_servers ?? {} }, null, 2)}\n`, { mode: 0o600 });
-    const files = prepareExecutionFiles(this.options.workRoot, run.id, input);
+    // It may hold the MCP servers' tokens: readable by the agent only; made fresh, so a link the agent left there is not followed.
+    writeAgentFile(mcpConfigPath, `${JSON.stringify({ mcpServers: run.agentConfig.mcp_servers ?? {} }, null, 2)}\n`, sandbox.user);
+    const files = prepareExecutionFiles(this.options.workRoot, run.id, input, sandbox.user);
+    const policy = this.options.runPolicy?.(run) ?? { env: {} };
 
     const child = spawnAgent({
       ...shellLine(this.options.command),
       cwd: workDir,
-      env: commandEnv(process.env, run, mcpConfigPath, workDir, input.number, files, this.options.agentEnv),
+      env: { ...commandEnv(process.env, run, mcpConfigPath, workDir, input.number, files, this.options.agentEnv), ...policy.env },
+      sandbox,
+      writable: [dirname(files.report), files.attachments],
+      readOnly: commandFiles(this.options.command),
+      network: policy.network,
     });
     let stderrTail = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => onOutput(text, 'stdout'));
@@ -63,8 +99,10 @@ export class CommandExecutor implements RunExecutor {
     });
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     const pgid = child.pid;
+    // In the sandbox the PID namespace holds the whole tree; bare, /proc is watched for it.
+    const tree = pgid !== undefined && !sandbox.bwrap ? new ProcessTree(pgid) : undefined;
     let ending: Promise<void> | undefined;
-    const end = () => (ending ??= pgid === undefined ? Promise.resolve() : endGroup(pgid, KILL_GRACE_MS));
+    const end = () => (ending ??= pgid === undefined ? Promise.resolve() : endGroup(pgid, KILL_GRACE_MS).then(() => tree?.killAll()));
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -95,10 +133,7 @@ export class CommandExecutor implements RunExecutor {
         clearTimeout(timer);
         await end();
       },
-      deliver: (followup) => {
-        deliverToInbox(files, followup);
-        return true;
-      },
+      deliver: (followup) => deliverToInbox(files, followup),
     };
   }
 

@@ -1,5 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { serverDir } from './agent-files.js';
+import type { RunPolicy } from './command-executor.js';
+import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
 import type { EnvironmentConfig } from '../domain/server-config.js';
 import { prepareExecutionFiles } from './agent-protocol.js';
 import { commandEnv } from './command-env.js';
@@ -29,6 +32,10 @@ export class EnvironmentExecutor implements RunExecutor {
      * so that a server started after a crash can end it, as it does the agent's.
      */
     private readonly recordProcessGroup: (runId: string, group: ProcessGroupRecord) => void = () => {},
+    /** How setup steps start: sandboxed as the agent is. */
+    private readonly sandbox: AgentSandbox = NO_SANDBOX,
+    /** The environment's secrets and network policy, which setup steps get too. */
+    private readonly runPolicy?: (run: ExecutionContext['run']) => RunPolicy,
   ) {
     this.name = inner.name;
   }
@@ -45,11 +52,17 @@ export class EnvironmentExecutor implements RunExecutor {
     if (!env || input.number !== 1 || (env.repos.length === 0 && env.setupCommands.length === 0)) return this.inner.start(context);
 
     const workDir = runWorkDir(this.workRoot, run.id);
-    mkdirSync(workDir, { recursive: true, mode: 0o700 });
-    const files = prepareExecutionFiles(this.workRoot, run.id, input);
-    const childEnv = commandEnv(process.env, run, join(workDir, 'mcp.json'), workDir, input.number, files, this.agentEnv);
+    serverDir(this.workRoot);
+    // The agent user, bare, must pass through to its own directory (it cannot list the others).
+    if (this.sandbox.user && !this.sandbox.bwrap) chmodSync(this.workRoot, 0o711);
+    // The server's until its repositories are cloned into it; then the agent user's (prepareWorkspace).
+    serverDir(workDir);
+    const files = prepareExecutionFiles(this.workRoot, run.id, input, this.sandbox.user);
+    const policy = this.runPolicy?.(run) ?? { env: {} };
+    const childEnv = { ...commandEnv(process.env, run, join(workDir, 'mcp.json'), workDir, input.number, files, this.agentEnv), ...policy.env };
     const record = (pid: number) => this.recordProcessGroup(run.id, { pgid: pid, startTime: processStartTime(pid) ?? null });
-    const preparation = prepareWorkspace(env, workDir, childEnv, context.onOutput, this.timeoutMs, record);
+    const spawnOptions = { sandbox: this.sandbox, writable: [dirname(files.report), files.attachments], network: policy.network };
+    const preparation = prepareWorkspace(env, workDir, childEnv, context.onOutput, this.timeoutMs, record, spawnOptions);
     let agent: Execution | undefined;
     let cancelled = false;
     const done = preparation.done.then((failure): ExecutionOutcome | Promise<ExecutionOutcome> => {

@@ -1,4 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { lchownSync, lstatSync, readdirSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { spawnAgent, type AgentSpawn } from './agent-spawn.js';
+import { commandFiles } from './sandbox/command-files.js';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { EnvironmentConfig } from '../domain/server-config.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,6 +17,19 @@ interface Step {
   /** How the step is named in output and in a failure message. */
   label: string;
   start(): ChildProcess;
+  /** After it succeeded (a clone made by the server's user is handed to the agent user). */
+  after?(): void;
+}
+
+/** How the steps start: the sandbox, the agent user, what they may write and reach (as the agent does). */
+export type StepSpawn = Pick<AgentSpawn, 'sandbox' | 'writable' | 'network'>;
+
+/** Hands a tree the server's user made to the agent user; links are changed themselves, never followed. */
+function giveTree(path: string, uid: number, gid: number, depth = 0): void {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (!stat) return;
+  lchownSync(path, uid, gid);
+  if (stat.isDirectory() && depth < 64) for (const name of readdirSync(path)) giveTree(join(path, name), uid, gid, depth + 1);
 }
 
 export interface WorkspacePreparation {
@@ -39,25 +56,41 @@ export function prepareWorkspace(
   timeoutMs: number,
   /** Told each step's process group (its leader's pid) as it starts. */
   onProcessGroup: (pid: number) => void = () => {},
+  spawnOptions: StepSpawn = {},
 ): WorkspacePreparation {
+  const start = (spec: Pick<AgentSpawn, 'command' | 'args' | 'env'> & Partial<AgentSpawn>): ChildProcess => {
+    const child = spawnAgent({ cwd: workDir, ...spawnOptions, ...spec });
+    child.stdin.end();
+    return child;
+  };
+  const user = spawnOptions.sandbox?.user;
   const steps: Step[] = [
-    ...env.repos.map(
-      (repo): Step => ({
+    ...env.repos.map((repo): Step => {
+      // An operator's local repository may be readable by the server's user only: that user clones it
+      // (still sandboxed, seeing only it and the working directory), without hard links, then hands it on.
+      const source = repo.url.startsWith('file://') ? decodeURIComponent(new URL(repo.url).pathname) : repo.url;
+      const local = isAbsolute(source);
+      return {
         label: `git clone ${repo.url} ${repo.path}`,
         start: () =>
-          spawn('git', ['clone', '--quiet', ...(repo.ref ? ['--branch', repo.ref] : []), '--', repo.url, repo.path], {
-            cwd: workDir,
-            detached: true,
+          start({
+            command: 'git',
+            args: ['clone', '--quiet', ...(local ? ['--no-hardlinks'] : []), ...(repo.ref ? ['--branch', repo.ref] : []), '--', repo.url, repo.path],
             // Never wait on a password prompt: a private repository fails instead.
             env: { ...childEnv, GIT_TERMINAL_PROMPT: '0' },
-            stdio: ['ignore', 'pipe', 'pipe'],
+            ...(local ? { readOnly: [source], asServer: true } : {}),
           }),
-      }),
-    ),
+        ...(local && user ? { after: () => giveTree(join(workDir, repo.path), user.uid, user.gid) } : {}),
+      };
+    }),
     ...env.setupCommands.map(
       (command): Step => ({
         label: command,
-        start: () => spawn(command, { shell: true, cwd: workDir, detached: true, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] }),
+        start: () => {
+          // The working directory stays the server's while it clones into it, then is the agent's.
+          if (user) lchownSync(workDir, user.uid, user.gid);
+          return start({ command: '/bin/sh', args: ['-c', command], env: childEnv, readOnly: commandFiles(command) });
+        },
       }),
     ),
   ];
@@ -98,7 +131,10 @@ export function prepareWorkspace(
         child.stderr?.destroy();
         await end();
         current = undefined;
-        if (code === 0 && !timedOut) return resolve(undefined);
+        if (code === 0 && !timedOut) {
+          step.after?.();
+          return resolve(undefined);
+        }
         const how = error
           ? `could not start: ${error.message}`
           : timedOut

@@ -12,6 +12,9 @@ import type { ApiKey } from '../config/server-options.js';
 import type { ServerConfig } from '../domain/server-config.js';
 import { CommandExecutor } from '../executors/command-executor.js';
 import { EnvironmentExecutor } from '../executors/environment-executor.js';
+import { MaskedExecutor } from '../executors/masked-executor.js';
+import { SecretMask } from '../domain/secret-mask.js';
+import { runPolicyFor, sandboxFor } from '../config/sandbox-config.js';
 import type { ProcessGroupRecord, RunExecutor } from '../executors/run-executor.js';
 import { SimulatedExecutor } from '../executors/simulated-executor.js';
 import { ApiKeyAuth } from '../http/api-key-auth.js';
@@ -78,10 +81,16 @@ function makeExecutor(
   options: ResolvedOptions,
   environments: EnvironmentRegistry,
   recordProcessGroup: (runId: string, group: ProcessGroupRecord) => void,
+  config: ServerConfig,
 ): RunExecutor {
   if (options.executor === 'command') {
-    const command = new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs, agentEnv: options.agentEnv });
-    return new EnvironmentExecutor(command, environments, options.workDir, options.commandTimeoutMs, options.agentEnv, recordProcessGroup);
+    const sandbox = sandboxFor(options, config);
+    options.log(sandbox.description);
+    const runPolicy = runPolicyFor(config);
+    const command = new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs, agentEnv: options.agentEnv, sandbox, runPolicy });
+    const mask = new SecretMask(config.secrets.values());
+    const executor = new EnvironmentExecutor(command, environments, options.workDir, options.commandTimeoutMs, options.agentEnv, recordProcessGroup, sandbox, runPolicy);
+    return mask.empty ? executor : new MaskedExecutor(executor, mask);
   }
   return new SimulatedExecutor(options.simulatedDurationMs);
 }
@@ -100,9 +109,14 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const skills = new SkillCatalog(config, skillCache, opts.log);
   const identityStore = storage.identities;
   const setup = new RunSetupResolver(environments, skills, identityStore, (identity, principal) => identityVisible(identity, principal, opts.sharedRuns));
-  const executor = makeExecutor(opts, environments, (runId, group) => {
-    store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
-  });
+  const executor = makeExecutor(
+    opts,
+    environments,
+    (runId, group) => {
+      store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
+    },
+    config,
+  );
   const { artifacts, conversations } = storage;
   const limits = {
     maxFileBytes: opts.maxArtifactBytes,

@@ -23,7 +23,8 @@ let run: any;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'agent-runs-data-'));
   const { command } = agentScript(NOSY_AGENT);
-  proc = await startServerProcess(['--data-dir', dataDir, '--executor', 'command', '--command', command, '--agent-env', 'PASSED_ON_PURPOSE'], {
+  // Bare (--sandbox off): the variables alone keep these secrets from it.
+  proc = await startServerProcess(['--data-dir', dataDir, '--executor', 'command', '--command', command, '--agent-env', 'PASSED_ON_PURPOSE', '--sandbox', 'off'], {
     ...process.env,
     ...SECRETS,
     PASSED_ON_PURPOSE: 'yes-please',

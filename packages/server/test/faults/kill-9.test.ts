@@ -16,7 +16,7 @@ afterEach(() => {
 });
 
 async function serve(dataDir: string, workRoot: string, command: string) {
-  const proc = await startServerProcess(['--data-dir', dataDir, '--api-key', KEY, '--executor', 'command', '--command', command, '--work-dir', workRoot]);
+  const proc = await startServerProcess(['--data-dir', dataDir, '--api-key', KEY, '--executor', 'command', '--command', command, '--work-dir', workRoot, '--sandbox', 'off']); // The group is read from the server's side (no PID namespace).
   procs.push(proc);
   return proc;
 }

@@ -18,7 +18,7 @@ afterEach(() => {
 async function serve(extra: string[]) {
   const { command } = agentScript();
   const workRoot = mkdtempSync(join(tmpdir(), 'agent-runs-work-'));
-  proc = await startServerProcess(['--memory', '--api-key', KEY, '--executor', 'command', '--command', command, '--work-dir', workRoot, ...extra]);
+  proc = await startServerProcess(['--memory', '--api-key', KEY, '--executor', 'command', '--command', command, '--work-dir', workRoot, '--sandbox', 'off', ...extra]); // The group is read from the server's side (no PID namespace).
   const auth = { authorization: `Bearer ${KEY}` };
   const api = proc.baseURL;
   const create = async () => {

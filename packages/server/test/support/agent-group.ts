@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -19,6 +19,7 @@ wait
 export function agentScript(text = STUBBORN_AGENT): { dir: string; command: string } {
   const dir = mkdtempSync(join(tmpdir(), 'agent-runs-faults-'));
   writeFileSync(join(dir, 'agent.sh'), text);
+  chmodSync(dir, 0o755); // Readable by the agent user a root server runs agents as.
   return { dir, command: `sh ${join(dir, 'agent.sh')}` };
 }
 

@@ -1,0 +1,138 @@
+import { closeSync, constants, fchownSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import type { AgentUser } from './sandbox/agent-user.js';
+
+/**
+ * Reading and writing files an agent can reach, without letting it steer the server: no
+ * link is followed (O_NOFOLLOW), no open blocks (O_NONBLOCK: a FIFO answers at once), only
+ * regular files are read or written (fstat on the open descriptor), and what the server
+ * creates is created fresh (O_EXCL) after removing whatever the agent left at that name.
+ */
+const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** Who owns what the server makes for the agent: the agent user where the server is root. */
+export type FileOwner = AgentUser | undefined;
+
+export interface BoundedRead {
+  text: string;
+  truncated: boolean;
+  /** Why nothing was read though something is there (a link, a FIFO, a directory). */
+  refused?: string | undefined;
+}
+
+/** Up to `max` bytes of a regular file; a missing file reads as empty. */
+export function readAgentFile(path: string, max: number): BoundedRead {
+  let fd: number;
+  try {
+    fd = openSync(path, READ);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? { text: '', truncated: false } : { text: '', truncated: false, refused: code === 'ELOOP' ? 'is a symbolic link' : `cannot be opened (${code})` };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { text: '', truncated: false, refused: 'is not a regular file' };
+    const buffer = Buffer.alloc(Math.min(stat.size, max));
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return { text: buffer.subarray(0, read).toString('utf8'), truncated: stat.size > max };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A regular file's bytes, or undefined when it is anything else or over `max` bytes. */
+export function readAgentBytes(path: string, max: number): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, READ);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > max) return undefined;
+    const buffer = Buffer.alloc(stat.size);
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Removes whatever is at `path` (a link is removed, never followed). */
+function clear(path: string): void {
+  if (lstatSync(path, { throwIfNoEntry: false })) rmSync(path, { recursive: true, force: true });
+}
+
+/** Writes `data` to a file created fresh at `path` (whatever was there is removed first), owned by `owner`. */
+export function writeAgentFile(path: string, data: string | Buffer, owner: FileOwner, mode = 0o600): void {
+  clear(path);
+  const fd = openSync(path, CREATE, mode);
+  try {
+    if (owner) fchownSync(fd, owner.uid, owner.gid);
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    let written = 0;
+    while (written < bytes.length) written += writeSync(fd, bytes, written);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Appends to a regular file the server made; false (nothing written) when the agent replaced it with anything else. */
+export function appendAgentFile(path: string, data: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, APPEND);
+  } catch {
+    return false;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return false;
+    writeSync(fd, data);
+    return true;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A directory made fresh at `path` (whatever the agent left there is removed first), owned by `owner`. */
+export function freshAgentDir(path: string, owner: FileOwner, mode = 0o700): void {
+  clear(path);
+  mkdirSync(path, { mode });
+  if (owner) chownDir(path, owner);
+}
+
+/**
+ * `path` as a real directory of the server (made when missing, with its parents): a link
+ * or anything else there is refused, so nothing is created through it.
+ */
+export function serverDir(path: string, mode = 0o700): void {
+  mkdirSync(path, { recursive: true, mode });
+  const stat = lstatSync(path);
+  if (!stat.isDirectory() || stat.isSymbolicLink()) throw new Error(`${path} is not a directory`);
+}
+
+function chownDir(path: string, owner: AgentUser): void {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  try {
+    fchownSync(fd, owner.uid, owner.gid);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Gives the agent user a directory the server made (its working directory), links not followed. */
+export function giveDir(path: string, owner: FileOwner): void {
+  if (owner) chownDir(path, owner);
+}

@@ -1,0 +1,53 @@
+import type { NewArtifact } from '../store/artifact-store.js';
+import type { SecretMask } from '../domain/secret-mask.js';
+import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
+
+/** An artifact's descriptive fields masked (names, descriptions, URLs, PLAN text); file bytes are the agent's own. */
+function maskArtifact(mask: SecretMask, artifact: NewArtifact): NewArtifact {
+  return { ...artifact, data: JSON.parse(mask.mask(JSON.stringify(artifact.data))) as Record<string, unknown> };
+}
+
+/**
+ * Masks the configuration's named secrets in everything an execution hands back (output,
+ * status message, artifact descriptions) before it is stored or streamed, so the event
+ * stream, stored output, transcript, conversation, session page and every client reading
+ * them (MCP, the Action) only ever see `***`.
+ */
+export class MaskedExecutor implements RunExecutor {
+  readonly name: string;
+
+  constructor(
+    private readonly inner: RunExecutor,
+    private readonly mask: SecretMask,
+  ) {
+    this.name = inner.name;
+  }
+
+  check(prompt: string, field?: string): string[] {
+    return this.inner.check?.(prompt, field) ?? [];
+  }
+
+  start(context: ExecutionContext): Execution {
+    const streams = new Map<string, ReturnType<SecretMask['stream']>>();
+    const onOutput = (text: string, stream?: 'stdout' | 'stderr') => {
+      let masker = streams.get(stream ?? '');
+      if (!masker) streams.set(stream ?? '', (masker = this.mask.stream()));
+      const out = masker.push(text);
+      if (out) context.onOutput(out, stream);
+    };
+    const execution = this.inner.start({ ...context, onOutput });
+    const done = execution.done.then((outcome): ExecutionOutcome => {
+      for (const [stream, masker] of streams) {
+        const rest = masker.flush();
+        if (rest) context.onOutput(rest, stream === '' ? undefined : (stream as 'stdout' | 'stderr'));
+      }
+      const message = outcome.statusMessage;
+      return {
+        ...outcome,
+        ...(message ? { statusMessage: { ...message, message: this.mask.mask(message.message) } } : {}),
+        ...(outcome.artifacts ? { artifacts: outcome.artifacts.map((a) => maskArtifact(this.mask, a)) } : {}),
+      };
+    });
+    return { ...execution, done };
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * What an agent may reach on the network: nothing (`none`, its own network namespace with
+ * only its loopback), everything the server can (`full`), or only the named hosts through
+ * the server's filtering proxy (`allow`).
+ */
+import type { NetworkPolicy } from '../../domain/server-config.js';
+
+export type { NetworkPolicy };
+
+/** `host` or `host:port`; `*.example.com` matches its subdomains. */
+const HOST = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
+
+export const NETWORK_HINT = '"none", "full", or a list of hosts (name or name:port, *.name for subdomains)';
+
+/** A configured policy (a word, or a list of hosts) → NetworkPolicy; a problem as text otherwise. */
+export function readNetworkPolicy(value: unknown): NetworkPolicy | string {
+  if (value === 'none' || value === 'full') return { kind: value };
+  const hosts = typeof value === 'string' ? value.split(',').map((h) => h.trim()).filter(Boolean) : value;
+  if (!Array.isArray(hosts) || hosts.length === 0) return `must be ${NETWORK_HINT}`;
+  for (const host of hosts) {
+    if (typeof host !== 'string' || !HOST.test(host)) return `"${String(host)}" is not a host name (give name or name:port, *.name for subdomains)`;
+  }
+  return { kind: 'allow', hosts: hosts.map((h: string) => h.toLowerCase()) };
+}
+
+export function describeNetwork(policy: NetworkPolicy): string {
+  return policy.kind === 'allow' ? `only ${policy.hosts.join(', ')}` : policy.kind;
+}

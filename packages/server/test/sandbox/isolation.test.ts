@@ -1,0 +1,95 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempTree, writeServerConfig } from '../support/server-config.js';
+import { startTestServer, type TestServer } from '../support/start-test-server.js';
+import { probeAgentCommand } from './probe-agent.js';
+
+const dataDir = tempTree({}, 'agent-runs-sandbox-data-');
+const workRoot = tempTree({}, 'agent-runs-sandbox-work-');
+const home = tempTree({ '.ssh/id_rsa': '-----BEGIN OPENSSH PRIVATE KEY-----\n' }, 'agent-runs-sandbox-home-');
+let t: TestServer;
+let other: Server;
+let allowed: HttpServer;
+const port = (s: Server | HttpServer) => (s.address() as AddressInfo).port;
+
+beforeAll(async () => {
+  other = createServer((c) => c.end('other listener\n')).listen(0, '127.0.0.1');
+  allowed = createHttpServer((_req, res) => res.end('allowed host\n')).listen(0, '127.0.0.1');
+  await Promise.all([new Promise((r) => other.once('listening', r)), new Promise((r) => allowed.once('listening', r))]);
+  t = await startTestServer({
+    storage: 'file',
+    dataDir,
+    workDir: workRoot,
+    executor: 'command',
+    command: probeAgentCommand,
+    sandbox: 'on',
+    network: 'none',
+    configFile: writeServerConfig({ environments: { 'allow-list': { network: [`127.0.0.1:${port(allowed)}`] } } }),
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  other?.close();
+  allowed?.close();
+});
+
+async function probe(plan: Record<string, unknown>, config: Record<string, unknown> = {}): Promise<{ runId: string; result: Record<string, unknown> }> {
+  const { run_id } = await t.client.runs.create({ prompt: JSON.stringify(plan), config });
+  const run = await t.client.runs.wait(run_id, { pollInterval: 20 });
+  expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+  return { runId: run_id, result: JSON.parse(readFileSync(join(workRoot, run_id, 'result.json'), 'utf8')) };
+}
+
+describe('an agent in the sandbox', () => {
+  it('cannot read the data directory, the server user\'s files or another run\'s directory, nor write outside its own; its own work succeeds', async () => {
+    const first = await probe({});
+    const serverPort = Number(new URL(t.server.url).port);
+    const { runId, result } = await probe({
+      read: [join(dataDir, 'runs.sqlite'), join(dataDir, 'session-secret'), join(home, '.ssh/id_rsa'), join(workRoot, first.runId, 'mcp.json')],
+      list: [join(workRoot, first.runId), workRoot, dataDir, '/root'],
+      write: [join(workRoot, 'planted'), '/usr/planted', '/etc/planted', join(workRoot, first.runId, 'planted')],
+      connect: [['127.0.0.1', serverPort], ['127.0.0.1', port(other)]],
+    });
+    expect(result).toMatchObject({
+      [`read ${join(dataDir, 'runs.sqlite')}`]: 'ENOENT',
+      [`read ${join(dataDir, 'session-secret')}`]: 'ENOENT',
+      [`read ${join(home, '.ssh/id_rsa')}`]: 'ENOENT',
+      [`read ${join(workRoot, first.runId, 'mcp.json')}`]: 'ENOENT',
+      [`list ${join(workRoot, first.runId)}`]: 'ENOENT',
+      [`list ${dataDir}`]: 'ENOENT',
+      [`write ${join(workRoot, 'planted')}`]: expect.stringMatching(/^E(ACCES|ROFS|PERM)$/),
+      [`write /usr/planted`]: expect.stringMatching(/^E(ACCES|ROFS|PERM)$/),
+      [`write /etc/planted`]: expect.stringMatching(/^E(ACCES|ROFS|PERM)$/),
+      [`write ${join(workRoot, first.runId, 'planted')}`]: 'ENOENT',
+      [`connect 127.0.0.1:${serverPort}`]: 'ECONNREFUSED',
+      [`connect 127.0.0.1:${port(other)}`]: 'ECONNREFUSED',
+      own: 'ok',
+    });
+    expect(existsSync(join(workRoot, 'planted'))).toBe(false);
+    // Of the work root it sees its own directory only (and its protocol files' parent).
+    expect(result[`list ${workRoot}`]).toEqual(['.agent-runs', runId].sort());
+    // A root server runs its agents as an unprivileged user.
+    if (process.getuid?.() === 0) expect(result.uid).not.toBe(0);
+  });
+
+  it('reaches a host its allow-list names through the proxy, and neither the server nor another loopback listener', async () => {
+    const serverPort = Number(new URL(t.server.url).port);
+    const { result } = await probe(
+      {
+        connect: [['127.0.0.1', serverPort], ['127.0.0.1', port(other)]],
+        proxied: [`http://127.0.0.1:${port(allowed)}/`, `http://127.0.0.1:${serverPort}/healthz`, `http://localhost:${port(allowed)}/`],
+      },
+      { environment_id: 'allow-list' },
+    );
+    expect(result).toMatchObject({
+      [`connect 127.0.0.1:${serverPort}`]: 'ECONNREFUSED',
+      [`connect 127.0.0.1:${port(other)}`]: 'ECONNREFUSED',
+      [`proxied http://127.0.0.1:${port(allowed)}/`]: '200 allowed host',
+      [`proxied http://127.0.0.1:${serverPort}/healthz`]: expect.stringMatching(/^403 .*not in the allow-list/),
+      [`proxied http://localhost:${port(allowed)}/`]: expect.stringMatching(/^403 /),
+    });
+  });
+});

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, mkdirSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import type { AgentSkillVariant } from '@agent-runs/core/contract';
 import type { ServerConfig } from '../domain/server-config.js';
@@ -90,7 +90,13 @@ export class SkillCatalog {
     const byKey = new Map<string, SkillVariant>();
     for (const env of this.config.environments) {
       for (const repo of env.repos) {
-        const checkout = join(this.cacheRoot, env.id, repo.path);
+        const envDir = resolve(this.cacheRoot, env.id);
+        const checkout = resolve(envDir, repo.path);
+        // A checkout is removed before each clone: never anything but a directory inside its environment's.
+        if (dirname(envDir) !== resolve(this.cacheRoot) || !checkout.startsWith(envDir + sep)) {
+          this.log(`Not looking for skills in ${repo.url}: environment "${env.id}" with path "${repo.path}" is outside the skill cache.`);
+          continue;
+        }
         if (!(await this.checkout(repo.url, repo.ref, checkout, refresh))) continue;
         for (const file of findSkillFiles(checkout)) {
           const variant = readVariant(file, checkout, repo.owner, repo.repo, [{ uid: env.id, name: env.name }]);

@@ -81,6 +81,12 @@ function readBounded(path: string): { text: string; truncated: boolean } {
   }
 }
 
+/** Notes one execution adds to the run's output; the rest are told in one line. */
+export const MAX_NOTES_PER_EXECUTION = 50;
+
+const omitted = (count: number): string[] =>
+  count ? [`${count} more skipped report lines or artifacts were left unnoted (at most ${MAX_NOTES_PER_EXECUTION} notes of each per execution).`] : [];
+
 export interface AgentReport {
   artifacts: NewArtifact[];
   result?: string | undefined;
@@ -93,7 +99,7 @@ export function readAgentReport(files: ExecutionFiles, input: ExecutionInput): A
   const { text, truncated } = readBounded(files.report);
   // A line cut at the size limit is dropped rather than misread.
   const complete = truncated ? text.slice(0, text.lastIndexOf('\n') + 1) : text;
-  const lines = readReportLines(complete, timeOrderedId);
+  const lines = readReportLines(complete, timeOrderedId, MAX_NOTES_PER_EXECUTION);
   const notes = [...lines.notes];
   if (truncated) notes.push(`the report file is larger than ${MAX_REPORT_BYTES} bytes; lines past that were ignored.`);
   const max = input.limits.maxArtifactsPerExecution;
@@ -107,7 +113,7 @@ export function readAgentReport(files: ExecutionFiles, input: ExecutionInput): A
     artifacts: [...artifacts, ...collected.artifacts],
     result: lines.result,
     takenFollowups: lines.takenFollowups,
-    notes: [...notes, ...collected.notes],
+    notes: [...notes, ...collected.notes.slice(0, MAX_NOTES_PER_EXECUTION), ...omitted(lines.unnoted + Math.max(0, collected.notes.length - MAX_NOTES_PER_EXECUTION))],
   };
 }
 

@@ -7,6 +7,9 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Two cores: forks keep child processes and servers isolated per file.
     pool: 'forks',
+    // Tests of a concurrent describe each start a process (the bundled Action, a CLI): two at a
+    // time on two cores, or the last of five waits past its step's time limit.
+    maxConcurrency: 2,
     // AGENT_RUNS_TEST_DATABASE_URL for the PostgreSQL tests: the given one, or a throwaway
     // cluster started for the run (skipped loudly without PostgreSQL).
     globalSetup: ['test/support/postgres-global-setup.ts'],

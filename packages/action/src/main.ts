@@ -11,6 +11,7 @@ import { readInputs } from './inputs.js';
 import { resolveEnvironmentAndAgent } from './resolve-environment-and-agent.js';
 import { writeJobSummary } from './job-summary.js';
 import { setRunOutputs } from './outputs.js';
+import { publicRun } from './session-link.js';
 import { commentOnPullRequest } from './comment-on-pull-request.js';
 import { watchJobCancellation } from './signals.js';
 import { markMainStepStarted } from './step-state.js';
@@ -41,10 +42,12 @@ export async function run(): Promise<void> {
     }
 
     const outcome = await startAndFollow(client, how, inputs, jobCancel, (id) => (runId = id));
-    setRunOutputs(outcome.run);
-    if (inputs.jobSummary) await writeJobSummary(outcome.run, outcome.headline, await artifactLinks(client, outcome.run), outcome.outputTail);
+    // The log, outputs, summary and comment are read by others than the run's owner: the session link goes without its token.
+    const shown = publicRun(outcome.run);
+    setRunOutputs(shown);
+    if (inputs.jobSummary) await writeJobSummary(shown, outcome.headline, await artifactLinks(client, outcome.run), outcome.outputTail);
     if (inputs.comment && inputs.githubToken) {
-      await commentOnPullRequest(inputs.githubToken, outcome.run, outcome.headline, github);
+      await commentOnPullRequest(inputs.githubToken, shown, outcome.headline, github);
     }
     if (outcome.failed) core.setFailed(visibleText(outcome.headline));
     else logRunText(outcome.headline);

@@ -10,6 +10,7 @@ import { cancelRun } from './cancel-run.js';
 import type { ActionInputs } from './inputs.js';
 import { logProgress } from './progress-log.js';
 import type { JobCancellation } from './signals.js';
+import { publicSessionLink } from './session-link.js';
 import { leaveRunToItself, saveRunForPost } from './step-state.js';
 import { logRunText } from './workflow-text.js';
 
@@ -27,7 +28,7 @@ type FollowOptions = Pick<
   'wait' | 'timeoutMs' | 'pollIntervalMs' | 'failOn' | 'cancelOnTimeout' | 'cancelOnJobCancel'
 >;
 
-const link = (run: RunItem) => (run.session_link ? ` ${run.session_link}` : '');
+const link = (run: RunItem) => (run.session_link ? ` ${publicSessionLink(run.session_link)}` : '');
 
 /** What the step does to get a run going: create one, or follow up an existing one. */
 export type RunStart = { request: RunAgentRequest } | { followup: { runId: string; message: string } };
@@ -63,7 +64,7 @@ export async function startAndFollow(
 
   if (!options.wait) {
     const run = await client.runs.get(runId);
-    if (run.session_link) logRunText(`Session: ${run.session_link}`);
+    if (run.session_link) logRunText(`Session: ${publicSessionLink(run.session_link)}`);
     return { run, headline: `${line.replace(/\.$/, '')}; not waiting for it (wait: false).`, failed: false };
   }
 

@@ -29,6 +29,9 @@ const MARKUP = /[&<>"'\\`*_[\]!~|$]/g;
 
 const reference = (char: string) => HTML[char] ?? `&#${char.charCodeAt(0)};`;
 
+/** MARKUP, a mention's `@`, and the `#` or `GH-` of an issue reference (GitHub links them in rendered text, so character references would not do). */
+const MARKUP_OR_REFERENCE = new RegExp(`${MARKUP.source}|@|#(?=\\d)|(?<=\\bGH)-(?=\\d)`, 'g');
+
 /**
  * Longest run text put in one place of the summary or comment: a comment holds at most
  * 65,536 characters and a step's summary 1 MiB, and escaping can make text several times
@@ -40,7 +43,8 @@ export const MAX_RUN_TEXT_CHARS = 2_000;
  * Text from the run, made safe for the job summary and the pull-request comment (GitHub
  * markdown with HTML): HTML and markdown shown as typed, never rendered; `@someone` and
  * `@org/team` shown without notifying anyone (a zero-width space after the `@`, as
- * GitHub's own bots write mentions they quote); line breaks as `<br>`, so the text cannot
+ * GitHub's own bots write mentions they quote), and `#1`, `owner/repo#2` and `GH-3` likewise not
+ * turned into references (which link and notify the issue referred to); line breaks as `<br>`, so the text cannot
  * end a table or an HTML block; other control characters shown escaped; past
  * MAX_RUN_TEXT_CHARS, cut with a note of how much is missing.
  */
@@ -50,7 +54,7 @@ export function escapeRunText(text: string, maxChars = MAX_RUN_TEXT_CHARS): stri
   const note = cut ? ` … (${text.length - maxChars} more characters)` : '';
   return `${shown
     .split(/\r\n|\r|\n/)
-    .map((line) => visibleText(line).replace(MARKUP, reference).replace(/@/g, '@&#8203;'))
+    .map((line) => visibleText(line).replace(MARKUP_OR_REFERENCE, (c) => (c === '@' || c === '#' || c === '-' ? `${c}&#8203;` : reference(c))))
     .join('<br>')}${note}`;
 }
 
@@ -64,5 +68,6 @@ export function runLinkHtml(url: string): string {
     safe = false;
   }
   const text = escapeRunText(url);
-  return safe ? `<a href="${text}">${text}</a>` : text;
+  // The address itself keeps its `#1` fragment as typed; only the text shown is neutralised.
+  return safe ? `<a href="${url.replace(MARKUP, reference)}">${text}</a>` : text;
 }

@@ -11,6 +11,9 @@ describe('safeFileName', () => {
     ['..', 'fallback'],
     ['', 'fallback'],
     ['a/b/', 'fallback'],
+    ['bidi\u202etxt.exe', 'biditxt.exe'],
+    ['\u2066isolated\u2069 \u200fmark\u061c.txt', 'isolated mark.txt'],
+    ['line\u2028break\u2029.md', 'linebreak.md'],
   ])('makes %j a name to write under a directory: %j', (input, expected) => {
     expect(safeFileName(input, 'fallback')).toBe(expected);
   });

@@ -51,6 +51,12 @@ function step(inputs: Record<string, string>): Promise<StepResult> {
   });
 }
 
+/** The token of the run's session link, which the action masks. */
+async function sessionToken(result: StepResult): Promise<string> {
+  const res = await fetch(`${server.baseURL}/agent/runs/${result.outputs['run-id']}`, { headers: { authorization: `Bearer ${server.apiKey}` } });
+  return new URL(((await res.json()) as { session_link: string }).session_link).searchParams.get('token')!;
+}
+
 /** Every command the runner would act on is one the action itself means to send. */
 function expectOnlyTheActionsOwnCommands(result: StepResult, secrets: string[]): void {
   for (const command of workflowCommands(result.stdout)) {
@@ -78,7 +84,7 @@ describe('run text in the workflow log', () => {
     const result = await step({ 'fail-on': 'none', comment: 'true', 'github-token': 'ghs_token_for_test' });
     expect(result.code).toBe(0);
     expect(result.outputs.state).toBe('FAILED');
-    expectOnlyTheActionsOwnCommands(result, [server.apiKey, 'ghs_token_for_test']);
+    expectOnlyTheActionsOwnCommands(result, [server.apiKey, 'ghs_token_for_test', await sessionToken(result)]);
     // Shown, escaped, on the progress line and the closing headline: nothing hidden, nothing interpreted.
     // The agent's own output is logged inside its group with commands stopped; here, the step's lines.
     const stepLines = result.stdout.replace(/^::group::Agent output\n[\s\S]*?^::endgroup::\n/gm, '');
@@ -96,7 +102,7 @@ describe('run text in the workflow log', () => {
   it('fails the step with the status message in the error annotation and nothing else acted on', async () => {
     const result = await step({});
     expect(result.code).toBe(1);
-    expectOnlyTheActionsOwnCommands(result, [server.apiKey]);
+    expectOnlyTheActionsOwnCommands(result, [server.apiKey, await sessionToken(result)]);
     const errors = workflowCommands(result.stdout).filter((c) => c.command === 'error');
     expect(errors).toHaveLength(1);
     expect(result.error).toMatch(/^Run \S+ failed: The agent command exited with code 3: working\\n::error title=Injected::/);

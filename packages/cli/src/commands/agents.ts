@@ -54,7 +54,8 @@ export const agentsCommand: Command = {
     const client = ctx.client();
     const json = flags.bool('json');
     if (sub === 'list') {
-      const result = await client.agents.list();
+      const result: { agents: AgentIdentity[] } = { agents: [] };
+      for await (const agent of client.agents.list({ limit: 500 })) result.agents.push(agent);
       if (json) writeJson(ctx.io.stdout, result);
       else if (result.agents.length === 0) ctx.io.stdout.write('No named agents.\n');
       else {

@@ -77,7 +77,8 @@ export const schedulesCommand: Command = {
     const paint = paintFor(ctx.io.stdout, ctx.io.env);
     switch (sub) {
       case 'list': {
-        const { schedules } = await client.schedules.list();
+        const schedules: ScheduledAgentItem[] = [];
+        for await (const schedule of client.schedules.list({ limit: 500 })) schedules.push(schedule);
         if (flags.bool('json')) writeJson(ctx.io.stdout, { schedules });
         else ctx.io.stdout.write(renderScheduleTable(schedules, paint));
         return EXIT.OK;

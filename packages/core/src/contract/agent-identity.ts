@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { PageInfoSchema } from './list-runs.js';
+import { pageQueryShape } from './page-query.js';
 import { MCPServersSchema } from './mcp-server-config.js';
 
 export const AGENT_TYPES = ['FOREMAN', 'TRIAGE', 'SPEC', 'IMPLEMENT', 'REVIEW', 'VERIFY', 'CUSTOM'] as const;
@@ -106,12 +108,13 @@ export const AgentIdentitySchema = z
 
 export type AgentIdentity = z.infer<typeof AgentIdentitySchema>;
 
-export const ListAgentIdentitiesResponseSchema = z.looseObject({ agents: z.array(AgentIdentitySchema) });
+export const ListAgentIdentitiesResponseSchema = z.looseObject({ agents: z.array(AgentIdentitySchema), page_info: PageInfoSchema.optional() });
 export type ListAgentIdentitiesResponse = z.infer<typeof ListAgentIdentitiesResponseSchema>;
 
 /** The query of `GET /agent/identities`. */
 export const ListAgentIdentitiesQuerySchema = z.strictObject({
   factory_uid: z.string().optional(),
+  ...pageQueryShape,
 });
 
 export type ListAgentIdentitiesQuery = z.input<typeof ListAgentIdentitiesQuerySchema>;

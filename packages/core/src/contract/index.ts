@@ -12,6 +12,7 @@ export * from './run-agent-request.js';
 export * from './run-agent-response.js';
 export * from './run-item.js';
 export * from './list-runs.js';
+export * from './page-query.js';
 export * from './user-profile.js';
 export * from './run-mode.js';
 export * from './cloud-environment.js';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { PageInfoSchema } from './list-runs.js';
+import { pageQueryShape } from './page-query.js';
 import { AmbientAgentConfigSchema } from './ambient-agent-config.js';
 import { CloudEnvironmentConfigSchema } from './cloud-environment.js';
 
@@ -95,7 +97,11 @@ export const ScheduledAgentItemSchema = z
 
 export type ScheduledAgentItem = z.infer<typeof ScheduledAgentItemSchema>;
 
-export const ListSchedulesResponseSchema = z.looseObject({ schedules: z.array(ScheduledAgentItemSchema) });
+export const ListSchedulesResponseSchema = z.looseObject({ schedules: z.array(ScheduledAgentItemSchema), page_info: PageInfoSchema.optional() });
+
+/** The query of `GET /agent/schedules`: a page of the caller's schedules, oldest first. */
+export const ListSchedulesQuerySchema = z.strictObject({ ...pageQueryShape });
+export type ListSchedulesQuery = z.input<typeof ListSchedulesQuerySchema>;
 export type ListSchedulesResponse = z.infer<typeof ListSchedulesResponseSchema>;
 
 export const ScheduleDeleteResponseSchema = z.looseObject({ success: z.boolean() });

@@ -44,14 +44,16 @@ export async function environmentIdFor(
   );
 }
 
-/** `agent_identity_uid` for a named agent given by name or uid; one `GET /agent/identities`. `listHint` as for environments. */
+/** `agent_identity_uid` for a named agent given by name or uid; `GET /agent/identities`, every page. `listHint` as for environments. */
 export async function agentUidFor(
   agents: Pick<Agents, 'list'>,
   nameOrId: string,
   field = 'agent',
   listHint = 'list them with GET /agent/identities',
 ): Promise<string> {
-  const { agents: list } = await agents.list();
+  const list: { uid: string; name: string }[] = [];
+  // Every page: a name may be on any of them.
+  for await (const agent of agents.list({ limit: 500 })) list.push(agent);
   return pick(
     list.map((a) => ({ id: a.uid, name: a.name })),
     nameOrId,

@@ -12,6 +12,7 @@ import {
   type UpdateAgentIdentityRequest,
 } from '../contract/agent-identity.js';
 import type { APIPromise } from '../internal/api-promise.js';
+import { ListPromise } from '../internal/list-promise.js';
 import type { RequestOptions } from '../internal/options.js';
 import { guard, pathSegment, validate, type Send } from '../internal/resource-helpers.js';
 
@@ -54,16 +55,18 @@ export class Agents {
     );
   }
 
-  /** `GET /agent/identities`, optionally `{ factory_uid }`. */
-  list(query: ListAgentIdentitiesQuery = {}, options: RequestOptions = {}): APIPromise<ListAgentIdentitiesResponse> {
-    return guard(() =>
-      this.send({
-        method: 'GET',
-        path: '/agent/identities',
-        query: validate(ListAgentIdentitiesQuerySchema, query, 'named agents query'),
-        schema: ListAgentIdentitiesResponseSchema,
-        ...options,
-      }),
+  /**
+   * `GET /agent/identities`, optionally `{ factory_uid }`: a page of the caller's named agents,
+   * oldest first. Await it for the first page, or `for await (const agent of client.agents.list())` for every one.
+   */
+  list(query: ListAgentIdentitiesQuery = {}, options: RequestOptions = {}): ListPromise<ListAgentIdentitiesResponse, AgentIdentity> {
+    let valid: z.output<typeof ListAgentIdentitiesQuerySchema> = {};
+    const fetchPage = (q: typeof valid) =>
+      this.send({ method: 'GET', path: '/agent/identities', query: q, schema: ListAgentIdentitiesResponseSchema, ...options });
+    return new ListPromise(
+      () => fetchPage((valid = validate(ListAgentIdentitiesQuerySchema, query, 'named agents query'))),
+      (body) => body.agents,
+      (cursor) => fetchPage({ ...valid, cursor }),
     );
   }
 

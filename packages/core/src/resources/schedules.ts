@@ -1,9 +1,12 @@
+import type { z } from 'zod';
 import {
+  ListSchedulesQuerySchema,
   ListSchedulesResponseSchema,
   ScheduleCreateRequestSchema,
   ScheduleDeleteResponseSchema,
   ScheduledAgentItemSchema,
   ScheduleUpdateRequestSchema,
+  type ListSchedulesQuery,
   type ListSchedulesResponse,
   type ScheduleCreateRequest,
   type ScheduleDeleteResponse,
@@ -11,6 +14,7 @@ import {
   type ScheduleUpdateRequest,
 } from '../contract/schedule.js';
 import type { APIPromise } from '../internal/api-promise.js';
+import { ListPromise } from '../internal/list-promise.js';
 import type { RequestOptions } from '../internal/options.js';
 import { guard, pathSegment, validate, type Send } from '../internal/resource-helpers.js';
 
@@ -54,9 +58,19 @@ export class Schedules {
     );
   }
 
-  /** `GET /agent/schedules`: every schedule. */
-  list(options: RequestOptions = {}): APIPromise<ListSchedulesResponse> {
-    return guard(() => this.send({ method: 'GET', path: '/agent/schedules', schema: ListSchedulesResponseSchema, ...options }));
+  /**
+   * `GET /agent/schedules`: a page of the caller's schedules, oldest first. Await it for the
+   * first page, or `for await (const schedule of client.schedules.list())` for every one.
+   */
+  list(query: ListSchedulesQuery = {}, options: RequestOptions = {}): ListPromise<ListSchedulesResponse, ScheduledAgentItem> {
+    let valid: z.output<typeof ListSchedulesQuerySchema> = {};
+    const fetchPage = (q: typeof valid) =>
+      this.send({ method: 'GET', path: '/agent/schedules', query: q, schema: ListSchedulesResponseSchema, ...options });
+    return new ListPromise(
+      () => fetchPage((valid = validate(ListSchedulesQuerySchema, query, 'schedules query'))),
+      (body) => body.schedules,
+      (cursor) => fetchPage({ ...valid, cursor }),
+    );
   }
 
   /** `DELETE /agent/schedules/{scheduleId}`; the runs it started stay. */

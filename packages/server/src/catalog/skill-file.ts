@@ -18,6 +18,13 @@ const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
  * the name falls back to the directory's, the description to the first line of text).
  */
 export function parseSkillFile(text: string, fallbackName: string): SkillText {
+  // The text becomes an environment variable of the agent, which cannot hold a NUL: refused here, not at each run.
+  const nul = text.indexOf('\0');
+  if (nul >= 0) {
+    const line = text.slice(0, nul).split('\n').length;
+    const named = parseSkillFile(text.replaceAll('\0', ''), fallbackName);
+    return { ...named, body: '', error: `the file holds a NUL character (line ${line}); a SKILL.md is text` };
+  }
   const match = FRONT_MATTER.exec(text);
   let meta: Record<string, unknown> = {};
   let error: string | undefined;

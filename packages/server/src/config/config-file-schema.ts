@@ -1,4 +1,8 @@
+import { posix } from 'node:path';
 import { z } from 'zod';
+
+/** `.`, `a/..` and the like name the working directory itself, or above it: a checkout there would replace it. */
+export const insideParent = (path: string) => !/^\.\.?\/?$/.test(posix.normalize(path)) && !posix.normalize(path).startsWith('../');
 
 /** A repository checked out into each run's working directory. */
 const RepoSchema = z.strictObject({
@@ -9,6 +13,7 @@ const RepoSchema = z.strictObject({
   path: z
     .string()
     .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$))[\w.\-/]+$/, 'must be a relative directory inside the working directory, without ".."')
+    .refine(insideParent, 'must name a directory inside the working directory, not "." (the working directory itself)')
     .optional(),
   ref: z.string().trim().min(1, 'must name a branch or tag').optional(),
 });
@@ -44,7 +49,10 @@ export const ConfigFileSchema = z.strictObject({
   schedule_time_zone: z.string().min(1).optional(),
   skill_directories: z.array(z.string().min(1, 'must be a directory path')).optional(),
   environments: z
-    .record(z.string().regex(/^[\w.-]{1,100}$/, 'an environment id is 1-100 letters, digits, ".", "_" or "-"'), EnvironmentSchema)
+    .record(
+      z.string().regex(/^(?!\.\.?$)[\w.-]{1,100}$/, 'an environment id is 1-100 letters, digits, ".", "_" or "-", and not "." or ".."'),
+      EnvironmentSchema,
+    )
     .optional(),
   secrets: z.record(z.string().regex(SECRET_NAME, SECRET_NAME_HINT), SecretSchema).optional(),
   sandbox: z.enum(['auto', 'on', 'off'], { error: 'must be auto, on or off' }).optional(),

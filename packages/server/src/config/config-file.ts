@@ -3,7 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { issuePath } from '@agent-runs/core/contract';
 import { isTimeZone } from '../schedules/cron.js';
-import { ConfigFileSchema } from './config-file-schema.js';
+import { ConfigFileSchema, insideParent } from './config-file-schema.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
 import { type EnvironmentConfig, type RepoSource, type ServerConfig } from '../domain/server-config.js';
 import { NamedSecrets } from '../domain/named-secrets.js';
@@ -60,7 +60,9 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     const issue = parsed.error.issues[0]!;
     const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
     const where = keys.length ? [...issue.path, keys[0]!] : issue.path;
-    const what = keys.length ? `unknown key(s) ${keys.join(', ')}` : issue.message;
+    // A record's key issue carries the key's own message (what an id may be) inside it.
+    const keyIssue = issue.code === 'invalid_key' ? issue.issues[0] : undefined;
+    const what = keys.length ? `unknown key(s) ${keys.join(', ')}` : (keyIssue?.message ?? issue.message);
     fail(file, lineOf(doc, counter, where), issuePath(issue.path, ''), what);
   }
   const config = parsed.data;
@@ -114,6 +116,10 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
       }
       const names = ownerAndRepo(url);
       const dir = repo.path ?? names.repo;
+      if (!insideParent(dir)) {
+        const { line, key } = at(['environments', id, 'repos', i, 'url']);
+        fail(file, line, key, `the repository's name "${dir}" is no directory inside the working directory; give it a path.`);
+      }
       if (seen.has(dir)) {
         const { line, key } = at(['environments', id, 'repos', i]);
         fail(file, line, key, `two repositories check out into "${dir}"; give one of them another path.`);

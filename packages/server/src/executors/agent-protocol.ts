@@ -76,6 +76,12 @@ export function deliverToInbox(files: ExecutionFiles, followup: FollowupMessage)
   return appendAgentFile(files.inbox, `${JSON.stringify(followup)}\n`);
 }
 
+/** Notes one execution adds to the run's output; the rest are told in one line. */
+export const MAX_NOTES_PER_EXECUTION = 50;
+
+const omitted = (count: number): string[] =>
+  count ? [`${count} more skipped report lines or artifacts were left unnoted (at most ${MAX_NOTES_PER_EXECUTION} notes of each per execution).`] : [];
+
 export interface AgentReport {
   artifacts: NewArtifact[];
   result?: string | undefined;
@@ -88,7 +94,7 @@ export function readAgentReport(files: ExecutionFiles, input: ExecutionInput): A
   const { text, truncated, refused } = readAgentFile(files.report, MAX_REPORT_BYTES);
   // A line cut at the size limit is dropped rather than misread.
   const complete = truncated ? text.slice(0, text.lastIndexOf('\n') + 1) : text;
-  const lines = readReportLines(complete, timeOrderedId);
+  const lines = readReportLines(complete, timeOrderedId, MAX_NOTES_PER_EXECUTION);
   const notes = [...lines.notes];
   if (refused) notes.push(`the report file ${refused}; it was not read.`);
   if (truncated) notes.push(`the report file is larger than ${MAX_REPORT_BYTES} bytes; lines past that were ignored.`);
@@ -103,7 +109,7 @@ export function readAgentReport(files: ExecutionFiles, input: ExecutionInput): A
     artifacts: [...artifacts, ...collected.artifacts],
     result: lines.result,
     takenFollowups: lines.takenFollowups,
-    notes: [...notes, ...collected.notes],
+    notes: [...notes, ...collected.notes.slice(0, MAX_NOTES_PER_EXECUTION), ...omitted(lines.unnoted + Math.max(0, collected.notes.length - MAX_NOTES_PER_EXECUTION))],
   };
 }
 

@@ -28,22 +28,36 @@ export interface ReportReading {
   /** The last RESULT line's message: the run's status message. */
   result?: string;
   takenFollowups: string[];
-  /** One line per skipped line, for the run's output. */
+  /** One line per skipped line, for the run's output, up to the cap. */
   notes: string[];
+  /** Skipped lines past the cap, told in one summary line rather than one each. */
+  unnoted: number;
 }
 
-/** Reads the report file's lines; a line that is not JSON or not a known report is skipped with a note. */
-export function readReportLines(text: string, makeUid: () => string): ReportReading {
-  const reading: ReportReading = { artifacts: [], takenFollowups: [], notes: [] };
+/**
+ * Reads the report file's lines; a line that is not JSON or not a known report is skipped
+ * with a note, up to `maxNotes` (a file of junk must not bury the agent's own output).
+ */
+export function readReportLines(text: string, makeUid: () => string, maxNotes = Infinity): ReportReading {
+  const reading: ReportReading = { artifacts: [], takenFollowups: [], notes: [], unnoted: 0 };
+  const note = (text: () => string) => {
+    if (reading.notes.length < maxNotes) reading.notes.push(text());
+    else reading.unnoted++;
+  };
   text.split('\n').forEach((raw, index) => {
     const line = raw.trim();
     if (line === '') return;
     const where = `report line ${index + 1}`;
+    // Past the cap, a line that cannot be an object is counted without the cost of a failed parse.
+    if (reading.notes.length >= maxNotes && line[0] !== '{') {
+      reading.unnoted++;
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      reading.notes.push(`${where} is not JSON; skipped.`);
+      note(() => `${where} is not JSON; skipped.`);
       return;
     }
     if (value && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string') {
@@ -51,8 +65,7 @@ export function readReportLines(text: string, makeUid: () => string): ReportRead
     }
     const parsed = ReportLineSchema.safeParse(value);
     if (!parsed.success) {
-      const problems = formatIssues(parsed.error, 'line').join('; ');
-      reading.notes.push(`${where} was skipped: ${problems} (type is one of ${REPORT_LINE_TYPES.join(', ')}).`);
+      note(() => `${where} was skipped: ${formatIssues(parsed.error, 'line').join('; ')} (type is one of ${REPORT_LINE_TYPES.join(', ')}).`);
       return;
     }
     const entry = parsed.data;

@@ -1,9 +1,12 @@
 import {
   CreateAgentIdentityRequestSchema,
   UpdateAgentIdentityRequestSchema,
+  PAGE_LIMIT_DEFAULT,
   type AgentIdentity,
+  type ListAgentIdentitiesResponse,
   type RunCreatorInfo,
 } from '@agent-runs/core/contract';
+import { pageInfo, pageStart, type PageRequest } from '../store/owned-page.js';
 import { NotFoundError } from '../domain/domain-errors.js';
 import { invalidInput } from '../domain/invalid-request-input.js';
 import type { EnvironmentRegistry } from '../catalog/environment-registry.js';
@@ -44,10 +47,17 @@ export class IdentityService {
     return toIdentity(await this.getOrThrow(uid, caller));
   }
 
-  /** The caller's named agents; this server has no factories, so a factory filter matches the agents that name it. */
-  async list(caller: RunCreatorInfo, factoryUid?: string): Promise<AgentIdentity[]> {
-    const all = (await this.store.list()).filter((i) => this.visible(i, caller.uid)).map(toIdentity);
-    return factoryUid === undefined ? all : all.filter((a) => a.factory_uid === factoryUid);
+  /**
+   * A page of the caller's named agents (every one when shared), oldest first, narrowed in
+   * the query. This server has no factories: a factory filter keeps the page's agents that name it.
+   */
+  async list(caller: RunCreatorInfo, query: PageRequest & { factory_uid?: string | undefined } = {}): Promise<ListAgentIdentitiesResponse> {
+    const afterSeq = pageStart(query.cursor);
+    const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
+    const page = await this.store.page({ creatorUid: this.shared ? undefined : (caller.uid ?? ''), afterSeq, limit });
+    const agents = page.records.map(toIdentity);
+    const { factory_uid: factoryUid } = query;
+    return { agents: factoryUid === undefined ? agents : agents.filter((a) => a.factory_uid === factoryUid), page_info: pageInfo(page.nextSeq) };
   }
 
   /** Members given replace the stored ones; null clears one. */

@@ -2,11 +2,13 @@ import type { z } from 'zod';
 import {
   AgentIdentitySchema,
   CreateAgentIdentityRequestSchema,
+  ListAgentIdentitiesQuerySchema,
   ListAgentIdentitiesResponseSchema,
   ListAgentSkillsQuerySchema,
   ListAgentSkillsResponseSchema,
   ListEnvironmentsQuerySchema,
   ListEnvironmentsResponseSchema,
+  ListSchedulesQuerySchema,
   ListSchedulesResponseSchema,
   ScheduleCreateRequestSchema,
   ScheduleDeleteResponseSchema,
@@ -41,7 +43,12 @@ export function catalogOpenApi({ input, output, ref, json, problem }: OpenApiHel
   return {
     paths: {
       '/agent/schedules': {
-        get: { operationId: 'listSchedules', summary: 'Every schedule', responses: { ...ok('The schedules', 'ListSchedulesResponse'), ...errors } },
+        get: {
+          operationId: 'listSchedules',
+          summary: 'A page of the caller’s schedules, oldest first',
+          parameters: query(ListSchedulesQuerySchema),
+          responses: { ...ok('The schedules', 'ListSchedulesResponse'), ...errors },
+        },
         post: {
           operationId: 'createSchedule',
           summary: 'A schedule that starts a run at each tick of a 5-field cron expression',
@@ -83,7 +90,12 @@ export function catalogOpenApi({ input, output, ref, json, problem }: OpenApiHel
         },
       },
       '/agent/identities': {
-        get: { operationId: 'listIdentities', responses: { ...ok('The named agents', 'ListAgentIdentitiesResponse'), ...errors } },
+        get: {
+          operationId: 'listIdentities',
+          summary: 'A page of the caller’s named agents, oldest first',
+          parameters: query(ListAgentIdentitiesQuerySchema),
+          responses: { ...ok('The named agents', 'ListAgentIdentitiesResponse'), ...errors },
+        },
         post: {
           operationId: 'createIdentity',
           requestBody: { required: true, content: json(ref('CreateAgentIdentityRequest')) },

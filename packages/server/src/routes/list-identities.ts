@@ -2,7 +2,7 @@ import { ListAgentIdentitiesQuerySchema } from '@agent-runs/core/contract';
 import { invalidInput } from '../domain/invalid-request-input.js';
 import type { Route } from '../http/route.js';
 
-/** `GET /agent/identities`: every named agent, oldest first. */
+/** `GET /agent/identities?limit=&cursor=`: a page of the caller's named agents, oldest first. */
 export const listIdentitiesRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/identities',
@@ -10,6 +10,6 @@ export const listIdentitiesRoute: Route = {
   async handle({ url, app, caller }) {
     const parsed = ListAgentIdentitiesQuerySchema.safeParse(Object.fromEntries(url.searchParams));
     if (!parsed.success) throw invalidInput(parsed.error, 'query');
-    return { agents: await app.identities.list(caller, parsed.data.factory_uid) };
+    return app.identities.list(caller, parsed.data);
   },
 };

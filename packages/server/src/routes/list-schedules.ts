@@ -1,13 +1,15 @@
+import { ListSchedulesQuerySchema } from '@agent-runs/core/contract';
+import { invalidInput } from '../domain/invalid-request-input.js';
 import type { Route } from '../http/route.js';
-import { rejectQuery } from './reject-query.js';
 
-/** `GET /agent/schedules`: every schedule, oldest first. */
+/** `GET /agent/schedules?limit=&cursor=`: a page of the caller's schedules, oldest first. */
 export const listSchedulesRoute: Route = {
   method: 'GET',
   path: '/api/v1/agent/schedules',
   auth: true,
   async handle({ url, app, caller }) {
-    rejectQuery(url.searchParams);
-    return { schedules: await app.schedules.list(caller) };
+    const parsed = ListSchedulesQuerySchema.safeParse(Object.fromEntries(url.searchParams));
+    if (!parsed.success) throw invalidInput(parsed.error, 'query');
+    return app.schedules.list(caller, parsed.data);
   },
 };

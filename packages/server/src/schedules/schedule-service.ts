@@ -1,9 +1,12 @@
 import {
+  PAGE_LIMIT_DEFAULT,
   ScheduleCreateRequestSchema,
   ScheduleUpdateRequestSchema,
+  type ListSchedulesResponse,
   type RunCreatorInfo,
   type ScheduledAgentItem,
 } from '@agent-runs/core/contract';
+import { pageInfo, pageStart, type PageRequest } from '../store/owned-page.js';
 import type { EnvironmentRegistry } from '../catalog/environment-registry.js';
 import { NotFoundError } from '../domain/domain-errors.js';
 import type { ServerClock } from '../domain/server-clock.js';
@@ -53,8 +56,12 @@ export class ScheduleService {
     return this.toItem(await this.getOrThrow(id, caller));
   }
 
-  async list(caller: RunCreatorInfo): Promise<ScheduledAgentItem[]> {
-    return (await this.store.list()).filter((s) => this.visible(s, caller)).map((s) => this.toItem(s));
+  /** A page of the caller's schedules (every one when shared), oldest first, narrowed in the query. */
+  async list(caller: RunCreatorInfo, query: PageRequest = {}): Promise<ListSchedulesResponse> {
+    const afterSeq = pageStart(query.cursor);
+    const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
+    const page = await this.store.page({ creatorUid: this.shared ? undefined : (caller.uid ?? ''), afterSeq, limit });
+    return { schedules: page.records.map((s) => this.toItem(s)), page_info: pageInfo(page.nextSeq) };
   }
 
   /** PUT: the whole definition replaced; the next tick recomputed from now. */

@@ -1,3 +1,5 @@
+import type { OwnedPage, OwnedPageQuery } from './owned-page.js';
+
 /** A named agent as stored: its members as the caller gave them, plus bookkeeping. */
 export interface IdentityRecord {
   uid: string;
@@ -16,6 +18,8 @@ export interface IdentityStore {
   get(uid: string): Promise<IdentityRecord | undefined>;
   /** Oldest first. */
   list(): Promise<IdentityRecord[]>;
+  /** A page, oldest first, of one creator's named agents (or all), filtered in the query. */
+  page(query: OwnedPageQuery): Promise<OwnedPage<IdentityRecord>>;
   replace(identity: IdentityRecord): Promise<boolean>;
   delete(uid: string): Promise<boolean>;
 }

@@ -7,6 +7,7 @@ import {
   type IdentityRow,
 } from './identity-table.js';
 import type { IdentityRecord, IdentityStore } from './identity-store.js';
+import { toOwnedPage, type OwnedPage, type OwnedPageQuery } from './owned-page.js';
 import { postgresDialect } from './sql-dialect.js';
 import { insertStatement, updateStatement } from './table-description.js';
 
@@ -29,6 +30,15 @@ export class PostgresIdentityStore implements IdentityStore {
   async list(): Promise<IdentityRecord[]> {
     const { rows } = await this.pool.query<IdentityRow>(`SELECT ${COLUMNS} FROM agent_identities ORDER BY seq`);
     return rows.map(toRecord);
+  }
+
+  async page({ creatorUid, afterSeq, limit }: OwnedPageQuery): Promise<OwnedPage<IdentityRecord>> {
+    const mine = creatorUid === undefined ? '' : 'AND creator_uid = $3';
+    const { rows } = await this.pool.query<IdentityRow & { seq: string }>(
+      `SELECT seq, ${COLUMNS} FROM agent_identities WHERE seq > $1 ${mine} ORDER BY seq LIMIT $2`,
+      creatorUid === undefined ? [afterSeq, limit + 1] : [afterSeq, limit + 1, creatorUid],
+    );
+    return toOwnedPage(rows, limit, toRecord);
   }
 
   async replace(identity: IdentityRecord): Promise<boolean> {

@@ -10,6 +10,7 @@ import {
 import { postgresDialect } from './sql-dialect.js';
 import { insertStatement, updateStatement } from './table-description.js';
 import type { FiringResult, ScheduleRecord, ScheduleStore } from './schedule-store.js';
+import { toOwnedPage, type OwnedPage, type OwnedPageQuery } from './owned-page.js';
 
 const INSERT = insertStatement(SCHEDULES_TABLE, postgresDialect);
 const REPLACE = updateStatement(SCHEDULES_TABLE, postgresDialect, SCHEDULE_REPLACED_COLUMNS, 'id');
@@ -30,6 +31,15 @@ export class PostgresScheduleStore implements ScheduleStore {
   async list(): Promise<ScheduleRecord[]> {
     const { rows } = await this.pool.query<ScheduleRow>(`SELECT ${COLUMNS} FROM schedules ORDER BY seq`);
     return rows.map(toRecord);
+  }
+
+  async page({ creatorUid, afterSeq, limit }: OwnedPageQuery): Promise<OwnedPage<ScheduleRecord>> {
+    const mine = creatorUid === undefined ? '' : "AND coalesce(creator::json->>'uid', '') = $3";
+    const { rows } = await this.pool.query<ScheduleRow & { seq: string }>(
+      `SELECT seq, ${COLUMNS} FROM schedules WHERE seq > $1 ${mine} ORDER BY seq LIMIT $2`,
+      creatorUid === undefined ? [afterSeq, limit + 1] : [afterSeq, limit + 1, creatorUid],
+    );
+    return toOwnedPage(rows, limit, toRecord);
   }
 
   async replace(schedule: ScheduleRecord): Promise<boolean> {

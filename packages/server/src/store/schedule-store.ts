@@ -1,4 +1,5 @@
 import type { AmbientAgentConfig, RunCreatorInfo } from '@agent-runs/core/contract';
+import type { OwnedPage, OwnedPageQuery } from './owned-page.js';
 
 /** What each firing of a schedule puts in its run. */
 export interface ScheduleBody {
@@ -38,6 +39,8 @@ export interface ScheduleStore {
   get(id: string): Promise<ScheduleRecord | undefined>;
   /** Oldest first. */
   list(): Promise<ScheduleRecord[]>;
+  /** A page, oldest first, of one creator's schedules (or all), filtered in the query. */
+  page(query: OwnedPageQuery): Promise<OwnedPage<ScheduleRecord>>;
   /** Replaces a schedule's definition and timing; false when it no longer exists. */
   replace(schedule: ScheduleRecord): Promise<boolean>;
   delete(id: string): Promise<boolean>;

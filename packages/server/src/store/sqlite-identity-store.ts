@@ -7,6 +7,7 @@ import {
   type IdentityRow,
 } from './identity-table.js';
 import type { IdentityRecord, IdentityStore } from './identity-store.js';
+import { toOwnedPage, type OwnedPage, type OwnedPageQuery } from './owned-page.js';
 import { sqliteDialect } from './sql-dialect.js';
 import { insertStatement, updateStatement } from './table-description.js';
 
@@ -21,7 +22,7 @@ export class SqliteIdentityStore implements IdentityStore {
   private readonly all: Database.Statement;
   private readonly deleteOne: Database.Statement;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     this.insertOne = db.prepare(INSERT.sql);
     this.replaceOne = db.prepare(REPLACE.sql);
     this.byUid = db.prepare(`SELECT ${COLUMNS} FROM agent_identities WHERE uid = ?`);
@@ -40,6 +41,14 @@ export class SqliteIdentityStore implements IdentityStore {
 
   async list(): Promise<IdentityRecord[]> {
     return (this.all.all() as IdentityRow[]).map(toRecord);
+  }
+
+  async page({ creatorUid, afterSeq, limit }: OwnedPageQuery): Promise<OwnedPage<IdentityRecord>> {
+    const mine = creatorUid === undefined ? '' : 'AND creator_uid = ?';
+    const rows = this.db
+      .prepare(`SELECT seq, ${COLUMNS} FROM agent_identities WHERE seq > ? ${mine} ORDER BY seq LIMIT ?`)
+      .all(...(creatorUid === undefined ? [afterSeq, limit + 1] : [afterSeq, creatorUid, limit + 1])) as (IdentityRow & { seq: number })[];
+    return toOwnedPage(rows, limit, toRecord);
   }
 
   async replace(identity: IdentityRecord): Promise<boolean> {

@@ -9,6 +9,7 @@ import {
 import type { FiringResult, ScheduleRecord, ScheduleStore } from './schedule-store.js';
 import { sqliteDialect } from './sql-dialect.js';
 import { insertStatement, updateStatement } from './table-description.js';
+import { toOwnedPage, type OwnedPage, type OwnedPageQuery } from './owned-page.js';
 
 const INSERT = insertStatement(SCHEDULES_TABLE, sqliteDialect);
 const REPLACE = updateStatement(SCHEDULES_TABLE, sqliteDialect, SCHEDULE_REPLACED_COLUMNS, 'id');
@@ -50,6 +51,14 @@ export class SqliteScheduleStore implements ScheduleStore {
 
   async list(): Promise<ScheduleRecord[]> {
     return (this.db.prepare(`SELECT ${COLUMNS} FROM schedules ORDER BY seq`).all() as ScheduleRow[]).map(toRecord);
+  }
+
+  async page({ creatorUid, afterSeq, limit }: OwnedPageQuery): Promise<OwnedPage<ScheduleRecord>> {
+    const mine = creatorUid === undefined ? '' : "AND IFNULL(json_extract(creator, '$.uid'), '') = ?";
+    const rows = this.db
+      .prepare(`SELECT seq, ${COLUMNS} FROM schedules WHERE seq > ? ${mine} ORDER BY seq LIMIT ?`)
+      .all(...(creatorUid === undefined ? [afterSeq, limit + 1] : [afterSeq, creatorUid, limit + 1])) as (ScheduleRow & { seq: number })[];
+    return toOwnedPage(rows, limit, toRecord);
   }
 
   async replace(schedule: ScheduleRecord): Promise<boolean> {

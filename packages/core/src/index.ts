@@ -9,6 +9,7 @@ export { Sessions } from './resources/sessions.js';
 export { Conversations } from './resources/conversations.js';
 export { Schedules } from './resources/schedules.js';
 export { Environments } from './resources/environments.js';
+export { Models } from './resources/models.js';
 export { Skills } from './resources/skills.js';
 export { Agents, Identities } from './resources/agents.js';
 export type { RunStreamEvent, RunEventsOptions } from './wait/follow-run-events.js';
@@ -141,6 +142,7 @@ export {
   type ListEnvironmentsResponse,
   type ListEnvironmentsQuery,
 } from './contract/cloud-environment.js';
+export { ListModelsResponseSchema, ModelInfoSchema, type ListModelsResponse, type ModelInfo } from './contract/list-models.js';
 export {
   AgentSkillSourceSchema,
   AgentSkillVariantSchema,

@@ -20,6 +20,34 @@ const EnvironmentSchema = z.strictObject({
   setup_commands: z.array(z.string({ error: 'each setup command must be a string' }).min(1)).max(50, 'at most 50 commands').optional(),
 });
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** One harness CLI: where it is, arguments put first, the server variables it gets, models it adds. */
+const HarnessSchema = z.strictObject({
+  command: z.string().trim().min(1, 'must be the CLI\'s path or a command name on PATH').optional(),
+  args: z.array(z.string()).max(50, 'at most 50 arguments').optional(),
+  env: z.array(z.string().regex(ENV_NAME, 'must be an environment variable name (letters, digits, _)')).max(100).optional(),
+  models: z
+    .array(
+      z.strictObject({
+        id: z.string().trim().min(1, 'must be the model id the harness takes'),
+        display_name: z.string().min(1).optional(),
+        vision_supported: z.boolean().optional(),
+        reasoning_level: z.string().min(1).optional(),
+      }),
+    )
+    .max(100)
+    .optional(),
+});
+
+/** The `harnesses:` section: the default harness and each harness's settings. */
+const HarnessesSchema = z.strictObject({
+  default: z.enum(['claude', 'codex', 'gemini'], { error: 'must be claude, codex or gemini' }).optional(),
+  claude: HarnessSchema.optional(),
+  codex: HarnessSchema.optional(),
+  gemini: HarnessSchema.optional(),
+});
+
 /**
  * The server's configuration file (JSON or YAML). Strict: a misspelt key is named rather
  * than ignored. Relative paths are relative to the file.
@@ -30,6 +58,7 @@ export const ConfigFileSchema = z.strictObject({
   environments: z
     .record(z.string().regex(/^[\w.-]{1,100}$/, 'an environment id is 1-100 letters, digits, ".", "_" or "-"'), EnvironmentSchema)
     .optional(),
+  harnesses: HarnessesSchema.optional(),
 });
 
 export type ConfigFile = z.output<typeof ConfigFileSchema>;

@@ -3,10 +3,11 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { issuePath } from '@agent-runs/core/contract';
 import { isTimeZone } from '../schedules/cron.js';
-import { ConfigFileSchema } from './config-file-schema.js';
+import { ConfigFileSchema, type ConfigFile } from './config-file-schema.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
 import { type EnvironmentConfig, type RepoSource, type ServerConfig } from '../domain/server-config.js';
 import { NamedSecrets } from '../domain/named-secrets.js';
+import { HARNESS_NAMES, type HarnessesConfig } from '../domain/harness-config.js';
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
@@ -99,5 +100,23 @@ export function loadConfigFile(path: string): ServerConfig {
     });
     return { id, name: env.name ?? id, description: env.description, repos, setupCommands: env.setup_commands ?? [] };
   });
-  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets() };
+  const harnesses = harnessesConfig(config.harnesses, base);
+  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(), harnesses };
+}
+
+/** The `harnesses:` section with a command given as a relative path made absolute. */
+function harnessesConfig(section: ConfigFile['harnesses'], base: string): HarnessesConfig {
+  const settings: HarnessesConfig['settings'] = {};
+  for (const name of HARNESS_NAMES) {
+    const h = section?.[name];
+    if (!h) continue;
+    const command = h.command && h.command.includes('/') && !isAbsolute(h.command) ? resolve(base, h.command) : h.command;
+    settings[name] = {
+      command,
+      args: h.args ?? [],
+      env: h.env ?? [],
+      models: (h.models ?? []).map((m) => ({ id: m.id, displayName: m.display_name ?? m.id, visionSupported: m.vision_supported ?? false, reasoningLevel: m.reasoning_level })),
+    };
+  }
+  return { default: section?.default, settings };
 }

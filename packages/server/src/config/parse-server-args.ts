@@ -31,6 +31,7 @@ export const SERVER_ENV = {
   sharedRuns: 'AGENT_RUNS_SERVER_SHARED_RUNS',
   databaseUrl: 'AGENT_RUNS_SERVER_DATABASE_URL',
   lease: 'AGENT_RUNS_SERVER_LEASE',
+  harness: 'AGENT_RUNS_SERVER_HARNESS',
 } as const;
 
 // [flag, description, environment variable]
@@ -56,6 +57,7 @@ const HELP_ROWS: [string, string, string][] = [
   ['--allowed-host <name[:port]>', 'Also answer requests addressed to this name (besides loopback names and --public-url); repeat for several. The variable takes a comma-separated list.', SERVER_ENV.allowedHosts],
   ['--config <file>', 'Configuration file (JSON or YAML): environments, skill directories, schedule time zone.', SERVER_ENV.configFile],
   ['--shared-runs', 'Let every key read and cancel every run (by default a key sees only its own principal\'s runs).', `${SERVER_ENV.sharedRuns}=1`],
+  ['--harness <name>', 'The harness of runs that name none (or name oz): claude, codex or gemini (the CLI on PATH or at harnesses.<name>.command in the configuration file). Default the file\'s harnesses.default, else the executor.', SERVER_ENV.harness],
   ['--quiet', 'Print nothing.', ''],
   ['--help', 'Show this help.', ''],
 ];
@@ -179,6 +181,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         'allowed-host': { type: 'string', multiple: true },
         'agent-env': { type: 'string', multiple: true },
         'shared-runs': { type: 'boolean' },
+        harness: { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -217,6 +220,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   set('configFile', values.config ?? env[SERVER_ENV.configFile]);
   set('allowedHosts', values['allowed-host'] ?? listFrom(env[SERVER_ENV.allowedHosts]));
   set('agentEnv', values['agent-env'] ?? listFrom(env[SERVER_ENV.agentEnv]));
+  set('harness', (values.harness ?? env[SERVER_ENV.harness]) as ServerOptions['harness']);
   if (values['shared-runs'] ?? truthy(env[SERVER_ENV.sharedRuns])) options.sharedRuns = true;
   return { help: false, options };
 }

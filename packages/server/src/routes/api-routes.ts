@@ -33,6 +33,7 @@ import { listIdentitiesRoute } from './list-identities.js';
 import { updateIdentityRoute } from './update-identity.js';
 import { listEnvironmentsRoute } from './list-environments.js';
 import { listSkillsRoute } from './list-skills.js';
+import { listModelsRoute } from './list-models.js';
 
 /** Every route the server answers. */
 export function apiRoutes(executorName: string): Route[] {
@@ -69,6 +70,7 @@ export function apiRoutes(executorName: string): Route[] {
     deleteIdentityRoute,
     listEnvironmentsRoute,
     listSkillsRoute,
+    listModelsRoute,
     openapiRoute,
     healthzRoute,
     sessionLiveScriptRoute,

@@ -14,6 +14,10 @@ import { CommandExecutor } from '../executors/command-executor.js';
 import { EnvironmentExecutor } from '../executors/environment-executor.js';
 import type { ProcessGroupRecord, RunExecutor } from '../executors/run-executor.js';
 import { SimulatedExecutor } from '../executors/simulated-executor.js';
+import { harnessExecutors } from '../executors/harness/harness-executors.js';
+import { HarnessRouter } from '../executors/harness/harness-router.js';
+import { HarnessSetup } from '../executors/harness/harness-setup.js';
+import { ModelCatalog } from '../catalog/model-catalog.js';
 import { ApiKeyAuth } from '../http/api-key-auth.js';
 import type { AppContext } from '../http/route.js';
 import { SessionTokens } from '../http/session-access.js';
@@ -93,9 +97,21 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const skills = new SkillCatalog(config, skillCache, opts.log);
   const identityStore = storage.identities;
   const setup = new RunSetupResolver(environments, skills, identityStore, (identity, principal) => identityVisible(identity, principal, opts.sharedRuns));
-  const executor = makeExecutor(opts, environments, (runId, group) => {
+  const recordProcessGroup = (runId: string, group: ProcessGroupRecord) => {
     store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
-  });
+  };
+  // Runs that name a harness (or all, with a default harness) go to its CLI; the rest to the executor chosen above.
+  const harnessSetup = new HarnessSetup(config.harnesses, config.secrets, process.env, opts.harness);
+  const models = new ModelCatalog(harnessSetup);
+  const executor = new HarnessRouter(
+    makeExecutor(opts, environments, recordProcessGroup),
+    harnessExecutors(harnessSetup, (inner) => new EnvironmentExecutor(inner, environments, opts.workDir, opts.commandTimeoutMs, opts.agentEnv, recordProcessGroup), {
+      workRoot: opts.workDir,
+      timeoutMs: opts.commandTimeoutMs,
+    }),
+    harnessSetup,
+    (runConfig, harness) => models.problem(runConfig, harness),
+  );
   const { artifacts, conversations } = storage;
   const limits = {
     maxFileBytes: opts.maxArtifactBytes,
@@ -135,6 +151,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     schedules,
     identities: new IdentityService(identityStore, setup, environments, opts.clock, opts.sharedRuns),
     catalog: new CatalogService(environments, skills, storage.activity),
+    models,
     heartbeat: new SseHeartbeat(opts.heartbeatMs),
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     maxBodyBytes: opts.maxBodyBytes,

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIError, type RunItem } from '@agent-runs/core';
+import { main } from '@agent-runs/cli';
+import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
 import { DEFAULT_SCRIPT, startAnthropicServer, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 import { harnessCli, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
 
@@ -133,6 +135,38 @@ async function transcriptUrl(runId: string): Promise<string> {
   const res = await fetch(`${t.server.baseURL}/agent/runs/${runId}/transcript`, { headers: { authorization: `Bearer ${t.server.apiKey}` }, redirect: 'manual' });
   return new URL(res.headers.get('location')!, t.server.url).toString();
 }
+
+describe('the CLI with harnesses', () => {
+  async function cli(args: string[]) {
+    const { io, out } = capturingIo({ AGENT_RUNS_API_KEY: t.server.apiKey });
+    const code = await main(['--base-url', t.server.baseURL, ...args], { io });
+    return { code, ...out };
+  }
+
+  it('models lists what the server can run, and why the rest is unavailable', async () => {
+    const { code, stdout } = await cli(['models']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/claude-sonnet-4-5 \(default\)\s+Claude Sonnet 4\.5 \(Claude Code\)\s+ANTHROPIC\s+available/);
+    expect(stdout).toMatch(/gpt-5-codex .*ADMIN_DISABLED: Unavailable/);
+  });
+
+  it('run --harness claude --model … runs Claude Code, and get shows the harness and the usage', async () => {
+    const started = await cli(['run', 'Write hello.txt, then run the command.', '--harness', 'claude', '--model', 'claude-haiku-4-5', '--wait', '--timeout', '2m']);
+    expect(started.code, started.stderr).toBe(0);
+    const runId = /Started run (\S+)\./.exec(started.stderr)![1]!;
+    const got = await cli(['get', runId]);
+    expect(got.stdout).toMatch(/Harness\s+claude/);
+    expect(got.stdout).toMatch(/Model\s+claude-haiku-4-5/);
+    // Three turns of 135 tokens at Haiku's prices.
+    expect(got.stdout).toMatch(/Usage\s+405 tokens, \$0\.0006/);
+  }, 120_000);
+
+  it('run --harness with a harness the server does not know names the flag', async () => {
+    const { code, stderr } = await cli(['run', 'hi', '--harness', 'cursor']);
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('--harness');
+  });
+});
 
 describe('Claude Code that cannot run', () => {
   it('a crashing CLI ends the run FAILED with its last lines', async () => {

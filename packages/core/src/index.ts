@@ -282,6 +282,7 @@ export {
 } from './format/duration.js';
 export { visibleText, type VisibleTextOptions } from './format/visible-text.js';
 export { runDurationMs, describeState, runHeadline, runSummaryRows, summarizeRun } from './format/run-summary.js';
+export { formatUsage, formatUsd } from './format/usage-line.js';
 export { parseMcpServersInput } from './input/mcp-servers-input.js';
 export { environmentIdFor, agentUidFor, identityUidFor } from './input/ids-from-names.js';
 export { summarizeArtifact, firstPullRequest, runArtifacts, type ArtifactSummary } from './format/artifact-summary.js';

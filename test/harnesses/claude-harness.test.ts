@@ -83,6 +83,9 @@ describe('Claude Code as the run harness, against a scripted Anthropic server', 
     expect(model.agentTurns().every((r) => r.apiKey === KEY)).toBe(true);
     const transcript = await (await fetch(await transcriptUrl(run.run_id))).text();
     for (const text of [output, JSON.stringify(run), transcript]) expect(text).not.toContain(KEY);
+    // The transcript holds the harness's raw stream, its result line included.
+    const harnessLines = transcript.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; line?: string }).filter((l) => l.kind === 'harness');
+    expect(harnessLines.some((l) => l.line!.includes('"type":"result"'))).toBe(true);
 
     // The follow-up resumes the session: its first request carries the earlier turns.
     const before = model.agentTurns().length;

@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatElapsed } from '@agent-runs/core';
@@ -229,5 +229,19 @@ export class HarnessExecutor implements RunExecutor {
     const how = signal ? `was ended by ${signal}` : `exited with code ${code}`;
     const last = tail.join('\n').slice(-TAIL_CHARS);
     return failed(last ? `The ${this.harness} CLI ${how}; its last lines:\n${last}` : `The ${this.harness} CLI ${how}.`);
+  }
+}
+
+/** The raw harness streams of a run's executions, as transcript lines (`kind: "harness"`), oldest first. */
+export function harnessTranscriptLines(workRoot: string, runId: string): string[] {
+  const lines: string[] = [];
+  for (let execution = 1; ; execution++) {
+    const path = harnessTranscriptPath(workRoot, runId, execution);
+    if (!existsSync(path)) {
+      // An execution that was not a harness's has no stream; the next one may.
+      if (!existsSync(join(protocolDir(workRoot, runId), 'executions', String(execution)))) return lines;
+      continue;
+    }
+    for (const line of readFileSync(path, 'utf8').split('\n')) if (line) lines.push(JSON.stringify({ kind: 'harness', execution, line }));
   }
 }

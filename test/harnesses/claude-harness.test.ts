@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIError, type RunItem } from '@agent-runs/core';
 import { main } from '@agent-runs/cli';
 import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
+import { binEnv, connectStdio } from '../../packages/mcp/test/support/mcp-harness.js';
 import { DEFAULT_SCRIPT, startAnthropicServer, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 import { harnessCli, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
 
@@ -169,6 +170,21 @@ describe('the CLI with harnesses', () => {
     expect(code).not.toBe(0);
     expect(stderr).toContain('--harness');
   });
+});
+
+describe('the MCP server with harnesses', () => {
+  it('create_run takes harness and model into config.harness', async () => {
+    const mcp = await connectStdio(binEnv(t.server));
+    try {
+      const result = await mcp.client.callTool({ name: 'create_run', arguments: { prompt: 'Write hello.txt, then run the command.', harness: 'claude', model: 'claude-haiku-4-5' } });
+      const runId = (result.structuredContent as { run_id: string }).run_id;
+      const run = await t.client.runs.wait(runId, { timeout: 60_000 });
+      expect(run.agent_config?.harness).toMatchObject({ type: 'claude', model_id: 'claude-haiku-4-5' });
+      expect(run.state).toBe('SUCCEEDED');
+    } finally {
+      await mcp.close();
+    }
+  }, 90_000);
 });
 
 describe('Claude Code that cannot run', () => {

@@ -43,6 +43,9 @@ beforeAll(async () => {
   t = await startHarnessServer(
     { claude: { command: harnessCli('claude'), env: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'] } },
     { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url },
+    {},
+    // A working directory that is a git repository, for the changes.patch the agent leaves.
+    { environments: { repo: { setup_commands: ['git init -q . && git -c user.email=t@example.com -c user.name=t commit -q --allow-empty -m start'] } } },
   );
 }, 60_000);
 afterAll(async () => {
@@ -98,6 +101,20 @@ describe('Claude Code as the run harness, against a scripted Anthropic server', 
     expect(JSON.stringify(messages)).toContain('Write hello.txt, then run the command.');
     expect(JSON.stringify(messages)).toContain('Now say that again.');
     expect(after.request_usage?.total_tokens).toBe(6 * 135);
+  }, 120_000);
+
+  it('in a git working directory, what the agent changed is a changes.patch artifact', async () => {
+    const created = await t.client.runs.create({ prompt: 'Write hello.txt, then run the command.', config: { harness: claude, environment_id: 'repo' } });
+    const run = await t.client.runs.wait(created.run_id, { timeout: 90_000 });
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const patch = run.artifacts?.find((a) => a.artifact_type === 'FILE' && (a.data as { filename?: string }).filename === 'changes.patch');
+    expect(patch).toBeDefined();
+    const data = patch!.data as { artifact_uid: string };
+    const artifact = (await t.client.artifacts.get(data.artifact_uid)) as { data: { download_url: string } };
+    const text = await (await fetch(artifact.data.download_url)).text();
+    expect(text).toContain('+++ b/hello.txt');
+    expect(text).toContain('+hello from the scripted model');
+    expect(text).toContain('+shell-ran');
   }, 120_000);
 
   it('cancel ends the harness and everything it started', async () => {

@@ -23,10 +23,15 @@ export interface HarnessTestServer {
  * A local server whose configuration file's `harnesses:` section is `harnesses`, with the
  * server variables `env` set while it starts (the harness keys and base URLs it passes on).
  */
-export async function startHarnessServer(harnesses: Record<string, unknown>, env: Record<string, string>, options: ServerOptions = {}): Promise<HarnessTestServer> {
+export async function startHarnessServer(
+  harnesses: Record<string, unknown>,
+  env: Record<string, string>,
+  options: ServerOptions = {},
+  moreConfig: Record<string, unknown> = {},
+): Promise<HarnessTestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-runs-harness-test-'));
   const configFile = join(dir, 'config.json');
-  writeFileSync(configFile, JSON.stringify({ harnesses }));
+  writeFileSync(configFile, JSON.stringify({ harnesses, ...moreConfig }));
   const workDir = join(dir, 'work');
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);

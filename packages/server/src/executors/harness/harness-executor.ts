@@ -12,6 +12,7 @@ import { endGroup } from '../process-group.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from '../run-executor.js';
 import { runWorkDir } from '../run-work-dir.js';
 import type { HarnessSetup } from './harness-setup.js';
+import { changesPatch, recordChangesStart } from './changes-patch.js';
 import { harnessPrompt } from './harness-prompt.js';
 import { LineSplitter } from './line-splitter.js';
 import { maskSecrets } from './mask-secrets.js';
@@ -74,6 +75,8 @@ export class HarnessExecutor implements RunExecutor {
     const workDir = runWorkDir(workRoot, run.id);
     mkdirSync(workDir, { recursive: true, mode: 0o700 });
     const files = prepareExecutionFiles(workRoot, run.id, input);
+    // What the repositories hold now, so the end can hand back exactly what the agent changed.
+    const changesStart = recordChangesStart(workDir);
     const stateDir = join(protocolDir(workRoot, run.id), 'harness', this.harness);
     mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     const harness = run.agentConfig.harness;
@@ -195,6 +198,9 @@ export class HarnessExecutor implements RunExecutor {
       flushUsage();
       await Promise.race([stateWrites, sleep(STATE_WRITE_WAIT_MS)]);
       const report = readAgentReport(files, input);
+      const changes = changesPatch(workDir, changesStart);
+      if (changes.note) onOutput(`[agent-runs] ${changes.note}\n`);
+      if (changes.artifact) report.artifacts.push(changes.artifact);
       const outcome = this.outcome({ code, signal, error, timedOut, result, tail });
       const statusMessage = outcome.statusMessage ? { ...outcome.statusMessage, message: mask(outcome.statusMessage.message) } : undefined;
       return { ...outcome, ...(statusMessage ? { statusMessage } : {}), artifacts: report.artifacts, takenFollowups: report.takenFollowups };

@@ -12,6 +12,7 @@ export default defineConfig({
     maxConcurrency: 2,
     // AGENT_RUNS_TEST_DATABASE_URL for the PostgreSQL tests: the given one, or a throwaway
     // cluster started for the run (skipped loudly without PostgreSQL).
-    globalSetup: ['test/support/postgres-global-setup.ts'],
+    // The pinned harness CLIs (Claude Code, Codex, Gemini CLI), installed into their cache when missing.
+    globalSetup: ['test/support/postgres-global-setup.ts', 'test/support/harness-global-setup.ts'],
   },
 });

@@ -110,7 +110,12 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
     if (value) (config as Record<string, string>)[key] = value;
   };
   setConfig('name', 'name');
-  setConfig('model', 'model_id');
+  const harness = get('harness');
+  if (harness) {
+    if (!['claude', 'codex', 'gemini', 'oz'].includes(harness)) problems.push(`Input "harness" must be claude, codex, gemini or oz, got "${harness}".`);
+    // With a harness the model is the harness's own model option.
+    else config.harness = { type: harness, ...(get('model') ? { model_id: get('model')! } : {}) };
+  } else setConfig('model', 'model_id');
   setConfig('base-prompt', 'base_prompt');
   setConfig('environment', 'environment_id');
   const mcp = get('mcp-servers');

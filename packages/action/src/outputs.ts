@@ -17,6 +17,8 @@ export function runOutputs(run: RunItem): Record<string, string> {
     'pr-branch': pullRequest?.branch ?? '',
     artifacts: JSON.stringify(runArtifacts(run)),
     result: run.status_message?.message ?? '',
+    'cost-usd': run.request_usage?.inference_cost_usd === undefined ? '' : String(run.request_usage.inference_cost_usd),
+    'total-tokens': run.request_usage?.total_tokens === undefined ? '' : String(run.request_usage.total_tokens),
   };
 }
 

@@ -5,6 +5,7 @@ import { Runs } from './resources/runs.js';
 import { Sessions } from './resources/sessions.js';
 import { Agents } from './resources/agents.js';
 import { Environments } from './resources/environments.js';
+import { Models } from './resources/models.js';
 import { Skills } from './resources/skills.js';
 import { Schedules } from './resources/schedules.js';
 import { Artifacts } from './resources/artifacts.js';
@@ -39,6 +40,8 @@ export class AgentRunsClient {
   readonly webhooks: Webhooks;
   /** Where runs execute. */
   readonly environments: Environments;
+  /** The models runs can use (`GET /agent/models`). */
+  readonly models: Models;
   /** Skills that serve as base prompts (`GET /agent`). */
   readonly skills: Skills;
   /** Named agents: a prompt, skills, MCP servers and an environment under one name (`/agent/identities`). */
@@ -73,6 +76,7 @@ export class AgentRunsClient {
     this.schedules = new Schedules(send);
     this.webhooks = new Webhooks(send);
     this.environments = new Environments(send);
+    this.models = new Models(send);
     this.skills = new Skills(send);
     this.agents = new Agents(send);
     this.identities = this.agents;

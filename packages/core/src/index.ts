@@ -10,6 +10,7 @@ export { Conversations } from './resources/conversations.js';
 export { Schedules } from './resources/schedules.js';
 export { Webhooks } from './resources/webhooks.js';
 export { Environments } from './resources/environments.js';
+export { Models } from './resources/models.js';
 export { Skills } from './resources/skills.js';
 export { Agents, Identities } from './resources/agents.js';
 export type { RunStreamEvent, RunEventsOptions } from './wait/follow-run-events.js';
@@ -142,6 +143,7 @@ export {
   type ListEnvironmentsResponse,
   type ListEnvironmentsQuery,
 } from './contract/cloud-environment.js';
+export { ListModelsResponseSchema, ModelInfoSchema, type ListModelsResponse, type ModelInfo } from './contract/list-models.js';
 export {
   AgentSkillSourceSchema,
   AgentSkillVariantSchema,
@@ -281,6 +283,7 @@ export {
 } from './format/duration.js';
 export { visibleText, type VisibleTextOptions } from './format/visible-text.js';
 export { runDurationMs, describeState, runHeadline, runSummaryRows, summarizeRun } from './format/run-summary.js';
+export { formatUsage, formatUsd } from './format/usage-line.js';
 export { parseMcpServersInput } from './input/mcp-servers-input.js';
 export { environmentIdFor, agentUidFor, identityUidFor } from './input/ids-from-names.js';
 export { summarizeArtifact, firstPullRequest, runArtifacts, type ArtifactSummary } from './format/artifact-summary.js';

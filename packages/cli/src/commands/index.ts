@@ -13,6 +13,7 @@ import { serveCommand } from './serve.js';
 import { waitCommand } from './wait.js';
 import { agentsCommand } from './agents.js';
 import { environmentsCommand } from './environments.js';
+import { modelsCommand } from './models.js';
 import { schedulesCommand } from './schedules.js';
 import { skillsCommand } from './skills.js';
 import { webhooksCommand } from './webhooks.js';
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   schedulesCommand,
   webhooksCommand,
   environmentsCommand,
+  modelsCommand,
   skillsCommand,
   agentsCommand,
   serveCommand,

@@ -11,12 +11,20 @@ export const RUN_FLAG_NAMES: IssueNames = {
   team: '--team',
   'config.name': '--name',
   'config.model_id': '--model',
+  'config.harness.type': '--harness',
+  'config.harness.model_id': '--model',
+  'agent_config.harness.type': '--harness',
+  'agent_config.harness.model_id': '--model',
+  'agent_config.model_id': '--model',
   'config.base_prompt': '--base-prompt',
   'config.mcp_servers': '--mcp',
   'config.computer_use_enabled': '--computer-use',
   'config.idle_timeout_minutes': '--idle-timeout',
   'config.worker_host': '--worker-host',
 };
+
+/** The harnesses a run may name (`oz` is the server's default one). */
+const HARNESSES = ['claude', 'codex', 'gemini', 'oz'];
 
 function minutes(flags: ParsedFlags): number | undefined {
   const text = flags.string('idle-timeout');
@@ -36,7 +44,13 @@ export function runRequestFromFlags(flags: ParsedFlags): RunAgentRequest {
     if (value !== undefined) config[key] = value;
   };
   set('name', flags.nonEmpty('name'));
-  set('model_id', flags.nonEmpty('model'));
+  const harness = flags.nonEmpty('harness');
+  // With a harness the model is the harness's (its own model option); without one, the run's.
+  if (harness !== undefined) {
+    if (!HARNESSES.includes(harness)) throw new UsageError(`--harness must be one of ${HARNESSES.join(', ')}, got "${harness}".`, flags.command);
+    const model = flags.nonEmpty('model');
+    config.harness = { type: harness, ...(model !== undefined ? { model_id: model } : {}) };
+  } else set('model_id', flags.nonEmpty('model'));
   set('base_prompt', flags.nonEmpty('base-prompt'));
   set('worker_host', flags.nonEmpty('worker-host'));
   set('idle_timeout_minutes', minutes(flags));

@@ -16,6 +16,7 @@ export * from './page-query.js';
 export * from './user-profile.js';
 export * from './run-mode.js';
 export * from './cloud-environment.js';
+export * from './list-models.js';
 export * from './agent-skill.js';
 export * from './schedule.js';
 export * from './agent-identity.js';

@@ -1,3 +1,4 @@
+import { formatUsage } from './usage-line.js';
 import type { RunItem } from '../contract/run-item.js';
 import { isTerminalState } from '../contract/run-state.js';
 import { formatElapsed } from './duration.js';
@@ -54,11 +55,15 @@ export function runSummaryRows(run: RunItem): Array<[string, string]> {
     ['State', run.state],
     ['Title', run.title],
   ];
-  const model = run.agent_config?.model_id;
+  const harness = run.agent_config?.harness;
+  if (harness?.type) rows.push(['Harness', harness.type]);
+  const model = harness?.model_id || run.agent_config?.model_id;
   if (model) rows.push(['Model', model]);
   const duration = runDurationMs(run);
   if (duration !== undefined) rows.push(['Duration', formatElapsed(duration)]);
   if (run.session_link) rows.push(['Session', run.session_link]);
+  const usage = formatUsage(run.request_usage);
+  if (usage) rows.push(['Usage', usage]);
   if (run.status_message?.message) rows.push(['Status', run.status_message.message]);
   return rows;
 }

@@ -31,6 +31,15 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
           .optional()
           .describe('The environment to run in, by name or id (see list_environments); sets config.environment_id'),
         agent: z.string().min(1).optional().describe('A named agent whose defaults the run takes, by name or id (see list_agents)'),
+        harness: z
+          .enum(['claude', 'codex', 'gemini', 'oz'])
+          .optional()
+          .describe('The agent CLI that runs the task: claude (Claude Code), codex, gemini, or oz (the server default); sets config.harness.type'),
+        model: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('The model id (GET /agent/models lists them); with harness it sets config.harness.model_id, else config.model_id'),
         team: request.team,
         config: request.config,
       }),
@@ -42,8 +51,10 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         // A missing prompt, or an environment or agent the server lacks, is asked of the user.
         const resolved = await resolveCreateRunInputs(server, ctx.client, ask, given);
         if (resolved.kind === 'answer') return resolved.result;
-        const { environment, agent, ...args } = { ...given, ...resolved.inputs };
+        const { environment, agent, harness, model, ...args } = { ...given, ...resolved.inputs };
         const body = { ...args } as RunAgentRequest & { agent_identity_uid?: string };
+        if (harness !== undefined) body.config = { ...body.config, harness: { ...body.config?.harness, type: harness, ...(model !== undefined ? { model_id: model } : {}) } };
+        else if (model !== undefined) body.config = { ...body.config, model_id: model };
         if (environment !== undefined) {
           body.config = { ...body.config, environment_id: await environmentIdFor(ctx.client.environments, environment, 'environment', 'call list_environments for them') };
         }

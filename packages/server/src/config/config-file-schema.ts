@@ -41,6 +41,34 @@ const EnvironmentSchema = z.strictObject({
   network: NetworkSchema.optional(),
 });
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** One harness CLI: where it is, arguments put first, the server variables it gets, models it adds. */
+const HarnessSchema = z.strictObject({
+  command: z.string().trim().min(1, 'must be the CLI\'s path or a command name on PATH').optional(),
+  args: z.array(z.string()).max(50, 'at most 50 arguments').optional(),
+  env: z.array(z.string().regex(ENV_NAME, 'must be an environment variable name (letters, digits, _)')).max(100).optional(),
+  models: z
+    .array(
+      z.strictObject({
+        id: z.string().trim().min(1, 'must be the model id the harness takes'),
+        display_name: z.string().min(1).optional(),
+        vision_supported: z.boolean().optional(),
+        reasoning_level: z.string().min(1).optional(),
+      }),
+    )
+    .max(100)
+    .optional(),
+});
+
+/** The `harnesses:` section: the default harness and each harness's settings. */
+const HarnessesSchema = z.strictObject({
+  default: z.enum(['claude', 'codex', 'gemini'], { error: 'must be claude, codex or gemini' }).optional(),
+  claude: HarnessSchema.optional(),
+  codex: HarnessSchema.optional(),
+  gemini: HarnessSchema.optional(),
+});
+
 /**
  * The server's configuration file (JSON or YAML). Strict: a misspelt key is named rather
  * than ignored. Relative paths are relative to the file.
@@ -59,6 +87,7 @@ export const ConfigFileSchema = z.strictObject({
   agent_user: z.string().trim().min(1, 'must name a user (name or uid[:gid])').optional(),
   network: NetworkSchema.optional(),
   sandbox_read_only: z.array(z.string().min(1, 'must be a path')).optional(),
+  harnesses: HarnessesSchema.optional(),
 });
 
 export type ConfigFile = z.output<typeof ConfigFileSchema>;

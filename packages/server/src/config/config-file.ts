@@ -3,10 +3,11 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { issuePath } from '@agent-runs/core/contract';
 import { isTimeZone } from '../schedules/cron.js';
-import { ConfigFileSchema, insideParent } from './config-file-schema.js';
+import { ConfigFileSchema, insideParent, type ConfigFile } from './config-file-schema.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
 import { type EnvironmentConfig, type RepoSource, type ServerConfig } from '../domain/server-config.js';
 import { NamedSecrets } from '../domain/named-secrets.js';
+import { HARNESS_NAMES, type HarnessesConfig } from '../domain/harness-config.js';
 import { readNetworkPolicy } from '../executors/sandbox/network-policy.js';
 import { readSecretValue } from './secret-source.js';
 
@@ -143,5 +144,23 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     network: network(['network'], config.network),
     readOnly: (config.sandbox_read_only ?? []).map((dir) => resolve(base, dir)),
   };
-  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets), sandbox };
+  const harnesses = harnessesConfig(config.harnesses, base);
+  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets), sandbox, harnesses };
+}
+
+/** The `harnesses:` section with a command given as a relative path made absolute. */
+function harnessesConfig(section: ConfigFile['harnesses'], base: string): HarnessesConfig {
+  const settings: HarnessesConfig['settings'] = {};
+  for (const name of HARNESS_NAMES) {
+    const h = section?.[name];
+    if (!h) continue;
+    const command = h.command && h.command.includes('/') && !isAbsolute(h.command) ? resolve(base, h.command) : h.command;
+    settings[name] = {
+      command,
+      args: h.args ?? [],
+      env: h.env ?? [],
+      models: (h.models ?? []).map((m) => ({ id: m.id, displayName: m.display_name ?? m.id, visionSupported: m.vision_supported ?? false, reasoningLevel: m.reasoning_level })),
+    };
+  }
+  return { default: section?.default, settings };
 }

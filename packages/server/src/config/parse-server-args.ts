@@ -35,6 +35,7 @@ export const SERVER_ENV = {
   sandbox: 'AGENT_RUNS_SERVER_SANDBOX',
   agentUser: 'AGENT_RUNS_SERVER_AGENT_USER',
   network: 'AGENT_RUNS_SERVER_NETWORK',
+  harness: 'AGENT_RUNS_SERVER_HARNESS',
 } as const;
 
 // [flag, description, environment variable]
@@ -64,6 +65,7 @@ const HELP_ROWS: [string, string, string][] = [
   ['--config <file>', 'Configuration file (JSON or YAML): environments, skill directories, schedule time zone.', SERVER_ENV.configFile],
   ['--shared-runs', 'Let every key read and cancel every run (by default a key sees only its own principal\'s runs).', `${SERVER_ENV.sharedRuns}=1`],
   ['--allow-private-webhooks', 'Let webhooks go to loopback, private and link-local addresses, and over http (development and tests only).', `${SERVER_ENV.allowPrivateWebhooks}=1`],
+  ['--harness <name>', 'The harness of runs that name none (or name oz): claude, codex or gemini (the CLI on PATH or at harnesses.<name>.command in the configuration file). Default the file\'s harnesses.default, else the executor.', SERVER_ENV.harness],
   ['--quiet', 'Print nothing.', ''],
   ['--help', 'Show this help.', ''],
 ];
@@ -191,6 +193,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         sandbox: { type: 'string' },
         'agent-user': { type: 'string' },
         network: { type: 'string' },
+        harness: { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -240,6 +243,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     const word = network.trim();
     set('network', word === 'none' || word === 'full' ? word : (listFrom(word) ?? []));
   }
+  set('harness', (values.harness ?? env[SERVER_ENV.harness]) as ServerOptions['harness']);
   if (values['shared-runs'] ?? truthy(env[SERVER_ENV.sharedRuns])) options.sharedRuns = true;
   if (values['allow-private-webhooks'] ?? truthy(env[SERVER_ENV.allowPrivateWebhooks])) options.allowPrivateWebhooks = true;
   return { help: false, options };

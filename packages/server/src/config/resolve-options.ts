@@ -29,9 +29,10 @@ function defaultWorkDir(dataDir: string | undefined): string {
 }
 
 export type ResolvedOptions = Required<
-  Omit<ServerOptions, 'command' | 'publicUrl' | 'dataDir' | 'log' | 'configFile' | 'scheduleTimeZone' | 'clock' | 'databaseUrl' | 'sandbox' | 'agentUser' | 'network'>
+  Omit<ServerOptions, 'harness' | 'command' | 'publicUrl' | 'dataDir' | 'log' | 'configFile' | 'scheduleTimeZone' | 'clock' | 'databaseUrl' | 'sandbox' | 'agentUser' | 'network'>
 > &
   Pick<ServerOptions, 'sandbox' | 'agentUser' | 'network'> & {
+  harness: ServerOptions['harness'];
   databaseUrl: string | undefined;
   configFile: string | undefined;
   scheduleTimeZone: string | undefined;
@@ -111,6 +112,9 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
   if (executor === 'command' && !options.command?.trim()) {
     throw new ServerConfigError('executor "command" needs command: the agent command line to run for each run.');
   }
+  if (options.harness !== undefined && !['claude', 'codex', 'gemini'].includes(options.harness)) {
+    throw new ServerConfigError(`harness must be "claude", "codex" or "gemini", got "${String(options.harness)}".`);
+  }
   if (options.noAuth && !isLoopbackHost(host)) {
     throw new ServerConfigError(`noAuth (--no-auth) is allowed only on a loopback host (127.0.0.1, ::1, localhost), not "${host}"; configure apiKeys (--api-key) instead.`);
   }
@@ -143,6 +147,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     apiKeys: options.apiKeys ?? [],
     noAuth: options.noAuth ?? false,
     executor,
+    harness: options.harness,
     command: options.command,
     commandTimeoutMs: integer('commandTimeoutMs', options.commandTimeoutMs, 30 * 60_000, 1),
     workDir: options.workDir ?? defaultWorkDir(dataDir),

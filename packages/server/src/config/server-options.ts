@@ -31,6 +31,11 @@ export interface ServerOptions {
   noAuth?: boolean;
   /** Who does the work: a built-in `simulated` agent (default), or a configured `command`. */
   executor?: 'simulated' | 'command';
+  /**
+   * The harness (agent CLI) of runs that name none or name `oz`: `claude`, `codex` or
+   * `gemini`. Default the configuration file's `harnesses.default`, else the executor above.
+   */
+  harness?: 'claude' | 'codex' | 'gemini';
   /** The agent command line for the `command` executor, run by the shell. */
   command?: string;
   /** The `command` executor ends a run that takes longer than this. Default 30 minutes. */

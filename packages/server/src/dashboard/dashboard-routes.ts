@@ -97,7 +97,7 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
     const [environments, skills, agents] = await Promise.all([
       app.catalog.listEnvironments(caller),
       app.catalog.listSkills({}, caller).catch(() => ({ agents: [] })),
-      app.identities.list(caller),
+      app.identities.list(caller, { limit: 500 }).then((page) => page.agents),
     ]);
     return {
       environments: environments.environments.map((e) => ({ uid: e.uid, name: e.config.name ?? e.uid })),
@@ -216,7 +216,7 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
       const created = await app.runs.create({ body: requestOf(run), creator: caller, source: 'WEB_APP', idempotencyKey: undefined });
       return seeOther(`/runs/${encodeURIComponent(created.run_id)}`);
     }),
-    signedIn('GET', '/schedules', async ({ app, session, caller }) => page(schedulesPage(session, await app.schedules.list(caller)))),
+    signedIn('GET', '/schedules', async ({ app, session, caller }) => page(schedulesPage(session, (await app.schedules.list(caller, { limit: 500 })).schedules))),
     signedIn('GET', '/schedules/new', ({ session }) => page(scheduleFormPage(session, scheduleValuesOf(new URLSearchParams()), {}, timeZone))),
     signedIn('GET', '/schedules/:id/edit', async ({ params, app, session, caller }) => {
       const schedule = await app.schedules.get(params.id!, caller);
@@ -236,7 +236,7 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
     }),
     signedIn('GET', '/environments', async ({ app, session, caller }) => page(environmentsPage(session, await app.catalog.listEnvironments(caller)))),
     signedIn('GET', '/skills', async ({ app, session, caller }) => page(skillsPage(session, await app.catalog.listSkills({}, caller)))),
-    signedIn('GET', '/agents', async ({ app, session, caller }) => page(agentsPage(session, await app.identities.list(caller)))),
+    signedIn('GET', '/agents', async ({ app, session, caller }) => page(agentsPage(session, (await app.identities.list(caller, { limit: 500 })).agents))),
     signedIn('GET', '/agents/:uid/edit', async ({ params, app, session, caller }) => page(agentFormPage(session, await app.identities.get(params.uid!, caller)))),
     signedIn('POST', '/agents/:uid', async ({ params, app, session, caller, form }) => {
       try {

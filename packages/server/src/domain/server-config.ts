@@ -1,3 +1,4 @@
+import type { HarnessesConfig } from './harness-config.js';
 import { NamedSecrets } from './named-secrets.js';
 
 /** The server's configuration as services and executors read it (the file, checked, paths absolute). */
@@ -48,6 +49,8 @@ export interface ServerConfig {
   /** Secrets declared by name in the configuration file, values already read. */
   secrets: NamedSecrets;
   sandbox?: SandboxSettings | undefined;
+  /** The `harnesses:` section: the default harness, and each harness's CLI, variables and models. */
+  harnesses: HarnessesConfig;
 }
 
 export const EMPTY_CONFIG: ServerConfig = {
@@ -57,4 +60,5 @@ export const EMPTY_CONFIG: ServerConfig = {
   skillDirectories: [],
   environments: [],
   secrets: new NamedSecrets(),
+  harnesses: { settings: {} },
 };

@@ -27,6 +27,10 @@ export class MaskedExecutor implements RunExecutor {
     return this.inner.check?.(prompt, field) ?? [];
   }
 
+  checkConfig(config: Parameters<NonNullable<RunExecutor['checkConfig']>>[0]) {
+    return this.inner.checkConfig?.(config) ?? [];
+  }
+
   start(context: ExecutionContext): Execution {
     const streams = new Map<string, ReturnType<SecretMask['stream']>>();
     const onOutput = (text: string, stream?: 'stdout' | 'stderr') => {

@@ -1,4 +1,4 @@
-import type { RunStatusMessage } from '@agent-runs/core/contract';
+import type { AmbientAgentConfig, RequestUsage, RunStatusMessage, ValidationIssue } from '@agent-runs/core/contract';
 import type { NewArtifact } from '../store/artifact-store.js';
 import type { ProcessGroupRecord } from '../store/process-group-record.js';
 import type { RunRecord } from '../store/run-record.js';
@@ -34,6 +34,14 @@ export interface ExecutionContext {
   input: ExecutionInput;
   /** Text the agent printed, in order: kept with the run and streamed to its watchers. */
   onOutput(text: string, stream?: 'stdout' | 'stderr'): void;
+  /** What a harness reported that is kept with the run (usage so far, its session id); resolves once stored. */
+  onHarnessState?(state: HarnessState): Promise<void>;
+}
+
+/** A harness's state kept with the run: its usage so far (all executions), and the session a follow-up resumes. */
+export interface HarnessState {
+  requestUsage?: RequestUsage;
+  harnessSessionId?: string;
 }
 
 /** Does the work of a run: the simulated agent, or a configured command. */
@@ -41,5 +49,7 @@ export interface RunExecutor {
   readonly name: string;
   /** Problems with a prompt or follow-up message that this executor can see up front (one line each). */
   check?(prompt: string, field?: string): string[];
+  /** Problems with a run's configuration this executor can see up front (a harness it cannot start). */
+  checkConfig?(config: AmbientAgentConfig): ValidationIssue[];
   start(context: ExecutionContext): Execution;
 }

@@ -1,6 +1,7 @@
 import type { OriginGuardOptions, RunCreatorInfo } from '@agent-runs/core/contract';
 import type { IncomingMessage } from 'node:http';
 import type { CatalogService } from '../catalog/catalog-service.js';
+import type { ModelCatalog } from '../catalog/model-catalog.js';
 import type { IdentityService } from '../identities/identity-service.js';
 import type { FollowupService } from '../runs/followup-service.js';
 import type { RunEventLog } from '../runs/run-event-log.js';
@@ -31,6 +32,8 @@ export interface AppContext {
   webhooks: WebhookService;
   /** Environments and skills. */
   catalog: CatalogService;
+  /** The models of the harnesses this server can run. */
+  models: ModelCatalog;
   heartbeat: SseHeartbeat;
   /** The database being unreachable: 503s, and one log line per outage. */
   storeOutage: StoreOutage;

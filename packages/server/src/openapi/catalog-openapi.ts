@@ -9,6 +9,7 @@ import {
   ListEnvironmentsQuerySchema,
   ListEnvironmentsResponseSchema,
   ListSchedulesQuerySchema,
+  ListModelsResponseSchema,
   ListSchedulesResponseSchema,
   ScheduleCreateRequestSchema,
   ScheduleDeleteResponseSchema,
@@ -73,6 +74,13 @@ export function catalogOpenApi({ input, output, ref, json, problem }: OpenApiHel
       '/agent/schedules/{scheduleId}/resume': {
         post: { operationId: 'resumeSchedule', parameters: path('scheduleId'), responses: { ...schedule, ...errors, ...notFound } },
       },
+      '/agent/models': {
+        get: {
+          operationId: 'listModels',
+          summary: 'The models of the harnesses this server can run (disable_reason on those it cannot)',
+          responses: { ...ok('The models', 'ListModelsResponse'), ...errors },
+        },
+      },
       '/agent/environments': {
         get: {
           operationId: 'listEnvironments',
@@ -120,6 +128,7 @@ export function catalogOpenApi({ input, output, ref, json, problem }: OpenApiHel
       ListSchedulesResponse: output(ListSchedulesResponseSchema),
       ScheduleDeleteResponse: output(ScheduleDeleteResponseSchema),
       ListEnvironmentsResponse: output(ListEnvironmentsResponseSchema),
+      ListModelsResponse: output(ListModelsResponseSchema),
       ListAgentSkillsResponse: output(ListAgentSkillsResponseSchema),
       CreateAgentIdentityRequest: input(CreateAgentIdentityRequestSchema),
       UpdateAgentIdentityRequest: input(UpdateAgentIdentityRequestSchema),

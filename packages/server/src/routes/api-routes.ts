@@ -35,6 +35,7 @@ import { updateIdentityRoute } from './update-identity.js';
 import { listEnvironmentsRoute } from './list-environments.js';
 import { listSkillsRoute } from './list-skills.js';
 import { webhookRoutes } from './webhook-routes.js';
+import { listModelsRoute } from './list-models.js';
 
 /** Every route the server answers. */
 export function apiRoutes(executorName: string, timeZone = 'UTC'): Route[] {
@@ -72,6 +73,7 @@ export function apiRoutes(executorName: string, timeZone = 'UTC'): Route[] {
     listEnvironmentsRoute,
     listSkillsRoute,
     ...webhookRoutes,
+    listModelsRoute,
     openapiRoute,
     healthzRoute,
     sessionLiveScriptRoute,

@@ -157,7 +157,20 @@ export class RunExecutions {
       return;
     }
     try {
-      execution = executor.start({ run, input, onOutput: (text, stream = 'stdout') => events.output(run.id, stream, text) });
+      execution = executor.start({
+        run,
+        input,
+        onOutput: (text, stream = 'stdout') => events.output(run.id, stream, text),
+        // A harness's usage and session are kept as it reports them, and watchers see the run change.
+        onHarnessState: async (state) => {
+          // New usage is a change of the run (its updated_at moves), so its streams carry it.
+          const updated = await store.setHarnessState(run.id, state, state.requestUsage ? clock.now() : undefined).catch((error: unknown) => {
+            log(`Could not record the harness state of run ${run.id}: ${(error as Error).message}`);
+            return undefined;
+          });
+          if (updated && state.requestUsage) await events.runChanged(updated).catch(() => {});
+        },
+      });
     } catch (error) {
       void this.finish(run.id, undefined, input, {
         state: 'ERROR',

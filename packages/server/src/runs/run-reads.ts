@@ -11,6 +11,7 @@ import type {
 import { join } from 'node:path';
 import { NotFoundError } from '../domain/domain-errors.js';
 import { attachmentsDir } from '../executors/agent-protocol.js';
+import { harnessTranscriptLines } from '../executors/harness/harness-executor.js';
 import { mimeTypeOf } from '../executors/mime-type.js';
 import { artifactsOf, type ArtifactStore } from '../store/artifact-store.js';
 import type { ConversationStore } from '../store/conversation-store.js';
@@ -196,6 +197,8 @@ export class RunReads {
     if (!run) throw new NotFoundError(`No run "${runId}".`);
     const lines = conversationEntries(run, await this.conversations.list(run.id)).map((entry) => JSON.stringify(entry));
     lines.push(JSON.stringify({ kind: 'output', text: await this.events.outputText(run.id) }));
+    // A harness's own JSON stream, line by line (keys masked when it was written).
+    lines.push(...harnessTranscriptLines(this.workRoot, run.id));
     return { body: Buffer.from(`${lines.join('\n')}\n`), contentType: 'application/x-ndjson', filename: `transcript-${run.id}.jsonl` };
   }
 

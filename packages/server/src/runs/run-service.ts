@@ -103,6 +103,9 @@ export class RunService {
     const skillSpec = skill ?? config.skill_spec;
     const resolved = await this.setup.resolve({ config, skill, identityUid: agentIdentityUid, principal: creator.uid });
     const agentConfig = resolved.config;
+    // A harness this server cannot start, or a model it has disabled, is refused now rather than failing later.
+    const configProblems = this.executor.checkConfig?.(agentConfig) ?? [];
+    if (configProblems.length) throw new InvalidInputError(configProblems);
     if (instruction.trim() === '' && !agentConfig.base_prompt?.trim()) {
       // Skills this server does not have, or a conversation with no instruction, leave the agent nothing to do.
       throw invalidField('prompt', 'is required here: no skill this server has gives a base prompt, and no earlier instruction of the conversation is there to continue.');

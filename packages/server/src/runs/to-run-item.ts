@@ -31,5 +31,6 @@ export function toRunItem(run: RunRecord, sessionLink: string, artifacts: readon
     artifacts: artifacts.length ? artifacts.map(toArtifactItem) : undefined,
     schedule: run.origin?.schedule,
     agent_skill: run.origin?.agent_skill,
+    request_usage: run.requestUsage,
   };
 }

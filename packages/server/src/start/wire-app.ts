@@ -17,6 +17,10 @@ import { SecretMask } from '../domain/secret-mask.js';
 import { runPolicyFor, sandboxFor } from '../config/sandbox-config.js';
 import type { ProcessGroupRecord, RunExecutor } from '../executors/run-executor.js';
 import { SimulatedExecutor } from '../executors/simulated-executor.js';
+import { harnessExecutors } from '../executors/harness/harness-executors.js';
+import { HarnessRouter } from '../executors/harness/harness-router.js';
+import { HarnessSetup } from '../executors/harness/harness-setup.js';
+import { ModelCatalog } from '../catalog/model-catalog.js';
 import { ApiKeyAuth } from '../http/api-key-auth.js';
 import type { AppContext } from '../http/route.js';
 import { SessionTokens } from '../http/session-access.js';
@@ -88,9 +92,7 @@ function makeExecutor(
     options.log(sandbox.description);
     const runPolicy = runPolicyFor(config);
     const command = new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs, agentEnv: options.agentEnv, sandbox, runPolicy });
-    const mask = new SecretMask(config.secrets.values());
-    const executor = new EnvironmentExecutor(command, environments, options.workDir, options.commandTimeoutMs, options.agentEnv, recordProcessGroup, sandbox, runPolicy);
-    return mask.empty ? executor : new MaskedExecutor(executor, mask);
+    return new EnvironmentExecutor(command, environments, options.workDir, options.commandTimeoutMs, options.agentEnv, recordProcessGroup, sandbox, runPolicy);
   }
   return new SimulatedExecutor(options.simulatedDurationMs);
 }
@@ -109,14 +111,24 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const skills = new SkillCatalog(config, skillCache, opts.log);
   const identityStore = storage.identities;
   const setup = new RunSetupResolver(environments, skills, identityStore, (identity, principal) => identityVisible(identity, principal, opts.sharedRuns));
-  const executor = makeExecutor(
-    opts,
-    environments,
-    (runId, group) => {
-      store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
-    },
-    config,
+  const recordProcessGroup = (runId: string, group: ProcessGroupRecord) => {
+    store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
+  };
+  // Runs that name a harness (or all, with a default harness) go to its CLI; the rest to the executor chosen above.
+  const harnessSetup = new HarnessSetup(config.harnesses, config.secrets, process.env, opts.harness);
+  const models = new ModelCatalog(harnessSetup);
+  const routed = new HarnessRouter(
+    makeExecutor(opts, environments, recordProcessGroup, config),
+    harnessExecutors(harnessSetup, (inner) => new EnvironmentExecutor(inner, environments, opts.workDir, opts.commandTimeoutMs, opts.agentEnv, recordProcessGroup), {
+      workRoot: opts.workDir,
+      timeoutMs: opts.commandTimeoutMs,
+    }),
+    harnessSetup,
+    (runConfig, harness) => models.problem(runConfig, harness),
   );
+  // The named secrets are masked in whatever any executor hands back.
+  const mask = new SecretMask(config.secrets.values());
+  const executor = mask.empty ? routed : new MaskedExecutor(routed, mask);
   const { artifacts, conversations } = storage;
   const limits = {
     maxFileBytes: opts.maxArtifactBytes,
@@ -178,6 +190,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
       wake: () => webhooks.wake(),
     }),
     catalog: new CatalogService(environments, skills, storage.activity, opts.sharedRuns),
+    models,
     heartbeat: new SseHeartbeat(opts.heartbeatMs),
     streamLimits: new EventStreamLimits(opts.eventStreams),
     storeOutage: new StoreOutage(() => reads.ping(), opts.log),

@@ -256,9 +256,10 @@ $fn$;
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 1, name: 'runs, events, artifacts, schedules, secrets', sql: SCHEMA_V1 },
   { version: 2, name: 'event append in one call', sql: APPEND_EVENTS_V2 },
-  // Then the columns marked `added` in the table descriptions, one step each.
-  ...addedColumnSteps(postgresDialect, 2),
-  { version: 2 + addedColumnSteps(postgresDialect, 2).length + 1, name: 'webhooks', sql: POSTGRES_WEBHOOKS },
+  { version: 3, name: 'webhooks', sql: POSTGRES_WEBHOOKS },
+  // Then the columns marked `added` in the table descriptions, one step each (a step written
+  // by hand later comes after all of them and is numbered past them).
+  ...addedColumnSteps(postgresDialect, 3),
 ];
 
 const CREATE_VERSIONS = `CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { RunStatusMessage } from '@agent-runs/core/contract';
+import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import { runListPage, runListStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, RUN_COLUMNS, RUNS_TABLE, toRunRecord, toRunRecordWithArtifacts, type RunRow } from './run-table.js';
@@ -126,6 +126,17 @@ export class PostgresRunStore implements RunStore {
       `UPDATE runs SET ${sets.join(', ')} WHERE id = $${params.length - 1} AND state = ANY($${params.length}::text[]) RETURNING ${RUN_COLUMNS}`,
       params,
     );
+  }
+
+  async setHarnessState(id: string, state: { requestUsage?: RequestUsage; harnessSessionId?: string }, updatedAt?: string): Promise<RunRecord | undefined> {
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    if (state.requestUsage !== undefined) params.push(JSON.stringify(state.requestUsage)), sets.push(`request_usage = $${params.length}`);
+    if (state.harnessSessionId !== undefined) params.push(state.harnessSessionId), sets.push(`harness_session_id = $${params.length}`);
+    if (updatedAt !== undefined) params.push(updatedAt), sets.push(`updated_at = $${params.length}`);
+    if (sets.length === 0) return this.get(id);
+    params.push(id);
+    return this.one(`UPDATE runs SET ${sets.join(', ')} WHERE id = $${params.length} RETURNING ${RUN_COLUMNS}`, params);
   }
 
   async setProcessGroup(id: string, group: ProcessGroupRecord): Promise<void> {

@@ -1,6 +1,7 @@
 import type {
   AmbientAgentConfig,
   AttachmentInput,
+  RequestUsage,
   RunCreatorInfo,
   RunMode,
   RunState,
@@ -35,6 +36,10 @@ export interface RunRecord {
   scheduleId?: string | undefined;
   /** What the run started from beyond its config: a schedule, a skill. */
   origin?: RunOrigin | undefined;
+  /** What the run's harness used so far, over all its executions. */
+  requestUsage?: RequestUsage | undefined;
+  /** The harness's own session id, which a follow-up resumes. */
+  harnessSessionId?: string | undefined;
   /**
    * Whether the run had any artifact when it was read, where the store answers that with the
    * run (PostgreSQL, reading one run): false spares a read of its artifacts. Absent: not known.

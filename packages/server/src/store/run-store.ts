@@ -1,4 +1,4 @@
-import type { KnownRunState, RunStatusMessage } from '@agent-runs/core/contract';
+import type { KnownRunState, RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import type { ListCursor } from './list-cursor.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
@@ -64,6 +64,8 @@ export interface RunStore {
   list(query: RunListQuery): Promise<RunListPage>;
   /** Applies the transition if the run is in one of `from`; returns the updated run or undefined. */
   transition(id: string, change: RunTransition): Promise<RunRecord | undefined>;
+  /** Keeps what a run's harness reported (usage so far, its session id), and `updatedAt` when given; answers the run as it is now. */
+  setHarnessState(id: string, state: { requestUsage?: RequestUsage; harnessSessionId?: string }, updatedAt?: string): Promise<RunRecord | undefined>;
   /** Records the process group doing a run's work. */
   setProcessGroup(id: string, group: ProcessGroupRecord): Promise<void>;
   /** The recorded process groups of the runs in one of `states`. */

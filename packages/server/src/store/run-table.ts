@@ -44,6 +44,8 @@ export const RUNS_TABLE: TableDescription<NewRun, RunRecord> = {
     // The resolved skill variant, for the skill's last run.
     { name: 'skill_id', type: 'text', write: (r) => r.origin?.skill_id },
     { name: 'origin', type: 'json', write: (r) => r.origin, read: 'origin', optional: true },
+    { name: 'request_usage', type: 'json', write: (r) => r.requestUsage, read: 'requestUsage', optional: true, added: 1 },
+    { name: 'harness_session_id', type: 'text', write: (r) => r.harnessSessionId, read: 'harnessSessionId', optional: true, added: 2 },
   ],
 };
 

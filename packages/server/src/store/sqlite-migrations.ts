@@ -205,9 +205,10 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 4, name: 'run create fields', sql: RUN_CREATE_FIELDS_V4 },
   { version: 5, name: 'run events', sql: RUN_EVENTS_V5 },
   { version: 6, name: 'schedules, named agents, run origins', sql: SOURCES_V6 },
-  // Then the columns marked `added` in the table descriptions, one step each.
-  ...addedColumnSteps(sqliteDialect, 6),
-  { version: 6 + addedColumnSteps(sqliteDialect, 6).length + 1, name: 'webhooks', sql: SQLITE_WEBHOOKS },
+  { version: 7, name: 'webhooks', sql: SQLITE_WEBHOOKS },
+  // Then the columns marked `added` in the table descriptions, one step each (a step written
+  // by hand later comes after all of them and is numbered past them).
+  ...addedColumnSteps(sqliteDialect, 7),
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openDatabase } from './sqlite-driver.js';
-import type { RunStatusMessage } from '@agent-runs/core/contract';
+import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { runListPage, runListStatement } from './run-list-query.js';
@@ -158,6 +158,17 @@ export class SqliteRunStore implements RunStore {
     const [row] = this.statement(
       `UPDATE runs SET ${sets.join(', ')} WHERE id = ? AND state IN (${from}) RETURNING ${COLUMNS}`,
     ).all(...params, id, ...change.from) as RunRow[];
+    return row ? toRecord(row) : undefined;
+  }
+
+  async setHarnessState(id: string, state: { requestUsage?: RequestUsage; harnessSessionId?: string }, updatedAt?: string): Promise<RunRecord | undefined> {
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    if (state.requestUsage !== undefined) sets.push('request_usage = ?'), params.push(JSON.stringify(state.requestUsage));
+    if (state.harnessSessionId !== undefined) sets.push('harness_session_id = ?'), params.push(state.harnessSessionId);
+    if (updatedAt !== undefined) sets.push('updated_at = ?'), params.push(updatedAt);
+    if (sets.length === 0) return this.get(id);
+    const [row] = this.statement(`UPDATE runs SET ${sets.join(', ')} WHERE id = ? RETURNING ${COLUMNS}`).all(...params, id) as RunRow[];
     return row ? toRecord(row) : undefined;
   }
 

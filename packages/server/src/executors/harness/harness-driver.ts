@@ -1,0 +1,48 @@
+import type { HarnessName } from '../../domain/harness-config.js';
+import type { HarnessStreamParser } from './harness-event.js';
+
+/** What a driver needs to build one start of its CLI. */
+export interface LaunchInput {
+  /** The run's working directory. */
+  workDir: string;
+  /** A private directory of the run for the harness's own state (sessions, settings). */
+  stateDir: string;
+  /** The model the run asks for, if any. */
+  model: string | undefined;
+  /** The run's `harness.reasoning_level`, if any. */
+  effort: string | undefined;
+  /** The session to resume (a follow-up), if the harness reported one before. */
+  resumeSession: string | undefined;
+  /** The system-prompt addition: the skill or base prompt. */
+  systemPrompt: string | undefined;
+  /** The run's MCP servers by name (contract form), if any. */
+  mcpServers: Record<string, unknown> | undefined;
+  /** Directories outside the working directory the harness may read (the run's attachments). */
+  extraDirs: string[];
+  /** The harness's key, when one was found (a named secret or an allowed variable). */
+  key: string | undefined;
+}
+
+export interface HarnessLaunch {
+  args: string[];
+  /** Variables set for the CLI on top of the allow-listed ones. */
+  env: Record<string, string>;
+}
+
+/** One harness CLI: how to start it headless, where its key goes, how to read its stream. */
+export interface HarnessDriver {
+  readonly name: HarnessName;
+  /** The command looked up on PATH when the configuration names none. */
+  readonly defaultCommand: string;
+  /** What a user installs to get it (for the error of a server that cannot start it). */
+  readonly installHint: string;
+  /** The variables the CLI takes its key from; the first is where a named secret goes. */
+  readonly keyVariables: readonly string[];
+  /** The `harness_auth_secrets` member naming its secret, where the contract has one. */
+  readonly authSecretField: string;
+  /** Whether its end-of-turn totals count the whole (resumed) session rather than this start. */
+  readonly sessionTotals: boolean;
+  /** Whether its prompt goes on stdin (else `launch` puts it in the arguments). */
+  launch(input: LaunchInput, prompt: string): HarnessLaunch & { stdin?: string };
+  parser(): HarnessStreamParser;
+}

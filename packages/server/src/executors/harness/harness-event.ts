@@ -1,0 +1,19 @@
+import type { TokenCount } from './usage-tally.js';
+
+/** What a harness's stream says, line by line, in terms the executor acts on. */
+export type HarnessEvent =
+  /** Text for the run's output, ending in a newline. */
+  | { kind: 'output'; text: string }
+  /** The harness's own session id, for a follow-up to resume. */
+  | { kind: 'session'; id: string }
+  /** One model response's usage so far. */
+  | { kind: 'message-usage'; messageId: string; model: string; tokens: TokenCount }
+  /** The harness's totals at the end of its turn. */
+  | { kind: 'totals'; byModel: Map<string, { tokens: TokenCount; costUsd?: number; webSearches: number }>; totalUsd?: number }
+  /** The turn's end: its answer, or its error. */
+  | { kind: 'result'; text: string; isError: boolean };
+
+/** Turns a harness's JSON lines into events; one per harness kind. */
+export interface HarnessStreamParser {
+  line(line: string): HarnessEvent[];
+}

@@ -1,0 +1,11 @@
+import type { Route } from '../http/route.js';
+
+/** `GET /agent/models`: the models of the harnesses this server can run, and which are disabled. */
+export const listModelsRoute: Route = {
+  method: 'GET',
+  path: '/api/v1/agent/models',
+  auth: true,
+  handle({ app }) {
+    return app.models.list();
+  },
+};

@@ -1,0 +1,264 @@
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APIError, type RunItem } from '@agent-runs/core';
+import { main } from '@agent-runs/cli';
+import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
+import { binEnv, connectStdio } from '../../packages/mcp/test/support/mcp-harness.js';
+import { DEFAULT_SCRIPT, startAnthropicServer, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
+import { harnessCli, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
+
+const KEY = 'sk-ant-test-0123456789-very-secret';
+const claude = { type: 'claude', model_id: 'claude-sonnet-4-5' } as const;
+
+/** Processes whose working directory is inside `dir` (the harness and anything it started). */
+function processesIn(dir: string): number[] {
+  const found: number[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(dir)) found.push(Number(pid));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
+async function until<T>(what: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const value = await what();
+    if (value) return value;
+    await sleep(50);
+  }
+  throw new Error('timed out waiting');
+}
+
+let model: ScriptedModelServer;
+let t: HarnessTestServer;
+beforeAll(async () => {
+  model = await startAnthropicServer();
+  t = await startHarnessServer(
+    { claude: { command: harnessCli('claude'), env: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'] } },
+    { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url },
+    {},
+    // A working directory that is a git repository, for the changes.patch the agent leaves.
+    { environments: { repo: { setup_commands: ['git init -q . && git -c user.email=t@example.com -c user.name=t commit -q --allow-empty -m start'] } } },
+  );
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await model?.close();
+});
+
+describe('Claude Code as the run harness, against a scripted Anthropic server', () => {
+  it('writes the file, runs the command, streams each step in order, records usage and cost, and a follow-up resumes its session', async () => {
+    const created = await t.client.runs.create({ prompt: 'Write hello.txt, then run the command.', config: { harness: claude } });
+    const seen: string[] = [];
+    const usageWhileRunning: number[] = [];
+    for await (const event of t.client.runs.events(created.run_id)) {
+      if (event.type === 'output') seen.push(event.data.text);
+      if (event.type === 'run' && event.data.state === 'INPROGRESS' && event.data.request_usage) usageWhileRunning.push(event.data.request_usage.total_tokens ?? 0);
+    }
+    const run = await t.client.runs.get(created.run_id);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    expect(run.status_message?.message).toBe(DEFAULT_SCRIPT.answer);
+
+    const dir = join(t.workDir, run.run_id);
+    expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe(DEFAULT_SCRIPT.content);
+    expect(readFileSync(join(dir, 'ran.txt'), 'utf8')).toBe('shell-ran\n');
+
+    // Each step as one readable line, in the order the agent took them.
+    const output = seen.join('');
+    const order = ['I will write the file first.', 'edit hello.txt', `$ ${DEFAULT_SCRIPT.command}`, '  listed', DEFAULT_SCRIPT.answer].map((line) => output.indexOf(line));
+    expect(order.every((i) => i >= 0), output).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+
+    // Three agent turns of 100 input, 20 output, 10 cache-read and 5 cache-write tokens at Sonnet's prices.
+    expect(run.request_usage?.total_tokens).toBe(3 * 135);
+    expect(run.request_usage?.inference_cost_usd).toBeCloseTo(0.00186525, 8);
+    const byModel = run.request_usage?.usage_by_category?.['primary_agent']?.direct_api_inference_usage?.['claude-sonnet-4-5'];
+    expect(byModel?.token_count).toEqual({ input: 300, output: 60, input_cache_read: 30, input_cache_write: 15 });
+    expect(usageWhileRunning.length).toBeGreaterThan(0);
+
+    // The key reached the model server, and nothing else of the run shows it.
+    expect(model.agentTurns().every((r) => r.apiKey === KEY)).toBe(true);
+    const transcript = await (await fetch(await transcriptUrl(run.run_id))).text();
+    for (const text of [output, JSON.stringify(run), transcript]) expect(text).not.toContain(KEY);
+    // The transcript holds the harness's raw stream, its result line included.
+    const harnessLines = transcript.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; line?: string }).filter((l) => l.kind === 'harness');
+    expect(harnessLines.some((l) => l.line!.includes('"type":"result"'))).toBe(true);
+
+    // The follow-up resumes the session: its first request carries the earlier turns.
+    const before = model.agentTurns().length;
+    await t.client.runs.followup(run.run_id, { message: 'Now say that again.' });
+    const after = await t.client.runs.wait(run.run_id, { timeout: 60_000 });
+    expect(after.state).toBe('SUCCEEDED');
+    const resumed = model.agentTurns()[before]!;
+    const messages = resumed.body['messages'] as { role: string; content: unknown }[];
+    expect(JSON.stringify(messages)).toContain('Write hello.txt, then run the command.');
+    expect(JSON.stringify(messages)).toContain('Now say that again.');
+    expect(after.request_usage?.total_tokens).toBe(6 * 135);
+  }, 120_000);
+
+  it('in a git working directory, what the agent changed is a changes.patch artifact', async () => {
+    const created = await t.client.runs.create({ prompt: 'Write hello.txt, then run the command.', config: { harness: claude, environment_id: 'repo' } });
+    const run = await t.client.runs.wait(created.run_id, { timeout: 90_000 });
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const patch = run.artifacts?.find((a) => a.artifact_type === 'FILE' && (a.data as { filename?: string }).filename === 'changes.patch');
+    expect(patch).toBeDefined();
+    const data = patch!.data as { artifact_uid: string };
+    const artifact = (await t.client.artifacts.get(data.artifact_uid)) as { data: { download_url: string } };
+    const text = await (await fetch(artifact.data.download_url)).text();
+    expect(text).toContain('+++ b/hello.txt');
+    expect(text).toContain('+hello from the scripted model');
+    expect(text).toContain('+shell-ran');
+  }, 120_000);
+
+  it('cancel ends the harness and everything it started', async () => {
+    const created = await t.client.runs.create({ prompt: `${DEFAULT_SCRIPT.hangOn} please`, config: { harness: claude } });
+    const dir = join(t.workDir, created.run_id);
+    await until(() => existsSync(dir) && processesIn(dir).length > 0);
+    await until(() => model.agentTurns().some((r) => JSON.stringify(r.body['messages']).includes(DEFAULT_SCRIPT.hangOn!)));
+    await t.client.runs.cancel(created.run_id);
+    const run = await t.client.runs.wait(created.run_id, { timeout: 30_000 });
+    expect(run.state).toBe('CANCELLED');
+    await until(() => processesIn(dir).length === 0, 10_000);
+  }, 60_000);
+
+  it('a refusal from the model ends the run FAILED with the harness\'s own message, without the key', async () => {
+    const created = await t.client.runs.create({ prompt: `${DEFAULT_SCRIPT.failOn} now`, config: { harness: claude } });
+    const run = await t.client.runs.wait(created.run_id, { timeout: 60_000 });
+    expect(run.state).toBe('FAILED');
+    expect(run.status_message?.message).toContain('The scripted model refuses this prompt.');
+    expect(run.status_message?.message).not.toContain(KEY);
+  }, 90_000);
+
+  it('lists the Claude models as usable and the others as disabled, with what is missing', async () => {
+    const { data } = await t.client.models.list().withResponse();
+    const sonnet = data.models.find((m) => m.id === 'claude-sonnet-4-5');
+    expect(sonnet).toMatchObject({ provider: 'ANTHROPIC', vision_supported: true });
+    expect(sonnet?.disable_reason).toBeUndefined();
+    const codex = data.models.find((m) => m.id === 'gpt-5-codex');
+    expect(codex?.disable_reason).toBe('ADMIN_DISABLED');
+    expect(codex?.description).toMatch(/^Unavailable: .*codex/);
+    expect(data.default_model_id).toBe('claude-sonnet-4-5');
+    // A disabled model is refused at create, naming the field.
+    const refused = await t.client.runs.create({ prompt: 'hi', config: { harness: { type: 'claude', model_id: 'gpt-5-codex' } } }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(APIError);
+    expect((refused as APIError).message).toContain('agent_config.harness.model_id');
+  });
+});
+
+async function transcriptUrl(runId: string): Promise<string> {
+  const res = await fetch(`${t.server.baseURL}/agent/runs/${runId}/transcript`, { headers: { authorization: `Bearer ${t.server.apiKey}` }, redirect: 'manual' });
+  return new URL(res.headers.get('location')!, t.server.url).toString();
+}
+
+describe('the CLI with harnesses', () => {
+  async function cli(args: string[]) {
+    const { io, out } = capturingIo({ AGENT_RUNS_API_KEY: t.server.apiKey });
+    const code = await main(['--base-url', t.server.baseURL, ...args], { io });
+    return { code, ...out };
+  }
+
+  it('models lists what the server can run, and why the rest is unavailable', async () => {
+    const { code, stdout } = await cli(['models']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/claude-sonnet-4-5 \(default\)\s+Claude Sonnet 4\.5 \(Claude Code\)\s+ANTHROPIC\s+available/);
+    expect(stdout).toMatch(/gpt-5-codex .*ADMIN_DISABLED: Unavailable/);
+  });
+
+  it('run --harness claude --model … runs Claude Code, and get shows the harness and the usage', async () => {
+    const started = await cli(['run', 'Write hello.txt, then run the command.', '--harness', 'claude', '--model', 'claude-haiku-4-5', '--wait', '--timeout', '2m']);
+    expect(started.code, started.stderr).toBe(0);
+    const runId = /Started run (\S+)\./.exec(started.stderr)![1]!;
+    const got = await cli(['get', runId]);
+    expect(got.stdout).toMatch(/Harness\s+claude/);
+    expect(got.stdout).toMatch(/Model\s+claude-haiku-4-5/);
+    // Three turns of 135 tokens at Haiku's prices.
+    expect(got.stdout).toMatch(/Usage\s+405 tokens, \$0\.0006/);
+  }, 120_000);
+
+  it('run --harness with a harness the server does not know names the flag', async () => {
+    const { code, stderr } = await cli(['run', 'hi', '--harness', 'cursor']);
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('--harness');
+  });
+});
+
+describe('the MCP server with harnesses', () => {
+  it('create_run takes harness and model into config.harness', async () => {
+    const mcp = await connectStdio(binEnv(t.server));
+    try {
+      const result = await mcp.client.callTool({ name: 'create_run', arguments: { prompt: 'Write hello.txt, then run the command.', harness: 'claude', model: 'claude-haiku-4-5' } });
+      const runId = (result.structuredContent as { run_id: string }).run_id;
+      const run = await t.client.runs.wait(runId, { timeout: 60_000 });
+      expect(run.agent_config?.harness).toMatchObject({ type: 'claude', model_id: 'claude-haiku-4-5' });
+      expect(run.state).toBe('SUCCEEDED');
+    } finally {
+      await mcp.close();
+    }
+  }, 90_000);
+});
+
+describe('Claude Code that cannot run', () => {
+  it('a crashing CLI ends the run FAILED with its last lines', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crashing-claude-'));
+    const fake = join(dir, 'claude');
+    writeFileSync(fake, '#!/bin/sh\necho "starting up"\necho "fatal: the harness fell over" >&2\nexit 3\n', { mode: 0o755 });
+    const s = await startHarnessServer({ claude: { command: fake, env: ['ANTHROPIC_API_KEY'] } }, { ANTHROPIC_API_KEY: KEY });
+    try {
+      const created = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'claude' } } });
+      const run: RunItem = await s.client.runs.wait(created.run_id, { timeout: 30_000 });
+      expect(run.state).toBe('FAILED');
+      expect(run.status_message?.message).toContain('exited with code 3');
+      expect(run.status_message?.message).toContain('fatal: the harness fell over');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a harness that runs past the timeout is stopped, FAILED, with its processes gone', async () => {
+    const s = await startHarnessServer(
+      { claude: { command: harnessCli('claude'), env: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'] } },
+      { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url },
+      { commandTimeoutMs: 4000 },
+    );
+    try {
+      const created = await s.client.runs.create({ prompt: `${DEFAULT_SCRIPT.hangOn} forever`, config: { harness: claude } });
+      const run = await s.client.runs.wait(created.run_id, { timeout: 60_000 });
+      expect(run.state).toBe('FAILED');
+      expect(run.status_message?.message).toContain('ran longer than');
+      await until(() => processesIn(join(s.workDir, created.run_id)).length === 0, 10_000);
+    } finally {
+      await s.close();
+    }
+  }, 90_000);
+
+  it('a missing CLI is a 400 naming agent_config.harness.type and what to install', async () => {
+    const s = await startHarnessServer({ claude: { command: '/nonexistent/claude', env: ['ANTHROPIC_API_KEY'] } }, { ANTHROPIC_API_KEY: KEY });
+    try {
+      const error = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'claude' } } }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(APIError);
+      expect((error as APIError).status).toBe(400);
+      expect((error as APIError).message).toContain('agent_config.harness.type');
+      expect((error as APIError).message).toContain('npm install -g @anthropic-ai/claude-code');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a missing key is a 400 saying which variable to set', async () => {
+    const s = await startHarnessServer({ claude: { command: harnessCli('claude') } }, {});
+    try {
+      const error = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'claude' } } }).catch((e: unknown) => e);
+      expect((error as APIError).status).toBe(400);
+      expect((error as APIError).message).toContain('ANTHROPIC_API_KEY');
+    } finally {
+      await s.close();
+    }
+  });
+});

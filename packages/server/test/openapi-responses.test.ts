@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,13 +11,23 @@ const skills = tempTree({ 'team/review/SKILL.md': '---\nname: review\ndescriptio
 
 let t: TestServer;
 let checker: OpenApiChecker;
+let receiver: Server;
 beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.end('ok'));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   t = await startTestServer({
+    allowPrivateWebhooks: true,
     configFile: writeServerConfig({ skill_directories: [join(skills, 'team')], environments: { web: { name: 'Web app' } } }),
   });
   checker = await OpenApiChecker.load(t.server.baseURL);
 });
-afterAll(async () => t?.close());
+afterAll(async () => {
+  await t?.close();
+  receiver?.close();
+});
 
 /** A request through the checker, with the server's key unless `key` is null. */
 async function call(method: string, path: string, body?: unknown, init: { key?: string | null; headers?: Record<string, string>; redirect?: 'manual' } = {}) {
@@ -94,6 +104,23 @@ describe('every answer of the API, against the OpenAPI document the server serve
     expect((await call('GET', `/agent/identities/${agent.body.uid}`)).status).toBe(200);
     expect((await call('PUT', `/agent/identities/${agent.body.uid}`, { name: 'careful reviewer' })).status).toBe(200);
     expect((await call('DELETE', `/agent/identities/${agent.body.uid}`)).status).toBe(204);
+
+    // Models, and webhooks with their delivery log.
+    expect((await call('GET', '/agent/models')).status).toBe(200);
+    const hook = await call('POST', '/agent/webhooks', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, event_types: ['run.succeeded'] });
+    expect(hook.status).toBe(201);
+    const hookId: string = hook.body.id;
+    expect((await call('GET', '/agent/webhooks')).status).toBe(200);
+    expect((await call('GET', `/agent/webhooks/${hookId}`)).status).toBe(200);
+    expect((await call('PUT', `/agent/webhooks/${hookId}`, { description: 'documented' })).status).toBe(200);
+    expect((await call('POST', `/agent/webhooks/${hookId}/rotate-secret`, { overlap_seconds: 60 })).status).toBe(200);
+    expect((await call('POST', `/agent/webhooks/${hookId}/test`)).status).toBeLessThan(300);
+    const deliveries = await eventually(
+      async () => (await call('GET', `/agent/webhooks/${hookId}/deliveries`)).body.deliveries,
+      (list: { status: string }[]) => list.some((d) => d.status === 'delivered'),
+    );
+    expect((await call('POST', `/agent/webhooks/${hookId}/deliveries/${deliveries[0].id}/redeliver`)).status).toBeLessThan(300);
+    expect((await call('DELETE', `/agent/webhooks/${hookId}`)).status).toBeLessThan(300);
 
     // The errors a client meets: bad input, no key, nothing there, a reused idempotency key.
     expect((await call('POST', '/agent/runs', { prompt: 7 })).status).toBe(400);

@@ -53,7 +53,7 @@ export function webhookPaths(): Record<string, unknown> {
         requestBody: { required: true, content: json(ref('WebhookUpdateRequest')) },
         responses: { '200': { description: 'Changed', content: json(ref('WebhookSubscription')) }, '400': problem('Invalid request'), ...errors },
       },
-      delete: { operationId: 'deleteWebhook', summary: 'Delete a subscription and its delivery log', ...EXTENSION, parameters: [idParam], responses: { '200': { description: 'Deleted' }, ...errors } },
+      delete: { operationId: 'deleteWebhook', summary: 'Delete a subscription and its delivery log', ...EXTENSION, parameters: [idParam], responses: { '200': { description: 'Deleted', content: json({ type: 'object', required: ['success'], properties: { success: { type: 'boolean' } } }) }, ...errors } },
     },
     '/agent/webhooks/{webhookId}/rotate-secret': {
       post: {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,9 @@ import { nodeAgentCommand } from '../support/node-agent.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-runs-cancel-followup-'));
+const workDir = mkdtempSync(join(tmpdir(), 'agent-runs-cancel-followup-work-'));
+// The agent runs as the agent user where the test runs as root: it may write its notes here.
+chmodSync(dir, 0o777);
 const journal = join(dir, 'journal.txt');
 // Reproduction: an agent that takes a second to clean up after SIGTERM, as real agents do.
 // It notes when each execution starts and when its process ends.
@@ -22,7 +25,8 @@ const agent = `
 describe('a follow-up sent right after a cancel', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ executor: 'command', command: nodeAgentCommand(agent), workDir: dir, concurrency: 2 });
+    // Bare: the agent notes its life in a journal outside its own directory, which a sandbox forbids.
+    t = await startTestServer({ executor: 'command', command: nodeAgentCommand(agent), workDir, concurrency: 2, sandbox: 'off' });
   });
   afterAll(() => t.close());
 

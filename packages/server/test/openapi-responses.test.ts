@@ -117,9 +117,9 @@ describe('every answer of the API, against the OpenAPI document the server serve
     expect((await call('POST', `/agent/webhooks/${hookId}/test`)).status).toBeLessThan(300);
     const deliveries = await eventually(
       async () => (await call('GET', `/agent/webhooks/${hookId}/deliveries`)).body.deliveries,
-      (list: { status: string }[]) => list.some((d) => d.status === 'delivered'),
+      (list: { id: string; status: string }[]) => list.some((d) => d.status === 'delivered'),
     );
-    expect((await call('POST', `/agent/webhooks/${hookId}/deliveries/${deliveries[0].id}/redeliver`)).status).toBeLessThan(300);
+    expect((await call('POST', `/agent/webhooks/${hookId}/deliveries/${deliveries[0]!.id}/redeliver`)).status).toBeLessThan(300);
     expect((await call('DELETE', `/agent/webhooks/${hookId}`)).status).toBeLessThan(300);
 
     // The errors a client meets: bad input, no key, nothing there, a reused idempotency key.

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeAgentCommand } from '../support/node-agent.js';
+import { writeServerConfig } from '../support/server-config.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';
 import { launchChromium } from '../support/system-chromium.js';
 import { seriousViolations, signIn, signInByHttp, type PageGlobals } from './dashboard-support.js';
@@ -21,6 +22,7 @@ const HOSTILE = '<img src=x onerror="globalThis.__pwned=1"><script>globalThis.__
 // The agent: prints its prompt and follow-up, waits for a gate file the prompt names, and
 // with [hostile] prints markup and leaves a file and a plan whose names are markup.
 const gates = mkdtempSync(join(tmpdir(), 'dashboard-gates-'));
+chmodSync(gates, 0o755); // The agent (the agent user of a root server) watches it, shown read-only in its sandbox.
 const AGENT = `
 const fs = require('fs'), path = require('path');
 const env = process.env;
@@ -49,7 +51,13 @@ let t: TestServer;
 let browser: BrowserContext;
 let base: string;
 beforeAll(async () => {
-  t = await startTestServer({ executor: 'command', command: nodeAgentCommand(AGENT), concurrency: 1, apiKeys: [ALICE, BOB] });
+  t = await startTestServer({
+    executor: 'command',
+    command: nodeAgentCommand(AGENT),
+    concurrency: 1,
+    apiKeys: [ALICE, BOB],
+    configFile: writeServerConfig({ sandbox_read_only: [gates] }),
+  });
   base = t.server.url;
   browser = await launchChromium();
 }, 600_000);
@@ -118,14 +126,14 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
     await page.goto(`${base}/new`);
     await page.fill('#prompt', 'Fix the flaky login test [gate main]');
     await page.fill('#title', 'Fix the flaky login test');
-    await page.selectOption('#harness', 'claude');
-    await page.fill('#model', 'claude-sonnet-4');
+    // `oz` is the server's default harness (here the command agent), as the contract has it.
+    await page.selectOption('#harness', 'oz');
     await Promise.all([page.waitForURL(/\/runs\/[^/]+$/), page.click('text=Start the run')]);
     const runId = page.url().split('/').pop()!;
     let loads = 0;
     page.on('load', () => loads++);
     expect(await page.textContent('#run-state')).toBe('QUEUED');
-    expect(await page.textContent('dl.meta')).toContain('claude · claude-sonnet-4');
+    expect(await page.textContent('dl.meta')).toContain('oz');
 
     const row = `tr[data-run-id="${runId}"]`;
     await table.waitForFunction(textOf, [row, 'QUEUED'] as const, { timeout: 15_000 });

@@ -17,18 +17,8 @@ import { followupPaths, followupSchemas } from './followup-paths.js';
 import { webhookPaths, webhookSchemas } from './webhook-paths.js';
 
 import { catalogOpenApi } from './catalog-openapi.js';
+import { input, json, output, problem, ref, type JsonSchema } from './openapi-parts.js';
 
-type JsonSchema = Record<string, unknown>;
-
-// Request shapes are described as a caller writes them; responses as the server sends them.
-const input = (schema: z.ZodType): JsonSchema =>
-  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;
-const output = (schema: z.ZodType): JsonSchema =>
-  z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: unknown) => ({ 'application/json': { schema } });
-const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Error') } } });
 
 function listParameters(): unknown[] {
   return Object.entries(ListRunsQuerySchema.shape).map(([name, schema]) => {

@@ -1,13 +1,6 @@
-import { z } from 'zod';
 import { ArtifactResponseSchema, ConversationResponseSchema, HandoffAttachmentsResponseSchema, RunFollowupRequestSchema, RunFollowupResponseSchema } from '@agent-runs/core/contract';
+import { json, problem, ref, schema, type JsonSchema } from './openapi-parts.js';
 
-type JsonSchema = Record<string, unknown>;
-
-const schema = (s: z.ZodType, io: 'input' | 'output'): JsonSchema =>
-  z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (s: unknown) => ({ 'application/json': { schema: s } });
-const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Error') } } });
 const runIdParam = { name: 'runId', in: 'path', required: true, schema: { type: 'string' } };
 const errors = { '401': problem('Missing or unknown API key'), '404': problem('No such run') };
 

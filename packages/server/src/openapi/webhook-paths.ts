@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   ListWebhookDeliveriesResponseSchema,
   ListWebhooksResponseSchema,
@@ -9,14 +8,8 @@ import {
   WebhookUpdateRequestSchema,
   WEBHOOK_EVENT_TYPES,
 } from '@agent-runs/core/webhooks';
+import { json, problem, ref, schema, type JsonSchema } from './openapi-parts.js';
 
-type JsonSchema = Record<string, unknown>;
-
-const schema = (s: z.ZodType, io: 'input' | 'output'): JsonSchema =>
-  z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (s: unknown) => ({ 'application/json': { schema: s } });
-const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Error') } } });
 const idParam = { name: 'webhookId', in: 'path', required: true, schema: { type: 'string' } };
 const errors = { '401': problem('Missing or unknown API key'), '404': problem('No such webhook, or another principal’s') };
 const EXTENSION = { 'x-agent-runs-extension': true };

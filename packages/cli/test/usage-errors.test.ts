@@ -36,7 +36,7 @@ describe('usage and input errors exit 2 and name the flag', () => {
     [['serve', '--port', '70000'], /port must be an integer from 0 to 65535/],
     [['serve', '--storage', 'memory'], /Unknown option '--storage'/],
     [['quickstart', '--duration', 'long'], /--duration must be a duration/],
-    [['launch'], /Unknown command "launch"\. Commands: run, wait, get, logs, list, cancel, followup, conversation, artifacts, download, schedules, environments, models, skills, agents, serve, quickstart/],
+    [['launch'], /Unknown command "launch"\. Commands: run, wait, get, logs, list, cancel, followup, conversation, artifacts, download, schedules, webhooks, environments, models, skills, agents, serve, quickstart/],
     [['list', '--base-url', 'ftp://example.com/v1'], /--base-url: .*https: or http:/],
     [['list', '--base-url', 'https://api.example.com/api/v1'], /No API key for .*: pass --api-key or set AGENT_RUNS_API_KEY/],
   ])('agent-runs %j', async (args, message) => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,10 @@ import { startOwnCluster, type OwnCluster } from '../support/postgres-own-cluste
 const KEY = 'outage-test-key-0123456789';
 const LINES = 40;
 const work = mkdtempSync(join(tmpdir(), 'agent-runs-outage-'));
-const progress = join(work, 'progress.txt');
+// The agent notes its progress outside its own directory, as the agent user where the test runs as root.
+const notes = mkdtempSync(join(tmpdir(), 'agent-runs-outage-notes-'));
+chmodSync(notes, 0o777);
+const progress = join(notes, 'progress.txt');
 // An agent printing a numbered line every 100 ms (4 s in all), noting how far it got.
 const agent = `
   const fs = require('node:fs');
@@ -31,7 +34,7 @@ describe.runIf(postgresAdminUrl !== undefined)('a PostgreSQL outage while an age
   beforeAll(async () => {
     cluster = startOwnCluster();
     server = await startServerProcess(
-      ['--database-url', cluster.url, '--api-key', KEY, '--executor', 'command', '--command', nodeAgentCommand(agent), '--work-dir', work],
+      ['--database-url', cluster.url, '--api-key', KEY, '--executor', 'command', '--command', nodeAgentCommand(agent), '--work-dir', work, '--sandbox', 'off'],
       { ...process.env },
     );
   }, 120_000);

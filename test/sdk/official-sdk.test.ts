@@ -69,7 +69,7 @@ describe('the official SDK against the local server', () => {
   it('creates a run as the newest SDK does (POST /agent/runs) with every new field', async () => {
     const body = {
       prompt: 'Review the plan',
-      config: { ...config, harness: { type: 'claude' }, skills: ['o/r:lint'], runner_id: 'runner-1', session_sharing: { public_access: 'VIEWER' } },
+      config: { ...config, harness: { type: 'oz' }, skills: ['o/r:lint'], runner_id: 'runner-1', session_sharing: { public_access: 'VIEWER' } },
       title: 'Plan review',
       team: false,
       metadata: { team: 'core', ticket: 'A-1' },

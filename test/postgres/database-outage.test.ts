@@ -82,6 +82,6 @@ describe.runIf(postgresAdminUrl !== undefined)('a PostgreSQL outage while an age
     expect(log).not.toMatch(/Internal error/);
     expect(log.match(/database is unreachable/g)?.length ?? 0).toBeLessThanOrEqual(2);
     // A handful of lines for the whole outage (each part of the server says it once), none per request.
-    expect(log.trim().split('\n').length).toBeLessThanOrEqual(10);
+    expect(log.trim().split('\n').length, log).toBeLessThanOrEqual(10);
   });
 });

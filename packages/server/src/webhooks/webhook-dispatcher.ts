@@ -46,6 +46,8 @@ const messageId = (seq: number, subscription: string, type: string) =>
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  /** Whether the last tick failed, so an outage is logged once. */
+  private failing = false;
   private tickDue = false;
   private again = false;
   private stopped = true;
@@ -103,8 +105,11 @@ export class WebhookDispatcher {
         await this.claimAndSend();
       }
       await this.prune();
+      this.failing = false;
     } catch (error) {
-      this.options.log(`Webhook delivery could not proceed: ${(error as Error).message}`);
+      // Once per outage, not once per tick (the store says when the database is back).
+      if (!this.failing) this.options.log(`Webhook delivery could not proceed: ${(error as Error).message}; retrying.`);
+      this.failing = true;
     } finally {
       this.running = false;
     }

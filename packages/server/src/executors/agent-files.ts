@@ -21,6 +21,20 @@ export interface BoundedRead {
   refused?: string | undefined;
 }
 
+/** An open descriptor of a regular file and its size, to stream it; undefined for a link, a FIFO, anything else. */
+export function openAgentFile(path: string): { fd: number; size: number } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, READ);
+  } catch {
+    return undefined;
+  }
+  const stat = fstatSync(fd);
+  if (stat.isFile()) return { fd, size: stat.size };
+  closeSync(fd);
+  return undefined;
+}
+
 /** Up to `max` bytes of a regular file; a missing file reads as empty. */
 export function readAgentFile(path: string, max: number): BoundedRead {
   let fd: number;

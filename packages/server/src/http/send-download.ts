@@ -1,5 +1,8 @@
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import { openAgentFile } from '../executors/agent-files.js';
+import { ApiProblem } from './api-problem.js';
+import { sendProblem } from './respond.js';
 
 /** `attachment; filename=...` with an ASCII fallback and the exact name in RFC 5987 form. */
 function contentDisposition(filename: string): string {
@@ -16,11 +19,19 @@ export function sendDownload(res: ServerResponse, body: Buffer, contentType: str
   res.end(body);
 }
 
-/** The same for a file on disk, streamed (an agent's file may be large). */
+/**
+ * The same for a file on disk, streamed (an agent's file may be large). The agent may have
+ * swapped the file since it was listed: a link is not followed, a FIFO not waited on.
+ */
 export function sendFileDownload(res: ServerResponse, path: string, contentType: string, filename: string): void {
-  const { size } = statSync(path);
+  const file = openAgentFile(path);
+  if (!file) {
+    sendProblem(res, new ApiProblem('resource_not_found', `"${filename}" is no longer a regular file.`), filename);
+    return;
+  }
+  const { fd, size } = file;
   res.writeHead(200, downloadHeaders(size, contentType, filename));
-  createReadStream(path, { start: 0, end: Math.max(0, size - 1) })
+  createReadStream('', { fd, start: 0, end: Math.max(0, size - 1) })
     .on('error', () => res.destroy())
     .pipe(res);
 }

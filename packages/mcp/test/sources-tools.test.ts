@@ -44,6 +44,19 @@ describe('listing what runs start from', () => {
     expect(textOf(agents)).toContain(`- Reviewer (id ${reviewerUid})`);
     expect((agents.structuredContent as { agents: unknown[] }).agents).toHaveLength(1);
   });
+
+  it('lists the models with why each cannot be used now', async () => {
+    const { tools } = await mcp.client.listTools();
+    expect(tools.find((t) => t.name === 'list_models')?.annotations?.readOnlyHint).toBe(true);
+    const models = await mcp.client.callTool({ name: 'list_models', arguments: {} });
+    const listed = (models.structuredContent as { models: { id: string; provider: string; disable_reason?: string }[] }).models;
+    // The server has no harness CLI: its Claude models are listed, each with the reason it cannot run them.
+    const claude = listed.filter((m) => m.provider === 'ANTHROPIC');
+    expect(claude.length).toBeGreaterThan(0);
+    for (const model of claude) expect(model.disable_reason).toBeTruthy();
+    expect(textOf(models)).toContain(`(id ${claude[0]!.id}`);
+    expect(textOf(models)).toContain('not usable:');
+  });
 });
 
 describe('create_run with a skill, an environment and a named agent', () => {

@@ -12,6 +12,7 @@ import { registerCreateScheduleTool } from './create-schedule.js';
 import { registerDeleteScheduleTool } from './delete-schedule.js';
 import { registerListAgentsTool } from './list-agents.js';
 import { registerListEnvironmentsTool } from './list-environments.js';
+import { registerListModelsTool } from './list-models.js';
 import { registerListSchedulesTool } from './list-schedules.js';
 import { registerListSkillsTool } from './list-skills.js';
 import { registerPauseScheduleTools } from './pause-schedule.js';
@@ -28,6 +29,7 @@ export function registerTools(server: McpServer, ctx: ServerContext): void {
   registerGetRunConversationTool(server, ctx);
   if (!ctx.readOnly) registerCancelRunTool(server, ctx);
   registerListEnvironmentsTool(server, ctx);
+  registerListModelsTool(server, ctx);
   registerListSkillsTool(server, ctx);
   registerListAgentsTool(server, ctx);
   registerListSchedulesTool(server, ctx);

@@ -47,7 +47,7 @@ describe('HTTP sessions', () => {
     try {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const { tools } = await connected.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['get_run', 'get_run_conversation', 'get_run_output', 'list_agents', 'list_environments', 'list_models', 'list_runs', 'list_schedules', 'list_skills', 'wait_for_run']);
+      expect(tools.map((t) => t.name).sort()).toEqual(['get_run', 'get_run_conversation', 'get_run_output', 'list_agents', 'list_environments', 'list_models', 'list_runs', 'list_schedules', 'list_skills', 'list_webhooks', 'wait_for_run']);
     } finally {
       await connected.close();
     }

@@ -17,7 +17,7 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'kit', 'review'), { recursive: true });
   writeFileSync(join(dir, 'kit', 'review', 'SKILL.md'), '---\nname: review\ndescription: Review a change\n---\nRead the diff.\n');
   writeFileSync(join(dir, 'server.json'), JSON.stringify({ skill_directories: ['./kit'], environments: { 'web-env': { name: 'Web app' } } }));
-  api = await startServer({ port: 0, storage: 'memory', simulatedDurationMs: 200, quiet: true, configFile: join(dir, 'server.json') });
+  api = await startServer({ port: 0, storage: 'memory', simulatedDurationMs: 200, quiet: true, configFile: join(dir, 'server.json'), allowPrivateWebhooks: true });
   client = new AgentRunsClient({ baseURL: api.baseURL, apiKey: api.apiKey });
   reviewerUid = (await client.agents.create({ name: 'Reviewer', prompt: 'Be thorough.' })).uid;
   mcp = await connectStdio(binEnv(api));
@@ -56,6 +56,27 @@ describe('listing what runs start from', () => {
     for (const model of claude) expect(model.disable_reason).toBeTruthy();
     expect(textOf(models)).toContain(`(id ${claude[0]!.id}`);
     expect(textOf(models)).toContain('not usable:');
+  });
+});
+
+describe('webhook subscriptions', () => {
+  it('creates one, showing its secret once, and lists it without the secret; read-only offers only the list', async () => {
+    const created = await mcp.client.callTool({ name: 'create_webhook', arguments: { url: 'http://127.0.0.1:9/hook', event_types: ['run.succeeded'] } });
+    const hook = created.structuredContent as { id: string; secret: string };
+    expect(hook.secret).toMatch(/^whsec_/);
+    expect(textOf(created)).toContain(`Signing secret (shown once): ${hook.secret}`);
+    const listed = await mcp.client.callTool({ name: 'list_webhooks', arguments: {} });
+    expect(textOf(listed)).toContain(`- http://127.0.0.1:9/hook (id ${hook.id}, enabled): run.succeeded`);
+    expect(JSON.stringify(listed)).not.toContain(hook.secret);
+    const names = (await readOnly.client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('list_webhooks');
+    expect(names).not.toContain('create_webhook');
+  });
+
+  it('names the field when the URL is not one', async () => {
+    const refused = await mcp.client.callTool({ name: 'create_webhook', arguments: { url: 'ftp://example.com/hook' } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/url/);
   });
 });
 

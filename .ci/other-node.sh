@@ -29,7 +29,8 @@ fi
 
 # The suites that touch the runtime: undici and fetch (core), SQLite and the HTTP server
 # (server), the MCP SDK over stdio and HTTP (mcp), the bundled Action as the runner runs it.
-# The fault tests and core's runs against a real server stay on the main Node only.
+# The fault tests, the dashboard's browser test and core's runs against a real server stay on
+# the main Node only.
 (cd "$root" && "$node_bin" node_modules/vitest/vitest.mjs run \
   packages/core/test packages/server/test packages/mcp/test packages/action/test \
   --exclude '**/faults/**' --exclude '**/dashboard-browser.test.ts' --exclude packages/core/test/run-events.test.ts --exclude packages/core/test/sources-resources.test.ts)

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { startServer, type RunningServer } from '@agent-runs/server';
 import { startReceiver, type WebhookReceiver } from '../../packages/server/test/webhooks/webhook-receiver.js';
 import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../support/postgres.js';
@@ -57,6 +58,29 @@ describe.runIf(postgresAdminUrl)('webhooks from servers sharing one PostgreSQL',
     const log = await fetch(`${b.baseURL}/agent/webhooks/${id}/deliveries?limit=500`, { headers: { authorization: `Bearer ${KEY.key}` } }).then((r) => r.json() as Promise<{ deliveries: any[] }>);
     expect(log.deliveries).toHaveLength(60);
     expect(log.deliveries.every((d: any) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
+  });
+
+  it('sends a run’s events to a subscription another server enabled just before the run', async () => {
+    receiver = await startReceiver();
+    const late = await startReceiver();
+    const a = await serve();
+    // One enabled subscription: the server's cached list of them is then read again only a few times a second.
+    await post(a.baseURL, '/agent/webhooks', { url: receiver.url, event_types: ['run.created'] });
+    const sql = new pg.Client({ connectionString: db.url });
+    await sql.connect();
+    try {
+      for (let i = 0; i < 3; i++) {
+        const { id } = await post(a.baseURL, '/agent/webhooks', { url: late.url, event_types: ['run.created'], enabled: false });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Enabled the way another server's PUT does it: this server is not told.
+        await sql.query('UPDATE webhook_subscriptions SET enabled = TRUE WHERE id = $1', [id]);
+        const { run_id } = await post(a.baseURL, '/agent/runs', { prompt: `after late subscription ${i}` });
+        await expect.poll(() => late.accepted.filter((d) => d.event.data.run_id === run_id).length, { timeout: 10_000 }).toBe(i + 1);
+      }
+    } finally {
+      await sql.end();
+      await late.close();
+    }
   });
 
   it('takes over the delivery a dead server held once its lease runs out', async () => {

@@ -123,8 +123,14 @@ export class WebhookDispatcher {
     const now = Date.now();
     // Read again a few times a second while some are enabled (a change from another server shows soon), else once a second.
     if (now - this.subscriptionsReadAt < (this.enabled.length ? ACTIVE_CHECK_MS : IDLE_CHECK_MS)) return;
+    await this.readSubscriptions();
+  }
+
+  private async readSubscriptions(): Promise<WebhookSubscriptionRecord[]> {
+    const readAt = Date.now();
     this.enabled = (await this.options.store.listSubscriptions()).filter((s) => s.enabled);
-    this.subscriptionsReadAt = now;
+    this.subscriptionsReadAt = readAt;
+    return this.enabled;
   }
 
   /** Makes the deliveries of the events waiting in the outbox, oldest first. */
@@ -133,7 +139,9 @@ export class WebhookDispatcher {
     for (;;) {
       const events = await store.outbox(FAN_OUT_BATCH);
       if (events.length === 0) return;
-      const subscriptions = this.enabled;
+      // Read after the events: every subscription committed before one of them is seen (a
+      // list read earlier, here or on another server, may predate a subscription and lose its event).
+      const subscriptions = await this.readSubscriptions();
       const deliveries: NewWebhookDelivery[] = [];
       const now = Date.now();
       for (const event of events) {

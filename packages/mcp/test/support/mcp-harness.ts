@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AgentRunsClient } from '@agent-runs/core';
 import { createMcpServer, serveHttp, TaskRegistry, type HttpServeOptions, type RunningHttpServer } from '@agent-runs/mcp';
 import { startServer, type RunningServer } from '@agent-runs/server';
@@ -30,6 +31,8 @@ export interface StdioSession {
   client: Client;
   transport: StdioClientTransport;
   stderr: () => string;
+  /** Every message the server sent, as it came off the wire (before the client handles it). */
+  received: JSONRPCMessage[];
   close(): Promise<void>;
 }
 
@@ -40,7 +43,13 @@ export async function connectStdio(env: Record<string, string>, args: string[] =
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'agent-runs-mcp-test', version: '1.0.0' });
   await client.connect(transport);
-  return { client, transport, stderr: () => stderr, close: () => client.close() };
+  const received: JSONRPCMessage[] = [];
+  const handle = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    received.push(message);
+    handle?.(message);
+  };
+  return { client, transport, stderr: () => stderr, received, close: () => client.close() };
 }
 
 export interface HttpBin {

@@ -56,6 +56,12 @@ describe('the dashboard over HTTP', () => {
     expect((await signInPost({ api_key: 'wrong' })).status).toBe(401);
   });
 
+  it('refuses a form larger than its bound through the server\'s one body reader, naming the limit', async () => {
+    const res = await signInPost({ api_key: KEY, next: '/', pad: 'x'.repeat(600 * 1024) });
+    expect(res.status).toBe(413);
+    expect(await res.text()).toContain('The form is larger than 524288 bytes.');
+  });
+
   it('refuses a sign-in posted from another origin', async () => {
     const res = await signInPost({ api_key: KEY }, { origin: 'http://evil.example' });
     expect(res.status).toBe(403);

@@ -15,6 +15,7 @@ import { DashboardSessions, DEFAULT_SESSION_LIMITS, type DashboardSession, type 
 import { attachmentsOf } from './form-attachments.js';
 import { html } from './html.js';
 import { ASSET_PATH, layout } from './layout.js';
+import { cursorOf, LIST_PAGE_SIZE } from './list-pager.js';
 import { LiveRunViews } from './live-run-views.js';
 import { modelChoicesOf, pickedModel } from './model-choices.js';
 import { newRunPage, runRequestOf, type NewRunChoices } from './new-run-page.js';
@@ -252,7 +253,11 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
       const created = await app.runs.create({ body: requestOf(run), creator: caller, source: 'WEB_APP', idempotencyKey: undefined });
       return seeOther(`/runs/${encodeURIComponent(created.run_id)}`);
     }),
-    signedIn('GET', '/schedules', async ({ app, session, caller }) => page(schedulesPage(session, (await app.schedules.list(caller, { limit: 500 })).schedules))),
+    signedIn('GET', '/schedules', async ({ url, app, session, caller }) => {
+      const cursor = cursorOf(url);
+      const list = await app.schedules.list(caller, { limit: LIST_PAGE_SIZE, cursor });
+      return page(schedulesPage(session, list.schedules, { cursor, next: list.page_info?.next_cursor ?? undefined }));
+    }),
     signedIn('GET', '/schedules/new', ({ session }) => page(scheduleFormPage(session, scheduleValuesOf(new URLSearchParams()), {}, timeZone))),
     signedIn('GET', '/schedules/:id/edit', async ({ params, app, session, caller }) => {
       const schedule = await app.schedules.get(params.id!, caller);
@@ -272,7 +277,11 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
     }),
     signedIn('GET', '/environments', async ({ app, session, caller }) => page(environmentsPage(session, await app.catalog.listEnvironments(caller)))),
     signedIn('GET', '/skills', async ({ app, session, caller }) => page(skillsPage(session, await app.catalog.listSkills({}, caller)))),
-    signedIn('GET', '/agents', async ({ app, session, caller }) => page(agentsPage(session, (await app.identities.list(caller, { limit: 500 })).agents))),
+    signedIn('GET', '/agents', async ({ url, app, session, caller }) => {
+      const cursor = cursorOf(url);
+      const list = await app.identities.list(caller, { limit: LIST_PAGE_SIZE, cursor });
+      return page(agentsPage(session, list.agents, { cursor, next: list.page_info?.next_cursor ?? undefined }));
+    }),
     signedIn('GET', '/agents/:uid/edit', async ({ params, app, session, caller }) => page(agentFormPage(session, await app.identities.get(params.uid!, caller)))),
     signedIn('POST', '/agents/:uid', async ({ params, app, session, caller, form }) => {
       try {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { RUN_REQUEST_LIMITS } from '@agent-runs/core/contract';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, errorNote, layout } from './layout.js';
 import type { DashboardSession } from './dashboard-sessions.js';
@@ -61,7 +62,7 @@ ${csrfField(session)}
     v('agent_identity_uid'),
   )}</select>
 ${modelFields(choices, v('harness'), v('model_id'))}
-<label for="attachments">Attachments (${attachmentLimits()})</label><input type="file" id="attachments" name="attachments" multiple>
+<label for="attachments">Attachments (${attachmentLimits()})</label><input type="file" id="attachments" name="attachments" multiple data-max-files="${RUN_REQUEST_LIMITS.attachments}" data-max-bytes="${RUN_REQUEST_LIMITS.attachmentBytes}" data-max-total="${RUN_REQUEST_LIMITS.attachmentsTotalBytes}" data-limits="attach ${attachmentLimits()}">
 <button type="submit" class="primary">Start the run</button>
 </form>`;
   return layout({ title: 'Start a run', section: '/new', session, body });

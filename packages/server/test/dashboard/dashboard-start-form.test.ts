@@ -52,7 +52,7 @@ describe('the start-a-run form', () => {
     expect(page).toMatch(/<option value="codex" disabled>codex \(unavailable: this server does not drive the codex harness yet\)<\/option>/);
     expect(page).toMatch(/<option value="gpt-5-codex" disabled>GPT-5 Codex \(Codex CLI\) \(unavailable: this server does not drive the codex harness yet\)<\/option>/);
     expect(page).toContain('<optgroup label="gemini">');
-    expect(page).toMatch(/<input type="file" id="attachments" name="attachments" multiple>/);
+    expect(page).toMatch(/<input type="file" id="attachments" name="attachments" multiple data-max-files="5" data-max-bytes="5242880" data-max-total="10485760"/);
   });
 
   it('starts a run on the picked model\'s harness, with the attached files as the API stores them', async () => {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../src/config/config-file.js';
+import { startServer } from '../../src/index.js';
+import { createTestDatabase, postgresAdminUrl } from '../../../../test/support/postgres.js';
 import { eventually } from '../support/eventually.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';
 import { startReceiver, type ReceivedWebhook, type WebhookReceiver } from './webhook-receiver.js';
@@ -178,5 +180,27 @@ ${extra}`;
     await expect(startTestServer({ storage: 'file', dataDir: join(dir, 'data-four'), configFile: plain, apiKeys: [ALICE] })).rejects.toThrow(
       /webhooks\.x\.url: must be an https URL/,
     );
+  });
+
+  it.runIf(postgresAdminUrl)('makes one subscription per entry when two servers of one PostgreSQL start together, and each event goes out once', async () => {
+    const r = await receiver();
+    const secret = newSecret();
+    const config = configFile('shared.yaml', `webhooks:\n  shared:\n    url: ${r.url}\n    event_types: [run.created]\n    secret: { from_file: shared.secret }\n`, { 'shared.secret': secret });
+    const db = await createTestDatabase();
+    const options = { port: 0, quiet: true, databaseUrl: db.url, configFile: config, apiKeys: [ALICE], allowPrivateWebhooks: true, simulatedDurationMs: 20, webhookPollMs: 20 };
+    const servers = await Promise.all([startServer(options), startServer(options)]);
+    try {
+      const listed = await fetch(`${servers[1]!.baseURL}/agent/webhooks`, { headers: { authorization: `Bearer ${ALICE.key}` } }).then((res) => res.json() as Promise<{ webhooks: { id: string }[] }>);
+      expect(listed.webhooks.map((w) => w.id)).toEqual(['wh_config_shared']);
+      const created = await fetch(`${servers[0]!.baseURL}/agent/runs`, { method: 'POST', headers: { authorization: `Bearer ${ALICE.key}`, 'content-type': 'application/json' }, body: '{"prompt":"once"}' });
+      const { run_id: runId } = (await created.json()) as { run_id: string };
+      await eventually(() => r.accepted.length, (n) => n >= 1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(r.received.map((d) => d.event.data.run_id)).toEqual([runId]);
+      expect(verified(secret, r.received[0]!)).toEqual(r.received[0]!.event);
+    } finally {
+      for (const server of servers) await server.close();
+      await db.drop();
+    }
   });
 });

@@ -4,7 +4,7 @@ export interface PostedFile {
   field: string;
   fileName: string;
   mimeType: string;
-  /** Its bytes as received. */
+  /** Its bytes as received (a view into the body read). */
   data: Buffer;
 }
 
@@ -98,7 +98,7 @@ export function parseMultipart(body: Buffer, boundary: string, limits: Multipart
     // A file input left empty still sends a part, without a name and without bytes.
     if (fileName === '' && data.length === 0) continue;
     const mimeType = type.split(';')[0]!.trim().toLowerCase();
-    files.push({ field: name, fileName: baseName(fileName), mimeType: MIME_TYPE.test(mimeType) ? mimeType : 'application/octet-stream', data: Buffer.from(data) });
+    files.push({ field: name, fileName: baseName(fileName), mimeType: MIME_TYPE.test(mimeType) ? mimeType : 'application/octet-stream', data });
   }
   return { fields, files };
 }

@@ -23,6 +23,7 @@ import { wireApp } from './start/wire-app.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { openStorage } from './store/open-storage.js';
 import type { Storage } from './store/storage.js';
+import { syncDeclaredWebhooks } from './webhooks/declared-webhooks.js';
 
 /**
  * Starts the local Runs API. Resolves once it listens:
@@ -63,6 +64,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     let publicUrl = opts.publicUrl ?? '';
     let originGuard: OriginGuardOptions = { allowedHosts: [] };
     const wired = await wireApp({ opts, config, timeZone, storage, serverId, clock, keys, publicUrl: () => publicUrl, originGuard: () => originGuard });
+    // The configuration file's webhooks, created or brought in step (never twice) before anything is sent.
+    await syncDeclaredWebhooks(config.webhooks ?? [], { store: storage.webhooks, clock: opts.clock, allowPrivate: opts.allowPrivateWebhooks, principals: keys.map((k) => k.principal), log: opts.log });
     const router = new Router(apiRoutes(wired.executor.name, timeZone));
     const server = createServer({ keepAlive: true }, (req, res) => {
       void handleRequest(router, wired.app, req, res, opts.log);

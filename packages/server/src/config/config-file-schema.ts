@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
+import { WebhookCreateRequestSchema } from '@agent-runs/core/webhooks';
 
 /** `.`, `a/..` and the like name the working directory itself, or above it: a checkout there would replace it. */
 export const insideParent = (path: string) => !/^\.\.?\/?$/.test(posix.normalize(path)) && !posix.normalize(path).startsWith('../');
@@ -70,6 +71,18 @@ const HarnessesSchema = z.strictObject({
 });
 
 /**
+ * A webhook the operator declares: the API's subscription fields, whose runs it gets (a
+ * principal, or `all`), and its signing secret by reference (a declared secret's name, a
+ * variable or a file), never its value.
+ */
+const WEBHOOK_SECRET_HINT =
+  'must name a secret declared under secrets (letters, digits and _), or be { from_env: VARIABLE } or { from_file: path }; the secret itself is never written in this file';
+const WebhookSchema = WebhookCreateRequestSchema.extend({
+  owner: z.string().trim().min(1, 'must name a principal of this server\'s API keys, or be "all"').optional(),
+  secret: z.union([z.string().regex(SECRET_NAME, WEBHOOK_SECRET_HINT), SecretSchema], { error: WEBHOOK_SECRET_HINT }),
+});
+
+/**
  * The server's configuration file (JSON or YAML). Strict: a misspelt key is named rather
  * than ignored. Relative paths are relative to the file.
  */
@@ -88,7 +101,11 @@ export const ConfigFileSchema = z.strictObject({
   network: NetworkSchema.optional(),
   sandbox_read_only: z.array(z.string().min(1, 'must be a path')).optional(),
   harnesses: HarnessesSchema.optional(),
+  webhooks: z
+    .record(z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'a webhook name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'), WebhookSchema)
+    .optional(),
 });
 
 export type ConfigFile = z.output<typeof ConfigFileSchema>;
+export type WebhookDefinition = z.output<typeof WebhookSchema>;
 export type EnvironmentDefinition = z.output<typeof EnvironmentSchema>;

@@ -5,10 +5,11 @@ import { issuePath } from '@agent-runs/core/contract';
 import { isTimeZone } from '../schedules/cron.js';
 import { ConfigFileSchema, insideParent, type ConfigFile } from './config-file-schema.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
-import { type EnvironmentConfig, type RepoSource, type ServerConfig } from '../domain/server-config.js';
+import { type DeclaredWebhook, type EnvironmentConfig, type RepoSource, type ServerConfig } from '../domain/server-config.js';
 import { NamedSecrets } from '../domain/named-secrets.js';
 import { HARNESS_NAMES, type HarnessesConfig } from '../domain/harness-config.js';
 import { readNetworkPolicy } from '../executors/sandbox/network-policy.js';
+import { webhookSecretProblem } from '../webhooks/webhook-secret.js';
 import { readSecretValue } from './secret-source.js';
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -89,6 +90,32 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     if (typeof read !== 'string') fail(file, line, key, read.problem);
     secrets.set(name, read);
   }
+  const webhooks = Object.entries(config.webhooks ?? {}).map(([name, hook]): DeclaredWebhook => {
+    const { line, key } = at(['webhooks', name, 'secret']);
+    let secret: string;
+    if (typeof hook.secret === 'string') {
+      const named = secrets.get(hook.secret);
+      if (named === undefined) fail(file, line, key, `"${hook.secret}" is not declared under secrets (declared: ${[...secrets.keys()].join(', ') || 'none'}).`);
+      secret = named;
+    } else {
+      const read = readSecretValue(hook.secret, base, env);
+      if (typeof read !== 'string') fail(file, line, key, read.problem);
+      secret = read;
+    }
+    const problem = webhookSecretProblem(secret);
+    if (problem) fail(file, line, key, problem);
+    return {
+      name,
+      url: hook.url,
+      eventTypes: hook.event_types,
+      filter: hook.filter ?? {},
+      enabled: hook.enabled ?? true,
+      thin: hook.thin ?? false,
+      description: hook.description,
+      owner: hook.owner === undefined || hook.owner === 'all' ? undefined : hook.owner,
+      secret,
+    };
+  });
   const network = (path: (string | number)[], value: unknown) => {
     if (value === undefined) return undefined;
     const policy = readNetworkPolicy(value);
@@ -145,7 +172,7 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     readOnly: (config.sandbox_read_only ?? []).map((dir) => resolve(base, dir)),
   };
   const harnesses = harnessesConfig(config.harnesses, base);
-  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets), sandbox, harnesses };
+  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets), sandbox, harnesses, webhooks };
 }
 
 /** The `harnesses:` section with a command given as a relative path made absolute. */

@@ -2,6 +2,7 @@ import type { AgentIdentity, ListAgentSkillsResponse, ListEnvironmentsResponse }
 import { html, type SafeHtml } from './html.js';
 import { layout, time } from './layout.js';
 import type { DashboardSession } from './dashboard-sessions.js';
+import { listPager, type ListPage } from './list-pager.js';
 
 function empty(what: string, next: SafeHtml): SafeHtml {
   return html`<div class="empty"><p>${what}</p><p>${next}</p></div>`;
@@ -36,7 +37,7 @@ export function skillsPage(session: DashboardSession, list: ListAgentSkillsRespo
   return layout({ title: 'Skills', section: '/skills', session, body });
 }
 
-export function agentsPage(session: DashboardSession, list: readonly AgentIdentity[]): SafeHtml {
+export function agentsPage(session: DashboardSession, list: readonly AgentIdentity[], where: ListPage = { cursor: undefined, next: undefined }): SafeHtml {
   const body = html`<h1>Named agents</h1>${
     list.length === 0
       ? empty('No named agents yet.', html`Create one with <code>agent-runs agents create --name reviewer --prompt "…"</code>.`)
@@ -45,7 +46,8 @@ export function agentsPage(session: DashboardSession, list: readonly AgentIdenti
             a.environment_id ?? '—'
           }</td><td class="hide-narrow">${a.skills.join(', ')}</td></tr>`,
         )}</tbody></table></div>`
-  }`;
+  }
+${listPager('/agents', where, 'More named agents')}`;
   return layout({ title: 'Named agents', section: '/agents', session, body });
 }
 

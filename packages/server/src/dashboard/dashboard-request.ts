@@ -1,8 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { RunCreatorInfo } from '@agent-runs/core/contract';
+import { RUN_REQUEST_LIMITS } from '@agent-runs/core/contract';
 import { ApiProblem } from '../http/api-problem.js';
+import { readRequestBody } from '../http/read-json-body.js';
 import { creatorFor } from '../http/api-key-auth.js';
 import { csrfMatches, type DashboardSession } from './dashboard-sessions.js';
+import { attachmentLimits } from './form-attachments.js';
+import { boundaryOf, MultipartError, parseMultipart, type PostedFile } from './multipart-form.js';
 
 export const COOKIE = 'agent_runs_session';
 /** A form never needs more: prompts are the largest field. */
@@ -32,38 +36,52 @@ export function callerOf(session: DashboardSession): RunCreatorInfo {
   return creatorFor(session.principal);
 }
 
-/** Reads an urlencoded form body of at most MAX_FORM_BYTES. */
-export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  const media = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (media !== 'application/x-www-form-urlencoded') {
-    req.resume();
-    throw new ApiProblem('invalid_request', 'Content-Type: a dashboard form is sent as application/x-www-form-urlencoded.', { status: 415, retryable: false });
-  }
-  const text = await new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_FORM_BYTES) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new ApiProblem('invalid_request', `The form is larger than ${MAX_FORM_BYTES} bytes.`, { status: 413, retryable: false }));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.once('error', reject);
-    req.once('aborted', () => reject(new ApiProblem('invalid_request', 'The form ended before its end.')));
-  });
-  return new URLSearchParams(text);
+/** A posted form: its text fields, and the files of a form that takes them. */
+export interface PostedForm {
+  fields: URLSearchParams;
+  files: PostedFile[];
 }
 
+/** A form with files: the API's attachments at their largest, the text fields, and the parts' framing. */
+export const MAX_UPLOAD_FORM_BYTES = RUN_REQUEST_LIMITS.attachmentsTotalBytes + MAX_FORM_BYTES + 64 * 1024;
+const MAX_FORM_PARTS = 64;
+
+const refused = (status: number, detail: string) => new ApiProblem('invalid_request', detail, { status, retryable: false });
+
 /**
- * A state-changing post must come from a page of this server: its Origin names this host
- * (browsers send it on every form post), and the form carries the session's CSRF token.
+ * Reads a form post through the server's one bounded body reader: urlencoded (at most
+ * MAX_FORM_BYTES), or, where `withFiles`, multipart with files (at most MAX_UPLOAD_FORM_BYTES).
  */
-export function checkPost(req: IncomingMessage, form: URLSearchParams, session: DashboardSession | undefined): void {
+export async function readForm(req: IncomingMessage, withFiles = false): Promise<PostedForm> {
+  const contentType = req.headers['content-type'] ?? '';
+  const media = contentType.split(';')[0]!.trim().toLowerCase();
+  if (media === 'application/x-www-form-urlencoded') {
+    const body = await readRequestBody(req, MAX_FORM_BYTES, (limit) => refused(413, `The form is larger than ${limit} bytes.`));
+    return { fields: new URLSearchParams(body.toString('utf8')), files: [] };
+  }
+  if (withFiles && media === 'multipart/form-data') {
+    const boundary = boundaryOf(contentType);
+    if (!boundary) {
+      req.resume();
+      throw refused(400, 'Content-Type: multipart/form-data without a valid boundary parameter.');
+    }
+    const body = await readRequestBody(req, MAX_UPLOAD_FORM_BYTES, () => refused(413, attachmentsTooLarge()));
+    try {
+      return parseMultipart(body, boundary, { maxParts: MAX_FORM_PARTS, maxFieldBytes: MAX_FORM_BYTES });
+    } catch (error) {
+      if (!(error instanceof MultipartError)) throw error;
+      throw refused(400, error.field ? `${error.field}: ${error.message}` : `The form: ${error.message}`);
+    }
+  }
+  req.resume();
+  const expected = withFiles ? 'application/x-www-form-urlencoded or multipart/form-data' : 'application/x-www-form-urlencoded';
+  throw refused(415, `Content-Type: a dashboard form is sent as ${expected}.`);
+}
+
+const attachmentsTooLarge = () => `attachments: the files are too large to send; attach ${attachmentLimits()}.`;
+
+/** A state-changing post must come from a page of this server: its Origin names this host (browsers send it on every form post). */
+export function checkOrigin(req: IncomingMessage): void {
   const origin = req.headers.origin;
   let originHost: string | undefined;
   try {
@@ -72,8 +90,13 @@ export function checkPost(req: IncomingMessage, form: URLSearchParams, session: 
     originHost = undefined;
   }
   if (!originHost || originHost !== req.headers.host?.toLowerCase()) {
+    req.resume();
     throw new ApiProblem('not_authorized', `Origin "${origin ?? ''}": a dashboard form is accepted only from this server's own pages.`, { status: 403, retryable: false });
   }
+}
+
+/** A signed-in form carries the session's CSRF token. */
+export function checkCsrf(form: URLSearchParams, session: DashboardSession | undefined): void {
   if (session && !csrfMatches(session, form.get('csrf') ?? undefined)) {
     throw new ApiProblem('not_authorized', 'csrf: the form\'s token is missing or stale; reload the page and send it again.', { status: 403, retryable: false });
   }

@@ -10,12 +10,16 @@ import { parseListQuery } from '../runs/parse-list-query.js';
 import { agentFormPage, agentsPage, agentUpdateOf, environmentsPage, skillsPage } from './catalog-pages.js';
 import { DASHBOARD_SCRIPT } from './dashboard-script.js';
 import { DASHBOARD_CSS } from './dashboard-styles.js';
-import { callerOf, checkPost, cookieOf, COOKIE, isHttps, readForm, sessionCookie } from './dashboard-request.js';
+import { callerOf, checkCsrf, checkOrigin, cookieOf, COOKIE, isHttps, readForm, sessionCookie } from './dashboard-request.js';
 import { DashboardSessions, DEFAULT_SESSION_LIMITS, type DashboardSession, type SessionLimits } from './dashboard-sessions.js';
+import { attachmentsOf } from './form-attachments.js';
 import { html } from './html.js';
 import { ASSET_PATH, layout } from './layout.js';
+import { cursorOf, LIST_PAGE_SIZE } from './list-pager.js';
 import { LiveRunViews } from './live-run-views.js';
+import { modelChoicesOf, pickedModel } from './model-choices.js';
 import { newRunPage, runRequestOf, type NewRunChoices } from './new-run-page.js';
+import type { PostedFile } from './multipart-form.js';
 import { page, seeOther } from './page-reply.js';
 import { requestOf } from './run-commands.js';
 import { runPage, type ArtifactBody } from './run-page.js';
@@ -28,8 +32,10 @@ import { signInPage } from './sign-in-page.js';
 interface DashboardRequest extends RouteRequest {
   session: DashboardSession;
   caller: RunCreatorInfo;
-  /** The posted form (POST routes only). */
+  /** The posted form's text fields (POST routes only). */
   form: URLSearchParams;
+  /** Its files, on a route that takes them. */
+  files: PostedFile[];
 }
 
 type Handler = (r: DashboardRequest) => Promise<RouteResult> | RouteResult;
@@ -70,7 +76,12 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
   let live: LiveRunViews | undefined;
   const liveViews = (app: AppContext) => (live ??= new LiveRunViews(app.reads, app.heartbeat, options.liveIntervalMs));
 
-  const signedIn = (method: Route['method'], path: string, handle: Handler): Route => ({
+  /** `withFiles`: the route takes a multipart form with files; `formProblem` shows a form that could not be read. */
+  interface SignedInOptions {
+    withFiles?: boolean;
+    formProblem?: (r: Omit<DashboardRequest, 'form' | 'files'>, problem: ApiProblem) => Promise<RouteResult>;
+  }
+  const signedIn = (method: Route['method'], path: string, handle: Handler, extra: SignedInOptions = {}): Route => ({
     method,
     path,
     auth: false,
@@ -78,13 +89,25 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
     async handle(request) {
       const session = sessions.find(cookieOf(request.req, COOKIE));
       try {
-        const form = method === 'POST' ? await readForm(request.req) : new URLSearchParams();
-        if (method === 'POST') checkPost(request.req, form, session);
+        // The headers are checked before a byte of the body is read: a post from elsewhere, or without a session, sends none in.
+        if (method === 'POST') checkOrigin(request.req);
         if (!session) {
+          if (method === 'POST') request.req.resume();
           const here = request.url.pathname + request.url.search;
           return seeOther(`/sign-in?next=${encodeURIComponent(method === 'GET' ? here : '/')}`);
         }
-        return await handle({ ...request, session, caller: callerOf(session), form });
+        const signed = { ...request, session, caller: callerOf(session) };
+        let posted = { fields: new URLSearchParams(), files: [] as PostedFile[] };
+        if (method === 'POST') {
+          try {
+            posted = await readForm(request.req, extra.withFiles === true);
+          } catch (error) {
+            if (!(error instanceof ApiProblem) || !extra.formProblem || error.status >= 500) throw error;
+            return await extra.formProblem(signed, error);
+          }
+          checkCsrf(posted.fields, session);
+        }
+        return await handle({ ...signed, form: posted.fields, files: posted.files });
       } catch (error) {
         const problem = problemOf(error);
         if (!problem) throw error;
@@ -103,6 +126,7 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
       environments: environments.environments.map((e) => ({ uid: e.uid, name: e.config.name ?? e.uid })),
       skills: skills.agents.flatMap((s) => s.variants.map((v) => v.id)),
       agents: agents.map((a) => ({ uid: a.uid, name: a.name })),
+      ...modelChoicesOf(app.models),
     };
   };
 
@@ -132,8 +156,8 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
       form: true,
       async handle({ req, app }) {
         try {
-          const form = await readForm(req);
-          checkPost(req, form, undefined);
+          checkOrigin(req);
+          const form = (await readForm(req)).fields;
           const next = safeNext(form.get('next'));
           const principal = app.auth.principalOfKey(form.get('api_key') ?? '');
           if (principal === undefined) return page(signInPage(next, 'That key is not one of this server\'s API keys.'), 401);
@@ -169,17 +193,30 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
       return stream((req, res) => liveViews(app).open(req, res, caller, query, params.toString(), ticket));
     }),
     signedIn('GET', '/new', async ({ app, session, caller }) => page(newRunPage(session, await newRunChoices(app, caller)))),
-    signedIn('POST', '/runs', async ({ app, session, caller, form }) => {
-      try {
-        const created = await app.runs.create({ body: runRequestOf(form), creator: caller, source: 'WEB_APP', idempotencyKey: form.get('idempotency_key') || undefined });
-        return seeOther(`/runs/${encodeURIComponent(created.run_id)}`);
-      } catch (error) {
-        // A request the service refuses is shown on the form, filled in as it was sent.
-        const problem = error instanceof DomainError ? domainProblem(error) : undefined;
-        if (!problem || problem.status >= 500) throw error;
-        return page(newRunPage(session, await newRunChoices(app, caller), form, problem.detail), problem.status);
-      }
-    }),
+    signedIn(
+      'POST',
+      '/runs',
+      async ({ app, session, caller, form, files }) => {
+        const choices = await newRunChoices(app, caller);
+        try {
+          const body = { ...runRequestOf(form, pickedModel(choices, form)) };
+          const attachments = attachmentsOf(files);
+          if (attachments.length) body.attachments = attachments;
+          const created = await app.runs.create({ body, creator: caller, source: 'WEB_APP', idempotencyKey: form.get('idempotency_key') || undefined });
+          return seeOther(`/runs/${encodeURIComponent(created.run_id)}`);
+        } catch (error) {
+          // A request the service refuses is shown on the form, filled in as it was sent.
+          const problem = error instanceof DomainError ? domainProblem(error) : undefined;
+          if (!problem || problem.status >= 500) throw error;
+          return page(newRunPage(session, choices, form, problem.detail), problem.status);
+        }
+      },
+      {
+        withFiles: true,
+        // A form too large to read is shown again, empty, with what was too large.
+        formProblem: async ({ app, session, caller }, problem) => page(newRunPage(session, await newRunChoices(app, caller), undefined, problem.detail), problem.status),
+      },
+    ),
     signedIn('GET', '/runs/:runId', async ({ req, url, params, app, session, caller }) => {
       const run = await app.reads.item(params.runId!, caller);
       const [conversation, output, downloads] = await Promise.all([
@@ -216,7 +253,11 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
       const created = await app.runs.create({ body: requestOf(run), creator: caller, source: 'WEB_APP', idempotencyKey: undefined });
       return seeOther(`/runs/${encodeURIComponent(created.run_id)}`);
     }),
-    signedIn('GET', '/schedules', async ({ app, session, caller }) => page(schedulesPage(session, (await app.schedules.list(caller, { limit: 500 })).schedules))),
+    signedIn('GET', '/schedules', async ({ url, app, session, caller }) => {
+      const cursor = cursorOf(url);
+      const list = await app.schedules.list(caller, { limit: LIST_PAGE_SIZE, cursor });
+      return page(schedulesPage(session, list.schedules, { cursor, next: list.page_info?.next_cursor ?? undefined }));
+    }),
     signedIn('GET', '/schedules/new', ({ session }) => page(scheduleFormPage(session, scheduleValuesOf(new URLSearchParams()), {}, timeZone))),
     signedIn('GET', '/schedules/:id/edit', async ({ params, app, session, caller }) => {
       const schedule = await app.schedules.get(params.id!, caller);
@@ -236,7 +277,11 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
     }),
     signedIn('GET', '/environments', async ({ app, session, caller }) => page(environmentsPage(session, await app.catalog.listEnvironments(caller)))),
     signedIn('GET', '/skills', async ({ app, session, caller }) => page(skillsPage(session, await app.catalog.listSkills({}, caller)))),
-    signedIn('GET', '/agents', async ({ app, session, caller }) => page(agentsPage(session, (await app.identities.list(caller, { limit: 500 })).agents))),
+    signedIn('GET', '/agents', async ({ url, app, session, caller }) => {
+      const cursor = cursorOf(url);
+      const list = await app.identities.list(caller, { limit: LIST_PAGE_SIZE, cursor });
+      return page(agentsPage(session, list.agents, { cursor, next: list.page_info?.next_cursor ?? undefined }));
+    }),
     signedIn('GET', '/agents/:uid/edit', async ({ params, app, session, caller }) => page(agentFormPage(session, await app.identities.get(params.uid!, caller)))),
     signedIn('POST', '/agents/:uid', async ({ params, app, session, caller, form }) => {
       try {

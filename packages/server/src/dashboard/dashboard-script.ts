@@ -26,6 +26,25 @@ export const DASHBOARD_SCRIPT = `'use strict';
     navigator.clipboard.writeText(source.textContent).then(function () { button.textContent = 'Copied'; }, function () {});
   });
 
+  // A file input with limits says what is too much before the files are sent (the server checks again).
+  var files = document.querySelector('input[type=file][data-max-files]');
+  if (files) {
+    files.addEventListener('change', function () {
+      var max = Number(files.getAttribute('data-max-files'));
+      var each = Number(files.getAttribute('data-max-bytes'));
+      var all = Number(files.getAttribute('data-max-total'));
+      var total = 0;
+      var problem = files.files.length > max ? files.files.length + ' files chosen' : '';
+      for (var i = 0; i < files.files.length && !problem; i++) {
+        total += files.files[i].size;
+        if (files.files[i].size > each) problem = '"' + files.files[i].name + '" is too big';
+      }
+      if (!problem && total > all) problem = 'the files are too large together';
+      files.setCustomValidity(problem ? files.name + ': ' + problem + '; ' + files.getAttribute('data-limits') + '.' : '');
+      if (problem) files.reportValidity();
+    });
+  }
+
   // The runs table: one stream for the page; changed rows are replaced, new ones go on top.
   var table = document.querySelector('[data-live-runs]');
   if (table && typeof EventSource === 'function') {

@@ -41,6 +41,8 @@ button,.button{cursor:pointer;background:var(--panel);font-weight:600;text-decor
 button.primary{background:var(--accent);color:var(--bg);border-color:var(--accent)}
 button.danger{color:var(--bad)}
 .stack{display:grid;gap:.8rem;max-width:44rem}
+.stack>*{min-width:0}select{max-width:100%}
+ul.note{margin:0;padding-left:1.2rem;font-size:.85rem}
 .row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .pager{display:flex;gap:1rem;margin-top:.8rem}
 .empty{padding:1.5rem;border:1px dashed var(--line);border-radius:6px;text-align:center}

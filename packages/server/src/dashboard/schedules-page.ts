@@ -3,9 +3,10 @@ import { parseCron } from '../schedules/cron.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, errorNote, layout, time } from './layout.js';
 import type { DashboardSession } from './dashboard-sessions.js';
+import { listPager, type ListPage } from './list-pager.js';
 
 /** The schedules: when each fires next, its last run, pause and resume, edit. */
-export function schedulesPage(session: DashboardSession, schedules: readonly ScheduledAgentItem[], error?: string): SafeHtml {
+export function schedulesPage(session: DashboardSession, schedules: readonly ScheduledAgentItem[], where: ListPage = { cursor: undefined, next: undefined }, error?: string): SafeHtml {
   const body = html`<h1>Schedules</h1>
 ${errorNote(error)}
 <p><a class="button" href="/schedules/new">New schedule</a></p>
@@ -24,7 +25,8 @@ ${
         }</button></form></td>
 </tr>`,
       )}</tbody></table></div>`
-}`;
+}
+${listPager('/schedules', where, 'More schedules')}`;
   return layout({ title: 'Schedules', section: '/schedules', session, body });
 }
 

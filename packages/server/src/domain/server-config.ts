@@ -51,6 +51,8 @@ export interface ServerConfig {
   sandbox?: SandboxSettings | undefined;
   /** The `harnesses:` section: the default harness, and each harness's CLI, variables and models. */
   harnesses: HarnessesConfig;
+  /** The `webhooks:` section, kept in step with the store at start-up. */
+  webhooks?: DeclaredWebhook[] | undefined;
 }
 
 export const EMPTY_CONFIG: ServerConfig = {
@@ -62,3 +64,19 @@ export const EMPTY_CONFIG: ServerConfig = {
   secrets: new NamedSecrets(),
   harnesses: { settings: {} },
 };
+
+/** A webhook declared in the configuration file's `webhooks:` section, its secret read. */
+export interface DeclaredWebhook {
+  /** Its key in the file: the subscription's id is made from it, so a restart finds it again. */
+  name: string;
+  url: string;
+  eventTypes: string[] | undefined;
+  filter: { states?: string[] | undefined; environment_id?: string | undefined; schedule_id?: string | undefined };
+  enabled: boolean;
+  thin: boolean;
+  description: string | undefined;
+  /** The principal whose runs it gets; undefined for every run. */
+  owner: string | undefined;
+  /** `whsec_…`, from a declared secret, a variable or a file. */
+  secret: string;
+}

@@ -62,6 +62,9 @@ export function isPrivateAddress(address: string): boolean {
 /** Why a webhook URL is refused. */
 export class UnsafeWebhookUrlError extends Error {}
 
+/** The URL's host does not resolve now (it may later: a declared webhook is kept, and checked again at delivery). */
+export class UnresolvedHostError extends UnsafeWebhookUrlError {}
+
 /** The host of a URL as DNS and `isIP` take it (IPv6 without brackets). */
 export const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
@@ -99,7 +102,7 @@ export async function resolveHost(host: string): Promise<LookupAddress[]> {
   try {
     return await Promise.race([lookup(host, { all: true, verbatim: true }), late]);
   } catch (error) {
-    throw new UnsafeWebhookUrlError(`has a host that does not resolve (${(error as NodeJS.ErrnoException).code ?? 'error'}): ${host}.`);
+    throw new UnresolvedHostError(`has a host that does not resolve (${(error as NodeJS.ErrnoException).code ?? 'error'}): ${host}.`);
   } finally {
     clearTimeout(timer);
   }

@@ -15,6 +15,8 @@ export function toWebhookItem(s: WebhookSubscriptionRecord, showSecret = false):
     description: s.description,
     disabled_reason: s.disabledReason,
     owner: s.ownerUid,
+    // Declared in the configuration file: read-only through the API.
+    operator_managed: s.declared,
     created_at: s.createdAt,
     updated_at: s.updatedAt,
     ...(showSecret ? { secret: s.secret } : {}),

@@ -8,12 +8,13 @@ import {
   type WebhookDelivery,
   type WebhookSubscription,
 } from '@agent-runs/core/webhooks';
-import { NotFoundError } from '../domain/domain-errors.js';
+import { ConflictError, NotFoundError } from '../domain/domain-errors.js';
 import { invalidField, invalidInput } from '../domain/invalid-request-input.js';
 import type { ServerClock } from '../domain/server-clock.js';
 import type { WebhookStore, WebhookSubscriptionRecord } from '../store/webhook-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import { checkWebhookUrl, UnsafeWebhookUrlError } from './address-safety.js';
+import { declaredWebhookName } from './declared-webhooks.js';
 import { toDeliveryItem, toWebhookItem } from './to-webhook-item.js';
 import { newWebhookSecret } from './webhook-secret.js';
 
@@ -39,18 +40,39 @@ export interface WebhookServiceOptions {
 /**
  * Subscriptions per principal: a key sees and changes only its own (every one with
  * `--shared-runs`), and receives only its own runs' events. The secret is shown once, when
- * made or rotated.
+ * made or rotated. Those the configuration file declares are shown, never changed here.
  */
 export class WebhookService {
   constructor(private readonly options: WebhookServiceOptions) {}
 
+  /** Its owner's, every key's for one the operator declared for all runs, or every one with `--shared-runs`. */
   private visible(s: WebhookSubscriptionRecord, caller: RunCreatorInfo): boolean {
-    return this.options.sharedRuns || (s.ownerUid !== null && s.ownerUid === (caller.uid ?? ''));
+    return this.options.sharedRuns || (s.ownerUid !== null && s.ownerUid === (caller.uid ?? '')) || (s.declared && s.ownerUid === null);
   }
 
   private async getOrThrow(id: string, caller: RunCreatorInfo): Promise<WebhookSubscriptionRecord> {
     const found = await this.options.store.getSubscription(id);
     if (!found || !this.visible(found, caller)) throw new NotFoundError(`No webhook with id "${id}".`);
+    return found;
+  }
+
+  /** One a key may change: not one the configuration file declares. */
+  private async ownedOrThrow(id: string, caller: RunCreatorInfo): Promise<WebhookSubscriptionRecord> {
+    const found = await this.getOrThrow(id, caller);
+    if (found.declared) {
+      throw new ConflictError(
+        `Webhook ${id} is operator-managed: it is declared as webhooks.${declaredWebhookName(id)} in the server's configuration file; change or remove it there and restart the server.`,
+      );
+    }
+    return found;
+  }
+
+  /** Deliveries carry runs: those of a webhook declared for every run are shown only where every run is (`--shared-runs`). */
+  private async withDeliveriesOrThrow(id: string, caller: RunCreatorInfo): Promise<WebhookSubscriptionRecord> {
+    const found = await this.getOrThrow(id, caller);
+    if (found.ownerUid === null && !this.options.sharedRuns) {
+      throw new NotFoundError(`Webhook ${id} gets every principal's runs: its deliveries are shown only on a server run with --shared-runs.`);
+    }
     return found;
   }
 
@@ -69,7 +91,7 @@ export class WebhookService {
     const request = parsed.data;
     await this.checkUrl(request.url);
     const owner = caller.uid ?? '';
-    const mine = (await this.options.store.listSubscriptions()).filter((s) => s.ownerUid === owner);
+    const mine = (await this.options.store.listSubscriptions()).filter((s) => s.ownerUid === owner && !s.declared);
     if (mine.length >= MAX_SUBSCRIPTIONS_PER_OWNER) throw invalidField('body', `at most ${MAX_SUBSCRIPTIONS_PER_OWNER} webhooks per key; delete one first.`);
     const now = this.options.clock.now().toISOString();
     const record: WebhookSubscriptionRecord = {
@@ -105,7 +127,7 @@ export class WebhookService {
   async update(id: string, body: unknown, caller: RunCreatorInfo): Promise<WebhookSubscription> {
     const parsed = WebhookUpdateRequestSchema.safeParse(body ?? null);
     if (!parsed.success) throw invalidInput(parsed.error, 'body');
-    const current = await this.getOrThrow(id, caller);
+    const current = await this.ownedOrThrow(id, caller);
     const change = parsed.data;
     if (change.url !== undefined) await this.checkUrl(change.url);
     const next: WebhookSubscriptionRecord = {
@@ -124,7 +146,7 @@ export class WebhookService {
   }
 
   async delete(id: string, caller: RunCreatorInfo): Promise<void> {
-    await this.getOrThrow(id, caller);
+    await this.ownedOrThrow(id, caller);
     await this.options.store.deleteSubscription(id);
   }
 
@@ -132,7 +154,7 @@ export class WebhookService {
   async rotateSecret(id: string, body: unknown, caller: RunCreatorInfo): Promise<WebhookSubscription> {
     const parsed = WebhookRotateRequestSchema.safeParse(body ?? {});
     if (!parsed.success) throw invalidInput(parsed.error, 'body');
-    const current = await this.getOrThrow(id, caller);
+    const current = await this.ownedOrThrow(id, caller);
     const now = this.options.clock.now();
     const overlap = parsed.data.overlap_seconds ?? DEFAULT_OVERLAP_SECONDS;
     const next: WebhookSubscriptionRecord = {
@@ -148,13 +170,13 @@ export class WebhookService {
   }
 
   async deliveries(id: string, caller: RunCreatorInfo, limit = 50, before?: number): Promise<WebhookDelivery[]> {
-    await this.getOrThrow(id, caller);
+    await this.withDeliveriesOrThrow(id, caller);
     return (await this.options.store.deliveries(id, limit, before)).map(toDeliveryItem);
   }
 
   /** Sends a delivery again with the same `webhook-id`, whatever became of it. */
   async redeliver(id: string, deliveryId: string, caller: RunCreatorInfo): Promise<WebhookDelivery> {
-    await this.getOrThrow(id, caller);
+    await this.withDeliveriesOrThrow(id, caller);
     const delivery = await this.options.store.getDelivery(deliveryId);
     if (!delivery || delivery.subscriptionId !== id) throw new NotFoundError(`No delivery "${deliveryId}" of webhook ${id}.`);
     await this.options.store.redeliver(deliveryId, this.options.clock.now().getTime());
@@ -164,7 +186,7 @@ export class WebhookService {
 
   /** Queues a `webhook.test` event to the subscription (sent while it is enabled). */
   async sendTest(id: string, caller: RunCreatorInfo): Promise<WebhookDelivery> {
-    const subscription = await this.getOrThrow(id, caller);
+    const subscription = await this.withDeliveriesOrThrow(id, caller);
     const now = this.options.clock.now();
     const deliveryId = newMessageId();
     await this.options.store.addDelivery({

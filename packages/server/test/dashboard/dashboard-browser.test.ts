@@ -35,6 +35,9 @@ if (prompt.includes('[hostile]')) {
   fs.writeFileSync(path.join(env.AGENT_RUNS_ARTIFACTS_DIR, '<img src=x onerror=alert(1)>.txt'), 'hi');
   fs.appendFileSync(env.AGENT_RUNS_REPORT_FILE, JSON.stringify({ type: 'PLAN', title: ${JSON.stringify(HOSTILE)}, content: '# <i>plan</i>' }) + '\\n');
 }
+if (prompt.includes('[files]')) {
+  for (const name of fs.readdirSync(env.AGENT_RUNS_ATTACHMENTS_DIR).sort()) console.log('Attached: ' + name + '=' + fs.readFileSync(path.join(env.AGENT_RUNS_ATTACHMENTS_DIR, name), 'utf8'));
+}
 const gate = /\\[gate (\\w+)\\]/.exec(prompt);
 const hang = prompt.includes('[hang]') && !follow;
 const until = Date.now() + 30000;
@@ -295,6 +298,21 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
     await page.context().clearCookies();
     await page.goto(`${base}/sign-in`);
     expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('hands files chosen in the start form to the agent, and says before sending when there are too many', async () => {
+    const { page } = await newPage();
+    await signIn(page, base, ALICE.key);
+    await page.goto(`${base}/new`);
+    const validation = () => page.$eval('#attachments', (el) => (el as unknown as { validationMessage: string }).validationMessage);
+    await page.setInputFiles('#attachments', Array.from({ length: 6 }, (_, i) => ({ name: `f${i}.txt`, mimeType: 'text/plain', buffer: Buffer.from('x') })));
+    expect(await validation()).toContain('attachments: 6 files chosen; attach at most 5 files');
+    await page.setInputFiles('#attachments', [{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello from the browser') }]);
+    expect(await validation()).toBe('');
+    await page.fill('#prompt', 'Read the attached files [files]');
+    await Promise.all([page.waitForURL(/\/runs\/[^/]+$/), page.click('text=Start the run')]);
+    await page.waitForFunction(textOf, ['#output', 'Attached: notes.txt=hello from the browser'] as const, { timeout: 20_000 });
     await page.close();
   });
 });

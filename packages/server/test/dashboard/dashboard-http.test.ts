@@ -56,6 +56,12 @@ describe('the dashboard over HTTP', () => {
     expect((await signInPost({ api_key: 'wrong' })).status).toBe(401);
   });
 
+  it('refuses a form larger than its bound through the server\'s one body reader, naming the limit', async () => {
+    const res = await signInPost({ api_key: KEY, next: '/', pad: 'x'.repeat(600 * 1024) });
+    expect(res.status).toBe(413);
+    expect(await res.text()).toContain('The form is larger than 524288 bytes.');
+  });
+
   it('refuses a sign-in posted from another origin', async () => {
     const res = await signInPost({ api_key: KEY }, { origin: 'http://evil.example' });
     expect(res.status).toBe(403);
@@ -83,6 +89,31 @@ describe('the dashboard over HTTP', () => {
     const agent = await t.raw(`/api/v1/agent/identities/${created.body.uid}`, { key: KEY });
     expect(agent.body).toMatchObject({ name: 'careful reviewer', prompt: 'Review twice' });
     expect(agent.body.description ?? null).toBeNull();
+  });
+
+  it('pages the schedules and the named agents by cursor, every one reachable', async () => {
+    const post = (path: string, body: object) =>
+      t.raw(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), key: KEY });
+    for (let i = 0; i < 51; i++) {
+      expect((await post('/api/v1/agent/schedules', { name: `nightly-${i}`, cron_schedule: '0 3 * * *', prompt: 'p', enabled: false })).status).toBeLessThan(300);
+      expect((await post('/api/v1/agent/identities', { name: `paged-agent-${i}` })).status).toBe(201);
+    }
+    const { cookie } = await signInByHttp(base, KEY);
+    for (const [path, pattern, more] of [
+      ['/schedules', /nightly-\d+/g, 'More schedules'],
+      ['/agents', /paged-agent-\d+/g, 'More named agents'],
+    ] as const) {
+      const first = await (await fetch(`${base}${path}`, { headers: { cookie } })).text();
+      const next = new RegExp(`<a href="(${path}\\?cursor=[^"]+)" rel="next">${more}</a>`).exec(first)?.[1];
+      expect(next, path).toBeDefined();
+      const second = await (await fetch(`${base}${next!.replace(/&amp;/g, '&')}`, { headers: { cookie } })).text();
+      expect(second).toContain(`<a href="${path}">First page</a>`);
+      expect(second).not.toContain('rel="next"');
+      const seen = new Set([...first.matchAll(pattern), ...second.matchAll(pattern)].map((m) => m[0]));
+      expect(seen.size, path).toBe(51);
+    }
+    const { status } = await fetch(`${base}/agents?cursor=not-a-cursor`, { headers: { cookie } });
+    expect(status).toBe(400);
   });
 
   it('ends a session once signed out', async () => {

@@ -26,6 +26,7 @@ beforeAll(async () => {
     { claude: { command: harnessCli('claude'), env: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'] } },
     { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url },
     { sandbox: 'on', network: 'none', storage: 'file', dataDir },
+    { environments: { 'allow-list': { network: ['registry.example.invalid:443'] } } },
   );
 }, 60_000);
 afterAll(async () => {
@@ -80,6 +81,17 @@ describe('Claude Code in the sandbox', () => {
     // The run's output shows it too.
     expect(await outputOf(run.run_id)).toContain('direct=unreachable');
     expect(readFileSync(join(t.workDir, run.run_id, 'hello.txt'), 'utf8')).toBe(DEFAULT_SCRIPT.content);
+  }, 120_000);
+
+  it('under an allow-list that does not name it, still reaches its model, and the server only through the proxy, which refuses it', async () => {
+    const port = new URL(t.server.url).port;
+    const { run, printed } = await probeRun(
+      [`curl -s -o /dev/null -w 'proxied=%{http_code}\\n' --max-time 5 http://127.0.0.1:${port}/healthz || echo proxied=failed`, 'echo probe-done'].join('\n'),
+      { environment_id: 'allow-list' },
+    );
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    expect(printed).toContain('probe-done');
+    expect(printed).toMatch(/^proxied=403$/m);
   }, 120_000);
 
   it("keeps a run's mcp.json the agent user's alone, out of another run's reach, and never follows a link planted in its state", async () => {

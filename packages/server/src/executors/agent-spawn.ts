@@ -23,6 +23,8 @@ export interface AgentSpawn {
   network?: NetworkPolicy | undefined;
   /** Run as the server's user, still sandboxed: cloning an operator's local repository the agent user may not read. */
   asServer?: boolean | undefined;
+  /** In the sandbox, its HOME when not the private /tmp: a directory of `writable` (a harness driver that keeps its state under HOME). */
+  home?: string | undefined;
 }
 
 /**
@@ -61,7 +63,7 @@ function agentStart(spec: AgentSpawn): { command: string; args: readonly string[
   // Under an allow-list the only way out is the proxy; without one, nothing (never more than asked).
   const proxySocket = network.kind === 'allow' ? sandbox.proxyFor?.(network.hosts) : undefined;
   const view = { cwd, writable: [cwd, ...(spec.writable ?? [])], readOnly: spec.readOnly ?? [], network, asServer: spec.asServer, proxySocket };
-  const inside = { ...env, HOME: SANDBOX_HOME, TMPDIR: SANDBOX_HOME, ...(proxySocket ? proxyEnv() : {}) };
+  const inside = { ...env, HOME: spec.home ?? SANDBOX_HOME, TMPDIR: SANDBOX_HOME, ...(proxySocket ? proxyEnv() : {}) };
   const target = proxySocket ? behindBridge(command, args) : { command, args };
   return { command: sandbox.bwrap, args: bwrapArgs(sandbox, view, target.command, target.args), options: { cwd: '/', env: inside } };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,8 @@ import { modelHosts } from '../../src/executors/harness/harness-executor.js';
 import { claudeDriver } from '../../src/executors/harness/claude-driver.js';
 import { installRoot } from '../../src/executors/sandbox/install-root.js';
 import { allowAlso } from '../../src/executors/sandbox/network-policy.js';
+import { spawnAgent } from '../../src/executors/agent-spawn.js';
+import { chooseSandbox } from '../../src/executors/sandbox/choose-sandbox.js';
 
 const isRoot = process.getuid?.() === 0;
 
@@ -80,5 +82,26 @@ describe("a harness's model endpoint under the network policy", () => {
     expect(allowAlso({ kind: 'allow', hosts: ['registry.npmjs.org'] }, ['api.anthropic.com:443'])).toEqual({ kind: 'allow', hosts: ['registry.npmjs.org', 'api.anthropic.com:443'] });
     expect(allowAlso({ kind: 'full' }, ['api.anthropic.com:443'])).toEqual({ kind: 'full' });
     expect(allowAlso({ kind: 'none' }, [])).toEqual({ kind: 'none' });
+  });
+});
+
+describe('a sandboxed agent whose driver keeps its state under HOME', () => {
+  it('gets that directory as HOME (writable), and the private /tmp otherwise', async () => {
+    const sandbox = chooseSandbox({ mode: 'on', network: { kind: 'none' } });
+    const root = mkdtempSync(join(tmpdir(), 'agent-runs-home-'));
+    const state = join(root, 'state');
+    mkdirSync(state);
+    if (sandbox.user) chownSync(state, sandbox.user.uid, sandbox.user.gid);
+    const homeOf = (home: string | undefined) =>
+      new Promise<string>((resolve) => {
+        const child = spawnAgent({ command: '/bin/sh', args: ['-c', 'echo "$HOME" && echo kept > "$HOME/written"'], cwd: state, env: { PATH: '/usr/bin:/bin' }, sandbox, writable: [state], home });
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+        child.stdin.end();
+        child.once('close', () => resolve(out.trim()));
+      });
+    expect(await homeOf(state)).toBe(state);
+    expect(readFileSync(join(state, 'written'), 'utf8')).toBe('kept\n');
+    expect(await homeOf(undefined)).toBe('/tmp');
   });
 });

@@ -62,6 +62,11 @@ export function modelHosts(driver: HarnessDriver, env: NodeJS.ProcessEnv): strin
   return hosts.length > 0 ? [...new Set(hosts)] : [...(driver.modelHosts ?? [])];
 }
 
+/** `home` when it is the state directory or inside it, else undefined (the sandbox's private one). */
+function insideState(home: string | undefined, stateDir: string): string | undefined {
+  return home !== undefined && (home === stateDir || home.startsWith(`${stateDir}/`)) ? home : undefined;
+}
+
 /** git over the agent's repositories, run as the agent is (sandboxed, as the agent user), never with the server's rights. */
 function gitAsAgent(sandbox: AgentSandbox, workDir: string): RunGit {
   if (!sandbox.bwrap && !sandbox.user) return runGitAsServer;
@@ -126,6 +131,8 @@ export class HarnessExecutor implements RunExecutor {
       writable: [dirname(files.report), files.attachments, stateDir],
       readOnly: cli.readOnly,
       network,
+      // A driver that points HOME at its state directory keeps it in the sandbox too.
+      home: insideState(launch.env['HOME'], stateDir),
     });
     const resumeSession = input.number > 1 ? run.harnessSessionId : undefined;
 

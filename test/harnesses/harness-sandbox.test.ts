@@ -1,4 +1,4 @@
-import { lstatSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,20 @@ async function probeRun(probe: string, config: Record<string, unknown> = {}) {
 async function outputOf(runId: string): Promise<string> {
   const res = await fetch(`${t.server.baseURL}/agent/runs/${runId}/output`, { headers: { authorization: `Bearer ${t.server.apiKey}` } });
   return res.text();
+}
+
+/** Processes whose working directory is inside `dir` (the harness and anything it started, the sandbox's included). */
+function processesIn(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/cwd`).startsWith(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 function stateDir(runId: string): string {
@@ -142,4 +156,15 @@ ln -s ${victim} "$(dirname "$AGENT_RUNS_WORK_DIR")/.agent-runs/$AGENT_RUNS_RUN_I
     expect(mcp.mode & 0o777).toBe(0o600);
     if (isRoot) expect(mcp.uid).not.toBe(0);
   }, 90_000);
+
+  it('cancel ends the sandboxed harness, the proxy bridge in front of it and everything it started', async () => {
+    const created = await t.client.runs.create({ prompt: `${DEFAULT_SCRIPT.hangOn} please`, config: { harness: claude } });
+    const dir = join(t.workDir, created.run_id);
+    await expect.poll(() => existsSync(dir) && processesIn(dir).length > 0, { timeout: 30_000, interval: 50 }).toBe(true);
+    await expect.poll(() => model.agentTurns().some((r) => JSON.stringify(r.body['messages']).includes(DEFAULT_SCRIPT.hangOn!)), { timeout: 30_000, interval: 50 }).toBe(true);
+    await t.client.runs.cancel(created.run_id);
+    const run = await t.client.runs.wait(created.run_id, { timeout: 30_000 });
+    expect(run.state).toBe('CANCELLED');
+    await expect.poll(() => processesIn(dir).length, { timeout: 10_000, interval: 50 }).toBe(0);
+  }, 60_000);
 });

@@ -10,7 +10,8 @@ import type { ResolvedOptions } from '../config/resolve-options.js';
 import { sessionSecret } from '../config/session-secret.js';
 import type { ApiKey } from '../config/server-options.js';
 import type { ServerConfig } from '../domain/server-config.js';
-import { CommandExecutor } from '../executors/command-executor.js';
+import { CommandExecutor, type RunPolicy } from '../executors/command-executor.js';
+import type { AgentSandbox } from '../executors/sandbox/agent-sandbox.js';
 import { EnvironmentExecutor } from '../executors/environment-executor.js';
 import { MaskedExecutor } from '../executors/masked-executor.js';
 import { SecretMask } from '../domain/secret-mask.js';
@@ -85,16 +86,26 @@ function makeExecutor(
   options: ResolvedOptions,
   environments: EnvironmentRegistry,
   recordProcessGroup: (runId: string, group: ProcessGroupRecord) => void,
-  config: ServerConfig,
+  sandbox: () => AgentSandbox,
+  runPolicy: (run: RunRecord) => RunPolicy,
 ): RunExecutor {
   if (options.executor === 'command') {
-    const sandbox = sandboxFor(options, config);
-    options.log(sandbox.description);
-    const runPolicy = runPolicyFor(config);
-    const command = new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs, agentEnv: options.agentEnv, sandbox, runPolicy });
-    return new EnvironmentExecutor(command, environments, options.workDir, options.commandTimeoutMs, options.agentEnv, recordProcessGroup, sandbox, runPolicy);
+    const command = new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs, agentEnv: options.agentEnv, sandbox: sandbox(), runPolicy });
+    return new EnvironmentExecutor(command, environments, options.workDir, options.commandTimeoutMs, options.agentEnv, recordProcessGroup, sandbox(), runPolicy);
   }
   return new SimulatedExecutor(options.simulatedDurationMs);
+}
+
+/** How agents start, decided (and logged) once, when this server runs agents at all: a command, or a harness whose CLI it found. */
+function agentSandbox(options: ResolvedOptions, config: ServerConfig): () => AgentSandbox {
+  let chosen: AgentSandbox | undefined;
+  return () => {
+    if (!chosen) {
+      chosen = sandboxFor(options, config);
+      options.log(chosen.description);
+    }
+    return chosen;
+  };
 }
 
 /** Builds every service on the storage, and the context routes reach them through. */
@@ -117,12 +128,18 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   // Runs that name a harness (or all, with a default harness) go to its CLI; the rest to the executor chosen above.
   const harnessSetup = new HarnessSetup(config.harnesses, config.secrets, process.env, opts.harness);
   const models = new ModelCatalog(harnessSetup);
+  const sandbox = agentSandbox(opts, config);
+  const runPolicy = runPolicyFor(config);
+  const base = makeExecutor(opts, environments, recordProcessGroup, sandbox, runPolicy);
+  // Harness runs are sandboxed as command agents are; a server with no harness CLI does not probe for it.
+  const harnessSandbox = harnessSetup.names().some((name) => harnessSetup.command(name)) ? sandbox() : undefined;
   const routed = new HarnessRouter(
-    makeExecutor(opts, environments, recordProcessGroup, config),
-    harnessExecutors(harnessSetup, (inner) => new EnvironmentExecutor(inner, environments, opts.workDir, opts.commandTimeoutMs, opts.agentEnv, recordProcessGroup), {
-      workRoot: opts.workDir,
-      timeoutMs: opts.commandTimeoutMs,
-    }),
+    base,
+    harnessExecutors(
+      harnessSetup,
+      (inner) => new EnvironmentExecutor(inner, environments, opts.workDir, opts.commandTimeoutMs, opts.agentEnv, recordProcessGroup, harnessSandbox, runPolicy),
+      { workRoot: opts.workDir, timeoutMs: opts.commandTimeoutMs, sandbox: harnessSandbox, runPolicy },
+    ),
     harnessSetup,
     (runConfig, harness) => models.problem(runConfig, harness),
   );

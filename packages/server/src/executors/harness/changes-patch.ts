@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NewArtifact } from '../../store/artifact-store.js';
 
 /** Largest patch kept as the execution's `changes.patch`; a larger one is cut there with a note. */
 export const MAX_PATCH_BYTES = 5 * 1024 * 1024;
-const GIT_TIMEOUT_MS = 30_000;
+export const GIT_TIMEOUT_MS = 30_000;
+/** Largest output of one git command read. */
+export const MAX_GIT_OUTPUT = MAX_PATCH_BYTES * 4;
 
 /** One repository of the working directory and the tree it held when the execution began. */
 interface RepoStart {
@@ -15,27 +16,26 @@ interface RepoStart {
   tree: string;
 }
 
-function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): string | undefined {
-  const result = spawnSync('git', args, {
-    cwd,
-    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', ...env },
-    encoding: 'buffer',
-    timeout: GIT_TIMEOUT_MS,
-    maxBuffer: MAX_PATCH_BYTES * 4,
-  });
+/** Runs `command args` in `cwd` to its end (as the agent would, when given by the executor); its stdout, or undefined when it failed. */
+export type RunGit = (cwd: string, command: string, args: readonly string[], env: Record<string, string>) => string | undefined;
+
+/** As the server's own user: for a server whose agents run as it too. */
+export const runGitAsServer: RunGit = (cwd, command, args, env) => {
+  const result = spawnSync(command, args, { cwd, env: { ...gitEnv(), ...env }, encoding: 'buffer', timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_GIT_OUTPUT });
   return result.status === 0 ? result.stdout.toString('utf8') : undefined;
+};
+
+/** The variables git runs with: no system configuration, never a prompt. */
+export function gitEnv(): Record<string, string> {
+  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/', GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
 }
 
+/** Adds everything to a throwaway index (the repository's own is not touched) and prints its tree. */
+const SNAPSHOT = 'd=$(mktemp -d) || exit 1; GIT_INDEX_FILE="$d/index" git add -A . && GIT_INDEX_FILE="$d/index" git write-tree; s=$?; rm -rf "$d"; exit $s';
+
 /** The whole working state of a repository (committed, changed, untracked) as a tree, without touching its index. */
-function snapshotTree(repo: string): string | undefined {
-  const scratch = mkdtempSync(join(tmpdir(), 'agent-runs-index-'));
-  try {
-    const env = { GIT_INDEX_FILE: join(scratch, 'index') };
-    if (git(repo, ['add', '-A', '.'], env) === undefined) return undefined;
-    return git(repo, ['write-tree'], env)?.trim() || undefined;
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+function snapshotTree(repo: string, run: RunGit): string | undefined {
+  return run(repo, '/bin/sh', ['-c', SNAPSHOT], {})?.trim() || undefined;
 }
 
 function repositories(workDir: string): string[] {
@@ -50,9 +50,9 @@ function repositories(workDir: string): string[] {
 }
 
 /** What the repositories of the working directory hold as an execution begins. */
-export function recordChangesStart(workDir: string): RepoStart[] {
+export function recordChangesStart(workDir: string, run: RunGit = runGitAsServer): RepoStart[] {
   return repositories(workDir).flatMap((dir) => {
-    const tree = snapshotTree(join(workDir, dir));
+    const tree = snapshotTree(join(workDir, dir), run);
     return tree ? [{ dir, tree }] : [];
   });
 }
@@ -61,17 +61,17 @@ export function recordChangesStart(workDir: string): RepoStart[] {
  * The agent's changes since the execution began (committed or not, new files included) as
  * one `changes.patch` FILE artifact, with each repository's branch; none when nothing changed.
  */
-export function changesPatch(workDir: string, starts: readonly RepoStart[]): { artifact?: NewArtifact; note?: string } {
+export function changesPatch(workDir: string, starts: readonly RepoStart[], run: RunGit = runGitAsServer): { artifact?: NewArtifact; note?: string } {
   const parts: string[] = [];
   const branches: Record<string, string> = {};
   for (const { dir, tree } of starts) {
     const repo = join(workDir, dir);
-    const end = snapshotTree(repo);
+    const end = snapshotTree(repo, run);
     if (!end || end === tree) continue;
     const prefix = dir ? `${dir}/` : '';
-    const diff = git(repo, ['diff', '--binary', '--no-color', '--no-ext-diff', `--src-prefix=a/${prefix}`, `--dst-prefix=b/${prefix}`, tree, end]);
+    const diff = run(repo, 'git', ['diff', '--binary', '--no-color', '--no-ext-diff', `--src-prefix=a/${prefix}`, `--dst-prefix=b/${prefix}`, tree, end], {});
     if (diff) parts.push(diff);
-    const branch = git(repo, ['rev-parse', '--abbrev-ref', 'HEAD'])?.trim();
+    const branch = run(repo, 'git', ['rev-parse', '--abbrev-ref', 'HEAD'], {})?.trim();
     if (branch) branches[dir || '.'] = branch;
   }
   if (parts.length === 0) return {};

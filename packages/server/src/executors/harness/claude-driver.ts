@@ -18,6 +18,7 @@ export const claudeDriver: HarnessDriver = {
   keyVariables: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'],
   authSecretField: 'claude_auth_secret_name',
   sessionTotals: true,
+  modelHosts: ['api.anthropic.com:443'],
   launch(input: LaunchInput, prompt: string) {
     const args = ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--allowedTools', CLAUDE_ALLOWED_TOOLS.join(',')];
     if (input.model) args.push('--model', input.model);

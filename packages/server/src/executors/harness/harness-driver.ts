@@ -5,7 +5,12 @@ import type { HarnessStreamParser } from './harness-event.js';
 export interface LaunchInput {
   /** The run's working directory. */
   workDir: string;
-  /** A private directory of the run for the harness's own state (sessions, settings). */
+  /**
+   * A private directory of the run for the harness's own state (sessions, settings), kept
+   * across executions. What `launch` writes there (plain files and directories, secrets at
+   * mode 0600) the executor then hands to the agent user; nothing there is a link or a FIFO
+   * when `launch` is called.
+   */
   stateDir: string;
   /** The model the run asks for, if any. */
   model: string | undefined;
@@ -42,6 +47,11 @@ export interface HarnessDriver {
   readonly authSecretField: string;
   /** Whether its end-of-turn totals count the whole (resumed) session rather than this start. */
   readonly sessionTotals: boolean;
+  /**
+   * Where its CLI reaches its model (`host:port`) when no `*_BASE_URL` variable it gets
+   * points elsewhere: let through a sandbox whose network policy is `none` or an allow-list.
+   */
+  readonly modelHosts?: readonly string[];
   /** Whether its prompt goes on stdin (else `launch` puts it in the arguments). */
   launch(input: LaunchInput, prompt: string): HarnessLaunch & { stdin?: string };
   parser(): HarnessStreamParser;

@@ -1,18 +1,24 @@
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createWriteStream, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatElapsed } from '@agent-runs/core';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { HarnessName } from '../../domain/harness-config.js';
 import { processStartTime } from '../../domain/process-identity.js';
 import { prepareExecutionFiles, protocolDir, readAgentReport } from '../agent-protocol.js';
-import { spawnAgent } from '../agent-spawn.js';
+import { createServerFile, giveTree, readAgentFile, reclaimTree, serverDir } from '../agent-files.js';
+import { runAsAgent, spawnAgent } from '../agent-spawn.js';
+import { prepareWorkDir, type RunPolicy } from '../command-executor.js';
+import { NO_SANDBOX, type AgentSandbox } from '../sandbox/agent-sandbox.js';
+import { installRoot } from '../sandbox/install-root.js';
+import { allowAlso, urlHost } from '../sandbox/network-policy.js';
+import type { RunRecord } from '../../store/run-record.js';
 import { commandEnv } from '../command-env.js';
 import { endGroup } from '../process-group.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from '../run-executor.js';
-import { runWorkDir } from '../run-work-dir.js';
+import type { HarnessDriver } from './harness-driver.js';
 import type { HarnessSetup } from './harness-setup.js';
-import { changesPatch, recordChangesStart } from './changes-patch.js';
+import { changesPatch, GIT_TIMEOUT_MS, gitEnv, MAX_GIT_OUTPUT, recordChangesStart, runGitAsServer, type RunGit } from './changes-patch.js';
 import { harnessPrompt } from './harness-prompt.js';
 import { LineSplitter } from './line-splitter.js';
 import { maskSecrets } from './mask-secrets.js';
@@ -39,6 +45,36 @@ export interface HarnessExecutorOptions {
   workRoot: string;
   timeoutMs: number;
   setup: HarnessSetup;
+  /** How the CLI starts (sandbox, agent user, network), as every agent does; bare as the server's user when not given. */
+  sandbox?: AgentSandbox | undefined;
+  /** What the run's environment adds: its secrets as variables, its network policy. */
+  runPolicy?: ((run: RunRecord) => RunPolicy) | undefined;
+}
+
+/** The harness's own state of a run (its sessions, settings, MCP configuration), kept across executions. */
+export function harnessStateDir(workRoot: string, runId: string, harness: string): string {
+  return join(protocolDir(workRoot, runId), 'harness', harness);
+}
+
+/** Where the CLI reaches its model: the hosts of the `*_BASE_URL` variables it gets, else the driver's defaults. */
+export function modelHosts(driver: HarnessDriver, env: NodeJS.ProcessEnv): string[] {
+  const hosts = Object.entries(env).flatMap(([name, value]) => (name.endsWith('_BASE_URL') && value ? (urlHost(value) ?? []) : []));
+  return hosts.length > 0 ? [...new Set(hosts)] : [...(driver.modelHosts ?? [])];
+}
+
+/** `home` when it is the state directory or inside it, else undefined (the sandbox's private one). */
+function insideState(home: string | undefined, stateDir: string): string | undefined {
+  return home !== undefined && (home === stateDir || home.startsWith(`${stateDir}/`)) ? home : undefined;
+}
+
+/** git over the agent's repositories, run as the agent is (sandboxed, as the agent user), never with the server's rights. */
+function gitAsAgent(sandbox: AgentSandbox, workDir: string): RunGit {
+  if (!sandbox.bwrap && !sandbox.user) return runGitAsServer;
+  return (cwd, command, args, env) => {
+    const spec = { command, args, cwd, env: { ...gitEnv(), HOME: workDir, ...env }, sandbox, writable: [workDir], network: { kind: 'none' as const } };
+    const result = runAsAgent(spec, { timeoutMs: GIT_TIMEOUT_MS, maxBuffer: MAX_GIT_OUTPUT });
+    return result.status === 0 ? result.stdout.toString('utf8') : undefined;
+  };
 }
 
 /**
@@ -72,37 +108,36 @@ export class HarnessExecutor implements RunExecutor {
     const problem = setup.problem(this.harness, typeof secretName === 'string' ? secretName : undefined);
     if (problem || !command) return fail(`The ${this.harness} harness could not start: ${problem?.message ?? 'its CLI was not found'}.`);
 
-    const workDir = runWorkDir(workRoot, run.id);
-    mkdirSync(workDir, { recursive: true, mode: 0o700 });
-    const files = prepareExecutionFiles(workRoot, run.id, input);
-    // What the repositories hold now, so the end can hand back exactly what the agent changed.
-    const changesStart = recordChangesStart(workDir);
-    const stateDir = join(protocolDir(workRoot, run.id), 'harness', this.harness);
-    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-    const harness = run.agentConfig.harness;
-    const resumeSession = input.number > 1 ? run.harnessSessionId : undefined;
-    const launch = driver.launch(
-      {
-        workDir,
-        stateDir,
-        model: harness?.model_id || run.agentConfig.model_id || undefined,
-        effort: harness?.reasoning_level || undefined,
-        resumeSession,
-        systemPrompt: run.agentConfig.base_prompt || undefined,
-        mcpServers: run.agentConfig.mcp_servers as Record<string, unknown> | undefined,
-        extraDirs: [files.attachments],
-        key: key?.value,
-      },
-      harnessPrompt(run, input, files.attachments),
-    );
+    const sandbox = this.options.sandbox ?? NO_SANDBOX;
+    const prepared = this.prepare(context, sandbox, driver, key?.value);
+    if (typeof prepared === 'string') return fail(`The ${this.harness} harness could not start: ${prepared}.`);
+    const { workDir, files, stateDir, launch, git, changesStart } = prepared;
+    const policy = this.options.runPolicy?.(run) ?? { env: {} };
     // The allow-listed variables and those the configuration passes; never the rest of the server's.
-    const env = {
+    const cliEnv = {
       ...commandEnv(setup.env, run, join(stateDir, 'mcp.json'), workDir, input.number, files, setup.passedVariables(this.harness)),
       ...launch.env,
     };
-    const child = spawnAgent({ command, args: [...setup.settings(this.harness).args, ...launch.args], cwd: workDir, env });
+    // The model endpoint is let through a `none` or allow-list policy, and nothing more.
+    const network = allowAlso(policy.network ?? sandbox.network, modelHosts(driver, cliEnv));
+    // The CLI by its real path, its install (the npm tree it lives in) read-only in the sandbox.
+    const cli = installRoot(command);
+    const child = spawnAgent({
+      command: cli.command,
+      args: [...setup.settings(this.harness).args, ...launch.args],
+      cwd: workDir,
+      env: { ...policy.env, ...cliEnv },
+      sandbox,
+      writable: [dirname(files.report), files.attachments, stateDir],
+      readOnly: cli.readOnly,
+      network,
+      // A driver that points HOME at its state directory keeps it in the sandbox too.
+      home: insideState(launch.env['HOME'], stateDir),
+    });
+    const resumeSession = input.number > 1 ? run.harnessSessionId : undefined;
 
-    const transcript = createWriteStream(harnessTranscriptPath(workRoot, run.id, input.number), { mode: 0o600 });
+    // Made before the agent starts, in its fresh execution directory: nothing it plants there is followed.
+    const transcript = createWriteStream('', { fd: prepared.transcriptFd });
     transcript.on('error', () => {});
     let transcriptBytes = 0;
     const tally = new UsageTally(run.requestUsage, resumeSession !== undefined && driver.sessionTotals);
@@ -198,7 +233,7 @@ export class HarnessExecutor implements RunExecutor {
       flushUsage();
       await Promise.race([stateWrites, sleep(STATE_WRITE_WAIT_MS)]);
       const report = readAgentReport(files, input);
-      const changes = changesPatch(workDir, changesStart);
+      const changes = changesPatch(workDir, changesStart, git);
       if (changes.note) onOutput(`[agent-runs] ${changes.note}\n`);
       if (changes.artifact) report.artifacts.push(changes.artifact);
       const outcome = this.outcome({ code, signal, error, timedOut, result, tail });
@@ -215,6 +250,47 @@ export class HarnessExecutor implements RunExecutor {
       // A headless CLI takes no input mid-turn: a follow-up waits for the next execution, which resumes the session.
       deliver: () => false,
     };
+  }
+
+  /**
+   * The run's directories as the agent gets them: its working directory and execution files
+   * (the agent user's), the harness's state directory cleared of anything an earlier agent
+   * planted, written by the driver, then handed to the agent user; a problem as text.
+   */
+  private prepare(context: ExecutionContext, sandbox: AgentSandbox, driver: HarnessDriver, key: string | undefined) {
+    const { run, input } = context;
+    const { workRoot } = this.options;
+    try {
+      const workDir = prepareWorkDir(workRoot, run.id, sandbox);
+      const files = prepareExecutionFiles(workRoot, run.id, input, sandbox.user);
+      const stateDir = harnessStateDir(workRoot, run.id, this.harness);
+      serverDir(dirname(stateDir), sandbox.user ? 0o711 : 0o700);
+      reclaimTree(stateDir);
+      // What the repositories hold now, so the end can hand back exactly what the agent changed.
+      const git = gitAsAgent(sandbox, workDir);
+      const changesStart = recordChangesStart(workDir, git);
+      const harness = run.agentConfig.harness;
+      const launch = driver.launch(
+        {
+          workDir,
+          stateDir,
+          model: harness?.model_id || run.agentConfig.model_id || undefined,
+          effort: harness?.reasoning_level || undefined,
+          resumeSession: input.number > 1 ? run.harnessSessionId : undefined,
+          systemPrompt: run.agentConfig.base_prompt || undefined,
+          mcpServers: run.agentConfig.mcp_servers as Record<string, unknown> | undefined,
+          extraDirs: [files.attachments],
+          key,
+        },
+        harnessPrompt(run, input, files.attachments),
+      );
+      // Its state, and what the driver just wrote there (mcp.json with its tokens), is the agent user's alone.
+      giveTree(stateDir, sandbox.user);
+      const transcriptFd = createServerFile(harnessTranscriptPath(workRoot, run.id, input.number));
+      return { workDir, files, stateDir, launch, git, changesStart, transcriptFd };
+    } catch (error) {
+      return (error as Error).message;
+    }
   }
 
   private outcome(ended: {
@@ -248,6 +324,6 @@ export function harnessTranscriptLines(workRoot: string, runId: string): string[
       if (!existsSync(join(protocolDir(workRoot, runId), 'executions', String(execution)))) return lines;
       continue;
     }
-    for (const line of readFileSync(path, 'utf8').split('\n')) if (line) lines.push(JSON.stringify({ kind: 'harness', execution, line }));
+    for (const line of readAgentFile(path, MAX_TRANSCRIPT_BYTES).text.split('\n')) if (line) lines.push(JSON.stringify({ kind: 'harness', execution, line }));
   }
 }

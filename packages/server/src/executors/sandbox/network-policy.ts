@@ -26,3 +26,25 @@ export function readNetworkPolicy(value: unknown): NetworkPolicy | string {
 export function describeNetwork(policy: NetworkPolicy): string {
   return policy.kind === 'allow' ? `only ${policy.hosts.join(', ')}` : policy.kind;
 }
+
+/**
+ * `policy` with `hosts` let through as well (a harness's model endpoint): `none` becomes
+ * an allow-list of just them, an allow-list gains them, `full` stays.
+ */
+export function allowAlso(policy: NetworkPolicy, hosts: readonly string[]): NetworkPolicy {
+  if (hosts.length === 0 || policy.kind === 'full') return policy;
+  const before = policy.kind === 'allow' ? policy.hosts : [];
+  return { kind: 'allow', hosts: [...new Set([...before, ...hosts.map((h) => h.toLowerCase())])] };
+}
+
+/** `host:port` of an http(s) URL (the port its scheme implies when it names none), or undefined. */
+export function urlHost(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+}

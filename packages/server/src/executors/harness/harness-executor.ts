@@ -92,6 +92,7 @@ export class HarnessExecutor implements RunExecutor {
         mcpServers: run.agentConfig.mcp_servers as Record<string, unknown> | undefined,
         extraDirs: [files.attachments],
         key: key?.value,
+        env: Object.fromEntries(setup.passedVariables(this.harness).map((name) => [name, setup.env[name]])),
       },
       harnessPrompt(run, input, files.attachments),
     );
@@ -106,7 +107,7 @@ export class HarnessExecutor implements RunExecutor {
     transcript.on('error', () => {});
     let transcriptBytes = 0;
     const tally = new UsageTally(run.requestUsage, resumeSession !== undefined && driver.sessionTotals);
-    const parser = driver.parser();
+    const parser = launch.parser ?? driver.parser();
     const tail: string[] = [];
     const remember = (line: string) => {
       if (!line.trim()) return;

@@ -1,0 +1,52 @@
+import { CODEX_KEY_VARIABLE, OPENAI_DEFAULT_BASE_URL, writeCodexConfig } from './codex-config.js';
+import { CodexStreamParser } from './codex-stream.js';
+import type { HarnessDriver, LaunchInput } from './harness-driver.js';
+
+/**
+ * The model a run that names none gets: Codex reports usage without naming a model, so the
+ * server always names one, and prices what it used at that model's list price.
+ */
+export const CODEX_DEFAULT_MODEL = 'gpt-5.5';
+/** The server variable that moves the model provider off OpenAI's endpoint (a proxy, a gateway, a test server). */
+export const CODEX_BASE_URL_VARIABLE = 'OPENAI_BASE_URL';
+
+/**
+ * Codex CLI (`codex exec --json`), its configuration, sessions and logs in the run's own
+ * CODEX_HOME, so a follow-up (`codex exec resume <thread>`) resumes its own thread and
+ * nothing of the server's user's `~/.codex` applies.
+ */
+export const codexDriver: HarnessDriver = {
+  name: 'codex',
+  defaultCommand: 'codex',
+  installHint: 'npm install -g @openai/codex',
+  keyVariables: [CODEX_KEY_VARIABLE, 'CODEX_API_KEY'],
+  authSecretField: 'codex_auth_secret_name',
+  // `turn.completed` counts the whole thread, earlier executions' turns included.
+  sessionTotals: true,
+  launch(input: LaunchInput, prompt: string) {
+    const model = input.model ?? CODEX_DEFAULT_MODEL;
+    // A thread id as Codex makes them (a UUID); anything else would be read as an option.
+    const resume = input.resumeSession && /^[A-Za-z0-9][\w.-]*$/.test(input.resumeSession) ? input.resumeSession : undefined;
+    writeCodexConfig(input.stateDir, {
+      baseUrl: input.env?.[CODEX_BASE_URL_VARIABLE] || OPENAI_DEFAULT_BASE_URL,
+      systemPrompt: input.systemPrompt,
+      mcpServers: input.mcpServers,
+    });
+    const args = ['exec', ...(resume ? ['resume'] : []), '--json', '--skip-git-repo-check', '-m', model];
+    // A TOML string: any value reaches Codex as one, and one it does not take is its own error.
+    if (input.effort) args.push('-c', `model_reasoning_effort=${JSON.stringify(input.effort)}`);
+    if (resume) args.push(resume);
+    // The prompt on stdin (`-`): no length limit, and not in the process list.
+    args.push('-');
+    return {
+      args,
+      stdin: prompt,
+      parser: new CodexStreamParser(model, input.workDir),
+      env: {
+        CODEX_HOME: input.stateDir,
+        ...(input.key ? { [CODEX_KEY_VARIABLE]: input.key } : {}),
+      },
+    };
+  },
+  parser: () => new CodexStreamParser(CODEX_DEFAULT_MODEL, undefined),
+};

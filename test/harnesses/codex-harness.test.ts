@@ -1,0 +1,254 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APIError, type RunItem } from '@agent-runs/core';
+import type { ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
+import { harnessCli, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
+import { DEFAULT_SCRIPT, startOpenAiServer } from './openai-script-server.js';
+
+const KEY = 'sk-openai-test-0123456789-very-secret';
+const codex = { type: 'codex', model_id: 'gpt-5.5' } as const;
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'ALL_PROXY', 'https_proxy', 'http_proxy', 'all_proxy'];
+
+/** Processes whose working directory is inside `dir` (the harness and anything it started). */
+function processesIn(dir: string): number[] {
+  const found: number[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(dir)) found.push(Number(pid));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
+async function until<T>(what: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const value = await what();
+    if (value) return value;
+    await sleep(50);
+  }
+  throw new Error('timed out waiting');
+}
+
+/**
+ * An HTTP proxy on loopback that refuses everything and notes where each request wanted to
+ * go: the CLI gets it as its proxy, so anything it sends past the model server shows here.
+ */
+async function startRecordingProxy(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
+  const seen: string[] = [];
+  const server: Server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    res.writeHead(502).end();
+  });
+  server.on('connect', (req, socket) => {
+    seen.push(`CONNECT ${req.url}`);
+    socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let model: ScriptedModelServer;
+let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+let t: HarnessTestServer;
+beforeAll(async () => {
+  model = await startOpenAiServer();
+  proxy = await startRecordingProxy();
+  const proxyEnv = Object.fromEntries(PROXY_VARIABLES.map((name) => [name, proxy.url]));
+  t = await startHarnessServer(
+    { codex: { command: harnessCli('codex'), env: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', ...PROXY_VARIABLES, 'NO_PROXY', 'no_proxy'] } },
+    { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${model.url}/v1`, ...proxyEnv, NO_PROXY: '127.0.0.1', no_proxy: '127.0.0.1' },
+  );
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await model?.close();
+  await proxy?.close();
+});
+
+describe('Codex CLI as the run harness, against a scripted OpenAI Responses server', () => {
+  it('writes the file, runs the command, streams each step in order, records usage and cost, and a follow-up resumes its thread', async () => {
+    const created = await t.client.runs.create({
+      prompt: 'Write hello.txt, then run the command.',
+      config: { harness: { ...codex, reasoning_level: 'high' }, base_prompt: 'Always answer in English.' },
+    });
+    const seen: string[] = [];
+    for await (const event of t.client.runs.events(created.run_id)) {
+      if (event.type === 'output') seen.push(event.data.text);
+    }
+    const run = await t.client.runs.get(created.run_id);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    expect(run.status_message?.message).toBe(DEFAULT_SCRIPT.answer);
+
+    const dir = join(t.workDir, run.run_id);
+    expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe(DEFAULT_SCRIPT.content);
+    expect(readFileSync(join(dir, 'ran.txt'), 'utf8')).toBe('shell-ran\n');
+
+    // Each step as one readable line, in the order the agent took them.
+    const output = seen.join('');
+    const order = ['I will write the file first.', 'edit hello.txt', `$ ${DEFAULT_SCRIPT.command}`, '  listed', DEFAULT_SCRIPT.answer].map((line) => output.indexOf(line));
+    expect(order.every((i) => i >= 0), output).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+
+    // The model, the effort and the system-prompt addition reached the model server.
+    const first = model.agentTurns()[0]!;
+    expect(first.body['model']).toBe('gpt-5.5');
+    expect((first.body['reasoning'] as { effort?: string }).effort).toBe('high');
+    expect(JSON.stringify(first.body['input'])).toContain('Always answer in English.');
+
+    // Three agent turns of 100 input tokens (10 cached) and 20 output, at GPT-5's list prices.
+    expect(run.request_usage?.total_tokens).toBe(3 * 120);
+    const byModel = run.request_usage?.usage_by_category?.['primary_agent']?.direct_api_inference_usage?.['gpt-5.5'];
+    expect(byModel?.token_count).toEqual({ input: 270, output: 60, input_cache_read: 30, input_cache_write: 0 });
+    expect(run.request_usage?.inference_cost_usd).toBeCloseTo((270 * 1.25 + 30 * 0.125 + 60 * 10) / 1e6, 9);
+
+    // The key reached the model server, and nothing else of the run shows it.
+    expect(model.agentTurns().every((r) => r.apiKey === KEY)).toBe(true);
+    const transcript = await (await fetch(await transcriptUrl(run.run_id))).text();
+    for (const text of [output, JSON.stringify(run), transcript]) expect(text).not.toContain(KEY);
+    const harnessLines = transcript.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; line?: string }).filter((l) => l.kind === 'harness');
+    expect(harnessLines.some((l) => l.line!.includes('"type":"turn.completed"'))).toBe(true);
+
+    // The follow-up resumes the thread: its first request carries the earlier turns.
+    const before = model.agentTurns().length;
+    await t.client.runs.followup(run.run_id, { message: 'Now say that again.' });
+    const after = await t.client.runs.wait(run.run_id, { timeout: 60_000 });
+    expect(after.state, JSON.stringify(after.status_message)).toBe('SUCCEEDED');
+    const resumed = JSON.stringify(model.agentTurns()[before]!.body['input']);
+    expect(resumed).toContain('Write hello.txt, then run the command.');
+    expect(resumed).toContain(DEFAULT_SCRIPT.answer);
+    expect(resumed).toContain('Now say that again.');
+    // Codex's totals count the whole thread: six turns, not nine.
+    expect(after.request_usage?.total_tokens).toBe(6 * 120);
+
+    // Nothing went anywhere but the model server (update checks, analytics, plugins all off).
+    expect(proxy.seen).toEqual([]);
+    expect(model.requests.every((r) => r.path === '/v1/responses')).toBe(true);
+  }, 120_000);
+
+  it('the run\'s MCP servers reach Codex in its own config.toml, readable by the server\'s user only', async () => {
+    const created = await t.client.runs.create({
+      prompt: 'Write hello.txt, then run the command.',
+      config: { harness: codex, mcp_servers: { 'my.tools': { command: 'node', args: ['-e', 'setTimeout(() => {}, 100)'], env: { TOOLS_TOKEN: 'tok-123456789' } }, web: { url: 'http://127.0.0.1:9/mcp', headers: { authorization: 'Bearer x' } } } },
+    });
+    const run = await t.client.runs.wait(created.run_id, { timeout: 90_000 });
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    // CODEX_HOME is the run's private state directory beside its protocol files.
+    const file = join(t.workDir, '.agent-runs', run.run_id, 'harness', 'codex', 'config.toml');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const toml = readFileSync(file, 'utf8');
+    expect(toml).toContain('["mcp_servers"."my_tools"]');
+    expect(toml).toContain('"TOOLS_TOKEN" = "tok-123456789"');
+    expect(toml).toContain('"url" = "http://127.0.0.1:9/mcp"');
+  }, 120_000);
+
+  it('cancel ends the harness and everything it started', async () => {
+    const created = await t.client.runs.create({ prompt: `${DEFAULT_SCRIPT.hangOn} please`, config: { harness: codex } });
+    const dir = join(t.workDir, created.run_id);
+    await until(() => existsSync(dir) && processesIn(dir).length > 0);
+    await until(() => model.agentTurns().some((r) => JSON.stringify(r.body['input']).includes(DEFAULT_SCRIPT.hangOn!)));
+    await t.client.runs.cancel(created.run_id);
+    const run = await t.client.runs.wait(created.run_id, { timeout: 30_000 });
+    expect(run.state).toBe('CANCELLED');
+    await until(() => processesIn(dir).length === 0, 10_000);
+  }, 60_000);
+
+  it('a refusal from the model ends the run FAILED with the provider\'s own message, without the key', async () => {
+    const created = await t.client.runs.create({ prompt: `${DEFAULT_SCRIPT.failOn} now`, config: { harness: codex } });
+    const run = await t.client.runs.wait(created.run_id, { timeout: 60_000 });
+    expect(run.state).toBe('FAILED');
+    expect(run.status_message?.message).toBe('The codex harness failed: The scripted model refuses this prompt.');
+    expect(JSON.stringify(run)).not.toContain(KEY);
+  }, 90_000);
+
+  it('lists the Codex models as usable', async () => {
+    const { data } = await t.client.models.list().withResponse();
+    for (const id of ['gpt-5.5', 'gpt-5-codex']) {
+      const listed = data.models.find((m) => m.id === id);
+      expect(listed).toMatchObject({ provider: 'OPENAI' });
+      expect(listed?.disable_reason).toBeUndefined();
+    }
+    expect(data.default_model_id).toBe('gpt-5.5');
+    expect(data.models.find((m) => m.id === 'claude-sonnet-4-5')?.disable_reason).toBe('ADMIN_DISABLED');
+  });
+});
+
+async function transcriptUrl(runId: string): Promise<string> {
+  const res = await fetch(`${t.server.baseURL}/agent/runs/${runId}/transcript`, { headers: { authorization: `Bearer ${t.server.apiKey}` }, redirect: 'manual' });
+  return new URL(res.headers.get('location')!, t.server.url).toString();
+}
+
+describe('Codex CLI that cannot run', () => {
+  it('a crashing CLI ends the run FAILED with its last lines', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crashing-codex-'));
+    const fake = join(dir, 'codex');
+    writeFileSync(fake, '#!/bin/sh\necho "starting up"\necho "fatal: the harness fell over" >&2\nexit 3\n', { mode: 0o755 });
+    const s = await startHarnessServer({ codex: { command: fake, env: ['OPENAI_API_KEY'] } }, { OPENAI_API_KEY: KEY });
+    try {
+      const created = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'codex' } } });
+      const run: RunItem = await s.client.runs.wait(created.run_id, { timeout: 30_000 });
+      expect(run.state).toBe('FAILED');
+      expect(run.status_message?.message).toContain('exited with code 3');
+      expect(run.status_message?.message).toContain('fatal: the harness fell over');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a harness that runs past the timeout is stopped, FAILED, with its processes gone', async () => {
+    const s = await startHarnessServer(
+      { codex: { command: harnessCli('codex'), env: ['OPENAI_API_KEY', 'OPENAI_BASE_URL'] } },
+      { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${model.url}/v1` },
+      { commandTimeoutMs: 4000 },
+    );
+    try {
+      const created = await s.client.runs.create({ prompt: `${DEFAULT_SCRIPT.hangOn} forever`, config: { harness: codex } });
+      const run = await s.client.runs.wait(created.run_id, { timeout: 60_000 });
+      expect(run.state).toBe('FAILED');
+      expect(run.status_message?.message).toContain('ran longer than');
+      await until(() => processesIn(join(s.workDir, created.run_id)).length === 0, 10_000);
+    } finally {
+      await s.close();
+    }
+  }, 90_000);
+
+  it('a missing CLI is a 400 naming agent_config.harness.type and what to install', async () => {
+    const s = await startHarnessServer({ codex: { command: '/nonexistent/codex', env: ['OPENAI_API_KEY'] } }, { OPENAI_API_KEY: KEY });
+    try {
+      const error = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'codex' } } }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(APIError);
+      expect((error as APIError).status).toBe(400);
+      expect((error as APIError).message).toContain('agent_config.harness.type');
+      expect((error as APIError).message).toContain('npm install -g @openai/codex');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a missing key is a 400 saying which variable to set', async () => {
+    const s = await startHarnessServer({ codex: { command: harnessCli('codex') } }, {});
+    try {
+      const error = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'codex' } } }).catch((e: unknown) => e);
+      expect((error as APIError).status).toBe(400);
+      expect((error as APIError).message).toContain('OPENAI_API_KEY');
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -12,6 +12,8 @@ import { DEFAULT_SCRIPT, startOpenAiServer } from './openai-script-server.js';
 
 const KEY = 'sk-openai-test-0123456789-very-secret';
 const codex = { type: 'codex', model_id: 'gpt-5.5' } as const;
+/** A skill's prompt with what a TOML file must escape: quotes, a backslash, new lines, TOML's own syntax. */
+const SYSTEM_PROMPT = 'Always answer in English.\nQuote "this", keep a back\\slash and \'\'\' as they are.\n[table]\nkey = "value"';
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'ALL_PROXY', 'https_proxy', 'http_proxy', 'all_proxy'];
 
 /** Processes whose working directory is inside `dir` (the harness and anything it started). */
@@ -64,6 +66,21 @@ async function startRecordingProxy(): Promise<{ url: string; seen: string[]; clo
   };
 }
 
+/** A stdio MCP server of one tool that notes each request it gets (and whether its variable reached it) in the file it is given. */
+const MCP_FIXTURE = `
+const { appendFileSync } = require('node:fs');
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  let m;
+  try { m = JSON.parse(line); } catch { return; }
+  appendFileSync(process.argv[2], JSON.stringify({ method: m.method, token: process.env.TOOLS_TOKEN }) + '\\n');
+  if (m.id === undefined) return;
+  if (m.method === 'initialize') send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'fixture', version: '1.0.0' } } });
+  else if (m.method === 'tools/list') send({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'echo', description: 'Echoes its text', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }] } });
+  else send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'no such method' } });
+});
+`;
+
 let model: ScriptedModelServer;
 let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
 let t: HarnessTestServer;
@@ -86,7 +103,7 @@ describe('Codex CLI as the run harness, against a scripted OpenAI Responses serv
   it('writes the file, runs the command, streams each step in order, records usage and cost, and a follow-up resumes its thread', async () => {
     const created = await t.client.runs.create({
       prompt: 'Write hello.txt, then run the command.',
-      config: { harness: { ...codex, reasoning_level: 'high' }, base_prompt: 'Always answer in English.' },
+      config: { harness: { ...codex, reasoning_level: 'high' }, base_prompt: SYSTEM_PROMPT },
     });
     const seen: string[] = [];
     for await (const event of t.client.runs.events(created.run_id)) {
@@ -110,7 +127,7 @@ describe('Codex CLI as the run harness, against a scripted OpenAI Responses serv
     const first = model.agentTurns()[0]!;
     expect(first.body['model']).toBe('gpt-5.5');
     expect((first.body['reasoning'] as { effort?: string }).effort).toBe('high');
-    expect(JSON.stringify(first.body['input'])).toContain('Always answer in English.');
+    expect(JSON.stringify(first.body['input'])).toContain(JSON.stringify(SYSTEM_PROMPT).slice(1, -1));
 
     // Three agent turns of 100 input tokens (10 cached) and 20 output, at GPT-5's list prices.
     expect(run.request_usage?.total_tokens).toBe(3 * 120);
@@ -142,10 +159,20 @@ describe('Codex CLI as the run harness, against a scripted OpenAI Responses serv
     expect(model.requests.every((r) => r.path === '/v1/responses')).toBe(true);
   }, 120_000);
 
-  it('the run\'s MCP servers reach Codex in its own config.toml, readable by the server\'s user only', async () => {
+  it('the run\'s MCP servers reach Codex in its own config.toml, readable by the server\'s user only, and Codex starts them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'codex-mcp-'));
+    const server = join(dir, 'mcp-server.cjs');
+    const seen = join(dir, 'seen.jsonl');
+    writeFileSync(server, MCP_FIXTURE);
     const created = await t.client.runs.create({
       prompt: 'Write hello.txt, then run the command.',
-      config: { harness: codex, mcp_servers: { 'my.tools': { command: 'node', args: ['-e', 'setTimeout(() => {}, 100)'], env: { TOOLS_TOKEN: 'tok-123456789' } }, web: { url: 'http://127.0.0.1:9/mcp', headers: { authorization: 'Bearer x' } } } },
+      config: {
+        harness: codex,
+        mcp_servers: {
+          'my.tools': { command: process.execPath, args: [server, seen], env: { TOOLS_TOKEN: 'tok-123456789' } },
+          web: { url: 'http://127.0.0.1:9/mcp', headers: { authorization: 'Bearer x' } },
+        },
+      },
     });
     const run = await t.client.runs.wait(created.run_id, { timeout: 90_000 });
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
@@ -154,8 +181,11 @@ describe('Codex CLI as the run harness, against a scripted OpenAI Responses serv
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const toml = readFileSync(file, 'utf8');
     expect(toml).toContain('["mcp_servers"."my_tools"]');
-    expect(toml).toContain('"TOOLS_TOKEN" = "tok-123456789"');
     expect(toml).toContain('"url" = "http://127.0.0.1:9/mcp"');
+    // Codex started the stdio server with its variables, and listed its tools.
+    const calls = readFileSync(seen, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { method: string; token: string });
+    expect(calls.map((c) => c.method)).toEqual(expect.arrayContaining(['initialize', 'tools/list']));
+    expect(calls[0]!.token).toBe('tok-123456789');
   }, 120_000);
 
   it('cancel ends the harness and everything it started', async () => {

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIError, type RunItem } from '@agent-runs/core';
+import { main } from '@agent-runs/cli';
+import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
 import type { ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 import { harnessCli, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
 import { DEFAULT_SCRIPT, startOpenAiServer } from './openai-script-server.js';
@@ -14,6 +16,8 @@ const KEY = 'sk-openai-test-0123456789-very-secret';
 const codex = { type: 'codex', model_id: 'gpt-5.5' } as const;
 /** A skill's prompt with what a TOML file must escape: quotes, a backslash, new lines, TOML's own syntax. */
 const SYSTEM_PROMPT = 'Always answer in English.\nQuote "this", keep a back\\slash and \'\'\' as they are.\n[table]\nkey = "value"';
+/** A 1×1 PNG. */
+const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'ALL_PROXY', 'https_proxy', 'http_proxy', 'all_proxy'];
 
 /** Processes whose working directory is inside `dir` (the harness and anything it started). */
@@ -188,6 +192,24 @@ describe('Codex CLI as the run harness, against a scripted OpenAI Responses serv
     expect(calls[0]!.token).toBe('tok-123456789');
   }, 120_000);
 
+  it('an attached image reaches the model as an image, and other attachments as files named in the prompt', async () => {
+    const created = await t.client.runs.create({
+      prompt: 'Write hello.txt, then run the command.',
+      config: { harness: codex },
+      attachments: [
+        { file_name: 'screen.png', mime_type: 'image/png', data: PIXEL_PNG },
+        { file_name: 'spec.md', mime_type: 'text/markdown', data: Buffer.from('# Spec\n').toString('base64') },
+      ],
+    });
+    const before = model.agentTurns().length;
+    const run = await t.client.runs.wait(created.run_id, { timeout: 90_000 });
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const input = model.agentTurns()[before]!.body['input'] as { role?: string; content?: { type: string; image_url?: string; text?: string }[] }[];
+    const prompt = input.filter((i) => i.role === 'user').flatMap((i) => i.content ?? []);
+    expect(prompt.some((c) => c.type === 'input_image' && c.image_url?.startsWith('data:image/png;base64,'))).toBe(true);
+    expect(prompt.some((c) => c.type === 'input_text' && c.text?.includes('spec.md'))).toBe(true);
+  }, 120_000);
+
   it('cancel ends the harness and everything it started', async () => {
     const created = await t.client.runs.create({ prompt: `${DEFAULT_SCRIPT.hangOn} please`, config: { harness: codex } });
     const dir = join(t.workDir, created.run_id);
@@ -223,6 +245,23 @@ async function transcriptUrl(runId: string): Promise<string> {
   const res = await fetch(`${t.server.baseURL}/agent/runs/${runId}/transcript`, { headers: { authorization: `Bearer ${t.server.apiKey}` }, redirect: 'manual' });
   return new URL(res.headers.get('location')!, t.server.url).toString();
 }
+
+describe('the CLI with the Codex harness', () => {
+  it('run --harness codex --model … runs Codex, and get shows the harness, the model and the usage', async () => {
+    const { io, out } = capturingIo({ AGENT_RUNS_API_KEY: t.server.apiKey });
+    const code = await main(['--base-url', t.server.baseURL, 'run', 'Write hello.txt, then run the command.', '--harness', 'codex', '--model', 'gpt-5-codex', '--wait', '--timeout', '2m'], { io });
+    expect(code, out.stderr).toBe(0);
+    const runId = /Started run (\S+)\./.exec(out.stderr)![1]!;
+    const got = capturingIo({ AGENT_RUNS_API_KEY: t.server.apiKey });
+    await main(['--base-url', t.server.baseURL, 'get', runId], { io: got.io });
+    expect(got.out.stdout).toMatch(/Harness\s+codex/);
+    expect(got.out.stdout).toMatch(/Model\s+gpt-5-codex/);
+    // Three turns of 120 tokens at GPT-5's list prices; (Codex has no metadata for this model, and runs it all the same).
+    expect(got.out.stdout).toMatch(/Usage\s+360 tokens, \$0\.0009/);
+    const output = await t.client.runs.get(runId);
+    expect(output.state).toBe('SUCCEEDED');
+  }, 120_000);
+});
 
 describe('Codex CLI that cannot run', () => {
   it('a crashing CLI ends the run FAILED with its last lines', async () => {

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { CODEX_KEY_VARIABLE, OPENAI_DEFAULT_BASE_URL, writeCodexConfig } from './codex-config.js';
 import { CodexStreamParser } from './codex-stream.js';
 import type { HarnessDriver, LaunchInput } from './harness-driver.js';
@@ -9,6 +11,25 @@ import type { HarnessDriver, LaunchInput } from './harness-driver.js';
 export const CODEX_DEFAULT_MODEL = 'gpt-5.5';
 /** The server variable that moves the model provider off OpenAI's endpoint (a proxy, a gateway, a test server). */
 export const CODEX_BASE_URL_VARIABLE = 'OPENAI_BASE_URL';
+
+/** Files Codex takes as images (`--image`), the rest staying files named in the prompt. */
+const IMAGE_FILE = /\.(png|jpe?g|gif|webp)$/i;
+/** At most this many images go with one prompt. */
+const MAX_IMAGES = 10;
+
+/** The image files among the run's attachments, for the first prompt. */
+function attachedImages(dirs: readonly string[]): string[] {
+  const images: string[] = [];
+  for (const dir of dirs) {
+    try {
+      // A comma would split the path in Codex's list of images.
+      images.push(...readdirSync(dir).filter((name) => IMAGE_FILE.test(name) && !name.includes(',')).map((name) => join(dir, name)));
+    } catch {
+      // No such directory: nothing attached.
+    }
+  }
+  return images.slice(0, MAX_IMAGES);
+}
 
 /**
  * Codex CLI (`codex exec --json`), its configuration, sessions and logs in the run's own
@@ -35,6 +56,8 @@ export const codexDriver: HarnessDriver = {
     const args = ['exec', ...(resume ? ['resume'] : []), '--json', '--skip-git-repo-check', '-m', model];
     // A TOML string: any value reaches Codex as one, and one it does not take is its own error.
     if (input.effort) args.push('-c', `model_reasoning_effort=${JSON.stringify(input.effort)}`);
+    // Images go with the first prompt only: the resumed thread has them already.
+    if (!resume) for (const image of attachedImages(input.extraDirs)) args.push(`--image=${image}`);
     if (resume) args.push(resume);
     // The prompt on stdin (`-`): no length limit, and not in the process list.
     args.push('-');

@@ -33,6 +33,15 @@ function processesIn(dir: string): number[] {
   return found;
 }
 
+/** A process's state line and command, for a failure to name what outlived its run. */
+function describeProcess(pid: number): string {
+  try {
+    return `${readFileSync(`/proc/${pid}/stat`, 'utf8').slice(0, 120)} :: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').slice(0, 300)}`;
+  } catch {
+    return `${pid} (gone)`;
+  }
+}
+
 async function until<T>(what: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
@@ -218,7 +227,9 @@ describe('Codex CLI as the run harness, against a scripted OpenAI Responses serv
     await t.client.runs.cancel(created.run_id);
     const run = await t.client.runs.wait(created.run_id, { timeout: 30_000 });
     expect(run.state).toBe('CANCELLED');
-    await until(() => processesIn(dir).length === 0, 10_000);
+    await until(() => processesIn(dir).length === 0, 10_000).catch(() => {
+      throw new Error(`still running after the cancel:\n${processesIn(dir).map(describeProcess).join('\n')}`);
+    });
   }, 60_000);
 
   it('a refusal from the model ends the run FAILED with the provider\'s own message, without the key', async () => {

@@ -53,8 +53,9 @@ export const codexDriver: HarnessDriver = {
       systemPrompt: input.systemPrompt,
       mcpServers: input.mcpServers,
     });
-    const args = ['exec', ...(resume ? ['resume'] : []), '--json', '--skip-git-repo-check', '-m', model];
-    // A TOML string: any value reaches Codex as one, and one it does not take is its own error.
+    // `--model=`: a model id that starts with a dash stays the model, never an option.
+    const args = ['exec', ...(resume ? ['resume'] : []), '--json', '--skip-git-repo-check', `--model=${model}`];
+    // As a TOML string; Codex sends any value on, and one the model does not take is the provider's error.
     if (input.effort) args.push('-c', `model_reasoning_effort=${JSON.stringify(input.effort)}`);
     // Images go with the first prompt only: the resumed thread has them already.
     if (!resume) for (const image of attachedImages(input.extraDirs)) args.push(`--image=${image}`);

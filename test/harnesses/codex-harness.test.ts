@@ -232,6 +232,26 @@ describe('Codex CLI as the run harness, against a scripted OpenAI Responses serv
     });
   }, 60_000);
 
+  it('cancel while a command runs ends the command too, though Codex starts it in a session of its own', async () => {
+    const slow = await startOpenAiServer({ ...DEFAULT_SCRIPT, command: 'sleep 137 && echo never' });
+    const s = await startHarnessServer({ codex: { command: harnessCli('codex'), env: ['OPENAI_API_KEY', 'OPENAI_BASE_URL'] } }, { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${slow.url}/v1` });
+    try {
+      const created = await s.client.runs.create({ prompt: 'Write hello.txt, then run the command.', config: { harness: codex } });
+      const dir = join(s.workDir, created.run_id);
+      const sleeping = () => processesIn(dir).filter((pid) => describeProcess(pid).includes('sleep 137'));
+      await until(() => sleeping().length > 0, 60_000);
+      await s.client.runs.cancel(created.run_id);
+      const run = await s.client.runs.wait(created.run_id, { timeout: 30_000 });
+      expect(run.state).toBe('CANCELLED');
+      await until(() => processesIn(dir).length === 0, 10_000).catch(() => {
+        throw new Error(`still running after the cancel:\n${processesIn(dir).map(describeProcess).join('\n')}`);
+      });
+    } finally {
+      await s.close();
+      await slow.close();
+    }
+  }, 90_000);
+
   it('a refusal from the model ends the run FAILED with the provider\'s own message, without the key', async () => {
     const created = await t.client.runs.create({ prompt: `${DEFAULT_SCRIPT.failOn} now`, config: { harness: codex } });
     const run = await t.client.runs.wait(created.run_id, { timeout: 60_000 });

@@ -85,8 +85,9 @@ export function writeCodexConfig(codexHome: string, input: CodexConfigInput): st
     check_for_update_on_startup: false,
     ...(input.systemPrompt ? { developer_instructions: input.systemPrompt } : {}),
     analytics: { enabled: false },
-    // The plugin marketplace syncs from github.com and chatgpt.com at every start.
-    features: { plugins: false },
+    // The plugin marketplace syncs from github.com and chatgpt.com at every start; the shell
+    // snapshot starts a login shell in a session of its own, which a stop would leave behind.
+    features: { plugins: false, shell_snapshot: false },
     model_providers: {
       [CODEX_PROVIDER_ID]: { name: 'agent-runs', base_url: input.baseUrl, env_key: CODEX_KEY_VARIABLE, wire_api: 'responses', supports_websockets: false },
     },

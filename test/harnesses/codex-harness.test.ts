@@ -328,6 +328,32 @@ describe('Codex CLI that cannot run', () => {
     }
   }, 90_000);
 
+  it('a key from a named secret reaches the provider, and a secret the file does not declare is a 400 naming the field', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'codex-secret-'));
+    const keyFile = join(dir, 'openai-key');
+    const fileKey = 'sk-openai-from-a-file-0123456789';
+    writeFileSync(keyFile, `${fileKey}\n`, { mode: 0o600 });
+    const s = await startHarnessServer(
+      { codex: { command: harnessCli('codex'), env: ['OPENAI_BASE_URL'] } },
+      { OPENAI_BASE_URL: `${model.url}/v1` },
+      {},
+      { secrets: { TEAM_OPENAI_KEY: { from_file: keyFile } } },
+    );
+    try {
+      const before = model.agentTurns().length;
+      const created = await s.client.runs.create({ prompt: 'Write hello.txt, then run the command.', config: { harness: codex, harness_auth_secrets: { codex_auth_secret_name: 'TEAM_OPENAI_KEY' } } });
+      const run = await s.client.runs.wait(created.run_id, { timeout: 90_000 });
+      expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+      expect(model.agentTurns()[before]!.apiKey).toBe(fileKey);
+      expect(JSON.stringify(run)).not.toContain(fileKey);
+      const error = await s.client.runs.create({ prompt: 'hi', config: { harness: codex, harness_auth_secrets: { codex_auth_secret_name: 'NOT_DECLARED' } } }).catch((e: unknown) => e);
+      expect((error as APIError).status).toBe(400);
+      expect((error as APIError).message).toContain('agent_config.harness_auth_secrets.codex_auth_secret_name');
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+
   it('a missing CLI is a 400 naming agent_config.harness.type and what to install', async () => {
     const s = await startHarnessServer({ codex: { command: '/nonexistent/codex', env: ['OPENAI_API_KEY'] } }, { OPENAI_API_KEY: KEY });
     try {

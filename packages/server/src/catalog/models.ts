@@ -9,6 +9,7 @@ export const BUILT_IN_MODELS: Record<HarnessName, readonly ModelInfo[]> = {
     { id: 'claude-haiku-4-5', display_name: 'Claude Haiku 4.5 (Claude Code)', provider: 'ANTHROPIC', vision_supported: true },
   ],
   codex: [
+    { id: 'gpt-5.5', display_name: 'GPT-5.5 (Codex CLI)', provider: 'OPENAI', vision_supported: true },
     { id: 'gpt-5-codex', display_name: 'GPT-5 Codex (Codex CLI)', provider: 'OPENAI', vision_supported: true },
     { id: 'gpt-5', display_name: 'GPT-5 (Codex CLI)', provider: 'OPENAI', vision_supported: true },
   ],

@@ -26,12 +26,16 @@ export interface LaunchInput {
   extraDirs: string[];
   /** The harness's key, when one was found (a named secret or an allowed variable). */
   key: string | undefined;
+  /** The server variables the configuration passes to this harness (`harnesses.<name>.env`), for a driver that turns one into its CLI's configuration. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface HarnessLaunch {
   args: string[];
   /** Variables set for the CLI on top of the allow-listed ones. */
   env: Record<string, string>;
+  /** A parser for this start's stream, when it depends on the start (the model it was given); else the driver's `parser()`. */
+  parser?: HarnessStreamParser;
 }
 
 /** One harness CLI: how to start it headless, where its key goes, how to read its stream. */

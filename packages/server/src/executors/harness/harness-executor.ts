@@ -141,7 +141,7 @@ export class HarnessExecutor implements RunExecutor {
     transcript.on('error', () => {});
     let transcriptBytes = 0;
     const tally = new UsageTally(run.requestUsage, resumeSession !== undefined && driver.sessionTotals);
-    const parser = driver.parser();
+    const parser = launch.parser ?? driver.parser();
     const tail: string[] = [];
     const remember = (line: string) => {
       if (!line.trim()) return;
@@ -259,7 +259,7 @@ export class HarnessExecutor implements RunExecutor {
    */
   private prepare(context: ExecutionContext, sandbox: AgentSandbox, driver: HarnessDriver, key: string | undefined) {
     const { run, input } = context;
-    const { workRoot } = this.options;
+    const { workRoot, setup } = this.options;
     try {
       const workDir = prepareWorkDir(workRoot, run.id, sandbox);
       const files = prepareExecutionFiles(workRoot, run.id, input, sandbox.user);
@@ -281,6 +281,7 @@ export class HarnessExecutor implements RunExecutor {
           mcpServers: run.agentConfig.mcp_servers as Record<string, unknown> | undefined,
           extraDirs: [files.attachments],
           key,
+          env: Object.fromEntries(setup.passedVariables(this.harness).map((name) => [name, setup.env[name]])),
         },
         harnessPrompt(run, input, files.attachments),
       );

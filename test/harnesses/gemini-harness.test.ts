@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIError, type RunItem } from '@agent-runs/core';
+import { main } from '@agent-runs/cli';
+import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
 import { DEFAULT_SCRIPT, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 import { connectLog, isLoopback, type ConnectLog } from './gemini-connect-log.js';
 import { startGeminiServer } from './gemini-script-server.js';
@@ -167,6 +169,24 @@ async function transcriptUrl(runId: string): Promise<string> {
   const res = await fetch(`${t.server.baseURL}/agent/runs/${runId}/transcript`, { headers: { authorization: `Bearer ${t.server.apiKey}` }, redirect: 'manual' });
   return new URL(res.headers.get('location')!, t.server.url).toString();
 }
+
+describe('the CLI with the gemini harness', () => {
+  it('run --harness gemini --model … runs Gemini CLI, and get shows the harness, the model and the usage', async () => {
+    const cli = async (args: string[]) => {
+      const { io, out } = capturingIo({ AGENT_RUNS_API_KEY: t.server.apiKey });
+      const code = await main(['--base-url', t.server.baseURL, ...args], { io });
+      return { code, ...out };
+    };
+    const started = await cli(['run', 'Write hello.txt, then run the command.', '--harness', 'gemini', '--model', 'gemini-2.5-pro', '--wait', '--timeout', '2m']);
+    expect(started.code, started.stderr).toBe(0);
+    const runId = /Started run (\S+)\./.exec(started.stderr)![1]!;
+    const got = await cli(['get', runId]);
+    expect(got.stdout).toMatch(/Harness\s+gemini/);
+    expect(got.stdout).toMatch(/Model\s+gemini-2\.5-pro/);
+    // Three turns of 125 tokens at 2.5 Pro's prices: (270 × 1.25 + 75 × 10 + 30 × 0.125) / 1e6.
+    expect(got.stdout).toMatch(/Usage\s+375 tokens, \$0\.001/);
+  }, 120_000);
+});
 
 describe('Gemini CLI that cannot run', () => {
   it('a crashing CLI ends the run FAILED with its last lines', async () => {

@@ -144,6 +144,17 @@ describe('Gemini CLI as the run harness, against a scripted Gemini API server', 
     expect(readFileSync(found, 'utf8')).not.toContain(KEY);
   }, 120_000);
 
+  it('gives a Gemini 3 model reasoning_level as its thinkingLevel, and prices it as Gemini 3', async () => {
+    const created = await t.client.runs.create({ prompt: 'Write hello.txt, then run the command.', config: { harness: { type: 'gemini', model_id: 'gemini-3-flash-preview', reasoning_level: 'low' } } });
+    const run = await t.client.runs.wait(created.run_id, { timeout: 90_000 });
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const turns = model.agentTurns().filter((r) => textOf(r.body).includes(join(t.workDir, created.run_id)));
+    expect(turns.map((r) => r.path.split(':')[0])).toEqual(Array(3).fill('/v1beta/models/gemini-3-flash-preview'));
+    for (const turn of turns) expect((turn.body['generationConfig'] as { thinkingConfig?: unknown }).thinkingConfig).toMatchObject({ thinkingLevel: 'LOW' });
+    // 270 input, 75 output (thinking included) and 30 cached tokens at $0.50, $3 and $0.05 a million.
+    expect(run.request_usage?.inference_cost_usd).toBeCloseTo((270 * 0.5 + 75 * 3 + 30 * 0.05) / 1e6, 10);
+  }, 120_000);
+
   it('cancel ends the harness and everything it started', async () => {
     const created = await t.client.runs.create({ prompt: `${DEFAULT_SCRIPT.hangOn} please`, config: { harness: gemini } });
     const dir = join(t.workDir, created.run_id);

@@ -82,6 +82,8 @@ describe('Gemini CLI as the run harness, against a scripted Gemini API server', 
     const order = ['I will write the file first.\n', `edit ${join(dir, 'hello.txt')}`, `$ ${DEFAULT_SCRIPT.command}`, '  listed', `${DEFAULT_SCRIPT.answer}\n`].map((line) => output.indexOf(line));
     expect(order.every((i) => i >= 0), output).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // Its terminal warnings are off: a pipe has no colours, and a run's output is not a terminal.
+    expect(output).not.toContain('256-color');
 
     // Three agent turns of 100 prompt tokens (10 of them cached), 20 output and 5 thinking tokens, at 2.5 Flash's prices.
     expect(run.request_usage?.total_tokens).toBe(3 * 125);

@@ -53,9 +53,10 @@ export function geminiThinkingConfig(model: string, effort: string): Json {
 
 /**
  * The run's Gemini CLI settings, its home's `settings.json`: key auth (without it the CLI
- * refuses to start headless), no telemetry, no usage statistics, no update checks or IDE
- * connection, the run's MCP servers and thinking. Not the system settings file, which the
- * CLI skips when any directory above it is writable by others (as `/tmp` is).
+ * refuses to start headless), no telemetry, no usage statistics, no update checks, IDE
+ * connection or terminal warnings, the run's MCP servers and thinking. Not the system
+ * settings file, which the CLI skips when any directory above it is writable by others
+ * (as `/tmp` is).
  */
 export function geminiSettings(input: { model: string | undefined; effort: string | undefined; mcpServers: Record<string, unknown> | undefined }): Json {
   const settings: Json = {
@@ -64,6 +65,8 @@ export function geminiSettings(input: { model: string | undefined; effort: strin
     telemetry: { enabled: false, logPrompts: false },
     general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
     ide: { enabled: false },
+    // Its terminal warnings (no 256 colours on a pipe) would be every run's first output line.
+    ui: { showCompatibilityWarnings: false },
   };
   if (input.mcpServers && Object.keys(input.mcpServers).length > 0) settings['mcpServers'] = geminiMcpServers(input.mcpServers);
   if (input.model && input.effort) {

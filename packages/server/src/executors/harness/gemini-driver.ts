@@ -30,9 +30,10 @@ export const geminiDriver: HarnessDriver = {
     writeFileSync(settingsFile, `${JSON.stringify(geminiSettings(input), null, 2)}\n`, { mode: 0o600 });
     // The prompt comes on stdin (`-p ""` appends nothing to it): never in the process list.
     const args = ['-p', '', '--output-format', 'stream-json', '--approval-mode', 'yolo'];
-    if (input.model) args.push('--model', input.model);
-    for (const dir of input.extraDirs) args.push('--include-directories', dir);
-    if (input.resumeSession) args.push('--resume', input.resumeSession);
+    // `--name=value`: a value starting with a dash stays a value.
+    if (input.model) args.push(`--model=${input.model}`);
+    for (const dir of input.extraDirs) args.push(`--include-directories=${dir}`);
+    if (input.resumeSession) args.push(`--resume=${input.resumeSession}`);
     return {
       args,
       stdin: prompt,

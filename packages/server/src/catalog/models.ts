@@ -16,6 +16,8 @@ export const BUILT_IN_MODELS: Record<HarnessName, readonly ModelInfo[]> = {
   gemini: [
     { id: 'gemini-2.5-pro', display_name: 'Gemini 2.5 Pro (Gemini CLI)', provider: 'GOOGLE', vision_supported: true },
     { id: 'gemini-2.5-flash', display_name: 'Gemini 2.5 Flash (Gemini CLI)', provider: 'GOOGLE', vision_supported: true },
+    { id: 'gemini-3-pro-preview', display_name: 'Gemini 3 Pro Preview (Gemini CLI)', provider: 'GOOGLE', vision_supported: true },
+    { id: 'gemini-3-flash-preview', display_name: 'Gemini 3 Flash Preview (Gemini CLI)', provider: 'GOOGLE', vision_supported: true },
   ],
 };
 

@@ -14,6 +14,8 @@ const PRICES: readonly [RegExp, ModelPrice][] = [
   [/^claude-(haiku-4|3-5-haiku)/, { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 }],
   [/^gpt-5(\.\d+)?-codex-mini|^gpt-5(\.\d+)?-mini/, { input: 0.25, output: 2, cacheRead: 0.025, cacheWrite: 0 }],
   [/^gpt-5/, { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 }],
+  [/^gemini-3(\.\d+)?-pro/, { input: 2, output: 12, cacheRead: 0.2, cacheWrite: 0 }],
+  [/^gemini-3(\.\d+)?-flash-preview/, { input: 0.5, output: 3, cacheRead: 0.05, cacheWrite: 0 }],
   [/^gemini-[\d.]+-pro/, { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 }],
   [/^gemini-[\d.]+-flash-lite/, { input: 0.1, output: 0.4, cacheRead: 0.01, cacheWrite: 0 }],
   [/^gemini-[\d.]+-flash/, { input: 0.3, output: 2.5, cacheRead: 0.03, cacheWrite: 0 }],

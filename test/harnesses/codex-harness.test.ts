@@ -11,6 +11,7 @@ import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
 import type { ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 import { harnessCli, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
 import { DEFAULT_SCRIPT, startOpenAiServer } from './openai-script-server.js';
+import { MCP_FIXTURE } from './mcp-fixture.js';
 
 const KEY = 'sk-openai-test-0123456789-very-secret';
 const codex = { type: 'codex', model_id: 'gpt-5.5' } as const;
@@ -80,19 +81,6 @@ async function startRecordingProxy(): Promise<{ url: string; seen: string[]; clo
 }
 
 /** A stdio MCP server of one tool that notes each request it gets (and whether its variable reached it) in the file it is given. */
-const MCP_FIXTURE = `
-const { appendFileSync } = require('node:fs');
-const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
-require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
-  let m;
-  try { m = JSON.parse(line); } catch { return; }
-  appendFileSync(process.argv[2], JSON.stringify({ method: m.method, token: process.env.TOOLS_TOKEN }) + '\\n');
-  if (m.id === undefined) return;
-  if (m.method === 'initialize') send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'fixture', version: '1.0.0' } } });
-  else if (m.method === 'tools/list') send({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'echo', description: 'Echoes its text', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }] } });
-  else send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'no such method' } });
-});
-`;
 
 let model: ScriptedModelServer;
 let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
@@ -173,16 +161,13 @@ describe('Codex CLI as the run harness, against a scripted OpenAI Responses serv
   }, 120_000);
 
   it('the run\'s MCP servers reach Codex in its own config.toml, readable by the server\'s user only, and Codex starts them', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'codex-mcp-'));
-    const server = join(dir, 'mcp-server.cjs');
-    const seen = join(dir, 'seen.jsonl');
-    writeFileSync(server, MCP_FIXTURE);
     const created = await t.client.runs.create({
       prompt: 'Write hello.txt, then run the command.',
       config: {
         harness: codex,
         mcp_servers: {
-          'my.tools': { command: process.execPath, args: [server, seen], env: { TOOLS_TOKEN: 'tok-123456789' } },
+          // Given inline, and writing into its working directory (the run's): the sandboxed agent sees no test files.
+          'my.tools': { command: process.execPath, args: ['-e', MCP_FIXTURE, 'seen.jsonl'], env: { TOOLS_TOKEN: 'tok-123456789' } },
           web: { url: 'http://127.0.0.1:9/mcp', headers: { authorization: 'Bearer x' } },
         },
       },
@@ -196,7 +181,7 @@ describe('Codex CLI as the run harness, against a scripted OpenAI Responses serv
     expect(toml).toContain('["mcp_servers"."my_tools"]');
     expect(toml).toContain('"url" = "http://127.0.0.1:9/mcp"');
     // Codex started the stdio server with its variables, and listed its tools.
-    const calls = readFileSync(seen, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { method: string; token: string });
+    const calls = readFileSync(join(t.workDir, run.run_id, 'seen.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { method: string; token: string });
     expect(calls.map((c) => c.method)).toEqual(expect.arrayContaining(['initialize', 'tools/list']));
     expect(calls[0]!.token).toBe('tok-123456789');
   }, 120_000);

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Loaded into the CLI's Node with `--import`: records every socket it opens and every name it resolves. */
@@ -24,25 +23,27 @@ dns.promises.lookup = function (host, ...rest) { log({ kind: 'lookup', host: Str
 export interface ConnectLog {
   /** The variables that make a Node program log its connections. */
   env: { NODE_OPTIONS: string; AGENT_RUNS_TEST_CONNECT_LOG: string };
-  /** What was logged so far. */
-  entries(): { kind: string; host?: string; path?: string; port?: string }[];
+  /** What was logged so far by the runs under `workRoot`. */
+  entries(workRoot: string): { kind: string; host?: string; path?: string; port?: string }[];
 }
 
-/** A log of the network connections a Node CLI (Gemini CLI) attempts, names resolved included. */
+const LOG_NAME = 'connections.jsonl';
+
+/**
+ * A log of the network connections a Node CLI (Gemini CLI) attempts, names resolved included.
+ * The sandboxed agent sees neither the server's /tmp nor its files: the preload is a data URL,
+ * and each run's log is a file in its working directory (the CLI's directory at start).
+ */
 export function connectLog(): ConnectLog {
-  const dir = mkdtempSync(join(tmpdir(), 'gemini-connect-log-'));
-  const preload = join(dir, 'connect-log.mjs');
-  const file = join(dir, 'connections.jsonl');
-  writeFileSync(preload, PRELOAD);
+  const preload = `data:text/javascript;base64,${Buffer.from(PRELOAD).toString('base64')}`;
   return {
-    env: { NODE_OPTIONS: `--import ${preload}`, AGENT_RUNS_TEST_CONNECT_LOG: file },
-    entries: () =>
-      existsSync(file)
-        ? readFileSync(file, 'utf8')
-            .split('\n')
-            .filter(Boolean)
-            .map((line) => JSON.parse(line) as { kind: string; host?: string; path?: string; port?: string })
-        : [],
+    env: { NODE_OPTIONS: `--import=${preload}`, AGENT_RUNS_TEST_CONNECT_LOG: LOG_NAME },
+    entries: (workRoot) =>
+      readdirSync(workRoot)
+        .map((run) => join(workRoot, run, LOG_NAME))
+        .filter((file) => existsSync(file))
+        .flatMap((file) => readFileSync(file, 'utf8').split('\n').filter(Boolean))
+        .map((line) => JSON.parse(line) as { kind: string; host?: string; path?: string; port?: string }),
   };
 }
 

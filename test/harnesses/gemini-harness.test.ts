@@ -7,14 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIError, type RunItem } from '@agent-runs/core';
 import { main } from '@agent-runs/cli';
 import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
-import { binEnv } from '../../packages/mcp/test/support/mcp-harness.js';
+import { MCP_FIXTURE } from './mcp-fixture.js';
 import { DEFAULT_SCRIPT, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 import { connectLog, isLoopback, type ConnectLog } from './gemini-connect-log.js';
 import { startGeminiServer } from './gemini-script-server.js';
 import { harnessCli, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
 
 /** This project's own MCP server, as a stdio MCP server of a run. */
-const MCP_BIN = fileURLToPath(new URL('../../packages/mcp/dist/bin/agent-runs-mcp.js', import.meta.url));
 const KEY = 'AIzaSy-test-0123456789-very-secret';
 const gemini = { type: 'gemini', model_id: 'gemini-2.5-flash' } as const;
 
@@ -113,7 +112,7 @@ describe('Gemini CLI as the run harness, against a scripted Gemini API server', 
     expect(after.request_usage?.total_tokens).toBe(6 * 125);
 
     // Telemetry, usage statistics and update checks are off: nothing but the loopback model server was reached.
-    const reached = connections.entries();
+    const reached = connections.entries(t.workDir);
     expect(reached.some((c) => c.kind === 'connect' && c.port === new URL(model.url).port)).toBe(true);
     expect(reached.filter((c) => !isLoopback(c))).toEqual([]);
   }, 180_000);
@@ -123,7 +122,7 @@ describe('Gemini CLI as the run harness, against a scripted Gemini API server', 
       prompt: 'Write hello.txt, then run the command.',
       config: {
         harness: { ...gemini, reasoning_level: 'low' },
-        mcp_servers: { docs: { url: 'http://127.0.0.1:9/mcp', headers: { authorization: 'Bearer $NOT_EXPANDED' } }, runs: { command: process.execPath, args: [MCP_BIN], env: binEnv(t.server) } },
+        mcp_servers: { docs: { url: 'http://127.0.0.1:9/mcp', headers: { authorization: 'Bearer $NOT_EXPANDED' } }, runs: { command: process.execPath, args: ['-e', MCP_FIXTURE, 'seen.jsonl'] } },
       },
     });
     const run = await t.client.runs.wait(created.run_id, { timeout: 90_000 });
@@ -132,15 +131,15 @@ describe('Gemini CLI as the run harness, against a scripted Gemini API server', 
     const turns = model.agentTurns().filter((r) => textOf(r.body).includes(join(t.workDir, created.run_id)));
     expect(turns.length).toBe(3);
     for (const turn of turns) expect((turn.body['generationConfig'] as { thinkingConfig?: unknown }).thinkingConfig).toMatchObject({ thinkingBudget: 1024 });
-    // The run's stdio MCP server (this project's own) reached the agent: its tools are the model's to call.
+    // The run's stdio MCP server reached the agent: its tool is the model's to call.
     const declared = (turns[0]!.body['tools'] as { functionDeclarations?: { name: string }[] }[]).flatMap((tool) => tool.functionDeclarations ?? []).map((f) => f.name);
-    expect(declared.some((name) => name.includes('list_runs')), declared.join(' ')).toBe(true);
+    expect(declared.some((name) => name.includes('echo')), declared.join(' ')).toBe(true);
 
     const found = join(t.workDir, '.agent-runs', created.run_id, 'harness', 'gemini', 'home', '.gemini', 'settings.json');
     expect(statSync(found).mode & 0o777).toBe(0o600);
     const settings = JSON.parse(readFileSync(found, 'utf8')) as { mcpServers: Record<string, Record<string, unknown>>; security: unknown; privacy: unknown };
     expect(settings.mcpServers['docs']).toEqual({ httpUrl: 'http://127.0.0.1:9/mcp', headers: { authorization: 'Bearer ${AGENT_RUNS_LITERAL_DOLLAR:-$}NOT_EXPANDED' } });
-    expect(settings.mcpServers['runs']).toMatchObject({ command: process.execPath, args: [MCP_BIN] });
+    expect(settings.mcpServers['runs']).toMatchObject({ command: process.execPath, args: ['-e', MCP_FIXTURE, 'seen.jsonl'] });
     expect(settings.security).toEqual({ auth: { selectedType: 'gemini-api-key' } });
     expect(settings.privacy).toEqual({ usageStatisticsEnabled: false });
     expect(readFileSync(found, 'utf8')).not.toContain(KEY);

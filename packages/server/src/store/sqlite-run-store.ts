@@ -195,8 +195,9 @@ export class SqliteRunStore implements RunStore {
     }
     // all(), not get(): get() stops after the first row and the commit that follows is not
     // checked, so a write the disk refused (SQLITE_FULL) would be reported as done.
+    // OR FAIL on the one-row writes of runs: sqlite-or-fail.ts says why.
     const [row] = this.statement(
-      sqliteOrFail(`UPDATE runs SET ${sets.join(', ')} WHERE id = ? AND state IN (${from}) RETURNING ${COLUMNS}`),
+      `UPDATE OR FAIL runs SET ${sets.join(', ')} WHERE id = ? AND state IN (${from}) RETURNING ${COLUMNS}`,
     ).all(...params, id, ...change.from) as RunRow[];
     return row ? toRecord(row) : undefined;
   }
@@ -208,7 +209,7 @@ export class SqliteRunStore implements RunStore {
     if (state.harnessSessionId !== undefined) sets.push('harness_session_id = ?'), params.push(state.harnessSessionId);
     if (updatedAt !== undefined) sets.push('updated_at = ?'), params.push(updatedAt);
     if (sets.length === 0) return this.get(id);
-    const [row] = this.statement(sqliteOrFail(`UPDATE runs SET ${sets.join(', ')} WHERE id = ? RETURNING ${COLUMNS}`)).all(...params, id) as RunRow[];
+    const [row] = this.statement(`UPDATE OR FAIL runs SET ${sets.join(', ')} WHERE id = ? RETURNING ${COLUMNS}`).all(...params, id) as RunRow[];
     return row ? toRecord(row) : undefined;
   }
 

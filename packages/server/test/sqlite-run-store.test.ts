@@ -41,6 +41,27 @@ describe('the SQLite store', () => {
     await store.close();
   });
 
+  it('stores creates that arrive together in one batch, and a run the batch cannot store fails alone, leaving nothing of it', async () => {
+    const store = new SqliteRunStore(':memory:');
+    const file = { fileName: 'a.txt', mimeType: 'text/plain', data: Buffer.from('a') };
+    const keyed = (i: number): NewRun => ({ ...run(i), idempotencyKey: 'k', requestHash: 'h' });
+    // A metadata value the driver cannot bind fails after the run's row is written.
+    const broken = { ...run(3), metadata: { bad: {} as unknown as string } };
+    const results = await Promise.allSettled([
+      store.create({ ...run(1), metadata: { team: 'x' }, attachments: [file] }),
+      store.create(keyed(2)),
+      store.create(broken),
+      store.create({ ...keyed(4), sessionId: 's4' }),
+    ]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value.kind : 'rejected'))).toEqual(['created', 'created', 'rejected', 'replayed']);
+    expect(await store.get('r3')).toBeUndefined();
+    expect(store.db.prepare("SELECT count(*) FROM run_metadata WHERE run_id = 'r3'").pluck().get()).toBe(0);
+    expect((await store.get('r1'))?.metadata).toEqual({ team: 'x' });
+    expect((await store.getAttachments('r1')).map((a) => a.fileName)).toEqual(['a.txt']);
+    expect((await store.list({ limit: 10, sortBy: 'created_at', sortOrder: 'asc' })).runs.map((r) => r.id)).toEqual(['r1', 'r2']);
+    await store.close();
+  });
+
   it('only moves a run from a state it is in', async () => {
     const store = new SqliteRunStore(':memory:');
     store.insertMany([run(1)]);

@@ -9,6 +9,7 @@ import {
 } from './artifact-table.js';
 import type { ArtifactRecord, ArtifactStore, NewArtifact } from './artifact-store.js';
 import { sqliteDialect } from './sql-dialect.js';
+import { sqliteOrFail } from './sqlite-or-fail.js';
 import { insertStatement } from './table-description.js';
 import { timeOrderedId } from './time-ordered-id.js';
 
@@ -26,7 +27,7 @@ export class SqliteArtifactStore implements ArtifactStore {
   private readonly byRuns = new Map<number, Database.Statement>();
 
   constructor(private readonly db: Database.Database) {
-    this.insert = db.prepare(INSERT.sql);
+    this.insert = db.prepare(sqliteOrFail(INSERT.sql));
     this.byRun = db.prepare(`SELECT ${COLUMNS} FROM artifacts WHERE run_id = ? ORDER BY seq`);
     this.byUid = db.prepare(`SELECT ${COLUMNS} FROM artifacts WHERE uid = ?`);
     this.contentByUid = db.prepare('SELECT content FROM artifacts WHERE uid = ?');

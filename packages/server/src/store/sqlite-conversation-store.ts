@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { ConversationStore, RunMessage } from './conversation-store.js';
 import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow } from './message-table.js';
 import { sqliteDialect } from './sql-dialect.js';
+import { sqliteOrFail } from './sqlite-or-fail.js';
 import { insertStatement } from './table-description.js';
 import { timeOrderedId } from './time-ordered-id.js';
 
@@ -17,7 +18,7 @@ export class SqliteConversationStore implements ConversationStore {
   private readonly byKey: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
-    this.insert = db.prepare(INSERT.sql);
+    this.insert = db.prepare(sqliteOrFail(INSERT.sql));
     this.byKey = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? AND idempotency_key = ?`);
     this.byRun = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? ORDER BY seq`);
     this.pending = db.prepare(

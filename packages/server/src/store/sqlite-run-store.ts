@@ -4,15 +4,24 @@ import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { runListPage, runListStatement } from './run-list-query.js';
-import { HAS_ARTIFACTS, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, toRunRecordWithArtifacts, type RunRow } from './run-table.js';
+import { HAS_ARTIFACTS, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
 import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 import { SqliteRunAttachments } from './sqlite-run-attachments.js';
 import { SqliteRunMetadata } from './sqlite-run-metadata.js';
 import { sqliteDialect } from './sql-dialect.js';
-import { insertStatement } from './table-description.js';
+import { sqliteOrFail } from './sqlite-or-fail.js';
+import { arrayRowReader, insertStatement } from './table-description.js';
 
 const INSERT_RUN = insertStatement(RUNS_TABLE, sqliteDialect);
+/** A run read in raw mode (an array in RUN_COLUMNS order, then has_artifacts): no object of column names per read. */
+const readRun = arrayRowReader(RUNS_TABLE);
+const HAS_ARTIFACTS_AT = RUNS_TABLE.columns.filter((c) => c.read).length;
+function readRunWithArtifacts(row: unknown[]): RunRecord {
+  const run = readRun(row);
+  run.hasArtifacts = Boolean(row[HAS_ARTIFACTS_AT]);
+  return run;
+}
 
 /** SQLite storage: a file in WAL mode, or `:memory:` for tests. */
 export class SqliteRunStore implements RunStore {
@@ -20,6 +29,8 @@ export class SqliteRunStore implements RunStore {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly insertRun: Database.Statement;
   private readonly insertOne: (run: NewRun) => Database.RunResult;
+  private readonly byId: Database.Statement;
+  private readonly bySession: Database.Statement;
   private readonly metadata: SqliteRunMetadata;
   private readonly attachments: SqliteRunAttachments;
   private readonly createBatch: (runs: NewRun[]) => CreateResult[];
@@ -37,16 +48,21 @@ export class SqliteRunStore implements RunStore {
     }
     this.db.pragma('busy_timeout = 5000');
     migrateSqlite(this.db);
-    this.insertRun = this.db.prepare(INSERT_RUN.sql);
+    this.insertRun = this.db.prepare(sqliteOrFail(INSERT_RUN.sql));
     this.metadata = new SqliteRunMetadata(this.db);
     this.attachments = new SqliteRunAttachments(this.db);
-    this.insertOne = this.db.transaction((run: NewRun) => {
-      const info = this.insertRun.run(INSERT_RUN.values(run));
-      this.metadata.add(run.id, run.metadata);
-      this.attachments.add(run.id, run.attachments);
-      return info;
-    });
-    this.createBatch = this.db.transaction((runs: NewRun[]) => runs.map((run) => this.createNow(run)));
+    this.insertOne = this.db.transaction((run: NewRun) => this.insertNow(run));
+    this.createBatch = this.db.transaction((runs: NewRun[]) => runs.map((run) => this.createInBatch(run)));
+    this.byId = this.db.prepare(`SELECT ${COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE id = ?`).raw(true);
+    this.bySession = this.db.prepare(`SELECT ${COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE session_id = ?`).raw(true);
+  }
+
+  /** The run's row, metadata and attachments; inside a transaction. */
+  private insertNow(run: NewRun): Database.RunResult {
+    const info = this.insertRun.run(INSERT_RUN.values(run));
+    this.metadata.add(run.id, run.metadata);
+    this.attachments.add(run.id, run.attachments);
+    return info;
   }
 
   private statement(sql: string): Database.Statement {
@@ -92,15 +108,39 @@ export class SqliteRunStore implements RunStore {
     const earlier = this.byIdempotencyKey(run);
     if (earlier) return earlier;
     try {
-      const info = this.insertOne(run);
-      const { request: _request, idempotencyKey: _key, requestHash: _hash, attachments: _files, ...record } = run;
-      return { kind: 'created', run: { ...record, seq: Number(info.lastInsertRowid) } };
+      return created(run, this.insertOne(run));
     } catch (error) {
-      // Another process sharing the file inserted the same key first.
-      const raced = (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' ? this.byIdempotencyKey(run) : undefined;
+      const raced = this.racedOn(run, error);
       if (raced) return raced;
       throw error;
     }
+  }
+
+  /**
+   * `createNow` inside the batch's transaction, without a savepoint per run (a savepoint
+   * journals every page the run touches): the row is written first and a row stopped by a
+   * constraint writes nothing, so only an error after it (which fails the whole batch, then
+   * retried run by run) could leave part of a run behind.
+   */
+  private createInBatch(run: NewRun): CreateResult {
+    const earlier = this.byIdempotencyKey(run);
+    if (earlier) return earlier;
+    let info: Database.RunResult;
+    try {
+      info = this.insertRun.run(INSERT_RUN.values(run));
+    } catch (error) {
+      const raced = this.racedOn(run, error);
+      if (raced) return raced;
+      throw error;
+    }
+    this.metadata.add(run.id, run.metadata);
+    this.attachments.add(run.id, run.attachments);
+    return created(run, info);
+  }
+
+  /** Another process sharing the file inserted the same idempotency key first: its run. */
+  private racedOn(run: NewRun, error: unknown): CreateResult | undefined {
+    return (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' ? this.byIdempotencyKey(run) : undefined;
   }
 
   private byIdempotencyKey(run: NewRun): CreateResult | undefined {
@@ -116,13 +156,13 @@ export class SqliteRunStore implements RunStore {
   /** Inserts many runs in one transaction; for seeding benchmarks and imports. */
   insertMany(runs: Iterable<NewRun>): void {
     this.db.transaction(() => {
-      for (const run of runs) this.insertOne(run);
+      for (const run of runs) this.insertNow(run);
     })();
   }
 
   async get(id: string): Promise<RunRecord | undefined> {
-    const row = this.statement(`SELECT ${COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
-    return row ? toRunRecordWithArtifacts(row) : undefined;
+    const row = this.byId.get(id) as unknown[] | undefined;
+    return row ? readRunWithArtifacts(row) : undefined;
   }
 
   async getAttachments(id: string): Promise<StoredAttachment[]> {
@@ -135,8 +175,8 @@ export class SqliteRunStore implements RunStore {
   }
 
   async getBySession(sessionId: string): Promise<RunRecord | undefined> {
-    const row = this.statement(`SELECT ${COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE session_id = ?`).get(sessionId) as RunRow | undefined;
-    return row ? toRunRecordWithArtifacts(row) : undefined;
+    const row = this.bySession.get(sessionId) as unknown[] | undefined;
+    return row ? readRunWithArtifacts(row) : undefined;
   }
 
   async list(query: RunListQuery): Promise<RunListPage> {
@@ -155,8 +195,9 @@ export class SqliteRunStore implements RunStore {
     }
     // all(), not get(): get() stops after the first row and the commit that follows is not
     // checked, so a write the disk refused (SQLITE_FULL) would be reported as done.
+    // OR FAIL on the one-row writes of runs: sqlite-or-fail.ts says why.
     const [row] = this.statement(
-      `UPDATE runs SET ${sets.join(', ')} WHERE id = ? AND state IN (${from}) RETURNING ${COLUMNS}`,
+      `UPDATE OR FAIL runs SET ${sets.join(', ')} WHERE id = ? AND state IN (${from}) RETURNING ${COLUMNS}`,
     ).all(...params, id, ...change.from) as RunRow[];
     return row ? toRecord(row) : undefined;
   }
@@ -168,7 +209,7 @@ export class SqliteRunStore implements RunStore {
     if (state.harnessSessionId !== undefined) sets.push('harness_session_id = ?'), params.push(state.harnessSessionId);
     if (updatedAt !== undefined) sets.push('updated_at = ?'), params.push(updatedAt);
     if (sets.length === 0) return this.get(id);
-    const [row] = this.statement(`UPDATE runs SET ${sets.join(', ')} WHERE id = ? RETURNING ${COLUMNS}`).all(...params, id) as RunRow[];
+    const [row] = this.statement(`UPDATE OR FAIL runs SET ${sets.join(', ')} WHERE id = ? RETURNING ${COLUMNS}`).all(...params, id) as RunRow[];
     return row ? toRecord(row) : undefined;
   }
 
@@ -187,7 +228,7 @@ export class SqliteRunStore implements RunStore {
   /** One server owns the file, so there is no lease to keep: `owner` and `leaseMs` are not stored. */
   async claimNext(_owner: string, at: string): Promise<RunRecord | undefined> {
     const [row] = this.statement(
-      `UPDATE runs SET state = 'INPROGRESS', updated_at = ?, started_at = ?
+      `UPDATE OR FAIL runs SET state = 'INPROGRESS', updated_at = ?, started_at = ?
        WHERE seq = (SELECT seq FROM runs WHERE state = 'QUEUED' ORDER BY updated_at, seq LIMIT 1) AND state = 'QUEUED'
        RETURNING ${COLUMNS}`,
     ).all(at, at) as RunRow[];
@@ -206,4 +247,9 @@ export class SqliteRunStore implements RunStore {
     if (this.pendingCreates.length && this.db.open) this.flushCreates();
     if (this.db.open) this.db.close();
   }
+}
+
+function created(run: NewRun, info: Database.RunResult): CreateResult {
+  const { request: _request, idempotencyKey: _key, requestHash: _hash, attachments: _files, ...record } = run;
+  return { kind: 'created', run: { ...record, seq: Number(info.lastInsertRowid) } };
 }

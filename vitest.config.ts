@@ -7,6 +7,9 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Two cores: forks keep child processes and servers isolated per file.
     pool: 'forks',
+    // Two files at a time: most tests wait on servers, agents and timers rather than the CPU, and
+    // vitest's own default on two cores is one file at a time.
+    maxWorkers: 2,
     // Tests of a concurrent describe each start a process (the bundled Action, a CLI): two at a
     // time on two cores, or the last of five waits past its step's time limit.
     maxConcurrency: 2,

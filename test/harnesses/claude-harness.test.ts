@@ -1,9 +1,8 @@
-import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APIError, type RunItem } from '@agent-runs/core';
+import { APIError } from '@agent-runs/core';
 import { main } from '@agent-runs/cli';
 import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
 import { binEnv, connectStdio } from '../../packages/mcp/test/support/mcp-harness.js';
@@ -205,22 +204,6 @@ describe('the MCP server with harnesses', () => {
 });
 
 describe('Claude Code that cannot run', () => {
-  it('a crashing CLI ends the run FAILED with its last lines', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'crashing-claude-'));
-    const fake = join(dir, 'claude');
-    writeFileSync(fake, '#!/bin/sh\necho "starting up"\necho "fatal: the harness fell over" >&2\nexit 3\n', { mode: 0o755 });
-    const s = await startHarnessServer({ claude: { command: fake, env: ['ANTHROPIC_API_KEY'] } }, { ANTHROPIC_API_KEY: KEY });
-    try {
-      const created = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'claude' } } });
-      const run: RunItem = await s.client.runs.wait(created.run_id, { timeout: 30_000 });
-      expect(run.state).toBe('FAILED');
-      expect(run.status_message?.message).toContain('exited with code 3');
-      expect(run.status_message?.message).toContain('fatal: the harness fell over');
-    } finally {
-      await s.close();
-    }
-  });
-
   it('a harness that runs past the timeout is stopped, FAILED, with its processes gone', async () => {
     const s = await startHarnessServer(
       { claude: { command: harnessCli('claude'), env: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'] } },
@@ -237,28 +220,4 @@ describe('Claude Code that cannot run', () => {
       await s.close();
     }
   }, 90_000);
-
-  it('a missing CLI is a 400 naming agent_config.harness.type and what to install', async () => {
-    const s = await startHarnessServer({ claude: { command: '/nonexistent/claude', env: ['ANTHROPIC_API_KEY'] } }, { ANTHROPIC_API_KEY: KEY });
-    try {
-      const error = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'claude' } } }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(APIError);
-      expect((error as APIError).status).toBe(400);
-      expect((error as APIError).message).toContain('agent_config.harness.type');
-      expect((error as APIError).message).toContain('npm install -g @anthropic-ai/claude-code');
-    } finally {
-      await s.close();
-    }
-  });
-
-  it('a missing key is a 400 saying which variable to set', async () => {
-    const s = await startHarnessServer({ claude: { command: harnessCli('claude') } }, {});
-    try {
-      const error = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'claude' } } }).catch((e: unknown) => e);
-      expect((error as APIError).status).toBe(400);
-      expect((error as APIError).message).toContain('ANTHROPIC_API_KEY');
-    } finally {
-      await s.close();
-    }
-  });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APIError, type RunItem } from '@agent-runs/core';
+import { APIError } from '@agent-runs/core';
 import { main } from '@agent-runs/cli';
 import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
 import type { ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
@@ -280,22 +280,6 @@ describe('the CLI with the Codex harness', () => {
 });
 
 describe('Codex CLI that cannot run', () => {
-  it('a crashing CLI ends the run FAILED with its last lines', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'crashing-codex-'));
-    const fake = join(dir, 'codex');
-    writeFileSync(fake, '#!/bin/sh\necho "starting up"\necho "fatal: the harness fell over" >&2\nexit 3\n', { mode: 0o755 });
-    const s = await startHarnessServer({ codex: { command: fake, env: ['OPENAI_API_KEY'] } }, { OPENAI_API_KEY: KEY });
-    try {
-      const created = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'codex' } } });
-      const run: RunItem = await s.client.runs.wait(created.run_id, { timeout: 30_000 });
-      expect(run.state).toBe('FAILED');
-      expect(run.status_message?.message).toContain('exited with code 3');
-      expect(run.status_message?.message).toContain('fatal: the harness fell over');
-    } finally {
-      await s.close();
-    }
-  });
-
   it('a harness that runs past the timeout is stopped, FAILED, with its processes gone', async () => {
     const s = await startHarnessServer(
       { codex: { command: harnessCli('codex'), env: ['OPENAI_API_KEY', 'OPENAI_BASE_URL'] } },
@@ -338,28 +322,4 @@ describe('Codex CLI that cannot run', () => {
       await s.close();
     }
   }, 120_000);
-
-  it('a missing CLI is a 400 naming agent_config.harness.type and what to install', async () => {
-    const s = await startHarnessServer({ codex: { command: '/nonexistent/codex', env: ['OPENAI_API_KEY'] } }, { OPENAI_API_KEY: KEY });
-    try {
-      const error = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'codex' } } }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(APIError);
-      expect((error as APIError).status).toBe(400);
-      expect((error as APIError).message).toContain('agent_config.harness.type');
-      expect((error as APIError).message).toContain('npm install -g @openai/codex');
-    } finally {
-      await s.close();
-    }
-  });
-
-  it('a missing key is a 400 saying which variable to set', async () => {
-    const s = await startHarnessServer({ codex: { command: harnessCli('codex') } }, {});
-    try {
-      const error = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'codex' } } }).catch((e: unknown) => e);
-      expect((error as APIError).status).toBe(400);
-      expect((error as APIError).message).toContain('OPENAI_API_KEY');
-    } finally {
-      await s.close();
-    }
-  });
 });

@@ -1,10 +1,7 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APIError, type RunItem } from '@agent-runs/core';
 import { main } from '@agent-runs/cli';
 import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
 import { MCP_FIXTURE } from './mcp-fixture.js';
@@ -208,22 +205,6 @@ describe('the CLI with the gemini harness', () => {
 });
 
 describe('Gemini CLI that cannot run', () => {
-  it('a crashing CLI ends the run FAILED with its last lines', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'crashing-gemini-'));
-    const fake = join(dir, 'gemini');
-    writeFileSync(fake, '#!/bin/sh\necho \'{"type":"init","session_id":"s-1","model":"gemini-2.5-flash"}\'\necho "fatal: the harness fell over" >&2\nexit 3\n', { mode: 0o755 });
-    const s = await startHarnessServer({ gemini: { command: fake, env: ['GEMINI_API_KEY'] } }, { GEMINI_API_KEY: KEY });
-    try {
-      const created = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'gemini' } } });
-      const run: RunItem = await s.client.runs.wait(created.run_id, { timeout: 30_000 });
-      expect(run.state).toBe('FAILED');
-      expect(run.status_message?.message).toContain('exited with code 3');
-      expect(run.status_message?.message).toContain('fatal: the harness fell over');
-    } finally {
-      await s.close();
-    }
-  });
-
   it('a harness that runs past the timeout is stopped, FAILED, with its processes gone', async () => {
     const s = await startHarnessServer(
       { gemini: { command: harnessCli('gemini'), env: ['GEMINI_API_KEY', 'GOOGLE_GEMINI_BASE_URL'] } },
@@ -240,28 +221,4 @@ describe('Gemini CLI that cannot run', () => {
       await s.close();
     }
   }, 90_000);
-
-  it('a missing CLI is a 400 naming agent_config.harness.type and what to install', async () => {
-    const s = await startHarnessServer({ gemini: { command: '/nonexistent/gemini', env: ['GEMINI_API_KEY'] } }, { GEMINI_API_KEY: KEY });
-    try {
-      const error = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'gemini' } } }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(APIError);
-      expect((error as APIError).status).toBe(400);
-      expect((error as APIError).message).toContain('agent_config.harness.type');
-      expect((error as APIError).message).toContain('npm install -g @google/gemini-cli');
-    } finally {
-      await s.close();
-    }
-  });
-
-  it('a missing key is a 400 saying which variable to set', async () => {
-    const s = await startHarnessServer({ gemini: { command: harnessCli('gemini') } }, {});
-    try {
-      const error = await s.client.runs.create({ prompt: 'hi', config: { harness: { type: 'gemini' } } }).catch((e: unknown) => e);
-      expect((error as APIError).status).toBe(400);
-      expect((error as APIError).message).toContain('GEMINI_API_KEY');
-    } finally {
-      await s.close();
-    }
-  });
 });

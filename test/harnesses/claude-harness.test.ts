@@ -1,39 +1,16 @@
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIError } from '@agent-runs/core';
 import { main } from '@agent-runs/cli';
 import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
 import { binEnv, connectStdio } from '../../packages/mcp/test/support/mcp-harness.js';
 import { DEFAULT_SCRIPT, startAnthropicServer, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
-import { harnessCli, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
+import { harnessCli, processesIn, startHarnessServer, transcriptUrl, until, type HarnessTestServer } from './harness-test-server.js';
 
 const KEY = 'sk-ant-test-0123456789-very-secret';
 const claude = { type: 'claude', model_id: 'claude-sonnet-4-5' } as const;
 
-/** Processes whose working directory is inside `dir` (the harness and anything it started). */
-function processesIn(dir: string): number[] {
-  const found: number[] = [];
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(dir)) found.push(Number(pid));
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found;
-}
-
-async function until<T>(what: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const value = await what();
-    if (value) return value;
-    await sleep(50);
-  }
-  throw new Error('timed out waiting');
-}
 
 let model: ScriptedModelServer;
 let t: HarnessTestServer;
@@ -84,7 +61,7 @@ describe('Claude Code as the run harness, against a scripted Anthropic server', 
 
     // The key reached the model server, and nothing else of the run shows it.
     expect(model.agentTurns().every((r) => r.apiKey === KEY)).toBe(true);
-    const transcript = await (await fetch(await transcriptUrl(run.run_id))).text();
+    const transcript = await (await fetch(await transcriptUrl(t.server, run.run_id))).text();
     for (const text of [output, JSON.stringify(run), transcript]) expect(text).not.toContain(KEY);
     // The transcript holds the harness's raw stream, its result line included.
     const harnessLines = transcript.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; line?: string }).filter((l) => l.kind === 'harness');
@@ -150,11 +127,6 @@ describe('Claude Code as the run harness, against a scripted Anthropic server', 
     expect((refused as APIError).message).toContain('agent_config.harness.model_id');
   });
 });
-
-async function transcriptUrl(runId: string): Promise<string> {
-  const res = await fetch(`${t.server.baseURL}/agent/runs/${runId}/transcript`, { headers: { authorization: `Bearer ${t.server.apiKey}` }, redirect: 'manual' });
-  return new URL(res.headers.get('location')!, t.server.url).toString();
-}
 
 describe('the CLI with harnesses', () => {
   async function cli(args: string[]) {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { APIError } from '@agent-runs/core';
 import { main } from '@agent-runs/cli';
 import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
 import type { ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
-import { harnessCli, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
+import { harnessCli, processesIn, startHarnessServer, transcriptUrl, until, type HarnessTestServer } from './harness-test-server.js';
 import { DEFAULT_SCRIPT, startOpenAiServer } from './openai-script-server.js';
 import { MCP_FIXTURE } from './mcp-fixture.js';
 
@@ -21,19 +21,6 @@ const SYSTEM_PROMPT = 'Always answer in English.\nQuote "this", keep a back\\sla
 const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'ALL_PROXY', 'https_proxy', 'http_proxy', 'all_proxy'];
 
-/** Processes whose working directory is inside `dir` (the harness and anything it started). */
-function processesIn(dir: string): number[] {
-  const found: number[] = [];
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(dir)) found.push(Number(pid));
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found;
-}
-
 /** A process's state line and command, for a failure to name what outlived its run. */
 function describeProcess(pid: number): string {
   try {
@@ -41,16 +28,6 @@ function describeProcess(pid: number): string {
   } catch {
     return `${pid} (gone)`;
   }
-}
-
-async function until<T>(what: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const value = await what();
-    if (value) return value;
-    await sleep(50);
-  }
-  throw new Error('timed out waiting');
 }
 
 /**
@@ -138,7 +115,7 @@ describe('Codex CLI as the run harness, against a scripted OpenAI Responses serv
 
     // The key reached the model server, and nothing else of the run shows it.
     expect(model.agentTurns().every((r) => r.apiKey === KEY)).toBe(true);
-    const transcript = await (await fetch(await transcriptUrl(run.run_id))).text();
+    const transcript = await (await fetch(await transcriptUrl(t.server, run.run_id))).text();
     for (const text of [output, JSON.stringify(run), transcript]) expect(text).not.toContain(KEY);
     const harnessLines = transcript.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; line?: string }).filter((l) => l.kind === 'harness');
     expect(harnessLines.some((l) => l.line!.includes('"type":"turn.completed"'))).toBe(true);
@@ -256,11 +233,6 @@ describe('Codex CLI as the run harness, against a scripted OpenAI Responses serv
     expect(data.models.find((m) => m.id === 'claude-sonnet-4-5')?.disable_reason).toBe('ADMIN_DISABLED');
   });
 });
-
-async function transcriptUrl(runId: string): Promise<string> {
-  const res = await fetch(`${t.server.baseURL}/agent/runs/${runId}/transcript`, { headers: { authorization: `Bearer ${t.server.apiKey}` }, redirect: 'manual' });
-  return new URL(res.headers.get('location')!, t.server.url).toString();
-}
 
 describe('the CLI with the Codex harness', () => {
   it('run --harness codex --model … runs Codex, and get shows the harness, the model and the usage', async () => {

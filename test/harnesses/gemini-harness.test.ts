@@ -1,6 +1,5 @@
-import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '@agent-runs/cli';
 import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
@@ -8,34 +7,12 @@ import { MCP_FIXTURE } from './mcp-fixture.js';
 import { DEFAULT_SCRIPT, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 import { connectLog, isLoopback, type ConnectLog } from './gemini-connect-log.js';
 import { startGeminiServer } from './gemini-script-server.js';
-import { harnessCli, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
+import { harnessCli, processesIn, startHarnessServer, transcriptUrl, until, type HarnessTestServer } from './harness-test-server.js';
 
 /** This project's own MCP server, as a stdio MCP server of a run. */
 const KEY = 'AIzaSy-test-0123456789-very-secret';
 const gemini = { type: 'gemini', model_id: 'gemini-2.5-flash' } as const;
 
-/** Processes whose working directory is inside `dir` (the harness and anything it started). */
-function processesIn(dir: string): number[] {
-  const found: number[] = [];
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(dir)) found.push(Number(pid));
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found;
-}
-
-async function until<T>(what: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const value = await what();
-    if (value) return value;
-    await sleep(50);
-  }
-  throw new Error('timed out waiting');
-}
 
 const textOf = (body: Record<string, unknown>) => JSON.stringify(body['contents'] ?? []);
 
@@ -91,7 +68,7 @@ describe('Gemini CLI as the run harness, against a scripted Gemini API server', 
     const turns = model.agentTurns();
     expect(turns.every((r) => r.apiKey === KEY)).toBe(true);
     expect(JSON.stringify(turns[0]!.body['systemInstruction'])).toContain('SKILL: answer in plain words.');
-    const transcript = await (await fetch(await transcriptUrl(run.run_id))).text();
+    const transcript = await (await fetch(await transcriptUrl(t.server, run.run_id))).text();
     for (const text of [output, JSON.stringify(run), transcript]) expect(text).not.toContain(KEY);
     const harnessLines = transcript.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; line?: string }).filter((l) => l.kind === 'harness');
     expect(harnessLines.some((l) => l.line!.includes('"type":"result"'))).toBe(true);
@@ -180,11 +157,6 @@ describe('Gemini CLI as the run harness, against a scripted Gemini API server', 
     expect(data.models.find((m) => m.id === 'claude-sonnet-4-5')?.disable_reason).toBe('ADMIN_DISABLED');
   });
 });
-
-async function transcriptUrl(runId: string): Promise<string> {
-  const res = await fetch(`${t.server.baseURL}/agent/runs/${runId}/transcript`, { headers: { authorization: `Bearer ${t.server.apiKey}` }, redirect: 'manual' });
-  return new URL(res.headers.get('location')!, t.server.url).toString();
-}
 
 describe('the CLI with the gemini harness', () => {
   it('run --harness gemini --model … runs Gemini CLI, and get shows the harness, the model and the usage', async () => {

@@ -1,9 +1,9 @@
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicServer, DEFAULT_SCRIPT, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
-import { harnessCli, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
+import { harnessCli, processesIn, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
 
 /**
  * Claude Code in the agent sandbox (issue 23; issue 20.1 for harness runs): the scripted
@@ -49,20 +49,6 @@ async function probeRun(probe: string, config: Record<string, unknown> = {}) {
 async function outputOf(runId: string): Promise<string> {
   const res = await fetch(`${t.server.baseURL}/agent/runs/${runId}/output`, { headers: { authorization: `Bearer ${t.server.apiKey}` } });
   return res.text();
-}
-
-/** Processes whose working directory is inside `dir` (the harness and anything it started, the sandbox's included). */
-function processesIn(dir: string): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readlinkSync(`/proc/${pid}/cwd`).startsWith(dir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 function stateDir(runId: string): string {

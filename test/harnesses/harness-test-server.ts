@@ -1,6 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentRunsClient } from '@agent-runs/core';
 import { startServer, type RunningServer, type ServerOptions } from '@agent-runs/server';
 
@@ -46,4 +47,34 @@ export async function startHarnessServer(
   }
   const client = new AgentRunsClient({ baseURL: server.baseURL, apiKey: server.apiKey });
   return { server, client, workDir, close: () => server.close() };
+}
+
+/** Processes whose working directory is inside `dir` (the harness and anything it started, the sandbox's included). */
+export function processesIn(dir: string): number[] {
+  const found: number[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(dir)) found.push(Number(pid));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** The first truthy value `what` gives within `timeoutMs`, asked every 50 ms. */
+export async function until<T>(what: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const value = await what();
+    if (value) return value;
+    await sleep(50);
+  }
+  throw new Error('timed out waiting');
+}
+
+/** Where a run's transcript is served (the API answers with a redirect to a signed link). */
+export async function transcriptUrl(server: RunningServer, runId: string): Promise<string> {
+  const res = await fetch(`${server.baseURL}/agent/runs/${runId}/transcript`, { headers: { authorization: `Bearer ${server.apiKey}` }, redirect: 'manual' });
+  return new URL(res.headers.get('location')!, server.url).toString();
 }

@@ -1,4 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '@agent-runs/server';
 import { verifyWebhook } from '@agent-runs/core';
@@ -46,6 +50,21 @@ describe('agent-runs webhooks', () => {
     expect((await cli('webhooks', 'list')).stdout).toMatch(/No webhooks/);
     // Nine commands, each a process of its own.
   }, 90_000);
+
+  it('marks a webhook the configuration file declares, in the list and in its details', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-runs-cli-declared-'));
+    writeFileSync(join(dir, 'hook.secret'), `whsec_${randomBytes(32).toString('base64')}\n`);
+    const configFile = join(dir, 'server.yaml');
+    writeFileSync(
+      configFile,
+      `secrets:\n  HOOK_SECRET: { from_file: ${join(dir, 'hook.secret')} }\nwebhooks:\n  alerts:\n    url: http://127.0.0.1:9/hooks\n    event_types: [run.failed]\n    owner: me\n    secret: HOOK_SECRET\n`,
+    );
+    server = await startServer({ port: 0, quiet: true, storage: 'memory', configFile, apiKeys: [{ key: KEY, principal: 'me' }], allowPrivateWebhooks: true });
+    const listed = await cli('webhooks', 'list');
+    expect(listed.stdout).toMatch(/wh_config_alerts .*\(configuration file\)/);
+    const details = await cli('webhooks', 'get', 'wh_config_alerts');
+    expect(details.stdout).toMatch(/managed by:\s+the server's configuration file/);
+  }, 60_000);
 
   it('listen forwards each delivery to the app, which verifies it with the secret printed, and unsubscribes on Ctrl-C', async () => {
     server = await startServer({ port: 0, quiet: true, storage: 'memory', apiKeys: [{ key: KEY, principal: 'me' }], allowPrivateWebhooks: true, simulatedDurationMs: 50 });

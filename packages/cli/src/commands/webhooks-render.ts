@@ -13,6 +13,7 @@ export function renderWebhookDetails(hook: WebhookSubscription): string {
     ['payload', hook.thin ? 'thin (ids only)' : 'full run'],
     ['enabled', hook.enabled ? 'yes' : `no${hook.disabled_reason ? ` (${hook.disabled_reason})` : ''}`],
     ...(hook.description ? ([['description', hook.description]] as [string, string][]) : []),
+    ...(hook.operator_managed ? ([['managed by', "the server's configuration file (change it there)"]] as [string, string][]) : []),
     ...(hook.previous_secret_expires_at ? ([['old secret signs until', hook.previous_secret_expires_at]] as [string, string][]) : []),
     ...(hook.secret ? ([['secret', `${hook.secret}   (shown once: keep it now)`]] as [string, string][]) : []),
   ];
@@ -21,7 +22,9 @@ export function renderWebhookDetails(hook: WebhookSubscription): string {
 
 export function renderWebhookTable(hooks: readonly WebhookSubscription[]): string {
   if (hooks.length === 0) return 'No webhooks. Create one with: agent-runs webhooks create --url https://…\n';
-  return hooks.map((h) => `${clean(h.id)}  ${h.enabled ? 'enabled ' : 'disabled'}  ${clean(h.url)}  ${clean(h.event_types.join(','))}\n`).join('');
+  return hooks
+    .map((h) => `${clean(h.id)}  ${h.enabled ? 'enabled ' : 'disabled'}  ${clean(h.url)}  ${clean(h.event_types.join(','))}${h.operator_managed ? '  (configuration file)' : ''}\n`)
+    .join('');
 }
 
 export function renderDeliveryTable(deliveries: readonly WebhookDelivery[]): string {

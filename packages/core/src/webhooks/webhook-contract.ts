@@ -68,6 +68,8 @@ export const WebhookSubscriptionSchema = z.looseObject({
   disabled_reason: z.string().nullish(),
   /** Who owns it; null for one the operator declared. */
   owner: z.string().nullish(),
+  /** Declared in the server's configuration file: changed there, not through the API (which answers 409). */
+  operator_managed: z.boolean().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   /** `whsec_…`: shown once. */

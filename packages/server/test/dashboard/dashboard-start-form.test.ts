@@ -17,10 +17,10 @@ const savedKey = process.env.ANTHROPIC_API_KEY;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'agent-runs-dashboard-form-'));
   // A claude CLI the server finds, and its key: the catalog lists claude's models as usable,
-  // and codex's and gemini's as disabled (this server does not drive them).
+  // and codex's (its CLI is not where the file says) and gemini's as disabled.
   writeFileSync(join(dir, 'claude'), '#!/bin/sh\nexit 0\n');
   chmodSync(join(dir, 'claude'), 0o755);
-  writeFileSync(join(dir, 'config.yaml'), 'harnesses:\n  claude:\n    command: ./claude\n    env: [ANTHROPIC_API_KEY]\n');
+  writeFileSync(join(dir, 'config.yaml'), 'harnesses:\n  claude:\n    command: ./claude\n    env: [ANTHROPIC_API_KEY]\n  codex:\n    command: ./no-such-codex\n  gemini:\n    command: ./no-such-gemini\n');
   process.env.ANTHROPIC_API_KEY = 'sk-test-not-used';
   t = await startTestServer({ storage: 'file', dataDir: join(dir, 'data'), configFile: join(dir, 'config.yaml'), apiKeys: [{ key: KEY, principal: 'alice' }] });
   base = t.server.url;
@@ -49,8 +49,8 @@ describe('the start-a-run form', () => {
     expect(page).toContain('enctype="multipart/form-data"');
     expect(page).toMatch(/<option value="oz">oz<\/option><option value="claude">claude<\/option>/);
     expect(page).toMatch(/<option value="claude-haiku-4-5">Claude Haiku 4.5 \(Claude Code\)<\/option>/);
-    expect(page).toMatch(/<option value="codex" disabled>codex \(unavailable: this server does not drive the codex harness yet\)<\/option>/);
-    expect(page).toMatch(/<option value="gpt-5-codex" disabled>GPT-5 Codex \(Codex CLI\) \(unavailable: this server does not drive the codex harness yet\)<\/option>/);
+    expect(page).toMatch(/<option value="codex" disabled>codex \(unavailable: the codex CLI is not installed at \S*\/no-such-codex \(harnesses\.codex\.command\)/);
+    expect(page).toMatch(/<option value="gpt-5-codex" disabled>GPT-5 Codex \(Codex CLI\) \(unavailable: the codex CLI is not installed at \S*\/no-such-codex \(harnesses\.codex\.command\)/);
     expect(page).toContain('<optgroup label="gemini">');
     expect(page).toMatch(/<input type="file" id="attachments" name="attachments" multiple data-max-files="5" data-max-bytes="5242880" data-max-total="10485760"/);
   });
@@ -86,7 +86,7 @@ describe('the start-a-run form', () => {
     const model = await postStart({ prompt: 'Typed <b>prompt</b>', model_id: 'gpt-5-codex' });
     expect(model.status).toBe(400);
     const page = await model.text();
-    expect(page).toContain('model_id: &quot;gpt-5-codex&quot; cannot be used on this server now: this server does not drive the codex harness yet.');
+    expect(page).toMatch(/model_id: &quot;gpt-5-codex&quot; cannot be used on this server now: the codex CLI is not installed at \S*\/no-such-codex \(harnesses\.codex\.command\)/);
     expect(page).toContain('Typed &lt;b&gt;prompt&lt;/b&gt;</textarea>');
     const harness = await postStart({ prompt: 'p', harness: 'gemini' });
     expect(harness.status).toBe(400);

@@ -1,9 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIError } from '@agent-runs/core';
 import { main } from '@agent-runs/cli';
 import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
+import { serverInputs } from '../../packages/action/test/support/action-server.js';
+import { runStep } from '../../packages/action/test/support/runner.js';
 import { binEnv, connectStdio } from '../../packages/mcp/test/support/mcp-harness.js';
 import { DEFAULT_SCRIPT, startAnthropicServer, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 import { harnessCli, processesIn, startHarnessServer, transcriptUrl, until, type HarnessTestServer } from './harness-test-server.js';
@@ -92,6 +95,21 @@ describe('Claude Code as the run harness, against a scripted Anthropic server', 
     expect(text).toContain('+hello from the scripted model');
     expect(text).toContain('+shell-ran');
   }, 120_000);
+
+  it('the Action hands the changes.patch to a later step as a file path', async () => {
+    const temp = mkdtempSync(join(tmpdir(), 'runner-temp-'));
+    const step = await runStep({
+      inputs: serverInputs(t.server, { prompt: 'Write hello.txt, then run the command.', harness: 'claude', model: 'claude-sonnet-4-5', environment: 'repo', timeout: '2m' }),
+      env: { RUNNER_TEMP: temp },
+      timeoutMs: 120_000,
+    });
+    expect(step.code, step.stdout).toBe(0);
+    const path = step.outputs['changes-patch']!;
+    expect(path.startsWith(join(temp, 'agent-runs', step.outputs['run-id']!))).toBe(true);
+    const patch = readFileSync(path, 'utf8');
+    expect(patch).toContain('+++ b/hello.txt');
+    expect(patch).toContain('+hello from the scripted model');
+  }, 150_000);
 
   it('cancel ends the harness and everything it started', async () => {
     const created = await t.client.runs.create({ prompt: `${DEFAULT_SCRIPT.hangOn} please`, config: { harness: claude } });

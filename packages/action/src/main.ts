@@ -11,6 +11,7 @@ import { readInputs } from './inputs.js';
 import { resolveEnvironmentAndAgent } from './resolve-environment-and-agent.js';
 import { writeJobSummary } from './job-summary.js';
 import { setRunOutputs } from './outputs.js';
+import { handOverChangesPatch } from './changes-patch.js';
 import { publicRun } from './session-link.js';
 import { commentOnPullRequest } from './comment-on-pull-request.js';
 import { watchJobCancellation } from './signals.js';
@@ -45,6 +46,7 @@ export async function run(): Promise<void> {
     // The log, outputs, summary and comment are read by others than the run's owner: the session link goes without its token.
     const shown = publicRun(outcome.run);
     setRunOutputs(shown);
+    await handOverChangesPatch(client, outcome.run);
     if (inputs.jobSummary) await writeJobSummary(shown, outcome.headline, await artifactLinks(client, outcome.run), outcome.outputTail);
     if (inputs.comment && inputs.githubToken) {
       await commentOnPullRequest(inputs.githubToken, shown, outcome.headline, github);

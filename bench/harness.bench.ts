@@ -2,8 +2,8 @@
  * Harness streams (issue: run real agents). Parsing a recorded 50 MB stream of each harness
  * CLI into output lines and usage, with the executor's own line splitter, that harness's
  * parser, key masking and usage tally, against only splitting it into lines and
- * JSON.parse-ing each, side by side (target >= 50 MB/s). The first-line latency figure (a
- * harness's stdout line to a streaming client's `output` event) is not measured here yet.
+ * JSON.parse-ing each, side by side (target >= 50 MB/s). The latency from a harness's stdout
+ * line to a streaming client is in harness-latency.bench.ts.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -69,6 +69,9 @@ const baseUrlOf = (req: IncomingMessage) => `${isHttps(req) ? 'https' : 'http'}:
 const safeNext = (next: string | null) => (next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/');
 
 /** The dashboard at the server's root: sign-in, runs, a run, start a run, schedules, the catalog. */
+/** Named agents the start form lists (a list page's most); beyond them it takes a typed uid. */
+const NAMED_AGENT_CHOICES = 500;
+
 export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
   const limits = options.sessions ?? DEFAULT_SESSION_LIMITS;
   const sessions = new DashboardSessions(limits);
@@ -120,12 +123,13 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
     const [environments, skills, agents] = await Promise.all([
       app.catalog.listEnvironments(caller),
       app.catalog.listSkills({}, caller).catch(() => ({ agents: [] })),
-      app.identities.list(caller, { limit: 500 }).then((page) => page.agents),
+      app.identities.list(caller, { limit: NAMED_AGENT_CHOICES }),
     ]);
     return {
       environments: environments.environments.map((e) => ({ uid: e.uid, name: e.config.name ?? e.uid })),
       skills: skills.agents.flatMap((s) => s.variants.map((v) => v.id)),
-      agents: agents.map((a) => ({ uid: a.uid, name: a.name })),
+      agents: agents.agents.map((a) => ({ uid: a.uid, name: a.name })),
+      moreAgents: agents.page_info?.has_next_page === true,
       ...modelChoicesOf(app.models),
     };
   };

@@ -10,6 +10,8 @@ export interface NewRunChoices extends ModelChoices {
   environments: readonly { uid: string; name: string }[];
   skills: readonly string[];
   agents: readonly { uid: string; name: string }[];
+  /** More named agents exist than `agents` holds: the field takes a typed uid, `agents` as suggestions. */
+  moreAgents: boolean;
 }
 
 function options(list: readonly { value: string; label: string }[], selected: string | null): SafeHtml {
@@ -20,6 +22,15 @@ function options(list: readonly { value: string; label: string }[], selected: st
 function choice(value: string, label: string, unavailable: string | undefined, selected: string): SafeHtml {
   if (unavailable) return html`<option value="${value}" disabled>${label} (unavailable: ${unavailable})</option>`;
   return html`<option value="${value}"${value === selected ? html` selected` : ''}>${label}</option>`;
+}
+
+/** The named agent: a list to pick from, or, when there are more than one page of them, a uid to type with the first page suggested. */
+function agentField(choices: NewRunChoices, selected: string): SafeHtml {
+  const list = choices.agents.map((a) => ({ value: a.uid, label: a.name }));
+  if (!choices.moreAgents) {
+    return html`<label for="agent">Named agent</label><select id="agent" name="agent_identity_uid"><option value="">none</option>${options(list, selected)}</select>`;
+  }
+  return html`<label for="agent">Named agent (its uid; the first ${list.length} are suggested)</label><input id="agent" name="agent_identity_uid" list="agent-choices" value="${selected}" autocomplete="off"><datalist id="agent-choices">${options(list, null)}</datalist>`;
 }
 
 /** The harness and model pickers, from the model catalog, models grouped by harness. */
@@ -57,10 +68,7 @@ ${csrfField(session)}
     choices.skills.map((s) => ({ value: s, label: s })),
     v('skill'),
   )}</select>
-<label for="agent">Named agent</label><select id="agent" name="agent_identity_uid"><option value="">none</option>${options(
-    choices.agents.map((a) => ({ value: a.uid, label: a.name })),
-    v('agent_identity_uid'),
-  )}</select>
+${agentField(choices, v('agent_identity_uid'))}
 ${modelFields(choices, v('harness'), v('model_id'))}
 <label for="attachments">Attachments (${attachmentLimits()})</label><input type="file" id="attachments" name="attachments" multiple data-max-files="${RUN_REQUEST_LIMITS.attachments}" data-max-bytes="${RUN_REQUEST_LIMITS.attachmentBytes}" data-max-total="${RUN_REQUEST_LIMITS.attachmentsTotalBytes}" data-limits="attach ${attachmentLimits()}">
 <button type="submit" class="primary">Start the run</button>

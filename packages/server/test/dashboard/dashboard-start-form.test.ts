@@ -148,4 +148,23 @@ describe('the start-a-run form', () => {
     expect(schedule.status).toBe(415);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
   });
+
+  it('lists the named agents to pick from, and past a page of them takes a typed uid with the first page suggested', async () => {
+    const create = (name: string) =>
+      t.raw('/api/v1/agent/identities', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }), key: KEY });
+    const first = (await create('Reviewer <b>bot</b>')).body.uid as string;
+    const page = async () => (await fetch(`${base}/new`, { headers: { cookie: session.cookie } })).text();
+    expect(await page()).toContain(`<select id="agent" name="agent_identity_uid"><option value="">none</option><option value="${first}">Reviewer &lt;b&gt;bot&lt;/b&gt;</option>`);
+    for (let i = 0; i < 500; i++) await create(`agent ${i}`);
+    const many = await page();
+    expect(many).toContain('<input id="agent" name="agent_identity_uid" list="agent-choices"');
+    expect(many.match(/<datalist id="agent-choices">(.*?)<\/datalist>/s)?.[1]?.match(/<option /g)).toHaveLength(500);
+    // A uid typed past the suggestions starts the run as that agent.
+    const last = (await create('the last one')).body.uid as string;
+    const started = await postStart({ prompt: 'as the last agent', agent_identity_uid: last });
+    expect(started.status).toBe(303);
+    const [run] = (await t.raw('/api/v1/agent/runs?limit=1', { key: KEY })).body.runs as { agent_config?: { name?: string } }[];
+    // The named agent's name becomes the run's agent name.
+    expect(run!.agent_config?.name).toBe('the last one');
+  }, 60_000);
 });

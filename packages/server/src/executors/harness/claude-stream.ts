@@ -1,10 +1,7 @@
 import type { HarnessEvent, HarnessStreamParser } from './harness-event.js';
+import { jsonLine, num, obj, type Json } from './json-line.js';
 import { toolCallLine, toolResultLines } from './tool-call-line.js';
 import type { TokenCount } from './usage-tally.js';
-
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -28,13 +25,8 @@ function tokens(usage: Json): TokenCount {
  */
 export class ClaudeStreamParser implements HarnessStreamParser {
   line(line: string): HarnessEvent[] {
-    let event: Json;
-    try {
-      event = obj(JSON.parse(line));
-    } catch {
-      // Not JSON (a warning the CLI printed): shown as it is.
-      return line.trim() ? [{ kind: 'output', text: `${line}\n` }] : [];
-    }
+    const event = jsonLine(line);
+    if (Array.isArray(event)) return event;
     const events: HarnessEvent[] = [];
     const sessionId = event['session_id'];
     switch (event['type']) {

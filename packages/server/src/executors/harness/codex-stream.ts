@@ -1,11 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import type { HarnessEvent, HarnessStreamParser } from './harness-event.js';
+import { jsonLine, num, obj, str, type Json } from './json-line.js';
 import { toolCallLine, toolResultLines } from './tool-call-line.js';
-
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** `/bin/bash -lc 'npm test'` as Codex reports a command: the command the agent wrote. */
 export function unwrapShell(command: string): string {
@@ -90,13 +86,8 @@ export class CodexStreamParser implements HarnessStreamParser {
   }
 
   line(line: string): HarnessEvent[] {
-    let event: Json;
-    try {
-      event = obj(JSON.parse(line));
-    } catch {
-      // Not JSON (a warning the CLI printed): shown as it is.
-      return line.trim() ? [{ kind: 'output', text: `${line}\n` }] : [];
-    }
+    const event = jsonLine(line);
+    if (Array.isArray(event)) return event;
     const events: HarnessEvent[] = [];
     const output = (text: string) => {
       if (text) events.push({ kind: 'output', text: text.endsWith('\n') ? text : `${text}\n` });

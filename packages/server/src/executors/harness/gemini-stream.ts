@@ -1,10 +1,8 @@
 import type { HarnessEvent, HarnessStreamParser } from './harness-event.js';
+import { jsonLine, num, obj, type Json } from './json-line.js';
 import { toolCallLine, toolResultLines } from './tool-call-line.js';
 import type { TokenCount } from './usage-tally.js';
 
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 /** Longest partial line of agent text held before it is shown anyway. */
 const MAX_PENDING_CHARS = 64 * 1024;
 
@@ -48,13 +46,8 @@ export class GeminiStreamParser implements HarnessStreamParser {
   private answer = '';
 
   line(line: string): HarnessEvent[] {
-    let event: Json;
-    try {
-      event = obj(JSON.parse(line));
-    } catch {
-      // Not JSON (a warning the CLI printed): shown as it is.
-      return line.trim() ? [{ kind: 'output', text: `${line}\n` }] : [];
-    }
+    const event = jsonLine(line);
+    if (Array.isArray(event)) return event;
     const events: HarnessEvent[] = [];
     switch (event['type']) {
       case 'init':

@@ -1,23 +1,11 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { DEFAULT_SCRIPT, type AgentScript, type RecordedRequest, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { DEFAULT_SCRIPT, listenScripted, readJson, type AgentScript, type RecordedRequest, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 
 /** Usage the server reports for every agent turn (the prompt count includes the cached part). */
 export const GEMINI_TURN_USAGE = { promptTokenCount: 100, cachedContentTokenCount: 10, candidatesTokenCount: 20, thoughtsTokenCount: 5, totalTokenCount: 125 };
 
 type Part = { text?: string; functionCall?: { name: string; args?: unknown }; functionResponse?: { name: string; response?: unknown } };
 type Content = { role?: string; parts?: Part[] };
-
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  try {
-    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 /** The name of the function whose result ends the conversation, if it ends with one. */
 function lastFunctionName(contents: Content[]): string | undefined {
@@ -120,17 +108,5 @@ export async function startGeminiServer(script: AgentScript = DEFAULT_SCRIPT): P
       }
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    agentTurns: () => requests.filter((r) => r.path.includes(':streamGenerateContent') && hasTools(r.body)),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of open) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenScripted(server, requests, open, (r) => r.path.includes(':streamGenerateContent') && hasTools(r.body));
 }

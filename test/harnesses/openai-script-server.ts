@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { DEFAULT_SCRIPT, type AgentScript, type RecordedRequest, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { DEFAULT_SCRIPT, listenScripted, offersTools, readJson, type AgentScript, type RecordedRequest, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 
 export { DEFAULT_SCRIPT };
 
@@ -9,17 +8,6 @@ export const OPENAI_TURN_USAGE = { input_tokens: 100, cached_tokens: 10, output_
 
 type Item = { type: string; [key: string]: unknown };
 type Tool = { type: string; name?: string };
-
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  try {
-    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 function textOf(item: Item): string {
   const content = item['content'];
@@ -144,17 +132,5 @@ export async function startOpenAiServer(script: AgentScript = DEFAULT_SCRIPT): P
       else streamResponse(res, model, [message(`msg_z${n}`, script.answer)]);
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    agentTurns: () => requests.filter((r) => Array.isArray(r.body['tools']) && (r.body['tools'] as unknown[]).length > 0),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of open) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenScripted(server, requests, open, offersTools);
 }

@@ -40,12 +40,45 @@ export const DEFAULT_SCRIPT: AgentScript = {
 /** Usage the server reports for every agent turn. */
 export const TURN_USAGE = { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 10, cache_creation_input_tokens: 5 };
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+/** A request's JSON body; an empty or malformed one reads as `{}` (the script answers it as a side request). */
+export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  try {
+    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
+
+/**
+ * Listens on a loopback port and hands back the scripted server: what it recorded, the
+ * requests that are agent turns (`isAgentTurn`), and a close that ends open streams too.
+ */
+export async function listenScripted(
+  server: Server,
+  requests: RecordedRequest[],
+  open: Set<ServerResponse>,
+  isAgentTurn: (request: RecordedRequest) => boolean,
+): Promise<ScriptedModelServer> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    agentTurns: () => requests.filter(isAgentTurn),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of open) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A request that offered the model tools: the agent's own turn, not a side request of the CLI. */
+export const offersTools = (r: RecordedRequest): boolean => Array.isArray(r.body['tools']) && (r.body['tools'] as unknown[]).length > 0;
 
 type Block = { type: string; [key: string]: unknown };
 type Message = { role: string; content: string | Block[] };
@@ -109,7 +142,7 @@ export async function startAnthropicServer(script: AgentScript = DEFAULT_SCRIPT)
   const open = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {
     void (async () => {
-      const body: Record<string, unknown> = await readJson(req).catch(() => ({}));
+      const body = await readJson(req);
       const path = req.url ?? '/';
       requests.push({ path, apiKey: req.headers['x-api-key'] as string | undefined, body });
       if (!path.startsWith('/v1/messages') || req.method !== 'POST') {
@@ -157,17 +190,5 @@ export async function startAnthropicServer(script: AgentScript = DEFAULT_SCRIPT)
       }
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    agentTurns: () => requests.filter((r) => Array.isArray(r.body['tools']) && (r.body['tools'] as unknown[]).length > 0),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of open) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenScripted(server, requests, open, offersTools);
 }

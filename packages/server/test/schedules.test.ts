@@ -66,8 +66,10 @@ describe('schedules', () => {
       prompt: 'Check the build [simulate 10ms]',
       schedule: { schedule_id: s.id, schedule_name: 'every minute', cron_schedule: '* * * * *' },
     });
-    const after = (await t.raw(`/api/v1/agent/schedules/${s.id}`)).body;
-    expect(after.history).toEqual({ last_ran: '2026-03-02T11:01:00.200Z', next_run: '2026-03-02T11:02:00.000Z' });
+    // The firing is recorded once its run exists: the run can be listed a moment before the history shows it.
+    await expect
+      .poll(async () => (await t.raw(`/api/v1/agent/schedules/${s.id}`)).body.history, { timeout: 5000 })
+      .toEqual({ last_ran: '2026-03-02T11:01:00.200Z', next_run: '2026-03-02T11:02:00.000Z' });
 
     moveTo('2026-03-02T11:02:00.100Z');
     expect(await untilRuns(s.id, 2)).toHaveLength(2);

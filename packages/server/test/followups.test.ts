@@ -42,7 +42,8 @@ describe('follow-ups by run state', () => {
 
   it('answers a follow-up to an INPROGRESS run that the execution did not take with a next execution', async () => {
     const { run_id } = await sim.client.runs.create({ prompt: 'Slow work [simulate 300ms]' });
-    while ((await sim.client.runs.get(run_id)).state !== 'INPROGRESS') await new Promise((r) => setTimeout(r, 10));
+    // INPROGRESS comes before the execution reads its follow-ups; its first output comes after.
+    await expect.poll(async () => (await sim.raw(`/api/v1/agent/runs/${run_id}/output`)).body.chunks.length, { interval: 10 }).toBeGreaterThan(0);
     expect((await post(sim, run_id, { message: 'And fail this time [simulate fail 20ms]' })).body).toMatchObject({ state: 'INPROGRESS' });
     let run = await sim.client.runs.get(run_id);
     while (run.state !== 'FAILED') {

@@ -19,6 +19,7 @@ describe.runIf(postgresAdminUrl && process.platform === 'linux')('three servers 
   let agent: { dir: string; command: string };
 
   beforeAll(async () => {
+    // The lease outlasts the stalls of a loaded machine: a live server that misses it is taken as dead.
     db = await createTestDatabase();
     // Each execution says which server started it, before it works for a moment.
     agent = writeAgentScript(
@@ -27,7 +28,7 @@ describe.runIf(postgresAdminUrl && process.platform === 'linux')('three servers 
     for (const name of ['s1', 's2', 's3']) {
       servers.push(
         await startServerProcess(
-          ['--database-url', db.url, '--api-key', KEY, '--command', agent.command, '--concurrency', '4', '--lease', '2s', '--agent-env', 'SERVER_NAME', '--agent-env', 'AGENT_LOG', '--sandbox', 'off'], // Agents log to a shared file outside their runs.
+          ['--database-url', db.url, '--api-key', KEY, '--command', agent.command, '--concurrency', '4', '--lease', '5s', '--agent-env', 'SERVER_NAME', '--agent-env', 'AGENT_LOG', '--sandbox', 'off'], // Agents log to a shared file outside their runs.
           { ...process.env, SERVER_NAME: name, AGENT_LOG: join(agent.dir, 'executions.log') },
         ),
       );

@@ -21,6 +21,15 @@ async function serve(dataDir: string, workRoot: string, command: string) {
   return proc;
 }
 
+function recordedGroup(dataDir: string, runId: string): number | undefined {
+  const db = openDatabase(join(dataDir, 'runs.sqlite'));
+  try {
+    return (db.prepare('SELECT pgid FROM run_processes WHERE id = ?').get(runId) as { pgid: number } | undefined)?.pgid;
+  } finally {
+    db.close();
+  }
+}
+
 /** A server whose agent runs, then is killed with SIGKILL: the agent's group outlives it. */
 async function killedWithAgentRunning() {
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-runs-data-'));
@@ -30,6 +39,8 @@ async function killedWithAgentRunning() {
   const res = await rawRequest(`${first.baseURL}/agent/run`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"prompt":"work"}' });
   const id = res.json.run_id as string;
   const pgid = await agentGroup(workRoot, id);
+  // The group is recorded just after the agent starts; a kill before that leaves nothing to find.
+  await expect.poll(() => recordedGroup(dataDir, id), { timeout: 10_000 }).toBe(pgid);
   first.child.kill('SIGKILL');
   await first.exited;
   expect(livingMembers(pgid).length).toBeGreaterThan(0); // Orphaned, as after any kill -9.

@@ -32,14 +32,17 @@ export function registerWaitForRunTool(server: McpServer, ctx: ServerContext): v
       try {
         // The task must outlive the wait, whatever ttl the host asked for.
         return await runAsTask(ctx.tasks, request, timeoutMs + RESULT_TTL_MS, async (task) => {
+          const sendProgress = progressSender(request);
           const outcome = await followWithProgress(ctx.client, args.run_id, {
             timeoutMs,
             signal: task.signal,
             heartbeatMs: ctx.heartbeatMs,
             pollIntervalMs: ctx.pollIntervalMs,
-            onProgress: progressSender(request),
-            // Hosts polling tasks/get see where the run is.
-            onStateChange: (run) => task.status(`Run ${run.run_id} is ${run.state}`),
+            // Hosts polling tasks/get see where the run is, as soon as a notification would.
+            onProgress: (message, run) => {
+              task.status(run ? `Run ${args.run_id} is ${message}` : message);
+              return sendProgress(message);
+            },
           });
           return waitResult(args.run_id, outcome);
         });

@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from './context.js';
+import { SERVER_ICONS } from './icons.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerResources } from './resources/index.js';
 import { serveRunSubscriptions } from './resources/subscriptions.js';
@@ -37,7 +38,7 @@ export type ProtocolEra = 'legacy' | 'modern';
  */
 export function createMcpServer(ctx: ServerContext, era: ProtocolEra = 'legacy'): McpServer {
   const server = new McpServer(
-    { name: SERVER_NAME, title: 'Cloud Agent Runs', version: VERSION },
+    { name: SERVER_NAME, title: 'Cloud Agent Runs', version: VERSION, icons: SERVER_ICONS },
     {
       instructions: ctx.readOnly ? `${INSTRUCTIONS} This server is read-only: it cannot start or cancel runs.` : INSTRUCTIONS,
     },

@@ -51,5 +51,7 @@ export function createMcpServer(ctx: ServerContext, era: ProtocolEra = 'legacy')
   else installTaskExtension(server, ctx.tasks, WAITING_TOOLS);
   // Live runs for 2025-11-25 subscribers (resources/subscribe), from each run's event stream.
   if (era === 'legacy' && ctx.watcher) serveRunSubscriptions(server, ctx.watcher);
+  // On 2026-07-28 the serving entry holds the subscriptions/listen streams; they are fed from the same watcher.
+  if (era === 'modern' && ctx.watcher) server.server.registerCapabilities({ resources: { subscribe: true } });
   return server;
 }

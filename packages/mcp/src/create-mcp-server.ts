@@ -47,7 +47,7 @@ export function createMcpServer(ctx: ServerContext, era: ProtocolEra = 'legacy')
   registerResources(server, ctx);
   registerPrompts(server, ctx);
   // Revision 2025-11-25's experimental tasks; 2026-07-28 has them as an extension instead.
-  if (era === 'legacy') installTaskWire(server, ctx.tasks, [WAIT_FOR_RUN], RESULT_TTL_MS);
+  if (era === 'legacy') installTaskWire(server, ctx.tasks, [WAIT_FOR_RUN, CREATE_RUN], RESULT_TTL_MS);
   else installTaskExtension(server, ctx.tasks, WAITING_TOOLS);
   // Live runs for 2025-11-25 subscribers (resources/subscribe), from each run's event stream.
   if (era === 'legacy' && ctx.watcher) serveRunSubscriptions(server, ctx.watcher);

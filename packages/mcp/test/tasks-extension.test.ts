@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentRunsClient } from '@agent-runs/core';
 import type { RunningServer } from '@agent-runs/server';
-import { binEnv, startHttpBin, startRunsApi, textOf, type HttpBin } from './support/mcp-harness.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/experimental/tasks';
+import { binEnv, connectStdio, startHttpBin, startRunsApi, textOf, type HttpBin, type StdioSession } from './support/mcp-harness.js';
 import { connectTaskHost, TASKS_EXTENSION, type TaskHost } from './support/v2-clients.js';
 
 const taskSchema = z.looseObject({
@@ -131,5 +133,46 @@ describe.each(['stdio', 'http'] as const)('a 2026-07-28 host without the tasks e
 
   it('is refused tasks/get with -32021, naming the extension', async () => {
     await expect(getTask(host, 'any')).rejects.toMatchObject({ code: -32021 });
+  });
+});
+
+describe('create_run with wait as a 2025-11-25 task (SDK v1 client over stdio)', () => {
+  let session: StdioSession;
+  beforeAll(async () => {
+    session = await connectStdio(binEnv(api));
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('is offered as a task, reports the run, and delivers the result', async () => {
+    const { tools } = await session.client.listTools();
+    expect(tools.find((t) => t.name === 'create_run')?.execution?.taskSupport).toBe('optional');
+    const stream = session.client.experimental.tasks.callToolStream(
+      { name: 'create_run', arguments: { prompt: 'Legacy task [simulate 600ms]', wait: true } },
+      CallToolResultSchema,
+      { task: { ttl: 60_000 } },
+    );
+    const kinds: string[] = [];
+    let structured: unknown;
+    for await (const message of stream) {
+      kinds.push(message.type);
+      if (message.type === 'result') structured = message.result.structuredContent;
+      if (message.type === 'error') throw message.error;
+    }
+    expect(kinds[0]).toBe('taskCreated');
+    expect(structured).toMatchObject({ state: 'QUEUED', wait: { finished: true, run: { state: 'SUCCEEDED' } } });
+  });
+
+  it('cancels the run on tasks/cancel', async () => {
+    const created = await session.client.request(
+      { method: 'tools/call', params: { name: 'create_run', arguments: { prompt: 'Legacy cancel [simulate 60s]', wait: true }, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+    );
+    const taskId = created.task.taskId;
+    await expect.poll(async () => (await session.client.experimental.tasks.getTask(taskId)).statusMessage ?? '', { timeout: 5_000 }).toMatch(/^Run \S+ is /);
+    const run_id = /^Run (\S+) is /.exec((await session.client.experimental.tasks.getTask(taskId)).statusMessage!)![1]!;
+    expect((await session.client.experimental.tasks.cancelTask(taskId)).status).toBe('cancelled');
+    await expect.poll(async () => (await runs.runs.get(run_id)).state, { timeout: 5_000 }).toBe('CANCELLED');
   });
 });

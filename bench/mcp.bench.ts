@@ -19,8 +19,8 @@ import type { BenchRow } from './bench-row.js';
 
 const BIN = fileURLToPath(new URL('../packages/mcp/dist/agent-runs-mcp.mjs', import.meta.url));
 const SPAWNS = 15;
-/** How often the task-aware host below polls tasks/get (the server suggests 250 ms). */
-const TASK_POLL_MS = 20;
+/** How often the task-aware host below polls tasks/get: eagerly, and as often as the server suggests. */
+const TASK_POLLS_MS = [20, 250];
 const CALLS = 1_000;
 const ROUNDS = 5;
 
@@ -115,10 +115,10 @@ function followEvents(client: AgentRunsClient, runId: string, seen: Map<string, 
 
 /**
  * The same command agent, waited on by a 2026-07-28 host with the tasks extension: its
- * wait_for_run answers a task, and the host polls tasks/get every TASK_POLL_MS. Each status
+ * wait_for_run answers a task, and the host polls tasks/get every `pollMs`. Each status
  * message (`Run … is INPROGRESS · 3s · two`) is matched to the event it reports.
  */
-async function taskProgressLag(): Promise<{ count: number; worstMs: number; medianMs: number }> {
+async function taskProgressLag(pollMs: number): Promise<{ pollMs: number; count: number; worstMs: number; medianMs: number }> {
   const api = await startServer({ port: 0, storage: 'memory', quiet: true, executor: 'command', command: 'sleep 1.5; echo one; sleep 1.1; echo two; sleep 1.1; echo three' });
   const env = { PATH: process.env.PATH ?? '', AGENT_RUNS_BASE_URL: api.baseURL, AGENT_RUNS_API_KEY: api.apiKey, AGENT_RUNS_MCP_HEARTBEAT: '60s' };
   const client = new AgentRunsClient({ baseURL: api.baseURL, apiKey: api.apiKey });
@@ -149,14 +149,14 @@ async function taskProgressLag(): Promise<{ count: number; worstMs: number; medi
     const [state, , line] = statusMessage.replace(/^Run \S+ is /, '').split(' · ');
     for (const key of [state, line]) if (key && !reached.has(key)) reached.set(key, performance.now());
     if (status !== 'working') break;
-    await new Promise((resolve) => setTimeout(resolve, TASK_POLL_MS));
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
   await events;
   await host.close();
   await client.close();
   await api.close();
   const lags = [...reached].flatMap(([key, at]) => (seen.has(key) && seen.get(key)! > following ? [Math.max(0, at - seen.get(key)!)] : []));
-  return { count: lags.length, worstMs: Math.max(...lags), medianMs: median(lags) };
+  return { pollMs, count: lags.length, worstMs: Math.max(...lags), medianMs: median(lags) };
 }
 
 export default async function mcpBench(): Promise<BenchRow[]> {
@@ -196,7 +196,8 @@ export default async function mcpBench(): Promise<BenchRow[]> {
   await client.close();
   await api.close();
   const progress = await progressLag();
-  const taskProgress = await taskProgressLag();
+  const taskProgress = [];
+  for (const pollMs of TASK_POLLS_MS) taskProgress.push(await taskProgressLag(pollMs));
 
   const overhead = (toolMs - coreMs) / CALLS;
   return [
@@ -236,14 +237,14 @@ export default async function mcpBench(): Promise<BenchRow[]> {
       target: '<= 50 ms',
       met: progress.worstMs <= 50,
     },
-    {
+    ...taskProgress.map((lag) => ({
       suite: 'mcp',
-      measure: `2026-07-28 task status (tasks/get every ${TASK_POLL_MS} ms) after the run's event (worst of ${taskProgress.count})`,
-      value: `${taskProgress.worstMs.toFixed(0)} ms (median ${taskProgress.medianMs.toFixed(0)} ms)`,
+      measure: `2026-07-28 task status (tasks/get every ${lag.pollMs} ms) after the run's event (worst of ${lag.count})`,
+      value: `${lag.worstMs.toFixed(0)} ms (median ${lag.medianMs.toFixed(0)} ms)`,
       baseline: 'the event on the run stream, core client',
       ratio: '-',
       target: '<= 50 ms',
-      met: taskProgress.worstMs <= 50,
-    },
+      met: lag.worstMs <= 50,
+    })),
   ];
 }

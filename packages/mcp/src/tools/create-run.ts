@@ -5,7 +5,7 @@ import type { ServerContext } from '../context.js';
 import { RESULT_TTL_MS } from '../tasks/task-registry.js';
 import { runAsTask } from '../tasks/task-scope.js';
 import { followWithProgress } from '../wait/follow-with-progress.js';
-import { progressSender } from '../wait/progress-sender.js';
+import { progressReporter } from '../wait/progress-sender.js';
 import { waitForRunOutput, waitResult } from '../wait/wait-result.js';
 import { waitTimeoutArgument, waitTimeoutMs } from '../wait/wait-timeout-argument.js';
 import { resolveCreateRunInputs } from './create-run-missing.js';
@@ -88,17 +88,20 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         return await runAsTask(ctx.tasks, ask, timeoutMs + RESULT_TTL_MS, async (task): Promise<CallToolResult> => {
           // This task is the run: a host cancelling it cancels the run, not only the wait.
           task.onHostCancel(() => void ctx.client.runs.cancel(created.run_id).catch(() => {}), `Run ${created.run_id} was cancelled.`);
-          const sendProgress = progressSender(ask);
-          const outcome = await followWithProgress(ctx.client, created.run_id, {
-            timeoutMs,
-            signal: task.signal,
-            heartbeatMs: ctx.heartbeatMs,
-            pollIntervalMs: ctx.pollIntervalMs,
-            onProgress: (message, run) => {
-              task.status(run ? `Run ${created.run_id} is ${message}` : message);
-              return sendProgress(message);
-            },
-          });
+          let outcome;
+          try {
+            outcome = await followWithProgress(ctx.client, created.run_id, {
+              timeoutMs,
+              signal: task.signal,
+              heartbeatMs: ctx.heartbeatMs,
+              pollIntervalMs: ctx.pollIntervalMs,
+              onProgress: progressReporter(task, created.run_id, ask),
+            });
+          } catch (error) {
+            if (task.signal.aborted) throw error;
+            // The run was started: the error is the wait's, and says so.
+            return toolErrorResult(error, { tool: CREATE_RUN, doing: `wait for run ${created.run_id}, which was started`, names: 'run' }, ctx.client);
+          }
           const waited = waitResult(created.run_id, outcome);
           const text = waited.content[0]?.type === 'text' ? waited.content[0].text : '';
           return {

@@ -176,3 +176,32 @@ describe('create_run with wait as a 2025-11-25 task (SDK v1 client over stdio)',
     await expect.poll(async () => (await runs.runs.get(run_id)).state, { timeout: 5_000 }).toBe('CANCELLED');
   });
 });
+
+describe('tasks/get over raw HTTP (2026-07-28)', () => {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } },
+  };
+  const post = (method: string, params: Record<string, unknown>, name: string) =>
+    fetch(http.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
+    });
+
+  it('routes by Mcp-Name: the task id, or the request is refused', async () => {
+    const { run_id } = await runs.runs.create({ prompt: 'Raw [simulate 60s]' });
+    const call = await post('tools/call', { name: 'wait_for_run', arguments: { run_id } }, 'wait_for_run');
+    const body = await call.text();
+    const taskId = /"taskId":"([^"]+)"/.exec(body)?.[1];
+    expect(body).toContain('"resultType":"task"');
+    const good = await post('tasks/get', { taskId }, taskId!);
+    expect(good.status).toBe(200);
+    expect(await good.text()).toContain('"status":"working"');
+    const wrong = await post('tasks/get', { taskId }, 'another-task');
+    expect(wrong.status).toBe(400);
+    await post('tasks/cancel', { taskId }, taskId!);
+    await runs.runs.cancel(run_id);
+  });
+});

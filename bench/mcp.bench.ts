@@ -3,18 +3,24 @@
  * revision 2025-11-25 (`initialize`) and 2026-07-28 (`server/discover`), beside a bare
  * `node -e ''` spawn; what a `get_run` tool call adds over the bare core `client.runs.get`
  * against the same local server; and how long after the run's own event (seen by a core
- * client on the event stream, side by side) a wait's progress notification reaches the host.
+ * client on the event stream, side by side) a wait's progress notification reaches the host,
+ * and how long after it a 2026-07-28 task's status (tasks/get, the tasks extension) shows it.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client as ClientV2, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
+import { z } from 'zod';
 import { AgentRunsClient } from '@agent-runs/core';
 import { startServer } from '@agent-runs/server';
 import type { BenchRow } from './bench-row.js';
 
 const BIN = fileURLToPath(new URL('../packages/mcp/dist/agent-runs-mcp.mjs', import.meta.url));
 const SPAWNS = 15;
+/** How often the task-aware host below polls tasks/get: eagerly, and as often as the server suggests. */
+const TASK_POLLS_MS = [20, 250];
 const CALLS = 1_000;
 const ROUNDS = 5;
 
@@ -77,12 +83,7 @@ async function progressLag(): Promise<{ count: number; worstMs: number; medianMs
   await host.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], env }));
   const { run_id } = await client.runs.create({ prompt: 'Progress' });
   const seen = new Map<string, number>();
-  const events = (async () => {
-    for await (const event of client.runs.events(run_id)) {
-      const key = event.type === 'run' ? event.data.state : event.type === 'output' ? event.data.text.trim().split('\n').at(-1) : undefined;
-      if (key && !seen.has(key)) seen.set(key, performance.now());
-    }
-  })();
+  const events = followEvents(client, run_id, seen);
   const reached = new Map<string, number>();
   let following = Number.POSITIVE_INFINITY;
   await host.callTool({ name: 'wait_for_run', arguments: { run_id } }, undefined, {
@@ -100,6 +101,62 @@ async function progressLag(): Promise<{ count: number; worstMs: number; medianMs
   // Only events after the wait's first answer: those before it reach the host as a replay, not as news.
   const lags = [...reached].flatMap(([key, at]) => (seen.has(key) && seen.get(key)! > following ? [Math.max(0, at - seen.get(key)!)] : []));
   return { count: lags.length, worstMs: Math.max(...lags), medianMs: median(lags) };
+}
+
+/** The first moment each run event (its state, a line of output) is seen on the run's stream. */
+function followEvents(client: AgentRunsClient, runId: string, seen: Map<string, number>): Promise<void> {
+  return (async () => {
+    for await (const event of client.runs.events(runId)) {
+      const key = event.type === 'run' ? event.data.state : event.type === 'output' ? event.data.text.trim().split('\n').at(-1) : undefined;
+      if (key && !seen.has(key)) seen.set(key, performance.now());
+    }
+  })();
+}
+
+/**
+ * The same command agent, waited on by a 2026-07-28 host with the tasks extension: its
+ * wait_for_run answers a task, and the host polls tasks/get every `pollMs`. Each status
+ * message (`Run … is INPROGRESS · 3s · two`) is matched to the event it reports.
+ */
+async function taskProgressLag(pollMs: number): Promise<{ pollMs: number; count: number; worstMs: number; medianMs: number }> {
+  const api = await startServer({ port: 0, storage: 'memory', quiet: true, executor: 'command', command: 'sleep 1.5; echo one; sleep 1.1; echo two; sleep 1.1; echo three' });
+  const env = { PATH: process.env.PATH ?? '', AGENT_RUNS_BASE_URL: api.baseURL, AGENT_RUNS_API_KEY: api.apiKey, AGENT_RUNS_MCP_HEARTBEAT: '60s' };
+  const client = new AgentRunsClient({ baseURL: api.baseURL, apiKey: api.apiKey });
+  const host = new ClientV2(
+    { name: 'bench', version: '1' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+  );
+  const transport = new StdioClientTransportV2({ command: process.execPath, args: [BIN], env });
+  await host.connect(transport);
+  // SDK v2 2.4.0's callTool rejects a task answer; the task id is read off the wire.
+  let taskId: string | undefined;
+  const handle = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    const result = (message as { result?: { resultType?: string; taskId?: string } }).result;
+    if (result?.resultType === 'task') taskId = result.taskId;
+    handle?.(message);
+  };
+  const { run_id } = await client.runs.create({ prompt: 'Task progress' });
+  const seen = new Map<string, number>();
+  const events = followEvents(client, run_id, seen);
+  await host.callTool({ name: 'wait_for_run', arguments: { run_id } }).catch(() => {});
+  if (!taskId) throw new Error('wait_for_run did not answer a task');
+  const task = z.looseObject({ status: z.string(), statusMessage: z.string().optional() });
+  const reached = new Map<string, number>();
+  const following = performance.now();
+  for (;;) {
+    const { status, statusMessage = '' } = await host.request({ method: 'tasks/get', params: { taskId } }, task);
+    const [state, , line] = statusMessage.replace(/^Run \S+ is /, '').split(' · ');
+    for (const key of [state, line]) if (key && !reached.has(key)) reached.set(key, performance.now());
+    if (status !== 'working') break;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+  await events;
+  await host.close();
+  await client.close();
+  await api.close();
+  const lags = [...reached].flatMap(([key, at]) => (seen.has(key) && seen.get(key)! > following ? [Math.max(0, at - seen.get(key)!)] : []));
+  return { pollMs, count: lags.length, worstMs: Math.max(...lags), medianMs: median(lags) };
 }
 
 export default async function mcpBench(): Promise<BenchRow[]> {
@@ -139,6 +196,8 @@ export default async function mcpBench(): Promise<BenchRow[]> {
   await client.close();
   await api.close();
   const progress = await progressLag();
+  const taskProgress = [];
+  for (const pollMs of TASK_POLLS_MS) taskProgress.push(await taskProgressLag(pollMs));
 
   const overhead = (toolMs - coreMs) / CALLS;
   return [
@@ -178,5 +237,14 @@ export default async function mcpBench(): Promise<BenchRow[]> {
       target: '<= 50 ms',
       met: progress.worstMs <= 50,
     },
+    ...taskProgress.map((lag) => ({
+      suite: 'mcp',
+      measure: `2026-07-28 task status (tasks/get every ${lag.pollMs} ms) after the run's event (worst of ${lag.count})`,
+      value: `${lag.worstMs.toFixed(0)} ms (median ${lag.medianMs.toFixed(0)} ms)`,
+      baseline: 'the event on the run stream, core client',
+      ratio: '-',
+      target: '<= 50 ms',
+      met: lag.worstMs <= 50,
+    })),
   ];
 }

@@ -8,6 +8,7 @@ import {
 } from '@agent-runs/core';
 import { parseCommand, UsageError, type CliOptions } from './config/cli-options.js';
 import { helpText } from './config/help-text.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from './context.js';
 import { RunWatcher } from './resources/run-watcher.js';
 import { TaskRegistry } from './tasks/task-registry.js';
@@ -49,12 +50,26 @@ function makeContext(options: CliOptions): ServerContext {
 
 // The MCP SDK is loaded only to serve, so that --help and flag mistakes answer sooner.
 async function serveStdio(ctx: ServerContext): Promise<void> {
-  const [{ serveStdio: serve }, { createMcpServer }] = await Promise.all([
+  const [{ serveStdio: serve }, { createMcpServer }, { ListenWatches }, { listenObservingStdio }] = await Promise.all([
     import('@modelcontextprotocol/server/stdio'),
     import('./create-mcp-server.js'),
+    import('./resources/listen-watches.js'),
+    import('./stdio/listen-observing-stdio.js'),
   ]);
+  // 2026-07-28 listen streams hear of their runs through the connection's modern instance.
+  let modern: McpServer | undefined;
+  const listens = ctx.watcher
+    ? new ListenWatches(ctx.watcher, (uri) => void modern?.server.sendResourceUpdated({ uri }).catch(() => {}))
+    : undefined;
   // The connection's opening picks its revision (initialize: 2025-11-25; server/discover: 2026-07-28).
-  const handle = serve(({ era }) => createMcpServer(ctx, era));
+  const handle = serve(
+    ({ era }) => {
+      const server = createMcpServer(ctx, era);
+      if (era === 'modern') modern = server;
+      return server;
+    },
+    listens ? { transport: listenObservingStdio(listens) } : {},
+  );
   let closing = false;
   const shutdown = () => {
     if (closing) return;
@@ -83,6 +98,7 @@ async function serveOverHttp(ctx: ServerContext, options: CliOptions): Promise<v
     allowedOrigins: options.allowedOrigins,
     maxSessions: options.maxSessions,
     createServer: (era) => createMcpServer(ctx, era),
+    watcher: ctx.watcher,
   });
   warn(`serving MCP over Streamable HTTP at ${running.url}${options.authToken ? ' (bearer token required)' : ''}`);
   if (!isLoopbackHost(options.host) && !options.authToken) {

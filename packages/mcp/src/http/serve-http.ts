@@ -14,6 +14,8 @@ import { DEFAULT_MAX_SESSIONS, MIN_AUTH_TOKEN_LENGTH } from './http-limits.js';
 import { BodyError, readJsonBody } from './read-json-body.js';
 import { loopbackHosts } from '@agent-runs/core/contract';
 import { checkRequest, type GuardOptions } from './request-guard.js';
+import { ListenWatches } from '../resources/listen-watches.js';
+import type { RunWatcher } from '../resources/run-watcher.js';
 
 export const MCP_PATH = '/mcp';
 /** A session with no open request for this long is closed: its client has gone without saying so. */
@@ -40,6 +42,8 @@ export interface HttpServeOptions {
   sessionIdleMs?: number;
   /** 2025-11-25 sessions held at once; an initialize past this gets 503. Default 100. */
   maxSessions?: number;
+  /** Follows the runs 2026-07-28 `subscriptions/listen` streams name; without one, they hear nothing of runs. */
+  watcher?: RunWatcher | undefined;
 }
 
 export interface RunningHttpServer {
@@ -80,6 +84,10 @@ function sendError(
   }
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+function isListen(body: unknown): body is { params?: unknown } {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'subscriptions/listen';
 }
 
 function isInitialize(body: unknown): boolean {
@@ -124,6 +132,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   };
 
   const modern = createMcpHandler(() => options.createServer('modern'), { legacy: 'reject' });
+  const listens = options.watcher ? new ListenWatches(options.watcher, (uri) => modern.notify.resourceUpdated(uri)) : undefined;
 
   const startSession = async (request: Request, res: ServerResponse, body: unknown): Promise<void> => {
     const server = options.createServer('legacy');
@@ -150,7 +159,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     const body = req.method === 'POST' ? await readJsonBody(req) : undefined;
     const request = toWebRequest(req, res, body);
     // The revision is chosen per request, by the SDK's own classification.
-    if (!(await isLegacyRequest(request, body))) return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }));
+    if (!(await isLegacyRequest(request, body))) {
+      // A listen stream follows the runs it names for as long as its response is open.
+      if (listens && isListen(body)) res.once('close', listens.open(body.params));
+      return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }));
+    }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);

@@ -4,7 +4,7 @@ import type { RunWatcher } from './run-watcher.js';
 import { WatchLimitError } from './run-watcher.js';
 
 /** `agent-run://{run_id}` (not an artifact's URI): the run id, else undefined. */
-function runIdOf(uri: string): string | undefined {
+export function runIdOf(uri: string): string | undefined {
   const match = /^agent-run:\/\/([^/]+)$/.exec(uri);
   if (!match || uri === RECENT_RUNS_URI) return undefined;
   try {

@@ -14,10 +14,26 @@ export interface TaskView {
   pollInterval?: number;
 }
 
+/** A JSON-RPC error that ended a task's work (2026-07-28 shows it as `error` of a failed task). */
+export interface TaskError {
+  code: number;
+  message: string;
+}
+
+/** A task with what it ended with, for `tasks/get` of 2026-07-28. */
+export interface TaskSnapshot {
+  view: TaskView;
+  result?: CallToolResult;
+  error?: TaskError;
+}
+
 interface TaskRecord {
   view: TaskView;
   controller: AbortController;
   result?: CallToolResult;
+  error?: TaskError;
+  /** What the host's own tasks/cancel also stops (create_run's task: the run it started). */
+  onHostCancel?: { stop: () => void; statusMessage: string };
   done: Promise<void>;
   settle: () => void;
   expiry?: NodeJS.Timeout;
@@ -68,6 +84,13 @@ export class TaskRegistry {
     return record ? { ...record.view } : undefined;
   }
 
+  /** The task and its outcome, if it has one. */
+  snapshot(taskId: string): TaskSnapshot | undefined {
+    const record = this.tasks.get(taskId);
+    if (!record) return undefined;
+    return { view: { ...record.view }, ...(record.result ? { result: record.result } : {}), ...(record.error ? { error: record.error } : {}) };
+  }
+
   list(): TaskView[] {
     return [...this.tasks.values()].map((r) => ({ ...r.view }));
   }
@@ -86,6 +109,35 @@ export class TaskRegistry {
     record.result = result;
     record.view = { ...record.view, status, lastUpdatedAt: new Date().toISOString() };
     record.settle();
+  }
+
+  /** The work threw: a failed task, with the error (and, for 2025-11-25, an error result). */
+  fail(taskId: string, error: TaskError): void {
+    const record = this.tasks.get(taskId);
+    if (!record || isTerminal(record.view.status)) return;
+    record.error = error;
+    record.result = { isError: true, content: [{ type: 'text', text: error.message }] };
+    record.view = { ...record.view, status: 'failed', statusMessage: error.message, lastUpdatedAt: new Date().toISOString() };
+    record.settle();
+  }
+
+  /** Sets what a host's tasks/cancel stops besides the work, and the status it then shows. */
+  onHostCancel(taskId: string, stop: () => void, statusMessage: string): void {
+    const record = this.tasks.get(taskId);
+    if (record) record.onHostCancel = { stop, statusMessage };
+  }
+
+  /** The host's tasks/cancel: cancels the task and runs its onHostCancel. */
+  cancelByHost(taskId: string): TaskView | undefined {
+    const record = this.tasks.get(taskId);
+    const hook = record && !isTerminal(record.view.status) ? record.onHostCancel : undefined;
+    hook?.stop();
+    return this.cancel(taskId, hook?.statusMessage);
+  }
+
+  /** Forgets a task that never reached its host (its call answered without waiting). */
+  discard(taskId: string): void {
+    this.drop(taskId);
   }
 
   /** Cancels a working task and stops its work; undefined when there is no such task. */

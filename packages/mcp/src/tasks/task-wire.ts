@@ -59,7 +59,7 @@ export function installTaskWire(server: McpServer, registry: TaskRegistry, toolN
     return { ...view };
   });
   server.server.setRequestHandler('tasks/cancel', { params: taskIdParams }, async ({ taskId }) => {
-    const view = registry.cancel(taskId);
+    const view = registry.cancelByHost(taskId);
     if (!view) throw unknownTask(taskId);
     return { ...view };
   });

@@ -1,15 +1,27 @@
 import { z } from 'zod';
 import { environmentIdFor, agentUidFor, RunAgentRequestSchema, RunAgentResponseSchema, type RunAgentRequest } from '@agent-runs/core';
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from '../context.js';
+import { RESULT_TTL_MS } from '../tasks/task-registry.js';
+import { runAsTask } from '../tasks/task-scope.js';
+import { followWithProgress } from '../wait/follow-with-progress.js';
+import { progressReporter } from '../wait/progress-sender.js';
+import { waitForRunOutput, waitResult } from '../wait/wait-result.js';
+import { waitTimeoutArgument, waitTimeoutMs } from '../wait/wait-timeout-argument.js';
 import { resolveCreateRunInputs } from './create-run-missing.js';
 import { toolErrorResult } from './tool-error.js';
 
 const request = RunAgentRequestSchema.shape;
 
+export const CREATE_RUN = 'create_run';
+
+const createRunOutput = RunAgentResponseSchema.extend({
+  wait: waitForRunOutput.optional().describe('With wait: true, how the run ended (or where it was when the wait timed out)'),
+});
+
 export function registerCreateRunTool(server: McpServer, ctx: ServerContext): void {
   server.registerTool(
-    'create_run',
+    CREATE_RUN,
     {
       title: 'Start a cloud agent run',
       description:
@@ -19,7 +31,9 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         'or get_run to check on it. Each call starts a new run: do not call it again to retry a wait. A `skill`, an ' +
         '`environment` and a named `agent` may be given by name or id; when unsure which exist, call list_skills, ' +
         'list_environments or list_agents first. When the prompt is missing or an environment or agent is unknown, ' +
-        'hosts that can ask their user are asked for it (with the valid choices); others get an error naming them.',
+        'hosts that can ask their user are asked for it (with the valid choices); others get an error naming them. ' +
+        'With wait: true it then follows the run to the end like wait_for_run (hosts with the tasks extension get a ' +
+        'task they can leave, poll and cancel, which cancels the run).',
       // Strict: a misplaced argument (mcp_servers outside config, say) is named, not dropped.
       inputSchema: z.strictObject({
         prompt: request.prompt,
@@ -42,8 +56,10 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
           .describe('The model id (GET /agent/models lists them); with harness it sets config.harness.model_id, else config.model_id'),
         team: request.team,
         config: request.config,
+        wait: z.boolean().optional().describe('Follow the run to the end before answering, like wait_for_run (default false)'),
+        timeout: waitTimeoutArgument,
       }),
-      outputSchema: RunAgentResponseSchema,
+      outputSchema: createRunOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     async (given, ask) => {
@@ -51,7 +67,7 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         // A missing prompt, or an environment or agent the server lacks, is asked of the user.
         const resolved = await resolveCreateRunInputs(server, ctx.client, ask, given);
         if (resolved.kind === 'answer') return resolved.result;
-        const { environment, agent, harness, model, ...args } = { ...given, ...resolved.inputs };
+        const { environment, agent, harness, model, wait, timeout, ...args } = { ...given, ...resolved.inputs };
         const body = { ...args } as RunAgentRequest & { agent_identity_uid?: string };
         if (harness !== undefined) body.config = { ...body.config, harness: { ...body.config?.harness, type: harness, ...(model !== undefined ? { model_id: model } : {}) } };
         else if (model !== undefined) body.config = { ...body.config, model_id: model };
@@ -61,19 +77,41 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         if (agent !== undefined) body.agent_identity_uid = await agentUidFor(ctx.client.agents, agent, 'agent', 'call list_agents for them');
         const created = await ctx.client.runs.create(body);
         const capacity = created.at_capacity ? ' The service is at capacity, so it may stay queued for a while.' : '';
-        return {
-          structuredContent: created,
-          content: [
-            {
-              type: 'text',
-              text:
-                `Started run ${created.run_id} (state ${created.state}).${capacity} ` +
-                `Call wait_for_run with run_id "${created.run_id}" to follow it to the end.`,
-            },
-          ],
-        };
+        const startedText = `Started run ${created.run_id} (state ${created.state}).${capacity}`;
+        if (!wait) {
+          return {
+            structuredContent: created,
+            content: [{ type: 'text', text: `${startedText} Call wait_for_run with run_id "${created.run_id}" to follow it to the end.` }],
+          };
+        }
+        const timeoutMs = waitTimeoutMs(timeout);
+        return await runAsTask(ctx.tasks, ask, timeoutMs + RESULT_TTL_MS, async (task): Promise<CallToolResult> => {
+          // This task is the run: a host cancelling it cancels the run, not only the wait.
+          task.onHostCancel(() => void ctx.client.runs.cancel(created.run_id).catch(() => {}), `Run ${created.run_id} was cancelled.`);
+          let outcome;
+          try {
+            outcome = await followWithProgress(ctx.client, created.run_id, {
+              timeoutMs,
+              signal: task.signal,
+              heartbeatMs: ctx.heartbeatMs,
+              pollIntervalMs: ctx.pollIntervalMs,
+              onProgress: progressReporter(task, created.run_id, ask),
+            });
+          } catch (error) {
+            if (task.signal.aborted) throw error;
+            // The run was started: the error is the wait's, and says so.
+            return toolErrorResult(error, { tool: CREATE_RUN, doing: `wait for run ${created.run_id}, which was started`, names: 'run' }, ctx.client);
+          }
+          const waited = waitResult(created.run_id, outcome);
+          const text = waited.content[0]?.type === 'text' ? waited.content[0].text : '';
+          return {
+            structuredContent: { ...created, wait: waited.structuredContent },
+            content: [{ type: 'text', text: `${startedText}\n${text}` }],
+          };
+        });
       } catch (error) {
-        return toolErrorResult(error, { tool: 'create_run', doing: 'start the run' }, ctx.client);
+        if (ask.mcpReq.signal.aborted) throw error;
+        return toolErrorResult(error, { tool: CREATE_RUN, doing: 'start the run' }, ctx.client);
       }
     },
   );

@@ -18,9 +18,22 @@ import { registerListSchedulesTool } from './list-schedules.js';
 import { registerListSkillsTool } from './list-skills.js';
 import { registerPauseScheduleTools } from './pause-schedule.js';
 import { answerUnknownTools } from './unknown-tool.js';
+import { toolIcons } from '../icons.js';
+
+/** Gives every tool registered through `server` its icons, by name, in this one place. */
+function withToolIcons(server: McpServer): McpServer {
+  const register = server.registerTool.bind(server) as (name: string, config: object, cb: unknown) => unknown;
+  return new Proxy(server, {
+    get: (target, key, receiver) =>
+      key === 'registerTool'
+        ? (name: string, config: object, cb: unknown) => register(name, { icons: toolIcons(name), ...config }, cb)
+        : Reflect.get(target, key, receiver),
+  });
+}
 
 /** Registers every tool; in read-only mode only those that change nothing (lists, get, output, wait, conversation). */
-export function registerTools(server: McpServer, ctx: ServerContext): void {
+export function registerTools(mcpServer: McpServer, ctx: ServerContext): void {
+  const server = withToolIcons(mcpServer);
   if (!ctx.readOnly) registerCreateRunTool(server, ctx);
   registerListRunsTool(server, ctx);
   registerGetRunTool(server, ctx);
@@ -41,5 +54,5 @@ export function registerTools(server: McpServer, ctx: ServerContext): void {
     registerPauseScheduleTools(server, ctx);
     registerDeleteScheduleTool(server, ctx);
   }
-  answerUnknownTools(server, ctx.readOnly);
+  answerUnknownTools(mcpServer, ctx.readOnly);
 }

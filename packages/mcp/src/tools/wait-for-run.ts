@@ -4,7 +4,7 @@ import type { ServerContext } from '../context.js';
 import { RESULT_TTL_MS } from '../tasks/task-registry.js';
 import { runAsTask } from '../tasks/task-scope.js';
 import { followWithProgress } from '../wait/follow-with-progress.js';
-import { progressSender } from '../wait/progress-sender.js';
+import { progressReporter } from '../wait/progress-sender.js';
 import { waitForRunOutput, waitResult } from '../wait/wait-result.js';
 import { waitTimeoutArgument, waitTimeoutMs } from '../wait/wait-timeout-argument.js';
 import { runIdArgument } from './run-id-argument.js';
@@ -37,9 +37,8 @@ export function registerWaitForRunTool(server: McpServer, ctx: ServerContext): v
             signal: task.signal,
             heartbeatMs: ctx.heartbeatMs,
             pollIntervalMs: ctx.pollIntervalMs,
-            onProgress: progressSender(request),
-            // Hosts polling tasks/get see where the run is.
-            onStateChange: (run) => task.status(`Run ${run.run_id} is ${run.state}`),
+            // Hosts polling tasks/get see where the run is, as soon as a notification would.
+            onProgress: progressReporter(task, args.run_id, request),
           });
           return waitResult(args.run_id, outcome);
         });

@@ -15,3 +15,19 @@ export function progressSender(request: RequestContext): (message: string) => Pr
       .catch(() => {});
   };
 }
+
+/**
+ * A wait's onProgress: the task's status message (`Run 6f1c… is INPROGRESS · 3m12s · line`,
+ * what hosts polling the task read) and a progress notification when the host asked for one.
+ */
+export function progressReporter(
+  task: { status(message: string): void },
+  runId: string,
+  request: RequestContext,
+): (message: string, run: unknown) => Promise<void> {
+  const send = progressSender(request);
+  return (message, run) => {
+    task.status(run ? `Run ${runId} is ${message}` : message);
+    return send(message);
+  };
+}

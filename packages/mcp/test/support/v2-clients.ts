@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { BIN } from './mcp-harness.js';
 
@@ -38,4 +38,40 @@ export async function connectHttpV2(url: string, era: Era, headers: Record<strin
   const client = newClient(era, answer);
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
+}
+
+/** The tasks extension of 2026-07-28, as a host declares it in each request's capabilities. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+export interface TaskHost {
+  client: Client;
+  /** Every message the server sent, as it came off the wire (the SDK client drops a task result). */
+  received: Array<{ id?: unknown; result?: Record<string, unknown> }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A 2026-07-28 SDK v2 client that declares the tasks extension (or not), over stdio
+ * (launching the bin) or HTTP, recording what it receives.
+ */
+export async function connectTaskHost(target: { env: Record<string, string> } | { url: string }, withTasks = true): Promise<TaskHost> {
+  const client = new Client(
+    { name: 'agent-runs-mcp-test-tasks', version: '2.0.0' },
+    {
+      versionNegotiation: { mode: { pin: '2026-07-28' as const } },
+      ...(withTasks ? { capabilities: { extensions: { [TASKS_EXTENSION]: {} } } } : {}),
+    },
+  );
+  const transport: Transport =
+    'url' in target
+      ? new StreamableHTTPClientTransport(new URL(target.url))
+      : new StdioClientTransport({ command: process.execPath, args: [BIN], env: target.env, stderr: 'pipe' });
+  await client.connect(transport);
+  const received: TaskHost['received'] = [];
+  const handle = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    received.push(message as TaskHost['received'][number]);
+    handle?.(message);
+  };
+  return { client, received, close: () => client.close() };
 }

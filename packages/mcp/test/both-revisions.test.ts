@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
+import { AgentRunsClient } from '@agent-runs/core';
 import type { RunningServer } from '@agent-runs/server';
 import { binEnv, startHttpBin, startRunsApi, textOf, type HttpBin } from './support/mcp-harness.js';
 import { connectHttpV2, connectStdioV2, type Era } from './support/v2-clients.js';
@@ -49,14 +50,21 @@ describe.each(['stdio', 'http'] as const)('the SDK v2 client over %s', (transpor
     });
 
     it('starts a run and waits for it with progress', async () => {
+      // Runs that hang fill the server's four slots, so the run stays QUEUED until the wait has begun.
+      const core = new AgentRunsClient({ baseURL: api.baseURL, apiKey: api.apiKey });
+      const blockers = await Promise.all([1, 2, 3, 4].map(() => core.runs.create({ prompt: '[simulate hang]' })));
       const created = await client.callTool({ name: 'create_run', arguments: { prompt: `Both revisions ${transport} ${era} [simulate 400ms]` } });
       const run_id = (created.structuredContent as { run_id: string }).run_id;
       expect(run_id).toBeTruthy();
       const updates: string[] = [];
-      const waited = await client.callTool({ name: 'wait_for_run', arguments: { run_id } }, {
+      const waiting = client.callTool({ name: 'wait_for_run', arguments: { run_id } }, {
         onprogress: (p) => updates.push(p.message ?? ''),
         resetTimeoutOnProgress: true,
       });
+      await expect.poll(() => updates.some((m) => m.startsWith('QUEUED · '))).toBe(true);
+      await Promise.all(blockers.map((b) => core.runs.cancel(b.run_id)));
+      const waited = await waiting;
+      await core.close();
       expect(waited.structuredContent).toMatchObject({ run_id, finished: true, run: { state: 'SUCCEEDED' } });
       expect(textOf(waited)).toContain(`Run ${run_id} succeeded.`);
       // The terminal state's own notification is pinned on the wire in stdio-wait.test.ts: a client

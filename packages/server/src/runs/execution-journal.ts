@@ -56,6 +56,15 @@ export class ExecutionJournal {
     return input;
   }
 
+  /**
+   * Ends in the conversation the run's last execution, when it has no result: its server died
+   * with it (its lease ran out), so none will come, and the next execution need not wait for one.
+   */
+  async endLost(runId: string, text: string): Promise<void> {
+    const last = await this.conversations.unended(runId);
+    if (last) await this.conversations.addResult(runId, { execution: last.execution, state: 'FAILED', text, at: this.clock.now() });
+  }
+
   /** The run's last execution started, when its result is not recorded yet. */
   unended(runId: string): Promise<{ execution: number; server: string } | undefined> {
     return this.conversations.unended(runId);

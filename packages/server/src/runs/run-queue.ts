@@ -106,6 +106,11 @@ export class RunQueue {
     return this.executions.settled(runId);
   }
 
+  /** The run's server died with its execution (its lease ran out): the conversation ends that execution. */
+  executionLost(runId: string, message: string): Promise<void> {
+    return this.options.journal.endLost(runId, message);
+  }
+
   /** Takes the work of an active run away: stops it without recording its outcome as the run's state. */
   abandon(runId: string): Promise<boolean> {
     return this.executions.abandon(runId);

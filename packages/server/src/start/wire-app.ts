@@ -13,6 +13,7 @@ import type { ServerConfig } from '../domain/server-config.js';
 import { CommandExecutor, type RunPolicy } from '../executors/command-executor.js';
 import type { AgentSandbox } from '../executors/sandbox/agent-sandbox.js';
 import { bareAgentsWarning } from '../executors/sandbox/bare-agents-warning.js';
+import { checkPrincipalUsers } from '../executors/sandbox/principal-users.js';
 import { EnvironmentExecutor } from '../executors/environment-executor.js';
 import { MaskedExecutor } from '../executors/masked-executor.js';
 import { SecretMask } from '../domain/secret-mask.js';
@@ -104,6 +105,7 @@ function agentSandbox(options: ResolvedOptions, config: ServerConfig, principals
     if (!chosen) {
       chosen = sandboxFor(options, config);
       options.log(chosen.description);
+      checkPrincipalUsers(chosen, principals);
       const warning = bareAgentsWarning(chosen, principals);
       if (warning) options.log(warning);
     }

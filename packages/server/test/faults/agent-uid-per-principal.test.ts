@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AgentRunsClient } from '@agent-runs/core';
 import { startServer, type RunningServer } from '../../src/index.js';
 import { nodeAgentCommand } from '../support/node-agent.js';
+import { writeServerConfig } from '../support/server-config.js';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef';
@@ -14,6 +15,7 @@ const agent = `
   const fs = require('node:fs');
   const target = require('node:fs').readFileSync(0, 'utf8').trim();
   if (target === 'nothing') process.exit(0);
+  if (target === 'whoami') { console.log('setup ' + fs.readFileSync('setup-uid.txt', 'utf8').trim() + ' agent ' + process.getuid()); process.exit(0); }
   try { console.log('read: ' + fs.readFileSync(target + '/mcp.json', 'utf8').length + ' bytes'); } catch (error) { console.log('read refused: ' + error.code); }
   try { fs.writeFileSync(target + '/planted.txt', 'x'); console.log('write: done'); } catch (error) { console.log('write refused: ' + error.code); }
   console.log('uid ' + process.getuid());`;
@@ -97,5 +99,30 @@ describe.runIf(process.platform === 'linux' && process.getuid?.() === 0)('agents
   it('refuses a range that is not first-last from 1000 up', async () => {
     const start = startServer({ port: 0, quiet: true, storage: 'memory', command: 'true', sandbox: 'off', agentUidRange: '0-70000' });
     await expect(start).rejects.toThrow(/agentUidRange \(--agent-uid-range\) must be "first-last" with 1000 <= first <= last, got "0-70000"/);
+  });
+
+  it("runs an environment's setup commands as the principal's uid too, so its agent owns what they made", async () => {
+    const server = await startServer({
+      port: 0,
+      quiet: true,
+      storage: 'memory',
+      command: nodeAgentCommand(agent),
+      workDir: mkdtempSync(join(tmpdir(), 'agent-runs-uid-per-principal-')),
+      configFile: writeServerConfig({ environments: { setup: { setup_commands: ['id -u > setup-uid.txt'] } } }),
+      sandbox: 'off',
+      agentUidRange: '61000-61999',
+      apiKeys: [{ key: ALICE, principal: 'alice' }],
+    });
+    const alice = new AgentRunsClient({ baseURL: server.baseURL, apiKey: ALICE, maxRetries: 0 });
+    try {
+      const { run_id } = await alice.runs.create({ prompt: 'whoami', config: { environment_id: 'setup' } });
+      expect((await alice.runs.wait(run_id, { pollInterval: 50 })).state).toBe('SUCCEEDED');
+      const [, setup, own] = /setup (\d+) agent (\d+)/.exec((await alice.runs.output(run_id)).text) ?? [];
+      expect(Number(own)).toBeGreaterThanOrEqual(61000);
+      expect(setup).toBe(own);
+    } finally {
+      await alice.close();
+      await server.close();
+    }
   });
 });

@@ -29,9 +29,9 @@ function defaultWorkDir(dataDir: string | undefined): string {
 }
 
 export type ResolvedOptions = Required<
-  Omit<ServerOptions, 'harness' | 'command' | 'publicUrl' | 'dataDir' | 'log' | 'configFile' | 'scheduleTimeZone' | 'clock' | 'databaseUrl' | 'sandbox' | 'agentUser' | 'network'>
+  Omit<ServerOptions, 'harness' | 'command' | 'publicUrl' | 'dataDir' | 'log' | 'configFile' | 'scheduleTimeZone' | 'clock' | 'databaseUrl' | 'sandbox' | 'agentUser' | 'agentUidRange' | 'network'>
 > &
-  Pick<ServerOptions, 'sandbox' | 'agentUser' | 'network'> & {
+  Pick<ServerOptions, 'sandbox' | 'agentUser' | 'agentUidRange' | 'network'> & {
   harness: ServerOptions['harness'];
   databaseUrl: string | undefined;
   configFile: string | undefined;
@@ -84,11 +84,11 @@ function retryDelays(delays: number[] | undefined): number[] {
 }
 
 /** The sandbox options as given (the configuration file fills what they leave out); the mode checked. */
-function sandboxOptions({ sandbox, agentUser, network }: ServerOptions): Pick<ServerOptions, 'sandbox' | 'agentUser' | 'network'> {
+function sandboxOptions({ sandbox, agentUser, agentUidRange, network }: ServerOptions): Pick<ServerOptions, 'sandbox' | 'agentUser' | 'agentUidRange' | 'network'> {
   if (sandbox !== undefined && !['auto', 'on', 'off'].includes(sandbox)) {
     throw new ServerConfigError(`sandbox (--sandbox) must be "auto", "on" or "off", got "${String(sandbox)}".`);
   }
-  return { ...(sandbox ? { sandbox } : {}), ...(agentUser ? { agentUser } : {}), ...(network ? { network } : {}) };
+  return { ...(sandbox ? { sandbox } : {}), ...(agentUser ? { agentUser } : {}), ...(agentUidRange ? { agentUidRange } : {}), ...(network ? { network } : {}) };
 }
 
 /** The shortest API key a server accepts. */

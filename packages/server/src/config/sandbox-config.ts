@@ -8,7 +8,7 @@ import type { RunRecord } from '../store/run-record.js';
 import type { ServerOptions } from './server-options.js';
 
 /** How agents start on this server: the flags, else the configuration file, else auto with full network. */
-export function sandboxFor(options: Pick<ServerOptions, 'sandbox' | 'agentUser' | 'network'>, config: ServerConfig): AgentSandbox {
+export function sandboxFor(options: Pick<ServerOptions, 'sandbox' | 'agentUser' | 'agentUidRange' | 'network'>, config: ServerConfig): AgentSandbox {
   const file = config.sandbox ?? {};
   let network = file.network ?? { kind: 'full' as const };
   if (options.network !== undefined) {
@@ -16,7 +16,7 @@ export function sandboxFor(options: Pick<ServerOptions, 'sandbox' | 'agentUser' 
     if (typeof policy === 'string') throw new ServerConfigError(`network (--network) ${policy}.`);
     network = policy;
   }
-  return chooseSandbox({ mode: options.sandbox ?? file.mode ?? 'auto', agentUser: options.agentUser ?? file.agentUser, network, readOnly: file.readOnly });
+  return chooseSandbox({ mode: options.sandbox ?? file.mode ?? 'auto', agentUser: options.agentUser ?? file.agentUser, agentUidRange: options.agentUidRange, network, readOnly: file.readOnly });
 }
 
 /** What a run's environment adds to its agent: its named secrets as variables, its network policy. */

@@ -12,6 +12,7 @@ import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
 import type { NetworkPolicy } from './sandbox/network-policy.js';
 import { runWorkDir } from './run-work-dir.js';
 import { commandFiles } from './sandbox/command-files.js';
+import { sandboxForRun } from './sandbox/principal-users.js';
 import type { RunRecord } from '../store/run-record.js';
 import { processStartTime } from '../domain/process-identity.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
@@ -66,7 +67,7 @@ export class CommandExecutor implements RunExecutor {
   constructor(private readonly options: CommandExecutorOptions) {}
 
   start({ run, input, onOutput }: ExecutionContext): Execution {
-    const sandbox = this.options.sandbox ?? NO_SANDBOX;
+    const sandbox = sandboxForRun(this.options.sandbox ?? NO_SANDBOX, run);
     const workDir = prepareWorkDir(this.options.workRoot, run.id, sandbox);
     const mcpConfigPath = join(workDir, 'mcp.json');
     // It may hold the MCP servers' tokens: readable by the agent only; made fresh, so a link the agent left there is not followed.

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { serverDir } from './agent-files.js';
 import type { RunPolicy } from './command-executor.js';
 import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
+import { sandboxForRun } from './sandbox/principal-users.js';
 import type { EnvironmentConfig } from '../domain/server-config.js';
 import { prepareExecutionFiles } from './agent-protocol.js';
 import { commandEnv } from './command-env.js';
@@ -52,16 +53,18 @@ export class EnvironmentExecutor implements RunExecutor {
     if (!env || input.number !== 1 || (env.repos.length === 0 && env.setupCommands.length === 0)) return this.inner.start(context);
 
     const workDir = runWorkDir(this.workRoot, run.id);
+    // A principal's own uid is for command agents only: a harness's CLI runs as the one agent user, who must own what setup made.
+    const sandbox = this.inner.name === 'command' ? sandboxForRun(this.sandbox, run) : this.sandbox;
     serverDir(this.workRoot);
     // The agent user, bare, must pass through to its own directory (it cannot list the others).
-    if (this.sandbox.user && !this.sandbox.bwrap) chmodSync(this.workRoot, 0o711);
+    if (sandbox.user && !sandbox.bwrap) chmodSync(this.workRoot, 0o711);
     // The server's until its repositories are cloned into it; then the agent user's (prepareWorkspace).
     serverDir(workDir);
-    const files = prepareExecutionFiles(this.workRoot, run.id, input, this.sandbox.user);
+    const files = prepareExecutionFiles(this.workRoot, run.id, input, sandbox.user);
     const policy = this.runPolicy?.(run) ?? { env: {} };
     const childEnv = { ...commandEnv(process.env, run, join(workDir, 'mcp.json'), workDir, input.number, files, this.agentEnv), ...policy.env };
     const record = (pid: number) => this.recordProcessGroup(run.id, { pgid: pid, startTime: processStartTime(pid) ?? null });
-    const spawnOptions = { sandbox: this.sandbox, writable: [dirname(files.report), files.attachments], network: policy.network };
+    const spawnOptions = { sandbox, writable: [dirname(files.report), files.attachments], network: policy.network };
     const preparation = prepareWorkspace(env, workDir, childEnv, context.onOutput, this.timeoutMs, record, spawnOptions);
     let agent: Execution | undefined;
     let cancelled = false;

@@ -118,6 +118,10 @@ export class ClusterNode implements Peers {
     for (const run of expired) {
       this.log(`Run ${run.id} ended FAILED: the server executing it stopped renewing its lease.`);
       void events.runChanged(run);
+      // No result will come from that server: a follow-up's execution does not wait for one.
+      await queue.executionLost(run.id, run.statusMessage?.message ?? lostServerMessage(null).message).catch((error: unknown) => {
+        this.log(`Could not end the lost execution of run ${run.id}: ${(error as Error).message}`);
+      });
     }
     await this.logUnlogged();
     queue.pump();

@@ -33,13 +33,17 @@ export class ExecutionJournal {
     private readonly events?: RunEventLog,
   ) {}
 
-  /** The next execution's input; the follow-ups waiting now become this execution's. */
-  async prepare(run: RunRecord): Promise<ExecutionInput> {
+  /**
+   * The next execution's input; the follow-ups waiting now become this execution's. Its start
+   * is kept, by `server`, so that it has a number of its own whoever ends it, and the next
+   * execution (on any server) can wait for its result.
+   */
+  async prepare(run: RunRecord, server: string): Promise<ExecutionInput> {
     const number = (await this.conversations.executionCount(run.id)) + 1;
     const pending = await this.conversations.pendingFollowups(run.id);
     await this.conversations.assign(run.id, pending.map((m) => m.id), number);
     const messages = await this.conversations.list(run.id);
-    return {
+    const input: ExecutionInput = {
       number,
       followups: pending.map(toFollowupMessage),
       conversation: conversationEntries(run, messages),
@@ -47,6 +51,23 @@ export class ExecutionJournal {
       limits: this.limits,
       usedBytes: await this.artifacts.runBytes(run.id),
     };
+    // Last: once kept, the execution must get a result (a preparation that failed before has none to give).
+    await this.conversations.addStart(run.id, { execution: number, server, at: this.clock.now() });
+    return input;
+  }
+
+  /**
+   * Ends in the conversation the run's last execution, when it has no result: its server died
+   * with it (its lease ran out), so none will come, and the next execution need not wait for one.
+   */
+  async endLost(runId: string, text: string): Promise<void> {
+    const last = await this.conversations.unended(runId);
+    if (last) await this.conversations.addResult(runId, { execution: last.execution, state: 'FAILED', text, at: this.clock.now() });
+  }
+
+  /** The run's last execution started, when its result is not recorded yet. */
+  unended(runId: string): Promise<{ execution: number; server: string } | undefined> {
+    return this.conversations.unended(runId);
   }
 
   /** Keeps what the execution made and its result in the conversation. */

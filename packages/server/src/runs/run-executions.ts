@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExecutionInput, FollowupMessage } from '../executors/execution-input.js';
 import type { Execution, ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
 import type { RunRecord } from '../store/run-record.js';
@@ -5,6 +7,9 @@ import type { RunStore } from '../store/run-store.js';
 import type { ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import type { RunEventLog } from './run-event-log.js';
+
+/** How often a preparation looks again for the result of an execution another server ends. */
+const PREVIOUS_POLL_MS = 100;
 
 interface Active {
   execution: Execution;
@@ -18,6 +23,14 @@ export interface RunExecutionsOptions {
   journal: ExecutionJournal;
   events: RunEventLog;
   log: (line: string) => void;
+  /** This server's id, kept with each execution it starts. */
+  server: string;
+  /**
+   * On a database shared with other servers: how long a preparation waits, at most, for the
+   * result of the run's previous execution started by another one (which may have died).
+   * Unset alone: `settled` covers every execution this server started.
+   */
+  previousBoundMs?: number | undefined;
   /** An execution ended on its own (its outcome is to become the run's state). */
   ended: (runId: string, outcome: ExecutionOutcome) => Promise<void>;
   /** An execution was taken away: its slot is free. */
@@ -127,12 +140,11 @@ export class RunExecutions {
   private async prepareAndStart(run: RunRecord): Promise<void> {
     const { store, executor, clock, journal, events, log } = this.options;
     let execution: Execution;
-    let input: ExecutionInput;
+    let input: ExecutionInput | undefined;
     let stillInProgress: boolean;
     try {
-      // A follow-up may requeue a run whose cancelled execution is still being ended here.
-      await this.settled(run.id);
-      input = await journal.prepare(run);
+      await this.previousEnded(run.id);
+      input = await journal.prepare(run, this.options.server);
       // A cancel that came after the claim but before the run was listed as preparing found it
       // not active here: the store tells (one read per execution, after which `dropped` holds).
       stillInProgress = (await store.get(run.id))?.state === 'INPROGRESS';
@@ -140,6 +152,8 @@ export class RunExecutions {
       if (input.number > 1) events.output(run.id, 'stdout', `[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n`);
     } catch (error) {
       log(`Could not prepare run ${run.id}: ${(error as Error).message}`);
+      // A start kept gets its result, so the next execution does not wait for one.
+      if (input) await journal.record(run.id, input, { state: 'ERROR', statusMessage: { message: 'The execution could not start.' } }).catch(() => {});
       await store
         .transition(run.id, {
           from: ['INPROGRESS'],
@@ -197,6 +211,28 @@ export class RunExecutions {
           statusMessage: { message: `The ${executor.name} executor failed: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
         }),
     );
+  }
+
+  /**
+   * Resolves once the run's previous execution is gone and its result recorded, whichever
+   * server started it: a follow-up may requeue a run whose cancelled execution is still being
+   * ended, here or elsewhere. Another server's is waited for at most `previousBoundMs`.
+   */
+  private async previousEnded(runId: string): Promise<void> {
+    await this.settled(runId);
+    const { previousBoundMs: bound, journal, server, log } = this.options;
+    if (bound === undefined) return;
+    const deadline = performance.now() + bound;
+    for (;;) {
+      const last = await journal.unended(runId);
+      // Started here, `settled` saw it end: a result that could not be written is not waited for.
+      if (!last || last.server === server) return;
+      if (performance.now() >= deadline) {
+        log(`Run ${runId}: execution ${last.execution}, started by server ${last.server}, has no result after ${bound} ms; the next one starts anyway.`);
+        return;
+      }
+      await sleep(PREVIOUS_POLL_MS);
+    }
   }
 
   private async finish(runId: string, active: Active | undefined, input: ExecutionInput, outcome: ExecutionOutcome): Promise<void> {

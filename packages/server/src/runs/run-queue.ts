@@ -4,10 +4,17 @@ import type { ExecutionOutcome, RunExecutor } from '../executors/run-executor.js
 import type { RunStore } from '../store/run-store.js';
 import type { ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
-import type { Peers } from './peers.js';
+import { NO_PEERS, type Peers } from './peers.js';
 import type { RunEventLog } from './run-event-log.js';
 import { RunExecutions } from './run-executions.js';
 import { StoreRetry } from './store-retry.js';
+
+/**
+ * Beyond a lease, how long an execution waits for the previous one's result on another server:
+ * a lost cancel signal is noticed there within a third of a lease, and its agent's process group
+ * ends within its kill grace (2 s) and about a second more. Past it, that server is taken as dead.
+ */
+const PREVIOUS_MARGIN_MS = 10_000;
 
 /** Where this server takes its work: who it is to the store, and its runs' lease. */
 export interface QueueOwner {
@@ -61,6 +68,8 @@ export class RunQueue {
       journal,
       events,
       log,
+      server: options.owner.id,
+      previousBoundMs: options.peers === NO_PEERS ? undefined : options.owner.leaseMs + PREVIOUS_MARGIN_MS,
       ended: (runId, outcome) => this.ended(runId, outcome),
       freed: () => this.pump(),
     });
@@ -95,6 +104,11 @@ export class RunQueue {
   /** Resolves once an execution of the run taken away here is gone and its stop recorded. */
   settled(runId: string): Promise<void> {
     return this.executions.settled(runId);
+  }
+
+  /** The run's server died with its execution (its lease ran out): the conversation ends that execution. */
+  executionLost(runId: string, message: string): Promise<void> {
+    return this.options.journal.endLost(runId, message);
   }
 
   /** Takes the work of an active run away: stops it without recording its outcome as the run's state. */

@@ -12,6 +12,8 @@ import type { ApiKey } from '../config/server-options.js';
 import type { ServerConfig } from '../domain/server-config.js';
 import { CommandExecutor, type RunPolicy } from '../executors/command-executor.js';
 import type { AgentSandbox } from '../executors/sandbox/agent-sandbox.js';
+import { bareAgentsWarning } from '../executors/sandbox/bare-agents-warning.js';
+import { checkPrincipalUsers } from '../executors/sandbox/principal-users.js';
 import { EnvironmentExecutor } from '../executors/environment-executor.js';
 import { MaskedExecutor } from '../executors/masked-executor.js';
 import { SecretMask } from '../domain/secret-mask.js';
@@ -97,12 +99,15 @@ function makeExecutor(
 }
 
 /** How agents start, decided (and logged) once, when this server runs agents at all: a command, or a harness whose CLI it found. */
-function agentSandbox(options: ResolvedOptions, config: ServerConfig): () => AgentSandbox {
+function agentSandbox(options: ResolvedOptions, config: ServerConfig, principals: readonly string[]): () => AgentSandbox {
   let chosen: AgentSandbox | undefined;
   return () => {
     if (!chosen) {
       chosen = sandboxFor(options, config);
       options.log(chosen.description);
+      checkPrincipalUsers(chosen, principals);
+      const warning = bareAgentsWarning(chosen, principals);
+      if (warning) options.log(warning);
     }
     return chosen;
   };
@@ -128,7 +133,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   // Runs that name a harness (or all, with a default harness) go to its CLI; the rest to the executor chosen above.
   const harnessSetup = new HarnessSetup(config.harnesses, config.secrets, process.env, opts.harness);
   const models = new ModelCatalog(harnessSetup);
-  const sandbox = agentSandbox(opts, config);
+  const sandbox = agentSandbox(opts, config, keys.map((k) => k.principal));
   const runPolicy = runPolicyFor(config);
   const base = makeExecutor(opts, environments, recordProcessGroup, sandbox, runPolicy);
   // Harness runs are sandboxed as command agents are; a server with no harness CLI does not probe for it.

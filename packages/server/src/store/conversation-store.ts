@@ -26,6 +26,19 @@ export interface ConversationStore {
   pendingFollowups(runId: string): Promise<RunMessage[]>;
   /** Marks follow-ups as answered by `execution`. */
   assign(runId: string, ids: readonly string[], execution: number): Promise<void>;
-  /** How many executions have ended (the next one is this plus one). */
+  /** The number of the last execution started or ended (the next one is this plus one). */
   executionCount(runId: string): Promise<number>;
+  /** Notes that `server` starts execution `execution`: kept apart from the conversation `list` reads. */
+  addStart(runId: string, start: { execution: number; server: string; at: string }): Promise<void>;
+  /** The run's last execution started, when it has no result yet (still running, being stopped, or lost with its server). */
+  unended(runId: string): Promise<{ execution: number; server: string } | undefined>;
 }
+
+/** Both stores' reads of the last execution started and not ended (`?` parameters: the run id twice). */
+export const UNENDED_SQL = `SELECT s.execution, s.text AS server
+  FROM (SELECT execution, text FROM run_messages WHERE run_id = ? AND kind = 'start' ORDER BY seq DESC LIMIT 1) s
+  WHERE NOT EXISTS (SELECT 1 FROM run_messages r WHERE r.run_id = ? AND r.kind = 'result' AND r.execution = s.execution)`;
+/** The last execution's number, from its start or (for runs from before starts were kept) its result. */
+export const EXECUTION_COUNT_SQL = "SELECT COALESCE(MAX(execution), 0) AS n FROM run_messages WHERE run_id = ? AND kind IN ('start', 'result')";
+/** The conversation as read: starts are bookkeeping, not part of it. */
+export const LIST_SQL_WHERE = "run_id = ? AND kind <> 'start'";

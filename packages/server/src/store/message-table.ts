@@ -1,8 +1,11 @@
 import type { RunMessage } from './conversation-store.js';
 import { rowReader, selectList, type Row, type TableDescription } from './table-description.js';
 
-/** A message as a write stores it: a follow-up may carry the key that makes its retry a replay. */
-export type MessageWrite = RunMessage & { idempotencyKey?: string | null | undefined };
+/**
+ * A message as a write stores it: a follow-up may carry the key that makes its retry a replay;
+ * a `start` row notes which server started an execution (never read as a message).
+ */
+export type MessageWrite = Omit<RunMessage, 'kind'> & { kind: RunMessage['kind'] | 'start'; idempotencyKey?: string | null | undefined };
 
 /** The `run_messages` table (follow-ups and results): what both stores write and read, column by column. */
 export const MESSAGES_TABLE: TableDescription<MessageWrite, RunMessage> = {

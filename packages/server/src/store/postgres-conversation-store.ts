@@ -1,10 +1,11 @@
 import type pg from 'pg';
-import type { ConversationStore, RunMessage } from './conversation-store.js';
+import { EXECUTION_COUNT_SQL, LIST_SQL_WHERE, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
 import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow } from './message-table.js';
 import { toNumber } from './postgres-transaction.js';
 import { postgresDialect } from './sql-dialect.js';
 import { insertStatement } from './table-description.js';
 import { timeOrderedId } from './time-ordered-id.js';
+import { numbered } from './webhook-statements.js';
 
 /** A key used before inserts nothing (a result carries none, so never conflicts). */
 const INSERT = insertStatement(
@@ -12,6 +13,10 @@ const INSERT = insertStatement(
   postgresDialect,
   'ON CONFLICT (run_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING',
 );
+
+const LIST = numbered(`SELECT ${COLUMNS} FROM run_messages WHERE ${LIST_SQL_WHERE} ORDER BY seq`);
+const LAST = numbered(EXECUTION_COUNT_SQL);
+const UNENDED = numbered(UNENDED_SQL);
 
 /** Follow-ups and results in PostgreSQL (`run_messages`). */
 export class PostgresConversationStore implements ConversationStore {
@@ -39,7 +44,7 @@ export class PostgresConversationStore implements ConversationStore {
   }
 
   async list(runId: string): Promise<RunMessage[]> {
-    const { rows } = await this.pool.query<MessageRow>(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = $1 ORDER BY seq`, [runId]);
+    const { rows } = await this.pool.query<MessageRow>(LIST, [runId]);
     return rows.map(toMessage);
   }
 
@@ -61,7 +66,17 @@ export class PostgresConversationStore implements ConversationStore {
   }
 
   async executionCount(runId: string): Promise<number> {
-    const { rows } = await this.pool.query<{ n: string }>("SELECT COUNT(*) AS n FROM run_messages WHERE run_id = $1 AND kind = 'result'", [runId]);
+    const { rows } = await this.pool.query<{ n: string }>(LAST, [runId]);
     return toNumber(rows[0]!.n);
+  }
+
+  async addStart(runId: string, start: { execution: number; server: string; at: string }): Promise<void> {
+    const row = { id: timeOrderedId(), runId, kind: 'start' as const, text: start.server, mode: null, state: null, execution: start.execution, createdAt: start.at };
+    await this.pool.query(INSERT.sql, INSERT.values(row));
+  }
+
+  async unended(runId: string): Promise<{ execution: number; server: string } | undefined> {
+    const { rows } = await this.pool.query<{ execution: number; server: string }>(UNENDED, [runId, runId]);
+    return rows[0];
   }
 }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { ConversationStore, RunMessage } from './conversation-store.js';
-import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow } from './message-table.js';
+import { EXECUTION_COUNT_SQL, LIST_SQL_WHERE, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
+import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow, type MessageWrite } from './message-table.js';
 import { sqliteDialect } from './sql-dialect.js';
 import { sqliteOrFail } from './sqlite-or-fail.js';
 import { insertStatement } from './table-description.js';
@@ -14,22 +14,24 @@ export class SqliteConversationStore implements ConversationStore {
   private readonly byRun: Database.Statement;
   private readonly pending: Database.Statement;
   private readonly assignOne: Database.Statement;
-  private readonly results: Database.Statement;
+  private readonly last: Database.Statement;
+  private readonly lastUnended: Database.Statement;
   private readonly byKey: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare(sqliteOrFail(INSERT.sql));
     this.byKey = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? AND idempotency_key = ?`);
-    this.byRun = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? ORDER BY seq`);
+    this.byRun = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE ${LIST_SQL_WHERE} ORDER BY seq`);
     this.pending = db.prepare(
       `SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? AND kind = 'followup' AND execution IS NULL ORDER BY seq`,
     );
     this.assignOne = db.prepare('UPDATE run_messages SET execution = ? WHERE run_id = ? AND id = ? AND execution IS NULL');
-    this.results = db.prepare("SELECT COUNT(*) AS n FROM run_messages WHERE run_id = ? AND kind = 'result'");
+    this.last = db.prepare(EXECUTION_COUNT_SQL);
+    this.lastUnended = db.prepare(UNENDED_SQL);
   }
 
-  private add(message: Omit<RunMessage, 'id'>, idempotencyKey: string | null = null): RunMessage {
-    const added: RunMessage = { id: timeOrderedId(), ...message };
+  private add<M extends Omit<MessageWrite, 'id' | 'idempotencyKey'>>(message: M, idempotencyKey: string | null = null): M & { id: string } {
+    const added = { id: timeOrderedId(), ...message };
     this.insert.run(INSERT.values({ ...added, idempotencyKey }));
     return added;
   }
@@ -63,6 +65,14 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   async executionCount(runId: string): Promise<number> {
-    return (this.results.get(runId) as { n: number }).n;
+    return (this.last.get(runId) as { n: number }).n;
+  }
+
+  async addStart(runId: string, start: { execution: number; server: string; at: string }): Promise<void> {
+    this.add({ runId, kind: 'start', text: start.server, mode: null, state: null, execution: start.execution, createdAt: start.at });
+  }
+
+  async unended(runId: string): Promise<{ execution: number; server: string } | undefined> {
+    return this.lastUnended.get(runId, runId) as { execution: number; server: string } | undefined;
   }
 }

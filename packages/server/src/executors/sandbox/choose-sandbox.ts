@@ -5,6 +5,7 @@ import { resolveAgentUser } from './agent-user.js';
 import { bwrapArgs } from './bwrap-args.js';
 import { FilteringProxy } from './filtering-proxy.js';
 import { findProgram } from './find-program.js';
+import { principalUsers } from './principal-users.js';
 import { describeNetwork, type NetworkPolicy } from './network-policy.js';
 
 const PROBE_TIMEOUT_MS = 5000;
@@ -23,6 +24,8 @@ function proxies(): (hosts: readonly string[]) => string {
 export interface SandboxChoice {
   mode: SandboxMode;
   agentUser?: string | undefined;
+  /** `first-last`: each principal's command agents run as a uid of their own from this range. */
+  agentUidRange?: string | undefined;
   network: NetworkPolicy;
   readOnly?: string[] | undefined;
 }
@@ -43,12 +46,14 @@ function probe(sandbox: AgentSandbox): string | undefined {
  * otherwise, `on` refuses to start without it (naming what is missing), `off` runs agents
  * bare. Where the server is root, agents run as the agent user in every mode.
  */
-export function chooseSandbox({ mode, agentUser, network, readOnly = [] }: SandboxChoice): AgentSandbox {
+export function chooseSandbox({ mode, agentUser, agentUidRange, network, readOnly = [] }: SandboxChoice): AgentSandbox {
   const user = resolveAgentUser(agentUser);
-  const who = user ? `as ${user.name} (${user.uid}:${user.gid})` : 'as the server\'s user';
-  const bare: AgentSandbox = { bwrap: undefined, user, network: { kind: 'full' }, readOnly, description: '' };
+  const userFor = agentUidRange === undefined ? undefined : principalUsers(agentUidRange);
+  const own = userFor ? `, each principal's command agents as a uid of their own in ${agentUidRange?.trim() ?? ''}` : '';
+  const who = `${user ? `as ${user.name} (${user.uid}:${user.gid})` : "as the server's user"}${own}`;
+  const bare: AgentSandbox = { bwrap: undefined, user, userFor, network: { kind: 'full' }, readOnly, description: '' };
   if (mode === 'off') return { ...bare, description: `Sandbox off (--sandbox off): agents run unsandboxed ${who}, with the server's filesystem and network.` };
-  const candidate: AgentSandbox = { bwrap: findProgram('bwrap'), setpriv: findProgram('setpriv'), user, network, readOnly, proxyFor: proxies(), description: '' };
+  const candidate: AgentSandbox = { bwrap: findProgram('bwrap'), setpriv: findProgram('setpriv'), user, userFor, network, readOnly, proxyFor: proxies(), description: '' };
   const problem = probe(candidate);
   if (problem === undefined) {
     return { ...candidate, description: `Sandbox on (bubblewrap, --sandbox ${mode}): agents run ${who}, see only their run's files and the system read-only; network: ${describeNetwork(network)}.` };

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../../../test/support/postgres.js';
+import { openPostgresStorage } from '../src/store/open-postgres-storage.js';
+import { openSqliteStorage } from '../src/store/open-sqlite-storage.js';
+import type { Storage } from '../src/store/storage.js';
+
+let database: TestDatabase | undefined;
+beforeAll(async () => {
+  if (postgresAdminUrl) database = await createTestDatabase();
+}, 30_000);
+afterAll(async () => {
+  await database?.drop();
+});
+
+const time = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`;
+
+const stores: { name: string; enabled: boolean; open(): Promise<Storage> }[] = [
+  { name: 'SQLite', enabled: true, open: async () => openSqliteStorage(':memory:') },
+  { name: 'PostgreSQL', enabled: postgresAdminUrl !== undefined, open: () => openPostgresStorage(database!.url, { log: () => undefined, serverId: 'server-a' }) },
+];
+
+/** Which server started a run's last execution, and whether it ended: what a next execution, on any server, waits on. */
+describe.each(stores)('execution starts in the $name conversation store', ({ enabled, open }) => {
+  it.runIf(enabled)('numbers executions by their starts, tells the last one not ended, and keeps starts out of the conversation', async () => {
+    const storage = await open();
+    try {
+      const c = storage.conversations;
+      expect(await c.executionCount('r1')).toBe(0);
+      expect(await c.unended('r1')).toBeUndefined();
+
+      await c.addStart('r1', { execution: 1, server: 'server-a', at: time(1) });
+      // Started and not ended: the next is numbered after it all the same.
+      expect(await c.executionCount('r1')).toBe(1);
+      expect(await c.unended('r1')).toEqual({ execution: 1, server: 'server-a' });
+      await c.addResult('r1', { execution: 1, state: 'CANCELLED', text: 'stopped', at: time(2) });
+      expect(await c.unended('r1')).toBeUndefined();
+
+      await c.addFollowup('r1', { text: 'again', mode: null, at: time(3) });
+      await c.addStart('r1', { execution: 2, server: 'server-b', at: time(4) });
+      expect(await c.unended('r1')).toEqual({ execution: 2, server: 'server-b' });
+      expect(await c.executionCount('r1')).toBe(2);
+      // Another run's starts are its own.
+      expect(await c.unended('r2')).toBeUndefined();
+
+      expect((await c.list('r1')).map((m) => [m.kind, m.text])).toEqual([
+        ['result', 'stopped'],
+        ['followup', 'again'],
+      ]);
+      expect((await c.pendingFollowups('r1')).map((m) => m.text)).toEqual(['again']);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it.runIf(enabled)('numbers after the results of runs whose executions started before starts were kept', async () => {
+    const storage = await open();
+    try {
+      await storage.conversations.addResult('old', { execution: 1, state: 'SUCCEEDED', text: 'done', at: time(1) });
+      await storage.conversations.addResult('old', { execution: 2, state: 'SUCCEEDED', text: 'done', at: time(2) });
+      expect(await storage.conversations.executionCount('old')).toBe(2);
+      expect(await storage.conversations.unended('old')).toBeUndefined();
+    } finally {
+      await storage.close();
+    }
+  });
+});

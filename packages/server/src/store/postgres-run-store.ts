@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
-import { runListPage, runListStatement } from './run-list-query.js';
+import { LIST_OBJECT_ROWS, runListPage, runListStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, RUN_COLUMNS, RUNS_TABLE, toRunRecord, toRunRecordWithArtifacts, type RunRow } from './run-table.js';
 import { postgresDialect } from './sql-dialect.js';
 import { insertStatement } from './table-description.js';
@@ -120,7 +120,7 @@ export class PostgresRunStore implements RunStore {
   async list(query: RunListQuery): Promise<RunListPage> {
     const { sql, params } = runListStatement(query, postgresDialect);
     const { rows } = await this.pool.query<RunRow>(sql, params);
-    return runListPage(rows, query);
+    return runListPage(rows, query, LIST_OBJECT_ROWS);
   }
 
   /** One UPDATE guarded by the state, so of two racing transitions only one applies. */

@@ -3,7 +3,7 @@ import { openDatabase } from './sqlite-driver.js';
 import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
-import { runListPage, runListStatement } from './run-list-query.js';
+import { LIST_ARRAY_ROWS, runListPage, runListStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 import { migrateSqlite } from './sqlite-migrations.js';
@@ -74,11 +74,14 @@ export class SqliteRunStore implements RunStore {
     return info;
   }
 
-  private statement(sql: string): Database.Statement {
-    let stmt = this.statements.get(sql);
+  /** A statement prepared once per SQL text; `raw` ones (rows as arrays) are kept apart. */
+  private statement(sql: string, raw = false): Database.Statement {
+    const key = raw ? `raw:${sql}` : sql;
+    let stmt = this.statements.get(key);
     if (!stmt) {
       stmt = this.db.prepare(sql);
-      this.statements.set(sql, stmt);
+      if (raw) stmt.raw(true);
+      this.statements.set(key, stmt);
     }
     return stmt;
   }
@@ -191,7 +194,8 @@ export class SqliteRunStore implements RunStore {
 
   async list(query: RunListQuery): Promise<RunListPage> {
     const { sql, params } = runListStatement(query, sqliteDialect);
-    return runListPage(this.statement(sql).all(...params) as RunRow[], query);
+    // Raw mode: each row an array read by position, not an object of column names.
+    return runListPage(this.statement(sql, true).all(...params) as unknown[][], query, LIST_ARRAY_ROWS);
   }
 
   async transition(id: string, change: RunTransition): Promise<RunRecord | undefined> {

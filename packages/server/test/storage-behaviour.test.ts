@@ -202,6 +202,27 @@ describe.each(factories)('the $name storage', (factory) => {
     expect(await storage.runs.get('r2')).toBeUndefined();
   });
 
+  it('stores a created run\'s first event with it as event 1, none for a repeated key, and numbers later events after it', async () => {
+    const event = (version: string) => ({ data: JSON.stringify({ version }), runVersion: version });
+    await storage.runs.create(newRun('e1', { idempotencyKey: 'k', requestHash: 'h' }), event('queued'));
+    // With metadata the create takes a transaction of its own; the event is in it too.
+    await storage.runs.create(newRun('e2', { metadata: { team: 'blue' } }), event('queued-2'));
+    expect(await storage.runs.create(newRun('e3', { idempotencyKey: 'k', requestHash: 'h' }), event('other'))).toMatchObject({ kind: 'replayed' });
+    expect(await storage.events.after('e1', 0, 10)).toEqual([{ runId: 'e1', id: 1, kind: 'run', data: '{"version":"queued"}' }]);
+    expect(await storage.events.head('e1')).toEqual({ lastId: 1, outputBytes: 0, droppedThrough: 0, droppedBytes: 0, runVersion: 'queued' });
+    expect(await storage.events.after('e2', 0, 10)).toEqual([{ runId: 'e2', id: 1, kind: 'run', data: '{"version":"queued-2"}' }]);
+    expect(await storage.events.after('e3', 0, 10)).toEqual([]);
+    // The same run version again is skipped; the next one is event 2.
+    const later = await storage.events.append(
+      [
+        { runId: 'e1', kind: 'run', data: '{"version":"queued"}', bytes: 0, runVersion: 'queued' },
+        { runId: 'e1', kind: 'run', data: '{"version":"started"}', bytes: 0, runVersion: 'started' },
+      ],
+      1000,
+    );
+    expect(later.map((e) => e.id)).toEqual([2]);
+  });
+
   describe('pages', () => {
     // Ties in every sort key, upper and lower case, a non-ASCII title, the empty agent name.
     const specs = [

@@ -1,15 +1,18 @@
 import type { ServerResponse } from 'node:http';
 import type { ApiProblem } from './api-problem.js';
 
-export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
+  // Raw header pairs: no object of header names to walk per answer.
+  res.writeHead(status, [
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(Buffer.byteLength(body)),
     // Answers echo run text: no browser may sniff them into HTML.
-    'x-content-type-options': 'nosniff',
-    ...headers,
-  });
+    'x-content-type-options',
+    'nosniff',
+  ]);
   res.end(body);
 }
 

@@ -1,7 +1,8 @@
 import type { RunItem } from '@agent-runs/core/contract';
 import type { ArtifactRecord } from '../store/artifact-store.js';
 import type { RunEventKind, RunEventStore, StoredRunEvent } from '../store/run-event-store.js';
-import type { RunRecord } from '../store/run-record.js';
+import type { NewRun, RunRecord } from '../store/run-record.js';
+import type { CreatedRunEvent } from '../store/run-store.js';
 import { isStoreUnreachable } from '../store/store-unreachable.js';
 import type { RunEventSink } from './run-event-sink.js';
 import { RunEventStreams } from './run-event-streams.js';
@@ -119,6 +120,21 @@ export class RunEventLog {
     });
     this.making.add(done);
     return done;
+  }
+
+  /**
+   * A run about to be created: its first `run` event, which the store writes in the create's
+   * own transaction (one commit for both); `firstStored` hands it to the streams once stored.
+   * A run just made has no artifacts: no read of them.
+   */
+  async firstEvent(run: NewRun): Promise<CreatedRunEvent> {
+    const record: RunRecord = { ...run, seq: 0 };
+    return { data: JSON.stringify(await this.runItem(record, [])), runVersion: runVersion(record) };
+  }
+
+  /** The create stored `event` as the run's event 1. */
+  firstStored(runId: string, event: CreatedRunEvent): void {
+    this.streams.deliver([{ runId, id: 1, kind: 'run', data: event.data }]);
   }
 
   /**

@@ -9,7 +9,7 @@ import type { RunExecutor } from '../executors/run-executor.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../domain/domain-errors.js';
 import { conversationIdOf } from './conversation-id.js';
 import { invalidField, invalidInput, invalidLines } from '../domain/invalid-request-input.js';
-import { decodeAttachments, type RunOrigin, type RunRecord } from '../store/run-record.js';
+import { decodeAttachments, type NewRun, type RunOrigin, type RunRecord } from '../store/run-record.js';
 import type { RunSetupResolver } from '../catalog/resolve-run-setup.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import type { RunStore } from '../store/run-store.js';
@@ -112,7 +112,7 @@ export class RunService {
     }
     const origin = { ...resolved.origin, ...(schedule ? { schedule } : {}) };
     const now = this.clock.now();
-    const result = await this.store.create({
+    const run: NewRun = {
       id: timeOrderedId(),
       title: title?.trim() || runTitle(instruction, resolved.origin.agent_skill?.name ?? skillSpec),
       state: 'QUEUED',
@@ -138,7 +138,10 @@ export class RunService {
       request: { skill: skill || undefined, ...rest },
       idempotencyKey: idempotencyKey ?? null,
       requestHash: idempotencyKey ? requestHash(body) : null,
-    });
+    };
+    // Its QUEUED event is stored with it, in the same transaction.
+    const event = await this.events.firstEvent(run);
+    const result = await this.store.create(run, event);
     if (result.kind === 'conflict') {
       throw new ConflictError(
         `Idempotency-Key "${idempotencyKey}" was already used for a different request (run ${result.run.id}); use a new key for a new run.`,
@@ -147,8 +150,7 @@ export class RunService {
     }
     const atCapacity = result.kind === 'created' && this.queue.atCapacity;
     if (result.kind === 'created') {
-      // A run just made has no artifacts yet: its event needs no read of them.
-      this.events.runChanged(result.run, []);
+      this.events.firstStored(result.run.id, event);
       this.queue.runQueued();
     }
     const state = result.kind === 'created' ? 'QUEUED' : ((await this.store.get(result.run.id))?.state ?? result.run.state);

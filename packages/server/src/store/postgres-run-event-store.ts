@@ -3,6 +3,20 @@ import { toNumber } from './postgres-transaction.js';
 import { EMPTY_HEAD, toEvent, toHead, type EventRow, type HeadRow } from './event-row.js';
 import type { NewRunEvent, RunEventHead, RunEventStore, StoredRunEvent } from './run-event-store.js';
 
+/**
+ * `insert` (a run's INSERT … RETURNING seq, its values up to `$(at - 1)`) with the run's
+ * first event (id 1) and its log's head written by the same statement when a row was
+ * inserted; `$at` is the run id, `$(at + 1)` the event's data, `$(at + 2)` its run version.
+ * A new run has no stream on any server yet (a stream opened later reads the log), so no
+ * notification is sent.
+ */
+export function withFirstRunEvent(insert: string, at: number): string {
+  return `WITH inserted AS (${insert}),
+  first_event AS (INSERT INTO run_events (run_id, id, kind, data, bytes) SELECT $${at}::text, 1, 'run', $${at + 1}::text, 0 FROM inserted),
+  first_head AS (INSERT INTO run_event_logs (run_id, last_id, run_version) SELECT $${at}::text, 1, $${at + 2}::text FROM inserted)
+SELECT seq FROM inserted`;
+}
+
 /** How many of the newest output events one query of outputTail reads, as on SQLite. */
 const BATCH = 64;
 

@@ -1,13 +1,14 @@
 import type pg from 'pg';
 import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
-import { runListPage, runListStatement } from './run-list-query.js';
+import { LIST_OBJECT_ROWS, runListPage, runListStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, RUN_COLUMNS, RUNS_TABLE, toRunRecord, toRunRecordWithArtifacts, type RunRow } from './run-table.js';
 import { postgresDialect } from './sql-dialect.js';
 import { insertStatement } from './table-description.js';
 import { inTransaction } from './postgres-transaction.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
-import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
+import { withFirstRunEvent } from './postgres-run-event-store.js';
+import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 
 /** ON CONFLICT: a key used before inserts nothing, and the earlier run answers. */
 const INSERT_RUN = insertStatement(
@@ -15,6 +16,9 @@ const INSERT_RUN = insertStatement(
   postgresDialect,
   'ON CONFLICT (creator_uid, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING seq',
 );
+
+/** The same insert, writing the run's first event in the same statement. */
+const INSERT_RUN_WITH_EVENT = withFirstRunEvent(INSERT_RUN.sql, RUNS_TABLE.columns.filter((c) => c.write).length + 1);
 
 function created(run: NewRun, seq: string): CreateResult {
   const { request: _request, idempotencyKey: _key, requestHash: _hash, attachments: _files, ...record } = run;
@@ -30,20 +34,27 @@ export class PostgresRunStore implements RunStore {
   constructor(private readonly pool: pg.Pool) {}
 
   /**
-   * The insert, its metadata rows and attachments in one transaction; a key used before
-   * answers the earlier run. A run without metadata or attachments (most) is the insert
-   * alone, one statement and no transaction around it.
+   * The insert, its first event, its metadata rows and attachments in one transaction; a key
+   * used before answers the earlier run. A run without metadata or attachments (most) is one
+   * statement (the insert and its event) and no transaction around it.
    */
-  async create(run: NewRun): Promise<CreateResult> {
+  async create(run: NewRun, event?: CreatedRunEvent): Promise<CreateResult> {
     if (!Object.keys(run.metadata ?? {}).length && !run.attachments?.length) {
-      const inserted = await this.pool.query<{ seq: string }>({ name: 'agent-runs-insert-run', text: INSERT_RUN.sql, values: INSERT_RUN.values(run) });
+      const inserted = await this.pool.query<{ seq: string }>(
+        event
+          ? { name: 'agent-runs-insert-run-with-event', text: INSERT_RUN_WITH_EVENT, values: [...INSERT_RUN.values(run), run.id, event.data, event.runVersion] }
+          : { name: 'agent-runs-insert-run', text: INSERT_RUN.sql, values: INSERT_RUN.values(run) },
+      );
       const row = inserted.rows[0];
       // A new statement sees the run a racing create committed under the key.
       return row ? created(run, row.seq) : this.byIdempotencyKey(this.pool, run);
     }
     return inTransaction(this.pool, async (client) => {
       // ON CONFLICT waits for a create racing under the same key to commit, then inserts nothing.
-      const inserted = await client.query<{ seq: string }>(INSERT_RUN.sql, INSERT_RUN.values(run));
+      const inserted = await client.query<{ seq: string }>(
+        event ? INSERT_RUN_WITH_EVENT : INSERT_RUN.sql,
+        event ? [...INSERT_RUN.values(run), run.id, event.data, event.runVersion] : INSERT_RUN.values(run),
+      );
       const row = inserted.rows[0];
       if (!row) return this.byIdempotencyKey(client, run);
       const pairs = Object.entries(run.metadata ?? {});
@@ -109,7 +120,7 @@ export class PostgresRunStore implements RunStore {
   async list(query: RunListQuery): Promise<RunListPage> {
     const { sql, params } = runListStatement(query, postgresDialect);
     const { rows } = await this.pool.query<RunRow>(sql, params);
-    return runListPage(rows, query);
+    return runListPage(rows, query, LIST_OBJECT_ROWS);
   }
 
   /** One UPDATE guarded by the state, so of two racing transitions only one applies. */

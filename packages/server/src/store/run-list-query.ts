@@ -1,8 +1,9 @@
 import type { ListCursor } from './list-cursor.js';
 import type { RunRecord } from './run-record.js';
 import type { RunListPage, RunListQuery } from './run-store.js';
-import { RUN_COLUMNS, RUN_EXACT_FILTERS, SORT_COLUMN, toRunRecord, type RunRow } from './run-table.js';
+import { RUN_COLUMNS, RUN_EXACT_FILTERS, RUNS_TABLE, SORT_COLUMN, toRunRecord, type RunRow } from './run-table.js';
 import type { SqlDialect } from './sql-dialect.js';
+import { arrayRowReader } from './table-description.js';
 
 /** A list page's SELECT and the values it binds. */
 export interface RunListStatement {
@@ -68,15 +69,40 @@ export function runListStatement(query: RunListQuery, dialect: SqlDialect): RunL
   return { sql, params };
 }
 
+/** Where each column of a list page's SELECT is in a row read as an array (better-sqlite3's raw mode). */
+const LIST_POSITIONS: ReadonlyMap<string, number> = new Map(
+  [...RUN_COLUMNS.split(', '), 'config_name'].map((name, position) => [name, position]),
+);
+
+/** How a driver's rows of `runListStatement` are read: as records, and one column's value. */
+export interface ListRowReader<R> {
+  record(row: R): RunRecord;
+  column(row: R, name: string): unknown;
+}
+
+/** Rows as objects of column names (PostgreSQL, or better-sqlite3 by default). */
+export const LIST_OBJECT_ROWS: ListRowReader<RunRow> = { record: toRunRecord, column: (row, name) => row[name] };
+
+/** Rows as arrays in SELECT order (better-sqlite3's raw mode): no object of 33 names per row. */
+export const LIST_ARRAY_ROWS: ListRowReader<readonly unknown[]> = {
+  record: arrayRowReader(RUNS_TABLE),
+  column: (row, name) => row[LIST_POSITIONS.get(name)!],
+};
+
 /** The page the rows of `runListStatement` make: at most `limit` runs, and a cursor when more follow. */
-export function runListPage(rows: readonly RunRow[], query: RunListQuery): RunListPage {
+export function runListPage<R>(rows: readonly R[], query: RunListQuery, reader: ListRowReader<R>): RunListPage {
   const more = rows.length > query.limit;
   const page = more ? rows.slice(0, query.limit) : rows;
   const last = page[page.length - 1];
   const next: ListCursor | undefined =
     more && last
-      ? { sortBy: query.sortBy, sortOrder: query.sortOrder, value: String(last[SORT_COLUMN[query.sortBy]]), seq: Number(last['seq']) }
+      ? {
+          sortBy: query.sortBy,
+          sortOrder: query.sortOrder,
+          value: String(reader.column(last, SORT_COLUMN[query.sortBy])),
+          seq: Number(reader.column(last, 'seq')),
+        }
       : undefined;
-  const runs: RunRecord[] = page.map(toRunRecord);
+  const runs: RunRecord[] = page.map((row) => reader.record(row));
   return { runs, ...(next ? { next } : {}) };
 }

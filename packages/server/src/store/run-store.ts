@@ -43,6 +43,15 @@ export interface RunTransition {
   statusMessage?: RunStatusMessage | null;
 }
 
+/**
+ * A new run's first event (its `run` event as created), stored in the create's own
+ * transaction: numbered 1 in the run's event log, with the run version it shows.
+ */
+export interface CreatedRunEvent {
+  data: string;
+  runVersion: string;
+}
+
 export type CreateResult =
   | { kind: 'created'; run: RunRecord }
   | { kind: 'replayed'; run: RunRecord }
@@ -53,8 +62,11 @@ export type CreateResult =
  * database can by implementing these few methods (asynchronous, so a network database fits).
  */
 export interface RunStore {
-  /** Inserts a run, or answers with the run an earlier create under the same idempotency key made. */
-  create(run: NewRun): Promise<CreateResult>;
+  /**
+   * Inserts a run (and `event`, its first event, in the same transaction), or answers with
+   * the run an earlier create under the same idempotency key made (no event stored then).
+   */
+  create(run: NewRun, event?: CreatedRunEvent): Promise<CreateResult>;
   get(id: string): Promise<RunRecord | undefined>;
   getBySession(sessionId: string): Promise<RunRecord | undefined>;
   /** The files given with the run's prompt, in the order given. */

@@ -1,6 +1,20 @@
 import type Database from 'better-sqlite3';
 import { EMPTY_HEAD, toEvent, toHead, type EventRow, type HeadRow } from './event-row.js';
 import type { NewRunEvent, RunEventHead, RunEventStore, StoredRunEvent } from './run-event-store.js';
+import type { CreatedRunEvent } from './run-store.js';
+
+/**
+ * Writes a new run's first event (id 1) and its log's head, inside the create's transaction:
+ * the run and its QUEUED event take one commit. A run id is new, so nothing is there to number after.
+ */
+export function sqliteFirstRunEvent(db: Database.Database): (runId: string, event: CreatedRunEvent) => void {
+  const insert = db.prepare("INSERT INTO run_events (run_id, id, kind, data, bytes) VALUES (?, 1, 'run', ?, 0)");
+  const head = db.prepare('INSERT INTO run_event_logs (run_id, last_id, run_version) VALUES (?, 1, ?)');
+  return (runId, event) => {
+    insert.run(runId, event.data);
+    head.run(runId, event.runVersion);
+  };
+}
 
 /**
  * The event log in the run store's SQLite database (tables of migration 5). Calls are

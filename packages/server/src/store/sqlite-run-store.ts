@@ -3,11 +3,12 @@ import { openDatabase } from './sqlite-driver.js';
 import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
-import { runListPage, runListStatement } from './run-list-query.js';
+import { LIST_ARRAY_ROWS, runListPage, runListStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
-import type { CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
+import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 import { SqliteRunAttachments } from './sqlite-run-attachments.js';
+import { sqliteFirstRunEvent } from './sqlite-run-event-store.js';
 import { SqliteRunMetadata } from './sqlite-run-metadata.js';
 import { sqliteDialect } from './sql-dialect.js';
 import { sqliteOrFail } from './sqlite-or-fail.js';
@@ -23,18 +24,24 @@ function readRunWithArtifacts(row: unknown[]): RunRecord {
   return run;
 }
 
+interface PendingCreate {
+  run: NewRun;
+  event: CreatedRunEvent | undefined;
+}
+
 /** SQLite storage: a file in WAL mode, or `:memory:` for tests. */
 export class SqliteRunStore implements RunStore {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly insertRun: Database.Statement;
-  private readonly insertOne: (run: NewRun) => Database.RunResult;
+  private readonly insertOne: (run: NewRun, event: CreatedRunEvent | undefined) => Database.RunResult;
+  private readonly insertFirstEvent: (runId: string, event: CreatedRunEvent) => void;
   private readonly byId: Database.Statement;
   private readonly bySession: Database.Statement;
   private readonly metadata: SqliteRunMetadata;
   private readonly attachments: SqliteRunAttachments;
-  private readonly createBatch: (runs: NewRun[]) => CreateResult[];
-  private readonly pendingCreates: { run: NewRun; resolve: (r: CreateResult) => void; reject: (e: Error) => void }[] = [];
+  private readonly createBatch: (creates: PendingCreate[]) => CreateResult[];
+  private readonly pendingCreates: (PendingCreate & { resolve: (r: CreateResult) => void; reject: (e: Error) => void })[] = [];
 
   constructor(filename: string) {
     this.db = openDatabase(filename);
@@ -51,25 +58,30 @@ export class SqliteRunStore implements RunStore {
     this.insertRun = this.db.prepare(sqliteOrFail(INSERT_RUN.sql));
     this.metadata = new SqliteRunMetadata(this.db);
     this.attachments = new SqliteRunAttachments(this.db);
-    this.insertOne = this.db.transaction((run: NewRun) => this.insertNow(run));
-    this.createBatch = this.db.transaction((runs: NewRun[]) => runs.map((run) => this.createInBatch(run)));
+    this.insertFirstEvent = sqliteFirstRunEvent(this.db);
+    this.insertOne = this.db.transaction((run: NewRun, event: CreatedRunEvent | undefined) => this.insertNow(run, event));
+    this.createBatch = this.db.transaction((creates: PendingCreate[]) => creates.map(({ run, event }) => this.createInBatch(run, event)));
     this.byId = this.db.prepare(`SELECT ${COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE id = ?`).raw(true);
     this.bySession = this.db.prepare(`SELECT ${COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE session_id = ?`).raw(true);
   }
 
-  /** The run's row, metadata and attachments; inside a transaction. */
-  private insertNow(run: NewRun): Database.RunResult {
+  /** The run's row, metadata, attachments and first event; inside a transaction. */
+  private insertNow(run: NewRun, event?: CreatedRunEvent): Database.RunResult {
     const info = this.insertRun.run(INSERT_RUN.values(run));
     this.metadata.add(run.id, run.metadata);
     this.attachments.add(run.id, run.attachments);
+    if (event) this.insertFirstEvent(run.id, event);
     return info;
   }
 
-  private statement(sql: string): Database.Statement {
-    let stmt = this.statements.get(sql);
+  /** A statement prepared once per SQL text; `raw` ones (rows as arrays) are kept apart. */
+  private statement(sql: string, raw = false): Database.Statement {
+    const key = raw ? `raw:${sql}` : sql;
+    let stmt = this.statements.get(key);
     if (!stmt) {
       stmt = this.db.prepare(sql);
-      this.statements.set(sql, stmt);
+      if (raw) stmt.raw(true);
+      this.statements.set(key, stmt);
     }
     return stmt;
   }
@@ -78,9 +90,9 @@ export class SqliteRunStore implements RunStore {
    * Creates that arrive together are written in one transaction (group commit): one WAL
    * commit for many runs, and each caller is answered only once its run is stored.
    */
-  create(run: NewRun): Promise<CreateResult> {
+  create(run: NewRun, event?: CreatedRunEvent): Promise<CreateResult> {
     return new Promise((resolve, reject) => {
-      this.pendingCreates.push({ run, resolve, reject });
+      this.pendingCreates.push({ run, event, resolve, reject });
       if (this.pendingCreates.length === 1) setImmediate(() => this.flushCreates());
     });
   }
@@ -89,12 +101,12 @@ export class SqliteRunStore implements RunStore {
     const batch = this.pendingCreates.splice(0);
     let results: CreateResult[];
     try {
-      results = this.createBatch(batch.map(({ run }) => run));
+      results = this.createBatch(batch);
     } catch {
       // One bad row must not fail its neighbours: write them one by one instead.
-      for (const { run, resolve, reject } of batch) {
+      for (const { run, event, resolve, reject } of batch) {
         try {
-          resolve(this.createNow(run));
+          resolve(this.createNow(run, event));
         } catch (error) {
           reject(error as Error);
         }
@@ -104,11 +116,11 @@ export class SqliteRunStore implements RunStore {
     batch.forEach(({ resolve }, i) => resolve(results[i]!));
   }
 
-  private createNow(run: NewRun): CreateResult {
+  private createNow(run: NewRun, event: CreatedRunEvent | undefined): CreateResult {
     const earlier = this.byIdempotencyKey(run);
     if (earlier) return earlier;
     try {
-      return created(run, this.insertOne(run));
+      return created(run, this.insertOne(run, event));
     } catch (error) {
       const raced = this.racedOn(run, error);
       if (raced) return raced;
@@ -122,7 +134,7 @@ export class SqliteRunStore implements RunStore {
    * constraint writes nothing, so only an error after it (which fails the whole batch, then
    * retried run by run) could leave part of a run behind.
    */
-  private createInBatch(run: NewRun): CreateResult {
+  private createInBatch(run: NewRun, event: CreatedRunEvent | undefined): CreateResult {
     const earlier = this.byIdempotencyKey(run);
     if (earlier) return earlier;
     let info: Database.RunResult;
@@ -135,6 +147,7 @@ export class SqliteRunStore implements RunStore {
     }
     this.metadata.add(run.id, run.metadata);
     this.attachments.add(run.id, run.attachments);
+    if (event) this.insertFirstEvent(run.id, event);
     return created(run, info);
   }
 
@@ -181,7 +194,8 @@ export class SqliteRunStore implements RunStore {
 
   async list(query: RunListQuery): Promise<RunListPage> {
     const { sql, params } = runListStatement(query, sqliteDialect);
-    return runListPage(this.statement(sql).all(...params) as RunRow[], query);
+    // Raw mode: each row an array read by position, not an object of column names.
+    return runListPage(this.statement(sql, true).all(...params) as unknown[][], query, LIST_ARRAY_ROWS);
   }
 
   async transition(id: string, change: RunTransition): Promise<RunRecord | undefined> {

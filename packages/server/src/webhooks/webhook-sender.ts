@@ -21,10 +21,12 @@ export interface SendOptions {
 
 /**
  * Connections kept open between attempts to the same receiver (a burst of events costs no
- * handshake each); an idle one is closed after a few seconds, before most servers drop it.
- * Each new connection resolves and checks its address again (guardedLookup).
+ * handshake each), at most 32 to one receiver, all of them kept when idle (fewer would close
+ * and reopen connections all through a burst); an idle one is closed after a few seconds,
+ * before most servers drop it. Each new connection resolves and checks its address again (guardedLookup).
  */
-const KEEP_ALIVE = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 4000, scheduling: 'lifo' as const };
+const PER_RECEIVER = 32;
+const KEEP_ALIVE = { keepAlive: true, maxSockets: PER_RECEIVER, maxFreeSockets: PER_RECEIVER, timeout: 4000, scheduling: 'lifo' as const };
 // Apart by whether private addresses are allowed, so a connection one server opened is never reused by a stricter one.
 const AGENTS = {
   strict: { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStorage } from '../../src/store/open-postgres-storage.js';
 import { openSqliteStorage } from '../../src/store/open-sqlite-storage.js';
-import type { NewRun } from '../../src/store/run-store.js';
+import type { NewRun } from '../../src/store/run-record.js';
 import type { Storage } from '../../src/store/storage.js';
 import type { WebhookSubscriptionRecord } from '../../src/store/webhook-store.js';
 import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../../../../test/support/postgres.js';

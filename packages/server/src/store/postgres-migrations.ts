@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { addedColumnSteps } from './added-columns.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { postgresDialect } from './sql-dialect.js';
-import { POSTGRES_WEBHOOKS } from './webhook-schema.js';
+import { POSTGRES_WEBHOOK_TRIGGERS_BY_TYPE, POSTGRES_WEBHOOKS } from './webhook-schema.js';
 
 /**
  * One step of the PostgreSQL schema. Steps run in order, once each, each in a transaction;
@@ -260,6 +260,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   // Then the columns marked `added` in the table descriptions, one step each (a step written
   // by hand later comes after all of them and is numbered past them).
   ...addedColumnSteps(postgresDialect, 3),
+  { version: 4 + addedColumnSteps(postgresDialect, 3).length, name: 'webhook triggers by event type', sql: POSTGRES_WEBHOOK_TRIGGERS_BY_TYPE },
 ];
 
 const CREATE_VERSIONS = `CREATE TABLE IF NOT EXISTS schema_migrations (

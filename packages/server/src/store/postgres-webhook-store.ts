@@ -4,9 +4,9 @@ import { postgresDialect } from './sql-dialect.js';
 import { toDelivery, toOutboxEvent, toSubscription, subscriptionValues } from './webhook-rows.js';
 import { deliveryValues, numbered, WEBHOOK_SQL } from './webhook-statements.js';
 import type {
-  DeliveryAttempt,
   NewWebhookDelivery,
   OutboxEvent,
+  RecordedAttempt,
   WebhookDeliveryRecord,
   WebhookStore,
   WebhookSubscriptionRecord,
@@ -18,6 +18,23 @@ const SQL = Object.fromEntries(
   Object.entries(WEBHOOK_SQL).map(([name, sql]) => [name, typeof sql === 'string' ? numbered(sql) : '']),
 ) as Record<Exclude<keyof typeof WEBHOOK_SQL, 'claim'>, string>;
 const CLAIM = numbered(WEBHOOK_SQL.claim('FOR UPDATE SKIP LOCKED'));
+// Many rows in one statement, a column an array each: one round trip however many.
+const INSERT_DELIVERIES = `INSERT INTO webhook_deliveries
+    (id, subscription_id, event_seq, event_type, order_key, payload, status, attempts, next_attempt_at, created_at, created_ms)
+  SELECT id, subscription_id, event_seq, event_type, order_key, payload, 'pending', 0, next_attempt_at, created_at, created_ms
+  FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::bigint[])
+    AS d(id, subscription_id, event_seq, event_type, order_key, payload, next_attempt_at, created_at, created_ms)
+  ON CONFLICT (id) DO NOTHING`;
+const RECORD_ATTEMPTS = `UPDATE webhook_deliveries d SET status = a.status, attempts = d.attempts + 1, next_attempt_at = a.next_attempt_at,
+    last_attempt_at = a.at, last_status = a.last_status, last_response = a.last_response, last_error = a.last_error,
+    lease_owner = NULL, lease_expires_at = NULL
+  FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::text[], $7::text[])
+    AS a(seq, status, next_attempt_at, at, last_status, last_response, last_error)
+  WHERE d.seq = a.seq AND d.lease_owner = $8
+  RETURNING d.seq`;
+
+/** Rows as one array per column. */
+const columns = (rows: readonly unknown[][], width: number): unknown[][] => Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
 
 /** Webhooks in PostgreSQL, shared by every server of the database. */
 export class PostgresWebhookStore implements WebhookStore {
@@ -58,7 +75,7 @@ export class PostgresWebhookStore implements WebhookStore {
 
   async fanOut(events: readonly number[], deliveries: readonly NewWebhookDelivery[]): Promise<void> {
     await inTransaction(this.pool, async (client) => {
-      for (const delivery of deliveries) await client.query(SQL.insertDelivery, deliveryValues(delivery));
+      if (deliveries.length) await client.query(INSERT_DELIVERIES, columns(deliveries.map(deliveryValues), 9));
       if (events.length) await client.query('DELETE FROM webhook_outbox WHERE seq = ANY($1::bigint[])', [[...events]]);
     });
   }
@@ -72,9 +89,11 @@ export class PostgresWebhookStore implements WebhookStore {
     return rows.map(toDelivery).sort((a, b) => a.eventSeq - b.eventSeq);
   }
 
-  async recordAttempt(seq: number, owner: string, a: DeliveryAttempt): Promise<boolean> {
-    const result = await this.pool.query(SQL.recordAttempt, [a.status, a.nextAttemptAt, a.at, a.responseStatus, a.responseBody, a.error, seq, owner]);
-    return (result.rowCount ?? 0) > 0;
+  async recordAttempts(owner: string, attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
+    if (attempts.length === 0) return [];
+    const rows = attempts.map((a) => [a.seq, a.status, a.nextAttemptAt, a.at, a.responseStatus, a.responseBody, a.error]);
+    const recorded = new Set((await this.rows(RECORD_ATTEMPTS, [...columns(rows, 7), owner])).map((row) => Number(row['seq'])));
+    return attempts.map((a) => recorded.has(a.seq));
   }
 
   async deliveries(subscriptionId: string, limit: number, beforeSeq = Number.MAX_SAFE_INTEGER): Promise<WebhookDeliveryRecord[]> {

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { addedColumnSteps } from './added-columns.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { sqliteDialect } from './sql-dialect.js';
-import { SQLITE_WEBHOOKS } from './webhook-schema.js';
+import { SQLITE_WEBHOOK_TRIGGERS_BY_TYPE, SQLITE_WEBHOOKS } from './webhook-schema.js';
 
 /**
  * One step of the SQLite schema. Steps run in order, once each, inside a transaction;
@@ -209,6 +209,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   // Then the columns marked `added` in the table descriptions, one step each (a step written
   // by hand later comes after all of them and is numbered past them).
   ...addedColumnSteps(sqliteDialect, 7),
+  { version: 8 + addedColumnSteps(sqliteDialect, 7).length, name: 'webhook triggers by event type', sql: SQLITE_WEBHOOK_TRIGGERS_BY_TYPE },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -3,9 +3,9 @@ import { sqliteDialect } from './sql-dialect.js';
 import { toDelivery, toOutboxEvent, toSubscription, subscriptionValues } from './webhook-rows.js';
 import { deliveryValues, WEBHOOK_SQL as SQL } from './webhook-statements.js';
 import type {
-  DeliveryAttempt,
   NewWebhookDelivery,
   OutboxEvent,
+  RecordedAttempt,
   WebhookDeliveryRecord,
   WebhookStore,
   WebhookSubscriptionRecord,
@@ -18,12 +18,16 @@ export class SqliteWebhookStore implements WebhookStore {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly fanOutNow: (events: readonly number[], deliveries: readonly NewWebhookDelivery[]) => void;
   private readonly deleteNow: (id: string) => boolean;
+  private readonly recordNow: (owner: string, attempts: readonly RecordedAttempt[]) => boolean[];
 
   constructor(private readonly db: Database.Database) {
     this.fanOutNow = db.transaction((events: readonly number[], deliveries: readonly NewWebhookDelivery[]) => {
       for (const delivery of deliveries) this.statement(SQL.insertDelivery).run(...deliveryValues(delivery));
       for (const seq of events) this.statement(SQL.deleteOutbox).run(seq);
     });
+    this.recordNow = db.transaction((owner: string, attempts: readonly RecordedAttempt[]) =>
+      attempts.map((a) => this.statement(SQL.recordAttempt).run(a.status, a.nextAttemptAt, a.at, a.responseStatus, a.responseBody, a.error, a.seq, owner).changes > 0),
+    );
     this.deleteNow = db.transaction((id: string) => {
       this.statement(SQL.deleteDeliveriesOf).run(id);
       return this.statement(SQL.deleteSubscription).run(id).changes > 0;
@@ -74,8 +78,8 @@ export class SqliteWebhookStore implements WebhookStore {
     return rows.map(toDelivery).sort((a, b) => a.eventSeq - b.eventSeq);
   }
 
-  async recordAttempt(seq: number, owner: string, a: DeliveryAttempt): Promise<boolean> {
-    return this.statement(SQL.recordAttempt).run(a.status, a.nextAttemptAt, a.at, a.responseStatus, a.responseBody, a.error, seq, owner).changes > 0;
+  async recordAttempts(owner: string, attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
+    return this.recordNow(owner, attempts);
   }
 
   async deliveries(subscriptionId: string, limit: number, beforeSeq = Number.MAX_SAFE_INTEGER): Promise<WebhookDeliveryRecord[]> {

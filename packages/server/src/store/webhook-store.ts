@@ -67,6 +67,11 @@ export interface DeliveryAttempt {
   error: string | null;
 }
 
+/** An attempt of the delivery numbered `seq`. */
+export interface RecordedAttempt extends DeliveryAttempt {
+  seq: number;
+}
+
 /**
  * Subscriptions, the outbox the database fills, and the deliveries made from it. Several
  * servers may share it (PostgreSQL): a delivery is leased by one at a time, and a lease
@@ -91,8 +96,11 @@ export interface WebhookStore {
    * pending one of its order key, to `owner` until `now + leaseMs`.
    */
   claim(owner: string, now: number, leaseMs: number, limit: number): Promise<WebhookDeliveryRecord[]>;
-  /** Records an attempt of a delivery `owner` holds the lease of; false when the lease was lost. */
-  recordAttempt(seq: number, owner: string, attempt: DeliveryAttempt): Promise<boolean>;
+  /**
+   * Records attempts of deliveries `owner` holds the leases of, in one transaction; for each,
+   * in the order given, false when its lease was lost.
+   */
+  recordAttempts(owner: string, attempts: readonly RecordedAttempt[]): Promise<boolean[]>;
   /** The subscription's deliveries, newest first, before `beforeSeq` when given. */
   deliveries(subscriptionId: string, limit: number, beforeSeq?: number): Promise<WebhookDeliveryRecord[]>;
   getDelivery(id: string): Promise<WebhookDeliveryRecord | undefined>;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { NewWebhookDelivery, WebhookDeliveryRecord, WebhookStore, WebhookSubscriptionRecord } from '../store/webhook-store.js';
+import type { NewWebhookDelivery, RecordedAttempt, WebhookDeliveryRecord, WebhookStore, WebhookSubscriptionRecord } from '../store/webhook-store.js';
 import { subjectOf, type EventSubjectSources } from './event-subjects.js';
 import { nextDelayMs, parseRetryAfter } from './retry-schedule.js';
 import { eventTypesOf, payloadOf, wants } from './webhook-events.js';
@@ -25,8 +25,8 @@ export interface WebhookDispatcherOptions {
   log: (line: string) => void;
 }
 
-/** Events turned into deliveries per transaction. */
-const FAN_OUT_BATCH = 500;
+/** Events turned into deliveries per transaction; a fuller outbox goes on at once in the next tick, after the claims. */
+const FAN_OUT_BATCH = 200;
 /** Finished deliveries are kept this long for the delivery log. */
 const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
 /** How often the list of subscriptions is read again while none is enabled. */
@@ -53,6 +53,9 @@ export class WebhookDispatcher {
   private stopped = true;
   private readonly inFlight = new Map<number, Promise<void>>();
   private enabled: WebhookSubscriptionRecord[] = [];
+  /** Attempts made and not yet recorded: recorded together, in one transaction. */
+  private toRecord: { attempt: RecordedAttempt; settle: (error?: unknown) => void }[] = [];
+  private recording = false;
   private subscriptionsReadAt = 0;
   private prunedAt = 0;
 
@@ -126,51 +129,57 @@ export class WebhookDispatcher {
     await this.readSubscriptions();
   }
 
+  /** Every subscription, enabled or not; keeps the enabled ones. */
   private async readSubscriptions(): Promise<WebhookSubscriptionRecord[]> {
     const readAt = Date.now();
-    this.enabled = (await this.options.store.listSubscriptions()).filter((s) => s.enabled);
+    const all = await this.options.store.listSubscriptions();
+    this.enabled = all.filter((s) => s.enabled);
     this.subscriptionsReadAt = readAt;
-    return this.enabled;
+    return all;
   }
 
-  /** Makes the deliveries of the events waiting in the outbox, oldest first. */
+  /** Makes the deliveries of the oldest events waiting in the outbox; asks for the next tick at once when more wait. */
   private async fanOut(): Promise<void> {
     const { store, sources, sharedRuns } = this.options;
-    for (;;) {
-      const events = await store.outbox(FAN_OUT_BATCH);
-      if (events.length === 0) return;
-      // Read after the events: every subscription committed before one of them is seen (a
-      // list read earlier, here or on another server, may predate a subscription and lose its event).
-      const subscriptions = await this.readSubscriptions();
-      const deliveries: NewWebhookDelivery[] = [];
-      const now = Date.now();
-      for (const event of events) {
-        const types = eventTypesOf(event);
-        if (!subscriptions.some((s) => types.some((t) => s.eventTypes.includes(t)))) continue;
-        const subject = await subjectOf(event, sources);
-        for (const type of types) {
-          for (const subscription of subscriptions) {
-            if (!wants(subscription, type, event, subject, sharedRuns)) continue;
-            deliveries.push({
-              id: messageId(event.seq, subscription.id, type),
-              subscriptionId: subscription.id,
-              // Two types of one event keep their order: the change, then the ending.
-              eventSeq: event.seq * 2 + (type === types[0] ? 0 : 1),
-              eventType: type,
-              orderKey: event.runId ?? `schedule:${event.subjectId ?? ''}`,
-              payload: payloadOf(type, event, subject, subscription.thin),
-              nextAttemptAt: now,
-              createdAt: new Date(now).toISOString(),
-            });
-          }
+    const events = await store.outbox(FAN_OUT_BATCH);
+    if (events.length === 0) return;
+    // Read after the events: every subscription committed before one of them is seen (a
+    // list read earlier, here or on another server, may predate a subscription and lose its event).
+    await this.readSubscriptions();
+    const subscriptions = this.enabled;
+    const deliveries: NewWebhookDelivery[] = [];
+    const now = Date.now();
+    for (const event of events) {
+      const types = eventTypesOf(event);
+      if (!subscriptions.some((s) => types.some((t) => s.eventTypes.includes(t)))) continue;
+      const subject = await subjectOf(event, sources);
+      // One body per type and mode, shared by every subscription that gets it.
+      const payloads = new Map<string, string>();
+      for (const type of types) {
+        for (const subscription of subscriptions) {
+          if (!wants(subscription, type, event, subject, sharedRuns)) continue;
+          const key = `${type}/${subscription.thin}`;
+          let payload = payloads.get(key);
+          if (payload === undefined) payloads.set(key, (payload = payloadOf(type, event, subject, subscription.thin)));
+          deliveries.push({
+            id: messageId(event.seq, subscription.id, type),
+            subscriptionId: subscription.id,
+            // Two types of one event keep their order: the change, then the ending.
+            eventSeq: event.seq * 2 + (type === types[0] ? 0 : 1),
+            eventType: type,
+            orderKey: event.runId ?? `schedule:${event.subjectId ?? ''}`,
+            payload,
+            nextAttemptAt: now,
+            createdAt: new Date(now).toISOString(),
+          });
         }
       }
-      await store.fanOut(
-        events.map((e) => e.seq),
-        deliveries,
-      );
-      if (events.length < FAN_OUT_BATCH) return;
     }
+    await store.fanOut(
+      events.map((e) => e.seq),
+      deliveries,
+    );
+    if (events.length === FAN_OUT_BATCH) this.again = true;
   }
 
   private async claimAndSend(): Promise<void> {
@@ -178,8 +187,11 @@ export class WebhookDispatcher {
     if (free <= 0) return;
     const now = Date.now();
     const claimed = await this.options.store.claim(this.options.owner, now, this.options.leaseMs, free);
+    if (claimed.length === 0) return;
+    // Read once per claim, after it: a secret rotated a moment ago (here or on another server) signs them.
+    const subscriptions = new Map((await this.readSubscriptions()).map((s) => [s.id, s]));
     for (const delivery of claimed) {
-      const attempt = this.attempt(delivery).finally(() => {
+      const attempt = this.attempt(delivery, subscriptions.get(delivery.subscriptionId)).finally(() => {
         this.inFlight.delete(delivery.seq);
         // The next delivery of the same run may be due now; claims are gathered while most slots are busy.
         if (!this.stopped && (this.inFlight.size === 0 || this.inFlight.size <= this.options.concurrency / 2)) this.soon();
@@ -188,11 +200,9 @@ export class WebhookDispatcher {
     }
   }
 
-  private async attempt(delivery: WebhookDeliveryRecord): Promise<void> {
-    const { store, owner, log } = this.options;
+  private async attempt(delivery: WebhookDeliveryRecord, subscription: WebhookSubscriptionRecord | undefined): Promise<void> {
+    const { log } = this.options;
     try {
-      // Read at each attempt: a secret rotated a moment ago (here or on another server) signs it.
-      const subscription = await store.getSubscription(delivery.subscriptionId);
       if (!subscription) return;
       const now = Date.now();
       const timestamp = Math.floor(now / 1000);
@@ -211,7 +221,8 @@ export class WebhookDispatcher {
       const gone = result.status === 410;
       const attempts = delivery.attempts + 1;
       const delay = ok || gone ? undefined : nextDelayMs(attempts, this.options.retryDelaysMs, parseRetryAfter(result.retryAfter, at.getTime()));
-      await store.recordAttempt(delivery.seq, owner, {
+      await this.record({
+        seq: delivery.seq,
         status: ok ? 'delivered' : delay === undefined ? 'failed' : 'pending',
         nextAttemptAt: delay === undefined ? null : at.getTime() + delay,
         at: at.toISOString(),
@@ -223,6 +234,34 @@ export class WebhookDispatcher {
     } catch (error) {
       log(`Webhook delivery ${delivery.id} could not be attempted: ${(error as Error).message}`);
     }
+  }
+
+  /** Records an attempt with the others made meanwhile, in one transaction; settles once it is stored (or could not be). */
+  private record(attempt: RecordedAttempt): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.toRecord.push({ attempt, settle: (error) => (error === undefined ? resolve() : reject(error as Error)) });
+      if (this.recording) return;
+      this.recording = true;
+      // After the answers already in: they join this batch.
+      setImmediate(() => void this.recordBatches());
+    });
+  }
+
+  private async recordBatches(): Promise<void> {
+    while (this.toRecord.length) {
+      const batch = this.toRecord.splice(0);
+      try {
+        // A lease lost (ran out, taken over) is not an error: the other holder records its own attempt.
+        await this.options.store.recordAttempts(
+          this.options.owner,
+          batch.map((b) => b.attempt),
+        );
+        for (const b of batch) b.settle();
+      } catch (error) {
+        for (const b of batch) b.settle(error ?? new Error('The attempt could not be recorded.'));
+      }
+    }
+    this.recording = false;
   }
 
   /** A 410 says the receiver is gone for good: the subscription stops until its owner enables it again. */

@@ -1,7 +1,6 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
+import { Agent, errors } from 'undici';
 import { hostOf, isPrivateAddress, resolveHost, UnsafeWebhookUrlError } from './address-safety.js';
 
 /** What a receiver answered, or why no answer came. */
@@ -19,17 +18,8 @@ export interface SendOptions {
   maxResponseBytes: number;
 }
 
-/**
- * Connections kept open between attempts to the same receiver (a burst of events costs no
- * handshake each); an idle one is closed after a few seconds, before most servers drop it.
- * Each new connection resolves and checks its address again (guardedLookup).
- */
-const KEEP_ALIVE = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 4000, scheduling: 'lifo' as const };
-// Apart by whether private addresses are allowed, so a connection one server opened is never reused by a stricter one.
-const AGENTS = {
-  strict: { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) },
-  open: { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) },
-};
+/** Connections to one receiver at most, kept open between attempts. */
+const PER_RECEIVER = 32;
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -56,69 +46,73 @@ function guardedLookup(allowPrivate: boolean) {
   };
 }
 
-/** Reads at most `max` bytes of the body, then lets the rest go. */
-function readBounded(response: IncomingMessage, max: number): Promise<string> {
-  return new Promise((resolve) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    const done = () => resolve(Buffer.concat(parts).toString('utf8'));
-    response.on('data', (chunk: Buffer) => {
-      if (size < max) parts.push(chunk.subarray(0, max - size));
-      size += chunk.length;
-      if (size >= max) {
-        response.destroy();
-        done();
-      }
-    });
-    response.on('end', done);
-    response.on('error', done);
-    response.on('close', done);
+/**
+ * Connections kept open between attempts to the same receiver (a burst of events costs no
+ * handshake each), at most PER_RECEIVER to one; an idle one is closed after a few seconds,
+ * before most servers drop it. Each new connection resolves and checks its address again
+ * (guardedLookup). undici's client: less work per request than node:http's, and it follows no redirect.
+ */
+const agentFor = (allowPrivate: boolean) =>
+  new Agent({
+    connections: PER_RECEIVER,
+    keepAliveTimeout: 4000,
+    keepAliveMaxTimeout: 4000,
+    connect: { lookup: guardedLookup(allowPrivate) as never },
   });
+// Apart by whether private addresses are allowed, so a connection one server opened is never reused by a stricter one.
+const AGENTS = { strict: agentFor(false), open: agentFor(true) };
+
+/** Reads at most `max` bytes of the body, then lets the rest go (closing the connection). */
+async function readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown }, max: number): Promise<string> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size < max) parts.push(chunk.subarray(0, max - size));
+    size += chunk.length;
+    if (size >= max) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(parts).toString('utf8');
 }
 
 /**
  * POSTs one signed webhook: one attempt, no redirect followed (a 3xx is a failure), within
  * `timeoutMs` from connecting to the end of the answer, reading at most `maxResponseBytes`.
  */
-export function sendWebhook(target: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
-  return new Promise((resolve) => {
-    let url: URL;
-    try {
-      url = new URL(target);
-    } catch {
-      resolve({ status: null, body: null, retryAfter: undefined, error: 'The URL is not valid.' });
-      return;
-    }
-    const host = hostOf(url);
-    if (!options.allowPrivate && (url.protocol !== 'https:' || (isIP(host) && isPrivateAddress(host)))) {
-      resolve({ status: null, body: null, retryAfter: undefined, error: `Refused: ${url.protocol !== 'https:' ? 'not https' : `${host} is a private address`}.` });
-      return;
-    }
-    let settled = false;
-    const finish = (result: SendResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const secure = url.protocol === 'https:';
-    const send = secure ? httpsRequest : httpRequest;
-    const req = send(url, {
+export async function sendWebhook(target: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return { status: null, body: null, retryAfter: undefined, error: 'The URL is not valid.' };
+  }
+  const host = hostOf(url);
+  if (!options.allowPrivate && (url.protocol !== 'https:' || (isIP(host) && isPrivateAddress(host)))) {
+    return { status: null, body: null, retryAfter: undefined, error: `Refused: ${url.protocol !== 'https:' ? 'not https' : `${host} is a private address`}.` };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { status: null, body: null, retryAfter: undefined, error: 'The URL is not http(s).' };
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
+  try {
+    const response = await AGENTS[options.allowPrivate ? 'open' : 'strict'].request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
       method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'agent-runs-webhooks' },
-      lookup: guardedLookup(options.allowPrivate) as never,
-      agent: AGENTS[options.allowPrivate ? 'open' : 'strict'][secure ? 'https' : 'http'],
+      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'agent-runs-webhooks' },
+      body,
+      signal: timeout.signal,
     });
-    const timer = setTimeout(() => {
-      req.destroy(new Error(`No answer within ${options.timeoutMs / 1000} s.`));
-    }, options.timeoutMs);
-    req.on('response', (response) => {
-      void readBounded(response, options.maxResponseBytes).then((text) => {
-        const retryAfter = response.headers['retry-after'];
-        finish({ status: response.statusCode ?? null, body: text, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, error: null });
-      });
-    });
-    req.on('error', (error) => finish({ status: null, body: null, retryAfter: undefined, error: error.message }));
-    req.end(body);
-  });
+    const text = await readBounded(response.body, options.maxResponseBytes);
+    const retryAfter = response.headers['retry-after'];
+    return { status: response.statusCode, body: text, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, error: null };
+  } catch (error) {
+    if (timeout.signal.aborted) return { status: null, body: null, retryAfter: undefined, error: `No answer within ${options.timeoutMs / 1000} s.` };
+    // undici wraps some socket errors; the cause names what went wrong (a refused address among them).
+    const cause = error instanceof errors.UndiciError && error.cause instanceof Error ? error.cause : error;
+    return { status: null, body: null, retryAfter: undefined, error: (cause as Error).message };
+  } finally {
+    clearTimeout(timer);
+  }
 }

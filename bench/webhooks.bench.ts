@@ -113,12 +113,14 @@ export default async function webhooksBench(): Promise<BenchRow[]> {
     await stopChild(burst);
     const delays = receiver.arrivals.map((a) => a.at - Date.parse(a.updatedAt));
     const changes = receiver.arrivals.map((a) => Date.parse(a.updatedAt));
+    const fromDue = receiver.arrivals.map((a) => a.at - endAt);
     const p99 = percentile(delays, 99);
     rows.push({
       suite: 'webhooks',
       measure: `${RUNS} runs ending in a burst (${fmt(Math.max(...changes) - Math.min(...changes))} ms): state change → receiver`,
       value: `p99 ${fmt(p99)} ms`,
-      baseline: `p50 ${fmt(percentile(delays, 50))} ms, max ${fmt(Math.max(...delays))} ms`,
+      // From the moment every run was due to end: what the server's recording of the whole burst adds.
+      baseline: `p50 ${fmt(percentile(delays, 50))} ms, max ${fmt(Math.max(...delays))} ms; from the burst's start p50 ${fmt(percentile(fromDue, 50))} ms, p99 ${fmt(percentile(fromDue, 99))} ms`,
       target: 'p99 <= 100 ms',
       met: p99 <= 100,
     });

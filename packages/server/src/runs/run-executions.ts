@@ -7,9 +7,12 @@ import type { RunStore } from '../store/run-store.js';
 import type { ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import type { RunEventLog } from './run-event-log.js';
+import { TurnShare } from './turn-share.js';
 
 /** How often a preparation looks again for the result of an execution another server ends. */
 const PREVIOUS_POLL_MS = 100;
+/** Run endings recorded per turn of the event loop; about a millisecond each on SQLite. */
+const ENDINGS_PER_TURN = 16;
 
 interface Active {
   execution: Execution;
@@ -44,6 +47,7 @@ export interface RunExecutionsOptions {
  */
 export class RunExecutions {
   private readonly active = new Map<string, Active>();
+  private readonly endings = new TurnShare(ENDINGS_PER_TURN);
   /** Runs claimed whose execution is being prepared; those in `dropped` were cancelled meanwhile. */
   private readonly preparing = new Set<string>();
   private readonly dropped = new Set<string>();
@@ -236,6 +240,8 @@ export class RunExecutions {
   }
 
   private async finish(runId: string, active: Active | undefined, input: ExecutionInput, outcome: ExecutionOutcome): Promise<void> {
+    // Many runs ending at once are recorded a few per turn, with requests and deliveries between.
+    await this.endings.take();
     // A cancelled or abandoned run was already taken out; its late outcome is ignored.
     if (active && this.active.get(runId) !== active) return;
     this.active.delete(runId);

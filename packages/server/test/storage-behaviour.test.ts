@@ -11,6 +11,7 @@ import type { NewRun, RunRecord } from '../src/store/run-record.js';
 import type { RunListQuery, RunStore, SortField, SortOrder } from '../src/store/run-store.js';
 import type { ScheduleRecord } from '../src/store/schedule-store.js';
 import type { Storage } from '../src/store/storage.js';
+import { newRun } from './support/new-run.js';
 
 if (!postgresAdminUrl) {
   if (process.env.AGENT_RUNS_REQUIRE_POSTGRES === '1') {
@@ -76,26 +77,6 @@ const factories: Factory[] = [
 
 const time = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`;
 
-function newRun(id: string, extra: Partial<NewRun> = {}): NewRun {
-  return {
-    id,
-    title: `title ${id}`,
-    state: 'QUEUED',
-    prompt: 'a prompt',
-    createdAt: time(0),
-    updatedAt: time(0),
-    startedAt: null,
-    statusMessage: null,
-    source: 'API',
-    creator: { uid: 'user-1' },
-    sessionId: `session-${id}`,
-    agentConfig: {},
-    request: {},
-    idempotencyKey: null,
-    requestHash: null,
-    ...extra,
-  };
-}
 
 /** A run as read, less what the store may add about its artifacts. */
 function withoutHint(run: RunRecord | undefined): RunRecord | undefined {

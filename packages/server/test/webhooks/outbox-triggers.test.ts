@@ -4,29 +4,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStorage } from '../../src/store/open-postgres-storage.js';
 import { openSqliteStorage } from '../../src/store/open-sqlite-storage.js';
-import type { NewRun } from '../../src/store/run-record.js';
 import type { Storage } from '../../src/store/storage.js';
 import type { WebhookSubscriptionRecord } from '../../src/store/webhook-store.js';
+import { newRun } from '../support/new-run.js';
 import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../../../../test/support/postgres.js';
 
 const at = '2026-01-01T00:00:00.000Z';
-const newRun = (id: string): NewRun => ({
-  id,
-  title: 't',
-  state: 'QUEUED',
-  prompt: 'p',
-  createdAt: at,
-  updatedAt: at,
-  startedAt: null,
-  statusMessage: null,
-  source: 'API',
-  creator: { uid: 'u' },
-  sessionId: `s-${id}`,
-  agentConfig: {},
-  request: {},
-  idempotencyKey: null,
-  requestHash: null,
-});
 const subscription = (eventTypes: string[], enabled = true): WebhookSubscriptionRecord => ({
   id: 'wh1',
   ownerUid: null,

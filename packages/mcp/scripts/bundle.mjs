@@ -9,6 +9,12 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  // Without comments and whitespace the file is a third smaller and pure ASCII, which Node
+  // decodes and compiles sooner; names are kept, so stack traces still read. The licences
+  // of what it bundles go beside it (agent-runs-mcp.mjs.LEGAL.txt).
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'external',
   // Some dependencies are CommonJS and call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -2,10 +2,9 @@ import type pg from 'pg';
 import { EXECUTION_COUNT_SQL, LIST_SQL_WHERE, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
 import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow } from './message-table.js';
 import { toNumber } from './postgres-transaction.js';
-import { postgresDialect } from './sql-dialect.js';
+import { numbered, postgresDialect } from './sql-dialect.js';
 import { insertStatement } from './table-description.js';
 import { timeOrderedId } from './time-ordered-id.js';
-import { numbered } from './webhook-statements.js';
 
 /** A key used before inserts nothing (a result carries none, so never conflicts). */
 const INSERT = insertStatement(

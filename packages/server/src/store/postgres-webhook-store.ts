@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { inTransaction } from './postgres-transaction.js';
-import { postgresDialect } from './sql-dialect.js';
+import { numbered, postgresDialect } from './sql-dialect.js';
 import { toDelivery, toOutboxEvent, toSubscription, subscriptionValues } from './webhook-rows.js';
-import { deliveryValues, numbered, WEBHOOK_SQL } from './webhook-statements.js';
+import { deliveryValues, WEBHOOK_SQL } from './webhook-statements.js';
 import type {
   NewWebhookDelivery,
   OutboxEvent,

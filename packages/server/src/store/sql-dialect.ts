@@ -46,3 +46,9 @@ export const postgresDialect: SqlDialect = {
   like: (column, placeholder) => `${column} COLLATE "C" ILIKE ${placeholder} ESCAPE '\\'`,
   types: { text: 'text', integer: 'bigint', boolean: 'boolean', json: 'text', bytes: 'bytea' },
 };
+
+/** A statement written with `?` placeholders, as PostgreSQL's `$1, $2, …`. */
+export function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}

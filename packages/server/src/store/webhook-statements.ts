@@ -39,12 +39,6 @@ export const WEBHOOK_SQL = {
   prune: "DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_ms < ?",
 };
 
-/** `?` placeholders as PostgreSQL's `$1, $2, …`. */
-export function numbered(sql: string): string {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-}
-
 export const deliveryValues = (d: {
   id: string;
   subscriptionId: string;

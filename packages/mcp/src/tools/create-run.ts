@@ -4,11 +4,10 @@ import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from '../context.js';
 import { RESULT_TTL_MS } from '../tasks/task-registry.js';
 import { runAsTask } from '../tasks/task-scope.js';
-import { followWithProgress } from '../wait/follow-with-progress.js';
-import { progressReporter } from '../wait/progress-sender.js';
 import { waitForRunOutput, waitResult } from '../wait/wait-result.js';
 import { waitTimeoutArgument, waitTimeoutMs } from '../wait/wait-timeout-argument.js';
 import { resolveCreateRunInputs } from './create-run-missing.js';
+import { followRunInTask } from './follow-run-in-task.js';
 import { toolErrorResult } from './tool-error.js';
 
 const request = RunAgentRequestSchema.shape;
@@ -90,13 +89,7 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
           task.onHostCancel(() => void ctx.client.runs.cancel(created.run_id).catch(() => {}), `Run ${created.run_id} was cancelled.`);
           let outcome;
           try {
-            outcome = await followWithProgress(ctx.client, created.run_id, {
-              timeoutMs,
-              signal: task.signal,
-              heartbeatMs: ctx.heartbeatMs,
-              pollIntervalMs: ctx.pollIntervalMs,
-              onProgress: progressReporter(task, created.run_id, ask),
-            });
+            outcome = await followRunInTask(ctx, task, created.run_id, timeoutMs, ask);
           } catch (error) {
             if (task.signal.aborted) throw error;
             // The run was started: the error is the wait's, and says so.

@@ -3,10 +3,9 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from '../context.js';
 import { RESULT_TTL_MS } from '../tasks/task-registry.js';
 import { runAsTask } from '../tasks/task-scope.js';
-import { followWithProgress } from '../wait/follow-with-progress.js';
-import { progressReporter } from '../wait/progress-sender.js';
 import { waitForRunOutput, waitResult } from '../wait/wait-result.js';
 import { waitTimeoutArgument, waitTimeoutMs } from '../wait/wait-timeout-argument.js';
+import { followRunInTask } from './follow-run-in-task.js';
 import { runIdArgument } from './run-id-argument.js';
 import { toolErrorResult } from './tool-error.js';
 
@@ -32,15 +31,7 @@ export function registerWaitForRunTool(server: McpServer, ctx: ServerContext): v
       try {
         // The task must outlive the wait, whatever ttl the host asked for.
         return await runAsTask(ctx.tasks, request, timeoutMs + RESULT_TTL_MS, async (task) => {
-          const outcome = await followWithProgress(ctx.client, args.run_id, {
-            timeoutMs,
-            signal: task.signal,
-            heartbeatMs: ctx.heartbeatMs,
-            pollIntervalMs: ctx.pollIntervalMs,
-            // Hosts polling tasks/get see where the run is, as soon as a notification would.
-            onProgress: progressReporter(task, args.run_id, request),
-          });
-          return waitResult(args.run_id, outcome);
+          return waitResult(args.run_id, await followRunInTask(ctx, task, args.run_id, timeoutMs, request));
         });
       } catch (error) {
         if (request.mcpReq.signal.aborted) throw error;

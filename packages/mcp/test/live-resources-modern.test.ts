@@ -61,6 +61,16 @@ describe.each(['stdio', 'http'] as const)('agent-run:// resources are live over 
       .toBe('SUCCEEDED');
     expect(proxy.count(`/agent/runs/${run_id}/events`)).toBeGreaterThan(0);
 
+    // The run's last change may still be on its way from the event stream: close once none has come for a while.
+    let seen = -1;
+    await expect
+      .poll(() => {
+        const now = updates.filter((u) => u === uri).length;
+        const quiet = now === seen;
+        seen = now;
+        return quiet;
+      }, { interval: 300, timeout: 5_000 })
+      .toBe(true);
     // Closed, the stream's run is no longer followed: a follow-up's changes reach no one.
     await subscription.close();
     await expect.poll(() => proxy.count(`/agent/runs/${run_id}/events`), { timeout: 100 }).toBeGreaterThan(0);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteRunStore, type NewRun } from '../src/index.js';
 import { decodeCursor, encodeCursor } from '../src/store/list-cursor.js';
@@ -60,6 +63,14 @@ describe('the SQLite store', () => {
     expect((await store.getAttachments('r1')).map((a) => a.fileName)).toEqual(['a.txt']);
     expect((await store.list({ limit: 10, sortBy: 'created_at', sortOrder: 'asc' })).runs.map((r) => r.id)).toEqual(['r1', 'r2']);
     await store.close();
+  });
+
+  it('keeps statement journals in memory, so an insert that fires the outbox trigger writes no temporary file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-runs-store-'));
+    const store = new SqliteRunStore(join(dir, 'runs.sqlite'));
+    expect(store.db.pragma('temp_store', { simple: true })).toBe(2);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('only moves a run from a state it is in', async () => {

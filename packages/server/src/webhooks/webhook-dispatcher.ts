@@ -22,6 +22,8 @@ export interface WebhookDispatcherOptions {
   maxResponseBytes: number;
   /** Attempts in flight at once. */
   concurrency: number;
+  /** How often to claim with nothing known to be due (deliveries another server fanned out and left); 250 ms by default. */
+  claimCheckMs?: number;
   log: (line: string) => void;
 }
 
@@ -57,6 +59,14 @@ export class WebhookDispatcher {
   private toRecord: { attempt: RecordedAttempt; settle: (error?: unknown) => void }[] = [];
   private recording = false;
   private subscriptionsReadAt = 0;
+  /** Subscriptions read in this tick, after its outbox read: the claim of the same tick signs with them. */
+  private readThisTick: WebhookSubscriptionRecord[] | undefined;
+  /** Whether a claim may find something: a fan-out, an attempt ended, a wake, or a restart. */
+  private claimWanted = true;
+  /** When a claim is next due with nothing known to be waiting: the check interval. */
+  private claimDueAt = 0;
+  /** The earliest retry this server scheduled and has not claimed since. */
+  private retryDueAt = Number.POSITIVE_INFINITY;
   private prunedAt = 0;
 
   constructor(private readonly options: WebhookDispatcherOptions) {}
@@ -69,6 +79,7 @@ export class WebhookDispatcher {
   /** Looks now: a subscription changed, a redelivery or a test was asked for. */
   wake(): void {
     this.subscriptionsReadAt = 0;
+    this.claimWanted = true;
     if (!this.stopped) this.schedule(0);
   }
 
@@ -83,6 +94,7 @@ export class WebhookDispatcher {
 
   /** A tick at once, unless one is already on its way. */
   private soon(): void {
+    this.claimWanted = true;
     if (this.running) this.again = true;
     else if (!this.tickDue) this.schedule(0);
   }
@@ -101,11 +113,12 @@ export class WebhookDispatcher {
       return;
     }
     this.running = true;
+    this.readThisTick = undefined;
     try {
       await this.refreshSubscriptions();
       if (this.enabled.length || this.inFlight.size) {
         await this.fanOut();
-        await this.claimAndSend();
+        if (this.claimWanted || Date.now() >= Math.min(this.claimDueAt, this.retryDueAt)) await this.claimAndSend();
       }
       await this.prune();
       this.failing = false;
@@ -135,6 +148,7 @@ export class WebhookDispatcher {
     const all = await this.options.store.listSubscriptions();
     this.enabled = all.filter((s) => s.enabled);
     this.subscriptionsReadAt = readAt;
+    this.readThisTick = all;
     return all;
   }
 
@@ -179,6 +193,7 @@ export class WebhookDispatcher {
       events.map((e) => e.seq),
       deliveries,
     );
+    if (deliveries.length) this.claimWanted = true;
     if (events.length === FAN_OUT_BATCH) this.again = true;
   }
 
@@ -186,10 +201,16 @@ export class WebhookDispatcher {
     const free = this.options.concurrency - this.inFlight.size;
     if (free <= 0) return;
     const now = Date.now();
+    this.claimWanted = false;
+    this.claimDueAt = now + (this.options.claimCheckMs ?? 250);
+    if (this.retryDueAt <= now) this.retryDueAt = Number.POSITIVE_INFINITY;
     const claimed = await this.options.store.claim(this.options.owner, now, this.options.leaseMs, free);
     if (claimed.length === 0) return;
-    // Read once per claim, after it: a secret rotated a moment ago (here or on another server) signs them.
-    const subscriptions = new Map((await this.readSubscriptions()).map((s) => [s.id, s]));
+    // Read after the outbox (this tick) or the claim: a secret rotated a moment ago (here or on
+    // another server) signs them; the one a rotation replaces still signs through its overlap.
+    let subscriptions = new Map((this.readThisTick ?? (await this.readSubscriptions())).map((s) => [s.id, s]));
+    // A subscription made since that read (a test delivery of a new one): read again.
+    if (claimed.some((d) => !subscriptions.has(d.subscriptionId))) subscriptions = new Map((await this.readSubscriptions()).map((s) => [s.id, s]));
     for (const delivery of claimed) {
       const attempt = this.attempt(delivery, subscriptions.get(delivery.subscriptionId)).finally(() => {
         this.inFlight.delete(delivery.seq);
@@ -221,6 +242,7 @@ export class WebhookDispatcher {
       const gone = result.status === 410;
       const attempts = delivery.attempts + 1;
       const delay = ok || gone ? undefined : nextDelayMs(attempts, this.options.retryDelaysMs, parseRetryAfter(result.retryAfter, at.getTime()));
+      if (delay !== undefined) this.retryDueAt = Math.min(this.retryDueAt, at.getTime() + delay);
       await this.record({
         seq: delivery.seq,
         status: ok ? 'delivered' : delay === undefined ? 'failed' : 'pending',

@@ -1,0 +1,73 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, expect, it } from 'vitest';
+import { SqliteRunStore } from '../../src/store/sqlite-run-store.js';
+import { SqliteWebhookStore } from '../../src/store/sqlite-webhook-store.js';
+import type { WebhookDeliveryRecord } from '../../src/store/webhook-store.js';
+import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
+import { newWebhookSecret } from '../../src/webhooks/webhook-secret.js';
+import { eventually } from '../support/eventually.js';
+
+/** The real SQLite store, counting its claims. */
+class CountingStore extends SqliteWebhookStore {
+  claims = 0;
+  override async claim(owner: string, now: number, leaseMs: number, limit: number): Promise<WebhookDeliveryRecord[]> {
+    this.claims++;
+    return super.claim(owner, now, leaseMs, limit);
+  }
+}
+
+let runs: SqliteRunStore | undefined;
+let dispatcher: WebhookDispatcher | undefined;
+let receiver: Server | undefined;
+afterEach(async () => {
+  await dispatcher?.stop();
+  await runs?.close();
+  receiver?.closeAllConnections();
+  receiver?.close();
+});
+
+async function start(answers: number[]) {
+  const arrivals: number[] = [];
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      arrivals.push(Date.now());
+      res.writeHead(answers.shift() ?? 200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+  runs = new SqliteRunStore(':memory:');
+  const store = new CountingStore(runs.db);
+  const at = new Date().toISOString();
+  await store.createSubscription({
+    id: 'wh_1', ownerUid: null, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, eventTypes: ['run.created'], filter: {},
+    thin: false, enabled: true, disabledReason: null, description: null, secret: newWebhookSecret(), previousSecret: null,
+    previousSecretExpiresAt: null, declared: false, createdAt: at, updatedAt: at,
+  });
+  dispatcher = new WebhookDispatcher({
+    store, sources: {} as never, owner: 'server-1', sharedRuns: true, allowPrivate: true, retryDelaysMs: [60],
+    pollMs: 10, claimCheckMs: 5000, leaseMs: 30_000, timeoutMs: 5000, maxResponseBytes: 1024, concurrency: 4, log: () => {},
+  });
+  return { store, arrivals };
+}
+
+it('claims while idle only at its check interval, not on every poll', async () => {
+  const { store } = await start([]);
+  dispatcher!.start();
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  // About 60 polls in 600 ms, and one claim: the first (deliveries left from before a restart).
+  expect(store.claims).toBe(1);
+});
+
+it('still attempts a retry it scheduled when it falls due, well before the idle check', async () => {
+  const { store, arrivals } = await start([503, 200]);
+  await store.addDelivery({
+    id: 'msg_1', subscriptionId: 'wh_1', eventSeq: 2, eventType: 'run.created', orderKey: 'run-1', payload: '{}',
+    nextAttemptAt: Date.now(), createdAt: new Date().toISOString(),
+  });
+  dispatcher!.start();
+  await eventually(() => arrivals.length, (n) => n === 2);
+  // The retry was due 60 ms after the first answer; the idle check alone would take 5 s.
+  expect(arrivals[1]! - arrivals[0]!).toBeLessThan(2500);
+});

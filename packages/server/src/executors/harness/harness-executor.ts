@@ -11,6 +11,7 @@ import { runAsAgent, spawnAgent } from '../agent-spawn.js';
 import { prepareWorkDir, type RunPolicy } from '../command-executor.js';
 import { NO_SANDBOX, type AgentSandbox } from '../sandbox/agent-sandbox.js';
 import { installRoot } from '../sandbox/install-root.js';
+import { sandboxForRun } from '../sandbox/principal-users.js';
 import { allowAlso, urlHost } from '../sandbox/network-policy.js';
 import type { RunRecord } from '../../store/run-record.js';
 import { commandEnv } from '../command-env.js';
@@ -108,7 +109,8 @@ export class HarnessExecutor implements RunExecutor {
     const problem = setup.problem(this.harness, typeof secretName === 'string' ? secretName : undefined);
     if (problem || !command) return fail(`The ${this.harness} harness could not start: ${problem?.message ?? 'its CLI was not found'}.`);
 
-    const sandbox = this.options.sandbox ?? NO_SANDBOX;
+    // As its principal's own user where the server gives each one a uid (--agent-uid-range), as command agents are.
+    const sandbox = sandboxForRun(this.options.sandbox ?? NO_SANDBOX, run);
     const prepared = this.prepare(context, sandbox, driver, key?.value);
     if (typeof prepared === 'string') return fail(`The ${this.harness} harness could not start: ${prepared}.`);
     const { workDir, files, stateDir, launch, git, changesStart } = prepared;

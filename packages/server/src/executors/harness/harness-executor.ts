@@ -1,4 +1,4 @@
-import { createWriteStream, existsSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatElapsed } from '@agent-runs/core';
@@ -21,6 +21,7 @@ import type { HarnessDriver } from './harness-driver.js';
 import type { HarnessSetup } from './harness-setup.js';
 import { changesPatch, GIT_TIMEOUT_MS, gitEnv, MAX_GIT_OUTPUT, recordChangesStart, runGitAsServer, type RunGit } from './changes-patch.js';
 import { harnessPrompt } from './harness-prompt.js';
+import { harnessTurnsPath, TurnsWriter } from './harness-turns.js';
 import { LineSplitter } from './line-splitter.js';
 import { maskSecrets } from './mask-secrets.js';
 import { UsageTally } from './usage-tally.js';
@@ -142,6 +143,7 @@ export class HarnessExecutor implements RunExecutor {
     const transcript = createWriteStream('', { fd: prepared.transcriptFd });
     transcript.on('error', () => {});
     let transcriptBytes = 0;
+    const turns = new TurnsWriter(prepared.turnsFd);
     const tally = new UsageTally(run.requestUsage, resumeSession !== undefined && driver.sessionTotals);
     const parser = launch.parser ?? driver.parser();
     const tail: string[] = [];
@@ -179,6 +181,7 @@ export class HarnessExecutor implements RunExecutor {
         switch (event.kind) {
           case 'output':
             onOutput(event.text, 'stdout');
+            if (event.part) turns.add(event.part, event.text);
             remember(event.text.trimEnd());
             break;
           case 'session':
@@ -230,6 +233,7 @@ export class HarnessExecutor implements RunExecutor {
       child.stdout.destroy();
       child.stderr.destroy();
       transcript.end();
+      closeSync(prepared.turnsFd);
       void end();
       if (usageTimer) clearTimeout(usageTimer);
       flushUsage();
@@ -290,7 +294,8 @@ export class HarnessExecutor implements RunExecutor {
       // Its state, and what the driver just wrote there (mcp.json with its tokens), is the agent user's alone.
       giveTree(stateDir, sandbox.user);
       const transcriptFd = createServerFile(harnessTranscriptPath(workRoot, run.id, input.number));
-      return { workDir, files, stateDir, launch, git, changesStart, transcriptFd };
+      const turnsFd = createServerFile(harnessTurnsPath(workRoot, run.id, input.number));
+      return { workDir, files, stateDir, launch, git, changesStart, transcriptFd, turnsFd };
     } catch (error) {
       return (error as Error).message;
     }

@@ -10,6 +10,7 @@ import { runStep } from '../../packages/action/test/support/runner.js';
 import { binEnv, connectStdio } from '../../packages/mcp/test/support/mcp-harness.js';
 import { DEFAULT_SCRIPT, startAnthropicServer, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
+import { MCP_FIXTURE } from './mcp-fixture.js';
 import { harnessCli, processesIn, startHarnessServer, transcriptUrl, until, type HarnessTestServer } from './harness-test-server.js';
 
 const KEY = 'sk-ant-test-0123456789-very-secret';
@@ -106,6 +107,25 @@ describe('Claude Code as the run harness, against a scripted Anthropic server', 
 
     // Telemetry, error reports and update checks are off: nothing but the loopback model server was asked.
     expect(proxy.seen).toEqual([]);
+  }, 120_000);
+
+  it("the run's MCP servers reach Claude Code, which starts them with their variables and offers their tools to the model, the token in no output", async () => {
+    const token = 'tok-claude-mcp-0123456789';
+    const before = model.agentTurns().length;
+    const created = await t.client.runs.create({
+      prompt: 'Write hello.txt, then run the command.',
+      // Given inline, and writing into its working directory (the run's): the sandboxed agent sees no test files.
+      config: { harness: claude, mcp_servers: { tools: { command: process.execPath, args: ['-e', MCP_FIXTURE, 'seen.jsonl'], env: { TOOLS_TOKEN: token } } } },
+    });
+    const run = await t.client.runs.wait(created.run_id, { timeout: 90_000 });
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const calls = readFileSync(join(t.workDir, run.run_id, 'seen.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { method: string; token: string });
+    expect(calls.map((c) => c.method)).toEqual(expect.arrayContaining(['initialize', 'tools/list']));
+    expect(calls[0]!.token).toBe(token);
+    // Its tools are offered to the model (deferred behind Claude Code's tool search, named in the request).
+    expect(model.agentTurns().slice(before).some((r) => JSON.stringify(r.body).includes('mcp__tools__echo'))).toBe(true);
+    const transcript = await (await fetch(await transcriptUrl(t.server, run.run_id))).text();
+    for (const text of [(await t.client.runs.output(run.run_id)).text, transcript]) expect(text).not.toContain(token);
   }, 120_000);
 
   it('in a git working directory, what the agent changed is a changes.patch artifact', async () => {

@@ -62,7 +62,7 @@ describe.runIf(process.platform === 'linux' && process.getuid?.() === 0)('Claude
   }
 
   it("runs each principal's harness as a uid of their own, its setup too; the other's agent cannot read or write the run", async () => {
-    const first = await probeRun(alice, 'echo "setup=$(cat setup-uid.txt) agent=$(id -u)"', {
+    const first = await probeRun(alice, 'echo "setup=$(cat setup-uid.txt) agent=$(id -u)"; touch "$HOME/.probe" && echo home-writable', {
       environment_id: 'setup',
       mcp_servers: { gh: { command: 'true', env: { GITHUB_TOKEN: TOKEN } } },
     });
@@ -71,6 +71,8 @@ describe.runIf(process.platform === 'linux' && process.getuid?.() === 0)('Claude
     expect(aliceUid).toBeLessThanOrEqual(61999);
     // The environment's setup ran as the uid the agent then ran as, so the agent owns what it made.
     expect(first.printed).toContain(`setup=${aliceUid} agent=${aliceUid}`);
+    // Its HOME is its own to write (the server's is not), so the tools it runs can keep their files.
+    expect(first.printed).toContain('home-writable');
     const aliceDir = join(t.workDir, first.run.run_id);
     const aliceState = join(t.workDir, '.agent-runs', first.run.run_id);
     const mcp = join(aliceState, 'harness', 'claude', 'mcp.json');

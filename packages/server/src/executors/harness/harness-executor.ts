@@ -119,6 +119,8 @@ export class HarnessExecutor implements RunExecutor {
     // The allow-listed variables and those the configuration passes; never the rest of the server's.
     const cliEnv = {
       ...commandEnv(setup.env, run, join(stateDir, 'mcp.json'), workDir, input.number, files, setup.passedVariables(this.harness)),
+      // Bare as another user, the server's HOME is not its to write: its own state directory is (the sandbox gives a private one).
+      ...(sandbox.user && !sandbox.bwrap ? { HOME: stateDir } : {}),
       ...launch.env,
     };
     // The model endpoint is let through a `none` or allow-list policy, and nothing more.

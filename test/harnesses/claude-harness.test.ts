@@ -134,6 +134,8 @@ describe('Claude Code as the run harness, against a scripted Anthropic server', 
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
     const patch = run.artifacts?.find((a) => a.artifact_type === 'FILE' && (a.data as { filename?: string }).filename === 'changes.patch');
     expect(patch).toBeDefined();
+    // The branch the agent worked on is recorded with it.
+    expect((patch!.data as { description?: string }).description).toMatch(/\(branch (master|main)\)$/);
     const data = patch!.data as { artifact_uid: string };
     const artifact = (await t.client.artifacts.get(data.artifact_uid)) as { data: { download_url: string } };
     const text = await (await fetch(artifact.data.download_url)).text();

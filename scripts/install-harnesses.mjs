@@ -6,13 +6,14 @@
 //       installs what is missing (all three by default) and prints one JSON line:
 //       { "claude": "<path of its executable>", ... }
 //
-// The cache is $AGENT_RUNS_HARNESS_CACHE; else, for root, /var/cache/agent-runs/harnesses,
-// readable by every user (a root server runs its agents as other uids, which must be able
-// to start the CLI without a sandbox binding it in; root's home is theirs to read); else
-// $XDG_CACHE_HOME/agent-runs/harnesses, else ~/.cache/agent-runs/harnesses. A harness whose
-// marker file names its pinned version is taken as installed without asking npm anything,
-// so a cached run takes milliseconds; one already in the home cache is linked over, not
-// downloaded again. Node only, no dependencies.
+// The download is cached in $XDG_CACHE_HOME/agent-runs/harnesses, else
+// ~/.cache/agent-runs/harnesses (where CI keeps its cache). The CLIs run from
+// $AGENT_RUNS_HARNESS_CACHE when set, else, for root, from /var/cache/agent-runs/harnesses,
+// hard links to the home cache made readable by every user (a root server runs its agents
+// as other uids, which must start the CLI without a sandbox binding it in, and root's home
+// is 0700), else from the home cache itself. A harness whose marker file names its pinned
+// version is taken as installed without asking npm anything, so a cached run takes
+// milliseconds. Node only, no dependencies.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -87,6 +88,8 @@ function install(name, cache) {
   // Installed beside, then moved into place: a half-finished install is never taken as done.
   const staging = `${dir}.partial-${process.pid}`;
   makeReachable(cache);
+  // Root's runnable copy comes from the home cache, downloaded there first when missing.
+  if (cache === SHARED_CACHE && !isInstalled(name, homeCacheDir(process.env))) install(name, homeCacheDir(process.env));
   if (copyFromHomeCache(name, staging, cache)) return finish(staging, dir);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });

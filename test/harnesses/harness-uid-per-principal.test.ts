@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRunsClient, type RunItem } from '@agent-runs/core';
 import { startAnthropicServer, DEFAULT_SCRIPT, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 import { harnessCli, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
+import { startGeminiServer } from './gemini-script-server.js';
+import { startOpenAiServer } from './openai-script-server.js';
 
 /**
  * Issue 20.1 for harness runs without the sandbox: on a root server with --agent-uid-range,
@@ -108,4 +110,37 @@ describe.runIf(process.platform === 'linux' && process.getuid?.() === 0)('Claude
     expect(after.state, JSON.stringify(after.status_message)).toBe('SUCCEEDED');
     expect(JSON.stringify(model.agentTurns()[before]!.body['messages'])).toContain('Write hello.txt, then run the command.');
   }, 240_000);
+});
+
+describe.runIf(process.platform === 'linux' && process.getuid?.() === 0)('Codex and Gemini CLI bare as their principal\'s uid', () => {
+  const harnesses = [
+    { type: 'codex', model_id: 'gpt-5.5', start: startOpenAiServer, env: (url: string) => ({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${url}/v1` }) },
+    { type: 'gemini', model_id: 'gemini-2.5-flash', start: startGeminiServer, env: (url: string) => ({ GEMINI_API_KEY: KEY, GOOGLE_GEMINI_BASE_URL: url }) },
+  ] as const;
+  it.each(harnesses)('$type writes its file and runs its command as a uid of the range', async ({ type, model_id, start, env }) => {
+    const scripted = await start();
+    const variables = env(scripted.url);
+    const s = await startHarnessServer(
+      { [type]: { command: harnessCli(type), env: Object.keys(variables) } },
+      variables,
+      { sandbox: 'off', agentUidRange: '61000-61999', apiKeys: [{ key: ALICE, principal: 'alice' }] },
+    );
+    chmodSync(dirname(s.workDir), 0o711);
+    const client = new AgentRunsClient({ baseURL: s.server.baseURL, apiKey: ALICE, maxRetries: 0 });
+    try {
+      const created = await client.runs.create({ prompt: 'Write hello.txt, then run the command.', config: { harness: { type, model_id } } });
+      const run = await client.runs.wait(created.run_id, { timeout: 90_000, pollInterval: 100 });
+      expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+      const dir = join(s.workDir, run.run_id);
+      const uid = statSync(dir).uid;
+      expect(uid).toBeGreaterThanOrEqual(61000);
+      expect(uid).toBeLessThanOrEqual(61999);
+      expect(statSync(join(dir, 'ran.txt')).uid).toBe(uid);
+      expect(readFileSync(join(dir, 'ran.txt'), 'utf8')).toBe('shell-ran\n');
+    } finally {
+      await client.close();
+      await s.close();
+      await scripted.close();
+    }
+  }, 120_000);
 });

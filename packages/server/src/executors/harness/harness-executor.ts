@@ -1,4 +1,4 @@
-import { closeSync, createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatElapsed } from '@agent-runs/core';
@@ -235,11 +235,11 @@ export class HarnessExecutor implements RunExecutor {
       child.stdout.destroy();
       child.stderr.destroy();
       transcript.end();
-      closeSync(prepared.turnsFd);
+      const turnsWritten = turns.end();
       void end();
       if (usageTimer) clearTimeout(usageTimer);
       flushUsage();
-      await Promise.race([stateWrites, sleep(STATE_WRITE_WAIT_MS)]);
+      await Promise.race([Promise.all([stateWrites, turnsWritten]), sleep(STATE_WRITE_WAIT_MS)]);
       const report = readAgentReport(files, input);
       const changes = changesPatch(workDir, changesStart, git);
       if (changes.note) onOutput(`[agent-runs] ${changes.note}\n`);

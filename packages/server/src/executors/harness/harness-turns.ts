@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { ConversationMessage } from '@agent-runs/core/contract';
 import { protocolDir } from '../agent-protocol.js';
@@ -21,22 +21,31 @@ interface TurnRecord {
   at: string;
 }
 
-/** Appends each part of the turn, as it streams, to a server file opened fresh (createServerFile); bounded. */
+/** Appends each part of the turn, as it streams, to a server file opened fresh (createServerFile); bounded, written in the background. */
 export class TurnsWriter {
   private bytes = 0;
+  private readonly stream: WriteStream;
 
-  constructor(private readonly fd: number) {}
+  constructor(fd: number) {
+    this.stream = createWriteStream('', { fd });
+    // A full disk loses the conversation's detail, never the run.
+    this.stream.on('error', () => {});
+  }
 
   add(part: TurnPart, text: string): void {
     const record: TurnRecord = { part, text: text.length > MAX_PART_CHARS ? `${text.slice(0, MAX_PART_CHARS)}…\n` : text, at: new Date().toISOString() };
     const line = `${JSON.stringify(record)}\n`;
     this.bytes += Buffer.byteLength(line);
-    if (this.bytes > MAX_TURNS_BYTES) return;
-    try {
-      writeSync(this.fd, line);
-    } catch {
-      // A full disk loses the conversation's detail, never the run.
-    }
+    if (this.bytes > MAX_TURNS_BYTES || this.stream.writableEnded) return;
+    this.stream.write(line);
+  }
+
+  /** Writes what is left and closes the file; resolves once it is closed (or failed). */
+  end(): Promise<void> {
+    return new Promise((resolve) => {
+      this.stream.once('close', () => resolve());
+      this.stream.end();
+    });
   }
 }
 

@@ -217,6 +217,10 @@ describe('the CLI with harnesses', () => {
     expect(got.stdout).toMatch(/Model\s+claude-haiku-4-5/);
     // Three turns of 135 tokens at Haiku's prices.
     expect(got.stdout).toMatch(/Usage\s+405 tokens, \$0\.0006/);
+    // The conversation shows each tool call by its line and what it gave back.
+    const conversation = await cli(['conversation', runId]);
+    expect(conversation.stdout).toContain(`assistant: $ ${DEFAULT_SCRIPT.command}`);
+    expect(conversation.stdout).toContain('tool: listed');
   }, 120_000);
 
   it('run --harness with a harness the server does not know names the flag', async () => {

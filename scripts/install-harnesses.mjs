@@ -6,14 +6,18 @@
 //       installs what is missing (all three by default) and prints one JSON line:
 //       { "claude": "<path of its executable>", ... }
 //
-// The cache is $AGENT_RUNS_HARNESS_CACHE, else $XDG_CACHE_HOME/agent-runs/harnesses, else
-// ~/.cache/agent-runs/harnesses. A harness whose marker file names its pinned version is
-// taken as installed without asking npm anything, so a cached run takes milliseconds.
-// Node only, no dependencies.
+// The download is cached in $XDG_CACHE_HOME/agent-runs/harnesses, else
+// ~/.cache/agent-runs/harnesses (where CI keeps its cache). The CLIs run from
+// $AGENT_RUNS_HARNESS_CACHE when set, else, for root, from /var/cache/agent-runs/harnesses,
+// hard links to the home cache made readable by every user (a root server runs its agents
+// as other uids, which must start the CLI without a sandbox binding it in, and root's home
+// is 0700), else from the home cache itself. A harness whose marker file names its pinned
+// version is taken as installed without asking npm anything, so a cached run takes
+// milliseconds. Node only, no dependencies.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** The pinned versions: one place to move them. */
@@ -26,10 +30,26 @@ export const HARNESS_PACKAGES = {
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 const MARKER = 'agent-runs-installed.json';
 
-export function harnessCacheDir(env = process.env) {
+/** A root machine's cache: outside root's home (mode 0700), so the agent users can reach it. */
+const SHARED_CACHE = '/var/cache/agent-runs/harnesses';
+
+function homeCacheDir(env) {
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'agent-runs', 'harnesses');
+}
+
+export function harnessCacheDir(env = process.env, uid = process.getuid?.()) {
   if (env.AGENT_RUNS_HARNESS_CACHE) return env.AGENT_RUNS_HARNESS_CACHE;
-  const base = env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(base, 'agent-runs', 'harnesses');
+  return uid === 0 ? SHARED_CACHE : homeCacheDir(env);
+}
+
+/** Makes `dir` and its missing parents at mode 0755, whatever the umask: others pass through to the CLIs. */
+function makeReachable(dir) {
+  const missing = [];
+  for (let at = dir; !existsSync(at); at = dirname(at)) missing.unshift(at);
+  for (const path of missing) {
+    mkdirSync(path);
+    chmodSync(path, 0o755);
+  }
 }
 
 function harnessDir(name, cache) {
@@ -50,11 +70,27 @@ function isInstalled(name, cache) {
   }
 }
 
+/** Copies a harness the home cache already holds (hard links where it can: no second 740 MB); false when it has none. */
+function copyFromHomeCache(name, staging, cache) {
+  const home = homeCacheDir(process.env);
+  if (home === cache || !isInstalled(name, home)) return false;
+  const from = harnessDir(name, home);
+  for (const args of [['-al'], ['-a']]) {
+    rmSync(staging, { recursive: true, force: true });
+    if (spawnSync('cp', [...args, from, staging], { stdio: 'ignore', timeout: INSTALL_TIMEOUT_MS }).status === 0) return true;
+  }
+  return false;
+}
+
 function install(name, cache) {
   const { pkg, version } = HARNESS_PACKAGES[name];
   const dir = harnessDir(name, cache);
   // Installed beside, then moved into place: a half-finished install is never taken as done.
   const staging = `${dir}.partial-${process.pid}`;
+  makeReachable(cache);
+  // Root's runnable copy comes from the home cache, downloaded there first when missing.
+  if (cache === SHARED_CACHE && !isInstalled(name, homeCacheDir(process.env))) install(name, homeCacheDir(process.env));
+  if (copyFromHomeCache(name, staging, cache)) return finish(staging, dir);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   writeFileSync(join(staging, 'package.json'), `${JSON.stringify({ name: `agent-runs-harness-${name}`, private: true })}\n`);
@@ -68,6 +104,13 @@ function install(name, cache) {
     throw new Error(`npm install ${pkg}@${version} failed (${result.error?.message ?? `exit ${result.status}`})`);
   }
   writeFileSync(join(staging, MARKER), `${JSON.stringify({ pkg, version })}\n`);
+  finish(staging, dir);
+}
+
+/** Readable and runnable by every user (npm follows the umask), then moved into place. */
+function finish(staging, dir) {
+  const result = spawnSync('chmod', ['-R', 'a+rX', staging], { stdio: 'ignore', timeout: INSTALL_TIMEOUT_MS });
+  if (result.status !== 0) throw new Error(`chmod -R a+rX ${staging} failed (${result.error?.message ?? `exit ${result.status}`})`);
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
 }

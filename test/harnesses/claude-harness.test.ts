@@ -9,6 +9,8 @@ import { serverInputs } from '../../packages/action/test/support/action-server.j
 import { runStep } from '../../packages/action/test/support/runner.js';
 import { binEnv, connectStdio } from '../../packages/mcp/test/support/mcp-harness.js';
 import { DEFAULT_SCRIPT, startAnthropicServer, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
+import { startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
+import { MCP_FIXTURE } from './mcp-fixture.js';
 import { harnessCli, processesIn, startHarnessServer, transcriptUrl, until, type HarnessTestServer } from './harness-test-server.js';
 
 const KEY = 'sk-ant-test-0123456789-very-secret';
@@ -16,12 +18,15 @@ const claude = { type: 'claude', model_id: 'claude-sonnet-4-5' } as const;
 
 
 let model: ScriptedModelServer;
+let proxy: RecordingProxy;
 let t: HarnessTestServer;
 beforeAll(async () => {
   model = await startAnthropicServer();
+  // Anything Claude Code sends past its loopback model server (telemetry, updates) reaches this proxy instead.
+  proxy = await startRecordingProxy();
   t = await startHarnessServer(
-    { claude: { command: harnessCli('claude'), env: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'] } },
-    { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url },
+    { claude: { command: harnessCli('claude'), env: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', ...Object.keys(proxy.env)] } },
+    { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url, ...proxy.env },
     {},
     // A working directory that is a git repository, for the changes.patch the agent leaves.
     { environments: { repo: { setup_commands: ['git init -q . && git -c user.email=t@example.com -c user.name=t commit -q --allow-empty -m start'] } } },
@@ -30,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await model?.close();
+  await proxy?.close();
 });
 
 describe('Claude Code as the run harness, against a scripted Anthropic server', () => {
@@ -80,6 +86,46 @@ describe('Claude Code as the run harness, against a scripted Anthropic server', 
     expect(JSON.stringify(messages)).toContain('Write hello.txt, then run the command.');
     expect(JSON.stringify(messages)).toContain('Now say that again.');
     expect(after.request_usage?.total_tokens).toBe(6 * 135);
+
+    // The run's turns are its conversation: the prompt, the agent's answer, the follow-up, the next answer.
+    const conversation = await t.client.runs.conversation(run.run_id);
+    expect(JSON.stringify(conversation)).not.toContain(KEY);
+    const texts = JSON.stringify(conversation);
+    const turns = ['Write hello.txt, then run the command.', DEFAULT_SCRIPT.answer, 'Now say that again.'].map((text) => texts.indexOf(text));
+    expect(turns.every((i) => i >= 0), texts).toBe(true);
+    expect([...turns].sort((a, b) => a - b)).toEqual(turns);
+    // Within the first execution's step, the agent's text, each tool call as an action and what it gave back.
+    const first = conversation.steps[0]!.messages.flatMap((m) => m.content.map((block) => ({ role: m.role, ...block }) as Record<string, unknown>));
+    expect(first.map((b) => b['type'])).toEqual(['text', 'text', 'action', 'action_result', 'action', 'action_result', 'text']);
+    expect(first[1]).toMatchObject({ role: 'assistant', text: 'I will write the file first.' });
+    expect(first[2]).toMatchObject({ role: 'assistant', name: 'edit', input: { line: 'edit hello.txt' } });
+    expect(first[3]).toMatchObject({ role: 'tool', action_id: first[2]!['id'], name: 'edit' });
+    expect(first[4]).toMatchObject({ role: 'assistant', name: 'shell', input: { line: `$ ${DEFAULT_SCRIPT.command}` } });
+    expect(first[5]).toMatchObject({ role: 'tool', action_id: first[4]!['id'], output: { text: 'listed' } });
+    // The answer once: the turn's last text is the run's result.
+    expect(first[6]).toMatchObject({ role: 'assistant', text: DEFAULT_SCRIPT.answer });
+
+    // Telemetry, error reports and update checks are off: nothing but the loopback model server was asked.
+    expect(proxy.seen).toEqual([]);
+  }, 120_000);
+
+  it("the run's MCP servers reach Claude Code, which starts them with their variables and offers their tools to the model, the token in no output", async () => {
+    const token = 'tok-claude-mcp-0123456789';
+    const before = model.agentTurns().length;
+    const created = await t.client.runs.create({
+      prompt: 'Write hello.txt, then run the command.',
+      // Given inline, and writing into its working directory (the run's): the sandboxed agent sees no test files.
+      config: { harness: claude, mcp_servers: { tools: { command: process.execPath, args: ['-e', MCP_FIXTURE, 'seen.jsonl'], env: { TOOLS_TOKEN: token } } } },
+    });
+    const run = await t.client.runs.wait(created.run_id, { timeout: 90_000 });
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const calls = readFileSync(join(t.workDir, run.run_id, 'seen.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { method: string; token: string });
+    expect(calls.map((c) => c.method)).toEqual(expect.arrayContaining(['initialize', 'tools/list']));
+    expect(calls[0]!.token).toBe(token);
+    // Its tools are offered to the model (deferred behind Claude Code's tool search, named in the request).
+    expect(model.agentTurns().slice(before).some((r) => JSON.stringify(r.body).includes('mcp__tools__echo'))).toBe(true);
+    const transcript = await (await fetch(await transcriptUrl(t.server, run.run_id))).text();
+    for (const text of [(await t.client.runs.output(run.run_id)).text, transcript]) expect(text).not.toContain(token);
   }, 120_000);
 
   it('in a git working directory, what the agent changed is a changes.patch artifact', async () => {
@@ -88,6 +134,8 @@ describe('Claude Code as the run harness, against a scripted Anthropic server', 
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
     const patch = run.artifacts?.find((a) => a.artifact_type === 'FILE' && (a.data as { filename?: string }).filename === 'changes.patch');
     expect(patch).toBeDefined();
+    // The branch the agent worked on is recorded with it.
+    expect((patch!.data as { description?: string }).description).toMatch(/\(branch (master|main)\)$/);
     const data = patch!.data as { artifact_uid: string };
     const artifact = (await t.client.artifacts.get(data.artifact_uid)) as { data: { download_url: string } };
     const text = await (await fetch(artifact.data.download_url)).text();
@@ -169,6 +217,10 @@ describe('the CLI with harnesses', () => {
     expect(got.stdout).toMatch(/Model\s+claude-haiku-4-5/);
     // Three turns of 135 tokens at Haiku's prices.
     expect(got.stdout).toMatch(/Usage\s+405 tokens, \$0\.0006/);
+    // The conversation shows each tool call by its line and what it gave back.
+    const conversation = await cli(['conversation', runId]);
+    expect(conversation.stdout).toContain(`assistant: $ ${DEFAULT_SCRIPT.command}`);
+    expect(conversation.stdout).toContain('tool: listed');
   }, 120_000);
 
   it('run --harness with a harness the server does not know names the flag', async () => {

@@ -1,6 +1,4 @@
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,7 +7,8 @@ import { APIError } from '@agent-runs/core';
 import { main } from '@agent-runs/cli';
 import { capturingIo } from '../../packages/cli/test/support/in-process-io.js';
 import type { ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
-import { harnessCli, processesIn, startHarnessServer, transcriptUrl, until, type HarnessTestServer } from './harness-test-server.js';
+import { PROXY_VARIABLES, startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
+import { conversationBlocks, expectTurn, harnessCli, processesIn, startHarnessServer, transcriptUrl, until, type HarnessTestServer } from './harness-test-server.js';
 import { DEFAULT_SCRIPT, startOpenAiServer } from './openai-script-server.js';
 import { MCP_FIXTURE } from './mcp-fixture.js';
 
@@ -19,7 +18,6 @@ const codex = { type: 'codex', model_id: 'gpt-5.5' } as const;
 const SYSTEM_PROMPT = 'Always answer in English.\nQuote "this", keep a back\\slash and \'\'\' as they are.\n[table]\nkey = "value"';
 /** A 1×1 PNG. */
 const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'ALL_PROXY', 'https_proxy', 'http_proxy', 'all_proxy'];
 
 /** A process's state line and command, for a failure to name what outlived its run. */
 function describeProcess(pid: number): string {
@@ -30,45 +28,17 @@ function describeProcess(pid: number): string {
   }
 }
 
-/**
- * An HTTP proxy on loopback that refuses everything and notes where each request wanted to
- * go: the CLI gets it as its proxy, so anything it sends past the model server shows here.
- */
-async function startRecordingProxy(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
-  const seen: string[] = [];
-  const server: Server = createServer((req, res) => {
-    seen.push(`${req.method} ${req.url}`);
-    res.writeHead(502).end();
-  });
-  server.on('connect', (req, socket) => {
-    seen.push(`CONNECT ${req.url}`);
-    socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 /** A stdio MCP server of one tool that notes each request it gets (and whether its variable reached it) in the file it is given. */
 
 let model: ScriptedModelServer;
-let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+let proxy: RecordingProxy;
 let t: HarnessTestServer;
 beforeAll(async () => {
   model = await startOpenAiServer();
   proxy = await startRecordingProxy();
-  const proxyEnv = Object.fromEntries(PROXY_VARIABLES.map((name) => [name, proxy.url]));
   t = await startHarnessServer(
     { codex: { command: harnessCli('codex'), env: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', ...PROXY_VARIABLES, 'NO_PROXY', 'no_proxy'] } },
-    { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${model.url}/v1`, ...proxyEnv, NO_PROXY: '127.0.0.1', no_proxy: '127.0.0.1' },
+    { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${model.url}/v1`, ...proxy.env },
   );
 }, 60_000);
 afterAll(async () => {
@@ -131,6 +101,8 @@ describe('Codex CLI as the run harness, against a scripted OpenAI Responses serv
     expect(resumed).toContain('Now say that again.');
     // Codex's totals count the whole thread: six turns, not nine.
     expect(after.request_usage?.total_tokens).toBe(6 * 120);
+    // The first execution's turn is its step of the conversation.
+    expectTurn(await conversationBlocks(t.client, run.run_id), DEFAULT_SCRIPT.command);
 
     // Nothing went anywhere but the model server (update checks, analytics, plugins all off).
     expect(proxy.seen).toEqual([]);

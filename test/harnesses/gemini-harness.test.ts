@@ -7,7 +7,7 @@ import { MCP_FIXTURE } from './mcp-fixture.js';
 import { DEFAULT_SCRIPT, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 import { connectLog, isLoopback, type ConnectLog } from './gemini-connect-log.js';
 import { startGeminiServer } from './gemini-script-server.js';
-import { harnessCli, processesIn, startHarnessServer, transcriptUrl, until, type HarnessTestServer } from './harness-test-server.js';
+import { conversationBlocks, expectTurn, harnessCli, processesIn, startHarnessServer, transcriptUrl, until, type HarnessTestServer } from './harness-test-server.js';
 
 /** This project's own MCP server, as a stdio MCP server of a run. */
 const KEY = 'AIzaSy-test-0123456789-very-secret';
@@ -84,6 +84,8 @@ describe('Gemini CLI as the run harness, against a scripted Gemini API server', 
     expect(resumed).toContain('Now say that again.');
     // The CLI's totals count only its own start; the run's add up both executions.
     expect(after.request_usage?.total_tokens).toBe(6 * 125);
+    // The first execution's turn is its step of the conversation.
+    expectTurn(await conversationBlocks(t.client, run.run_id), DEFAULT_SCRIPT.command);
 
     // Telemetry, usage statistics and update checks are off: nothing but the loopback model server was reached.
     const reached = connections.entries(t.workDir);

@@ -78,3 +78,17 @@ export async function transcriptUrl(server: RunningServer, runId: string): Promi
   const res = await fetch(`${server.baseURL}/agent/runs/${runId}/transcript`, { headers: { authorization: `Bearer ${server.apiKey}` }, redirect: 'manual' });
   return new URL(res.headers.get('location')!, server.url).toString();
 }
+
+/** The blocks of one step of a run's conversation, each with its message's role. */
+export async function conversationBlocks(client: AgentRunsClient, runId: string, step = 0): Promise<Record<string, unknown>[]> {
+  const conversation = await client.runs.conversation(runId);
+  return (conversation.steps[step]?.messages ?? []).flatMap((m) => m.content.map((block) => ({ role: m.role, ...block }) as Record<string, unknown>));
+}
+
+/** The agent's turn is in the conversation: its text, the shell command as an action, and that action's result. */
+export function expectTurn(blocks: Record<string, unknown>[], command: string): void {
+  const shell = blocks.find((b) => b['type'] === 'action' && String((b['input'] as { line?: unknown })['line']).includes(command));
+  if (!shell) throw new Error(`No action running "${command}" in the conversation: ${JSON.stringify(blocks)}`);
+  if (!blocks.some((b) => b['type'] === 'action_result' && b['action_id'] === shell['id'] && b['role'] === 'tool')) throw new Error(`No result of the shell action: ${JSON.stringify(blocks)}`);
+  if (!blocks.some((b) => b['type'] === 'text' && b['role'] === 'assistant')) throw new Error(`No agent text in the conversation: ${JSON.stringify(blocks)}`);
+}

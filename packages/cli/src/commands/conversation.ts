@@ -1,4 +1,4 @@
-import { visibleText } from '@agent-runs/core';
+import { visibleText, type ConversationContentBlock } from '@agent-runs/core';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { paintFor } from '../render/colors.js';
@@ -28,7 +28,7 @@ export const conversationCommand: Command = {
       lines.push(paint.bold(`Step ${i + 1}`));
       for (const message of step.messages) {
         for (const block of message.content) {
-          const text = 'text' in block && typeof block.text === 'string' ? block.text : `[${block.type}]`;
+          const text = blockText(block);
           // Run text is hostile in a terminal: control characters are shown, not sent. Line breaks stay.
           const shown = text.split('\n').map((line) => visibleText(line)).join('\n    ');
           lines.push(`  ${paint.dim(`${visibleText(message.role)}:`)} ${shown}`);
@@ -39,3 +39,14 @@ export const conversationCommand: Command = {
     return EXIT.OK;
   },
 };
+
+/** A block as one text: its text, a tool call's readable line, what the call gave back; else its type. */
+function blockText(block: ConversationContentBlock): string {
+  const b = block as Record<string, unknown>;
+  if (typeof b['text'] === 'string') return b['text'];
+  const input = b['input'] as Record<string, unknown> | undefined;
+  if (block.type === 'action' && typeof input?.['line'] === 'string') return input['line'];
+  const output = b['output'] as Record<string, unknown> | undefined;
+  if (block.type === 'action_result' && typeof output?.['text'] === 'string') return output['text'];
+  return `[${block.type}]`;
+}

@@ -56,7 +56,7 @@ const HELP_ROWS: [string, string, string][] = [
   ['--agent-env <name>', 'Pass this variable of the server\'s environment to the agent command; repeat for several. The agent otherwise gets only PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_*, TZ, TMPDIR and the run\'s AGENT_RUNS_* variables. The variable takes a comma-separated list.', SERVER_ENV.agentEnv],
   ['--sandbox <auto|on|off>', 'Run agents in a bubblewrap sandbox: auto (default) where it works, on refuses to start without it, off runs them bare.', SERVER_ENV.sandbox],
   ['--agent-user <user>', 'Where the server runs as root: the user agents run as (name or uid[:gid]). Default nobody.', SERVER_ENV.agentUser],
-  ['--agent-uid-range <first-last>', "Where the server runs as root: each principal's command agents run as a uid of their own from this range (e.g. 61000-61999), kept apart even without the sandbox.", SERVER_ENV.agentUidRange],
+  ['--agent-uid-range <first-last>', "Where the server runs as root: each principal's agents (command and harness) run as a uid of their own from this range (e.g. 61000-61999), kept apart even without the sandbox.", SERVER_ENV.agentUidRange],
   ['--network <policy>', 'What sandboxed agents may reach: none, full (default), or a comma-separated list of hosts (name, name:port, *.name).', SERVER_ENV.network],
   ['--concurrency <n>', 'Runs executed at once. Default 2.', SERVER_ENV.concurrency],
   ['--simulated-duration <duration>', 'Length of a simulated run. Default 3s.', SERVER_ENV.simulatedDuration],

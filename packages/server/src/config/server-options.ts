@@ -111,7 +111,7 @@ export interface ServerOptions {
   /** Where the server runs as root: the user agents run as (name or uid[:gid]). Default `nobody`. */
   agentUser?: string;
   /**
-   * Where the server runs as root: each principal's command agents run as a uid of their own
+   * Where the server runs as root: each principal's agents (command and harness) run as a uid of their own
    * from this range (`first-last`, e.g. `61000-61999`), so one principal's agent cannot read
    * another's runs even without the sandbox. Default: every agent is `agentUser`.
    */

@@ -53,8 +53,8 @@ export class EnvironmentExecutor implements RunExecutor {
     if (!env || input.number !== 1 || (env.repos.length === 0 && env.setupCommands.length === 0)) return this.inner.start(context);
 
     const workDir = runWorkDir(this.workRoot, run.id);
-    // A principal's own uid is for command agents only: a harness's CLI runs as the one agent user, who must own what setup made.
-    const sandbox = this.inner.name === 'command' ? sandboxForRun(this.sandbox, run) : this.sandbox;
+    // As the agent will run (its principal's own uid with --agent-uid-range), so the agent owns what setup made.
+    const sandbox = sandboxForRun(this.sandbox, run);
     serverDir(this.workRoot);
     // The agent user, bare, must pass through to its own directory (it cannot list the others).
     if (sandbox.user && !sandbox.bwrap) chmodSync(this.workRoot, 0o711);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { NotFoundError } from '../domain/domain-errors.js';
 import { attachmentsDir } from '../executors/agent-protocol.js';
 import { harnessTranscriptLines } from '../executors/harness/harness-executor.js';
+import { harnessTurnMessages } from '../executors/harness/harness-turns.js';
 import { mimeTypeOf } from '../executors/mime-type.js';
 import { artifactsOf, type ArtifactStore } from '../store/artifact-store.js';
 import type { ConversationStore } from '../store/conversation-store.js';
@@ -100,7 +101,7 @@ export class RunReads {
 
   async conversation(runId: string, caller: RunCreatorInfo): Promise<ConversationResponse> {
     const run = await this.runs.getOrThrow(runId, caller);
-    return toConversationResponse(run, conversationEntries(run, await this.conversations.list(run.id)));
+    return toConversationResponse(run, conversationEntries(run, await this.conversations.list(run.id)), (n) => harnessTurnMessages(this.workRoot, run.id, n));
   }
 
   /** A conversation's normalised messages across its runs the caller may read, one step per execution, oldest first. */
@@ -109,7 +110,7 @@ export class RunReads {
     // Another principal's conversation is as unknown as a missing one.
     if (!runs) throw new NotFoundError(`No conversation "${conversationId}".`);
     const steps = [];
-    for (const run of runs) steps.push(...toConversationResponse(run, conversationEntries(run, await this.conversations.list(run.id))).steps);
+    for (const run of runs) steps.push(...toConversationResponse(run, conversationEntries(run, await this.conversations.list(run.id)), (n) => harnessTurnMessages(this.workRoot, run.id, n)).steps);
     return { conversation_id: conversationId, steps };
   }
 

@@ -20,7 +20,7 @@ export function toArtifactItem(a: ArtifactRecord): ArtifactItem {
       return {
         ...base,
         artifact_type: 'FILE',
-        data: defined({ artifact_uid: a.uid, filename: str(d.filename) ?? a.uid, filepath: str(d.filepath) ?? a.uid, mime_type: str(d.mime_type) ?? 'application/octet-stream', size_bytes: a.sizeBytes }),
+        data: defined({ artifact_uid: a.uid, filename: str(d.filename) ?? a.uid, filepath: str(d.filepath) ?? a.uid, mime_type: str(d.mime_type) ?? 'application/octet-stream', size_bytes: a.sizeBytes, description: str(d.description) }),
       };
     case 'EXTERNAL_REFERENCE':
       return { ...base, artifact_type: 'EXTERNAL_REFERENCE', data: defined({ url: str(d.url) ?? '', reference_type: str(d.reference_type) ?? 'link', title: str(d.title) }) };

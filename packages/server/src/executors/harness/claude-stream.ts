@@ -38,9 +38,9 @@ export class ClaudeStreamParser implements HarnessStreamParser {
         const content = Array.isArray(message['content']) ? (message['content'] as unknown[]) : [];
         for (const block of content.map(obj)) {
           if (block['type'] === 'text' && typeof block['text'] === 'string' && block['text'].trim()) {
-            events.push({ kind: 'output', text: `${block['text'].replace(/\n+$/, '')}\n` });
+            events.push({ kind: 'output', text: `${block['text'].replace(/\n+$/, '')}\n`, part: 'text' });
           } else if (block['type'] === 'tool_use') {
-            events.push({ kind: 'output', text: `${toolCallLine(String(block['name'] ?? 'tool'), obj(block['input']))}\n` });
+            events.push({ kind: 'output', text: `${toolCallLine(String(block['name'] ?? 'tool'), obj(block['input']))}\n`, part: 'action' });
           }
         }
         const model = message['model'];
@@ -54,7 +54,7 @@ export class ClaudeStreamParser implements HarnessStreamParser {
         for (const block of (Array.isArray(content) ? content : []).map(obj)) {
           if (block['type'] !== 'tool_result') continue;
           const text = toolResultLines(resultText(block['content']));
-          if (text) events.push({ kind: 'output', text });
+          if (text) events.push({ kind: 'output', text, part: 'result' });
         }
         break;
       }

@@ -1,5 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
-import type { HarnessEvent, HarnessStreamParser } from './harness-event.js';
+import type { HarnessEvent, HarnessStreamParser, TurnPart } from './harness-event.js';
 import { jsonLine, num, obj, str, type Json } from './json-line.js';
 import { toolCallLine, toolResultLines } from './tool-call-line.js';
 
@@ -89,8 +89,8 @@ export class CodexStreamParser implements HarnessStreamParser {
     const event = jsonLine(line);
     if (Array.isArray(event)) return event;
     const events: HarnessEvent[] = [];
-    const output = (text: string) => {
-      if (text) events.push({ kind: 'output', text: text.endsWith('\n') ? text : `${text}\n` });
+    const output = (text: string, part?: TurnPart) => {
+      if (text) events.push({ kind: 'output', text: text.endsWith('\n') ? text : `${text}\n`, ...(part ? { part } : {}) });
     };
     switch (event['type']) {
       case 'thread.started':
@@ -101,7 +101,7 @@ export class CodexStreamParser implements HarnessStreamParser {
         const call = this.callLine(item);
         if (call !== undefined) {
           this.shown.add(str(item['id']));
-          output(call);
+          output(call, 'action');
         }
         break;
       }
@@ -111,14 +111,14 @@ export class CodexStreamParser implements HarnessStreamParser {
           const text = str(item['text']).replace(/\n+$/, '');
           if (text.trim()) {
             this.lastMessage = text;
-            output(text);
+            output(text, 'text');
           }
         } else if (item['type'] === 'error') {
           output(`warning: ${str(item['message'])}`);
         } else {
           const call = this.shown.delete(str(item['id'])) ? undefined : this.callLine(item);
-          if (call !== undefined) output(call);
-          output(this.resultText(item));
+          if (call !== undefined) output(call, 'action');
+          output(this.resultText(item), 'result');
         }
         break;
       }

@@ -59,14 +59,14 @@ export class GeminiStreamParser implements HarnessStreamParser {
       case 'tool_use':
         this.flush(events);
         this.answer = '';
-        events.push({ kind: 'output', text: `${toolCallLine(String(event['tool_name'] ?? 'tool'), obj(event['parameters']))}\n` });
+        events.push({ kind: 'output', text: `${toolCallLine(String(event['tool_name'] ?? 'tool'), obj(event['parameters']))}\n`, part: 'action' });
         break;
       case 'tool_result': {
         this.flush(events);
         const error = obj(event['error']);
         const shown = event['status'] === 'error' ? `error: ${typeof error['message'] === 'string' ? error['message'] : 'the tool failed'}` : typeof event['output'] === 'string' ? event['output'] : '';
         const text = toolResultLines(shown);
-        if (text) events.push({ kind: 'output', text });
+        if (text) events.push({ kind: 'output', text, part: 'result' });
         break;
       }
       case 'error':
@@ -99,14 +99,14 @@ export class GeminiStreamParser implements HarnessStreamParser {
     if (cut !== -1) {
       const lines = this.pending.slice(0, cut);
       this.pending = this.pending.slice(cut + 1);
-      if (lines.trim()) events.push({ kind: 'output', text: `${lines.replace(/^\n+/, '')}\n` });
+      if (lines.trim()) events.push({ kind: 'output', text: `${lines.replace(/^\n+/, '')}\n`, part: 'text' });
     } else if (this.pending.length > MAX_PENDING_CHARS) {
       this.flush(events);
     }
   }
 
   private flush(events: HarnessEvent[]): void {
-    if (this.pending.trim()) events.push({ kind: 'output', text: `${this.pending}\n` });
+    if (this.pending.trim()) events.push({ kind: 'output', text: `${this.pending}\n`, part: 'text' });
     this.pending = '';
   }
 }

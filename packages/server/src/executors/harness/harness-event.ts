@@ -1,9 +1,12 @@
 import type { TokenCount } from './usage-tally.js';
 
+/** What an output line is of the agent's turn: its text, a tool call, or what the call gave back. */
+export type TurnPart = 'text' | 'action' | 'result';
+
 /** What a harness's stream says, line by line, in terms the executor acts on. */
 export type HarnessEvent =
-  /** Text for the run's output, ending in a newline. */
-  | { kind: 'output'; text: string }
+  /** Text for the run's output, ending in a newline; `part` says what of the turn it is, for the conversation. */
+  | { kind: 'output'; text: string; part?: TurnPart }
   /** The harness's own session id, for a follow-up to resume. */
   | { kind: 'session'; id: string }
   /** One model response's usage so far. */

@@ -11,6 +11,7 @@ import { runAsAgent, spawnAgent } from '../agent-spawn.js';
 import { prepareWorkDir, type RunPolicy } from '../command-executor.js';
 import { NO_SANDBOX, type AgentSandbox } from '../sandbox/agent-sandbox.js';
 import { installRoot } from '../sandbox/install-root.js';
+import { sandboxForRun } from '../sandbox/principal-users.js';
 import { allowAlso, urlHost } from '../sandbox/network-policy.js';
 import type { RunRecord } from '../../store/run-record.js';
 import { commandEnv } from '../command-env.js';
@@ -20,6 +21,7 @@ import type { HarnessDriver } from './harness-driver.js';
 import type { HarnessSetup } from './harness-setup.js';
 import { changesPatch, GIT_TIMEOUT_MS, gitEnv, MAX_GIT_OUTPUT, recordChangesStart, runGitAsServer, type RunGit } from './changes-patch.js';
 import { harnessPrompt } from './harness-prompt.js';
+import { harnessTurnsPath, TurnsWriter } from './harness-turns.js';
 import { LineSplitter } from './line-splitter.js';
 import { maskSecrets } from './mask-secrets.js';
 import { UsageTally } from './usage-tally.js';
@@ -108,7 +110,8 @@ export class HarnessExecutor implements RunExecutor {
     const problem = setup.problem(this.harness, typeof secretName === 'string' ? secretName : undefined);
     if (problem || !command) return fail(`The ${this.harness} harness could not start: ${problem?.message ?? 'its CLI was not found'}.`);
 
-    const sandbox = this.options.sandbox ?? NO_SANDBOX;
+    // As its principal's own user where the server gives each one a uid (--agent-uid-range), as command agents are.
+    const sandbox = sandboxForRun(this.options.sandbox ?? NO_SANDBOX, run);
     const prepared = this.prepare(context, sandbox, driver, key?.value);
     if (typeof prepared === 'string') return fail(`The ${this.harness} harness could not start: ${prepared}.`);
     const { workDir, files, stateDir, launch, git, changesStart } = prepared;
@@ -116,6 +119,8 @@ export class HarnessExecutor implements RunExecutor {
     // The allow-listed variables and those the configuration passes; never the rest of the server's.
     const cliEnv = {
       ...commandEnv(setup.env, run, join(stateDir, 'mcp.json'), workDir, input.number, files, setup.passedVariables(this.harness)),
+      // Bare as another user, the server's HOME is not its to write: its own state directory is (the sandbox gives a private one).
+      ...(sandbox.user && !sandbox.bwrap ? { HOME: stateDir } : {}),
       ...launch.env,
     };
     // The model endpoint is let through a `none` or allow-list policy, and nothing more.
@@ -140,6 +145,7 @@ export class HarnessExecutor implements RunExecutor {
     const transcript = createWriteStream('', { fd: prepared.transcriptFd });
     transcript.on('error', () => {});
     let transcriptBytes = 0;
+    const turns = new TurnsWriter(prepared.turnsFd);
     const tally = new UsageTally(run.requestUsage, resumeSession !== undefined && driver.sessionTotals);
     const parser = launch.parser ?? driver.parser();
     const tail: string[] = [];
@@ -177,6 +183,7 @@ export class HarnessExecutor implements RunExecutor {
         switch (event.kind) {
           case 'output':
             onOutput(event.text, 'stdout');
+            if (event.part) turns.add(event.part, event.text);
             remember(event.text.trimEnd());
             break;
           case 'session':
@@ -228,10 +235,11 @@ export class HarnessExecutor implements RunExecutor {
       child.stdout.destroy();
       child.stderr.destroy();
       transcript.end();
+      const turnsWritten = turns.end();
       void end();
       if (usageTimer) clearTimeout(usageTimer);
       flushUsage();
-      await Promise.race([stateWrites, sleep(STATE_WRITE_WAIT_MS)]);
+      await Promise.race([Promise.all([stateWrites, turnsWritten]), sleep(STATE_WRITE_WAIT_MS)]);
       const report = readAgentReport(files, input);
       const changes = changesPatch(workDir, changesStart, git);
       if (changes.note) onOutput(`[agent-runs] ${changes.note}\n`);
@@ -288,7 +296,8 @@ export class HarnessExecutor implements RunExecutor {
       // Its state, and what the driver just wrote there (mcp.json with its tokens), is the agent user's alone.
       giveTree(stateDir, sandbox.user);
       const transcriptFd = createServerFile(harnessTranscriptPath(workRoot, run.id, input.number));
-      return { workDir, files, stateDir, launch, git, changesStart, transcriptFd };
+      const turnsFd = createServerFile(harnessTurnsPath(workRoot, run.id, input.number));
+      return { workDir, files, stateDir, launch, git, changesStart, transcriptFd, turnsFd };
     } catch (error) {
       return (error as Error).message;
     }

@@ -34,6 +34,7 @@ process.stdin.on('data', (d) => (input += d)).on('end', async () => {
   }
   if (plan.print) console.log(plan.print.map((name) => process.env[name]).join(' '));
   for (const name of plan.encoded || []) console.log(Buffer.from(process.env[name]).toString('base64') + ' ' + encodeURIComponent(process.env[name]));
+  for (const name of plan.embedded || []) console.log('env: ' + Buffer.from('KEY=' + process.env[name] + '\\n').toString('base64'));
   // Written in two pieces, apart in time: the server reads them as two chunks.
   for (const name of plan.split || []) {
     const value = process.env[name];
@@ -41,6 +42,7 @@ process.stdin.on('data', (d) => (input += d)).on('end', async () => {
     await new Promise((r) => setTimeout(r, 300));
     process.stdout.write(value.slice(7) + ':end\\n');
   }
+  if (plan.artifactBytes) fs.writeFileSync(process.env.AGENT_RUNS_ARTIFACTS_DIR + '/notes.bin', Buffer.alloc(plan.artifactBytes));
   out.own = code(() => { fs.writeFileSync('own.txt', 'mine'); fs.readFileSync('own.txt'); });
   fs.writeFileSync('result.json', JSON.stringify(out));
   if (plan.fail) { process.stderr.write(plan.fail.map((name) => process.env[name]).join(' ') + '\\n'); process.exit(3); }

@@ -3,7 +3,7 @@ import { nodeAgentCommand } from '../support/node-agent.js';
 /**
  * An agent that tries what its prompt (JSON) lists and writes what happened to
  * `result.json` in its working directory: reads, listings, writes, direct connections,
- * and HTTP requests through its proxy (HTTP_PROXY, when it has one).
+ * and HTTP requests and CONNECT tunnels through its proxy (HTTP_PROXY, when it has one).
  */
 const PROBE = `
 const fs = require('node:fs'), net = require('node:net'), http = require('node:http');
@@ -30,6 +30,16 @@ process.stdin.on('data', (d) => (input += d)).on('end', async () => {
         let body = ''; res.on('data', (d) => (body += d)).on('end', () => resolve(res.statusCode + ' ' + body.trim()));
       });
       req.on('error', (e) => resolve(e.code)); req.setTimeout(5000, () => { req.destroy(); resolve('timeout'); });
+    });
+  }
+  for (const target of plan.tunnel || []) {
+    out['tunnel ' + target] = await new Promise((resolve) => {
+      if (!process.env.HTTP_PROXY) return resolve('no proxy');
+      const proxy = new URL(process.env.HTTP_PROXY);
+      const req = http.request({ host: proxy.hostname, port: proxy.port, method: 'CONNECT', path: target });
+      req.on('connect', (res, socket) => { socket.destroy(); resolve(String(res.statusCode)); });
+      req.on('error', (e) => resolve(e.code)); req.setTimeout(5000, () => { req.destroy(); resolve('timeout'); });
+      req.end();
     });
   }
   if (plan.print) console.log(plan.print.map((name) => process.env[name]).join(' '));

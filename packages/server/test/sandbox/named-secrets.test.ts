@@ -71,6 +71,8 @@ describe('secrets declared by name', () => {
     // Inside a longer base64 text: what is left around the mask is only the prefix's and the newline's.
     expect(/env: (\S+)\n/.exec(output)?.[1]).toMatch(/^S0VZ.*\*\*\*.{0,4}$/);
     expect(run.status_message?.message).toContain('***');
+    // The log is not empty: it says how agents start (auto, where bubblewrap works here).
+    if (process.platform === 'linux') expect(serverLog.join('\n')).toMatch(/Sandbox on \(bubblewrap, --sandbox auto\): agents run /);
     for (const [place, text] of Object.entries(places)) {
       for (const form of [...forms, FILE_SECRET]) expect(text, `${place} shows a secret`).not.toContain(form);
     }

@@ -70,7 +70,9 @@ export default async function sandboxBench(): Promise<BenchRow[]> {
   const output = { sandboxed: [] as number[], bare: [] as number[] };
   const produce = ['-c', `head -c ${OUTPUT_BYTES} /dev/zero`];
   for (let i = 0; i < OUTPUT_ROUNDS; i++) {
-    for (const [name, box] of [['bare', bare], ['sandboxed', sandbox]] as const) {
+    // Each round in the other order, so neither side always follows the other's garbage.
+    const pair = [['bare', bare], ['sandboxed', sandbox]] as const;
+    for (const [name, box] of i % 2 ? [...pair].reverse() : pair) {
       const { ms, bytes } = await run(box, '/bin/sh', produce);
       if (bytes !== OUTPUT_BYTES) throw new Error(`${name}: read ${bytes} bytes of ${OUTPUT_BYTES}`);
       output[name].push(ms);
@@ -154,7 +156,7 @@ async function wholeRuns(): Promise<{ sandboxed: number; bare: number }> {
   const times = { bare: [] as number[], sandboxed: [] as number[] };
   try {
     for (let i = 0; i < RUN_ROUNDS; i++) {
-      for (const name of ['bare', 'sandboxed'] as const) {
+      for (const name of i % 2 ? (['sandboxed', 'bare'] as const) : (['bare', 'sandboxed'] as const)) {
         const { client } = servers[name];
         const started = performance.now();
         const { run_id } = await client.runs.create({ prompt: 'print' });

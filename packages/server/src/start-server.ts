@@ -7,6 +7,7 @@ import { loadConfigFile } from './config/config-file.js';
 import { ensurePrivateDir } from './config/private-dir.js';
 import { resolveOptions } from './config/resolve-options.js';
 import type { RunningServer, ServerOptions } from './config/server-options.js';
+import { maskedLog } from './domain/secret-mask.js';
 import { EMPTY_CONFIG } from './domain/server-config.js';
 import { ServerConfigError } from './domain/server-config-error.js';
 import { handleRequest } from './http/handle-request.js';
@@ -30,8 +31,9 @@ import { syncDeclaredWebhooks } from './webhooks/declared-webhooks.js';
  * `const { baseURL, apiKey, close } = await startServer({ port: 0, storage: 'memory' })`.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const opts = resolveOptions(options);
-  const config = opts.configFile ? loadConfigFile(opts.configFile) : EMPTY_CONFIG;
+  const resolved = resolveOptions(options);
+  const config = resolved.configFile ? loadConfigFile(resolved.configFile) : EMPTY_CONFIG;
+  const opts = { ...resolved, log: maskedLog(resolved.log, config.secrets.values()) };
   const timeZone = opts.scheduleTimeZone ?? config.scheduleTimeZone ?? 'UTC';
   if (!isTimeZone(timeZone)) throw new ServerConfigError(`scheduleTimeZone must be an IANA time zone such as UTC or Europe/Paris, got "${timeZone}".`);
   let unlock = () => {};

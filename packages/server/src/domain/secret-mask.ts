@@ -5,10 +5,41 @@ export const MIN_MASKED_CHARS = 4;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A value and the forms it is printed in: as is, base64 (standard and URL-safe, with and without padding), URL-encoded. */
+/**
+ * The base64 characters that stand for `bytes` wherever they lie in a longer encoded text
+ * (`echo "KEY=$KEY" | base64`): for each of the three alignments, the characters that
+ * depend on these bytes alone.
+ */
+function embeddedBase64(bytes: Buffer): string[] {
+  return [0, 1, 2].map((shift) => {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64').replace(/=+$/, '');
+    // The leading characters mix in the bytes before; a last partial group mixes in the bytes after.
+    const head = [0, 2, 3][shift]!;
+    const tail = (shift + bytes.length) % 3 === 0 ? 0 : 1;
+    return encoded.slice(head, encoded.length - tail);
+  });
+}
+
+/**
+ * A value and the forms it is printed in: as is, base64 (standard and URL-safe, with and
+ * without padding, and inside a longer encoded text), URL-encoded, and escaped in a JSON
+ * string (a harness's JSON stream, an artifact's fields).
+ */
 export function secretForms(value: string): string[] {
-  const base64 = Buffer.from(value).toString('base64');
-  const forms = [value, base64, base64.replace(/=+$/, ''), Buffer.from(value).toString('base64url'), encodeURIComponent(value), encodeURI(value)];
+  const bytes = Buffer.from(value);
+  const base64 = bytes.toString('base64');
+  const embedded = embeddedBase64(bytes);
+  const forms = [
+    value,
+    base64,
+    base64.replace(/=+$/, ''),
+    bytes.toString('base64url'),
+    ...embedded,
+    ...embedded.map((form) => form.replace(/\+/g, '-').replace(/\//g, '_')),
+    encodeURIComponent(value),
+    encodeURI(value),
+    JSON.stringify(value).slice(1, -1),
+  ];
   return [...new Set(forms)].filter((form) => form.length >= MIN_MASKED_CHARS);
 }
 
@@ -34,6 +65,16 @@ export class SecretMask {
 
   mask(text: string): string {
     return this.#pattern ? text.replace(this.#pattern, MASK) : text;
+  }
+
+  /** Every string inside `value` (arrays, objects, keys left as they are) masked; numbers and the rest kept. */
+  maskStrings<T>(value: T): T {
+    if (typeof value === 'string') return this.mask(value) as T;
+    if (Array.isArray(value)) return value.map((item: unknown) => this.maskStrings(item)) as T;
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.maskStrings(item)])) as T;
+    }
+    return value;
   }
 
   /** A masker for one stream of chunks: push each chunk, flush at the end. */
@@ -64,4 +105,10 @@ export class SecretMask {
     }
     return 0;
   }
+}
+
+/** `log` with the declared secrets masked in every line: an error's message may quote run text. */
+export function maskedLog(log: (line: string) => void, values: readonly string[]): (line: string) => void {
+  const mask = new SecretMask(values);
+  return mask.empty ? log : (line) => log(mask.mask(line));
 }

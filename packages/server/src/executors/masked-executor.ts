@@ -4,7 +4,8 @@ import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from 
 
 /** An artifact's descriptive fields masked (names, descriptions, URLs, PLAN text); file bytes are the agent's own. */
 function maskArtifact(mask: SecretMask, artifact: NewArtifact): NewArtifact {
-  return { ...artifact, data: JSON.parse(mask.mask(JSON.stringify(artifact.data))) as Record<string, unknown> };
+  // Field by field, not over its JSON: a secret's JSON text may be a number or a key there, and masking it would break the record.
+  return { ...artifact, data: mask.maskStrings(artifact.data) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server } from 'node:net';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempTree, writeServerConfig } from '../support/server-config.js';
@@ -43,53 +44,81 @@ async function probe(plan: Record<string, unknown>, config: Record<string, unkno
   return { runId: run_id, result: JSON.parse(readFileSync(join(workRoot, run_id, 'result.json'), 'utf8')) };
 }
 
+/** What the agent tries besides the network: the server's files, another run's, writing outside its own directory. */
+function filesPlan(other: string) {
+  return {
+    read: [join(dataDir, 'runs.sqlite'), join(dataDir, 'session-secret'), join(home, '.ssh/id_rsa'), join(workRoot, other, 'mcp.json')],
+    list: [join(workRoot, other), workRoot, dataDir, homedir()],
+    write: [join(workRoot, 'planted'), '/usr/planted', '/etc/planted', join(workRoot, other, 'planted'), join(dataDir, 'planted')],
+  };
+}
+
+function expectFilesRefused(result: Record<string, unknown>, other: string, runId: string): void {
+  const denied = expect.stringMatching(/^E(ACCES|ROFS|PERM)$/);
+  expect(result).toMatchObject({
+    [`read ${join(dataDir, 'runs.sqlite')}`]: 'ENOENT',
+    [`read ${join(dataDir, 'session-secret')}`]: 'ENOENT',
+    [`read ${join(home, '.ssh/id_rsa')}`]: 'ENOENT',
+    [`read ${join(workRoot, other, 'mcp.json')}`]: 'ENOENT',
+    [`list ${join(workRoot, other)}`]: 'ENOENT',
+    [`list ${dataDir}`]: 'ENOENT',
+    [`list ${homedir()}`]: 'ENOENT',
+    [`write ${join(workRoot, 'planted')}`]: denied,
+    [`write /usr/planted`]: denied,
+    [`write /etc/planted`]: denied,
+    [`write ${join(workRoot, other, 'planted')}`]: 'ENOENT',
+    [`write ${join(dataDir, 'planted')}`]: 'ENOENT',
+    own: 'ok',
+  });
+  // Of the work root it sees its own directory only (and its protocol files' parent).
+  expect(result[`list ${workRoot}`]).toEqual(['.agent-runs', runId].sort());
+  for (const planted of [join(workRoot, 'planted'), join(workRoot, other, 'planted'), join(dataDir, 'planted')]) expect(existsSync(planted)).toBe(false);
+  // A root server runs its agents as an unprivileged user.
+  if (process.getuid?.() === 0) expect(result.uid).not.toBe(0);
+}
+
 describe('an agent in the sandbox', () => {
-  it('cannot read the data directory, the server user\'s files or another run\'s directory, nor write outside its own; its own work succeeds', async () => {
+  it("cannot read the data directory, the server user's files or another run's directory, nor write outside its own, nor reach loopback under none; its own work succeeds", async () => {
     const first = await probe({});
+    // What it tries exists, and the server's user can read it.
+    for (const path of [join(dataDir, 'runs.sqlite'), join(dataDir, 'session-secret'), join(home, '.ssh/id_rsa'), join(workRoot, first.runId, 'mcp.json')]) readFileSync(path);
     const serverPort = Number(new URL(t.server.url).port);
-    const { runId, result } = await probe({
-      read: [join(dataDir, 'runs.sqlite'), join(dataDir, 'session-secret'), join(home, '.ssh/id_rsa'), join(workRoot, first.runId, 'mcp.json')],
-      list: [join(workRoot, first.runId), workRoot, dataDir, '/root'],
-      write: [join(workRoot, 'planted'), '/usr/planted', '/etc/planted', join(workRoot, first.runId, 'planted')],
-      connect: [['127.0.0.1', serverPort], ['127.0.0.1', port(other)]],
-    });
+    const { runId, result } = await probe({ ...filesPlan(first.runId), connect: [['127.0.0.1', serverPort], ['127.0.0.1', port(other)], ['::1', serverPort]] });
+    expectFilesRefused(result, first.runId, runId);
     expect(result).toMatchObject({
-      [`read ${join(dataDir, 'runs.sqlite')}`]: 'ENOENT',
-      [`read ${join(dataDir, 'session-secret')}`]: 'ENOENT',
-      [`read ${join(home, '.ssh/id_rsa')}`]: 'ENOENT',
-      [`read ${join(workRoot, first.runId, 'mcp.json')}`]: 'ENOENT',
-      [`list ${join(workRoot, first.runId)}`]: 'ENOENT',
-      [`list ${dataDir}`]: 'ENOENT',
-      [`write ${join(workRoot, 'planted')}`]: expect.stringMatching(/^E(ACCES|ROFS|PERM)$/),
-      [`write /usr/planted`]: expect.stringMatching(/^E(ACCES|ROFS|PERM)$/),
-      [`write /etc/planted`]: expect.stringMatching(/^E(ACCES|ROFS|PERM)$/),
-      [`write ${join(workRoot, first.runId, 'planted')}`]: 'ENOENT',
       [`connect 127.0.0.1:${serverPort}`]: 'ECONNREFUSED',
       [`connect 127.0.0.1:${port(other)}`]: 'ECONNREFUSED',
-      own: 'ok',
+      [`connect ::1:${serverPort}`]: expect.stringMatching(/^E(CONNREFUSED|ADDRNOTAVAIL|NETUNREACH)$/),
+      proxy: null,
     });
-    expect(existsSync(join(workRoot, 'planted'))).toBe(false);
-    // Of the work root it sees its own directory only (and its protocol files' parent).
-    expect(result[`list ${workRoot}`]).toEqual(['.agent-runs', runId].sort());
-    // A root server runs its agents as an unprivileged user.
-    if (process.getuid?.() === 0) expect(result.uid).not.toBe(0);
   });
 
-  it('reaches a host its allow-list names through the proxy, and neither the server nor another loopback listener', async () => {
+  it('under an allow-list, fails at each of those too, and reaches the host it names through the proxy, neither the server nor another loopback listener', async () => {
+    const first = await probe({}, { environment_id: 'allow-list' });
     const serverPort = Number(new URL(t.server.url).port);
-    const { result } = await probe(
+    const { runId, result } = await probe(
       {
-        connect: [['127.0.0.1', serverPort], ['127.0.0.1', port(other)]],
-        proxied: [`http://127.0.0.1:${port(allowed)}/`, `http://127.0.0.1:${serverPort}/healthz`, `http://localhost:${port(allowed)}/`],
+        ...filesPlan(first.runId),
+        connect: [['127.0.0.1', serverPort], ['127.0.0.1', port(other)], ['127.0.0.1', port(allowed)]],
+        proxied: [`http://127.0.0.1:${port(allowed)}/`, `http://127.0.0.1:${serverPort}/healthz`, `http://127.0.0.1:${port(other)}/`, `http://localhost:${port(allowed)}/`],
+        tunnel: [`127.0.0.1:${port(allowed)}`, `127.0.0.1:${serverPort}`, `127.0.0.1:${port(other)}`, `localhost:${serverPort}`],
       },
       { environment_id: 'allow-list' },
     );
+    expectFilesRefused(result, first.runId, runId);
     expect(result).toMatchObject({
+      // Directly, not even the allowed host: only through the proxy.
       [`connect 127.0.0.1:${serverPort}`]: 'ECONNREFUSED',
       [`connect 127.0.0.1:${port(other)}`]: 'ECONNREFUSED',
+      [`connect 127.0.0.1:${port(allowed)}`]: 'ECONNREFUSED',
       [`proxied http://127.0.0.1:${port(allowed)}/`]: '200 allowed host',
       [`proxied http://127.0.0.1:${serverPort}/healthz`]: expect.stringMatching(/^403 .*not in the allow-list/),
+      [`proxied http://127.0.0.1:${port(other)}/`]: expect.stringMatching(/^403 .*not in the allow-list/),
       [`proxied http://localhost:${port(allowed)}/`]: expect.stringMatching(/^403 /),
+      [`tunnel 127.0.0.1:${port(allowed)}`]: '200',
+      [`tunnel 127.0.0.1:${serverPort}`]: '403',
+      [`tunnel 127.0.0.1:${port(other)}`]: '403',
+      [`tunnel localhost:${serverPort}`]: '403',
     });
   });
 });

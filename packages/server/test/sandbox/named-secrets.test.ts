@@ -8,18 +8,24 @@ import { probeAgentCommand } from './probe-agent.js';
 
 const SECRET = 'sk-live-9f8e7d6c5b4a3210/+=?&x';
 const FILE_SECRET = 'from-a-file-4b1d9c';
-const forms = [SECRET, Buffer.from(SECRET).toString('base64'), encodeURIComponent(SECRET)];
+/** A secret of digits, as a PIN is: its text is also a number in an artifact's record. */
+const PIN = '90210';
+const forms = [SECRET, Buffer.from(SECRET).toString('base64'), encodeURIComponent(SECRET), Buffer.from(`KEY=${SECRET}\n`).toString('base64')];
 let t: TestServer;
+const serverLog: string[] = [];
 
 beforeAll(async () => {
   process.env.AGENT_RUNS_TEST_PROVIDER_KEY = SECRET;
+  process.env.AGENT_RUNS_TEST_PIN = PIN;
   const dir = tempTree({ 'deploy-token': `${FILE_SECRET}\n` });
   t = await startTestServer({
     executor: 'command',
     command: probeAgentCommand,
+    quiet: false,
+    log: (line) => serverLog.push(line),
     configFile: writeServerConfig(
       {
-        secrets: { PROVIDER_KEY: { from_env: 'AGENT_RUNS_TEST_PROVIDER_KEY' }, DEPLOY_TOKEN: { from_file: 'deploy-token' } },
+        secrets: { PROVIDER_KEY: { from_env: 'AGENT_RUNS_TEST_PROVIDER_KEY' }, DEPLOY_TOKEN: { from_file: 'deploy-token' }, PIN: { from_env: 'AGENT_RUNS_TEST_PIN' } },
         environments: { keyed: { secrets: ['PROVIDER_KEY', 'DEPLOY_TOKEN'] }, plain: {} },
       },
       dir,
@@ -29,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   delete process.env.AGENT_RUNS_TEST_PROVIDER_KEY;
+  delete process.env.AGENT_RUNS_TEST_PIN;
 });
 
 /** Every place a run's text leaves the server, as one string per place. */
@@ -43,13 +50,14 @@ async function everyPlace(runId: string): Promise<Record<string, string>> {
     conversation: await text(`/api/v1/agent/runs/${runId}/conversation`),
     events: await events.text(),
     session: await (await fetch(run.session_link!)).text(),
+    log: serverLog.join('\n'),
   };
 }
 
 describe('secrets declared by name', () => {
   it('reach the runs of the environments that list them, and are masked (as is, base64, URL-encoded) wherever run text goes', async () => {
     const { run_id } = await t.client.runs.create({
-      prompt: JSON.stringify({ print: ['PROVIDER_KEY', 'DEPLOY_TOKEN'], encoded: ['PROVIDER_KEY'], split: ['PROVIDER_KEY'], fail: ['PROVIDER_KEY'] }),
+      prompt: JSON.stringify({ print: ['PROVIDER_KEY', 'DEPLOY_TOKEN'], encoded: ['PROVIDER_KEY'], embedded: ['PROVIDER_KEY'], split: ['PROVIDER_KEY'], fail: ['PROVIDER_KEY'] }),
       config: { environment_id: 'keyed' },
     });
     const run = await t.client.runs.wait(run_id, { pollInterval: 20 });
@@ -58,11 +66,23 @@ describe('secrets declared by name', () => {
     const places = await everyPlace(run_id);
     const output = ((await t.raw(`/api/v1/agent/runs/${run_id}/output`)).body as { chunks: { text: string }[] }).chunks.map((c) => c.text).join('');
     // Printed as is, then base64 and URL-encoded, then in two writes apart in time.
-    expect(output).toContain('*** ***\n*** ***\nsplit:***:end\n');
+    expect(output).toContain('*** ***\n*** ***\nenv: ');
+    expect(output).toContain('split:***:end\n');
+    // Inside a longer base64 text: what is left around the mask is only the prefix's and the newline's.
+    expect(/env: (\S+)\n/.exec(output)?.[1]).toMatch(/^S0VZ.*\*\*\*.{0,4}$/);
     expect(run.status_message?.message).toContain('***');
+    // The log is not empty: it says how agents start (auto, where bubblewrap works here).
+    if (process.platform === 'linux') expect(serverLog.join('\n')).toMatch(/Sandbox on \(bubblewrap, --sandbox auto\): agents run /);
     for (const [place, text] of Object.entries(places)) {
       for (const form of [...forms, FILE_SECRET]) expect(text, `${place} shows a secret`).not.toContain(form);
     }
+  });
+
+  it("are masked in an artifact's text fields only, so a record whose number is a secret's text stays whole", async () => {
+    const { run_id } = await t.client.runs.create({ prompt: JSON.stringify({ artifactBytes: Number(PIN) }) });
+    const run = await t.client.runs.wait(run_id, { pollInterval: 20 });
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    expect(run.artifacts?.map((a) => a.data)).toEqual([expect.objectContaining({ filename: 'notes.bin', size_bytes: Number(PIN) })]);
   });
 
   it('are not given to runs of environments that do not list them', async () => {

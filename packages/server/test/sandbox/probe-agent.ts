@@ -3,7 +3,7 @@ import { nodeAgentCommand } from '../support/node-agent.js';
 /**
  * An agent that tries what its prompt (JSON) lists and writes what happened to
  * `result.json` in its working directory: reads, listings, writes, direct connections,
- * and HTTP requests through its proxy (HTTP_PROXY, when it has one).
+ * and HTTP requests and CONNECT tunnels through its proxy (HTTP_PROXY, when it has one).
  */
 const PROBE = `
 const fs = require('node:fs'), net = require('node:net'), http = require('node:http');
@@ -32,8 +32,19 @@ process.stdin.on('data', (d) => (input += d)).on('end', async () => {
       req.on('error', (e) => resolve(e.code)); req.setTimeout(5000, () => { req.destroy(); resolve('timeout'); });
     });
   }
+  for (const target of plan.tunnel || []) {
+    out['tunnel ' + target] = await new Promise((resolve) => {
+      if (!process.env.HTTP_PROXY) return resolve('no proxy');
+      const proxy = new URL(process.env.HTTP_PROXY);
+      const req = http.request({ host: proxy.hostname, port: proxy.port, method: 'CONNECT', path: target });
+      req.on('connect', (res, socket) => { socket.destroy(); resolve(String(res.statusCode)); });
+      req.on('error', (e) => resolve(e.code)); req.setTimeout(5000, () => { req.destroy(); resolve('timeout'); });
+      req.end();
+    });
+  }
   if (plan.print) console.log(plan.print.map((name) => process.env[name]).join(' '));
   for (const name of plan.encoded || []) console.log(Buffer.from(process.env[name]).toString('base64') + ' ' + encodeURIComponent(process.env[name]));
+  for (const name of plan.embedded || []) console.log('env: ' + Buffer.from('KEY=' + process.env[name] + '\\n').toString('base64'));
   // Written in two pieces, apart in time: the server reads them as two chunks.
   for (const name of plan.split || []) {
     const value = process.env[name];
@@ -41,6 +52,7 @@ process.stdin.on('data', (d) => (input += d)).on('end', async () => {
     await new Promise((r) => setTimeout(r, 300));
     process.stdout.write(value.slice(7) + ':end\\n');
   }
+  if (plan.artifactBytes) fs.writeFileSync(process.env.AGENT_RUNS_ARTIFACTS_DIR + '/notes.bin', Buffer.alloc(plan.artifactBytes));
   out.own = code(() => { fs.writeFileSync('own.txt', 'mine'); fs.readFileSync('own.txt'); });
   fs.writeFileSync('result.json', JSON.stringify(out));
   if (plan.fail) { process.stderr.write(plan.fail.map((name) => process.env[name]).join(' ') + '\\n'); process.exit(3); }

@@ -149,7 +149,7 @@ ${live ? html`<p data-run-events="/runs/${id}/events?last_event_id=${String(outp
 <section aria-labelledby="h-conversation"><h2 id="h-conversation">Conversation</h2>${conversationView(conversation)}</section>
 <section aria-labelledby="h-request"><h2 id="h-request">Request</h2>
 <pre>${JSON.stringify(requestOf(run), null, 2)}</pre>
-${copyBlock('copy-command', 'agent-runs command', asCommand(run))}
+${copyBlock('copy-command', 'agent-runs command', asCommand(run, baseUrl))}
 ${copyBlock('copy-curl', 'curl', asCurl(run, baseUrl))}
 ${copyBlock('copy-step', 'workflow step', asWorkflowStep(run, baseUrl))}
 </section>`;

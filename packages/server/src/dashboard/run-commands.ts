@@ -40,11 +40,14 @@ export function asCurl(run: RunItem, baseUrl: string): string {
   ].join(' \\\n');
 }
 
+/** Run text as a workflow sees it: `${{` opens an expression there, so it is written as an expression of the literal. */
+const literal = (text: string) => text.replaceAll('${{', "${{ '${{' }}");
+
 /** YAML block scalar lines, indented. */
-const block = (text: string, indent: string) => text.split('\n').map((line) => `${indent}${line}`).join('\n');
+const block = (text: string, indent: string) => literal(text).split('\n').map((line) => `${indent}${line}`).join('\n');
 
 export function asWorkflowStep(run: RunItem, baseUrl: string): string {
-  const lines = ['- uses: agent-runs/agent-runs@v1', '  with:', '    prompt: |', block(run.prompt, '      '), `    title: ${JSON.stringify(run.title)}`];
+  const lines = ['- uses: agent-runs/agent-runs@v1', '  with:', '    prompt: |', block(run.prompt, '      '), `    title: ${JSON.stringify(literal(run.title))}`];
   for (const [input, value] of choicesOf(run)) lines.push(`    ${input}: ${JSON.stringify(value)}`);
   lines.push(`    base-url: ${JSON.stringify(`${baseUrl}/api/v1`)}`, '    api-key: ${{ secrets.AGENT_RUNS_API_KEY }}');
   return lines.join('\n');

@@ -161,6 +161,10 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
     expect(await page.textContent('#output')).not.toContain('All done');
     await page.click('#output-pause');
     await page.waitForFunction(textOf, ['#output', 'All done'] as const, { timeout: 15_000 });
+    // What the run made and its end come onto the page without a reload, and cancel goes.
+    await page.waitForFunction(textOf, ['#timeline', 'SUCCEEDED'] as const, { timeout: 15_000 });
+    await page.waitForFunction(textOf, ['#conversation-section', 'Fix the flaky login test [gate main]'] as const, { timeout: 15_000 });
+    expect(await page.locator('#run-actions button', { hasText: 'Cancel run' }).count()).toBe(0);
     // The search keeps the lines that hold its text, and says how many.
     await page.fill('#output-search', 'all DONE');
     expect(await page.textContent('#output')).toBe('All done');
@@ -384,12 +388,20 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
     await signIn(page, base, ALICE.key);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setTimezoneOverride', { timezoneId: 'Asia/Kolkata' });
+    const inZone = async (iso: string, zone: string) => page.evaluate(`new Date(${JSON.stringify(iso)}).toLocaleString(undefined, { timeZone: ${JSON.stringify(zone)} })`);
+    // The runs table: each run's age, its exact time in the viewer's zone on hover.
     await page.goto(`${base}/`);
-    const iso = (await page.getAttribute('tbody time', 'datetime'))!;
-    expect(await page.getAttribute('tbody time', 'title')).toBe(iso);
-    const kolkata = await page.evaluate(`new Date(${JSON.stringify(iso)}).toLocaleString(undefined, { timeZone: 'Asia/Kolkata' })`);
-    expect(await page.textContent('tbody time')).toBe(kolkata);
-    expect(kolkata).not.toBe(await page.evaluate(`new Date(${JSON.stringify(iso)}).toLocaleString(undefined, { timeZone: 'UTC' })`));
+    const created = (await page.getAttribute('tbody time', 'datetime'))!;
+    expect(await page.textContent('tbody time')).toMatch(/^(just now|\d+[smhd] ago)$/);
+    expect(await page.getAttribute('tbody time', 'title')).toBe(await inZone(created, 'Asia/Kolkata'));
+    // A run's page: times in the viewer's zone, the exact time (ISO) on hover.
+    await Promise.all([page.waitForURL(/\/runs\/[^/]+$/), page.click('tbody td.title a')]);
+    const iso = (await page.getAttribute('dl.meta time', 'datetime'))!;
+    expect(await page.getAttribute('dl.meta time', 'title')).toBe(iso);
+    const kolkata = await inZone(iso, 'Asia/Kolkata');
+    expect(await page.textContent('dl.meta time')).toBe(kolkata);
+    expect(kolkata).not.toBe(await inZone(iso, 'UTC'));
+    await page.goto(`${base}/`);
     // The first Tab reaches the skip link, drawn with a visible outline; Enter moves into the page.
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');

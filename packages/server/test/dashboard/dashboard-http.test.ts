@@ -190,7 +190,7 @@ describe('the dashboard\'s schedules', () => {
 
 describe('a run\'s copy buttons', () => {
   it('hold an agent-runs command and a curl call that start the same run when pasted into a shell', async () => {
-    const prompt = `It's "$HOME" and \`id\`; [simulate 10ms]`;
+    const prompt = `It's "$HOME" and \`id\`; \${{ secrets.TOKEN }} [simulate 10ms]`;
     const title = `Quote's $(id) test`;
     const run = await t.client.runs.create({ prompt, title, config: { harness: { type: 'oz' } } });
     const { cookie } = await signInByHttp(base, KEY);
@@ -201,6 +201,9 @@ describe('a run\'s copy buttons', () => {
     expect(step).toContain('    harness: "oz"');
     expect(step).toContain(`    title: ${JSON.stringify(title)}`);
     expect(step).toContain(`    base-url: "${base}/api/v1"`);
+    // A workflow would expand an expression in the prompt: it is written as the literal text.
+    expect(step).toContain("${{ '${{' }} secrets.TOKEN }} [simulate 10ms]");
+    expect(step).not.toContain('; ${{ secrets.TOKEN');
 
     // The CLI this repository builds, as `agent-runs` on the PATH.
     const bin = mkdtempSync(join(tmpdir(), 'dashboard-copy-'));

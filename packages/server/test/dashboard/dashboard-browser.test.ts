@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeAgentCommand } from '../support/node-agent.js';
-import { writeServerConfig } from '../support/server-config.js';
+import { tempTree, writeServerConfig } from '../support/server-config.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';
 import { launchChromium } from '../support/system-chromium.js';
 import { seriousViolations, signIn, signInByHttp, type PageGlobals } from './dashboard-support.js';
@@ -66,7 +66,12 @@ beforeAll(async () => {
     command: nodeAgentCommand(AGENT),
     concurrency: 1,
     apiKeys: [ALICE, BOB],
-    configFile: writeServerConfig({ sandbox_read_only: [gates] }),
+    // An environment and a skill, so their pages show a table (and axe checks it).
+    configFile: writeServerConfig({
+      sandbox_read_only: [gates],
+      environments: { web: { name: 'Web app', description: 'The web front end' } },
+      skill_directories: [join(tempTree({ 'kit/triage/SKILL.md': '---\nname: triage\ndescription: Label new issues\n---\nLabel the issue.\n' }), 'kit')],
+    }),
   });
   base = t.server.url;
   browser = await launchChromium();
@@ -334,6 +339,7 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
       await page.emulateMedia({ colorScheme: scheme });
       for (const path of pages) {
         await page.goto(`${base}${path}`);
+        if (path === '/environments' || path === '/skills') expect(await page.locator('main tbody tr').count(), path).toBeGreaterThan(0);
         expect(await seriousViolations(page), `${path} (${scheme})`).toEqual([]);
       }
     }

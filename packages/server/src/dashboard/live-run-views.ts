@@ -23,7 +23,7 @@ interface View {
   rows: Map<string, Row>;
   timer: NodeJS.Timeout | undefined;
   reading: boolean;
-  /** The change count its last read started at (-1: never read). */
+  /** The count of changes that concern it, when its last read started (-1: never read). */
   readAt: number;
   /** Ticks since its last read. */
   idleTicks: number;
@@ -44,8 +44,13 @@ const MAX_IDLE_TICKS = 10;
  */
 export class LiveRunViews {
   private readonly views = new Map<string, View>();
-  /** Runs' changes told so far: a view is read again on a tick only once this moved past its last read. */
+  /**
+   * Runs' changes told so far, of any principal's run (or of a run not known), and by the
+   * principal whose run changed: a view is read again on a tick only once the changes that
+   * concern it moved past its last read.
+   */
   private changes = 0;
+  private readonly changesOf = new Map<string, number>();
   private readonly told: boolean;
 
   constructor(
@@ -54,10 +59,21 @@ export class LiveRunViews {
     private readonly intervalMs = 1000,
     private readonly log: (line: string) => void = () => {},
     told?: RunChanges,
+    /** Every principal sees every run (the server's shared runs): any change concerns every view. */
+    private readonly sharedRuns = false,
   ) {
     // Without a source of changes, every tick reads.
     this.told = told !== undefined;
-    told?.onRunChange(() => this.changes++);
+    told?.onRunChange((_runId, run) => {
+      const owner = this.sharedRuns || run === undefined ? undefined : ownerOf(run);
+      if (owner === undefined) this.changes++;
+      else this.changesOf.set(owner, (this.changesOf.get(owner) ?? 0) + 1);
+    });
+  }
+
+  /** The changes that concern a view of `caller`: any principal's, and its own runs'. */
+  private concerning(caller: RunCreatorInfo): number {
+    return this.changes + (this.changesOf.get(caller.uid ?? '') ?? 0);
   }
 
   /** Streams `row` events for the page `query` shows: every row first, then each changed or new one. */
@@ -94,8 +110,9 @@ export class LiveRunViews {
   private async tick(view: View): Promise<void> {
     if (view.reading) return;
     // Nothing changed since the last read: skip it, but not for long.
-    if (this.told && view.readAt === this.changes && ++view.idleTicks < MAX_IDLE_TICKS) return;
-    view.readAt = this.changes;
+    const seen = this.concerning(view.caller);
+    if (this.told && view.readAt === seen && ++view.idleTicks < MAX_IDLE_TICKS) return;
+    view.readAt = seen;
     view.idleTicks = 0;
     view.reading = true;
     try {
@@ -121,5 +138,15 @@ export class LiveRunViews {
     } finally {
       view.reading = false;
     }
+  }
+}
+
+/** Whose run a `run` event's JSON is; undefined when it does not say. */
+function ownerOf(run: string): string | undefined {
+  try {
+    const uid = (JSON.parse(run) as { creator?: { uid?: unknown } }).creator?.uid;
+    return typeof uid === 'string' ? uid : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -1,4 +1,5 @@
 import type { ArtifactItem, ConversationResponse, RunItem } from '@agent-runs/core/contract';
+import { RUN_MODES } from '@agent-runs/core/contract';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, errorNote, layout, time } from './layout.js';
 import type { DashboardSession } from './dashboard-sessions.js';
@@ -133,7 +134,7 @@ ${Object.entries(run.metadata ?? {}).map(([k, v]) => html`<dt>${k}</dt><dd>${v}<
 <h2>Actions</h2>
 <form method="post" action="/runs/${id}/followups" class="stack">${csrfField(session)}
 <label for="followup-message">Follow-up message</label><textarea id="followup-message" name="message" required maxlength="100000"></textarea>
-<label>Mode<select name="mode"><option value="">normal</option><option>plan</option><option>orchestrate</option></select></label>
+<label>Mode<select name="mode">${RUN_MODES.map((mode) => html`<option${mode === 'normal' ? html` value=""` : ''}>${mode}</option>`)}</select></label>
 <button type="submit" class="primary">Send follow-up</button></form>
 <div class="row actions" id="run-actions">
 ${live ? html`<form method="post" action="/runs/${id}/cancel">${csrfField(session)}<button type="submit" class="danger">Cancel run</button></form>` : ''}

@@ -25,8 +25,13 @@ export class RunEventStreams {
   deliver(stored: readonly StoredRunEvent[]): void {
     // A `run` event later in the batch supersedes an end before it (a follow-up started the run again).
     const latestRun = new Map<string, number>();
-    for (const event of stored) if (event.kind === 'run') latestRun.set(event.runId, event.id);
-    for (const runId of latestRun.keys()) this.runChanged(runId);
+    const runData = new Map<string, string>();
+    for (const event of stored) {
+      if (event.kind !== 'run') continue;
+      latestRun.set(event.runId, event.id);
+      runData.set(event.runId, event.data);
+    }
+    for (const [runId, data] of runData) this.runChanged(runId, data);
     for (const event of stored) {
       const set = this.watchers.get(event.runId);
       if (set) for (const watcher of [...set]) watcher.deliver(event, latestRun.get(event.runId) ?? 0);
@@ -35,14 +40,14 @@ export class RunEventStreams {
 
   /** Another server stored events of the run: its streams here read them from the store. */
   storedElsewhere(runId: string): void {
-    this.runChanged(runId);
+    this.runChanged(runId, undefined);
     const set = this.watchers.get(runId);
     if (set) for (const watcher of [...set]) watcher.wake();
   }
 
   /** Signals from other servers may have been missed: every stream reads the store again. */
   wakeAll(): void {
-    this.runChanged(undefined);
+    this.runChanged(undefined, undefined);
     for (const set of [...this.watchers.values()]) for (const watcher of [...set]) watcher.wake();
   }
 
@@ -71,10 +76,10 @@ export class RunEventStreams {
     return () => this.runListeners.delete(listener);
   }
 
-  private runChanged(runId: string | undefined): void {
-    for (const listener of this.runListeners) listener(runId);
+  private runChanged(runId: string | undefined, run: string | undefined): void {
+    for (const listener of this.runListeners) listener(runId, run);
   }
 }
 
-/** Told of a run that changed (undefined: any may have). */
-export type RunChangeListener = (runId: string | undefined) => void;
+/** Told of a run that changed (undefined: any may have), with the run as its `run` event holds it (JSON) when known. */
+export type RunChangeListener = (runId: string | undefined, run: string | undefined) => void;

@@ -11,15 +11,21 @@ describe('the event streams tell of runs that changed', () => {
     migrateSqlite(db, SQLITE_MIGRATIONS);
     const streams = new RunEventStreams(new SqliteRunEventStore(db), () => {});
     const told: (string | undefined)[] = [];
-    const stop = streams.onRunChange((runId) => told.push(runId));
+    const runs: (string | undefined)[] = [];
+    const stop = streams.onRunChange((runId, run) => {
+      told.push(runId);
+      runs.push(run);
+    });
     streams.deliver([{ runId: 'a', id: 1, kind: 'output', data: '{"text":"hi"}' }]);
     expect(told).toEqual([]);
     streams.deliver([
       { runId: 'a', id: 2, kind: 'run', data: '{}' },
       { runId: 'b', id: 1, kind: 'run', data: '{}' },
-      { runId: 'a', id: 3, kind: 'run', data: '{}' },
+      { runId: 'a', id: 3, kind: 'run', data: '{"creator":{"uid":"alice"}}' },
     ]);
     expect(told).toEqual(['a', 'b']);
+    // Each with the run as its latest event holds it: the live table reads only the pages of its owner.
+    expect(runs).toEqual(['{"creator":{"uid":"alice"}}', '{}']);
     streams.storedElsewhere('c');
     streams.wakeAll();
     expect(told).toEqual(['a', 'b', 'c', undefined]);

@@ -65,6 +65,8 @@ export class LiveRunViews {
     // Without a source of changes, every tick reads.
     this.told = told !== undefined;
     told?.onRunChange((_runId, run) => {
+      // No view open: a view opened later reads at once, whatever was told before.
+      if (this.views.size === 0) return;
       const owner = this.sharedRuns || run === undefined ? undefined : ownerOf(run);
       if (owner === undefined) this.changes++;
       else this.changesOf.set(owner, (this.changesOf.get(owner) ?? 0) + 1);

@@ -413,7 +413,7 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
     expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
     expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).toBe('solid');
     await page.keyboard.press('Enter');
-    expect(page.url()).toMatch(/#main$/);
+    await page.waitForURL(/#main$/);
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement.name')).toBe('state');
     await cdp.detach();

@@ -77,7 +77,7 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
   const sessions = new DashboardSessions(limits);
   const timeZone = options.timeZone ?? 'UTC';
   let live: LiveRunViews | undefined;
-  const liveViews = (app: AppContext) => (live ??= new LiveRunViews(app.reads, app.heartbeat, options.liveIntervalMs));
+  const liveViews = (app: AppContext) => (live ??= new LiveRunViews(app.reads, app.heartbeat, options.liveIntervalMs, undefined, app.events.streams, app.runs.sharedRuns));
 
   /** `withFiles`: the route takes a multipart form with files; `formProblem` shows a form that could not be read. */
   interface SignedInOptions {

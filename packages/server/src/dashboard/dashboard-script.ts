@@ -8,14 +8,29 @@ export const DASHBOARD_SCRIPT = `'use strict';
 (function () {
   var TERMINAL = ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED'];
   var MAX_OUTPUT_CHARS = 400000;
+  // How long ago, for the runs table's ages.
+  function ago(ms) {
+    var s = Math.max(0, Math.round(ms / 1000));
+    if (s < 10) return 'just now';
+    if (s < 60) return s + 's ago';
+    if (s < 3600) return Math.floor(s / 60) + 'm ago';
+    if (s < 172800) return Math.floor(s / 3600) + 'h ago';
+    return Math.floor(s / 86400) + 'd ago';
+  }
+  // Times in the viewer's zone; an age says how long ago, with the exact local time on hover.
   function localTimes(root) {
     var list = root.querySelectorAll('time[datetime]');
     for (var i = 0; i < list.length; i++) {
       var d = new Date(list[i].getAttribute('datetime'));
-      if (!isNaN(d.getTime())) list[i].textContent = d.toLocaleString();
+      if (isNaN(d.getTime())) continue;
+      if (list[i].hasAttribute('data-age')) {
+        list[i].textContent = ago(Date.now() - d.getTime());
+        list[i].title = d.toLocaleString();
+      } else list[i].textContent = d.toLocaleString();
     }
   }
   localTimes(document);
+  if (document.querySelector('time[data-age]')) setInterval(function () { localTimes(document); }, 30000);
 
   // Copy buttons: the text of the element they name.
   document.addEventListener('click', function (e) {
@@ -103,9 +118,35 @@ export const DASHBOARD_SCRIPT = `'use strict';
       search.form.addEventListener('submit', function (e) { e.preventDefault(); show(); });
       search.addEventListener('input', show);
     }
+    // What the server renders of the run (timeline, usage, artifacts, conversation, actions), read again when the run changes.
+    var seen = run.getAttribute('data-run-version');
+    var reading = false;
+    var again = false;
+    function refresh() {
+      if (reading) { again = true; return; }
+      reading = true;
+      again = false;
+      fetch(location.pathname, { credentials: 'same-origin' }).then(function (r) { return r.ok ? r.text() : ''; }).then(function (text) {
+        var fresh = new DOMParser().parseFromString(text, 'text/html');
+        ['timeline', 'usage', 'run-actions', 'artifacts-section', 'conversation-section'].forEach(function (id) {
+          var now = document.getElementById(id);
+          var next = fresh.getElementById(id);
+          if (now && next) {
+            localTimes(next);
+            now.replaceWith(document.adoptNode(next));
+          }
+        });
+      }).catch(function () {}).then(function () {
+        reading = false;
+        if (again) refresh();
+      });
+    }
     var events = new EventSource(run.getAttribute('data-run-events'));
     events.addEventListener('run', function (e) {
       var item = JSON.parse(e.data);
+      var version = item.state + ' ' + (item.artifacts ? item.artifacts.length : 0);
+      if (version !== seen) refresh();
+      seen = version;
       var state = document.getElementById('run-state');
       if (state) {
         state.textContent = item.state;
@@ -116,7 +157,7 @@ export const DASHBOARD_SCRIPT = `'use strict';
       var note = document.getElementById('live-note');
       if (TERMINAL.indexOf(item.state) >= 0) {
         events.close();
-        if (note) note.textContent = 'The run is over; reload for its artifacts and conversation.';
+        if (note) note.textContent = 'The run is over.';
       } else if (note) note.textContent = 'Live: output follows the run.';
       document.title = (item.title || '') + ' \\u00b7 ' + item.state + ' \\u00b7 agent-runs';
     });

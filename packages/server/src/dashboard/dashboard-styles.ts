@@ -59,5 +59,6 @@ pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;paddi
 mark{background:var(--live-bg);color:var(--fg)}
 .actions{margin-top:.6rem}
 .msg{white-space:pre-wrap;overflow-wrap:anywhere}
+time[data-age]{white-space:nowrap}
 @media (max-width:40rem){.hide-narrow{display:none}main{padding:.6rem}.who{margin-left:0}}
 `;

@@ -61,6 +61,11 @@ export function time(iso: string | null | undefined): SafeHtml {
   return html`<time datetime="${iso}" title="${iso}">${text}</time>`;
 }
 
+/** How long ago, as the runs table shows it: the script writes "5m ago" (the exact time on hover); without it, the time in UTC. */
+export function age(iso: string): SafeHtml {
+  return html`<time datetime="${iso}" title="${iso}" data-age>${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}</time>`;
+}
+
 /** A duration such as `4m 12s`. */
 export function duration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '—';

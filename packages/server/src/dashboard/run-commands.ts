@@ -11,11 +11,23 @@ export function requestOf(run: RunItem): Record<string, unknown> {
 /** A word for a POSIX shell: single-quoted, quotes inside closed and reopened. */
 const sh = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-export function asCommand(run: RunItem): string {
+/** The run's choices a command or a workflow step can name: harness, model, environment, skill. */
+function choicesOf(run: RunItem): [string, string][] {
+  const config = run.agent_config ?? {};
+  const out: [string, string][] = [];
+  if (config.harness?.type) out.push(['harness', config.harness.type]);
+  const model = config.harness?.model_id ?? config.model_id;
+  if (model) out.push(['model', model]);
+  if (config.environment_id) out.push(['environment', config.environment_id]);
+  if (typeof config.skill_spec === 'string' && config.skill_spec) out.push(['skill', config.skill_spec]);
+  return out;
+}
+
+/** The command of the CLI that starts the same run on this server (the key comes from AGENT_RUNS_API_KEY). */
+export function asCommand(run: RunItem, baseUrl: string): string {
   const parts = ['agent-runs', 'run', sh(run.prompt), '--title', sh(run.title)];
-  const model = run.agent_config?.model_id ?? run.agent_config?.harness?.model_id;
-  if (model) parts.push('--model', sh(model));
-  if (run.agent_config?.environment_id) parts.push('--environment', sh(run.agent_config.environment_id));
+  for (const [flag, value] of choicesOf(run)) parts.push(`--${flag}`, sh(value));
+  parts.push('--base-url', sh(`${baseUrl}/api/v1`));
   return parts.join(' ');
 }
 
@@ -28,14 +40,15 @@ export function asCurl(run: RunItem, baseUrl: string): string {
   ].join(' \\\n');
 }
 
+/** Run text as a workflow sees it: `${{` opens an expression there, so it is written as an expression of the literal. */
+const literal = (text: string) => text.replaceAll('${{', "${{ '${{' }}");
+
 /** YAML block scalar lines, indented. */
-const block = (text: string, indent: string) => text.split('\n').map((line) => `${indent}${line}`).join('\n');
+const block = (text: string, indent: string) => literal(text).split('\n').map((line) => `${indent}${line}`).join('\n');
 
 export function asWorkflowStep(run: RunItem, baseUrl: string): string {
-  const lines = ['- uses: agent-runs/agent-runs@v1', '  with:', '    prompt: |', block(run.prompt, '      '), `    title: ${JSON.stringify(run.title)}`];
-  const model = run.agent_config?.model_id ?? run.agent_config?.harness?.model_id;
-  if (model) lines.push(`    model: ${JSON.stringify(model)}`);
-  if (run.agent_config?.environment_id) lines.push(`    environment: ${JSON.stringify(run.agent_config.environment_id)}`);
-  lines.push(`    base-url: ${JSON.stringify(baseUrl)}`, '    api-key: ${{ secrets.AGENT_RUNS_API_KEY }}');
+  const lines = ['- uses: agent-runs/agent-runs@v1', '  with:', '    prompt: |', block(run.prompt, '      '), `    title: ${JSON.stringify(literal(run.title))}`];
+  for (const [input, value] of choicesOf(run)) lines.push(`    ${input}: ${JSON.stringify(value)}`);
+  lines.push(`    base-url: ${JSON.stringify(`${baseUrl}/api/v1`)}`, '    api-key: ${{ secrets.AGENT_RUNS_API_KEY }}');
   return lines.join('\n');
 }

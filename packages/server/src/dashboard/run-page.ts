@@ -1,9 +1,17 @@
 import type { ArtifactItem, ConversationResponse, RunItem } from '@agent-runs/core/contract';
+import { RUN_MODES } from '@agent-runs/core/contract';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, errorNote, layout, time } from './layout.js';
 import type { DashboardSession } from './dashboard-sessions.js';
 import { costOf, formatCost, harnessModel, runDuration, stateBadge } from './run-row.js';
 import { asCommand, asCurl, asWorkflowStep, requestOf } from './run-commands.js';
+
+/** The parts a run's cost is made of, where its usage names them. */
+const COST_PARTS = [
+  ['inference_cost_usd', 'Inference'],
+  ['compute_cost_usd', 'Compute'],
+  ['platform_cost_usd', 'Platform'],
+] as const;
 
 const TERMINAL = new Set(['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED']);
 
@@ -78,10 +86,10 @@ function conversationView(conversation: ConversationResponse | undefined): SafeH
 
 function timeline(run: RunItem, conversation: ConversationResponse | undefined): SafeHtml {
   const steps = conversation?.steps ?? [];
-  return html`<ol class="timeline" aria-label="Timeline">
+  return html`<ol class="timeline" id="timeline" aria-label="Timeline">
 <li>Queued ${time(run.created_at)}</li>
 ${run.started_at && !steps.some((step) => step.started_at) ? html`<li>Started ${time(run.started_at)}</li>` : ''}
-${steps.map((step, i) => html`<li>${i === 0 ? 'Execution' : 'Follow-up'} ${i + 1} ${time(step.started_at)}</li>`)}
+${steps.map((step, i) => html`<li>${i === 0 ? 'Started' : `Follow-up ${i}`} ${time(step.started_at)}</li>`)}
 ${TERMINAL.has(run.state) ? html`<li>${run.state} ${time(run.updated_at)}</li>` : ''}
 </ol>`;
 }
@@ -116,19 +124,19 @@ ${run.agent_skill ? html`<dt>Skill</dt><dd>${run.agent_skill.name}</dd>` : ''}
 ${run.conversation_id ? html`<dt>Conversation</dt><dd><code>${run.conversation_id}</code></dd>` : ''}
 ${Object.entries(run.metadata ?? {}).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}
 </dl></section>
-<section aria-labelledby="h-usage"><h2 id="h-usage">Usage and cost</h2>${
+<section aria-labelledby="h-usage"><h2 id="h-usage">Usage and cost</h2><div id="usage">${
     usage
-      ? html`<dl class="meta"><dt>Cost</dt><dd>${formatCost(costOf(usage))}</dd>${
-          usage.total_tokens !== undefined ? html`<dt>Tokens</dt><dd>${usage.total_tokens}</dd>` : ''
-        }</dl>`
+      ? html`<dl class="meta"><dt>Cost</dt><dd>${formatCost(costOf(usage))}</dd>${COST_PARTS.map(([key, label]) =>
+          typeof usage[key] === 'number' ? html`<dt>${label}</dt><dd>${formatCost(usage[key])}</dd>` : '',
+        )}${usage.total_tokens !== undefined ? html`<dt>Tokens</dt><dd>${usage.total_tokens}</dd>` : ''}</dl>`
       : html`<p class="muted">This run reports no usage.</p>`
-  }
+  }</div>
 <h2>Actions</h2>
 <form method="post" action="/runs/${id}/followups" class="stack">${csrfField(session)}
 <label for="followup-message">Follow-up message</label><textarea id="followup-message" name="message" required maxlength="100000"></textarea>
-<label>Mode<select name="mode"><option value="">normal</option><option>plan</option><option>orchestrate</option></select></label>
+<label>Mode<select name="mode">${RUN_MODES.map((mode) => html`<option${mode === 'normal' ? html` value=""` : ''}>${mode}</option>`)}</select></label>
 <button type="submit" class="primary">Send follow-up</button></form>
-<div class="row actions">
+<div class="row actions" id="run-actions">
 ${live ? html`<form method="post" action="/runs/${id}/cancel">${csrfField(session)}<button type="submit" class="danger">Cancel run</button></form>` : ''}
 <form method="post" action="/runs/${id}/again">${csrfField(session)}<button type="submit">Run again</button></form>
 </div>
@@ -141,15 +149,15 @@ ${live ? html`<form method="post" action="/runs/${id}/cancel">${csrfField(sessio
 <button type="button" id="output-pause" aria-pressed="false" hidden>Pause output</button></form>
 ${output.omitted ? html`<p class="muted">Earlier output is not shown; read it all with <code>GET /api/v1/agent/runs/${run.run_id}/output</code>.</p>` : ''}
 <pre id="output" tabindex="0" aria-label="Output"${output.text ? '' : html` data-empty="true"`}>${shown || '(nothing yet)'}</pre>
-${live ? html`<p data-run-events="/runs/${id}/events?last_event_id=${String(output.lastEventId)}"><small id="live-note">This page shows the output so far; reload for more.</small></p>` : ''}
+${live ? html`<p data-run-events="/runs/${id}/events?last_event_id=${String(output.lastEventId)}" data-run-version="${`${run.state} ${run.artifacts?.length ?? 0}`}"><small id="live-note">This page shows the output so far; reload for more.</small></p>` : ''}
 </section>
-<section aria-labelledby="h-artifacts"><h2 id="h-artifacts">Artifacts</h2>${
+<section aria-labelledby="h-artifacts" id="artifacts-section"><h2 id="h-artifacts">Artifacts</h2>${
     run.artifacts?.length ? html`<ul id="artifacts">${run.artifacts.map((a) => artifact(a, downloads))}</ul>` : html`<p class="muted">${live ? 'None yet.' : 'None.'}</p>`
   }</section>
-<section aria-labelledby="h-conversation"><h2 id="h-conversation">Conversation</h2>${conversationView(conversation)}</section>
+<section aria-labelledby="h-conversation" id="conversation-section"><h2 id="h-conversation">Conversation</h2>${conversationView(conversation)}</section>
 <section aria-labelledby="h-request"><h2 id="h-request">Request</h2>
 <pre>${JSON.stringify(requestOf(run), null, 2)}</pre>
-${copyBlock('copy-command', 'agent-runs command', asCommand(run))}
+${copyBlock('copy-command', 'agent-runs command', asCommand(run, baseUrl))}
 ${copyBlock('copy-curl', 'curl', asCurl(run, baseUrl))}
 ${copyBlock('copy-step', 'workflow step', asWorkflowStep(run, baseUrl))}
 </section>`;

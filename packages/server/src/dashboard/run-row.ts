@@ -1,6 +1,6 @@
 import type { RequestUsage, RunItem } from '@agent-runs/core/contract';
 import { html, type SafeHtml } from './html.js';
-import { duration, time } from './layout.js';
+import { age, duration } from './layout.js';
 
 /** The harness and model of a run, as its configuration names them. */
 export function harnessModel(run: Pick<RunItem, 'agent_config'>): string {
@@ -42,10 +42,10 @@ export function runRow(run: RunItem): SafeHtml {
 <td class="hide-narrow">${run.source ?? ''}</td>
 <td class="hide-narrow">${harnessModel(run)}</td>
 <td class="hide-narrow">${run.agent_config?.environment_id ?? '—'}</td>
-<td>${time(run.created_at)}</td>
+<td>${age(run.created_at)}</td>
 <td class="hide-narrow">${runDuration(run)}</td>
 <td class="hide-narrow">${formatCost(costOf(run.request_usage))}</td>
 </tr>`;
 }
 
-export const RUN_TABLE_HEAD = html`<thead><tr><th scope="col">State</th><th scope="col">Title</th><th scope="col" class="hide-narrow">Source</th><th scope="col" class="hide-narrow">Harness · model</th><th scope="col" class="hide-narrow">Environment</th><th scope="col">Created</th><th scope="col" class="hide-narrow">Duration</th><th scope="col" class="hide-narrow">Cost</th></tr></thead>`;
+export const RUN_TABLE_HEAD = html`<thead><tr><th scope="col">State</th><th scope="col">Title</th><th scope="col" class="hide-narrow">Source</th><th scope="col" class="hide-narrow">Harness · model</th><th scope="col" class="hide-narrow">Environment</th><th scope="col">Age</th><th scope="col" class="hide-narrow">Duration</th><th scope="col" class="hide-narrow">Cost</th></tr></thead>`;

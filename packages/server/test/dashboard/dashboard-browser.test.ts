@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeAgentCommand } from '../support/node-agent.js';
-import { writeServerConfig } from '../support/server-config.js';
+import { tempTree, writeServerConfig } from '../support/server-config.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';
 import { launchChromium } from '../support/system-chromium.js';
 import { seriousViolations, signIn, signInByHttp, type PageGlobals } from './dashboard-support.js';
@@ -17,6 +17,8 @@ const DOCS = fileURLToPath(new URL('../../../../docs/', import.meta.url));
 
 const ALICE = { key: 'alice-key-0123456789abcdef', principal: 'alice' };
 const BOB = { key: 'bob-key-0123456789abcdef', principal: 'bob' };
+// A 1×1 PNG the agent leaves: a screenshot the run's page shows inline.
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const HOSTILE = '<img src=x onerror="globalThis.__pwned=1"><script>globalThis.__pwned=1</script>';
 
 // The agent: prints its prompt and follow-up, waits for a gate file the prompt names, and
@@ -30,10 +32,15 @@ const prompt = fs.readFileSync(0, 'utf8');
 const follow = fs.readFileSync(env.AGENT_RUNS_FOLLOWUP_FILE, 'utf8');
 console.log('Working on: ' + prompt.trim().slice(0, 80));
 if (follow) console.log('Follow-up received: ' + follow);
+const asked = fs.readFileSync(env.AGENT_RUNS_CONVERSATION_FILE, 'utf8').trim().split('\\n').map((line) => JSON.parse(line)).filter((e) => e.kind === 'followup').pop();
+if (follow && asked) console.log('Follow-up mode: ' + asked.mode);
 if (prompt.includes('[hostile]')) {
   console.log(${JSON.stringify(HOSTILE)});
   fs.writeFileSync(path.join(env.AGENT_RUNS_ARTIFACTS_DIR, '<img src=x onerror=alert(1)>.txt'), 'hi');
   fs.appendFileSync(env.AGENT_RUNS_REPORT_FILE, JSON.stringify({ type: 'PLAN', title: ${JSON.stringify(HOSTILE)}, content: '# <i>plan</i>' }) + '\\n');
+  fs.writeFileSync(path.join(env.AGENT_RUNS_ARTIFACTS_DIR, 'shot.png'), Buffer.from(${JSON.stringify(PNG)}, 'base64'));
+  fs.appendFileSync(env.AGENT_RUNS_REPORT_FILE, JSON.stringify({ type: 'PULL_REQUEST', url: 'https://example.com/acme/app/pull/7', branch: 'fix-login' }) + '\\n');
+  fs.appendFileSync(env.AGENT_RUNS_REPORT_FILE, JSON.stringify({ type: 'EXTERNAL_REFERENCE', url: 'https://example.com/tickets/42', reference_type: 'ISSUE' }) + '\\n');
 }
 if (prompt.includes('[files]')) {
   for (const name of fs.readdirSync(env.AGENT_RUNS_ATTACHMENTS_DIR).sort()) console.log('Attached: ' + name + '=' + fs.readFileSync(path.join(env.AGENT_RUNS_ATTACHMENTS_DIR, name), 'utf8'));
@@ -59,7 +66,12 @@ beforeAll(async () => {
     command: nodeAgentCommand(AGENT),
     concurrency: 1,
     apiKeys: [ALICE, BOB],
-    configFile: writeServerConfig({ sandbox_read_only: [gates] }),
+    // An environment and a skill, so their pages show a table (and axe checks it).
+    configFile: writeServerConfig({
+      sandbox_read_only: [gates],
+      environments: { web: { name: 'Web app', description: 'The web front end' } },
+      skill_directories: [join(tempTree({ 'kit/triage/SKILL.md': '---\nname: triage\ndescription: Label new issues\n---\nLabel the issue.\n' }), 'kit')],
+    }),
   });
   base = t.server.url;
   browser = await launchChromium();
@@ -146,9 +158,24 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
     await page.waitForFunction(textOf, ['#run-state', 'INPROGRESS'] as const, { timeout: 15_000 });
     await page.waitForFunction(textOf, ['#output', 'Working on: Fix the flaky login test'] as const, { timeout: 15_000 });
     await table.waitForFunction(textOf, [row, 'INPROGRESS'] as const, { timeout: 15_000 });
+    // Paused, the output holds still while the run goes on; resumed, it shows what came meanwhile.
+    await page.click('#output-pause');
+    expect(await page.getAttribute('#output-pause', 'aria-pressed')).toBe('true');
     open('main');
     await page.waitForFunction(textOf, ['#run-state', 'SUCCEEDED'] as const, { timeout: 15_000 });
+    expect(await page.textContent('#output')).not.toContain('All done');
+    await page.click('#output-pause');
     await page.waitForFunction(textOf, ['#output', 'All done'] as const, { timeout: 15_000 });
+    // What the run made and its end come onto the page without a reload, and cancel goes.
+    await page.waitForFunction(textOf, ['#timeline', 'SUCCEEDED'] as const, { timeout: 15_000 });
+    await page.waitForFunction(textOf, ['#conversation-section', 'Fix the flaky login test [gate main]'] as const, { timeout: 15_000 });
+    expect(await page.locator('#run-actions button', { hasText: 'Cancel run' }).count()).toBe(0);
+    // The search keeps the lines that hold its text, and says how many.
+    await page.fill('#output-search', 'all DONE');
+    expect(await page.textContent('#output')).toBe('All done');
+    expect(await page.textContent('#output-count')).toBe('1 line matches');
+    await page.fill('#output-search', '');
+    expect(await page.textContent('#output')).toContain('Working on: Fix the flaky login test');
     await table.waitForFunction(textOf, [row, 'SUCCEEDED'] as const, { timeout: 15_000 });
     expect(loads).toBe(0);
     expect(tableLoads).toBe(0);
@@ -156,9 +183,18 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
 
     // A follow-up sent from the page reaches the agent, and its answer follows on the page.
     await page.fill('#followup-message', 'Also update the changelog');
+    await page.selectOption('select[name=mode]', 'plan');
     await Promise.all([page.waitForURL(/done=/), page.click('text=Send follow-up')]);
     await page.waitForFunction(textOf, ['#output', 'Follow-up received: Also update the changelog'] as const, { timeout: 15_000 });
+    await page.waitForFunction(textOf, ['#output', 'Follow-up mode: plan'] as const, { timeout: 15_000 });
     await waitRun(runId, 'SUCCEEDED');
+
+    // Run again: a new run of the same request.
+    await page.goto(`${base}/runs/${runId}`);
+    await Promise.all([page.waitForURL((url) => /\/runs\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith(runId)), page.click('text=Run again')]);
+    const againId = page.url().split('/').pop()!;
+    const again = await waitRun(againId, 'SUCCEEDED');
+    expect(again).toMatchObject({ title: 'Fix the flaky login test', prompt: 'Fix the flaky login test [gate main]', source: 'WEB_APP', agent_config: { harness: { type: 'oz' } } });
     await page.close();
     await table.close();
   });
@@ -214,6 +250,15 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
     expect(await page.textContent('section[aria-labelledby=h-conversation]')).toContain(`Reply ${HOSTILE}`);
     expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(await page.locator('main img[src=x], main script, main i').count()).toBe(0);
+    // Every kind of artifact: links out, the plan as text, the screenshot inline (under the CSP), the file to download.
+    expect(await page.getAttribute('#artifacts a[href="https://example.com/acme/app/pull/7"]', 'rel')).toContain('noopener');
+    expect(await page.textContent('#artifacts a[href="https://example.com/acme/app/pull/7"]')).toBe('fix-login');
+    expect(await page.locator('#artifacts a[href="https://example.com/tickets/42"]').count()).toBeGreaterThan(0);
+    expect(await page.textContent('#artifacts pre.plan')).toBe('# <i>plan</i>');
+    await page.waitForFunction('document.querySelector("#artifacts img.shot")?.complete', undefined, { timeout: 10_000 });
+    expect(await page.evaluate('document.querySelector("#artifacts img.shot").naturalWidth')).toBe(1);
+    const download = await page.getAttribute('#artifacts a[download]', 'href');
+    expect(await page.evaluate(`fetch(${JSON.stringify(download)}).then((r) => r.text())`)).toBe('hi');
     await page.close();
   });
 
@@ -270,13 +315,31 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
     const { page } = await newPage();
     await signIn(page, base, ALICE.key);
     const runs = (await t.raw('/api/v1/agent/runs?limit=100', { key: ALICE.key })).body.runs as { run_id: string; title: string }[];
-    const done = runs.find((r) => r.title === 'Fix the flaky login test')!;
-    await api('/api/v1/agent/schedules', { name: 'Weekday triage', cron_schedule: '0 9 * * 1-5', prompt: 'Triage new issues' });
-    const pages = ['/', `/runs/${done.run_id}`, '/new', '/schedules', '/schedules/new', '/environments', '/skills', '/agents'];
+    // The first run of that title (it was run again since): the one with a follow-up.
+    const done = runs.filter((r) => r.title === 'Fix the flaky login test').at(-1)!;
+    const hostile = runs.find((r) => r.title === HOSTILE)!;
+    const schedule = await api('/api/v1/agent/schedules', { name: 'Weekday triage', cron_schedule: '0 9 * * 1-5', prompt: 'Triage new issues' });
+    const agent = await api('/api/v1/agent/identities', { name: 'reviewer', description: 'Reviews pull requests', prompt: 'Review carefully' });
+    const pages = [
+      '/',
+      `/runs/${done.run_id}`,
+      `/runs/${hostile.run_id}`,
+      '/new',
+      '/schedules',
+      '/schedules/new',
+      `/schedules/${schedule.body.id}/edit`,
+      '/environments',
+      '/skills',
+      '/agents',
+      `/agents/${agent.body.uid}/edit`,
+      '/?q=no-such-run',
+      '/runs/no-such-run',
+    ];
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       for (const path of pages) {
         await page.goto(`${base}${path}`);
+        if (path === '/environments' || path === '/skills') expect(await page.locator('main tbody tr').count(), path).toBeGreaterThan(0);
         expect(await seriousViolations(page), `${path} (${scheme})`).toEqual([]);
       }
     }
@@ -298,6 +361,62 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
     await page.context().clearCookies();
     await page.goto(`${base}/sign-in`);
     expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('works without JavaScript: pages show their data and forms work', async () => {
+    const { page } = await newPage();
+    await signIn(page, base, ALICE.key);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+    await page.goto(`${base}/new`);
+    await page.fill('#prompt', 'Without a script');
+    await Promise.all([page.waitForURL(/\/runs\/[^/]+$/), page.click('text=Start the run')]);
+    const runId = page.url().split('/').pop()!;
+    await waitRun(runId, 'SUCCEEDED');
+    await page.reload();
+    expect(await page.textContent('#run-state')).toBe('SUCCEEDED');
+    expect(await page.textContent('#output')).toContain('All done');
+    // The output's search is a GET form: the server filters the lines.
+    await page.fill('#output-search', 'working');
+    await Promise.all([page.waitForURL(/q=working/), page.click('text=Find')]);
+    expect(await page.textContent('#output')).toBe('Working on: Without a script');
+    await page.goto(`${base}/`);
+    expect(await page.textContent(`tr[data-run-id="${runId}"]`)).toContain('SUCCEEDED');
+    // Times stay in UTC, marked so, without the script that puts them in the viewer's zone.
+    expect(await page.textContent(`tr[data-run-id="${runId}"] time`)).toMatch(/ UTC$/);
+    await cdp.detach();
+    await page.close();
+  });
+
+  it('shows times in the viewer\'s zone with the exact time on hover, and is usable with the keyboard', async () => {
+    const { page } = await newPage();
+    await signIn(page, base, ALICE.key);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setTimezoneOverride', { timezoneId: 'Asia/Kolkata' });
+    const inZone = async (iso: string, zone: string) => page.evaluate(`new Date(${JSON.stringify(iso)}).toLocaleString(undefined, { timeZone: ${JSON.stringify(zone)} })`);
+    // The runs table: each run's age, its exact time in the viewer's zone on hover.
+    await page.goto(`${base}/`);
+    const created = (await page.getAttribute('tbody time', 'datetime'))!;
+    expect(await page.textContent('tbody time')).toMatch(/^(just now|\d+[smhd] ago)$/);
+    expect(await page.getAttribute('tbody time', 'title')).toBe(await inZone(created, 'Asia/Kolkata'));
+    // A run's page: times in the viewer's zone, the exact time (ISO) on hover.
+    await Promise.all([page.waitForURL(/\/runs\/[^/]+$/), page.click('tbody td.title a')]);
+    const iso = (await page.getAttribute('dl.meta time', 'datetime'))!;
+    expect(await page.getAttribute('dl.meta time', 'title')).toBe(iso);
+    const kolkata = await inZone(iso, 'Asia/Kolkata');
+    expect(await page.textContent('dl.meta time')).toBe(kolkata);
+    expect(kolkata).not.toBe(await inZone(iso, 'UTC'));
+    await page.goto(`${base}/`);
+    // The first Tab reaches the skip link, drawn with a visible outline; Enter moves into the page.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).toBe('solid');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#main$/);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.name')).toBe('state');
+    await cdp.detach();
     await page.close();
   });
 

@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardSessions } from '../../src/dashboard/dashboard-sessions.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';
@@ -128,6 +134,94 @@ describe('the dashboard over HTTP', () => {
     const after = await fetch(`${base}/`, { headers: { cookie }, redirect: 'manual' });
     expect(after.status).toBe(303);
     expect(after.headers.get('location')).toBe('/sign-in?next=%2F');
+  });
+});
+
+/** The decoded text of a `<pre id=...>` on a page. */
+const preText = (page: string, id: string) =>
+  (new RegExp(`<pre id="${id}">([\\s\\S]*?)</pre>`).exec(page)?.[1] ?? '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+
+const post = (path: string, cookie: string, fields: Record<string, string>) =>
+  fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+    redirect: 'manual',
+  });
+
+describe('the dashboard\'s schedules', () => {
+  it('checks a cron with its next three firings before saving, names a bad one, creates, edits, pauses and resumes', async () => {
+    const { cookie, csrf } = await signInByHttp(base, KEY);
+    const fields = { csrf, name: 'Morning digest', cron_schedule: '30 7 * * *', prompt: 'Summarise the night', enabled: 'true' };
+    const checked = await post('/schedules', cookie, { ...fields, intent: 'check' });
+    expect(checked.status).toBe(200);
+    const form = await checked.text();
+    const firings = [...form.matchAll(/<li><time datetime="([^"]+)"/g)].map((m) => m[1]!);
+    expect(firings).toHaveLength(3);
+    expect(firings.every((iso) => iso.endsWith('T07:30:00.000Z'))).toBe(true);
+    expect(form).toContain('value="Morning digest"');
+    const listed = async () => (await t.raw('/api/v1/agent/schedules', { key: KEY })).body.schedules as { id: string; name: string; enabled: boolean; cron_schedule: string }[];
+    expect((await listed()).some((s) => s.name === 'Morning digest')).toBe(false);
+
+    const bad = await post('/schedules', cookie, { ...fields, cron_schedule: '61 * * *', intent: 'save' });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toMatch(/cron_schedule/);
+
+    expect((await post('/schedules', cookie, { ...fields, intent: 'save' })).status).toBe(303);
+    const made = (await listed()).find((s) => s.name === 'Morning digest')!;
+    expect(made).toMatchObject({ enabled: true, cron_schedule: '30 7 * * *' });
+    const edit = await (await fetch(`${base}/schedules/${made.id}/edit`, { headers: { cookie } })).text();
+    expect(edit).toContain('Summarise the night');
+    expect((await post(`/schedules/${made.id}`, cookie, { ...fields, cron_schedule: '0 8 * * 1-5', intent: 'save' })).status).toBe(303);
+    expect((await listed()).find((s) => s.id === made.id)).toMatchObject({ cron_schedule: '0 8 * * 1-5', enabled: true });
+
+    expect((await post(`/schedules/${made.id}/pause`, cookie, { csrf })).status).toBe(303);
+    expect((await listed()).find((s) => s.id === made.id)?.enabled).toBe(false);
+    expect(await (await fetch(`${base}/schedules/${made.id}/edit`, { headers: { cookie } })).text()).not.toMatch(/name="enabled" value="true" checked/);
+    expect((await post(`/schedules/${made.id}/resume`, cookie, { csrf })).status).toBe(303);
+    expect((await listed()).find((s) => s.id === made.id)?.enabled).toBe(true);
+  });
+});
+
+describe('a run\'s copy buttons', () => {
+  it('hold an agent-runs command and a curl call that start the same run when pasted into a shell', async () => {
+    const prompt = `It's "$HOME" and \`id\`; \${{ secrets.TOKEN }} [simulate 10ms]`;
+    const title = `Quote's $(id) test`;
+    const run = await t.client.runs.create({ prompt, title, config: { harness: { type: 'oz' } } });
+    const { cookie } = await signInByHttp(base, KEY);
+    const page = await (await fetch(`${base}/runs/${run.run_id}`, { headers: { cookie } })).text();
+    const command = preText(page, 'copy-command');
+    expect(command).toContain("--harness 'oz'");
+    const step = preText(page, 'copy-step');
+    expect(step).toContain('    harness: "oz"');
+    expect(step).toContain(`    title: ${JSON.stringify(title)}`);
+    expect(step).toContain(`    base-url: "${base}/api/v1"`);
+    // A workflow would expand an expression in the prompt: it is written as the literal text.
+    expect(step).toContain("${{ '${{' }} secrets.TOKEN }} [simulate 10ms]");
+    expect(step).not.toContain('; ${{ secrets.TOKEN');
+
+    // The CLI this repository builds, as `agent-runs` on the PATH.
+    const bin = mkdtempSync(join(tmpdir(), 'dashboard-copy-'));
+    symlinkSync(fileURLToPath(new URL('../../../cli/bin/agent-runs.js', import.meta.url)), join(bin, 'agent-runs'));
+    const env = { PATH: `${bin}:${process.env.PATH}`, HOME: bin, AGENT_RUNS_API_KEY: KEY };
+    const sh = promisify(execFile);
+    try {
+      for (const text of [command, preText(page, 'copy-curl')]) {
+        const before = new Set(((await t.raw('/api/v1/agent/runs?limit=100', { key: KEY })).body.runs as { run_id: string }[]).map((r) => r.run_id));
+        await sh('sh', ['-c', text], { env, timeout: 30_000 });
+        const runs = (await t.raw('/api/v1/agent/runs?limit=100', { key: KEY })).body.runs as { run_id: string; prompt: string; title: string; agent_config?: { harness?: { type?: string } } }[];
+        const again = runs.filter((r) => !before.has(r.run_id));
+        expect(again, text).toHaveLength(1);
+        expect(again[0]).toMatchObject({ prompt, title, agent_config: { harness: { type: 'oz' } } });
+      }
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });
 

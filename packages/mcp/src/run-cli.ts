@@ -68,7 +68,7 @@ async function serveStdio(ctx: ServerContext): Promise<void> {
       if (era === 'modern') modern = server;
       return server;
     },
-    listens ? { transport: listenObservingStdio(listens) } : {},
+    { transport: listenObservingStdio(listens, ctx.tasks) },
   );
   let closing = false;
   const shutdown = () => {

@@ -99,6 +99,7 @@ async function serveOverHttp(ctx: ServerContext, options: CliOptions): Promise<v
     maxSessions: options.maxSessions,
     createServer: (era) => createMcpServer(ctx, era),
     watcher: ctx.watcher,
+    tasks: ctx.tasks,
   });
   warn(`serving MCP over Streamable HTTP at ${running.url}${options.authToken ? ' (bearer token required)' : ''}`);
   if (!isLoopbackHost(options.host) && !options.authToken) {

@@ -107,8 +107,7 @@ describe.each(['stdio', 'http'] as const)('tasks on 2026-07-28 (the io.modelcont
     expect(missing.isError).toBe(true);
   });
 
-  // SDK 2.4.0's HTTP entry closes a listen stream that asks for nothing it knows; over stdio the stream is ours.
-  it.runIf(transport === 'stdio')('pushes each change of a task named on a listen stream as notifications/tasks, up to its end', async () => {
+  it('pushes each change of a task named on a listen stream as notifications/tasks, up to its end', async () => {
     const task = await startTask(host, 'create_run', { prompt: `Listen task ${transport} [simulate 1500ms]`, wait: true });
     const stream = new AbortController();
     const listening = host.client.request({ method: 'subscriptions/listen', params: { notifications: { taskIds: [task.taskId, 'no-such-task'] } } }, ack, { signal: stream.signal });
@@ -156,7 +155,7 @@ describe.each(['stdio', 'http'] as const)('a 2026-07-28 host without the tasks e
     await expect(getTask(host, 'any')).rejects.toMatchObject({ code: -32021 });
   });
 
-  it.runIf(transport === 'stdio')('is refused task notifications on a listen stream with -32021', async () => {
+  it('is refused task notifications on a listen stream with -32021', async () => {
     await expect(host.client.request({ method: 'subscriptions/listen', params: { notifications: { taskIds: ['any'] } } }, ack)).rejects.toMatchObject({ code: -32021 });
   });
 });

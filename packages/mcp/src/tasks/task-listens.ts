@@ -44,6 +44,8 @@ export function followTasks(
   taskIds: readonly string[],
   subscriptionId: string | number,
   send: (notification: TaskNotification) => void,
+  /** Called once every agreed task has ended (its terminal status sent). */
+  onAllEnded: () => void = () => {},
 ): { taskIds: string[]; current: () => void; stop: () => void } {
   const stops = new Map<string, () => void>();
   const push = (snapshot: TaskSnapshot) => {
@@ -51,7 +53,7 @@ export function followTasks(
     // A terminal status is the task's last change.
     if (snapshot.view.status !== 'working' && snapshot.view.status !== 'input_required') {
       stops.get(snapshot.view.taskId)?.();
-      stops.delete(snapshot.view.taskId);
+      if (stops.delete(snapshot.view.taskId) && stops.size === 0) onAllEnded();
     }
   };
   for (const taskId of taskIds) {

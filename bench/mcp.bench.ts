@@ -4,7 +4,8 @@
  * `node -e ''` spawn; what a `get_run` tool call adds over the bare core `client.runs.get`
  * against the same local server; and how long after the run's own event (seen by a core
  * client on the event stream, side by side) a wait's progress notification reaches the host,
- * and how long after it a 2026-07-28 task's status (tasks/get, the tasks extension) shows it.
+ * and how long after it a 2026-07-28 task's status (the tasks extension) reaches the host: polled
+ * with tasks/get, or pushed as notifications/tasks on a subscriptions/listen stream.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -115,10 +116,12 @@ function followEvents(client: AgentRunsClient, runId: string, seen: Map<string, 
 
 /**
  * The same command agent, waited on by a 2026-07-28 host with the tasks extension: its
- * wait_for_run answers a task, and the host polls tasks/get every `pollMs`. Each status
- * message (`Run … is INPROGRESS · 3s · two`) is matched to the event it reports.
+ * wait_for_run answers a task, and the host either polls tasks/get every `pollMs`, or
+ * (`'listen'`) opens a subscriptions/listen stream naming the task and reads the
+ * notifications/tasks pushed on it. Each status message (`Run … is INPROGRESS · 3s · two`)
+ * is matched to the event it reports.
  */
-async function taskProgressLag(pollMs: number): Promise<{ pollMs: number; count: number; worstMs: number; medianMs: number }> {
+async function taskProgressLag(pollMs: number | 'listen'): Promise<{ pollMs: number | 'listen'; count: number; worstMs: number; medianMs: number }> {
   const api = await startServer({ port: 0, storage: 'memory', quiet: true, executor: 'command', command: 'sleep 1.5; echo one; sleep 1.1; echo two; sleep 1.1; echo three' });
   const env = { PATH: process.env.PATH ?? '', AGENT_RUNS_BASE_URL: api.baseURL, AGENT_RUNS_API_KEY: api.apiKey, AGENT_RUNS_MCP_HEARTBEAT: '60s' };
   const client = new AgentRunsClient({ baseURL: api.baseURL, apiKey: api.apiKey });
@@ -128,12 +131,24 @@ async function taskProgressLag(pollMs: number): Promise<{ pollMs: number; count:
   );
   const transport = new StdioClientTransportV2({ command: process.execPath, args: [BIN], env });
   await host.connect(transport);
-  // SDK v2 2.4.0's callTool rejects a task answer; the task id is read off the wire.
+  const reached = new Map<string, number>();
+  const note = (statusMessage = '') => {
+    const [state, , line] = statusMessage.replace(/^Run \S+ is /, '').split(' · ');
+    for (const key of [state, line]) if (key && !reached.has(key)) reached.set(key, performance.now());
+  };
+  // SDK v2 2.4.0's callTool rejects a task answer, and knows no notifications/tasks; both are read off the wire.
   let taskId: string | undefined;
+  let ended!: () => void;
+  const end = new Promise<void>((resolve) => (ended = resolve));
   const handle = transport.onmessage;
   transport.onmessage = (message: JSONRPCMessage) => {
-    const result = (message as { result?: { resultType?: string; taskId?: string } }).result;
+    const { result, method, params } = message as { result?: { resultType?: string; taskId?: string }; method?: string; params?: { status?: string; statusMessage?: string } };
     if (result?.resultType === 'task') taskId = result.taskId;
+    if (method === 'notifications/tasks') {
+      note(params?.statusMessage);
+      if (params?.status !== 'working') ended();
+      return;
+    }
     handle?.(message);
   };
   const { run_id } = await client.runs.create({ prompt: 'Task progress' });
@@ -141,15 +156,20 @@ async function taskProgressLag(pollMs: number): Promise<{ pollMs: number; count:
   const events = followEvents(client, run_id, seen);
   await host.callTool({ name: 'wait_for_run', arguments: { run_id } }).catch(() => {});
   if (!taskId) throw new Error('wait_for_run did not answer a task');
-  const task = z.looseObject({ status: z.string(), statusMessage: z.string().optional() });
-  const reached = new Map<string, number>();
   const following = performance.now();
-  for (;;) {
-    const { status, statusMessage = '' } = await host.request({ method: 'tasks/get', params: { taskId } }, task);
-    const [state, , line] = statusMessage.replace(/^Run \S+ is /, '').split(' · ');
-    for (const key of [state, line]) if (key && !reached.has(key)) reached.set(key, performance.now());
-    if (status !== 'working') break;
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  if (pollMs === 'listen') {
+    const stream = new AbortController();
+    host.request({ method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId] } } }, z.looseObject({}), { signal: stream.signal, timeout: 30_000 }).catch(() => {});
+    await end;
+    stream.abort();
+  } else {
+    const task = z.looseObject({ status: z.string(), statusMessage: z.string().optional() });
+    for (;;) {
+      const { status, statusMessage } = await host.request({ method: 'tasks/get', params: { taskId } }, task);
+      note(statusMessage);
+      if (status !== 'working') break;
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
   }
   await events;
   await host.close();
@@ -197,7 +217,7 @@ export default async function mcpBench(): Promise<BenchRow[]> {
   await api.close();
   const progress = await progressLag();
   const taskProgress = [];
-  for (const pollMs of TASK_POLLS_MS) taskProgress.push(await taskProgressLag(pollMs));
+  for (const pollMs of [...TASK_POLLS_MS, 'listen' as const]) taskProgress.push(await taskProgressLag(pollMs));
 
   const overhead = (toolMs - coreMs) / CALLS;
   return [
@@ -239,12 +259,16 @@ export default async function mcpBench(): Promise<BenchRow[]> {
     },
     ...taskProgress.map((lag) => ({
       suite: 'mcp',
-      measure: `2026-07-28 task status (tasks/get every ${lag.pollMs} ms) after the run's event (worst of ${lag.count})`,
+      measure:
+        lag.pollMs === 'listen'
+          ? `2026-07-28 task status pushed on a listen stream (notifications/tasks) after the run's event (worst of ${lag.count})`
+          : `2026-07-28 task status (tasks/get every ${lag.pollMs} ms) after the run's event (worst of ${lag.count})`,
       value: `${lag.worstMs.toFixed(0)} ms (median ${lag.medianMs.toFixed(0)} ms)`,
       baseline: 'the event on the run stream, core client',
       ratio: '-',
-      target: '<= 50 ms',
-      met: lag.worstMs <= 50,
+      // A polling host learns of a change only at its next poll, so only the pushed status is held to 50 ms; the polls are shown beside it.
+      target: lag.pollMs === 'listen' ? '<= 50 ms' : '- (a polling host)',
+      ...(lag.pollMs === 'listen' ? { met: lag.worstMs <= 50 } : {}),
     })),
   ];
 }

@@ -1,6 +1,28 @@
 // Bundles the compiled bin into one file. Hosts spawn the server for every session, and
 // loading one file instead of some four hundred modules halves the time to `initialize`.
 import { build } from 'esbuild';
+import { dirname, join } from 'node:path';
+
+/**
+ * zod's messages come in English unless a program picks another locale (z.config), which
+ * nothing in this server does; its `locales` namespace still makes a bundle load all of
+ * them at start. This keeps only `en` in that namespace: same messages, sooner first answer.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(b) {
+    // The module is named without the machine's path, which would otherwise show in the bundle.
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, ({ path, importer }) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(importer)
+        ? { path: 'zod/v4/locales/index.js', namespace: 'english-only-zod', pluginData: { dir: dirname(join(dirname(importer), path)) } }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'english-only-zod' }, ({ pluginData }) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(pluginData.dir, 'en.js'))};`,
+      resolveDir: pluginData.dir,
+    }));
+  },
+};
 
 await build({
   entryPoints: [new URL('../dist/bin/agent-runs-mcp.js', import.meta.url).pathname],
@@ -17,5 +39,6 @@ await build({
   legalComments: 'external',
   // Some dependencies are CommonJS and call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  plugins: [englishOnlyZod],
   logLevel: 'warning',
 });

@@ -68,7 +68,7 @@ async function serveStdio(ctx: ServerContext): Promise<void> {
       if (era === 'modern') modern = server;
       return server;
     },
-    listens ? { transport: listenObservingStdio(listens) } : {},
+    { transport: listenObservingStdio(listens, ctx.tasks) },
   );
   let closing = false;
   const shutdown = () => {
@@ -99,6 +99,7 @@ async function serveOverHttp(ctx: ServerContext, options: CliOptions): Promise<v
     maxSessions: options.maxSessions,
     createServer: (era) => createMcpServer(ctx, era),
     watcher: ctx.watcher,
+    tasks: ctx.tasks,
   });
   warn(`serving MCP over Streamable HTTP at ${running.url}${options.authToken ? ' (bearer token required)' : ''}`);
   if (!isLoopbackHost(options.host) && !options.authToken) {

@@ -107,6 +107,26 @@ describe.each(['stdio', 'http'] as const)('tasks on 2026-07-28 (the io.modelcont
     expect(missing.isError).toBe(true);
   });
 
+  it('pushes each change of a task named on a listen stream as notifications/tasks, up to its end', async () => {
+    const task = await startTask(host, 'create_run', { prompt: `Listen task ${transport} [simulate 1500ms]`, wait: true });
+    const stream = new AbortController();
+    const listening = host.client.request({ method: 'subscriptions/listen', params: { notifications: { taskIds: [task.taskId, 'no-such-task'] } } }, ack, { signal: stream.signal });
+    listening.catch(() => {});
+    const acked = () => host.received.find((m) => m.method === 'notifications/subscriptions/acknowledged' && JSON.stringify(m.params).includes(task.taskId));
+    await expect.poll(acked, { timeout: 5_000, interval: 20 }).toBeDefined();
+    expect(acked()!.params).toMatchObject({ notifications: { taskIds: [task.taskId] } });
+    const pushed = () => host.received.filter((m) => m.method === 'notifications/tasks' && m.params?.taskId === task.taskId).map((m) => taskSchema.parse(m.params));
+    await expect.poll(() => pushed().at(-1)?.status, { timeout: 10_000, interval: 50 }).toBe('completed');
+    // Each carries the task as tasks/get shows it: the run's states on the way, then the result.
+    expect(pushed().some((t) => t.status === 'working' && /^Run \S+ is (QUEUED|INPROGRESS) · /.test(t.statusMessage ?? ''))).toBe(true);
+    expect(pushed().at(-1)!.result?.structuredContent).toMatchObject({ wait: { finished: true, run: { state: 'SUCCEEDED' } } });
+    const { _meta: _stamp, ...last } = pushed().at(-1)!;
+    const { _meta: _info, ...got } = await getTask(host, task.taskId);
+    expect(last).toEqual(got);
+    expect(_stamp).toEqual({ 'io.modelcontextprotocol/subscriptionId': expect.anything() });
+    stream.abort();
+  });
+
   it('acknowledges tasks/update, and refuses an unknown task with -32602', async () => {
     const { run_id } = await runs.runs.create({ prompt: `Update ${transport} [simulate 200ms]` });
     const task = await startTask(host, 'wait_for_run', { run_id });
@@ -133,6 +153,10 @@ describe.each(['stdio', 'http'] as const)('a 2026-07-28 host without the tasks e
 
   it('is refused tasks/get with -32021, naming the extension', async () => {
     await expect(getTask(host, 'any')).rejects.toMatchObject({ code: -32021 });
+  });
+
+  it('is refused task notifications on a listen stream with -32021', async () => {
+    await expect(host.client.request({ method: 'subscriptions/listen', params: { notifications: { taskIds: ['any'] } } }, ack)).rejects.toMatchObject({ code: -32021 });
   });
 });
 

@@ -16,6 +16,9 @@ import { loopbackHosts } from '@agent-runs/core/contract';
 import { checkRequest, type GuardOptions } from './request-guard.js';
 import { ListenWatches } from '../resources/listen-watches.js';
 import type { RunWatcher } from '../resources/run-watcher.js';
+import { listenedTaskIds, undeclaredTasksError } from '../tasks/task-listens.js';
+import type { TaskRegistry } from '../tasks/task-registry.js';
+import { withTaskNotifications } from './task-listen-stream.js';
 
 export const MCP_PATH = '/mcp';
 /** A session with no open request for this long is closed: its client has gone without saying so. */
@@ -44,6 +47,8 @@ export interface HttpServeOptions {
   maxSessions?: number;
   /** Follows the runs 2026-07-28 `subscriptions/listen` streams name; without one, they hear nothing of runs. */
   watcher?: RunWatcher | undefined;
+  /** The process's tasks, for 2026-07-28 listen streams that name them (taskIds). */
+  tasks?: TaskRegistry | undefined;
 }
 
 export interface RunningHttpServer {
@@ -162,6 +167,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (!(await isLegacyRequest(request, body))) {
       // A listen stream follows the runs it names for as long as its response is open.
       if (listens && isListen(body)) res.once('close', listens.open(body.params));
+      const taskIds = options.tasks && isListen(body) ? listenedTaskIds(body.params) : undefined;
+      if (taskIds) {
+        const id = (body as { id?: unknown }).id;
+        const refusal = undeclaredTasksError((body as { params?: unknown }).params);
+        if (refusal) return sendWebResponse(res, Response.json({ jsonrpc: '2.0', id: id ?? null, error: refusal }));
+        if (typeof id === 'string' || typeof id === 'number') {
+          return sendWebResponse(res, withTaskNotifications(await modern.fetch(request, { parsedBody: body }), options.tasks!, taskIds, id));
+        }
+      }
       return sendWebResponse(res, await modern.fetch(request, { parsedBody: body }));
     }
     const sessionId = req.headers['mcp-session-id'];

@@ -34,7 +34,7 @@ export function declaresTasks(request: RequestContext): boolean {
 }
 
 /** A task as the extension's wire shows it (`ttlMs`, `pollIntervalMs`). */
-function wireTask(view: TaskView) {
+export function wireTask(view: TaskView) {
   const { ttl, pollInterval, ...rest } = view;
   return { ...rest, ttlMs: ttl, ...(pollInterval !== undefined ? { pollIntervalMs: pollInterval } : {}) };
 }
@@ -43,7 +43,7 @@ function wireTask(view: TaskView) {
  * `tasks/get`'s answer: a tool result (even one with isError) is `completed` with `result`;
  * only an error of the call itself is `failed`, with `error`.
  */
-function detailedTask({ view, result, error }: TaskSnapshot) {
+export function detailedTask({ view, result, error }: TaskSnapshot) {
   const task = wireTask(view);
   if (view.status === 'failed' && error) return { ...task, error };
   if ((view.status === 'completed' || view.status === 'failed') && result) return { ...task, status: 'completed' as const, result };

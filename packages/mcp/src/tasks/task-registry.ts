@@ -37,6 +37,8 @@ interface TaskRecord {
   done: Promise<void>;
   settle: () => void;
   expiry?: NodeJS.Timeout;
+  /** Told of each change of the task's status or message (2026-07-28 listen streams). */
+  watchers: Set<(snapshot: TaskSnapshot) => void>;
 }
 
 /** How often a task-aware host is told to poll `tasks/get`. */
@@ -72,6 +74,7 @@ export class TaskRegistry {
       controller: new AbortController(),
       done,
       settle,
+      watchers: new Set(),
     };
     record.expiry = setTimeout(() => this.drop(record.view.taskId), ttl);
     record.expiry.unref();
@@ -91,6 +94,14 @@ export class TaskRegistry {
     return { view: { ...record.view }, ...(record.result ? { result: record.result } : {}), ...(record.error ? { error: record.error } : {}) };
   }
 
+  /** Calls `listener` with the task after each change, until the returned stop; undefined when there is no such task. */
+  watch(taskId: string, listener: (snapshot: TaskSnapshot) => void): (() => void) | undefined {
+    const record = this.tasks.get(taskId);
+    if (!record) return undefined;
+    record.watchers.add(listener);
+    return () => record.watchers.delete(listener);
+  }
+
   list(): TaskView[] {
     return [...this.tasks.values()].map((r) => ({ ...r.view }));
   }
@@ -100,6 +111,7 @@ export class TaskRegistry {
     const record = this.tasks.get(taskId);
     if (!record || isTerminal(record.view.status)) return;
     record.view = { ...record.view, statusMessage, lastUpdatedAt: new Date().toISOString() };
+    this.changed(record);
   }
 
   /** Stores the outcome; a task already cancelled keeps its status. */
@@ -109,6 +121,7 @@ export class TaskRegistry {
     record.result = result;
     record.view = { ...record.view, status, lastUpdatedAt: new Date().toISOString() };
     record.settle();
+    this.changed(record);
   }
 
   /** The work threw: a failed task, with the error (and, for 2025-11-25, an error result). */
@@ -119,6 +132,7 @@ export class TaskRegistry {
     record.result = { isError: true, content: [{ type: 'text', text: error.message }] };
     record.view = { ...record.view, status: 'failed', statusMessage: error.message, lastUpdatedAt: new Date().toISOString() };
     record.settle();
+    this.changed(record);
   }
 
   /** Sets what a host's tasks/cancel stops besides the work, and the status it then shows. */
@@ -148,6 +162,7 @@ export class TaskRegistry {
       record.view = { ...record.view, status: 'cancelled', statusMessage, lastUpdatedAt: new Date().toISOString() };
       record.controller.abort();
       record.settle();
+      this.changed(record);
     }
     return { ...record.view };
   }
@@ -175,6 +190,7 @@ export class TaskRegistry {
       record.controller.abort();
       clearTimeout(record.expiry);
       record.settle();
+      record.watchers.clear();
     }
     this.tasks.clear();
   }
@@ -185,7 +201,14 @@ export class TaskRegistry {
     record.controller.abort();
     clearTimeout(record.expiry);
     record.settle();
+    record.watchers.clear();
     this.tasks.delete(taskId);
+  }
+
+  private changed(record: TaskRecord): void {
+    if (record.watchers.size === 0) return;
+    const snapshot = this.snapshot(record.view.taskId)!;
+    for (const listener of [...record.watchers]) listener(snapshot);
   }
 
   private makeRoom(): void {

@@ -46,7 +46,7 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 export interface TaskHost {
   client: Client;
   /** Every message the server sent, as it came off the wire (the SDK client drops a task result). */
-  received: Array<{ id?: unknown; result?: Record<string, unknown> }>;
+  received: Array<{ id?: unknown; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 

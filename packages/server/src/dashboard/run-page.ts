@@ -5,6 +5,7 @@ import { csrfField, errorNote, layout, time } from './layout.js';
 import type { DashboardSession } from './dashboard-sessions.js';
 import { costOf, formatCost, harnessModel, runDuration, stateBadge } from './run-row.js';
 import { asCommand, asCurl, asWorkflowStep, requestOf } from './run-commands.js';
+import { conversationView } from './conversation-view.js';
 
 /** The parts a run's cost is made of, where its usage names them. */
 const COST_PARTS = [
@@ -66,22 +67,6 @@ function artifact(item: ArtifactItem, downloads: ReadonlyMap<string, ArtifactBod
     default:
       return html`<li>${String(item.artifact_type)}</li>`;
   }
-}
-
-function conversationView(conversation: ConversationResponse | undefined): SafeHtml {
-  const steps = conversation?.steps ?? [];
-  if (!steps.length) return html`<p class="muted">No messages yet.</p>`;
-  return html`${steps.map(
-    (step) => html`<div class="panel"><p class="muted">${step.description ?? 'Execution'} · ${time(step.started_at)}</p>${step.messages.map((m) => {
-      const text = m.content
-        .map((block) => {
-          const b = block as { type: string; text?: unknown; name?: unknown };
-          return b.type === 'text' && typeof b.text === 'string' ? b.text : `[${b.type}${typeof b.name === 'string' ? ` ${b.name}` : ''}]`;
-        })
-        .join('\n');
-      return html`<p><strong>${m.role}:</strong> <span class="msg">${text}</span></p>`;
-    })}</div>`,
-  )}`;
 }
 
 function timeline(run: RunItem, conversation: ConversationResponse | undefined): SafeHtml {

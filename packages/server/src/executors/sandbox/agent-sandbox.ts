@@ -10,7 +10,7 @@ export interface AgentSandbox {
   bwrap: string | undefined;
   /** The account agents run as (the server runs as root); undefined: the server's own. */
   user: AgentUser | undefined;
-  /** With `--agent-uid-range`: each principal's command agents run as this user instead of `user`. */
+  /** With `--agent-uid-range`: each principal's agents (commands and harnesses) run as this user instead of `user`. */
   userFor?: ((principal: string) => AgentUser) | undefined;
   /** The server's policy; an environment may name its own. */
   network: NetworkPolicy;

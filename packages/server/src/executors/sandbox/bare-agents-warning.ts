@@ -6,7 +6,7 @@ import type { AgentSandbox } from './agent-sandbox.js';
  * runs (their `mcp.json` with its MCP token, attachments, prompts, report files).
  */
 export function bareAgentsWarning(sandbox: AgentSandbox, principals: readonly string[]): string | undefined {
-  // With a uid per principal, command agents are kept apart by ownership and modes.
+  // With a uid per principal, agents are kept apart by ownership and modes.
   if (sandbox.bwrap || sandbox.userFor) return undefined;
   const count = new Set(principals).size;
   if (count < 2) return undefined;

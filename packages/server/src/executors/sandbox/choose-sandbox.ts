@@ -24,7 +24,7 @@ function proxies(): (hosts: readonly string[]) => string {
 export interface SandboxChoice {
   mode: SandboxMode;
   agentUser?: string | undefined;
-  /** `first-last`: each principal's command agents run as a uid of their own from this range. */
+  /** `first-last`: each principal's agents run as a uid of their own from this range. */
   agentUidRange?: string | undefined;
   network: NetworkPolicy;
   readOnly?: string[] | undefined;
@@ -49,7 +49,7 @@ function probe(sandbox: AgentSandbox): string | undefined {
 export function chooseSandbox({ mode, agentUser, agentUidRange, network, readOnly = [] }: SandboxChoice): AgentSandbox {
   const user = resolveAgentUser(agentUser);
   const userFor = agentUidRange === undefined ? undefined : principalUsers(agentUidRange);
-  const own = userFor ? `, each principal's command agents as a uid of their own in ${agentUidRange?.trim() ?? ''}` : '';
+  const own = userFor ? `, each principal's agents as a uid of their own in ${agentUidRange?.trim() ?? ''}` : '';
   const who = `${user ? `as ${user.name} (${user.uid}:${user.gid})` : "as the server's user"}${own}`;
   const bare: AgentSandbox = { bwrap: undefined, user, userFor, network: { kind: 'full' }, readOnly, description: '' };
   if (mode === 'off') return { ...bare, description: `Sandbox off (--sandbox off): agents run unsandboxed ${who}, with the server's filesystem and network.` };

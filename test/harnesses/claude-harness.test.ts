@@ -21,7 +21,8 @@ let model: ScriptedModelServer;
 let proxy: RecordingProxy;
 let t: HarnessTestServer;
 beforeAll(async () => {
-  model = await startAnthropicServer();
+  // An agent told to print the key prints it as is and in base64, alone and inside a longer encoded text.
+  model = await startAnthropicServer({ ...DEFAULT_SCRIPT, commandOn: { 'PRINT-KEY': 'echo "$ANTHROPIC_API_KEY"; printf %s "$ANTHROPIC_API_KEY" | base64 -w0; echo; printf "k=%s;" "$ANTHROPIC_API_KEY" | base64 -w0; echo' } });
   // Anything Claude Code sends past its loopback model server (telemetry, updates) reaches this proxy instead.
   proxy = await startRecordingProxy();
   t = await startHarnessServer(
@@ -176,6 +177,18 @@ describe('Claude Code as the run harness, against a scripted Anthropic server', 
     expect(run.state).toBe('FAILED');
     expect(run.status_message?.message).toContain('The scripted model refuses this prompt.');
     expect(run.status_message?.message).not.toContain(KEY);
+  }, 90_000);
+
+  it("the harness's key, printed by the agent as is or base64-encoded, is masked in the output, the transcript and the conversation", async () => {
+    const created = await t.client.runs.create({ prompt: 'PRINT-KEY please', config: { harness: claude } });
+    const run = await t.client.runs.wait(created.run_id, { timeout: 60_000 });
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const output = (await t.client.runs.output(run.run_id)).text;
+    expect(output).toContain('***');
+    const transcript = await (await fetch(await transcriptUrl(t.server, run.run_id))).text();
+    const conversation = JSON.stringify(await t.client.runs.conversation(run.run_id));
+    const forms = [KEY, Buffer.from(KEY).toString('base64'), Buffer.from(`k=${KEY};`).toString('base64').slice(4, -4)];
+    for (const text of [output, transcript, conversation]) for (const form of forms) expect(text).not.toContain(form);
   }, 90_000);
 
   it('lists the Claude models as usable and the others as disabled, with what is missing', async () => {

@@ -26,6 +26,8 @@ export interface AgentScript {
   failOn?: string;
   /** A prompt containing this makes the server hold the answer open (a harness that runs until stopped). */
   hangOn?: string;
+  /** A prompt containing one of these markers runs its command instead of `command`. */
+  commandOn?: Record<string, string>;
 }
 
 export const DEFAULT_SCRIPT: AgentScript = {
@@ -184,7 +186,8 @@ export async function startAnthropicServer(script: AgentScript = DEFAULT_SCRIPT)
           { type: 'tool_use', id: `toolu_w${requests.length}`, name: 'Write', input: { file_path: file, content: script.content } },
         ], 'tool_use');
       } else if (last === 'Write') {
-        streamMessage(res, model, [{ type: 'tool_use', id: `toolu_b${requests.length}`, name: 'Bash', input: { command: script.command, description: 'Run the command' } }], 'tool_use');
+        const command = Object.entries(script.commandOn ?? {}).find(([marker]) => everything.includes(marker))?.[1] ?? script.command;
+        streamMessage(res, model, [{ type: 'tool_use', id: `toolu_b${requests.length}`, name: 'Bash', input: { command, description: 'Run the command' } }], 'tool_use');
       } else {
         streamMessage(res, model, [{ type: 'text', text: script.answer }], 'end_turn');
       }

@@ -23,8 +23,8 @@ import { changesPatch, GIT_TIMEOUT_MS, gitEnv, MAX_GIT_OUTPUT, recordChangesStar
 import { harnessPrompt } from './harness-prompt.js';
 import { harnessTurnsPath, TurnsWriter } from './harness-turns.js';
 import { LineSplitter } from './line-splitter.js';
-import { maskSecrets } from './mask-secrets.js';
 import { UsageTally } from './usage-tally.js';
+import { SecretMask } from '../../domain/secret-mask.js';
 
 const KILL_GRACE_MS = 2000;
 const OUTPUT_DRAIN_MS = 500;
@@ -102,7 +102,9 @@ export class HarnessExecutor implements RunExecutor {
     const secretName = (run.agentConfig.harness_auth_secrets as Record<string, unknown> | undefined)?.[driver.authSecretField];
     const key = setup.key(this.harness, typeof secretName === 'string' ? secretName : undefined);
     const secrets = [...setup.secretValues(), ...(key ? [key.value] : [])];
-    const mask = (text: string) => maskSecrets(text, secrets);
+    // The harness's key in every form it may be printed in (base64, URL- or JSON-escaped), as declared secrets are.
+    const masker = new SecretMask(secrets);
+    const mask = (text: string) => masker.mask(text);
     const fail = (message: string): Execution => ({
       done: Promise.resolve({ state: 'FAILED', statusMessage: { message: mask(message), error_code: 'internal_error', retryable: false } }),
       cancel: async () => {},

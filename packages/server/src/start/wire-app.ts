@@ -197,6 +197,8 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     concurrency: 64,
     log: opts.log,
   });
+  // A run's change reaches its streams once stored, after the transaction that wrote its outbox event.
+  events.streams.onRunChange((_runId, run) => webhooks.changed(run));
   const app: AppContext = {
     runs,
     reads,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { NewWebhookDelivery, RecordedAttempt, WebhookDeliveryRecord, WebhookStore, WebhookSubscriptionRecord } from '../store/webhook-store.js';
 import { subjectOf, type EventSubjectSources } from './event-subjects.js';
 import { nextDelayMs, parseRetryAfter } from './retry-schedule.js';
-import { eventTypesOf, payloadOf, wants } from './webhook-events.js';
+import { changeTypes, eventTypesOf, payloadOf, wants } from './webhook-events.js';
 import { signatureHeader } from './webhook-secret.js';
 import { sendWebhook } from './webhook-sender.js';
 
@@ -34,6 +34,8 @@ const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
 /** How often the list of subscriptions is read again while none is enabled. */
 const IDLE_CHECK_MS = 1000;
 const ACTIVE_CHECK_MS = 250;
+/** How long a change waits for others to join its fan-out. */
+const CHANGE_GATHER_MS = 2;
 
 /** The same message id for the same event, subscription and type on every server that fans it out. */
 const messageId = (seq: number, subscription: string, type: string) =>
@@ -81,6 +83,24 @@ export class WebhookDispatcher {
     this.subscriptionsReadAt = 0;
     this.claimWanted = true;
     if (!this.stopped) this.schedule(0);
+  }
+
+  /**
+   * A run changed (here, or on another server that signalled it), with the run as its event
+   * holds it: where an enabled subscription wants what the change reports, its outbox event
+   * is committed by now, so it is fanned out within a moment rather than at the next poll.
+   * The moment gathers the changes of a burst into one tick.
+   */
+  changed(run: string | undefined): void {
+    if (this.stopped || this.enabled.length === 0) return;
+    const types = run === undefined ? undefined : changeTypes(run);
+    if (types && !this.enabled.some((s) => types.some((t) => s.eventTypes.includes(t)))) return;
+    if (this.running) this.again = true;
+    if (this.running || this.tickDue) return;
+    this.tickDue = true;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), CHANGE_GATHER_MS);
+    this.timer.unref?.();
   }
 
   /** Stops looking; attempts in flight get `graceMs` to finish (a lease left behind runs out). */

@@ -112,6 +112,8 @@ export class WebhookService {
       updatedAt: now,
     };
     await this.options.store.createSubscription(record);
+    // Enabled from now on, not from the next idle check: runs that change in the meantime are sent at once.
+    this.options.wake();
     return toWebhookItem(record, true);
   }
 

@@ -44,6 +44,17 @@ async function createRun(prompt: string, key = KEYS[0]!.key): Promise<string> {
 }
 
 describe('webhooks', () => {
+  it("sends a run's change as soon as it is stored, not at the next poll of the outbox", async () => {
+    // A poll a minute apart: only the change itself can start the delivery within the wait below.
+    t = await startTestServer({ apiKeys: KEYS, allowPrivateWebhooks: true, webhookPollMs: 60_000 });
+    const r = await receiver();
+    await subscribe({ url: r.url, event_types: ['run.succeeded'] });
+    // The idle check (1 s) has come and gone before the run, so the next poll is a minute away.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const runId = await createRun('hello');
+    await eventually(() => r.accepted.map((d) => d.event.data.run_id), (ids) => ids.includes(runId), 5000);
+  });
+
   it('delivers every change of a run, in order, signed so the standardwebhooks library verifies it', async () => {
     t = await startTestServer({ apiKeys: KEYS, allowPrivateWebhooks: true });
     const r = await receiver();

@@ -27,7 +27,8 @@ function time(fn: () => void): number {
 export default async function harnessBench(): Promise<BenchRow[]> {
   const { LineSplitter } = await load<typeof import('../packages/server/src/executors/harness/line-splitter.js')>('line-splitter.js');
   const { UsageTally } = await load<typeof import('../packages/server/src/executors/harness/usage-tally.js')>('usage-tally.js');
-  const { maskSecrets } = await load<typeof import('../packages/server/src/executors/harness/mask-secrets.js')>('mask-secrets.js');
+  const { SecretMask } = await load<typeof import('../packages/server/src/domain/secret-mask.js')>('../../domain/secret-mask.js');
+  const mask = new SecretMask(SECRETS);
   const { ClaudeStreamParser } = await load<typeof import('../packages/server/src/executors/harness/claude-stream.js')>('claude-stream.js');
   const { CodexStreamParser } = await load<typeof import('../packages/server/src/executors/harness/codex-stream.js')>('codex-stream.js');
   const { GeminiStreamParser } = await load<typeof import('../packages/server/src/executors/harness/gemini-stream.js')>('gemini-stream.js');
@@ -44,7 +45,7 @@ export default async function harnessBench(): Promise<BenchRow[]> {
       const tally = new UsageTally();
       let outputBytes = 0;
       const splitter = new LineSplitter((raw) => {
-        for (const event of stream.line(maskSecrets(raw, SECRETS))) {
+        for (const event of stream.line(mask.mask(raw))) {
           if (event.kind === 'output') outputBytes += event.text.length;
           else if (event.kind === 'message-usage') tally.message(event.messageId, event.model, event.tokens);
           else if (event.kind === 'totals') tally.totals(event.byModel, event.totalUsd);

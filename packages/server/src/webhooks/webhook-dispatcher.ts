@@ -96,11 +96,7 @@ export class WebhookDispatcher {
     const types = run === undefined ? undefined : changeTypes(run);
     if (types && !this.enabled.some((s) => types.some((t) => s.eventTypes.includes(t)))) return;
     if (this.running) this.again = true;
-    if (this.running || this.tickDue) return;
-    this.tickDue = true;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), CHANGE_GATHER_MS);
-    this.timer.unref?.();
+    else if (!this.tickDue) this.schedule(CHANGE_GATHER_MS, true);
   }
 
   /** Stops looking; attempts in flight get `graceMs` to finish (a lease left behind runs out). */
@@ -119,8 +115,9 @@ export class WebhookDispatcher {
     else if (!this.tickDue) this.schedule(0);
   }
 
-  private schedule(ms: number): void {
-    this.tickDue = ms === 0;
+  /** `soon`: this tick is on its way, so a request for one at once need not move it. */
+  private schedule(ms: number, soon = ms === 0): void {
+    this.tickDue = soon;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.tick(), ms);
     this.timer.unref?.();

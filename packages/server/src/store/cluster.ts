@@ -36,8 +36,9 @@ export interface RunLeases {
   /** Marks FAILED, with `message`, every INPROGRESS run whose lease ran out; returns them as changed. */
   expire(message: (owner: string | null) => RunStatusMessage, at: string): Promise<RunRecord[]>;
   /**
-   * Runs last updated in (`after`, `through`] whose event log does not show them as they
+   * Runs last updated in [`after`, `through`] whose event log does not show them as they
    * are (a server died between changing a run and logging it), oldest first, at most `limit`.
+   * `after` is included: runs of one millisecond may be split across two batches.
    */
   unlogged(after: string, through: string, limit: number): Promise<RunRecord[]>;
 }

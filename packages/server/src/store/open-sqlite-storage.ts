@@ -16,7 +16,7 @@ export function openSqliteStorage(file: string): Storage {
     runs,
     events: new SqliteRunEventStore(runs.db),
     artifacts: new SqliteArtifactStore(runs.db),
-    conversations: new SqliteConversationStore(runs.db),
+    conversations: new SqliteConversationStore(runs.db, runs.writes),
     schedules: new SqliteScheduleStore(runs.db),
     identities: new SqliteIdentityStore(runs.db),
     activity: new SqliteCatalogActivity(runs.db),

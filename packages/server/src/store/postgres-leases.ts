@@ -41,7 +41,7 @@ export class PostgresRunLeases implements RunLeases {
   async unlogged(after: string, through: string, limit: number): Promise<RunRecord[]> {
     const { rows } = await this.pool.query<RunRow>(
       `SELECT ${RUN_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')} FROM runs r LEFT JOIN run_event_logs l ON l.run_id = r.id
-       WHERE r.updated_at > $1 AND r.updated_at <= $2 AND l.run_version IS DISTINCT FROM r.updated_at || ' ' || r.state
+       WHERE r.updated_at >= $1 AND r.updated_at <= $2 AND l.run_version IS DISTINCT FROM r.updated_at || ' ' || r.state
        ORDER BY r.updated_at, r.seq LIMIT $3`,
       [after, through, limit],
     );

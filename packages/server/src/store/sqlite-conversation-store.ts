@@ -3,6 +3,7 @@ import { EXECUTION_COUNT_SQL, LIST_SQL_WHERE, UNENDED_SQL, type ConversationStor
 import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow, type MessageWrite } from './message-table.js';
 import { sqliteDialect } from './sql-dialect.js';
 import { sqliteOrFail } from './sqlite-or-fail.js';
+import type { SqliteWriteBatch } from './sqlite-write-batch.js';
 import { insertStatement } from './table-description.js';
 import { timeOrderedId } from './time-ordered-id.js';
 
@@ -18,7 +19,10 @@ export class SqliteConversationStore implements ConversationStore {
   private readonly lastUnended: Database.Statement;
   private readonly byKey: Database.Statement;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly writes: SqliteWriteBatch,
+  ) {
     this.insert = db.prepare(sqliteOrFail(INSERT.sql));
     this.byKey = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? AND idempotency_key = ?`);
     this.byRun = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE ${LIST_SQL_WHERE} ORDER BY seq`);
@@ -47,7 +51,7 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   async addResult(runId: string, r: { execution: number; state: string; text: string; at: string }): Promise<RunMessage> {
-    return this.add({ runId, kind: 'result', text: r.text, mode: null, state: r.state, execution: r.execution, createdAt: r.at });
+    return this.writes.run(() => this.add({ runId, kind: 'result', text: r.text, mode: null, state: r.state, execution: r.execution, createdAt: r.at }));
   }
 
   async list(runId: string): Promise<RunMessage[]> {
@@ -69,7 +73,7 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   async addStart(runId: string, start: { execution: number; server: string; at: string }): Promise<void> {
-    this.add({ runId, kind: 'start', text: start.server, mode: null, state: null, execution: start.execution, createdAt: start.at });
+    await this.writes.run(() => this.add({ runId, kind: 'start', text: start.server, mode: null, state: null, execution: start.execution, createdAt: start.at }));
   }
 
   async unended(runId: string): Promise<{ execution: number; server: string } | undefined> {

@@ -11,6 +11,7 @@ import { SqliteRunAttachments } from './sqlite-run-attachments.js';
 import { sqliteFirstRunEvent } from './sqlite-run-event-store.js';
 import { SqliteRunMetadata } from './sqlite-run-metadata.js';
 import { sqliteDialect } from './sql-dialect.js';
+import { SqliteWriteBatch } from './sqlite-write-batch.js';
 import { sqliteOrFail } from './sqlite-or-fail.js';
 import { arrayRowReader, insertStatement } from './table-description.js';
 
@@ -42,6 +43,8 @@ export class SqliteRunStore implements RunStore {
   private readonly attachments: SqliteRunAttachments;
   private readonly createBatch: (creates: PendingCreate[]) => CreateResult[];
   private readonly pendingCreates: (PendingCreate & { resolve: (r: CreateResult) => void; reject: (e: Error) => void })[] = [];
+  /** Transitions and the conversation's entries, committed together per turn of the event loop. */
+  readonly writes: SqliteWriteBatch;
 
   constructor(filename: string) {
     this.db = openDatabase(filename);
@@ -58,6 +61,7 @@ export class SqliteRunStore implements RunStore {
     this.db.pragma('temp_store = MEMORY');
     this.db.pragma('busy_timeout = 5000');
     migrateSqlite(this.db);
+    this.writes = new SqliteWriteBatch(this.db);
     this.insertRun = this.db.prepare(sqliteOrFail(INSERT_RUN.sql));
     this.metadata = new SqliteRunMetadata(this.db);
     this.attachments = new SqliteRunAttachments(this.db);
@@ -213,9 +217,8 @@ export class SqliteRunStore implements RunStore {
     // all(), not get(): get() stops after the first row and the commit that follows is not
     // checked, so a write the disk refused (SQLITE_FULL) would be reported as done.
     // OR FAIL on the one-row writes of runs: sqlite-or-fail.ts says why.
-    const [row] = this.statement(
-      `UPDATE OR FAIL runs SET ${sets.join(', ')} WHERE id = ? AND state IN (${from}) RETURNING ${COLUMNS}`,
-    ).all(...params, id, ...change.from) as RunRow[];
+    const statement = this.statement(`UPDATE OR FAIL runs SET ${sets.join(', ')} WHERE id = ? AND state IN (${from}) RETURNING ${COLUMNS}`);
+    const [row] = await this.writes.run(() => statement.all(...params, id, ...change.from) as RunRow[]);
     return row ? toRecord(row) : undefined;
   }
 

@@ -1,0 +1,52 @@
+import type Database from 'better-sqlite3';
+
+interface PendingWrite {
+  write: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Gathers the small writes asked for in one turn of the event loop (a burst of runs ending,
+ * each recording its result and its new state) into one transaction, and answers each once
+ * that transaction is committed. Each commit on its own writes every page it touched to the
+ * WAL again (the runs table and its indexes, the outbox): a write alone costs about five
+ * times one in a batch. A batch that fails is rolled back and its writes made one by one,
+ * so one bad write fails only itself.
+ */
+export class SqliteWriteBatch {
+  private pending: PendingWrite[] = [];
+
+  constructor(private readonly db: Database.Database) {}
+
+  /** Runs `write` (synchronous SQL) with the others of this turn; settles after the commit. */
+  run<T>(write: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.pending.push({ write, resolve: resolve as (value: unknown) => void, reject }) === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length > 1) {
+      let results: unknown[] | undefined;
+      try {
+        results = this.db.transaction(() => batch.map(({ write }) => write()))();
+      } catch {
+        // Rolled back: made one by one below.
+      }
+      if (results) {
+        batch.forEach(({ resolve }, i) => resolve(results[i]));
+        return;
+      }
+    }
+    for (const { write, resolve, reject } of batch) {
+      try {
+        resolve(write());
+      } catch (error) {
+        reject(error as Error);
+      }
+    }
+  }
+}

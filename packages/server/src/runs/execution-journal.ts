@@ -52,7 +52,7 @@ export class ExecutionJournal {
       usedBytes: await this.artifacts.runBytes(run.id),
     };
     // Last: once kept, the execution must get a result (a preparation that failed before has none to give).
-    await this.conversations.addStart(run.id, { execution: number, server, at: this.clock.now(run.id) });
+    await this.conversations.addStart(run.id, { execution: number, server, at: this.clock.now() });
     return input;
   }
 
@@ -62,7 +62,7 @@ export class ExecutionJournal {
    */
   async endLost(runId: string, text: string): Promise<void> {
     const last = await this.conversations.unended(runId);
-    if (last) await this.conversations.addResult(runId, { execution: last.execution, state: 'FAILED', text, at: this.clock.now(runId) });
+    if (last) await this.conversations.addResult(runId, { execution: last.execution, state: 'FAILED', text, at: this.clock.now() });
   }
 
   /** The run's last execution started, when its result is not recorded yet. */
@@ -76,7 +76,7 @@ export class ExecutionJournal {
     input: ExecutionInput,
     outcome: Omit<ExecutionOutcome, 'state'> & { state: ExecutionOutcome['state'] | 'CANCELLED' },
   ): Promise<void> {
-    const at = this.clock.now(runId);
+    const at = this.clock.now();
     if (outcome.artifacts?.length) {
       const added = await this.artifacts.add(runId, outcome.artifacts, at);
       for (const artifact of added) this.events?.emit(runId, 'artifact', toArtifactItem(artifact));
@@ -99,7 +99,7 @@ export class ExecutionJournal {
   async requeue(runId: string): Promise<boolean> {
     const run = await this.store.get(runId);
     if (!run || !isTerminalState(run.state)) return false;
-    const moved = await this.store.transition(runId, { from: TERMINAL_STATES, to: 'QUEUED', at: this.clock.now(runId), statusMessage: null as RunStatusMessage | null });
+    const moved = await this.store.transition(runId, { from: TERMINAL_STATES, to: 'QUEUED', at: this.clock.now(), statusMessage: null as RunStatusMessage | null });
     if (moved) void this.events?.runChanged(moved);
     return moved !== undefined;
   }

@@ -48,7 +48,7 @@ export class FollowupService {
     if (problems.length) throw invalidLines(problems);
     await this.runs.getOrThrow(runId, caller);
 
-    const added = await this.conversations.addFollowup(runId, { text: message, mode: mode ?? null, at: this.clock.now(runId), idempotencyKey });
+    const added = await this.conversations.addFollowup(runId, { text: message, mode: mode ?? null, at: this.clock.now(), idempotencyKey });
     const followup = added.message;
     if (!added.replayed) this.events?.emit(runId, 'followup', { followup_id: followup.id, message: followup.text, mode: followup.mode, created_at: followup.createdAt });
     if (added.replayed) return { run_id: runId, state: (await this.store.get(runId))!.state, followup_id: followup.id };
@@ -73,7 +73,7 @@ export class FollowupService {
         else this.peers.publish({ kind: 'followup', runId, followupId: followup.id });
       }
       // The run changed: its updated_at moves, its state stays.
-      const changed = await this.store.transition(runId, { from: [run.state], to: run.state as never, at: this.clock.now(runId, run.updatedAt) });
+      const changed = await this.store.transition(runId, { from: [run.state], to: run.state as never, at: this.clock.now() });
       if (changed) void this.events?.runChanged(changed);
     }
     return { run_id: runId, state, followup_id: followup.id };

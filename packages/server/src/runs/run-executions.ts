@@ -162,7 +162,7 @@ export class RunExecutions {
         .transition(run.id, {
           from: ['INPROGRESS'],
           to: 'ERROR',
-          at: clock.now(run.id),
+          at: clock.now(),
           statusMessage: { message: `The run could not be prepared: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
         })
         .then((failed) => failed && events.runChanged(failed))
@@ -182,7 +182,7 @@ export class RunExecutions {
         // A harness's usage and session are kept as it reports them, and watchers see the run change.
         onHarnessState: async (state) => {
           // New usage is a change of the run (its updated_at moves), so its streams carry it.
-          const updated = await store.setHarnessState(run.id, state, state.requestUsage ? clock.now(run.id) : undefined).catch((error: unknown) => {
+          const updated = await store.setHarnessState(run.id, state, state.requestUsage ? clock.now() : undefined).catch((error: unknown) => {
             log(`Could not record the harness state of run ${run.id}: ${(error as Error).message}`);
             return undefined;
           });

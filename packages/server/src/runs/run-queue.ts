@@ -124,7 +124,7 @@ export class RunQueue {
     await Promise.all(
       this.executions.allIds().map(async (id) => {
         await this.executions.abandon(id);
-        const run = await store.transition(id, { from: ['INPROGRESS'], to: 'FAILED', at: clock.now(id), statusMessage: message });
+        const run = await store.transition(id, { from: ['INPROGRESS'], to: 'FAILED', at: clock.now(), statusMessage: message });
         if (run) events.runChanged(run);
       }),
     );
@@ -154,7 +154,7 @@ export class RunQueue {
         events.runChanged(run);
         if (this.stopped) {
           // Claimed as the server stopped: back in line for the next server.
-          await store.transition(run.id, { from: ['INPROGRESS'], to: 'QUEUED', at: clock.now(run.id) }).catch(() => undefined);
+          await store.transition(run.id, { from: ['INPROGRESS'], to: 'QUEUED', at: clock.now() }).catch(() => undefined);
           this.starting--;
           return;
         }

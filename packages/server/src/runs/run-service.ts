@@ -185,7 +185,7 @@ export class RunService {
       throw new ConflictError(`Run ${runId} is ${run.state}, being handed to a worker; try the cancel again in a moment.`, true);
     }
     const message: RunStatusMessage = { message: `Cancelled by ${by.display_name ?? by.uid ?? 'the caller'}.` };
-    const cancelled = await this.store.transition(runId, { from: ['QUEUED', 'INPROGRESS'], to: 'CANCELLED', at: this.clock.now(runId), statusMessage: message });
+    const cancelled = await this.store.transition(runId, { from: ['QUEUED', 'INPROGRESS'], to: 'CANCELLED', at: this.clock.now(), statusMessage: message });
     if (!cancelled) {
       // It changed state between the read and the update: answer as for its new state.
       return this.cancel(runId, by);

@@ -76,7 +76,7 @@ export class StoreRetry {
 
   private async record(runId: string, outcome: ExecutionOutcome): Promise<void> {
     const { store, clock, events } = this.options;
-    const run = await store.transition(runId, { from: ['INPROGRESS'], to: outcome.state, at: clock.now(runId), statusMessage: outcome.statusMessage ?? null });
+    const run = await store.transition(runId, { from: ['INPROGRESS'], to: outcome.state, at: clock.now(), statusMessage: outcome.statusMessage ?? null });
     this.unrecorded.delete(runId);
     if (run) events.runChanged(run);
   }

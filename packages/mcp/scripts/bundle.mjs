@@ -24,6 +24,21 @@ const englishOnlyZod = {
   },
 };
 
+/**
+ * An ESM bundle imports Node's built-ins at its top, all of them at start, even those only
+ * the HTTP mode uses; and each such import builds a module facade that reads every export,
+ * which on Node 22+ runs node:http's lazy WebSocket getter and loads Node's own undici
+ * (some 30 ms). Taken with require() instead, a built-in loads when the module using it is
+ * first initialised, and only what is used of it.
+ */
+const builtinsByRequire = {
+  name: 'builtins-by-require',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, ({ path, kind }) => (kind === 'import-statement' ? { path, namespace: 'builtins-by-require' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'builtins-by-require' }, ({ path }) => ({ contents: `module.exports = require(${JSON.stringify(path)});` }));
+  },
+};
+
 await build({
   entryPoints: [new URL('../dist/bin/agent-runs-mcp.js', import.meta.url).pathname],
   outfile: new URL('../dist/agent-runs-mcp.mjs', import.meta.url).pathname,
@@ -39,6 +54,6 @@ await build({
   legalComments: 'external',
   // Some dependencies are CommonJS and call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  plugins: [englishOnlyZod],
+  plugins: [englishOnlyZod, builtinsByRequire],
   logLevel: 'warning',
 });

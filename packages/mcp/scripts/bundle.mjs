@@ -2,6 +2,7 @@
 // loading one file instead of some four hundred modules halves the time to `initialize`.
 import { build } from 'esbuild';
 import { dirname, join } from 'node:path';
+import { lazyAjv } from './lazy-ajv.mjs';
 
 /**
  * zod's messages come in English unless a program picks another locale (z.config), which
@@ -54,6 +55,6 @@ await build({
   legalComments: 'external',
   // Some dependencies are CommonJS and call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  plugins: [englishOnlyZod, builtinsByRequire],
+  plugins: [englishOnlyZod, builtinsByRequire, lazyAjv],
   logLevel: 'warning',
 });

@@ -1,5 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '@agent-runs/server';
 import { BIN, binEnv, connectStdio, startRunsApi, textOf } from './support/mcp-harness.js';
@@ -114,5 +117,40 @@ describe('stdio', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.stdin.end();
     expect(await exited).toBe(0);
+  });
+});
+
+describe("Node's compile cache", () => {
+  // The launcher turns it on; the other tests start the bundle itself.
+  const LAUNCHER = fileURLToPath(new URL('../bin/agent-runs-mcp.js', import.meta.url));
+  const launch = (xdgCacheHome: string) =>
+    spawnSync(process.execPath, [LAUNCHER, '--version'], { env: { ...binEnv(undefined), XDG_CACHE_HOME: xdgCacheHome }, encoding: 'utf8', timeout: 10_000 });
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  const hasCache = major > 22 || (major === 22 && minor >= 1);
+
+  it.runIf(hasCache)("keeps the compiled bundle in the user's cache directory, not in the shared temp directory", () => {
+    const home = mkdtempSync(join(tmpdir(), 'agent-runs-mcp-cache-'));
+    try {
+      expect(launch(home).status).toBe(0);
+      const dir = join(home, 'agent-runs-mcp', 'compile-cache');
+      expect(existsSync(dir)).toBe(true);
+      // One directory per Node version, holding the bundle's compiled code.
+      expect(readdirSync(dir).flatMap((version) => readdirSync(join(dir, version))).length).toBeGreaterThan(0);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('starts and answers when the cache directory cannot be used', () => {
+    const home = mkdtempSync(join(tmpdir(), 'agent-runs-mcp-cache-'));
+    try {
+      // A file where the directory would be.
+      writeFileSync(join(home, 'agent-runs-mcp'), '');
+      const { status, stdout } = launch(home);
+      expect(status).toBe(0);
+      expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

@@ -1,12 +1,13 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { openDatabase } from '../src/store/sqlite-driver.js';
 import { SqliteWriteBatch } from '../src/store/sqlite-write-batch.js';
 
 let db: Database.Database;
 let batch: SqliteWriteBatch;
 
 beforeEach(() => {
-  db = new Database(':memory:');
+  db = openDatabase(':memory:');
   db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)');
   batch = new SqliteWriteBatch(db);
 });

@@ -73,6 +73,23 @@ describe('the SQLite store', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('stores a create and a transition asked for just before it closes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-runs-store-'));
+    const file = join(dir, 'runs.sqlite');
+    const store = new SqliteRunStore(file);
+    store.insertMany([run(1)]);
+    const moved = store.transition('r1', { from: ['QUEUED'], to: 'CANCELLED', at });
+    const made = store.create(run(2));
+    await store.close();
+    expect((await moved)?.state).toBe('CANCELLED');
+    expect((await made).kind).toBe('created');
+    const again = new SqliteRunStore(file);
+    expect((await again.get('r1'))?.state).toBe('CANCELLED');
+    expect(await again.get('r2')).toBeDefined();
+    await again.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('only moves a run from a state it is in', async () => {
     const store = new SqliteRunStore(':memory:');
     store.insertMany([run(1)]);

@@ -38,3 +38,20 @@ it('fails only the write that fails: its neighbours in the batch are made and an
   expect((results[1] as PromiseRejectedResult).reason.code).toBe('SQLITE_CONSTRAINT_NOTNULL');
   expect(db.prepare('SELECT id FROM t ORDER BY id').all()).toEqual([{ id: 1 }, { id: 3 }]);
 });
+
+it('makes a lone write, or each write of a failed batch, the way it is made alone', async () => {
+  const alone = (id: number, v: string | null) => () => ({ ...insert(id, v)(), alone: true });
+  expect(await batch.run(insert(1, 'a'), alone(1, 'a'))).toEqual({ id: 1, inTransaction: false, alone: true });
+  const results = await Promise.allSettled([batch.run(insert(2, 'b'), alone(2, 'b')), batch.run(insert(3, null), alone(3, null))]);
+  expect(results[0]).toEqual({ status: 'fulfilled', value: { id: 2, inTransaction: false, alone: true } });
+  expect(results[1]!.status).toBe('rejected');
+});
+
+it('makes the writes still waiting when flushed, as before the database closes', async () => {
+  const written = batch.run(insert(1, 'a'));
+  batch.flush();
+  expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 1 });
+  db.close();
+  await expect(written).resolves.toEqual({ id: 1, inTransaction: false });
+  db = openDatabase(':memory:');
+});

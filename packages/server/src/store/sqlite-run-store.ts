@@ -25,11 +25,6 @@ function readRunWithArtifacts(row: unknown[]): RunRecord {
   return run;
 }
 
-interface PendingCreate {
-  run: NewRun;
-  event: CreatedRunEvent | undefined;
-}
-
 /** SQLite storage: a file in WAL mode, or `:memory:` for tests. */
 export class SqliteRunStore implements RunStore {
   readonly db: Database.Database;
@@ -41,9 +36,7 @@ export class SqliteRunStore implements RunStore {
   private readonly bySession: Database.Statement;
   private readonly metadata: SqliteRunMetadata;
   private readonly attachments: SqliteRunAttachments;
-  private readonly createBatch: (creates: PendingCreate[]) => CreateResult[];
-  private readonly pendingCreates: (PendingCreate & { resolve: (r: CreateResult) => void; reject: (e: Error) => void })[] = [];
-  /** Transitions and the conversation's entries, committed together per turn of the event loop. */
+  /** Creates, transitions and the conversation's entries, committed together per turn of the event loop. */
   readonly writes: SqliteWriteBatch;
 
   constructor(filename: string) {
@@ -67,7 +60,6 @@ export class SqliteRunStore implements RunStore {
     this.attachments = new SqliteRunAttachments(this.db);
     this.insertFirstEvent = sqliteFirstRunEvent(this.db);
     this.insertOne = this.db.transaction((run: NewRun, event: CreatedRunEvent | undefined) => this.insertNow(run, event));
-    this.createBatch = this.db.transaction((creates: PendingCreate[]) => creates.map(({ run, event }) => this.createInBatch(run, event)));
     this.byId = this.db.prepare(`SELECT ${COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE id = ?`).raw(true);
     this.bySession = this.db.prepare(`SELECT ${COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE session_id = ?`).raw(true);
   }
@@ -98,29 +90,10 @@ export class SqliteRunStore implements RunStore {
    * commit for many runs, and each caller is answered only once its run is stored.
    */
   create(run: NewRun, event?: CreatedRunEvent): Promise<CreateResult> {
-    return new Promise((resolve, reject) => {
-      this.pendingCreates.push({ run, event, resolve, reject });
-      if (this.pendingCreates.length === 1) setImmediate(() => this.flushCreates());
-    });
-  }
-
-  private flushCreates(): void {
-    const batch = this.pendingCreates.splice(0);
-    let results: CreateResult[];
-    try {
-      results = this.createBatch(batch);
-    } catch {
-      // One bad row must not fail its neighbours: write them one by one instead.
-      for (const { run, event, resolve, reject } of batch) {
-        try {
-          resolve(this.createNow(run, event));
-        } catch (error) {
-          reject(error as Error);
-        }
-      }
-      return;
-    }
-    batch.forEach(({ resolve }, i) => resolve(results[i]!));
+    return this.writes.run(
+      () => this.createInBatch(run, event),
+      () => this.createNow(run, event),
+    );
   }
 
   private createNow(run: NewRun, event: CreatedRunEvent | undefined): CreateResult {
@@ -264,7 +237,8 @@ export class SqliteRunStore implements RunStore {
   }
 
   async close(): Promise<void> {
-    if (this.pendingCreates.length && this.db.open) this.flushCreates();
+    // Writes asked for just before closing are made, not failed on a closed database.
+    if (this.db.open) this.writes.flush();
     if (this.db.open) this.db.close();
   }
 }

@@ -76,6 +76,7 @@ const factories: Factory[] = [
 ];
 
 const time = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`;
+const plusMs = (stamp: string, ms: number) => new Date(Date.parse(stamp) + ms).toISOString();
 
 
 /** A run as read, less what the store may add about its artifacts. */
@@ -296,6 +297,21 @@ describe.each(factories)('the $name storage', (factory) => {
     const failed = await storage.runs.transition('r1', { from: ['INPROGRESS'], to: 'FAILED', at: time(7), statusMessage: { message: 'boom' } });
     expect(failed).toMatchObject({ state: 'FAILED', statusMessage: { message: 'boom' }, startedAt: time(6) });
     expect(await storage.runs.transition('missing', { from: ['QUEUED'], to: 'FAILED', at: time(7) })).toBeUndefined();
+  });
+
+  it('moves a run\'s updated_at one millisecond past its last when a write gives a time not later, on every write that stamps it', async () => {
+    await created(storage.runs, newRun('r1', { updatedAt: time(5) }));
+    await created(storage.runs, newRun('r2', { updatedAt: time(5) }));
+    // Two runs may share a moment: only a run's own stamps must differ.
+    expect(await storage.runs.claimNext('a', time(5), 60_000)).toMatchObject({ id: 'r1', updatedAt: plusMs(time(5), 1) });
+    expect(await storage.runs.claimNext('a', time(5), 60_000)).toMatchObject({ id: 'r2', updatedAt: plusMs(time(5), 1) });
+    const same = await storage.runs.transition('r1', { from: ['INPROGRESS'], to: 'INPROGRESS', at: time(5) });
+    expect(same?.updatedAt).toBe(plusMs(time(5), 2));
+    const usage = await storage.runs.setHarnessState('r1', { harnessSessionId: 's' }, time(4));
+    expect(usage?.updatedAt).toBe(plusMs(time(5), 3));
+    expect(await storage.runs.transition('r1', { from: ['INPROGRESS'], to: 'SUCCEEDED', at: time(6) })).toMatchObject({ updatedAt: time(6) });
+    expect(await storage.runs.failAll(['INPROGRESS'], { message: 'server stopped' }, time(1))).toBe(1);
+    expect((await storage.runs.get('r2'))?.updatedAt).toBe(plusMs(time(5), 2));
   });
 
   it('fails every run in the given states and counts them', async () => {

@@ -3,6 +3,7 @@ import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { RunLeases } from './cluster.js';
 import { RUN_COLUMNS, toRunRecord, type RunRow } from './run-table.js';
 import { inTransaction } from './postgres-transaction.js';
+import { postgresDialect } from './sql-dialect.js';
 import type { RunRecord } from './run-record.js';
 
 /** Leases on INPROGRESS runs (`owner`, `lease_expires_at`), always timed by the database's `now()`. */
@@ -29,7 +30,7 @@ export class PostgresRunLeases implements RunLeases {
       );
       if (expired.rows.length === 0) return [];
       const { rows } = await client.query<RunRow>(
-        `UPDATE runs SET state = 'FAILED', updated_at = $1, status_message = m.message, owner = NULL, lease_expires_at = NULL
+        `UPDATE runs SET state = 'FAILED', updated_at = ${postgresDialect.nextStamp('$1')}, status_message = m.message, owner = NULL, lease_expires_at = NULL
          FROM unnest($2::bigint[], $3::text[]) AS m(seq, message)
          WHERE runs.seq = m.seq AND runs.state = 'INPROGRESS' RETURNING ${RUN_COLUMNS.split(', ').map((c) => `runs.${c}`).join(', ')}`,
         [at, expired.rows.map((r) => r.seq), expired.rows.map((r) => JSON.stringify(message(r.owner)))],

@@ -126,7 +126,7 @@ export class PostgresRunStore implements RunStore {
   /** One UPDATE guarded by the state, so of two racing transitions only one applies. */
   async transition(id: string, change: RunTransition): Promise<RunRecord | undefined> {
     const params: unknown[] = [change.to, change.at];
-    const sets = ['state = $1', 'updated_at = $2', LET_GO];
+    const sets = ['state = $1', `updated_at = ${postgresDialect.nextStamp('$2')}`, LET_GO];
     if (change.startedAt !== undefined) params.push(change.startedAt), sets.push(`started_at = $${params.length}`);
     if (change.statusMessage !== undefined) {
       params.push(change.statusMessage ? JSON.stringify(change.statusMessage) : null);
@@ -144,7 +144,7 @@ export class PostgresRunStore implements RunStore {
     const params: unknown[] = [];
     if (state.requestUsage !== undefined) params.push(JSON.stringify(state.requestUsage)), sets.push(`request_usage = $${params.length}`);
     if (state.harnessSessionId !== undefined) params.push(state.harnessSessionId), sets.push(`harness_session_id = $${params.length}`);
-    if (updatedAt !== undefined) params.push(updatedAt), sets.push(`updated_at = $${params.length}`);
+    if (updatedAt !== undefined) params.push(updatedAt), sets.push(`updated_at = ${postgresDialect.nextStamp(`$${params.length}`)}`);
     if (sets.length === 0) return this.get(id);
     params.push(id);
     return this.one(`UPDATE runs SET ${sets.join(', ')} WHERE id = $${params.length} RETURNING ${RUN_COLUMNS}`, params);
@@ -173,7 +173,7 @@ export class PostgresRunStore implements RunStore {
    */
   async claimNext(owner: string, at: string, leaseMs: number): Promise<RunRecord | undefined> {
     return this.one(
-      `UPDATE runs SET state = 'INPROGRESS', updated_at = $1, started_at = $1, owner = $2,
+      `UPDATE runs SET state = 'INPROGRESS', updated_at = ${postgresDialect.nextStamp('$1')}, started_at = $1, owner = $2,
          lease_expires_at = now() + $3::double precision * interval '1 millisecond'
        WHERE seq = (SELECT seq FROM runs WHERE state = 'QUEUED' ORDER BY updated_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING ${RUN_COLUMNS}`,
@@ -184,7 +184,7 @@ export class PostgresRunStore implements RunStore {
   async failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number> {
     if (states.length === 0) return 0;
     const result = await this.pool.query(
-      `UPDATE runs SET state = 'FAILED', updated_at = $1, status_message = $2, owner = NULL, lease_expires_at = NULL
+      `UPDATE runs SET state = 'FAILED', updated_at = ${postgresDialect.nextStamp('$1')}, status_message = $2, owner = NULL, lease_expires_at = NULL
        WHERE state = ANY($3::text[])`,
       [at, JSON.stringify(message), [...states]],
     );

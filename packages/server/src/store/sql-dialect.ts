@@ -20,6 +20,12 @@ export interface SqlDialect {
   like(column: string, placeholder: string): string;
   /** The database's type of a column described as `type`. */
   readonly types: Readonly<Record<ColumnType, string>>;
+  /**
+   * The new `updated_at` of a run written at the time bound to `placeholder`: that time, or
+   * one millisecond past the stored one when it is not later. A run's version then changes
+   * on every write however many share a millisecond, while the clock stays the wall clock.
+   */
+  nextStamp(placeholder: string): string;
 }
 
 export const sqliteDialect: SqlDialect = {
@@ -32,6 +38,8 @@ export const sqliteDialect: SqlDialect = {
   never: '0',
   like: (column, placeholder) => `${column} LIKE ${placeholder} ESCAPE '\\'`,
   types: { text: 'TEXT', integer: 'INTEGER', boolean: 'INTEGER', json: 'TEXT', bytes: 'BLOB' },
+  // SQLite's date arithmetic is in whole milliseconds, so the step is exact.
+  nextStamp: (placeholder) => `max(${placeholder}, strftime('%Y-%m-%dT%H:%M:%fZ', updated_at, '+0.001 seconds'))`,
 };
 
 export const postgresDialect: SqlDialect = {
@@ -45,6 +53,8 @@ export const postgresDialect: SqlDialect = {
   // As SQLite's LIKE: ILIKE under the "C" collation folds ASCII letters only.
   like: (column, placeholder) => `${column} COLLATE "C" ILIKE ${placeholder} ESCAPE '\\'`,
   types: { text: 'text', integer: 'bigint', boolean: 'boolean', json: 'text', bytes: 'bytea' },
+  nextStamp: (placeholder) =>
+    `GREATEST(${placeholder}::text, to_char((updated_at::timestamptz + interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`,
 };
 
 /** A statement written with `?` placeholders, as PostgreSQL's `$1, $2, …`. */

@@ -15,6 +15,9 @@ import { SqliteWriteBatch } from './sqlite-write-batch.js';
 import { sqliteOrFail } from './sqlite-or-fail.js';
 import { arrayRowReader, insertStatement } from './table-description.js';
 
+/** A run's new `updated_at` from the time given (the first `?`): `SqlDialect.nextStamp` says why. */
+const STAMP = sqliteDialect.nextStamp('?');
+
 const INSERT_RUN = insertStatement(RUNS_TABLE, sqliteDialect);
 /** A run read in raw mode (an array in RUN_COLUMNS order, then has_artifacts): no object of column names per read. */
 const readRun = arrayRowReader(RUNS_TABLE);
@@ -180,7 +183,7 @@ export class SqliteRunStore implements RunStore {
 
   async transition(id: string, change: RunTransition): Promise<RunRecord | undefined> {
     const from = change.from.map(() => '?').join(', ');
-    const sets = ['state = ?', 'updated_at = ?'];
+    const sets = ['state = ?', `updated_at = ${STAMP}`];
     const params: unknown[] = [change.to, change.at];
     if (change.startedAt !== undefined) sets.push('started_at = ?'), params.push(change.startedAt);
     if (change.statusMessage !== undefined) {
@@ -200,7 +203,7 @@ export class SqliteRunStore implements RunStore {
     const params: unknown[] = [];
     if (state.requestUsage !== undefined) sets.push('request_usage = ?'), params.push(JSON.stringify(state.requestUsage));
     if (state.harnessSessionId !== undefined) sets.push('harness_session_id = ?'), params.push(state.harnessSessionId);
-    if (updatedAt !== undefined) sets.push('updated_at = ?'), params.push(updatedAt);
+    if (updatedAt !== undefined) sets.push(`updated_at = ${STAMP}`), params.push(updatedAt);
     if (sets.length === 0) return this.get(id);
     const [row] = this.statement(`UPDATE OR FAIL runs SET ${sets.join(', ')} WHERE id = ? RETURNING ${COLUMNS}`).all(...params, id) as RunRow[];
     return row ? toRecord(row) : undefined;
@@ -221,7 +224,7 @@ export class SqliteRunStore implements RunStore {
   /** One server owns the file, so there is no lease to keep: `owner` and `leaseMs` are not stored. */
   async claimNext(_owner: string, at: string): Promise<RunRecord | undefined> {
     const [row] = this.statement(
-      `UPDATE OR FAIL runs SET state = 'INPROGRESS', updated_at = ?, started_at = ?
+      `UPDATE OR FAIL runs SET state = 'INPROGRESS', updated_at = ${STAMP}, started_at = ?
        WHERE seq = (SELECT seq FROM runs WHERE state = 'QUEUED' ORDER BY updated_at, seq LIMIT 1) AND state = 'QUEUED'
        RETURNING ${COLUMNS}`,
     ).all(at, at) as RunRow[];
@@ -231,7 +234,7 @@ export class SqliteRunStore implements RunStore {
   async failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number> {
     if (states.length === 0) return 0;
     const info = this.statement(
-      `UPDATE runs SET state = 'FAILED', updated_at = ?, status_message = ? WHERE state IN (${states.map(() => '?').join(', ')})`,
+      `UPDATE runs SET state = 'FAILED', updated_at = ${STAMP}, status_message = ? WHERE state IN (${states.map(() => '?').join(', ')})`,
     ).run(at, JSON.stringify(message), ...states);
     return info.changes;
   }

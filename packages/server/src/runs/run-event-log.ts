@@ -69,6 +69,8 @@ export class RunEventLog {
   readonly streams: RunEventStreams;
   /** Writes in order: each batch is appended after the one before. */
   private writing: Promise<void> = Promise.resolve();
+  /** Told of every run change made here as it is reported, before its event is written. */
+  private readonly changeListeners = new Set<(state: string) => void>();
 
   constructor(
     private readonly store: RunEventStore,
@@ -102,6 +104,7 @@ export class RunEventLog {
    * `artifacts` when the caller knows them (a run just created has none), saving the read.
    */
   runChanged(run: RunRecord, artifacts?: readonly ArtifactRecord[]): Promise<void> {
+    this.tellChanged(run.state);
     const entry: Pending = { runId: run.id, kind: 'run', ready: false, runVersion: runVersion(run) };
     this.push(entry);
     const made = this.runItem(run, artifacts).then(
@@ -134,7 +137,23 @@ export class RunEventLog {
 
   /** The create stored `event` as the run's event 1. */
   firstStored(runId: string, event: CreatedRunEvent): void {
+    this.tellChanged('QUEUED');
     this.streams.deliver([{ runId, id: 1, kind: 'run', data: event.data }]);
+  }
+
+  /**
+   * Calls `listener` with the new state of every run changed on this server, as soon as the
+   * change is committed (what reports it is: the webhook outbox is written in the change's
+   * own transaction), without waiting for the run's event to be read and written; returns
+   * its removal. Changes stored by other servers reach `streams.onRunChange` only.
+   */
+  onChange(listener: (state: string) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private tellChanged(state: string): void {
+    for (const listener of this.changeListeners) listener(state);
   }
 
   /**

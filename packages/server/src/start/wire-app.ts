@@ -197,8 +197,12 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     concurrency: 64,
     log: opts.log,
   });
-  // A run's change reaches its streams once stored, after the transaction that wrote its outbox event.
-  events.streams.onRunChange((_runId, run) => webhooks.changed(run));
+  // A change made here wakes the deliveries once committed; one stored by another server, or
+  // changes that may have been missed, once its event is (`run` is then undefined).
+  events.onChange((state) => webhooks.changed(state));
+  events.streams.onRunChange((_runId, run) => {
+    if (run === undefined) webhooks.changed(undefined);
+  });
   const app: AppContext = {
     runs,
     reads,

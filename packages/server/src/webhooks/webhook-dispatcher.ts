@@ -86,14 +86,14 @@ export class WebhookDispatcher {
   }
 
   /**
-   * A run changed (here, or on another server that signalled it), with the run as its event
-   * holds it: where an enabled subscription wants what the change reports, its outbox event
-   * is committed by now, so it is fanned out within a moment rather than at the next poll.
+   * A run changed (here, or on another server that signalled it), to `state` when known:
+   * where an enabled subscription wants what the change reports, its outbox event is
+   * committed by now, so it is fanned out within a moment rather than at the next poll.
    * The moment gathers the changes of a burst into one tick.
    */
-  changed(run: string | undefined): void {
+  changed(state: string | undefined): void {
     if (this.stopped || this.enabled.length === 0) return;
-    const types = run === undefined ? undefined : changeTypes(run);
+    const types = state === undefined ? undefined : changeTypes(state);
     if (types && !this.enabled.some((s) => types.some((t) => s.eventTypes.includes(t)))) return;
     if (this.running) this.again = true;
     else if (!this.tickDue) this.schedule(CHANGE_GATHER_MS, true);

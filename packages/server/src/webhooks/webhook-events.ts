@@ -33,15 +33,8 @@ export function eventTypesOf(event: OutboxEvent): WebhookEventType[] {
   return ending ? ['run.state_changed', ending] : ['run.state_changed'];
 }
 
-/**
- * What a run's change may report, from the run as its stream event holds it (JSON): its
- * state's types, and an artifact or follow-up it may have come with. The first `"state"` is
- * the run's own (it comes before any nested one); a wrong guess only leaves the event to the
- * next poll.
- */
-export function changeTypes(run: string): WebhookEventType[] | undefined {
-  const state = /"state":"([A-Z_]+)"/.exec(run)?.[1];
-  if (state === undefined) return undefined;
+/** What a change of a run to `state` may report: its state's types, and an artifact or follow-up it may have come with. */
+export function changeTypes(state: string): WebhookEventType[] {
   const ending = TERMINAL[state];
   const own: WebhookEventType[] = state === 'QUEUED' ? ['run.created', 'run.state_changed'] : ending ? ['run.state_changed', ending] : ['run.state_changed'];
   return [...own, 'run.artifact_created', 'run.followup_received'];

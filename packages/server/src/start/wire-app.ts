@@ -52,6 +52,7 @@ import { artifactsOf, type ArtifactRecord } from '../store/artifact-store.js';
 import { runAttachmentSource } from '../store/run-attachments.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { Storage } from '../store/storage.js';
+import { CONNECTIONS_PER_RECEIVER } from '../webhooks/webhook-sender.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { WebhookService } from '../webhooks/webhook-service.js';
 
@@ -194,7 +195,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     leaseMs: opts.webhookLeaseMs,
     timeoutMs: 15_000,
     maxResponseBytes: 4096,
-    concurrency: 64,
+    concurrency: CONNECTIONS_PER_RECEIVER,
     log: opts.log,
   });
   // A change made here wakes the deliveries once committed; one stored by another server, or

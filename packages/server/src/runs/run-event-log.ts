@@ -10,6 +10,12 @@ import type { RunEventView, RunEventWatcher } from './run-event-watcher.js';
 
 /** Default bound on the output kept per run: past it the oldest output is dropped. */
 export const DEFAULT_OUTPUT_LIMIT_BYTES = 8 * 1024 * 1024;
+/**
+ * Events written in one turn of the event loop at most. A burst (a thousand runs printing
+ * their last line at once) then goes over several turns, not in one transaction that holds
+ * up everything else: the run endings and webhook deliveries behind it.
+ */
+const EVENTS_PER_TURN = 64;
 /** Output is stored and sent in chunks of at most this many characters. */
 const MAX_CHUNK_CHARS = 16 * 1024;
 
@@ -45,17 +51,18 @@ function chunks(text: string): string[] {
   return parts;
 }
 
-/**
- * The runs' event log, written behind: the state changes and the agent's output, numbered
- * per run, kept in the store and then handed to the open streams. Everything is written in
- * the order it happened (output printed before a run ended comes before its terminal `run`
- * event); what arrives in one turn of the event loop is written in one transaction.
- */
 /** Output held while the database is unreachable, at most (the oldest goes first past it). */
 const HELD_OUTPUT_CHARS = 16 * 1024 * 1024;
 const OUTAGE_RETRY_MIN_MS = 250;
 const OUTAGE_RETRY_MAX_MS = 2000;
 
+/**
+ * The runs' event log, written behind: the state changes and the agent's output, numbered
+ * per run, kept in the store and then handed to the open streams. Everything is written in
+ * the order it happened (output printed before a run ended comes before its terminal `run`
+ * event); what arrives in one turn of the event loop is written in one transaction, up to
+ * EVENTS_PER_TURN.
+ */
 export class RunEventLog {
   private queue: Pending[] = [];
   /** The database is unreachable: events wait in the queue (bounded) and the write is retried. */
@@ -203,16 +210,23 @@ export class RunEventLog {
 
   /** Writes what is queued now (before shutdown, or before reading the log); resolves once it is stored. */
   flush(): Promise<void> {
+    return this.writeReady(Number.POSITIVE_INFINITY);
+  }
+
+  /** Writes what is ready, in order, up to the first event still being made: `limit` events at most, the rest a turn later. */
+  private writeReady(limit: number): Promise<void> {
     this.scheduled = false;
     // During an outage the queue stays here, bounded, until the write under way gets through.
     if (this.outage) return this.writing;
-    // What is ready, in order, up to the first event still being made.
     const waiting = this.queue.findIndex((p) => !p.ready);
-    const batch = waiting === -1 ? this.queue : this.queue.slice(0, waiting);
-    if (batch.length > 0) {
-      this.queue = waiting === -1 ? [] : this.queue.slice(waiting);
+    const ready = waiting === -1 ? this.queue.length : waiting;
+    const end = Math.min(ready, limit);
+    if (end > 0) {
+      const batch = this.queue.slice(0, end);
+      this.queue = this.queue.slice(end);
       this.writing = this.writing.then(() => this.write(batch));
     }
+    if (end < ready) this.schedule();
     return this.writing;
   }
 
@@ -290,7 +304,7 @@ export class RunEventLog {
   private schedule(): void {
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => void this.flush());
+      setImmediate(() => void this.writeReady(EVENTS_PER_TURN));
     }
   }
 }

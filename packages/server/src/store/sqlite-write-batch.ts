@@ -10,15 +10,19 @@ interface PendingWrite {
 /**
  * Gathers the small writes asked for in one turn of the event loop (creates arriving
  * together, a burst of runs ending, each recording its result and its new state) into one
- * transaction, and answers each once that transaction is committed. Each commit on its own writes every page it touched to the
- * WAL again (the runs table and its indexes, the outbox): a write alone costs about five
- * times one in a batch. A batch that fails is rolled back and its writes made one by one,
- * so one bad write fails only itself.
+ * transaction, and answers each once that transaction is committed. Each commit on its own
+ * writes every page it touched to the WAL again (the runs table and its indexes, the
+ * outbox): a write alone costs about five times one in a batch. A batch that fails is
+ * rolled back and its writes made one by one, so one bad write fails only itself.
  */
 export class SqliteWriteBatch {
   private pending: PendingWrite[] = [];
+  /** Made once: better-sqlite3 builds a wrapper for each transaction function. */
+  private readonly writeAll: (batch: PendingWrite[]) => unknown[];
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(db: Database.Database) {
+    this.writeAll = db.transaction((batch: PendingWrite[]) => batch.map(({ write }) => write()));
+  }
 
   /**
    * Runs `write` (synchronous SQL) with the others of this turn; settles after the commit.
@@ -37,7 +41,7 @@ export class SqliteWriteBatch {
     if (batch.length > 1) {
       let results: unknown[] | undefined;
       try {
-        results = this.db.transaction(() => batch.map(({ write }) => write()))();
+        results = this.writeAll(batch);
       } catch {
         // Rolled back: made one by one below.
       }

@@ -26,6 +26,13 @@ const NODE_VERSION = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).tri
 /** Node 22.1+ has a compile cache, which the launcher turns on; a host's first start runs without it. */
 const HAS_COMPILE_CACHE = (([major, minor]) => major! > 22 || (major === 22 && minor! >= 1))(NODE_VERSION.slice(1).split('.').map(Number));
 const SPAWNS = 15;
+/**
+ * The start-up target: 150 ms on the machine where `node -e ''` took about 45 ms. It is held
+ * as that ratio to the `node -e ''` spawn measured beside it, so that the figure says the
+ * same on a slower or a faster machine.
+ */
+const START_TARGET_RATIO = 150 / 45;
+const START_TARGET = `<= ${START_TARGET_RATIO.toFixed(2)}x (150 ms at 45 ms node -e '')`;
 /** How often the task-aware host below polls tasks/get: eagerly, and as often as the server suggests. */
 const TASK_POLLS_MS = [20, 250];
 const CALLS = 1_000;
@@ -237,8 +244,8 @@ export default async function mcpBench(): Promise<BenchRow[]> {
       value: `${initMs.toFixed(0)} ms`,
       baseline: `${bareMs.toFixed(0)} ms node -e ''`,
       ratio: `${(initMs / bareMs).toFixed(2)}x`,
-      target: '<= 150 ms',
-      met: initMs <= 150,
+      target: START_TARGET,
+      met: initMs / bareMs <= START_TARGET_RATIO,
     },
     {
       suite: 'mcp',
@@ -246,8 +253,8 @@ export default async function mcpBench(): Promise<BenchRow[]> {
       value: `${discoverMs.toFixed(0)} ms`,
       baseline: `${bareMs.toFixed(0)} ms node -e ''`,
       ratio: `${(discoverMs / bareMs).toFixed(2)}x`,
-      target: '<= 150 ms',
-      met: discoverMs <= 150,
+      target: START_TARGET,
+      met: discoverMs / bareMs <= START_TARGET_RATIO,
     },
     ...(HAS_COMPILE_CACHE
       ? [

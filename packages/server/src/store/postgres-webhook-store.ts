@@ -4,6 +4,7 @@ import { numbered, postgresDialect } from './sql-dialect.js';
 import { toDelivery, toOutboxEvent, toSubscription, subscriptionValues } from './webhook-rows.js';
 import { deliveryValues, WEBHOOK_SQL } from './webhook-statements.js';
 import type {
+  ClaimRequest,
   NewWebhookDelivery,
   OutboxEvent,
   RecordedAttempt,
@@ -35,6 +36,9 @@ const RECORD_ATTEMPTS = `UPDATE webhook_deliveries d SET status = a.status, atte
 
 /** Rows as one array per column. */
 const columns = (rows: readonly unknown[][], width: number): unknown[][] => Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
+
+const claimValues = ({ owner, now, leaseMs, limit }: ClaimRequest): unknown[] => [owner, now + leaseMs, now, now, true, limit];
+const claimed = (rows: Row[]): WebhookDeliveryRecord[] => rows.map(toDelivery).sort((a, b) => a.eventSeq - b.eventSeq);
 
 /** Webhooks in PostgreSQL, shared by every server of the database. */
 export class PostgresWebhookStore implements WebhookStore {
@@ -73,10 +77,11 @@ export class PostgresWebhookStore implements WebhookStore {
     return (await this.rows(SQL.outbox, [limit])).map(toOutboxEvent);
   }
 
-  async fanOut(events: readonly number[], deliveries: readonly NewWebhookDelivery[]): Promise<void> {
-    await inTransaction(this.pool, async (client) => {
+  async fanOut(events: readonly number[], deliveries: readonly NewWebhookDelivery[], claim?: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
+    return inTransaction(this.pool, async (client) => {
       if (deliveries.length) await client.query(INSERT_DELIVERIES, columns(deliveries.map(deliveryValues), 9));
       if (events.length) await client.query('DELETE FROM webhook_outbox WHERE seq = ANY($1::bigint[])', [[...events]]);
+      return claim ? claimed((await client.query<Row>(CLAIM, claimValues(claim))).rows) : [];
     });
   }
 
@@ -85,8 +90,7 @@ export class PostgresWebhookStore implements WebhookStore {
   }
 
   async claim(owner: string, now: number, leaseMs: number, limit: number): Promise<WebhookDeliveryRecord[]> {
-    const rows = await this.rows(CLAIM, [owner, now + leaseMs, now, now, true, limit]);
-    return rows.map(toDelivery).sort((a, b) => a.eventSeq - b.eventSeq);
+    return claimed(await this.rows(CLAIM, claimValues({ owner, now, leaseMs, limit })));
   }
 
   async recordAttempts(owner: string, attempts: readonly RecordedAttempt[]): Promise<boolean[]> {

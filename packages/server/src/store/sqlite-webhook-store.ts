@@ -3,6 +3,7 @@ import { sqliteDialect } from './sql-dialect.js';
 import { toDelivery, toOutboxEvent, toSubscription, subscriptionValues } from './webhook-rows.js';
 import { deliveryValues, WEBHOOK_SQL as SQL } from './webhook-statements.js';
 import type {
+  ClaimRequest,
   NewWebhookDelivery,
   OutboxEvent,
   RecordedAttempt,
@@ -16,14 +17,15 @@ type Row = Record<string, unknown>;
 /** Webhooks in the run store's SQLite file (one server owns it). */
 export class SqliteWebhookStore implements WebhookStore {
   private readonly statements = new Map<string, Database.Statement>();
-  private readonly fanOutNow: (events: readonly number[], deliveries: readonly NewWebhookDelivery[]) => void;
+  private readonly fanOutNow: (events: readonly number[], deliveries: readonly NewWebhookDelivery[], claim?: ClaimRequest) => WebhookDeliveryRecord[];
   private readonly deleteNow: (id: string) => boolean;
   private readonly recordNow: (owner: string, attempts: readonly RecordedAttempt[]) => boolean[];
 
   constructor(private readonly db: Database.Database) {
-    this.fanOutNow = db.transaction((events: readonly number[], deliveries: readonly NewWebhookDelivery[]) => {
+    this.fanOutNow = db.transaction((events: readonly number[], deliveries: readonly NewWebhookDelivery[], claim?: ClaimRequest) => {
       for (const delivery of deliveries) this.statement(SQL.insertDelivery).run(...deliveryValues(delivery));
       for (const seq of events) this.statement(SQL.deleteOutbox).run(seq);
+      return claim ? this.claimNow(claim) : [];
     });
     this.recordNow = db.transaction((owner: string, attempts: readonly RecordedAttempt[]) =>
       attempts.map((a) => this.statement(SQL.recordAttempt).run(a.status, a.nextAttemptAt, a.at, a.responseStatus, a.responseBody, a.error, a.seq, owner).changes > 0),
@@ -65,8 +67,8 @@ export class SqliteWebhookStore implements WebhookStore {
     return (this.statement(SQL.outbox).all(limit) as Row[]).map(toOutboxEvent);
   }
 
-  async fanOut(events: readonly number[], deliveries: readonly NewWebhookDelivery[]): Promise<void> {
-    this.fanOutNow(events, deliveries);
+  async fanOut(events: readonly number[], deliveries: readonly NewWebhookDelivery[], claim?: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
+    return this.fanOutNow(events, deliveries, claim);
   }
 
   async addDelivery(delivery: NewWebhookDelivery): Promise<void> {
@@ -74,6 +76,10 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   async claim(owner: string, now: number, leaseMs: number, limit: number): Promise<WebhookDeliveryRecord[]> {
+    return this.claimNow({ owner, now, leaseMs, limit });
+  }
+
+  private claimNow({ owner, now, leaseMs, limit }: ClaimRequest): WebhookDeliveryRecord[] {
     const rows = this.statement(SQL.claim('')).all(owner, now + leaseMs, now, now, 1, limit) as Row[];
     return rows.map(toDelivery).sort((a, b) => a.eventSeq - b.eventSeq);
   }

@@ -77,6 +77,14 @@ export interface RecordedAttempt extends DeliveryAttempt {
  * servers may share it (PostgreSQL): a delivery is leased by one at a time, and a lease
  * left by a dead server expires for another to take.
  */
+/** What `claim` takes: who leases, as of when, for how long, and at most how many. */
+export interface ClaimRequest {
+  owner: string;
+  now: number;
+  leaseMs: number;
+  limit: number;
+}
+
 export interface WebhookStore {
   createSubscription(subscription: WebhookSubscriptionRecord): Promise<void>;
   getSubscription(id: string): Promise<WebhookSubscriptionRecord | undefined>;
@@ -87,8 +95,12 @@ export interface WebhookStore {
   deleteSubscription(id: string): Promise<boolean>;
   /** The oldest events not yet turned into deliveries. */
   outbox(limit: number): Promise<OutboxEvent[]>;
-  /** Stores the deliveries made from `events` (an id stored before is kept) and removes the events, in one transaction. */
-  fanOut(events: readonly number[], deliveries: readonly NewWebhookDelivery[]): Promise<void>;
+  /**
+   * Stores the deliveries made from `events` (an id stored before is kept) and removes the
+   * events, in one transaction; with `claim`, claims in that transaction too (as `claim`
+   * does, one commit for both) and returns what it claimed.
+   */
+  fanOut(events: readonly number[], deliveries: readonly NewWebhookDelivery[], claim?: ClaimRequest): Promise<WebhookDeliveryRecord[]>;
   /** Adds one delivery now (a test event). */
   addDelivery(delivery: NewWebhookDelivery): Promise<void>;
   /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { NewWebhookDelivery, RecordedAttempt, WebhookDeliveryRecord, WebhookStore, WebhookSubscriptionRecord } from '../store/webhook-store.js';
+import type { ClaimRequest, NewWebhookDelivery, RecordedAttempt, WebhookDeliveryRecord, WebhookStore, WebhookSubscriptionRecord } from '../store/webhook-store.js';
 import { subjectOf, type EventSubjectSources } from './event-subjects.js';
 import { nextDelayMs, parseRetryAfter } from './retry-schedule.js';
 import { changeTypes, eventTypesOf, payloadOf, wants } from './webhook-events.js';
@@ -206,22 +206,36 @@ export class WebhookDispatcher {
         }
       }
     }
-    await store.fanOut(
+    if (deliveries.length) this.claimWanted = true;
+    // The claim these deliveries call for is made in the fan-out's transaction: one commit for both.
+    const claim = deliveries.length ? this.claimRequest() : undefined;
+    const claimed = await store.fanOut(
       events.map((e) => e.seq),
       deliveries,
+      claim,
     );
-    if (deliveries.length) this.claimWanted = true;
     if (events.length === FAN_OUT_BATCH) this.again = true;
+    await this.send(claimed);
   }
 
   private async claimAndSend(): Promise<void> {
+    const claim = this.claimRequest();
+    if (claim) await this.send(await this.options.store.claim(claim.owner, claim.now, claim.leaseMs, claim.limit));
+  }
+
+  /** A claim for the free slots, if any, noted as made: nothing is known to wait until the check interval or a retry. */
+  private claimRequest(): ClaimRequest | undefined {
     const free = this.options.concurrency - this.inFlight.size;
-    if (free <= 0) return;
+    if (free <= 0) return undefined;
     const now = Date.now();
     this.claimWanted = false;
     this.claimDueAt = now + (this.options.claimCheckMs ?? 250);
     if (this.retryDueAt <= now) this.retryDueAt = Number.POSITIVE_INFINITY;
-    const claimed = await this.options.store.claim(this.options.owner, now, this.options.leaseMs, free);
+    return { owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: free };
+  }
+
+  /** Starts an attempt of each delivery claimed. */
+  private async send(claimed: readonly WebhookDeliveryRecord[]): Promise<void> {
     if (claimed.length === 0) return;
     // Read after the outbox (this tick) or the claim: a secret rotated a moment ago (here or on
     // another server) signs them; the one a rotation replaces still signs through its overlap.

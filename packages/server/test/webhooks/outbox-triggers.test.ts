@@ -94,4 +94,33 @@ describe.each(stores)('the outbox on %s', (_name, open, available) => {
       await storage.close();
     }
   });
+
+  it.runIf(available)("claims in the fan-out's transaction what it has just stored, the first of each run only", async () => {
+    const storage = await open();
+    try {
+      await storage.webhooks.createSubscription(subscription(['run.succeeded']));
+      const now = Date.now();
+      const delivery = (id: string, runId: string, eventSeq: number) => ({
+        id,
+        subscriptionId: 'wh1',
+        eventSeq,
+        eventType: 'run.succeeded',
+        orderKey: runId,
+        payload: '{}',
+        nextAttemptAt: now,
+        createdAt: new Date(now).toISOString(),
+      });
+      const claim = { owner: 'server-1', now, leaseMs: 30_000, limit: 10 };
+      const claimed = await storage.webhooks.fanOut([], [delivery('msg_b', 'r1', 4), delivery('msg_a', 'r1', 2), delivery('msg_c', 'r2', 6)], claim);
+      // r1's later delivery waits for its first.
+      expect(claimed.map((d) => d.id)).toEqual(['msg_a', 'msg_c']);
+      // Leased to the first server: another server's claim finds nothing.
+      expect(await storage.webhooks.claim('server-2', now, 30_000, 10)).toEqual([]);
+      // A fan-out without a claim claims nothing, and leaves the delivery to the next claim.
+      expect(await storage.webhooks.fanOut([], [delivery('msg_d', 'r3', 8)])).toEqual([]);
+      expect((await storage.webhooks.claim('server-2', now, 30_000, 10)).map((d) => d.id)).toEqual(['msg_d']);
+    } finally {
+      await storage.close();
+    }
+  });
 });

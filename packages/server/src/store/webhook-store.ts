@@ -72,11 +72,6 @@ export interface RecordedAttempt extends DeliveryAttempt {
   seq: number;
 }
 
-/**
- * Subscriptions, the outbox the database fills, and the deliveries made from it. Several
- * servers may share it (PostgreSQL): a delivery is leased by one at a time, and a lease
- * left by a dead server expires for another to take.
- */
 /** What `claim` takes: who leases, as of when, for how long, and at most how many. */
 export interface ClaimRequest {
   owner: string;
@@ -85,6 +80,11 @@ export interface ClaimRequest {
   limit: number;
 }
 
+/**
+ * Subscriptions, the outbox the database fills, and the deliveries made from it. Several
+ * servers may share it (PostgreSQL): a delivery is leased by one at a time, and a lease
+ * left by a dead server expires for another to take.
+ */
 export interface WebhookStore {
   createSubscription(subscription: WebhookSubscriptionRecord): Promise<void>;
   getSubscription(id: string): Promise<WebhookSubscriptionRecord | undefined>;

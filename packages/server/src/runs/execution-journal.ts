@@ -87,6 +87,15 @@ export class ExecutionJournal {
   }
 
   /**
+   * Ends an execution stopped before its agent started: the follow-ups it was given were
+   * never seen, so they wait for the next execution instead of being lost with this one.
+   */
+  async endUnstarted(runId: string, input: ExecutionInput): Promise<void> {
+    await this.conversations.release(runId, input.number);
+    await this.record(runId, input, { state: 'CANCELLED', statusMessage: { message: 'The execution was stopped before it started.' } });
+  }
+
+  /**
    * A run that ended with follow-ups no execution took goes back to QUEUED. True when
    * this call moved it (the caller then tells the queue); racing callers move it once.
    */

@@ -60,6 +60,11 @@ export class RunExecutions {
   private readonly early = new Map<string, FollowupMessage[]>();
   /** Executions taken away whose process group is being ended: they hold their slot until gone and recorded. */
   private readonly stopping = new Map<string, Promise<void>>();
+  /**
+   * Preparations under way: a run requeued by a follow-up while its previous execution is still
+   * prepared here is claimed again only once that one is over (it may give back follow-ups).
+   */
+  private readonly preparations = new Map<string, Promise<void>>();
 
   constructor(private readonly options: RunExecutionsOptions) {}
 
@@ -136,29 +141,32 @@ export class RunExecutions {
 
   /** Prepares the claimed run's execution and starts it; resolves once it runs (or could not start). */
   async start(run: RunRecord): Promise<void> {
+    // Bounded by that preparation's own bound on the wait for a previous execution.
+    while (this.preparations.has(run.id)) await this.preparations.get(run.id);
     this.preparing.add(run.id);
-    try {
-      await this.prepareAndStart(run);
-    } finally {
+    const preparation = this.prepareAndStart(run).finally(() => {
       this.preparing.delete(run.id);
       this.dropped.delete(run.id);
       this.early.delete(run.id);
-    }
+      this.preparations.delete(run.id);
+    });
+    this.preparations.set(run.id, preparation);
+    await preparation;
   }
 
   private async prepareAndStart(run: RunRecord): Promise<void> {
     const { store, executor, clock, journal, events, log } = this.options;
     let execution: Execution;
     let input: ExecutionInput | undefined;
-    let stillInProgress: boolean;
+    let stillClaimed: boolean;
     try {
       await this.previousEnded(run.id);
       input = await journal.prepare(run, this.options.server);
       // A cancel that came after the claim but before the run was listed as preparing found it
       // not active here: the store tells (one read per execution, after which `dropped` holds).
-      stillInProgress = (await store.get(run.id))?.state === 'INPROGRESS';
-      // A follow-up's output goes on after what earlier executions printed, in the same log.
-      if (input.number > 1) events.output(run.id, 'stdout', `[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n`);
+      // So does a claim overtaken meanwhile: cancelled, requeued and claimed again, here or elsewhere.
+      const now = await store.get(run.id);
+      stillClaimed = now?.state === 'INPROGRESS' && now.startedAt === run.startedAt;
     } catch (error) {
       log(`Could not prepare run ${run.id}: ${(error as Error).message}`);
       // A start kept gets its result, so the next execution does not wait for one.
@@ -174,11 +182,16 @@ export class RunExecutions {
         .catch((failed: unknown) => log(`Could not record that run ${run.id} failed to start: ${(failed as Error).message}`));
       return;
     }
-    if (this.dropped.has(run.id) || !stillInProgress) {
-      // Cancelled while it was prepared: the conversation still ends this execution.
-      await this.stopped(run.id, input);
+    if (this.dropped.has(run.id) || !stillClaimed) {
+      // Cancelled while it was prepared (and perhaps requeued by a follow-up since): the
+      // conversation ends this execution, and what it was given goes to the next one.
+      await this.options.journal
+        .endUnstarted(run.id, input)
+        .catch((error: unknown) => log(`Could not record the stop of run ${run.id}: ${(error as Error).message}`));
       return;
     }
+    // A follow-up's output goes on after what earlier executions printed, in the same log.
+    if (input.number > 1) events.output(run.id, 'stdout', `[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n`);
     try {
       execution = executor.start({
         run,

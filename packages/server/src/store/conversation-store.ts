@@ -26,6 +26,8 @@ export interface ConversationStore {
   pendingFollowups(runId: string): Promise<RunMessage[]>;
   /** Marks follow-ups as answered by `execution`. */
   assign(runId: string, ids: readonly string[], execution: number): Promise<void>;
+  /** Follow-ups given to `execution` wait again for the next one (it never started). */
+  release(runId: string, execution: number): Promise<void>;
   /** The number of the last execution started or ended (the next one is this plus one). */
   executionCount(runId: string): Promise<number>;
   /** Notes that `server` starts execution `execution`: kept apart from the conversation `list` reads. */
@@ -38,6 +40,8 @@ export interface ConversationStore {
 export const UNENDED_SQL = `SELECT s.execution, s.text AS server
   FROM (SELECT execution, text FROM run_messages WHERE run_id = ? AND kind = 'start' ORDER BY seq DESC LIMIT 1) s
   WHERE NOT EXISTS (SELECT 1 FROM run_messages r WHERE r.run_id = ? AND r.kind = 'result' AND r.execution = s.execution)`;
+/** Both stores' release of an execution's follow-ups (`?` parameters: the run id, the execution). */
+export const RELEASE_SQL = "UPDATE run_messages SET execution = NULL WHERE run_id = ? AND kind = 'followup' AND execution = ?";
 /** The last execution's number, from its start or (for runs from before starts were kept) its result. */
 export const EXECUTION_COUNT_SQL = "SELECT COALESCE(MAX(execution), 0) AS n FROM run_messages WHERE run_id = ? AND kind IN ('start', 'result')";
 /** The conversation as read: starts are bookkeeping, not part of it. */

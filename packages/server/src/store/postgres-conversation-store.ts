@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { EXECUTION_COUNT_SQL, LIST_SQL_WHERE, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
+import { EXECUTION_COUNT_SQL, LIST_SQL_WHERE, RELEASE_SQL, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
 import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow } from './message-table.js';
 import { toNumber } from './postgres-transaction.js';
 import { numbered, postgresDialect } from './sql-dialect.js';
@@ -16,6 +16,7 @@ const INSERT = insertStatement(
 const LIST = numbered(`SELECT ${COLUMNS} FROM run_messages WHERE ${LIST_SQL_WHERE} ORDER BY seq`);
 const LAST = numbered(EXECUTION_COUNT_SQL);
 const UNENDED = numbered(UNENDED_SQL);
+const RELEASE = numbered(RELEASE_SQL);
 
 /** Follow-ups and results in PostgreSQL (`run_messages`). */
 export class PostgresConversationStore implements ConversationStore {
@@ -62,6 +63,10 @@ export class PostgresConversationStore implements ConversationStore {
       runId,
       [...ids],
     ]);
+  }
+
+  async release(runId: string, execution: number): Promise<void> {
+    await this.pool.query(RELEASE, [runId, execution]);
   }
 
   async executionCount(runId: string): Promise<number> {

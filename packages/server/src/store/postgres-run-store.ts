@@ -173,7 +173,7 @@ export class PostgresRunStore implements RunStore {
    */
   async claimNext(owner: string, at: string, leaseMs: number): Promise<RunRecord | undefined> {
     return this.one(
-      `UPDATE runs SET state = 'INPROGRESS', updated_at = ${postgresDialect.nextStamp('$1')}, started_at = $1, owner = $2,
+      `UPDATE runs SET state = 'INPROGRESS', updated_at = ${postgresDialect.nextStamp('$1')}, started_at = ${postgresDialect.nextStamp('$1')}, owner = $2,
          lease_expires_at = now() + $3::double precision * interval '1 millisecond'
        WHERE seq = (SELECT seq FROM runs WHERE state = 'QUEUED' ORDER BY updated_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING ${RUN_COLUMNS}`,

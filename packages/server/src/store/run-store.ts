@@ -85,7 +85,8 @@ export interface RunStore {
   /**
    * Moves the QUEUED run waiting longest (oldest `updated_at`, then `seq`) to INPROGRESS
    * for `owner`, leased for `leaseMs` where the store keeps leases; undefined when none
-   * waits. However many servers claim at once, each run goes to exactly one of them.
+   * waits. However many servers claim at once, each run goes to exactly one of them. Its
+   * `startedAt` is its new `updatedAt`, later than every earlier claim's: it names the claim.
    */
   claimNext(owner: string, at: string, leaseMs: number): Promise<RunRecord | undefined>;
   /** Marks every run in one of `states` as FAILED with `message`; returns how many. */

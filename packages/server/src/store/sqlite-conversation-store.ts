@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { EXECUTION_COUNT_SQL, LIST_SQL_WHERE, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
+import { EXECUTION_COUNT_SQL, LIST_SQL_WHERE, RELEASE_SQL, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
 import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow, type MessageWrite } from './message-table.js';
 import { sqliteDialect } from './sql-dialect.js';
 import { sqliteOrFail } from './sqlite-or-fail.js';
@@ -15,6 +15,7 @@ export class SqliteConversationStore implements ConversationStore {
   private readonly byRun: Database.Statement;
   private readonly pending: Database.Statement;
   private readonly assignOne: Database.Statement;
+  private readonly releaseAll: Database.Statement;
   private readonly last: Database.Statement;
   private readonly lastUnended: Database.Statement;
   private readonly byKey: Database.Statement;
@@ -30,6 +31,7 @@ export class SqliteConversationStore implements ConversationStore {
       `SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? AND kind = 'followup' AND execution IS NULL ORDER BY seq`,
     );
     this.assignOne = db.prepare('UPDATE run_messages SET execution = ? WHERE run_id = ? AND id = ? AND execution IS NULL');
+    this.releaseAll = db.prepare(RELEASE_SQL);
     this.last = db.prepare(EXECUTION_COUNT_SQL);
     this.lastUnended = db.prepare(UNENDED_SQL);
   }
@@ -66,6 +68,10 @@ export class SqliteConversationStore implements ConversationStore {
     this.db.transaction(() => {
       for (const id of ids) this.assignOne.run(execution, runId, id);
     })();
+  }
+
+  async release(runId: string, execution: number): Promise<void> {
+    this.releaseAll.run(runId, execution);
   }
 
   async executionCount(runId: string): Promise<number> {

@@ -224,7 +224,7 @@ export class SqliteRunStore implements RunStore {
   /** One server owns the file, so there is no lease to keep: `owner` and `leaseMs` are not stored. */
   async claimNext(_owner: string, at: string): Promise<RunRecord | undefined> {
     const [row] = this.statement(
-      `UPDATE OR FAIL runs SET state = 'INPROGRESS', updated_at = ${STAMP}, started_at = ?
+      `UPDATE OR FAIL runs SET state = 'INPROGRESS', updated_at = ${STAMP}, started_at = ${STAMP}
        WHERE seq = (SELECT seq FROM runs WHERE state = 'QUEUED' ORDER BY updated_at, seq LIMIT 1) AND state = 'QUEUED'
        RETURNING ${COLUMNS}`,
     ).all(at, at) as RunRow[];

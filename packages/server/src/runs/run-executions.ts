@@ -142,7 +142,7 @@ export class RunExecutions {
   /** Prepares the claimed run's execution and starts it; resolves once it runs (or could not start). */
   async start(run: RunRecord): Promise<void> {
     // Bounded by that preparation's own bound on the wait for a previous execution.
-    while (this.preparations.has(run.id)) await this.preparations.get(run.id);
+    while (this.preparations.has(run.id)) await this.preparations.get(run.id)!.catch(() => undefined);
     this.preparing.add(run.id);
     const preparation = this.prepareAndStart(run).finally(() => {
       this.preparing.delete(run.id);

@@ -1,23 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../../../test/support/postgres.js';
-import { openPostgresStorage } from '../src/store/open-postgres-storage.js';
-import { openSqliteStorage } from '../src/store/open-sqlite-storage.js';
-import type { Storage } from '../src/store/storage.js';
+import { describe, expect, it } from 'vitest';
+import { storagesUnderTest } from './support/storages-under-test.js';
 
-let database: TestDatabase | undefined;
-beforeAll(async () => {
-  if (postgresAdminUrl) database = await createTestDatabase();
-}, 30_000);
-afterAll(async () => {
-  await database?.drop();
-});
+const stores = storagesUnderTest();
 
 const time = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`;
-
-const stores: { name: string; enabled: boolean; open(): Promise<Storage> }[] = [
-  { name: 'SQLite', enabled: true, open: async () => openSqliteStorage(':memory:') },
-  { name: 'PostgreSQL', enabled: postgresAdminUrl !== undefined, open: () => openPostgresStorage(database!.url, { log: () => undefined, serverId: 'server-a' }) },
-];
 
 /** Which server started a run's last execution, and whether it ended: what a next execution, on any server, waits on. */
 describe.each(stores)('execution starts in the $name conversation store', ({ enabled, open }) => {

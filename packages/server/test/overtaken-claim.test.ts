@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../../../test/support/postgres.js';
+import { describe, expect, it } from 'vitest';
 import { SimulatedExecutor } from '../src/executors/simulated-executor.js';
 import { ExecutionJournal } from '../src/runs/execution-journal.js';
 import { MonotonicClock } from '../src/runs/monotonic-clock.js';
@@ -7,24 +6,12 @@ import { NO_PEERS } from '../src/runs/peers.js';
 import { RunEventLog } from '../src/runs/run-event-log.js';
 import { RunQueue } from '../src/runs/run-queue.js';
 import { toRunItem } from '../src/runs/to-run-item.js';
-import { openPostgresStorage } from '../src/store/open-postgres-storage.js';
-import { openSqliteStorage } from '../src/store/open-sqlite-storage.js';
 import { runAttachmentSource } from '../src/store/run-attachments.js';
 import type { RunStore } from '../src/store/run-store.js';
-import type { Storage } from '../src/store/storage.js';
+import { newRun } from './support/new-run.js';
+import { storagesUnderTest } from './support/storages-under-test.js';
 
-let database: TestDatabase | undefined;
-beforeAll(async () => {
-  if (postgresAdminUrl) database = await createTestDatabase();
-}, 30_000);
-afterAll(async () => {
-  await database?.drop();
-});
-
-const stores: { name: string; enabled: boolean; open(): Promise<Storage> }[] = [
-  { name: 'SQLite', enabled: true, open: async () => openSqliteStorage(':memory:') },
-  { name: 'PostgreSQL', enabled: postgresAdminUrl !== undefined, open: () => openPostgresStorage(database!.url, { log: () => undefined, serverId: 'server-a' }) },
-];
+const stores = storagesUnderTest();
 
 /** The store, with the answer of its first claim held back until `release` (the claim itself is made). */
 function holdFirstClaim(runs: RunStore): { store: RunStore; release: () => void } {
@@ -84,24 +71,8 @@ describe.each(stores)('a claim overtaken by a cancel and a follow-up, on $name',
     try {
       const at = clock.now();
       const id = `run-${concurrency}`;
-      await storage.runs.create({
-        id,
-        title: 'Work until stopped',
-        state: 'QUEUED',
-        // The first execution would work until cancelled; only the follow-up ends.
-        prompt: 'Work until stopped [simulate hang]',
-        createdAt: at,
-        updatedAt: at,
-        startedAt: null,
-        statusMessage: null,
-        source: 'API',
-        creator: { uid: 'u' },
-        sessionId: `session-${id}`,
-        agentConfig: {},
-        request: {},
-        idempotencyKey: null,
-        requestHash: null,
-      });
+      // The first execution would work until cancelled; only the follow-up ends.
+      await storage.runs.create(newRun(id, { createdAt: at, updatedAt: at, prompt: 'Work until stopped [simulate hang]' }));
       queue.runQueued();
       await until(() => storage.runs.get(id), (run) => run?.state === 'INPROGRESS', 'the claim');
 

@@ -13,15 +13,19 @@ import { storagesUnderTest } from './support/storages-under-test.js';
 
 const stores = storagesUnderTest();
 
-/** The store, with the answer of its first claim held back until `release` (the claim itself is made). */
-function holdFirstClaim(runs: RunStore): { store: RunStore; release: () => void } {
+/**
+ * The store, with its first `claimNext` or `get` held until `release`: a claim is made at once
+ * and its answer held back; a read waits, then reads the store as it is by then.
+ */
+function holdFirst(runs: RunStore, method: 'claimNext' | 'get'): { store: RunStore; release: () => void } {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let held = false;
   const store = new Proxy(runs, {
     get(target, key) {
-      if (key === 'claimNext' && !held) {
+      if (key === method && !held) {
         held = true;
+        if (method === 'get') return async (id: string) => released.then(() => target.get(id));
         return async (...args: Parameters<RunStore['claimNext']>) => {
           const claimed = await target.claimNext(...args);
           await released;
@@ -46,14 +50,22 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wha
 }
 
 /**
- * A claim whose answer comes late, after the run was cancelled, followed up and requeued:
- * what the services do between the claim and its answer is done here by hand, in their order.
+ * A run claimed, then cancelled, followed up and requeued (what the services do, done here by
+ * hand in their order) while the claim's answer comes back (`claimNext`) or while its
+ * execution is prepared (the claim check after it, `get`).
  */
+const cases = [
+  { concurrency: 1, held: 'claimNext', when: 'before it is prepared' },
+  { concurrency: 2, held: 'claimNext', when: 'before it is prepared' },
+  { concurrency: 1, held: 'get', when: 'while it is prepared' },
+  { concurrency: 2, held: 'get', when: 'while it is prepared' },
+] as const;
+
 describe.each(stores)('a claim overtaken by a cancel and a follow-up, on $name', ({ enabled, open }) => {
-  it.runIf(enabled).each([1, 2])('starts nothing for it, and the next execution answers the follow-up (concurrency %i)', async (concurrency) => {
+  it.runIf(enabled).each(cases)('$when starts nothing, and the next execution answers every follow-up (concurrency $concurrency)', async ({ concurrency, held }) => {
     const storage = await open();
     const clock = new MonotonicClock();
-    const { store, release } = holdFirstClaim(storage.runs);
+    const { store, release } = holdFirst(storage.runs, held);
     const events = new RunEventLog(storage.events, async (run) => toRunItem(run, ''), 1 << 20, () => undefined);
     const limits = { maxFileBytes: 1 << 20, maxRunBytes: 1 << 20, maxArtifactsPerExecution: 10 };
     const journal = new ExecutionJournal(store, storage.conversations, storage.artifacts, runAttachmentSource(store), limits, clock, events);
@@ -70,15 +82,18 @@ describe.each(stores)('a claim overtaken by a cancel and a follow-up, on $name',
     });
     try {
       const at = clock.now();
-      const id = `run-${concurrency}`;
-      // The first execution would work until cancelled; only the follow-up ends.
+      const id = `run-${concurrency}-${held}`;
+      // The first execution would work until cancelled; only a follow-up ends.
       await storage.runs.create(newRun(id, { createdAt: at, updatedAt: at, prompt: 'Work until stopped [simulate hang]' }));
+      // Waiting before the claim: the execution prepared from it takes this one.
+      await storage.conversations.addFollowup(id, { text: 'And the changelog', mode: null, at: clock.now() });
       queue.runQueued();
       await until(() => storage.runs.get(id), (run) => run?.state === 'INPROGRESS', 'the claim');
+      if (held === 'get') await until(() => storage.conversations.unended(id), (start) => start !== undefined, 'the execution to be numbered');
 
-      // The cancel: the run is not active here yet, so only the store hears of it.
-      expect(queue.isActive(id)).toBe(false);
+      // The cancel: were the run not listed as prepared here yet, only the store hears of it.
       await storage.runs.transition(id, { from: ['QUEUED', 'INPROGRESS'], to: 'CANCELLED', at: clock.now() });
+      if (queue.isActive(id)) void queue.abandon(id);
       // The follow-up: kept, then the run back to QUEUED and the queue told.
       await storage.conversations.addFollowup(id, { text: 'Now this instead [simulate 10ms]', mode: null, at: clock.now() });
       expect(await journal.requeue(id)).toBe(true);
@@ -88,11 +103,11 @@ describe.each(stores)('a claim overtaken by a cancel and a follow-up, on $name',
       const run = await until(() => storage.runs.get(id), (r) => r?.state !== 'QUEUED' && r?.state !== 'INPROGRESS', 'the run to end');
       expect(run?.state).toBe('SUCCEEDED');
       const messages = await storage.conversations.list(id);
-      expect(messages.filter((m) => m.kind === 'followup').map((m) => m.execution)).toEqual([2]);
-      expect(messages.filter((m) => m.kind === 'result').map((m) => [m.execution, m.state])).toEqual([
-        [1, 'CANCELLED'],
-        [2, 'SUCCEEDED'],
-      ]);
+      const results = messages.filter((m) => m.kind === 'result').map((m) => [m.execution, m.state]);
+      // Overtaken before: nothing prepared, nothing numbered. While: numbered, ended unstarted, its follow-up given back.
+      expect(results).toEqual(held === 'claimNext' ? [[1, 'SUCCEEDED']] : [[1, 'CANCELLED'], [2, 'SUCCEEDED']]);
+      const answering = held === 'claimNext' ? 1 : 2;
+      expect(messages.filter((m) => m.kind === 'followup').map((m) => m.execution)).toEqual([answering, answering]);
     } finally {
       await queue.stop({ message: 'stopped' });
       await events.flush();

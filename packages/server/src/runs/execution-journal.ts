@@ -34,26 +34,28 @@ export class ExecutionJournal {
   ) {}
 
   /**
-   * The next execution's input; the follow-ups waiting now become this execution's. Its start
-   * is kept, by `server`, so that it has a number of its own whoever ends it, and the next
-   * execution (on any server) can wait for its result.
+   * The next execution's input, while the run is still INPROGRESS under `run`'s claim
+   * (undefined otherwise, nothing changed): the follow-ups waiting now become this
+   * execution's, and its start is kept, by `server`, so that it has a number of its own
+   * whoever ends it, and the next execution (on any server) can wait for its result.
    */
-  async prepare(run: RunRecord, server: string): Promise<ExecutionInput> {
-    const number = (await this.conversations.executionCount(run.id)) + 1;
-    const pending = await this.conversations.pendingFollowups(run.id);
-    await this.conversations.assign(run.id, pending.map((m) => m.id), number);
-    const messages = await this.conversations.list(run.id);
-    const input: ExecutionInput = {
-      number,
-      followups: pending.map(toFollowupMessage),
-      conversation: conversationEntries(run, messages),
-      attachments: await this.attachments.list(run.id),
-      limits: this.limits,
-      usedBytes: await this.artifacts.runBytes(run.id),
-    };
-    // Last: once kept, the execution must get a result (a preparation that failed before has none to give).
-    await this.conversations.addStart(run.id, { execution: number, server, at: this.clock.now() });
-    return input;
+  async prepare(run: RunRecord, server: string): Promise<ExecutionInput | undefined> {
+    const begun = await this.conversations.beginExecution(run.id, { claim: run.startedAt, server, at: this.clock.now() });
+    if (!begun) return undefined;
+    try {
+      return {
+        number: begun.execution,
+        followups: begun.followups.map(toFollowupMessage),
+        conversation: conversationEntries(run, await this.conversations.list(run.id)),
+        attachments: await this.attachments.list(run.id),
+        limits: this.limits,
+        usedBytes: await this.artifacts.runBytes(run.id),
+      };
+    } catch (error) {
+      // Its start is kept: it gets a result, and what it was given goes to the next execution.
+      await this.endUnstarted(run.id, begun.execution, 'ERROR', 'The execution could not start.').catch(() => undefined);
+      throw error;
+    }
   }
 
   /**
@@ -90,9 +92,9 @@ export class ExecutionJournal {
    * Ends an execution stopped before its agent started: the follow-ups it was given were
    * never seen, so they wait for the next execution instead of being lost with this one.
    */
-  async endUnstarted(runId: string, input: ExecutionInput): Promise<void> {
-    await this.conversations.release(runId, input.number);
-    await this.record(runId, input, { state: 'CANCELLED', statusMessage: { message: 'The execution was stopped before it started.' } });
+  async endUnstarted(runId: string, execution: number, state = 'CANCELLED', text = 'The execution was stopped before it started.'): Promise<void> {
+    await this.conversations.release(runId, execution);
+    await this.conversations.addResult(runId, { execution, state, text, at: this.clock.now() });
   }
 
   /**

@@ -161,16 +161,19 @@ export class RunExecutions {
     let stillClaimed: boolean;
     try {
       await this.previousEnded(run.id);
+      if (this.dropped.has(run.id)) return;
+      // A claim overtaken before it was prepared (cancelled, requeued and claimed again, here or
+      // on another server) prepares nothing: no follow-up taken, no execution numbered.
       input = await journal.prepare(run, this.options.server);
+      if (!input) return;
       // A cancel that came after the claim but before the run was listed as preparing found it
-      // not active here: the store tells (one read per execution, after which `dropped` holds).
-      // So does a claim overtaken meanwhile: cancelled, requeued and claimed again, here or elsewhere.
-      const now = await store.get(run.id);
-      stillClaimed = now?.state === 'INPROGRESS' && now.startedAt === run.startedAt;
+      // not active here: the store tells (after which `dropped` holds). So does a claim
+      // overtaken while it was prepared.
+      stillClaimed = await this.stillClaimed(run);
     } catch (error) {
       log(`Could not prepare run ${run.id}: ${(error as Error).message}`);
       // A start kept gets its result, so the next execution does not wait for one.
-      if (input) await journal.record(run.id, input, { state: 'ERROR', statusMessage: { message: 'The execution could not start.' } }).catch(() => {});
+      if (input) await journal.endUnstarted(run.id, input.number, 'ERROR', 'The execution could not start.').catch(() => {});
       await store
         .transition(run.id, {
           from: ['INPROGRESS'],
@@ -186,7 +189,7 @@ export class RunExecutions {
       // Cancelled while it was prepared (and perhaps requeued by a follow-up since): the
       // conversation ends this execution, and what it was given goes to the next one.
       await this.options.journal
-        .endUnstarted(run.id, input)
+        .endUnstarted(run.id, input.number)
         .catch((error: unknown) => log(`Could not record the stop of run ${run.id}: ${(error as Error).message}`));
       return;
     }
@@ -233,6 +236,12 @@ export class RunExecutions {
           statusMessage: { message: `The ${executor.name} executor failed: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
         }),
     );
+  }
+
+  /** Whether the run is INPROGRESS under this claim still (a claim's `startedAt` names it). */
+  private async stillClaimed(run: RunRecord): Promise<boolean> {
+    const now = await this.options.store.get(run.id);
+    return now?.state === 'INPROGRESS' && now.startedAt === run.startedAt;
   }
 
   /**

@@ -30,6 +30,14 @@ export interface ConversationStore {
   release(runId: string, execution: number): Promise<void>;
   /** The number of the last execution started or ended (the next one is this plus one). */
   executionCount(runId: string): Promise<number>;
+  /**
+   * Begins the run's next execution, in one transaction, while the run is INPROGRESS under
+   * the claim `claim` (the claim's `startedAt`): numbers it after every execution started,
+   * gives it the follow-ups waiting, and keeps its start (`server`'s). Undefined, changing
+   * nothing, when the claim was overtaken (cancelled, requeued, claimed again). On a shared
+   * database the run's row is locked meanwhile, so two servers never begin one run's execution at once.
+   */
+  beginExecution(runId: string, start: { claim: string | null; server: string; at: string }): Promise<{ execution: number; followups: RunMessage[] } | undefined>;
   /** Notes that `server` starts execution `execution`: kept apart from the conversation `list` reads. */
   addStart(runId: string, start: { execution: number; server: string; at: string }): Promise<void>;
   /** The run's last execution started, when it has no result yet (still running, being stopped, or lost with its server). */
@@ -40,6 +48,10 @@ export interface ConversationStore {
 export const UNENDED_SQL = `SELECT s.execution, s.text AS server
   FROM (SELECT execution, text FROM run_messages WHERE run_id = ? AND kind = 'start' ORDER BY seq DESC LIMIT 1) s
   WHERE NOT EXISTS (SELECT 1 FROM run_messages r WHERE r.run_id = ? AND r.kind = 'result' AND r.execution = s.execution)`;
+/** Both stores' read of a run's claim, taken by `beginExecution` (PostgreSQL adds FOR UPDATE). */
+export const CLAIM_SQL = 'SELECT state, started_at FROM runs WHERE id = ?';
+/** Both stores' follow-ups no execution has taken yet, oldest first. */
+export const PENDING_SQL_WHERE = "run_id = ? AND kind = 'followup' AND execution IS NULL";
 /** Both stores' release of an execution's follow-ups (`?` parameters: the run id, the execution). */
 export const RELEASE_SQL = "UPDATE run_messages SET execution = NULL WHERE run_id = ? AND kind = 'followup' AND execution = ?";
 /** The last execution's number, from its start or (for runs from before starts were kept) its result. */

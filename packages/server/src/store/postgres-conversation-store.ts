@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { EXECUTION_COUNT_SQL, LIST_SQL_WHERE, RELEASE_SQL, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
+import { CLAIM_SQL, EXECUTION_COUNT_SQL, LIST_SQL_WHERE, PENDING_SQL_WHERE, RELEASE_SQL, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
 import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow } from './message-table.js';
-import { toNumber } from './postgres-transaction.js';
+import { inTransaction, toNumber } from './postgres-transaction.js';
 import { numbered, postgresDialect } from './sql-dialect.js';
 import { insertStatement } from './table-description.js';
 import { timeOrderedId } from './time-ordered-id.js';
@@ -17,6 +17,10 @@ const LIST = numbered(`SELECT ${COLUMNS} FROM run_messages WHERE ${LIST_SQL_WHER
 const LAST = numbered(EXECUTION_COUNT_SQL);
 const UNENDED = numbered(UNENDED_SQL);
 const RELEASE = numbered(RELEASE_SQL);
+const PENDING = numbered(`SELECT ${COLUMNS} FROM run_messages WHERE ${PENDING_SQL_WHERE} ORDER BY seq`);
+// Held to the commit: a cancel, a requeue or another server's claim of the run waits for it.
+const CLAIM = numbered(`${CLAIM_SQL} FOR UPDATE`);
+const ASSIGN = 'UPDATE run_messages SET execution = $1 WHERE run_id = $2 AND id = ANY($3::text[]) AND execution IS NULL';
 
 /** Follow-ups and results in PostgreSQL (`run_messages`). */
 export class PostgresConversationStore implements ConversationStore {
@@ -49,20 +53,13 @@ export class PostgresConversationStore implements ConversationStore {
   }
 
   async pendingFollowups(runId: string): Promise<RunMessage[]> {
-    const { rows } = await this.pool.query<MessageRow>(
-      `SELECT ${COLUMNS} FROM run_messages WHERE run_id = $1 AND kind = 'followup' AND execution IS NULL ORDER BY seq`,
-      [runId],
-    );
+    const { rows } = await this.pool.query<MessageRow>(PENDING, [runId]);
     return rows.map(toMessage);
   }
 
   async assign(runId: string, ids: readonly string[], execution: number): Promise<void> {
     if (ids.length === 0) return;
-    await this.pool.query('UPDATE run_messages SET execution = $1 WHERE run_id = $2 AND id = ANY($3::text[]) AND execution IS NULL', [
-      execution,
-      runId,
-      [...ids],
-    ]);
+    await this.pool.query(ASSIGN, [execution, runId, [...ids]]);
   }
 
   async release(runId: string, execution: number): Promise<void> {
@@ -72,6 +69,21 @@ export class PostgresConversationStore implements ConversationStore {
   async executionCount(runId: string): Promise<number> {
     const { rows } = await this.pool.query<{ n: string }>(LAST, [runId]);
     return toNumber(rows[0]!.n);
+  }
+
+  async beginExecution(runId: string, { claim, server, at }: { claim: string | null; server: string; at: string }) {
+    return inTransaction(this.pool, async (client) => {
+      const { rows: runs } = await client.query<{ state: string; started_at: string | null }>(CLAIM, [runId]);
+      if (runs[0]?.state !== 'INPROGRESS' || runs[0].started_at !== claim) return undefined;
+      const execution = toNumber((await client.query<{ n: string }>(LAST, [runId])).rows[0]!.n) + 1;
+      const followups = (await client.query<MessageRow>(PENDING, [runId])).rows.map(toMessage);
+      if (followups.length) {
+        await client.query(ASSIGN, [execution, runId, followups.map((f) => f.id)]);
+      }
+      const start = { id: timeOrderedId(), runId, kind: 'start' as const, text: server, mode: null, state: null, execution, createdAt: at };
+      await client.query(INSERT.sql, INSERT.values(start));
+      return { execution, followups };
+    });
   }
 
   async addStart(runId: string, start: { execution: number; server: string; at: string }): Promise<void> {

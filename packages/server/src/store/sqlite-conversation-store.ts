@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { EXECUTION_COUNT_SQL, LIST_SQL_WHERE, RELEASE_SQL, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
+import { CLAIM_SQL, EXECUTION_COUNT_SQL, LIST_SQL_WHERE, PENDING_SQL_WHERE, RELEASE_SQL, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
 import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow, type MessageWrite } from './message-table.js';
 import { sqliteDialect } from './sql-dialect.js';
 import { sqliteOrFail } from './sqlite-or-fail.js';
@@ -19,6 +19,7 @@ export class SqliteConversationStore implements ConversationStore {
   private readonly last: Database.Statement;
   private readonly lastUnended: Database.Statement;
   private readonly byKey: Database.Statement;
+  private readonly begin: (runId: string, claim: string | null, server: string, at: string) => { execution: number; followups: RunMessage[] } | undefined;
 
   constructor(
     private readonly db: Database.Database,
@@ -27,13 +28,21 @@ export class SqliteConversationStore implements ConversationStore {
     this.insert = db.prepare(sqliteOrFail(INSERT.sql));
     this.byKey = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? AND idempotency_key = ?`);
     this.byRun = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE ${LIST_SQL_WHERE} ORDER BY seq`);
-    this.pending = db.prepare(
-      `SELECT ${COLUMNS} FROM run_messages WHERE run_id = ? AND kind = 'followup' AND execution IS NULL ORDER BY seq`,
-    );
+    this.pending = db.prepare(`SELECT ${COLUMNS} FROM run_messages WHERE ${PENDING_SQL_WHERE} ORDER BY seq`);
+    const claimOf = db.prepare(CLAIM_SQL);
     this.assignOne = db.prepare('UPDATE run_messages SET execution = ? WHERE run_id = ? AND id = ? AND execution IS NULL');
     this.releaseAll = db.prepare(RELEASE_SQL);
     this.last = db.prepare(EXECUTION_COUNT_SQL);
     this.lastUnended = db.prepare(UNENDED_SQL);
+    this.begin = db.transaction((runId: string, claim: string | null, server: string, at: string) => {
+      const run = claimOf.get(runId) as { state: string; started_at: string | null } | undefined;
+      if (run?.state !== 'INPROGRESS' || run.started_at !== claim) return undefined;
+      const execution = (this.last.get(runId) as { n: number }).n + 1;
+      const followups = (this.pending.all(runId) as MessageRow[]).map(toMessage);
+      for (const followup of followups) this.assignOne.run(execution, runId, followup.id);
+      this.add({ runId, kind: 'start', text: server, mode: null, state: null, execution, createdAt: at });
+      return { execution, followups };
+    });
   }
 
   private add<M extends Omit<MessageWrite, 'id' | 'idempotencyKey'>>(message: M, idempotencyKey: string | null = null): M & { id: string } {
@@ -76,6 +85,10 @@ export class SqliteConversationStore implements ConversationStore {
 
   async executionCount(runId: string): Promise<number> {
     return (this.last.get(runId) as { n: number }).n;
+  }
+
+  async beginExecution(runId: string, { claim, server, at }: { claim: string | null; server: string; at: string }) {
+    return this.begin(runId, claim, server, at);
   }
 
   async addStart(runId: string, start: { execution: number; server: string; at: string }): Promise<void> {

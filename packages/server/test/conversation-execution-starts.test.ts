@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { newRun } from './support/new-run.js';
 import { storagesUnderTest } from './support/storages-under-test.js';
 
 const stores = storagesUnderTest();
@@ -45,6 +46,35 @@ describe.each(stores)('execution starts in the $name conversation store', ({ ena
       await storage.conversations.addResult('old', { execution: 2, state: 'SUCCEEDED', text: 'done', at: time(2) });
       expect(await storage.conversations.executionCount('old')).toBe(2);
       expect(await storage.conversations.unended('old')).toBeUndefined();
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it.runIf(enabled)('begins an execution only under the run’s current claim, taking the follow-ups waiting', async () => {
+    const storage = await open();
+    try {
+      const c = storage.conversations;
+      await storage.runs.create(newRun('claimed', { createdAt: time(1), updatedAt: time(1) }));
+      await c.addFollowup('claimed', { text: 'first', mode: null, at: time(2) });
+      const first = (await storage.runs.claimNext('server-a', time(3), 30_000))!;
+      // Cancelled and requeued by a follow-up, then claimed again: the first claim is overtaken.
+      await storage.runs.transition('claimed', { from: ['INPROGRESS'], to: 'CANCELLED', at: time(4) });
+      await c.addFollowup('claimed', { text: 'second', mode: null, at: time(5) });
+      await storage.runs.transition('claimed', { from: ['CANCELLED'], to: 'QUEUED', at: time(6) });
+      const second = (await storage.runs.claimNext('server-b', time(7), 30_000))!;
+      expect(second.startedAt! > first.startedAt!).toBe(true);
+
+      expect(await c.beginExecution('claimed', { claim: first.startedAt, server: 'server-a', at: time(8) })).toBeUndefined();
+      // Nothing changed: no start kept, both follow-ups still waiting.
+      expect(await c.executionCount('claimed')).toBe(0);
+      expect((await c.pendingFollowups('claimed')).map((m) => m.text)).toEqual(['first', 'second']);
+
+      const begun = await c.beginExecution('claimed', { claim: second.startedAt, server: 'server-b', at: time(9) });
+      expect(begun?.execution).toBe(1);
+      expect(begun?.followups.map((m) => m.text)).toEqual(['first', 'second']);
+      expect(await c.unended('claimed')).toEqual({ execution: 1, server: 'server-b' });
+      expect(await c.pendingFollowups('claimed')).toEqual([]);
     } finally {
       await storage.close();
     }

@@ -22,6 +22,18 @@ const PENDING = numbered(`SELECT ${COLUMNS} FROM run_messages WHERE ${PENDING_SQ
 const CLAIM = numbered(`${CLAIM_SQL} FOR UPDATE`);
 const ASSIGN = 'UPDATE run_messages SET execution = $1 WHERE run_id = $2 AND id = ANY($3::text[]) AND execution IS NULL';
 
+/** An execution's start as stored: its number, and the server that started it in `text`. */
+const startRow = (runId: string, start: { execution: number; server: string; at: string }) => ({
+  id: timeOrderedId(),
+  runId,
+  kind: 'start' as const,
+  text: start.server,
+  mode: null,
+  state: null,
+  execution: start.execution,
+  createdAt: start.at,
+});
+
 /** Follow-ups and results in PostgreSQL (`run_messages`). */
 export class PostgresConversationStore implements ConversationStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -80,15 +92,13 @@ export class PostgresConversationStore implements ConversationStore {
       if (followups.length) {
         await client.query(ASSIGN, [execution, runId, followups.map((f) => f.id)]);
       }
-      const start = { id: timeOrderedId(), runId, kind: 'start' as const, text: server, mode: null, state: null, execution, createdAt: at };
-      await client.query(INSERT.sql, INSERT.values(start));
+      await client.query(INSERT.sql, INSERT.values(startRow(runId, { execution, server, at })));
       return { execution, followups };
     });
   }
 
   async addStart(runId: string, start: { execution: number; server: string; at: string }): Promise<void> {
-    const row = { id: timeOrderedId(), runId, kind: 'start' as const, text: start.server, mode: null, state: null, execution: start.execution, createdAt: start.at };
-    await this.pool.query(INSERT.sql, INSERT.values(row));
+    await this.pool.query(INSERT.sql, INSERT.values(startRow(runId, start)));
   }
 
   async unended(runId: string): Promise<{ execution: number; server: string } | undefined> {

@@ -40,7 +40,7 @@ export class SqliteConversationStore implements ConversationStore {
       const execution = (this.last.get(runId) as { n: number }).n + 1;
       const followups = (this.pending.all(runId) as MessageRow[]).map(toMessage);
       for (const followup of followups) this.assignOne.run(execution, runId, followup.id);
-      this.add({ runId, kind: 'start', text: server, mode: null, state: null, execution, createdAt: at });
+      this.addStartNow(runId, { execution, server, at });
       return { execution, followups };
     });
   }
@@ -88,11 +88,16 @@ export class SqliteConversationStore implements ConversationStore {
   }
 
   async beginExecution(runId: string, { claim, server, at }: { claim: string | null; server: string; at: string }) {
-    return this.begin(runId, claim, server, at);
+    // With the other writes of this turn, in one commit (a transaction within it).
+    return this.writes.run(() => this.begin(runId, claim, server, at));
   }
 
   async addStart(runId: string, start: { execution: number; server: string; at: string }): Promise<void> {
-    await this.writes.run(() => this.add({ runId, kind: 'start', text: start.server, mode: null, state: null, execution: start.execution, createdAt: start.at }));
+    await this.writes.run(() => this.addStartNow(runId, start));
+  }
+
+  private addStartNow(runId: string, start: { execution: number; server: string; at: string }): void {
+    this.add({ runId, kind: 'start', text: start.server, mode: null, state: null, execution: start.execution, createdAt: start.at });
   }
 
   async unended(runId: string): Promise<{ execution: number; server: string } | undefined> {

@@ -39,8 +39,8 @@ export interface RunExecutionsOptions {
    * Unset alone: `settled` covers every execution this server started.
    */
   previousBoundMs?: number | undefined;
-  /** An execution ended on its own (its outcome is to become the run's state). */
-  ended: (runId: string, outcome: ExecutionOutcome) => Promise<void>;
+  /** An execution ended on its own (its outcome is to become the run's state, under the claim it ran, `claim`). */
+  ended: (runId: string, outcome: ExecutionOutcome, claim: string | null) => Promise<void>;
   /** An execution was taken away: its slot is free. */
   freed: () => void;
 }
@@ -180,6 +180,7 @@ export class RunExecutions {
           to: 'ERROR',
           at: clock.now(),
           statusMessage: { message: `The run could not be prepared: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
+          claim: run.startedAt,
         })
         .then((failed) => failed && events.runChanged(failed))
         .catch((failed: unknown) => log(`Could not record that run ${run.id} failed to start: ${(failed as Error).message}`));
@@ -211,7 +212,7 @@ export class RunExecutions {
         },
       });
     } catch (error) {
-      void this.finish(run.id, undefined, input, {
+      void this.finish(run, undefined, input, {
         state: 'ERROR',
         statusMessage: { message: `The ${executor.name} executor could not start: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
       });
@@ -229,9 +230,9 @@ export class RunExecutions {
       });
     }
     execution.done.then(
-      (outcome) => this.finish(run.id, active, input, outcome),
+      (outcome) => this.finish(run, active, input, outcome),
       (error: unknown) =>
-        this.finish(run.id, active, input, {
+        this.finish(run, active, input, {
           state: 'ERROR',
           statusMessage: { message: `The ${executor.name} executor failed: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
         }),
@@ -266,7 +267,8 @@ export class RunExecutions {
     }
   }
 
-  private async finish(runId: string, active: Active | undefined, input: ExecutionInput, outcome: ExecutionOutcome): Promise<void> {
+  private async finish(run: RunRecord, active: Active | undefined, input: ExecutionInput, outcome: ExecutionOutcome): Promise<void> {
+    const runId = run.id;
     // Many runs ending at once are recorded a few per turn, with requests and deliveries between.
     await this.endings.take();
     // A cancelled or abandoned run was already taken out; its late outcome is ignored.
@@ -278,7 +280,7 @@ export class RunExecutions {
       // What it made is lost, but its state must still be recorded.
       this.options.log(`Could not record what run ${runId} made: ${(error as Error).message}`);
     }
-    await this.options.ended(runId, outcome);
+    await this.options.ended(runId, outcome, run.startedAt);
   }
 
   /** Ends a stopped execution in the conversation. */

@@ -70,7 +70,7 @@ export class RunQueue {
       log,
       server: options.owner.id,
       previousBoundMs: options.peers === NO_PEERS ? undefined : options.owner.leaseMs + PREVIOUS_MARGIN_MS,
-      ended: (runId, outcome) => this.ended(runId, outcome),
+      ended: (runId, outcome, claim) => this.ended(runId, outcome, claim),
       freed: () => this.pump(),
     });
   }
@@ -173,8 +173,8 @@ export class RunQueue {
   }
 
   /** An execution ended: its outcome becomes the run's state, then the slot takes the next run. */
-  private async ended(runId: string, outcome: ExecutionOutcome): Promise<void> {
-    if (!(await this.retry.recordEnd(runId, outcome))) return;
+  private async ended(runId: string, outcome: ExecutionOutcome, claim: string | null): Promise<void> {
+    if (!(await this.retry.recordEnd(runId, outcome, claim))) return;
     await this.requeueIfPending(runId);
     this.pump();
   }

@@ -22,8 +22,8 @@ export interface StoreRetryOptions {
  * wait after any failed write (growing to 10 s) during which the queue claims nothing.
  */
 export class StoreRetry {
-  /** Outcomes of finished runs whose writing failed, retried until the store takes them. */
-  private readonly unrecorded = new Map<string, ExecutionOutcome>();
+  /** Outcomes of finished runs whose writing failed, with the claim they ended, retried until the store takes them. */
+  private readonly unrecorded = new Map<string, { outcome: ExecutionOutcome; claim: string | null }>();
   private timer: NodeJS.Timeout | undefined;
   private delayMs = 0;
   private stopped = false;
@@ -35,15 +35,18 @@ export class StoreRetry {
     return this.timer !== undefined;
   }
 
-  /** Records the run's end; false when the store refused it (it is then kept and written again later). */
-  async recordEnd(runId: string, outcome: ExecutionOutcome): Promise<boolean> {
+  /**
+   * Records the run's end under the claim its execution had (none changes a run claimed
+   * again since); false when the store refused it (it is then kept and written again later).
+   */
+  async recordEnd(runId: string, outcome: ExecutionOutcome, claim: string | null): Promise<boolean> {
     try {
-      await this.record(runId, outcome);
+      await this.record(runId, { outcome, claim });
       this.works();
       return true;
     } catch (error) {
       // Kept and written again later: a run must not stay INPROGRESS with nothing running it.
-      this.unrecorded.set(runId, outcome);
+      this.unrecorded.set(runId, { outcome, claim });
       this.failed(`Could not record the end of run ${runId}`, error);
       return false;
     }
@@ -71,20 +74,20 @@ export class StoreRetry {
     this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
-    await Promise.all([...this.unrecorded].map(([id, outcome]) => this.record(id, outcome).catch(() => {})));
+    await Promise.all([...this.unrecorded].map(([id, end]) => this.record(id, end).catch(() => {})));
   }
 
-  private async record(runId: string, outcome: ExecutionOutcome): Promise<void> {
+  private async record(runId: string, { outcome, claim }: { outcome: ExecutionOutcome; claim: string | null }): Promise<void> {
     const { store, clock, events } = this.options;
-    const run = await store.transition(runId, { from: ['INPROGRESS'], to: outcome.state, at: clock.now(), statusMessage: outcome.statusMessage ?? null });
+    const run = await store.transition(runId, { from: ['INPROGRESS'], to: outcome.state, at: clock.now(), statusMessage: outcome.statusMessage ?? null, claim });
     this.unrecorded.delete(runId);
     if (run) events.runChanged(run);
   }
 
   private async retry(): Promise<void> {
-    for (const [id, outcome] of [...this.unrecorded]) {
+    for (const [id, end] of [...this.unrecorded]) {
       try {
-        await this.record(id, outcome);
+        await this.record(id, end);
         this.works();
       } catch (error) {
         this.failed(`Could not record the end of run ${id}`, error);

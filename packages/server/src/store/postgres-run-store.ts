@@ -133,10 +133,9 @@ export class PostgresRunStore implements RunStore {
       sets.push(`status_message = $${params.length}`);
     }
     params.push(id, [...change.from]);
-    return this.one(
-      `UPDATE runs SET ${sets.join(', ')} WHERE id = $${params.length - 1} AND state = ANY($${params.length}::text[]) RETURNING ${RUN_COLUMNS}`,
-      params,
-    );
+    let where = `id = $${params.length - 1} AND state = ANY($${params.length}::text[])`;
+    if (change.claim) params.push(change.claim), (where += ` AND started_at = $${params.length}`);
+    return this.one(`UPDATE runs SET ${sets.join(', ')} WHERE ${where} RETURNING ${RUN_COLUMNS}`, params);
   }
 
   async setHarnessState(id: string, state: { requestUsage?: RequestUsage; harnessSessionId?: string }, updatedAt?: string): Promise<RunRecord | undefined> {

@@ -41,6 +41,12 @@ export interface RunTransition {
   at: string;
   startedAt?: string;
   statusMessage?: RunStatusMessage | null;
+  /**
+   * Only under this claim: the `started_at` its `claimNext` set. An execution that ends or
+   * fails to start then changes nothing once its claim was overtaken (cancelled, requeued
+   * and claimed again, here or on another server).
+   */
+  claim?: string | null;
 }
 
 /**

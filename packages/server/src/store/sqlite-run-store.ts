@@ -193,8 +193,10 @@ export class SqliteRunStore implements RunStore {
     // all(), not get(): get() stops after the first row and the commit that follows is not
     // checked, so a write the disk refused (SQLITE_FULL) would be reported as done.
     // OR FAIL on the one-row writes of runs: sqlite-or-fail.ts says why.
-    const statement = this.statement(`UPDATE OR FAIL runs SET ${sets.join(', ')} WHERE id = ? AND state IN (${from}) RETURNING ${COLUMNS}`);
-    const [row] = await this.writes.run(() => statement.all(...params, id, ...change.from) as RunRow[]);
+    const claimed = change.claim ? ' AND started_at = ?' : '';
+    const where = change.claim ? [id, ...change.from, change.claim] : [id, ...change.from];
+    const statement = this.statement(`UPDATE OR FAIL runs SET ${sets.join(', ')} WHERE id = ? AND state IN (${from})${claimed} RETURNING ${COLUMNS}`);
+    const [row] = await this.writes.run(() => statement.all(...params, ...where) as RunRow[]);
     return row ? toRecord(row) : undefined;
   }
 

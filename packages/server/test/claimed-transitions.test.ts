@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatedExecutor } from '../src/executors/simulated-executor.js';
+import { ExecutionJournal } from '../src/runs/execution-journal.js';
+import { MonotonicClock } from '../src/runs/monotonic-clock.js';
+import { NO_PEERS } from '../src/runs/peers.js';
+import { RunEventLog } from '../src/runs/run-event-log.js';
+import { RunQueue } from '../src/runs/run-queue.js';
+import { toRunItem } from '../src/runs/to-run-item.js';
+import { runAttachmentSource } from '../src/store/run-attachments.js';
+import type { Storage } from '../src/store/storage.js';
+import { newRun } from './support/new-run.js';
+import { storagesUnderTest } from './support/storages-under-test.js';
+
+const stores = storagesUnderTest();
+
+/** The run claimed by `claimNext`, then cancelled, requeued by a follow-up and claimed again (here by server-b). */
+async function overtake(storage: Storage, clock: MonotonicClock, id: string) {
+  await storage.runs.transition(id, { from: ['QUEUED', 'INPROGRESS'], to: 'CANCELLED', at: clock.now() });
+  await storage.runs.transition(id, { from: ['CANCELLED'], to: 'QUEUED', at: clock.now() });
+  const again = await storage.runs.claimNext('server-b', clock.now(), 30_000);
+  expect(again?.id).toBe(id);
+  return again!;
+}
+
+describe.each(stores)('a transition under a claim, on $name', ({ enabled, open }) => {
+  it.runIf(enabled)('changes nothing once the claim was overtaken, and applies under the current one', async () => {
+    const storage = await open();
+    const clock = new MonotonicClock();
+    try {
+      const at = clock.now();
+      await storage.runs.create(newRun('run-claimed', { createdAt: at, updatedAt: at }));
+      const first = (await storage.runs.claimNext('server-a', clock.now(), 30_000))!;
+      const second = await overtake(storage, clock, first.id);
+      expect(second.startedAt).not.toBe(first.startedAt);
+
+      const stale = await storage.runs.transition(first.id, { from: ['INPROGRESS'], to: 'SUCCEEDED', at: clock.now(), claim: first.startedAt });
+      expect(stale).toBeUndefined();
+      expect(await storage.runs.get(first.id)).toMatchObject({ state: 'INPROGRESS', startedAt: second.startedAt });
+
+      const current = await storage.runs.transition(first.id, { from: ['INPROGRESS'], to: 'FAILED', at: clock.now(), claim: second.startedAt });
+      expect(current).toMatchObject({ state: 'FAILED', startedAt: second.startedAt });
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it.runIf(enabled)('an execution that ends after another server overtook its claim leaves that claim\'s run as it is', async () => {
+    const storage = await open();
+    const clock = new MonotonicClock();
+    const events = new RunEventLog(storage.events, async (run) => toRunItem(run, ''), 1 << 20, () => undefined);
+    const limits = { maxFileBytes: 1 << 20, maxRunBytes: 1 << 20, maxArtifactsPerExecution: 10 };
+    const journal = new ExecutionJournal(storage.runs, storage.conversations, storage.artifacts, runAttachmentSource(storage.runs), limits, clock, events);
+    const queue = new RunQueue({
+      store: storage.runs,
+      executor: new SimulatedExecutor(10),
+      clock,
+      concurrency: 1,
+      log: () => undefined,
+      journal,
+      events,
+      owner: { id: 'server-a', leaseMs: 30_000 },
+      peers: NO_PEERS,
+    });
+    try {
+      const at = clock.now();
+      await storage.runs.create(newRun('run-overtaken-while-running', { createdAt: at, updatedAt: at, prompt: 'Work a while [simulate 400ms]' }));
+      queue.runQueued();
+      const deadline = Date.now() + 5_000;
+      while ((await storage.conversations.unended('run-overtaken-while-running')) === undefined) {
+        if (Date.now() > deadline) throw new Error('the execution never started');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      // Another server cancels, requeues and claims it; this one hears nothing and runs on.
+      const theirs = await overtake(storage, clock, 'run-overtaken-while-running');
+      // Past the end of this server's execution, and the recording of its outcome.
+      await new Promise((r) => setTimeout(r, 800));
+      expect(await storage.runs.get(theirs.id)).toMatchObject({ state: 'INPROGRESS', startedAt: theirs.startedAt });
+    } finally {
+      await queue.stop({ message: 'stopped' });
+      await events.flush();
+      await storage.close();
+    }
+  });
+});

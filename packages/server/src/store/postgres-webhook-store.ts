@@ -89,8 +89,8 @@ export class PostgresWebhookStore implements WebhookStore {
     await this.pool.query(SQL.insertDelivery, deliveryValues(delivery));
   }
 
-  async claim(owner: string, now: number, leaseMs: number, limit: number): Promise<WebhookDeliveryRecord[]> {
-    return claimed(await this.rows(CLAIM, claimValues({ owner, now, leaseMs, limit })));
+  async claim(request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
+    return claimed(await this.rows(CLAIM, claimValues(request)));
   }
 
   async recordAttempts(owner: string, attempts: readonly RecordedAttempt[]): Promise<boolean[]> {

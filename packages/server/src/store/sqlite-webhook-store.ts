@@ -75,8 +75,8 @@ export class SqliteWebhookStore implements WebhookStore {
     this.statement(SQL.insertDelivery).run(...deliveryValues(delivery));
   }
 
-  async claim(owner: string, now: number, leaseMs: number, limit: number): Promise<WebhookDeliveryRecord[]> {
-    return this.claimNow({ owner, now, leaseMs, limit });
+  async claim(request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
+    return this.claimNow(request);
   }
 
   private claimNow({ owner, now, leaseMs, limit }: ClaimRequest): WebhookDeliveryRecord[] {

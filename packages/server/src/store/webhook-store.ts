@@ -107,7 +107,7 @@ export interface WebhookStore {
    * Leases up to `limit` deliveries that are due, of enabled subscriptions, each the oldest
    * pending one of its order key, to `owner` until `now + leaseMs`.
    */
-  claim(owner: string, now: number, leaseMs: number, limit: number): Promise<WebhookDeliveryRecord[]>;
+  claim(request: ClaimRequest): Promise<WebhookDeliveryRecord[]>;
   /**
    * Records attempts of deliveries `owner` holds the leases of, in one transaction; for each,
    * in the order given, false when its lease was lost.

@@ -220,7 +220,7 @@ export class WebhookDispatcher {
 
   private async claimAndSend(): Promise<void> {
     const claim = this.claimRequest();
-    if (claim) await this.send(await this.options.store.claim(claim.owner, claim.now, claim.leaseMs, claim.limit));
+    if (claim) await this.send(await this.options.store.claim(claim));
   }
 
   /** A claim for the free slots, if any, noted as made: nothing is known to wait until the check interval or a retry. */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { SqliteRunStore } from '../../src/store/sqlite-run-store.js';
 import { SqliteWebhookStore } from '../../src/store/sqlite-webhook-store.js';
-import type { WebhookDeliveryRecord } from '../../src/store/webhook-store.js';
+import type { ClaimRequest, WebhookDeliveryRecord } from '../../src/store/webhook-store.js';
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { newWebhookSecret } from '../../src/webhooks/webhook-secret.js';
 import { eventually } from '../support/eventually.js';
@@ -11,9 +11,9 @@ import { eventually } from '../support/eventually.js';
 /** The real SQLite store, counting its claims. */
 class CountingStore extends SqliteWebhookStore {
   claims = 0;
-  override async claim(owner: string, now: number, leaseMs: number, limit: number): Promise<WebhookDeliveryRecord[]> {
+  override async claim(request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
     this.claims++;
-    return super.claim(owner, now, leaseMs, limit);
+    return super.claim(request);
   }
 }
 

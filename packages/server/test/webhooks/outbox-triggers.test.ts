@@ -115,10 +115,10 @@ describe.each(stores)('the outbox on %s', (_name, open, available) => {
       // r1's later delivery waits for its first.
       expect(claimed.map((d) => d.id)).toEqual(['msg_a', 'msg_c']);
       // Leased to the first server: another server's claim finds nothing.
-      expect(await storage.webhooks.claim('server-2', now, 30_000, 10)).toEqual([]);
+      expect(await storage.webhooks.claim({ owner: 'server-2', now, leaseMs: 30_000, limit: 10 })).toEqual([]);
       // A fan-out without a claim claims nothing, and leaves the delivery to the next claim.
       expect(await storage.webhooks.fanOut([], [delivery('msg_d', 'r3', 8)])).toEqual([]);
-      expect((await storage.webhooks.claim('server-2', now, 30_000, 10)).map((d) => d.id)).toEqual(['msg_d']);
+      expect((await storage.webhooks.claim({ owner: 'server-2', now, leaseMs: 30_000, limit: 10 })).map((d) => d.id)).toEqual(['msg_d']);
     } finally {
       await storage.close();
     }

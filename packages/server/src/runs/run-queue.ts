@@ -153,8 +153,8 @@ export class RunQueue {
         }
         events.runChanged(run);
         if (this.stopped) {
-          // Claimed as the server stopped: back in line for the next server.
-          await store.transition(run.id, { from: ['INPROGRESS'], to: 'QUEUED', at: clock.now() }).catch(() => undefined);
+          // Claimed as the server stopped: back in line for the next server (unless claimed again since).
+          await store.transition(run.id, { from: ['INPROGRESS'], to: 'QUEUED', at: clock.now(), claim: run.startedAt }).catch(() => undefined);
           this.starting--;
           return;
         }

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedExecutor } from '../src/executors/simulated-executor.js';
-import { ExecutionJournal } from '../src/runs/execution-journal.js';
 import { MonotonicClock } from '../src/runs/monotonic-clock.js';
-import { NO_PEERS } from '../src/runs/peers.js';
-import { RunEventLog } from '../src/runs/run-event-log.js';
-import { RunQueue } from '../src/runs/run-queue.js';
-import { toRunItem } from '../src/runs/to-run-item.js';
-import { runAttachmentSource } from '../src/store/run-attachments.js';
 import type { Storage } from '../src/store/storage.js';
 import { newRun } from './support/new-run.js';
+import { queueOnStorage } from './support/queue-on-storage.js';
 import { storagesUnderTest } from './support/storages-under-test.js';
 
 const stores = storagesUnderTest();
@@ -47,20 +41,7 @@ describe.each(stores)('a transition under a claim, on $name', ({ enabled, open }
   it.runIf(enabled)('an execution that ends after another server overtook its claim leaves that claim\'s run as it is', async () => {
     const storage = await open();
     const clock = new MonotonicClock();
-    const events = new RunEventLog(storage.events, async (run) => toRunItem(run, ''), 1 << 20, () => undefined);
-    const limits = { maxFileBytes: 1 << 20, maxRunBytes: 1 << 20, maxArtifactsPerExecution: 10 };
-    const journal = new ExecutionJournal(storage.runs, storage.conversations, storage.artifacts, runAttachmentSource(storage.runs), limits, clock, events);
-    const queue = new RunQueue({
-      store: storage.runs,
-      executor: new SimulatedExecutor(10),
-      clock,
-      concurrency: 1,
-      log: () => undefined,
-      journal,
-      events,
-      owner: { id: 'server-a', leaseMs: 30_000 },
-      peers: NO_PEERS,
-    });
+    const { queue, close } = queueOnStorage(storage, clock, { concurrency: 1 });
     try {
       const at = clock.now();
       await storage.runs.create(newRun('run-overtaken-while-running', { createdAt: at, updatedAt: at, prompt: 'Work a while [simulate 400ms]' }));
@@ -76,9 +57,7 @@ describe.each(stores)('a transition under a claim, on $name', ({ enabled, open }
       await new Promise((r) => setTimeout(r, 800));
       expect(await storage.runs.get(theirs.id)).toMatchObject({ state: 'INPROGRESS', startedAt: theirs.startedAt });
     } finally {
-      await queue.stop({ message: 'stopped' });
-      await events.flush();
-      await storage.close();
+      await close();
     }
   });
 });

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedExecutor } from '../src/executors/simulated-executor.js';
-import { ExecutionJournal } from '../src/runs/execution-journal.js';
 import { MonotonicClock } from '../src/runs/monotonic-clock.js';
-import { NO_PEERS } from '../src/runs/peers.js';
-import { RunEventLog } from '../src/runs/run-event-log.js';
-import { RunQueue } from '../src/runs/run-queue.js';
-import { toRunItem } from '../src/runs/to-run-item.js';
-import { runAttachmentSource } from '../src/store/run-attachments.js';
 import type { RunStore } from '../src/store/run-store.js';
 import { newRun } from './support/new-run.js';
+import { queueOnStorage } from './support/queue-on-storage.js';
 import { storagesUnderTest } from './support/storages-under-test.js';
 
 const stores = storagesUnderTest();
@@ -66,20 +60,7 @@ describe.each(stores)('a claim overtaken by a cancel and a follow-up, on $name',
     const storage = await open();
     const clock = new MonotonicClock();
     const { store, release } = holdFirst(storage.runs, held);
-    const events = new RunEventLog(storage.events, async (run) => toRunItem(run, ''), 1 << 20, () => undefined);
-    const limits = { maxFileBytes: 1 << 20, maxRunBytes: 1 << 20, maxArtifactsPerExecution: 10 };
-    const journal = new ExecutionJournal(store, storage.conversations, storage.artifacts, runAttachmentSource(store), limits, clock, events);
-    const queue = new RunQueue({
-      store,
-      executor: new SimulatedExecutor(10),
-      clock,
-      concurrency,
-      log: () => undefined,
-      journal,
-      events,
-      owner: { id: 'server-a', leaseMs: 30_000 },
-      peers: NO_PEERS,
-    });
+    const { queue, journal, close } = queueOnStorage(storage, clock, { concurrency, store });
     try {
       const at = clock.now();
       const id = `run-${concurrency}-${held}`;
@@ -109,9 +90,7 @@ describe.each(stores)('a claim overtaken by a cancel and a follow-up, on $name',
       const answering = held === 'claimNext' ? 1 : 2;
       expect(messages.filter((m) => m.kind === 'followup').map((m) => m.execution)).toEqual([answering, answering]);
     } finally {
-      await queue.stop({ message: 'stopped' });
-      await events.flush();
-      await storage.close();
+      await close();
     }
   });
 });

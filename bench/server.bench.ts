@@ -2,7 +2,8 @@
  * The local server under load, each figure beside a bare `node:http` server measured in
  * the same run:
  * - GET /agent/runs/{runId} requests per second with 100,000 runs stored, against the bare
- *   server answering the same JSON (target ≥ 0.8x);
+ *   server answering the same JSON (target ≥ 0.8x), and against a bare server that reads
+ *   the run by id from the same file (reported: what the read alone costs);
  * - POST /agent/run creates per second (target ≥ 5,000/s);
  * - p50 and p99 of a list page (limit 100) deep in the cursor chain with 1,000,000 runs,
  *   against a bare server that runs the keyset SELECT itself on the same file and answers
@@ -49,6 +50,23 @@ const server = createServer({ keepAlive: true }, (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });
+});
+server.keepAliveTimeout = 65000;
+server.listen(0, '127.0.0.1', () => process.stdout.write('http://127.0.0.1:' + server.address().port + '\\n'));
+process.on('SIGTERM', () => process.exit(0));
+`;
+
+// A second GET baseline: the bare server that also reads the run by id from the same SQLite
+// file (a prepared statement, raw row) and answers it as JSON: what the read itself costs.
+const BARE_GET_SCRIPT = `
+import { createServer } from 'node:http';
+import Database from ${JSON.stringify(pathToFileURL(join(root, 'node_modules/better-sqlite3/lib/index.js')).href)};
+const db = new Database(process.env.DB_FILE, { readonly: true });
+const byId = db.prepare('SELECT * FROM runs WHERE id = ?');
+const server = createServer({ keepAlive: true }, (req, res) => {
+  const body = JSON.stringify(byId.get(req.url.slice(req.url.lastIndexOf('/') + 1)) ?? {});
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 });
 server.keepAliveTimeout = 65000;
 server.listen(0, '127.0.0.1', () => process.stdout.write('http://127.0.0.1:' + server.address().port + '\\n'));
@@ -124,6 +142,9 @@ export default async function serverBench(): Promise<BenchRow[]> {
     const getBare = () => ({ method: 'GET' as const, path: '/get', headers: AUTH });
     const bareGets = await throughput([bare.origin], GET_SECONDS, getBare);
     const gets = await throughput([target.origin], GET_SECONDS, getOne);
+    const bareRead = await startChild(BARE_GET_SCRIPT, { DB_FILE: join(dataDir, 'runs.sqlite') });
+    const bareReadGets = await throughput([bareRead.origin], GET_SECONDS, getOne);
+    await stopChild(bareRead.child);
     rows.push({
       suite: 'server',
       measure: 'GET /agent/runs/{id}, 100k runs stored',
@@ -132,6 +153,14 @@ export default async function serverBench(): Promise<BenchRow[]> {
       ratio: `${fmt(gets / bareGets, 2)}x`,
       target: '>= 0.8x',
       met: gets / bareGets >= 0.8,
+    });
+    rows.push({
+      suite: 'server',
+      measure: 'GET /agent/runs/{id}, against a bare server reading the run from the same file',
+      value: `${fmt(gets)} req/s`,
+      baseline: `${fmt(bareReadGets)} req/s (bare node:http + SELECT by id) = ${fmt(bareReadGets / bareGets, 2)}x of bare`,
+      ratio: `${fmt(gets / bareReadGets, 2)}x`,
+      target: 'report',
     });
 
     const post = (path: string) => () => ({

@@ -60,4 +60,26 @@ describe.each(stores)('a transition under a claim, on $name', ({ enabled, open }
       await close();
     }
   });
+
+  it.runIf(enabled)('a server that stops fails the runs it executes, but not one claimed again elsewhere since', async () => {
+    const storage = await open();
+    const clock = new MonotonicClock();
+    const { queue, close } = queueOnStorage(storage, clock, { concurrency: 2 });
+    try {
+      const at = clock.now();
+      for (const id of ['run-kept', 'run-taken']) await storage.runs.create(newRun(id, { createdAt: at, updatedAt: at, prompt: 'Work until stopped [simulate hang]' }));
+      queue.runQueued();
+      const deadline = Date.now() + 5_000;
+      while ((await storage.conversations.unended('run-kept')) === undefined || (await storage.conversations.unended('run-taken')) === undefined) {
+        if (Date.now() > deadline) throw new Error('the executions never started');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const theirs = await overtake(storage, clock, 'run-taken');
+      await queue.stop({ message: 'The server stopped.' });
+      expect(await storage.runs.get('run-kept')).toMatchObject({ state: 'FAILED', statusMessage: { message: 'The server stopped.' } });
+      expect(await storage.runs.get('run-taken')).toMatchObject({ state: 'INPROGRESS', startedAt: theirs.startedAt });
+    } finally {
+      await close();
+    }
+  });
 });

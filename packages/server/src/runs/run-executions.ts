@@ -22,6 +22,8 @@ const ENDINGS_PER_TURN = 8;
 interface Active {
   execution: Execution;
   input: ExecutionInput;
+  /** The claim it runs under (the run's `startedAt` as claimed). */
+  claim: string | null;
 }
 
 export interface RunExecutionsOptions {
@@ -53,8 +55,8 @@ export interface RunExecutionsOptions {
 export class RunExecutions {
   private readonly active = new Map<string, Active>();
   private readonly endings = new TurnShare(ENDINGS_PER_TURN);
-  /** Runs claimed whose execution is being prepared; those in `dropped` were cancelled meanwhile. */
-  private readonly preparing = new Set<string>();
+  /** Runs claimed whose execution is being prepared, with their claims; those in `dropped` were cancelled meanwhile. */
+  private readonly preparing = new Map<string, string | null>();
   private readonly dropped = new Set<string>();
   /** Follow-ups that came while the run's execution was prepared: handed to it once it starts. */
   private readonly early = new Map<string, FollowupMessage[]>();
@@ -90,7 +92,12 @@ export class RunExecutions {
 
   /** The runs executed or being prepared. */
   allIds(): string[] {
-    return [...this.active.keys(), ...this.preparing];
+    return [...this.active.keys(), ...this.preparing.keys()];
+  }
+
+  /** The claim the run is executed or prepared under here, if it is. */
+  claimOf(runId: string): string | null | undefined {
+    return this.active.get(runId)?.claim ?? this.preparing.get(runId);
   }
 
   /** Hands a follow-up to the run's execution in progress; false when none can take it now. */
@@ -143,7 +150,7 @@ export class RunExecutions {
   async start(run: RunRecord): Promise<void> {
     // Bounded by that preparation's own bound on the wait for a previous execution.
     while (this.preparations.has(run.id)) await this.preparations.get(run.id)!.catch(() => undefined);
-    this.preparing.add(run.id);
+    this.preparing.set(run.id, run.startedAt);
     const preparation = this.prepareAndStart(run).finally(() => {
       this.preparing.delete(run.id);
       this.dropped.delete(run.id);
@@ -218,7 +225,7 @@ export class RunExecutions {
       });
       return;
     }
-    const active: Active = { execution, input };
+    const active: Active = { execution, input, claim: run.startedAt };
     this.active.set(run.id, active);
     this.preparing.delete(run.id);
     // Those the preparation already read into the execution's input are not sent twice.

@@ -123,8 +123,10 @@ export class RunQueue {
     await this.retry.stop();
     await Promise.all(
       this.executions.allIds().map(async (id) => {
+        // Under the claim it ran: a run claimed again elsewhere since is not this server's to fail.
+        const claim = this.executions.claimOf(id) ?? null;
         await this.executions.abandon(id);
-        const run = await store.transition(id, { from: ['INPROGRESS'], to: 'FAILED', at: clock.now(), statusMessage: message });
+        const run = await store.transition(id, { from: ['INPROGRESS'], to: 'FAILED', at: clock.now(), statusMessage: message, claim });
         if (run) events.runChanged(run);
       }),
     );

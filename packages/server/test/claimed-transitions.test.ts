@@ -16,6 +16,26 @@ async function overtake(storage: Storage, clock: MonotonicClock, id: string) {
   return again!;
 }
 
+/** Resolves once each run's execution has begun (its start is kept). */
+async function started(storage: Storage, ...ids: string[]): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  for (const id of ids) {
+    while ((await storage.conversations.unended(id)) === undefined) {
+      if (Date.now() > deadline) throw new Error(`The execution of ${id} never started.`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
+
+/** Resolves once the run's last execution has its result. */
+async function ended(storage: Storage, id: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while ((await storage.conversations.unended(id)) !== undefined) {
+    if (Date.now() > deadline) throw new Error(`The execution of ${id} never ended.`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 describe.each(stores)('a transition under a claim, on $name', ({ enabled, open }) => {
   it.runIf(enabled)('changes nothing once the claim was overtaken, and applies under the current one', async () => {
     const storage = await open();
@@ -46,15 +66,12 @@ describe.each(stores)('a transition under a claim, on $name', ({ enabled, open }
       const at = clock.now();
       await storage.runs.create(newRun('run-overtaken-while-running', { createdAt: at, updatedAt: at, prompt: 'Work a while [simulate 400ms]' }));
       queue.runQueued();
-      const deadline = Date.now() + 5_000;
-      while ((await storage.conversations.unended('run-overtaken-while-running')) === undefined) {
-        if (Date.now() > deadline) throw new Error('the execution never started');
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await started(storage, 'run-overtaken-while-running');
       // Another server cancels, requeues and claims it; this one hears nothing and runs on.
       const theirs = await overtake(storage, clock, 'run-overtaken-while-running');
-      // Past the end of this server's execution, and the recording of its outcome.
-      await new Promise((r) => setTimeout(r, 800));
+      // This server's execution ends (its result kept), then its outcome is written to the run.
+      await ended(storage, 'run-overtaken-while-running');
+      await new Promise((r) => setTimeout(r, 200));
       expect(await storage.runs.get(theirs.id)).toMatchObject({ state: 'INPROGRESS', startedAt: theirs.startedAt });
     } finally {
       await close();
@@ -69,11 +86,7 @@ describe.each(stores)('a transition under a claim, on $name', ({ enabled, open }
       const at = clock.now();
       for (const id of ['run-kept', 'run-taken']) await storage.runs.create(newRun(id, { createdAt: at, updatedAt: at, prompt: 'Work until stopped [simulate hang]' }));
       queue.runQueued();
-      const deadline = Date.now() + 5_000;
-      while ((await storage.conversations.unended('run-kept')) === undefined || (await storage.conversations.unended('run-taken')) === undefined) {
-        if (Date.now() > deadline) throw new Error('the executions never started');
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await started(storage, 'run-kept', 'run-taken');
       const theirs = await overtake(storage, clock, 'run-taken');
       await queue.stop({ message: 'The server stopped.' });
       expect(await storage.runs.get('run-kept')).toMatchObject({ state: 'FAILED', statusMessage: { message: 'The server stopped.' } });

@@ -17,13 +17,19 @@ export interface StoreRetryOptions {
   resume: () => void;
 }
 
+/** An execution's outcome, to be written under the claim it ran (`RunTransition.claim`). */
+interface RunEnd {
+  outcome: ExecutionOutcome;
+  claim: string | null;
+}
+
 /**
  * The queue's writes the store refused: the ends of runs, kept and written again, and the
  * wait after any failed write (growing to 10 s) during which the queue claims nothing.
  */
 export class StoreRetry {
-  /** Outcomes of finished runs whose writing failed, with the claim they ended, retried until the store takes them. */
-  private readonly unrecorded = new Map<string, { outcome: ExecutionOutcome; claim: string | null }>();
+  /** Ends of runs whose writing failed, retried until the store takes them. */
+  private readonly unrecorded = new Map<string, RunEnd>();
   private timer: NodeJS.Timeout | undefined;
   private delayMs = 0;
   private stopped = false;
@@ -77,7 +83,7 @@ export class StoreRetry {
     await Promise.all([...this.unrecorded].map(([id, end]) => this.record(id, end).catch(() => {})));
   }
 
-  private async record(runId: string, { outcome, claim }: { outcome: ExecutionOutcome; claim: string | null }): Promise<void> {
+  private async record(runId: string, { outcome, claim }: RunEnd): Promise<void> {
     const { store, clock, events } = this.options;
     const run = await store.transition(runId, { from: ['INPROGRESS'], to: outcome.state, at: clock.now(), statusMessage: outcome.statusMessage ?? null, claim });
     this.unrecorded.delete(runId);

@@ -17,7 +17,7 @@ type Row = Record<string, unknown>;
 
 const SQL = Object.fromEntries(
   Object.entries(WEBHOOK_SQL).map(([name, sql]) => [name, typeof sql === 'string' ? numbered(sql) : '']),
-) as Record<Exclude<keyof typeof WEBHOOK_SQL, 'claim'>, string>;
+) as Record<Exclude<keyof typeof WEBHOOK_SQL, 'claim' | 'sqlite'>, string>;
 const CLAIM = numbered(WEBHOOK_SQL.claim('FOR UPDATE SKIP LOCKED'));
 // Many rows in one statement, a column an array each: one round trip however many.
 const INSERT_DELIVERIES = `INSERT INTO webhook_deliveries
@@ -37,7 +37,7 @@ const RECORD_ATTEMPTS = `UPDATE webhook_deliveries d SET status = a.status, atte
 /** Rows as one array per column. */
 const columns = (rows: readonly unknown[][], width: number): unknown[][] => Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
 
-const claimValues = ({ owner, now, leaseMs, limit }: ClaimRequest): unknown[] => [owner, now + leaseMs, now, now, true, limit];
+const claimValues = ({ owner, now, leaseMs, limit }: ClaimRequest): unknown[] => [owner, now + leaseMs, now, true, now, limit];
 const claimed = (rows: Row[]): WebhookDeliveryRecord[] => rows.map(toDelivery).sort((a, b) => a.eventSeq - b.eventSeq);
 
 /** Webhooks in PostgreSQL, shared by every server of the database. */

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { addedColumnSteps } from './added-columns.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { sqliteDialect } from './sql-dialect.js';
-import { SQLITE_WEBHOOK_TRIGGERS_BY_TYPE, SQLITE_WEBHOOKS } from './webhook-schema.js';
+import { SQLITE_WEBHOOK_PAYLOADS, SQLITE_WEBHOOK_TRIGGERS_BY_TYPE, SQLITE_WEBHOOKS } from './webhook-schema.js';
 
 /**
  * One step of the SQLite schema. Steps run in order, once each, inside a transaction;
@@ -210,6 +210,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   // by hand later comes after all of them and is numbered past them).
   ...addedColumnSteps(sqliteDialect, 7),
   { version: 8 + addedColumnSteps(sqliteDialect, 7).length, name: 'webhook triggers by event type', sql: SQLITE_WEBHOOK_TRIGGERS_BY_TYPE },
+  { version: 9 + addedColumnSteps(sqliteDialect, 7).length, name: 'webhook payloads once per event', sql: SQLITE_WEBHOOK_PAYLOADS },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

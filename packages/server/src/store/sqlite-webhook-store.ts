@@ -14,23 +14,51 @@ import type {
 
 type Row = Record<string, unknown>;
 
-/** Webhooks in the run store's SQLite file (one server owns it). */
+/** A delivery leased: to whom, until when. */
+interface Lease {
+  owner: string;
+  expiresAt: number;
+}
+
+/**
+ * Webhooks in the run store's SQLite file. One server owns the file (its data directory is
+ * locked), so the leases on deliveries live here, in memory: a claim is a read, not a write
+ * that rewrites each row it takes, and a restart drops them as a fresh server must.
+ */
 export class SqliteWebhookStore implements WebhookStore {
   private readonly statements = new Map<string, Database.Statement>();
+  /** By delivery seq. */
+  private readonly leases = new Map<number, Lease>();
   private readonly fanOutNow: (events: readonly number[], deliveries: readonly NewWebhookDelivery[], claim?: ClaimRequest) => WebhookDeliveryRecord[];
   private readonly deleteNow: (id: string) => boolean;
   private readonly recordNow: (owner: string, attempts: readonly RecordedAttempt[]) => boolean[];
 
   constructor(private readonly db: Database.Database) {
     this.fanOutNow = db.transaction((events: readonly number[], deliveries: readonly NewWebhookDelivery[], claim?: ClaimRequest) => {
-      for (const delivery of deliveries) this.statement(SQL.insertDelivery).run(...deliveryValues(delivery));
+      // One payload row per body: the subscriptions an event goes to share theirs.
+      const payloads = new Map<string, number>();
+      for (const delivery of deliveries) {
+        let payloadSeq = payloads.get(delivery.payload);
+        if (payloadSeq === undefined) {
+          payloadSeq = Number(this.statement(SQL.sqlite.insertPayload).run(delivery.payload, Date.parse(delivery.createdAt)).lastInsertRowid);
+          payloads.set(delivery.payload, payloadSeq);
+        }
+        const { id, subscriptionId, eventSeq, eventType, orderKey, nextAttemptAt, createdAt } = delivery;
+        this.statement(SQL.sqlite.insertDelivery).run(id, subscriptionId, eventSeq, eventType, orderKey, nextAttemptAt, createdAt, Date.parse(createdAt), payloadSeq);
+      }
       for (const seq of events) this.statement(SQL.deleteOutbox).run(seq);
       return claim ? this.claimNow(claim) : [];
     });
     this.recordNow = db.transaction((owner: string, attempts: readonly RecordedAttempt[]) =>
-      attempts.map((a) => this.statement(SQL.recordAttempt).run(a.status, a.nextAttemptAt, a.at, a.responseStatus, a.responseBody, a.error, a.seq, owner).changes > 0),
+      attempts.map((a) => {
+        // A lease lost (ran out and taken again, or a redelivery) leaves the attempt to its new holder.
+        if (this.leases.get(a.seq)?.owner !== owner) return false;
+        this.leases.delete(a.seq);
+        return this.statement(SQL.recordAttempt).run(a.status, a.nextAttemptAt, a.at, a.responseStatus, a.responseBody, a.error, a.seq).changes > 0;
+      }),
     );
     this.deleteNow = db.transaction((id: string) => {
+      this.statement(SQL.sqlite.deletePayloadsOf).run(id, id);
       this.statement(SQL.deleteDeliveriesOf).run(id);
       return this.statement(SQL.deleteSubscription).run(id).changes > 0;
     });
@@ -80,8 +108,18 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   private claimNow({ owner, now, leaseMs, limit }: ClaimRequest): WebhookDeliveryRecord[] {
-    const rows = this.statement(SQL.claim('')).all(owner, now + leaseMs, now, now, 1, limit) as Row[];
-    return rows.map(toDelivery).sort((a, b) => a.eventSeq - b.eventSeq);
+    for (const [seq, lease] of this.leases) if (lease.expiresAt < now) this.leases.delete(seq);
+    // As many more as are leased: those are passed over.
+    const rows = this.statement(SQL.due).all(now, 1, limit + this.leases.size) as Row[];
+    const claimed: WebhookDeliveryRecord[] = [];
+    for (const row of rows) {
+      if (claimed.length === limit) break;
+      const delivery = toDelivery(row);
+      if (this.leases.has(delivery.seq)) continue;
+      this.leases.set(delivery.seq, { owner, expiresAt: now + leaseMs });
+      claimed.push(delivery);
+    }
+    return claimed.sort((a, b) => a.eventSeq - b.eventSeq);
   }
 
   async recordAttempts(owner: string, attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
@@ -89,24 +127,31 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   async deliveries(subscriptionId: string, limit: number, beforeSeq = Number.MAX_SAFE_INTEGER): Promise<WebhookDeliveryRecord[]> {
-    return (this.statement(SQL.deliveries).all(subscriptionId, beforeSeq, limit) as Row[]).map(toDelivery);
+    return (this.statement(SQL.sqlite.deliveries).all(subscriptionId, beforeSeq, limit) as Row[]).map(toDelivery);
   }
 
   async getDelivery(id: string): Promise<WebhookDeliveryRecord | undefined> {
-    const row = this.statement(SQL.getDelivery).get(id) as Row | undefined;
+    const row = this.statement(SQL.sqlite.getDelivery).get(id) as Row | undefined;
     return row ? toDelivery(row) : undefined;
   }
 
   async redeliver(id: string, now: number): Promise<boolean> {
-    return this.statement(SQL.redeliver).run(now, id).changes > 0;
+    const row = this.statement(SQL.redeliver).get(now, id) as Row | undefined;
+    if (row) this.leases.delete(Number(row['seq']));
+    return row !== undefined;
   }
 
   async releaseLeases(owner?: string): Promise<void> {
+    for (const [seq, lease] of this.leases) if (owner === undefined || lease.owner === owner) this.leases.delete(seq);
+    // Leases a version that kept them in the file left behind.
     if (owner === undefined) this.statement(SQL.releaseLeases).run();
     else this.statement(SQL.releaseLeasesOf).run(owner);
   }
 
   async prune(beforeMs: number): Promise<number> {
-    return this.statement(SQL.prune).run(beforeMs).changes;
+    const pruned = this.statement(SQL.prune).run(beforeMs).changes;
+    // Payloads no delivery refers to any more (a subscription's deleted ones go with it).
+    this.statement(SQL.sqlite.prunePayloads).run(beforeMs);
+    return pruned;
   }
 }

@@ -80,5 +80,7 @@ export function toDelivery(row: Row): WebhookDeliveryRecord {
     lastResponse: str(row['last_response']),
     lastError: str(row['last_error']),
     createdAt: String(row['created_at']),
+    // Only a claim reads it.
+    hasNext: Boolean(row['has_next']),
   };
 }

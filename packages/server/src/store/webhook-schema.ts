@@ -207,3 +207,21 @@ BEGIN
 END
 $fn$;
 `;
+
+/**
+ * SQLite keeps each payload once, however many subscriptions an event goes to: a delivery
+ * refers to its payload by `payload_seq` (its own `payload` is then empty; rows from before
+ * keep theirs). A delivery row is written three times (made, attempted, recorded) and SQLite
+ * rewrites a whole row on each: without its payload it stays small. PostgreSQL keeps a large
+ * payload out of the row by itself (TOAST) and carries it over on an update, so it has no
+ * such table.
+ */
+export const SQLITE_WEBHOOK_PAYLOADS = `
+CREATE TABLE webhook_payloads (
+  seq INTEGER PRIMARY KEY,
+  body TEXT NOT NULL,
+  created_ms INTEGER NOT NULL
+);
+ALTER TABLE webhook_deliveries ADD COLUMN payload_seq INTEGER;
+CREATE INDEX webhook_deliveries_by_payload ON webhook_deliveries(payload_seq) WHERE payload_seq IS NOT NULL;
+`;

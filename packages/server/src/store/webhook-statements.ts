@@ -1,5 +1,28 @@
 import { DELIVERY_COLUMNS, OUTBOX_COLUMNS, SUBSCRIPTION_COLUMNS } from './webhook-rows.js';
 
+/**
+ * Due (bound: now, then whether enabled): pending, its time come, of an enabled subscription,
+ * and the oldest pending delivery of its order key (each run's events go in order).
+ */
+const DUE = `d.status = 'pending' AND d.next_attempt_at <= ?
+        AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.id = d.subscription_id AND s.enabled = ?)
+        AND NOT EXISTS (
+          SELECT 1 FROM webhook_deliveries e
+          WHERE e.subscription_id = d.subscription_id AND e.order_key = d.order_key AND e.status = 'pending' AND e.event_seq < d.event_seq)`;
+
+/** Whether a later delivery of the order key of `table`'s row waits (a claim returns it as `has_next`). */
+const HAS_NEXT = (table: string) => `EXISTS (
+      SELECT 1 FROM webhook_deliveries n
+      WHERE n.subscription_id = ${table}.subscription_id AND n.order_key = ${table}.order_key AND n.status = 'pending' AND n.event_seq > ${table}.event_seq) AS has_next`;
+
+/** An attempt recorded (bound: its outcome, then the delivery's seq), its lease dropped. */
+const RECORD = `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?, last_attempt_at = ?,
+    last_status = ?, last_response = ?, last_error = ?, lease_owner = NULL, lease_expires_at = NULL
+    WHERE seq = ?`;
+
+/** A delivery's columns as SQLite reads them: the payload from webhook_payloads when the row refers to one. */
+const SQLITE_DELIVERY_COLUMNS = DELIVERY_COLUMNS.replace(/\bpayload\b/, 'COALESCE((SELECT p.body FROM webhook_payloads p WHERE p.seq = d.payload_seq), d.payload) AS payload');
+
 /** The webhook store's statements, written once with `?`; PostgreSQL numbers them (`numbered`). */
 export const WEBHOOK_SQL = {
   insertSubscription: `INSERT INTO webhook_subscriptions (${SUBSCRIPTION_COLUMNS}) VALUES (${SUBSCRIPTION_COLUMNS.split(',').map(() => '?').join(', ')})`,
@@ -21,19 +44,30 @@ export const WEBHOOK_SQL = {
   claim: (lock: string) => `UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ?
     WHERE seq IN (
       SELECT d.seq FROM webhook_deliveries d
-      WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_expires_at IS NULL OR d.lease_expires_at < ?)
-        AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.id = d.subscription_id AND s.enabled = ?)
-        AND NOT EXISTS (
-          SELECT 1 FROM webhook_deliveries e
-          WHERE e.subscription_id = d.subscription_id AND e.order_key = d.order_key AND e.status = 'pending' AND e.event_seq < d.event_seq)
+      WHERE ${DUE} AND (d.lease_expires_at IS NULL OR d.lease_expires_at < ?)
       ORDER BY d.next_attempt_at LIMIT ? ${lock})
-    RETURNING ${DELIVERY_COLUMNS}`,
-  recordAttempt: `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?, last_attempt_at = ?,
-    last_status = ?, last_response = ?, last_error = ?, lease_owner = NULL, lease_expires_at = NULL
-    WHERE seq = ? AND lease_owner = ?`,
+    RETURNING ${DELIVERY_COLUMNS}, ${HAS_NEXT('webhook_deliveries')}`,
+  /** What `claim` looks at, leases aside: SQLite, alone on its file, holds them in memory and passes over the leased after the read. */
+  due: `SELECT ${SQLITE_DELIVERY_COLUMNS}, ${HAS_NEXT('d')} FROM webhook_deliveries d WHERE ${DUE} ORDER BY d.next_attempt_at LIMIT ?`,
+  /** SQLite's: it checks the lease itself (PostgreSQL records many in one statement, under the lease). */
+  recordAttempt: RECORD,
   deliveries: `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
   getDelivery: `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?`,
-  redeliver: `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ?`,
+  /** SQLite's payloads, kept once per event (webhook-schema.ts), and its reads of deliveries that may refer to one. */
+  sqlite: {
+    insertPayload: 'INSERT INTO webhook_payloads (body, created_ms) VALUES (?, ?)',
+    insertDelivery: `INSERT INTO webhook_deliveries
+      (id, subscription_id, event_seq, event_type, order_key, payload, status, attempts, next_attempt_at, created_at, created_ms, payload_seq)
+      VALUES (?, ?, ?, ?, ?, '', 'pending', 0, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+    deliveries: `SELECT ${SQLITE_DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE subscription_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+    getDelivery: `SELECT ${SQLITE_DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE id = ?`,
+    /** Bound: the subscription, twice. */
+    deletePayloadsOf: `DELETE FROM webhook_payloads WHERE seq IN (SELECT payload_seq FROM webhook_deliveries WHERE subscription_id = ?)
+      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.payload_seq = webhook_payloads.seq AND d.subscription_id <> ?)`,
+    prunePayloads: `DELETE FROM webhook_payloads WHERE created_ms < ?
+      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.payload_seq = webhook_payloads.seq)`,
+  },
+  redeliver: `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? RETURNING seq`,
   releaseLeasesOf: 'UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?',
   releaseLeases: 'UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner IS NOT NULL',
   prune: "DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_ms < ?",

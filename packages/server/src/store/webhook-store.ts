@@ -54,6 +54,8 @@ export interface WebhookDeliveryRecord extends NewWebhookDelivery {
   lastStatus: number | null;
   lastResponse: string | null;
   lastError: string | null;
+  /** From a claim: whether a later delivery of its order key was pending, to claim once this one is answered. */
+  hasNext: boolean;
 }
 
 /** How one attempt went, and what comes next. */

@@ -5,6 +5,7 @@ import { nextDelayMs, parseRetryAfter } from './retry-schedule.js';
 import { changeTypes, eventTypesOf, payloadOf, wants } from './webhook-events.js';
 import { signatureHeader } from './webhook-secret.js';
 import { sendWebhook } from './webhook-sender.js';
+import { WaitingDeliveries } from './waiting-deliveries.js';
 
 export interface WebhookDispatcherOptions {
   store: WebhookStore;
@@ -65,6 +66,12 @@ export class WebhookDispatcher {
   private readThisTick: WebhookSubscriptionRecord[] | undefined;
   /** Whether a claim may find something: a fan-out, an attempt ended, a wake, or a restart. */
   private claimWanted = true;
+  /** Whether the outbox may hold events: a change was signalled, a wake, a full batch, or a restart. */
+  private outboxWanted = true;
+  /** When the outbox is next read with no change signalled: the poll interval. */
+  private outboxDueAt = 0;
+  /** What may wait to be claimed once an attempt is answered. */
+  private readonly waiting = new WaitingDeliveries();
   /** When a claim is next due with nothing known to be waiting: the check interval. */
   private claimDueAt = 0;
   /** The earliest retry this server scheduled and has not claimed since. */
@@ -82,6 +89,7 @@ export class WebhookDispatcher {
   wake(): void {
     this.subscriptionsReadAt = 0;
     this.claimWanted = true;
+    this.outboxWanted = true;
     if (!this.stopped) this.schedule(0);
   }
 
@@ -95,6 +103,7 @@ export class WebhookDispatcher {
     if (this.stopped || this.enabled.length === 0) return;
     const types = state === undefined ? undefined : changeTypes(state);
     if (types && !this.enabled.some((s) => types.some((t) => s.eventTypes.includes(t)))) return;
+    this.outboxWanted = true;
     if (this.running) this.again = true;
     else if (!this.tickDue) this.schedule(CHANGE_GATHER_MS, true);
   }
@@ -134,7 +143,7 @@ export class WebhookDispatcher {
     try {
       await this.refreshSubscriptions();
       if (this.enabled.length || this.inFlight.size) {
-        await this.fanOut();
+        if (this.outboxWanted || Date.now() >= this.outboxDueAt) await this.fanOut();
         if (this.claimWanted || Date.now() >= Math.min(this.claimDueAt, this.retryDueAt)) await this.claimAndSend();
       }
       await this.prune();
@@ -172,6 +181,9 @@ export class WebhookDispatcher {
   /** Makes the deliveries of the oldest events waiting in the outbox; asks for the next tick at once when more wait. */
   private async fanOut(): Promise<void> {
     const { store, sources, sharedRuns } = this.options;
+    // Cleared before the read: a change signalled meanwhile asks for the next.
+    this.outboxWanted = false;
+    this.outboxDueAt = Date.now() + this.options.pollMs;
     const events = await store.outbox(FAN_OUT_BATCH);
     if (events.length === 0) return;
     // Read after the events: every subscription committed before one of them is seen (a
@@ -214,13 +226,21 @@ export class WebhookDispatcher {
       deliveries,
       claim,
     );
-    if (events.length === FAN_OUT_BATCH) this.again = true;
+    if (events.length === FAN_OUT_BATCH) {
+      this.outboxWanted = true;
+      this.again = true;
+    }
+    if (claim) this.waiting.claimed(claimed, claim.limit, this.inFlight.size);
+    this.waiting.fannedOut(deliveries, claimed);
     await this.send(claimed);
   }
 
   private async claimAndSend(): Promise<void> {
     const claim = this.claimRequest();
-    if (claim) await this.send(await this.options.store.claim(claim));
+    if (!claim) return;
+    const claimed = await this.options.store.claim(claim);
+    this.waiting.claimed(claimed, claim.limit, this.inFlight.size);
+    await this.send(claimed);
   }
 
   /** A claim for the free slots, if any, noted as made: nothing is known to wait until the check interval or a retry. */
@@ -229,6 +249,7 @@ export class WebhookDispatcher {
     if (free <= 0) return undefined;
     const now = Date.now();
     this.claimWanted = false;
+    this.waiting.claiming();
     this.claimDueAt = now + (this.options.claimCheckMs ?? 250);
     if (this.retryDueAt <= now) this.retryDueAt = Number.POSITIVE_INFINITY;
     return { owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: free };
@@ -245,8 +266,10 @@ export class WebhookDispatcher {
     for (const delivery of claimed) {
       const attempt = this.attempt(delivery, subscriptions.get(delivery.subscriptionId)).finally(() => {
         this.inFlight.delete(delivery.seq);
-        // The next delivery of the same run may be due now; claims are gathered while most slots are busy.
-        if (!this.stopped && (this.inFlight.size === 0 || this.inFlight.size <= this.options.concurrency / 2)) this.soon();
+        // The next delivery of the same run may be due now, or one the slots were full for;
+        // claims are gathered while most slots are busy.
+        this.waiting.answered(delivery);
+        if (!this.stopped && this.waiting.any && (this.inFlight.size === 0 || this.inFlight.size <= this.options.concurrency / 2)) this.soon();
       });
       this.inFlight.set(delivery.seq, attempt);
     }

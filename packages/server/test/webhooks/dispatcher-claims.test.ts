@@ -71,3 +71,28 @@ it('still attempts a retry it scheduled when it falls due, well before the idle 
   // The retry was due 60 ms after the first answer; the idle check alone would take 5 s.
   expect(arrivals[1]! - arrivals[0]!).toBeLessThan(2500);
 });
+
+const due = (id: string, orderKey: string, eventSeq: number) => ({
+  id, subscriptionId: 'wh_1', eventSeq, eventType: 'run.created', orderKey, payload: `{"n":${eventSeq}}`,
+  nextAttemptAt: Date.now(), createdAt: new Date().toISOString(),
+});
+
+it('makes no claim of its own after an answer that leaves nothing waiting', async () => {
+  const { store, arrivals } = await start([]);
+  for (const [i, run] of ['run-1', 'run-2', 'run-3'].entries()) await store.addDelivery(due(`msg_${i}`, run, i * 2));
+  dispatcher!.start();
+  await eventually(() => arrivals.length, (n) => n === 3);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The first claim took all three; their answers let nothing through.
+  expect(store.claims).toBe(1);
+});
+
+it("sends a run's next delivery as soon as the one before is answered, well before the idle check", async () => {
+  const { store, arrivals } = await start([]);
+  for (const seq of [2, 4, 6]) await store.addDelivery(due(`msg_${seq}`, 'run-1', seq));
+  dispatcher!.start();
+  await eventually(() => arrivals.length, (n) => n === 3);
+  // One at a time, each claimed when the one before it was answered; the idle check alone would take 5 s each.
+  expect(arrivals[2]! - arrivals[0]!).toBeLessThan(2500);
+  expect(store.claims).toBe(3);
+});

@@ -20,7 +20,7 @@ export function openSqliteStorage(file: string): Storage {
     schedules: new SqliteScheduleStore(runs.db),
     identities: new SqliteIdentityStore(runs.db),
     activity: new SqliteCatalogActivity(runs.db),
-    webhooks: new SqliteWebhookStore(runs.db),
+    webhooks: new SqliteWebhookStore(runs.db, runs.writes),
     description: file === ':memory:' ? 'in memory' : `data in ${dirname(file)}`,
     close: () => runs.close(),
   };

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { sqliteDialect } from './sql-dialect.js';
+import type { SqliteWriteBatch } from './sqlite-write-batch.js';
 import { toDelivery, toOutboxEvent, toSubscription, subscriptionValues } from './webhook-rows.js';
 import { deliveryValues, WEBHOOK_SQL as SQL } from './webhook-statements.js';
 import type {
@@ -29,12 +30,16 @@ export class SqliteWebhookStore implements WebhookStore {
   private readonly statements = new Map<string, Database.Statement>();
   /** By delivery seq. */
   private readonly leases = new Map<number, Lease>();
-  private readonly fanOutNow: (events: readonly number[], deliveries: readonly NewWebhookDelivery[], claim?: ClaimRequest) => WebhookDeliveryRecord[];
+  private readonly fanOutNow: (events: readonly number[], deliveries: readonly NewWebhookDelivery[]) => void;
   private readonly deleteNow: (id: string) => boolean;
   private readonly recordNow: (owner: string, attempts: readonly RecordedAttempt[]) => boolean[];
 
-  constructor(private readonly db: Database.Database) {
-    this.fanOutNow = db.transaction((events: readonly number[], deliveries: readonly NewWebhookDelivery[], claim?: ClaimRequest) => {
+  /** `writes`: the run store's, so a fan-out and a record join the other writes of their turn in one commit. */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly writes: SqliteWriteBatch,
+  ) {
+    this.fanOutNow = db.transaction((events: readonly number[], deliveries: readonly NewWebhookDelivery[]) => {
       // One payload row per body: the subscriptions an event goes to share theirs.
       const payloads = new Map<string, number>();
       for (const delivery of deliveries) {
@@ -47,13 +52,11 @@ export class SqliteWebhookStore implements WebhookStore {
         this.statement(SQL.sqlite.insertDelivery).run(id, subscriptionId, eventSeq, eventType, orderKey, nextAttemptAt, createdAt, Date.parse(createdAt), payloadSeq);
       }
       for (const seq of events) this.statement(SQL.deleteOutbox).run(seq);
-      return claim ? this.claimNow(claim) : [];
     });
     this.recordNow = db.transaction((owner: string, attempts: readonly RecordedAttempt[]) =>
       attempts.map((a) => {
         // A lease lost (ran out and taken again, or a redelivery) leaves the attempt to its new holder.
         if (this.leases.get(a.seq)?.owner !== owner) return false;
-        this.leases.delete(a.seq);
         return this.statement(SQL.recordAttempt).run(a.status, a.nextAttemptAt, a.at, a.responseStatus, a.responseBody, a.error, a.seq).changes > 0;
       }),
     );
@@ -96,7 +99,9 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   async fanOut(events: readonly number[], deliveries: readonly NewWebhookDelivery[], claim?: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
-    return this.fanOutNow(events, deliveries, claim);
+    await this.writes.run(() => this.fanOutNow(events, deliveries));
+    // Once committed: a claim here is a read.
+    return claim ? this.claimNow(claim) : [];
   }
 
   async addDelivery(delivery: NewWebhookDelivery): Promise<void> {
@@ -123,7 +128,10 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   async recordAttempts(owner: string, attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
-    return this.recordNow(owner, attempts);
+    const recorded = await this.writes.run(() => this.recordNow(owner, attempts));
+    // Only once committed: a batch rolled back is made again, under the same leases.
+    attempts.forEach((a, i) => recorded[i] && this.leases.delete(a.seq));
+    return recorded;
   }
 
   async deliveries(subscriptionId: string, limit: number, beforeSeq = Number.MAX_SAFE_INTEGER): Promise<WebhookDeliveryRecord[]> {

@@ -214,7 +214,9 @@ $fn$;
  * keep theirs). A delivery row is written three times (made, attempted, recorded) and SQLite
  * rewrites a whole row on each: without its payload it stays small. PostgreSQL keeps a large
  * payload out of the row by itself (TOAST) and carries it over on an update, so it has no
- * such table.
+ * such table. No index on `payload_seq`: each fan-out would write one more page for it, and
+ * the statements that look for unreferenced payloads (pruning, a subscription deleted) read
+ * the referenced ones in one pass.
  */
 export const SQLITE_WEBHOOK_PAYLOADS = `
 CREATE TABLE webhook_payloads (
@@ -223,5 +225,4 @@ CREATE TABLE webhook_payloads (
   created_ms INTEGER NOT NULL
 );
 ALTER TABLE webhook_deliveries ADD COLUMN payload_seq INTEGER;
-CREATE INDEX webhook_deliveries_by_payload ON webhook_deliveries(payload_seq) WHERE payload_seq IS NOT NULL;
 `;

@@ -61,11 +61,11 @@ export const WEBHOOK_SQL = {
       VALUES (?, ?, ?, ?, ?, '', 'pending', 0, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
     deliveries: `SELECT ${SQLITE_DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE subscription_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
     getDelivery: `SELECT ${SQLITE_DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE id = ?`,
-    /** Bound: the subscription, twice. */
+    /** Bound: the subscription, twice. Each subquery is read once (not per payload). */
     deletePayloadsOf: `DELETE FROM webhook_payloads WHERE seq IN (SELECT payload_seq FROM webhook_deliveries WHERE subscription_id = ?)
-      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.payload_seq = webhook_payloads.seq AND d.subscription_id <> ?)`,
+      AND seq NOT IN (SELECT payload_seq FROM webhook_deliveries WHERE subscription_id <> ? AND payload_seq IS NOT NULL)`,
     prunePayloads: `DELETE FROM webhook_payloads WHERE created_ms < ?
-      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.payload_seq = webhook_payloads.seq)`,
+      AND seq NOT IN (SELECT payload_seq FROM webhook_deliveries WHERE payload_seq IS NOT NULL)`,
   },
   redeliver: `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? RETURNING seq`,
   releaseLeasesOf: 'UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?',

@@ -99,8 +99,9 @@ export interface WebhookStore {
   outbox(limit: number): Promise<OutboxEvent[]>;
   /**
    * Stores the deliveries made from `events` (an id stored before is kept) and removes the
-   * events, in one transaction; with `claim`, claims in that transaction too (as `claim`
-   * does, one commit for both) and returns what it claimed.
+   * events, in one transaction; with `claim`, then claims (as `claim` does) and returns what
+   * it claimed: on PostgreSQL in that transaction, one commit for both; on SQLite, whose
+   * claims are reads, after it.
    */
   fanOut(events: readonly number[], deliveries: readonly NewWebhookDelivery[], claim?: ClaimRequest): Promise<WebhookDeliveryRecord[]>;
   /** Adds one delivery now (a test event). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ClaimRequest, NewWebhookDelivery, RecordedAttempt, WebhookDeliveryRecord, WebhookStore, WebhookSubscriptionRecord } from '../store/webhook-store.js';
+import type { ClaimRequest, NewWebhookDelivery, OutboxEvent, RecordedAttempt, WebhookDeliveryRecord, WebhookStore, WebhookSubscriptionRecord } from '../store/webhook-store.js';
 import { subjectOf, type EventSubjectSources } from './event-subjects.js';
 import { nextDelayMs, parseRetryAfter } from './retry-schedule.js';
 import { changeTypes, eventTypesOf, payloadOf, wants } from './webhook-events.js';
@@ -38,9 +38,16 @@ const ACTIVE_CHECK_MS = 250;
 /** How long a change waits for others to join its fan-out. */
 const CHANGE_GATHER_MS = 2;
 
-/** The same message id for the same event, subscription and type on every server that fans it out. */
-const messageId = (seq: number, subscription: string, type: string) =>
-  `msg_${createHash('sha256').update(`${seq}/${subscription}/${type}`).digest('base64url').slice(0, 26)}`;
+/**
+ * The same message id for the same event, subscription and type on every server that fans it
+ * out. It starts with the event's time, so ids stored one after another land at the end of
+ * their index rather than on a page of their own each; the rest is a hash.
+ */
+const messageId = (event: OutboxEvent, subscription: string, type: string) => {
+  const at = Date.parse(event.at);
+  const time = (Number.isFinite(at) ? at : 0).toString(36).padStart(9, '0');
+  return `msg_${time}${createHash('sha256').update(`${event.seq}/${subscription}/${type}`).digest('base64url').slice(0, 17)}`;
+};
 
 /**
  * Delivers webhooks: turns the outbox the database fills into one delivery per subscription
@@ -205,7 +212,7 @@ export class WebhookDispatcher {
           let payload = payloads.get(key);
           if (payload === undefined) payloads.set(key, (payload = payloadOf(type, event, subject, subscription.thin)));
           deliveries.push({
-            id: messageId(event.seq, subscription.id, type),
+            id: messageId(event, subscription.id, type),
             subscriptionId: subscription.id,
             // Two types of one event keep their order: the change, then the ending.
             eventSeq: event.seq * 2 + (type === types[0] ? 0 : 1),

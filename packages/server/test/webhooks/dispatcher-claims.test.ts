@@ -38,7 +38,7 @@ async function start(answers: number[]) {
   });
   await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
   runs = new SqliteRunStore(':memory:');
-  const store = new CountingStore(runs.db);
+  const store = new CountingStore(runs.db, runs.writes);
   const at = new Date().toISOString();
   await store.createSubscription({
     id: 'wh_1', ownerUid: null, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, eventTypes: ['run.created'], filter: {},

@@ -28,18 +28,15 @@ export interface ConversationStore {
   assign(runId: string, ids: readonly string[], execution: number): Promise<void>;
   /** Follow-ups given to `execution` wait again for the next one (it never started). */
   release(runId: string, execution: number): Promise<void>;
-  /** The number of the last execution started or ended (the next one is this plus one). */
-  executionCount(runId: string): Promise<number>;
   /**
    * Begins the run's next execution, in one transaction, while the run is INPROGRESS under
    * the claim `claim` (the claim's `startedAt`): numbers it after every execution started,
-   * gives it the follow-ups waiting, and keeps its start (`server`'s). Undefined, changing
+   * gives it the follow-ups waiting, and keeps its start (`server`'s; apart from the
+   * conversation `list` reads, and what `unended` tells). Undefined, changing
    * nothing, when the claim was overtaken (cancelled, requeued, claimed again). On a shared
    * database the run's row is locked meanwhile, so two servers never begin one run's execution at once.
    */
   beginExecution(runId: string, start: { claim: string | null; server: string; at: string }): Promise<{ execution: number; followups: RunMessage[] } | undefined>;
-  /** Notes that `server` starts execution `execution`: kept apart from the conversation `list` reads. */
-  addStart(runId: string, start: { execution: number; server: string; at: string }): Promise<void>;
   /** The run's last execution started, when it has no result yet (still running, being stopped, or lost with its server). */
   unended(runId: string): Promise<{ execution: number; server: string } | undefined>;
 }

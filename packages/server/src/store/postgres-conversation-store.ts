@@ -78,11 +78,6 @@ export class PostgresConversationStore implements ConversationStore {
     await this.pool.query(RELEASE, [runId, execution]);
   }
 
-  async executionCount(runId: string): Promise<number> {
-    const { rows } = await this.pool.query<{ n: string }>(LAST, [runId]);
-    return toNumber(rows[0]!.n);
-  }
-
   async beginExecution(runId: string, { claim, server, at }: { claim: string | null; server: string; at: string }) {
     return inTransaction(this.pool, async (client) => {
       const { rows: runs } = await client.query<{ state: string; started_at: string | null }>(CLAIM, [runId]);
@@ -95,10 +90,6 @@ export class PostgresConversationStore implements ConversationStore {
       await client.query(INSERT.sql, INSERT.values(startRow(runId, { execution, server, at })));
       return { execution, followups };
     });
-  }
-
-  async addStart(runId: string, start: { execution: number; server: string; at: string }): Promise<void> {
-    await this.pool.query(INSERT.sql, INSERT.values(startRow(runId, start)));
   }
 
   async unended(runId: string): Promise<{ execution: number; server: string } | undefined> {

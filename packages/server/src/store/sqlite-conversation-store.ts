@@ -83,17 +83,9 @@ export class SqliteConversationStore implements ConversationStore {
     this.releaseAll.run(runId, execution);
   }
 
-  async executionCount(runId: string): Promise<number> {
-    return (this.last.get(runId) as { n: number }).n;
-  }
-
   async beginExecution(runId: string, { claim, server, at }: { claim: string | null; server: string; at: string }) {
     // With the other writes of this turn, in one commit (a transaction within it).
     return this.writes.run(() => this.begin(runId, claim, server, at));
-  }
-
-  async addStart(runId: string, start: { execution: number; server: string; at: string }): Promise<void> {
-    await this.writes.run(() => this.addStartNow(runId, start));
   }
 
   private addStartNow(runId: string, start: { execution: number; server: string; at: string }): void {

@@ -34,7 +34,7 @@ export class SqliteWebhookStore implements WebhookStore {
   private readonly deleteNow: (id: string) => boolean;
   private readonly recordNow: (owner: string, attempts: readonly RecordedAttempt[]) => boolean[];
 
-  /** `writes`: the run store's, so a fan-out and a record join the other writes of their turn in one commit. */
+  /** `writes`: the run store's, so the records of attempts join the other writes of their turn in one commit. */
   constructor(
     private readonly db: Database.Database,
     private readonly writes: SqliteWriteBatch,
@@ -99,7 +99,8 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   async fanOut(events: readonly number[], deliveries: readonly NewWebhookDelivery[], claim?: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
-    await this.writes.run(() => this.fanOutNow(events, deliveries));
+    // A commit of its own, not one with the turn's write batch: a burst's deliveries go out a turn sooner.
+    this.fanOutNow(events, deliveries);
     // Once committed: a claim here is a read.
     return claim ? this.claimNow(claim) : [];
   }

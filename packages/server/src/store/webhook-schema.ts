@@ -211,7 +211,7 @@ $fn$;
 /**
  * SQLite keeps each payload once, however many subscriptions an event goes to: a delivery
  * refers to its payload by `payload_seq` (its own `payload` is then empty; rows from before
- * keep theirs). A delivery row is written three times (made, attempted, recorded) and SQLite
+ * keep theirs). A delivery row is written twice (made, recorded) and SQLite
  * rewrites a whole row on each: without its payload it stays small. PostgreSQL keeps a large
  * payload out of the row by itself (TOAST) and carries it over on an update, so it has no
  * such table. No index on `payload_seq`: each fan-out would write one more page for it, and

@@ -30,11 +30,15 @@ const agent = `
     try { alive = !/^\\d+ \\(.*\\) Z/s.test(fs.readFileSync('/proc/' + pid + '/stat', 'utf8')); } catch {}
     note(alive ? 'first-alive' : 'first-gone');
   }
-  note('start');
+  // Ready for the cancel before it says it started: a SIGTERM that came first would end it
+  // at once, and the next agent would take it for the first and work until stopped.
   process.on('SIGTERM', () => setTimeout(() => { note('end'); process.exit(0); }, 1500));
   process.on('exit', () => note('exit'));
   // Only the first agent works until stopped; the next ends at once.
-  if (!fs.existsSync(firstPid)) { fs.writeFileSync(firstPid, String(process.pid)); setInterval(() => {}, 1000); }`;
+  const first = !fs.existsSync(firstPid);
+  if (first) fs.writeFileSync(firstPid, String(process.pid));
+  note('start');
+  if (first) setInterval(() => {}, 1000);`;
 
 /**
  * Two servers on one PostgreSQL: the run executes on the first; through the second it is

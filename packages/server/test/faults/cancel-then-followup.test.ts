@@ -15,12 +15,16 @@ const journal = join(dir, 'journal.txt');
 const agent = `
   const fs = require('node:fs');
   const note = (what) => fs.appendFileSync(${JSON.stringify(journal)}, what + ' ' + process.env.AGENT_RUNS_EXECUTION + ' ' + Date.now() + '\\n');
-  note('start');
+  // Ready for the cancel before it says it started: a SIGTERM that came first would end it
+  // at once, and the next agent would take it for the first and work until stopped.
   process.on('SIGTERM', () => setTimeout(() => { note('end'); process.exit(0); }, 1000));
   process.on('exit', () => note('exit'));
   // Only the first agent works until stopped; the next ends at once.
-  const first = ${JSON.stringify(join(dir, 'first-started'))};
-  if (!fs.existsSync(first)) { fs.writeFileSync(first, ''); setInterval(() => {}, 1000); }`;
+  const marker = ${JSON.stringify(join(dir, 'first-started'))};
+  const first = !fs.existsSync(marker);
+  if (first) fs.writeFileSync(marker, '');
+  note('start');
+  if (first) setInterval(() => {}, 1000);`;
 
 describe('a follow-up sent right after a cancel', () => {
   let t: TestServer;
@@ -35,7 +39,8 @@ describe('a follow-up sent right after a cancel', () => {
     await expect.poll(() => existsSync(journal) && readFileSync(journal, 'utf8').includes('start 1'), { timeout: 15_000, interval: 20 }).toBe(true);
     await t.client.runs.cancel(run_id);
     await t.client.runs.followup(run_id, { message: 'Now do this instead' });
-    const run = await t.client.runs.wait(run_id, { pollInterval: 50 });
+    // Bounded: a run that never ends fails here, and leaves no stream open for the close to wait on.
+    const run = await t.client.runs.wait(run_id, { pollInterval: 50, timeout: 15_000 });
     expect(run.state).toBe('SUCCEEDED');
 
     const lines = readFileSync(journal, 'utf8').trim().split('\n').map((l) => l.split(' '));

@@ -6,12 +6,13 @@ import { groupMembers } from '../../src/domain/process-identity.js';
 
 /**
  * An agent whose shell exits on SIGTERM while a child it started ignores SIGTERM and keeps
- * the output pipes open: only SIGKILL to the whole group ends it. It writes its process
- * group id to `pgid` in its work dir.
+ * the output pipes open: only SIGKILL to the whole group ends it. The child writes the
+ * process group id to `pgid` in its work dir once both traps are set, so a test that signals
+ * the group after reading it never finds a shell that would still die of the default action.
  */
-export const STUBBORN_AGENT = `read -r stat < /proc/$$/stat; set -- $stat; echo $5 > pgid
+export const STUBBORN_AGENT = `read -r stat < /proc/$$/stat; set -- $stat
 trap 'exit 0' TERM
-sh -c 'trap "" TERM; while :; do sleep 0.1; done' &
+sh -c 'trap "" TERM; echo '"$5"' > pgid; while :; do sleep 0.1; done' &
 echo started
 wait
 `;

@@ -12,6 +12,8 @@ import { SqliteWebhookStore } from './sqlite-webhook-store.js';
 /** Every store in one SQLite file (or in memory for `:memory:`), for one server. */
 export function openSqliteStorage(file: string): Storage {
   const runs = openRunStore(file);
+  // A server writes all day: its checkpoints are made beside the requests, not in their commits.
+  runs.checkpointInBackground();
   return {
     runs,
     events: new SqliteRunEventStore(runs.db),

@@ -14,21 +14,29 @@ import type BetterSqlite3 from 'better-sqlite3';
 const require = createRequire(import.meta.url);
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
-let driver: typeof BetterSqlite3 | undefined;
+let driver: { module: typeof BetterSqlite3; path: string } | undefined;
 
-function loadDriver(): typeof BetterSqlite3 {
+function loadDriver(): { module: typeof BetterSqlite3; path: string } {
   if (NODE_MAJOR >= 22) {
     try {
-      return require('better-sqlite3-napi') as typeof BetterSqlite3;
+      const path = require.resolve('better-sqlite3-napi');
+      return { module: require(path) as typeof BetterSqlite3, path };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
     }
   }
-  return require('better-sqlite3') as typeof BetterSqlite3;
+  const path = require.resolve('better-sqlite3');
+  return { module: require(path) as typeof BetterSqlite3, path };
 }
 
 /** Opens (or creates) a SQLite database file, or `:memory:`. */
 export function openDatabase(filename: string, options?: BetterSqlite3.Options): BetterSqlite3.Database {
   driver ??= loadDriver();
-  return new driver(filename, options);
+  return new driver.module(filename, options);
+}
+
+/** Where the driver `openDatabase` uses is installed, for a thread that must open the same. */
+export function driverPath(): string {
+  driver ??= loadDriver();
+  return driver.path;
 }

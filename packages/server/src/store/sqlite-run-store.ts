@@ -12,6 +12,7 @@ import { sqliteFirstRunEvent } from './sqlite-run-event-store.js';
 import { SqliteRunMetadata } from './sqlite-run-metadata.js';
 import { sqliteDialect } from './sql-dialect.js';
 import { SqliteWriteBatch } from './sqlite-write-batch.js';
+import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { sqliteOrFail } from './sqlite-or-fail.js';
 import { arrayRowReader, insertStatement } from './table-description.js';
 
@@ -22,6 +23,11 @@ const INSERT_RUN = insertStatement(RUNS_TABLE, sqliteDialect);
 /** A run read in raw mode (an array in RUN_COLUMNS order, then has_artifacts): no object of column names per read. */
 const readRun = arrayRowReader(RUNS_TABLE);
 const HAS_ARTIFACTS_AT = RUNS_TABLE.columns.filter((c) => c.read).length;
+/** SQLite's own length of the WAL, in pages, at which a commit checkpoints. */
+const DEFAULT_CHECKPOINT_PAGES = 1000;
+/** The same with the checkpoints made in the background: only if those fail or fall far behind (about 40 MB). */
+const BACKSTOP_CHECKPOINT_PAGES = 10_000;
+
 function readRunWithArtifacts(row: unknown[]): RunRecord {
   const run = readRun(row);
   run.hasArtifacts = Boolean(row[HAS_ARTIFACTS_AT]);
@@ -41,6 +47,7 @@ export class SqliteRunStore implements RunStore {
   private readonly attachments: SqliteRunAttachments;
   /** Creates, transitions and the conversation's entries, committed together per turn of the event loop. */
   readonly writes: SqliteWriteBatch;
+  private checkpointer: SqliteCheckpointer | undefined;
 
   constructor(filename: string) {
     this.db = openDatabase(filename);
@@ -241,7 +248,23 @@ export class SqliteRunStore implements RunStore {
     return info.changes;
   }
 
+  /**
+   * WAL checkpoints from a thread of their own (the server's storage): a commit on this
+   * connection then no longer copies the WAL into the database every 1,000 pages. This
+   * connection checkpoints again only if the WAL grows long (the thread failing or far
+   * behind), and at the default length once the thread is gone.
+   */
+  checkpointInBackground(): void {
+    if (this.checkpointer || !this.db.open || this.db.memory) return;
+    this.db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    this.checkpointer = new SqliteCheckpointer(this.db.name, () => {
+      if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${DEFAULT_CHECKPOINT_PAGES}`);
+    });
+  }
+
   async close(): Promise<void> {
+    // First: closing the last connection checkpoints the WAL and removes it.
+    await this.checkpointer?.stop();
     // Writes asked for just before closing are made, not failed on a closed database.
     if (this.db.open) this.writes.flush();
     if (this.db.open) this.db.close();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { openSqliteStorage } from '../src/store/open-sqlite-storage.js';
+import { SqliteCheckpointer } from '../src/store/sqlite-checkpointer.js';
 import { openDatabase } from '../src/store/sqlite-driver.js';
 import { newRun } from './support/new-run.js';
 
@@ -29,4 +30,9 @@ it("checkpoints a server's WAL beside its commits, so the WAL stays about one bu
   const db = openDatabase(file, { readonly: true });
   expect(db.prepare('SELECT count(*) FROM runs').pluck().get()).toBe(800);
   db.close();
+});
+
+it('reports a checkpoint thread that could not open its database as ended, with no error thrown in the server', async () => {
+  // The thread fails at once (no such file); its error must not reach the process.
+  await new Promise<void>((resolve) => new SqliteCheckpointer(join(tmpdir(), 'agent-runs-no-such-dir', 'runs.sqlite'), resolve));
 });

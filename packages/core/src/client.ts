@@ -113,7 +113,11 @@ export class AgentRunsClient {
     return this.request({ ...options, method: 'DELETE', path });
   }
 
-  /** Closes idle keep-alive connections; call when done so the process can exit promptly. */
+  /**
+   * Closes idle keep-alive connections; call when done so the process can exit promptly.
+   * Requests still in flight are waited for, a `runs.wait` on an event stream among them:
+   * abort those first (their `signal`).
+   */
   async close(): Promise<void> {
     if (this.dispatcher && !this.options.dispatcher) await (await this.dispatcher).close();
     this.dispatcher = undefined;

@@ -18,7 +18,7 @@ it("checkpoints a server's WAL beside its commits, so the WAL stays about one bu
   for (let burst = 0; burst < 8; burst++) {
     await Promise.all(Array.from({ length: 100 }, (_, i) => storage.runs.create(newRun(`run-${burst}-${i}`, { prompt: 'x'.repeat(2000) }))));
     longest = Math.max(longest, walPages(file));
-    await sleep(400);
+    await sleep(500);
   }
   await storage.close();
   // SQLite's own checkpoint, in the commits, lets the WAL reach 1,000 pages and more; none at

@@ -55,6 +55,8 @@ export class AgentRunsClient {
   readonly baseURL: string;
   private readonly config: ResolvedClientConfig;
   private dispatcher: Promise<Dispatcher> | undefined;
+  /** The same dispatcher once made, for requests to use without awaiting it. */
+  private madeDispatcher: Dispatcher | undefined;
   private readonly baseHeaders: Record<string, string>;
   private readonly options: ClientOptions;
 
@@ -121,20 +123,26 @@ export class AgentRunsClient {
   async close(): Promise<void> {
     if (this.dispatcher && !this.options.dispatcher) await (await this.dispatcher).close();
     this.dispatcher = undefined;
+    this.madeDispatcher = undefined;
   }
 
   /** The caller's dispatcher, or a keep-alive Agent of this client's, made on first use. */
   private getDispatcher = (): Promise<Dispatcher> => {
-    this.dispatcher ??= this.options.dispatcher
-      ? Promise.resolve(this.options.dispatcher)
-      : loadUndici().then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 }));
+    this.dispatcher ??= (
+      this.options.dispatcher
+        ? Promise.resolve(this.options.dispatcher)
+        : loadUndici().then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 }))
+    ).then((made) => (this.madeDispatcher = made));
     return this.dispatcher;
   };
+
+  /** The dispatcher itself once made (most requests), a promise of it before. */
+  private dispatcherNow = (): Dispatcher | Promise<Dispatcher> => this.madeDispatcher ?? this.getDispatcher();
 
   /** Signed links need no key, and may be on another origin: fetched without the key. */
   private download: DownloadFn = async (url, target) => downloadUrl(await this.getDispatcher(), url, target, this.config.timeout);
 
   private send<T>(req: HTTPRequest<T>) {
-    return sendRequest(this.config, this.getDispatcher, this.baseHeaders, req);
+    return sendRequest(this.config, this.dispatcherNow, this.baseHeaders, req);
   }
 }

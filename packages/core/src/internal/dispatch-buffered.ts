@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { ResponseHeaders } from '../errors/api-error.js';
+import { attemptDeadlines } from './attempt-deadlines.js';
 
 export interface BufferedResponse {
   status: number;
@@ -45,15 +46,16 @@ export function dispatchBuffered(
     const abort = (reason: AbortReason) => {
       if (aborted) return;
       aborted = reason;
+      done();
       // Not started yet (waiting for a connection): onRequestStart aborts it then.
       controller?.abort(reason);
       reject(reason);
     };
-    const timer = setTimeout(() => abort(new AbortReason('timeout')), timeout);
+    const deadline = attemptDeadlines.add(timeout, () => abort(new AbortReason('timeout')));
     const onUserAbort = () => abort(new AbortReason('user'));
     signal?.addEventListener('abort', onUserAbort, { once: true });
     const done = () => {
-      clearTimeout(timer);
+      attemptDeadlines.clear(deadline);
       signal?.removeEventListener('abort', onUserAbort);
     };
 

@@ -57,27 +57,17 @@ export function buildURL(baseURL: string, path: string, query?: Record<string, Q
   return qs ? `${url}${url.includes('?') ? '&' : '?'}${qs}` : url;
 }
 
-/** One attempt, bounded by `timeout` for headers and body together. */
-async function attempt(
-  url: string,
-  req: BufferedRequest,
-  dispatcher: Dispatcher,
-  timeout: number,
-  signal: AbortSignal | undefined,
-): Promise<BufferedResponse> {
-  try {
-    return await dispatchBuffered(dispatcher, req, timeout, signal);
-  } catch (error) {
-    if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: error });
-    if (error instanceof AbortReason && error.kind === 'timeout') {
-      throw new APIConnectionTimeoutError(`No answer from ${req.method} ${url} within ${timeout} ms.`, { cause: error });
-    }
-    const code = (error as { code?: string }).code;
-    throw new APIConnectionError(
-      `Could not reach ${req.origin} (${code ?? (error as Error).message}): check the base URL and that the server is running.`,
-      { cause: error },
-    );
+/** What a failed attempt (no answer) is to the caller: an abort, a timeout or no connection. */
+function attemptFailure(error: unknown, url: string, req: BufferedRequest, timeout: number, signal: AbortSignal | undefined): Error {
+  if (signal?.aborted) return new APIUserAbortError(undefined, { cause: error });
+  if (error instanceof AbortReason && error.kind === 'timeout') {
+    return new APIConnectionTimeoutError(`No answer from ${req.method} ${url} within ${timeout} ms.`, { cause: error });
   }
+  const code = (error as { code?: string }).code;
+  return new APIConnectionError(
+    `Could not reach ${req.origin} (${code ?? (error as Error).message}): check the base URL and that the server is running.`,
+    { cause: error },
+  );
 }
 
 /** The system or undici error code under a connection error, e.g. ECONNREFUSED. */
@@ -105,7 +95,7 @@ function plainHeaders(config: ResolvedClientConfig, baseHeaders: Record<string, 
  */
 export async function sendRequest<T>(
   config: ResolvedClientConfig,
-  dispatcher: () => Promise<Dispatcher>,
+  dispatcher: () => Dispatcher | Promise<Dispatcher>,
   baseHeaders: Record<string, string>,
   req: HTTPRequest<T>,
 ): Promise<WithResponse<T>> {
@@ -136,9 +126,14 @@ export async function sendRequest<T>(
     const retriesLeft = maxRetries - (attempts - 1);
     if (config.debug) log.debug(`agent-runs: ${req.method} ${url} (attempt ${attempts})`, redactHeaders(headers));
     let outcome: BufferedResponse;
+    const sent: BufferedRequest = { origin, path, method: req.method, headers, body };
+    // The client's dispatcher is a promise only until its first request: no await after that.
+    const ready = dispatcher();
+    const through = ready instanceof Promise ? await ready : ready;
     try {
-      outcome = await attempt(url, { origin, path, method: req.method, headers, body }, await dispatcher(), timeout, req.signal);
-    } catch (error) {
+      outcome = await dispatchBuffered(through, sent, timeout, req.signal);
+    } catch (caught) {
+      const error = attemptFailure(caught, url, sent, timeout, req.signal);
       if (error instanceof APIConnectionError && retriesLeft > 0 && (mayRepeat() || failedBeforeSending(connectionCode(error)))) {
         const delay = backoffDelay(attempts - 1);
         log.debug(`agent-runs: ${error.message} Retrying in ${delay} ms.`);

@@ -46,6 +46,12 @@ describe('agent-runs webhooks', () => {
     const bad = await cli('webhooks', 'create', '--url', receiver.url, '--event', 'run.exploded');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/run\.exploded/);
+    const badState = await cli('webhooks', 'create', '--url', receiver.url, '--state', 'succeeded,DONE');
+    expect(badState.code).toBe(2);
+    expect(badState.stderr).toMatch(/--state DONE: not a run state; use one of QUEUED, .*SUCCEEDED/);
+    const missing = await cli('webhooks', 'deliveries', 'wh_missing');
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain('Check the webhook id and --base-url.');
     expect((await cli('webhooks', 'delete', hook.id)).code).toBe(0);
     expect((await cli('webhooks', 'list')).stdout).toMatch(/No webhooks/);
     // Nine commands, each a process of its own.

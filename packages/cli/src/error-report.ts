@@ -99,7 +99,7 @@ function classify(error: unknown, ctx: ErrorReportContext): ErrorReport {
     }
     return {
       exitCode: EXIT.API_ERROR,
-      lines: [`error: ${detail} (404 from ${error.request.method} ${error.request.url}).`, 'Check the run id and --base-url.'],
+      lines: [`error: ${detail} (404 from ${error.request.method} ${error.request.url}).`, `Check ${error.missing ?? 'the id'} and --base-url.`],
     };
   }
   if (error instanceof APIError || error instanceof APIResponseValidationError) {

@@ -55,6 +55,17 @@ describe('errors', () => {
     expect(error.retryable).toBe(false);
     expect(error.headers['content-type']).toBe('application/problem+json');
     expect(error.message).toMatch(/Check the run id/);
+    expect(error.missing).toBe('the run id');
+  });
+
+  it('names the id a 404 asks to check by the path it came from', () => {
+    const notFound = (url: string) =>
+      makeAPIError({ status: 404, body: undefined, rawText: '', headers: {}, request: { method: 'GET', url }, apiKeyVariables: 'AGENT_RUNS_API_KEY' }) as NotFoundError;
+    const base = 'http://127.0.0.1:4280/api/v1';
+    expect(notFound(`${base}/agent/webhooks/wh_1/deliveries`).missing).toBe('the webhook id');
+    expect(notFound(`${base}/agent/webhooks/wh_1/deliveries/msg_1/redeliver`).missing).toBe('the webhook id and the delivery id');
+    expect(notFound(`${base}/agent/schedules/s_1`).message).toContain('Check the schedule id and the base URL.');
+    expect(notFound(`${base}/elsewhere`).missing).toBeUndefined();
   });
 
   it('says which variable holds the key on a 401, and never shows the key', async () => {

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType, type WebhookSubscription } from '@agent-runs/core';
+import { KNOWN_RUN_STATES, WEBHOOK_EVENT_TYPES, type KnownRunState, type WebhookEventType, type WebhookSubscription } from '@agent-runs/core';
 import type { Command, CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import type { ParsedFlags } from '../flags/parsed-flags.js';
@@ -32,8 +32,19 @@ function eventsFlag(flags: ParsedFlags): WebhookEventType[] | undefined {
   return given as WebhookEventType[];
 }
 
+/** --state, repeated or comma-separated, each checked against the run states (a filter on another never matches). */
+function statesFlag(flags: ParsedFlags): KnownRunState[] {
+  const given = flags.list('state');
+  const states = given.flatMap((s) => s.split(',')).map((s) => s.trim().toUpperCase()).filter(Boolean);
+  const unknown = states.filter((s) => !(KNOWN_RUN_STATES as readonly string[]).includes(s));
+  if (unknown.length || (given.length > 0 && states.length === 0)) {
+    throw new UsageError(`--state ${unknown.join(', ') || '""'}: not a run state; use one of ${KNOWN_RUN_STATES.join(', ')}.`, 'webhooks');
+  }
+  return states as KnownRunState[];
+}
+
 function filterFlags(flags: ParsedFlags) {
-  const states = flags.list('state').flatMap((s) => s.split(',')).map((s) => s.trim().toUpperCase()).filter(Boolean);
+  const states = statesFlag(flags);
   const environment = flags.nonEmpty('environment');
   const schedule = flags.nonEmpty('schedule');
   if (!states.length && environment === undefined && schedule === undefined) return undefined;

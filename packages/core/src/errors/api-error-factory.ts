@@ -11,6 +11,7 @@ import {
   UnprocessableEntityError,
   type ResponseHeaders,
 } from './api-error.js';
+import { notFoundSubject } from './not-found-subject.js';
 
 type APIErrorClass = new (...args: ConstructorParameters<typeof APIError>) => APIError;
 
@@ -24,24 +25,8 @@ const BY_STATUS: Record<number, APIErrorClass> = {
   429: RateLimitError,
 };
 
-/** What a 404 path names, by the collection in it: the id to check. */
-const NOT_FOUND_IDS: readonly [RegExp, string][] = [
-  [/\/agent\/schedules\//, 'the schedule id'],
-  [/\/agent\/artifacts\//, 'the artifact uid'],
-  [/\/agent\/identities\//, 'the named agent uid'],
-  [/\/agent\/conversations\//, 'the conversation id'],
-  [/\/agent\/sessions\//, 'the session id'],
-  [/\/agent\/runs\//, 'the run id'],
-];
-
 function notFoundStep(url: string): string {
-  let path = url;
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    // A relative or odd URL: matched as it is.
-  }
-  const id = NOT_FOUND_IDS.find(([pattern]) => pattern.test(path))?.[1];
+  const id = notFoundSubject(url);
   return id ? `Check ${id} and the base URL.` : 'Check the base URL.';
 }
 

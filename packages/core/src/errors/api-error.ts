@@ -2,6 +2,7 @@ import type { ErrorBody } from '../contract/error-body.js';
 import { errorCodeOf } from '../contract/error-body.js';
 import type { ValidationIssue } from '../contract/format-issues.js';
 import { AgentRunsError } from './agent-runs-error.js';
+import { notFoundSubject } from './not-found-subject.js';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
@@ -57,6 +58,11 @@ export class PermissionDeniedError extends APIError {
 }
 export class NotFoundError extends APIError {
   override name = 'NotFoundError';
+
+  /** The id the request's path names, to check: `the run id`, `the webhook id`…; undefined when it names none. */
+  get missing(): string | undefined {
+    return notFoundSubject(this.request.url);
+  }
 }
 export class ConflictError extends APIError {
   override name = 'ConflictError';

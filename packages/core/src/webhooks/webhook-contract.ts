@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KnownRunStateSchema } from '../contract/run-state.js';
 
 /** Every event type a subscription may ask for. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -21,7 +22,7 @@ export type WebhookEventType = z.output<typeof WebhookEventTypeSchema>;
 /** Which events of the wanted types are sent: every field given must match. */
 export const WebhookFilterSchema = z.strictObject({
   /** The run's state after the change (for run events). */
-  states: z.array(z.string().regex(/^[A-Z_]{1,40}$/, 'a run state such as SUCCEEDED')).max(20, 'at most 20 states').optional(),
+  states: z.array(KnownRunStateSchema).max(20, 'at most 20 states').optional(),
   environment_id: z.string().min(1).max(200).optional(),
   schedule_id: z.string().min(1).max(200).optional(),
 });

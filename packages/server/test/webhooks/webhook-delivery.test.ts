@@ -223,4 +223,17 @@ describe('webhook addresses', () => {
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toMatch(/event_types/);
   });
+
+  it('refuses a filter on a state no run is ever in, naming the field and the states there are', async () => {
+    t = await startTestServer({ apiKeys: KEYS });
+    const res = await t.raw('/api/v1/agent/webhooks', {
+      method: 'POST',
+      body: JSON.stringify({ url: 'https://example.com/x', filter: { states: ['SUCCEEDED', 'DONE'] } }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(400);
+    const issue = (res.body.issues as { path: string; message: string }[]).find((i) => i.path === 'filter.states[1]');
+    expect(issue?.message).toMatch(/QUEUED.*SUCCEEDED.*CANCELLED/);
+    expect((await t.raw('/api/v1/agent/webhooks')).body.webhooks).toEqual([]);
+  });
 });

@@ -16,6 +16,7 @@ export default defineConfig({
     // AGENT_RUNS_TEST_DATABASE_URL for the PostgreSQL tests: the given one, or a throwaway
     // cluster started for the run (skipped loudly without PostgreSQL).
     // The pinned harness CLIs (Claude Code, Codex, Gemini CLI), installed into their cache when missing.
-    globalSetup: ['test/support/postgres-global-setup.ts', 'test/support/harness-global-setup.ts'],
+    // bubblewrap, which the agents' sandbox needs, installed as root when missing.
+    globalSetup: ['test/support/postgres-global-setup.ts', 'test/support/harness-global-setup.ts', 'test/support/sandbox-global-setup.ts'],
   },
 });

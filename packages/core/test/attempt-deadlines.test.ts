@@ -29,4 +29,19 @@ describe('attempt deadlines on one timer', () => {
     await after(200);
     expect(expired).toEqual([30, 60, 90]);
   });
+
+  it('keeps a deadline longer than a timer can wait (2^40 ms) pending, without delaying a short one', async () => {
+    const expired: string[] = [];
+    // A timer given more than 2^31 - 1 ms fires after 1 ms, with this warning, and would fire so again and again.
+    const overflows: string[] = [];
+    const onWarning = (warning: Error) => warning.name === 'TimeoutOverflowWarning' && overflows.push(warning.message);
+    process.on('warning', onWarning);
+    const far = attemptDeadlines.add(2 ** 40, () => expired.push('far'));
+    attemptDeadlines.add(30, () => expired.push('short'));
+    await after(150);
+    process.off('warning', onWarning);
+    expect(expired).toEqual(['short']);
+    expect(overflows).toEqual([]);
+    attemptDeadlines.clear(far);
+  });
 });

@@ -1,3 +1,6 @@
+/** The longest delay a Node timer takes (about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** A deadline of one attempt: `expire` runs once it passes, unless it was cleared first. */
 interface Deadline {
   at: number;
@@ -15,8 +18,9 @@ class AttemptDeadlines {
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
 
+  /** A deadline `ms` from now (at once for a negative or NaN `ms`, never for Infinity). */
   add(ms: number, expire: () => void): Deadline {
-    const deadline = { at: performance.now() + ms, expire };
+    const deadline = { at: performance.now() + (ms > 0 ? ms : 0), expire };
     this.pending.add(deadline);
     if (deadline.at < this.timerAt) this.arm(deadline.at);
     return deadline;
@@ -29,7 +33,8 @@ class AttemptDeadlines {
   private arm(at: number): void {
     clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(this.fire, Math.max(0, at - performance.now()));
+    // A deadline further off than a timer reaches is armed for as far as it does, then again.
+    this.timer = setTimeout(this.fire, Math.min(MAX_TIMER_MS, Math.max(0, at - performance.now())));
     // The request's socket keeps the process alive while it waits, not this timer.
     this.timer.unref();
   }

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { installDebianPackage } from './debian-package.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -12,9 +12,7 @@ export function ensureChromium(): void {
   if (process.getuid?.() !== 0) {
     throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium) to run the browser tests.`);
   }
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'ignore', env });
+  installDebianPackage('chromium');
 }
 
 /** A headless Chromium with a fresh profile and nothing that reaches out to the network on its own. */

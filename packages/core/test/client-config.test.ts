@@ -37,6 +37,10 @@ describe('configuration', () => {
     expect(() => new AgentRunsClient({ baseURL: 'http://10.0.0.2/api/v1', apiKey: 'k', env })).not.toThrow();
   });
 
+  it('refuses a maxResponseSize that is not a non-negative number, naming it', () => {
+    expect(() => new AgentRunsClient({ maxResponseSize: -1, env: {} })).toThrow(/maxResponseSize must be a non-negative number, got -1/);
+  });
+
   it('knows the loopback hosts', () => {
     expect(['localhost', '127.0.0.1', '127.8.9.1', '[::1]'].every(isLoopbackHost)).toBe(true);
     expect(['10.0.0.1', 'example.com', '128.0.0.1'].some(isLoopbackHost)).toBe(false);

@@ -7,6 +7,8 @@ import type { ClientOptions } from './options.js';
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+/** 64 MiB: a page of the largest runs, many times over. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 export interface ResolvedClientConfig {
   baseURL: string;
@@ -16,6 +18,8 @@ export interface ResolvedClientConfig {
   timeout: number;
   maxRetries: number;
   maxRetryDelay: number;
+  /** Bytes of one answer's body read at most. */
+  maxResponseSize: number;
   defaultHeaders: Record<string, string>;
   logger: Logger;
   /** Whether debug lines are wanted; saves building them otherwise. */
@@ -50,6 +54,7 @@ export function resolveClientConfig(options: ClientOptions): ResolvedClientConfi
     timeout: nonNegative('timeout', options.timeout, DEFAULT_TIMEOUT_MS),
     maxRetries: Math.floor(nonNegative('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES)),
     maxRetryDelay: nonNegative('maxRetryDelay', options.maxRetryDelay, DEFAULT_MAX_RETRY_DELAY_MS),
+    maxResponseSize: nonNegative('maxResponseSize', options.maxResponseSize, DEFAULT_MAX_RESPONSE_BYTES),
     defaultHeaders: { ...options.defaultHeaders },
     logger: levelledLogger(level, options.logger ?? console),
     debug: level === 'debug',

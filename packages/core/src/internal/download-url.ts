@@ -12,6 +12,7 @@ import { DownloadWriteError, isFileSystemError } from '../errors/download-write-
 import type { ResponseHeaders } from '../errors/api-error.js';
 import { API_KEY_VARIABLES } from '../connection/env-settings.js';
 import { loadUndici } from './load-undici.js';
+import { readErrorText } from './read-error-text.js';
 
 /** Largest download kept in memory (a transcript); files go to disk or a stream unbounded by this. */
 export const MAX_IN_MEMORY_DOWNLOAD_BYTES = 64 * 1024 * 1024;
@@ -75,7 +76,7 @@ export async function downloadUrl(dispatcher: Dispatcher, url: string, target: D
   }
   const headers = response.headers as ResponseHeaders;
   if (response.statusCode >= 400) {
-    const text = (await response.body.text()).slice(0, 64 * 1024);
+    const text = await readErrorText(response.body, timeout);
     const body = parseErrorBody(text);
     // The signature is a secret of sorts: the error names the path only.
     const shown = `${new URL(url).origin}${new URL(url).pathname}`;

@@ -16,7 +16,7 @@ import { API_KEY_VARIABLES } from '../connection/env-settings.js';
 import type { ResolvedClientConfig } from './client-config.js';
 import { redactHeaders } from './logger.js';
 import type { RequestOptions } from './options.js';
-import { AbortReason, dispatchBuffered, type BufferedRequest, type BufferedResponse } from './dispatch-buffered.js';
+import { AbortReason, dispatchBuffered, ResponseTooLarge, type BufferedRequest, type BufferedResponse } from './dispatch-buffered.js';
 import { failedBeforeSending, isRetryableStatus, mayRepeatAfterLostAnswer } from './retry-policy.js';
 import { backoffDelay, retryAfterMs } from './retry-timing.js';
 import { sleep } from './sleep.js';
@@ -60,6 +60,13 @@ export function buildURL(baseURL: string, path: string, query?: Record<string, Q
 /** What a failed attempt (no answer) is to the caller: an abort, a timeout or no connection. */
 function attemptFailure(error: unknown, url: string, req: BufferedRequest, timeout: number, signal: AbortSignal | undefined): Error {
   if (signal?.aborted) return new APIUserAbortError(undefined, { cause: error });
+  if (error instanceof ResponseTooLarge) {
+    return new APIResponseValidationError(
+      `${error.status} from ${req.method} ${url} has a body longer than ${error.limit} bytes, more than this client reads (maxResponseSize).`,
+      error.status,
+      { cause: error },
+    );
+  }
   if (error instanceof AbortReason && error.kind === 'timeout') {
     return new APIConnectionTimeoutError(`No answer from ${req.method} ${url} within ${timeout} ms.`, { cause: error });
   }
@@ -131,7 +138,7 @@ export async function sendRequest<T>(
     const ready = dispatcher();
     const through = ready instanceof Promise ? await ready : ready;
     try {
-      outcome = await dispatchBuffered(through, sent, timeout, req.signal);
+      outcome = await dispatchBuffered(through, sent, timeout, req.signal, config.maxResponseSize);
     } catch (caught) {
       const error = attemptFailure(caught, url, sent, timeout, req.signal);
       if (error instanceof APIConnectionError && retriesLeft > 0 && (mayRepeat() || failedBeforeSending(connectionCode(error)))) {

@@ -6,6 +6,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from
 import { API_KEY_VARIABLES } from '../connection/env-settings.js';
 import type { ResolvedClientConfig } from './client-config.js';
 import { buildURL } from './http-request.js';
+import { readErrorText } from './read-error-text.js';
 
 export interface EventStreamRequest {
   /** Relative to the base URL, e.g. `/agent/runs/abc/events`. */
@@ -61,7 +62,8 @@ export async function openEventStream(
   }
   const resHeaders = response.headers as ResponseHeaders;
   if (response.statusCode >= 300) {
-    const text = await response.body.text().catch(() => '');
+    // The stream's body has no time limit; its error's does.
+    const text = await readErrorText(response.body, config.timeout);
     const body = parseErrorBody(text);
     throw makeAPIError({
       status: response.statusCode,

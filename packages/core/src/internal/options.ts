@@ -13,6 +13,8 @@ export interface ClientOptions {
   maxRetries?: number | undefined;
   /** Longest wait a `Retry-After` may impose before a retry, in ms. Default 60 000. */
   maxRetryDelay?: number | undefined;
+  /** Bytes of one response body read at most; a longer one fails with APIResponseValidationError. Default 64 MiB. */
+  maxResponseSize?: number | undefined;
   /** Headers sent with every request. */
   defaultHeaders?: Record<string, string> | undefined;
   /** Allow sending the key over plain http to a host that is not loopback. Default: AGENT_RUNS_ALLOW_INSECURE_HTTP=1, else false. */

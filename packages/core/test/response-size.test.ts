@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentRunsClient, APIError, APIResponseValidationError, InternalServerError, PermissionDeniedError } from '../src/index.js';
+import { AgentRunsClient, APIError, APIResponseValidationError, InternalServerError, NotFoundError, PermissionDeniedError } from '../src/index.js';
 
 const RUN = { run_id: 'run_1', task_id: 'run_1', title: 't', state: 'QUEUED', prompt: 'p', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' };
 
@@ -63,6 +63,17 @@ describe('response size bounds', () => {
     expect(error).toBeInstanceOf(InternalServerError);
     expect(String((error as APIError).message).length).toBeLessThan(70 * 1024);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('reports an error whose body is longer than maxResponseSize as the error it is', async () => {
+    await serve((_path, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('n'.repeat(4096));
+    });
+    const small = client!.withOptions({ maxResponseSize: 1024 });
+    const error = await small.runs.get('run_1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    await small.close();
   });
 
   it('reports a refused event stream whose body never ends, without waiting for the rest', async () => {

@@ -41,7 +41,8 @@ export class ResponseTooLarge extends Error {
  * `undici.request` it needs no AbortSignal (the handler's controller aborts) and no body
  * stream, which keeps a small JSON call within a few per cent of the bare socket work.
  * A body is read up to `maxBytes` (past it the request fails with ResponseTooLarge); an error
- * answer's (4xx, 5xx) up to MAX_ERROR_BODY_BYTES, which is kept and the rest left unread.
+ * answer's (4xx, 5xx), whatever `maxBytes`, up to MAX_ERROR_BODY_BYTES, which is kept and the
+ * rest left unread.
  */
 export function dispatchBuffered(
   dispatcher: Dispatcher,
@@ -99,7 +100,8 @@ export function dispatchBuffered(
         if (settled) return;
         size += chunk.length;
         chunks.push(chunk);
-        if (status >= 400 && size >= MAX_ERROR_BODY_BYTES) {
+        if (status >= 400) {
+          if (size < MAX_ERROR_BODY_BYTES) return;
           // Enough of an error to report it: the rest is not read.
           succeed(Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8'));
           c.abort(new Error('The rest of the error body is not read.'));

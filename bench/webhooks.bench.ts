@@ -238,5 +238,61 @@ export default async function webhooksBench(): Promise<BenchRow[]> {
   } finally {
     await receiver.close();
   }
+  rows.push(await claimInFlight());
   return rows;
+}
+
+/** Deliveries leased and not yet answered while a claim is measured: a busy receiver's share of the 64 slots. */
+const IN_FLIGHT = 60;
+
+/**
+ * A claim of 4 deliveries on SQLite with IN_FLIGHT others leased, against the same claim with
+ * none leased, on one store, alternately: what the deliveries in flight add to each claim.
+ */
+async function claimInFlight(): Promise<BenchRow> {
+  const { openSqliteStorage } = (await import(pathToFileURL(join(root, 'packages/server/dist/store/open-sqlite-storage.js')).href)) as typeof import('../packages/server/dist/store/open-sqlite-storage.js');
+  const dir = mkdtempSync(join(tmpdir(), 'agent-runs-bench-claims-'));
+  const storage = openSqliteStorage(join(dir, 'runs.sqlite'));
+  try {
+    const at = new Date().toISOString();
+    const now = Date.now();
+    await storage.webhooks.createSubscription({
+      ...{ id: 'wh_bench', ownerUid: null, url: 'https://receiver.example/hooks', eventTypes: ['run.succeeded'], filter: {}, thin: false, enabled: true },
+      ...{ disabledReason: null, description: null, secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0', previousSecret: null, previousSecretExpiresAt: null, declared: false, createdAt: at, updatedAt: at },
+    });
+    const body = JSON.stringify({ type: 'run.succeeded', data: { prompt: 'x'.repeat(2000) } });
+    await storage.webhooks.fanOut(
+      [],
+      Array.from({ length: 200 }, (_, i) => ({ id: `msg_${i}`, subscriptionId: 'wh_bench', eventSeq: i, eventType: 'run.succeeded', orderKey: `run_${i}`, payload: `${body}${i}`, nextAttemptAt: now, createdAt: at })),
+    );
+    const claim = (owner: string, limit: number) => storage.webhooks.claim({ owner, now, leaseMs: 3_600_000, limit });
+    const timeProbe = async () => {
+      const started = process.hrtime.bigint();
+      await claim('probe', 4);
+      const micros = Number(process.hrtime.bigint() - started) / 1000;
+      await storage.webhooks.releaseLeases('probe');
+      return micros;
+    };
+    const none: number[] = [];
+    const busy: number[] = [];
+    for (let round = 0; round < 40; round++) {
+      for (let i = 0; i < 50; i++) none.push(await timeProbe());
+      await claim('held', IN_FLIGHT);
+      for (let i = 0; i < 50; i++) busy.push(await timeProbe());
+      await storage.webhooks.releaseLeases('held');
+    }
+    const withNone = percentile(none, 50);
+    const withBusy = percentile(busy, 50);
+    return {
+      suite: 'webhooks',
+      measure: `a claim of 4 deliveries (SQLite, 2 KB bodies) with ${IN_FLIGHT} in flight, median`,
+      value: `${fmt(withBusy, 1)} µs`,
+      baseline: `${fmt(withNone, 1)} µs with none in flight`,
+      ratio: `${fmt(withBusy / withNone, 2)}x`,
+      target: 'report',
+    };
+  } finally {
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

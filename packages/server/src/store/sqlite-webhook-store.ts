@@ -115,16 +115,11 @@ export class SqliteWebhookStore implements WebhookStore {
 
   private claimNow({ owner, now, leaseMs, limit }: ClaimRequest): WebhookDeliveryRecord[] {
     for (const [seq, lease] of this.leases) if (lease.expiresAt < now) this.leases.delete(seq);
-    // As many more as are leased: those are passed over.
-    const rows = this.statement(SQL.due).all(now, 1, limit + this.leases.size) as Row[];
-    const claimed: WebhookDeliveryRecord[] = [];
-    for (const row of rows) {
-      if (claimed.length === limit) break;
-      const delivery = toDelivery(row);
-      if (this.leases.has(delivery.seq)) continue;
-      this.leases.set(delivery.seq, { owner, expiresAt: now + leaseMs });
-      claimed.push(delivery);
-    }
+    const rows = this.leases.size
+      ? this.statement(SQL.dueExcept).all(now, 1, JSON.stringify([...this.leases.keys()]), limit)
+      : this.statement(SQL.due).all(now, 1, limit);
+    const claimed = (rows as Row[]).map(toDelivery);
+    for (const delivery of claimed) this.leases.set(delivery.seq, { owner, expiresAt: now + leaseMs });
     return claimed.sort((a, b) => a.eventSeq - b.eventSeq);
   }
 

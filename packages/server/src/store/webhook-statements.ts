@@ -47,8 +47,14 @@ export const WEBHOOK_SQL = {
       WHERE ${DUE} AND (d.lease_expires_at IS NULL OR d.lease_expires_at < ?)
       ORDER BY d.next_attempt_at LIMIT ? ${lock})
     RETURNING ${DELIVERY_COLUMNS}, ${HAS_NEXT('webhook_deliveries')}`,
-  /** What `claim` looks at, leases aside: SQLite, alone on its file, holds them in memory and passes over the leased after the read. */
+  /** What `claim` takes on SQLite, which holds its leases in memory (alone on its file), while none is held. */
   due: `SELECT ${SQLITE_DELIVERY_COLUMNS}, ${HAS_NEXT('d')} FROM webhook_deliveries d WHERE ${DUE} ORDER BY d.next_attempt_at LIMIT ?`,
+  /**
+   * The same but for the deliveries leased (bound after `DUE`'s: their seqs as a JSON array):
+   * a claim reads only the rows it takes, however many are in flight.
+   */
+  dueExcept: `SELECT ${SQLITE_DELIVERY_COLUMNS}, ${HAS_NEXT('d')} FROM webhook_deliveries d
+    WHERE ${DUE} AND d.seq NOT IN (SELECT value FROM json_each(?)) ORDER BY d.next_attempt_at LIMIT ?`,
   /** SQLite's: it checks the lease itself (PostgreSQL records many in one statement, under the lease). */
   recordAttempt: RECORD,
   deliveries: `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,

@@ -111,6 +111,21 @@ describe.each(stores)('the webhook store on %s', (name, open, available) => {
     }
   });
 
+  it.runIf(available)('claims its limit of due deliveries past those already leased, each once', async () => {
+    const storage = await open();
+    try {
+      await storage.webhooks.createSubscription(subscription(['run.succeeded']));
+      const now = Date.now();
+      await storage.webhooks.fanOut([], Array.from({ length: 25 }, (_, i) => delivery(`msg_${i}`, `r${i}`, i, { now })));
+      const claim = () => storage.webhooks.claim({ owner: 'server-1', now, leaseMs: 30_000, limit: 10 });
+      const batches = [await claim(), await claim(), await claim(), await claim()];
+      expect(batches.map((batch) => batch.length)).toEqual([10, 10, 5, 0]);
+      expect(new Set(batches.flat().map((d) => d.id)).size).toBe(25);
+    } finally {
+      await storage.close();
+    }
+  });
+
   it.runIf(available)("claims in the fan-out's transaction what it has just stored, the first of each run only", async () => {
     const storage = await open();
     try {

@@ -6,7 +6,7 @@
 //
 // The checks: the build, the type-check of tests and benchmarks, the whole test suite, the
 // committed Action bundle against the source, the pack check on this Node, and the runtime
-// suites and pack check on Node 24 (.ci/other-node.sh).
+// suites and pack check on Node 24 and 22 (.ci/other-node.sh).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,6 +52,7 @@ if (!listOnly) {
   }
   step(`pack check on Node ${process.version}`, process.execPath, ['scripts/pack-check.mjs']);
   step('runtime suites and pack check on Node 24', 'bash', ['.ci/other-node.sh', '24']);
+  step('runtime suites and pack check on Node 22', 'bash', ['.ci/other-node.sh', '22']);
 }
 
 console.log(`\n== What would be published (version ${version}; nothing was published)`);

@@ -85,6 +85,21 @@ describe('response size bounds', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('reports a refused event stream whose body stops coming, once the timeout has passed', async () => {
+    await serve((_path, res) => {
+      res.writeHead(403, { 'content-type': 'text/plain' });
+      // A start, then nothing: the connection stays open.
+      res.write('forbidden, and then');
+    });
+    const slow = client!.withOptions({ timeout: 300 });
+    const started = Date.now();
+    const error = await slow.runs.events('run_1')[Symbol.asyncIterator]().next().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PermissionDeniedError);
+    expect((error as APIError).message).toContain('forbidden, and then');
+    expect(Date.now() - started).toBeLessThan(5000);
+    await slow.close();
+  });
+
   it('reports a refused download whose body never ends, without waiting for the rest', async () => {
     await serve((path, res) => {
       if (path !== '/api/v1/agent/artifacts/art_1') return endless(res, 403);

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { attemptDeadlines } from './attempt-deadlines.js';
 
 /** The most of an error answer's body that is read: far more than any Error document needs. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -11,7 +12,7 @@ export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 export async function readErrorText(body: Dispatcher.ResponseData['body'], timeoutMs: number, maxBytes = MAX_ERROR_BODY_BYTES): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  const timer = setTimeout(() => body.destroy(), Math.min(timeoutMs, 2 ** 31 - 1));
+  const deadline = attemptDeadlines.add(timeoutMs, () => body.destroy());
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       chunks.push(chunk);
@@ -21,7 +22,7 @@ export async function readErrorText(body: Dispatcher.ResponseData['body'], timeo
   } catch {
     // Cut short (the timer, a reset): what came is the error's text.
   } finally {
-    clearTimeout(timer);
+    attemptDeadlines.clear(deadline);
     body.destroy();
   }
   return Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8');

@@ -23,6 +23,10 @@ const RECORD = `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 
 /** A delivery's columns as SQLite reads them: the payload from webhook_payloads when the row refers to one. */
 const SQLITE_DELIVERY_COLUMNS = DELIVERY_COLUMNS.replace(/\bpayload\b/, 'COALESCE((SELECT p.body FROM webhook_payloads p WHERE p.seq = d.payload_seq), d.payload) AS payload');
 
+/** SQLite's claim: the due deliveries, with `also` added to the condition, oldest first. */
+const SQLITE_DUE = (also: string) =>
+  `SELECT ${SQLITE_DELIVERY_COLUMNS}, ${HAS_NEXT('d')} FROM webhook_deliveries d WHERE ${DUE}${also} ORDER BY d.next_attempt_at LIMIT ?`;
+
 /** The webhook store's statements, written once with `?`; PostgreSQL numbers them (`numbered`). */
 export const WEBHOOK_SQL = {
   insertSubscription: `INSERT INTO webhook_subscriptions (${SUBSCRIPTION_COLUMNS}) VALUES (${SUBSCRIPTION_COLUMNS.split(',').map(() => '?').join(', ')})`,
@@ -48,13 +52,12 @@ export const WEBHOOK_SQL = {
       ORDER BY d.next_attempt_at LIMIT ? ${lock})
     RETURNING ${DELIVERY_COLUMNS}, ${HAS_NEXT('webhook_deliveries')}`,
   /** What `claim` takes on SQLite, which holds its leases in memory (alone on its file), while none is held. */
-  due: `SELECT ${SQLITE_DELIVERY_COLUMNS}, ${HAS_NEXT('d')} FROM webhook_deliveries d WHERE ${DUE} ORDER BY d.next_attempt_at LIMIT ?`,
+  due: SQLITE_DUE(''),
   /**
    * The same but for the deliveries leased (bound after `DUE`'s: their seqs as a JSON array):
    * a claim reads only the rows it takes, however many are in flight.
    */
-  dueExcept: `SELECT ${SQLITE_DELIVERY_COLUMNS}, ${HAS_NEXT('d')} FROM webhook_deliveries d
-    WHERE ${DUE} AND d.seq NOT IN (SELECT value FROM json_each(?)) ORDER BY d.next_attempt_at LIMIT ?`,
+  dueExcept: SQLITE_DUE(' AND d.seq NOT IN (SELECT value FROM json_each(?))'),
   /** SQLite's: it checks the lease itself (PostgreSQL records many in one statement, under the lease). */
   recordAttempt: RECORD,
   deliveries: `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,

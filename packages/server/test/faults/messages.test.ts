@@ -18,10 +18,12 @@ describe('a read-only database', () => {
     db.exec('CREATE TABLE placeholder (x)');
     db.close();
     chmodSync(file, 0o444);
-    chmodSync(dataDir, 0o777);
-    // Root writes any file whatever its mode: run the server as an unprivileged user then.
-    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const result = spawnSync(process.execPath, [BIN, '--data-dir', dataDir, '--port', '0'], { encoding: 'utf8', timeout: 15_000, ...asNobody });
+        // Root writes any file whatever its mode: run the server without root's capabilities then.
+    // Still uid 0, so it reads the clone wherever it is (a clone in root's private home included).
+    const command = process.getuid?.() === 0
+      ? ['setpriv', '--bounding-set', '-all', '--inh-caps', '-all', '--', process.execPath]
+      : [process.execPath];
+    const result = spawnSync(command[0]!, [...command.slice(1), BIN, '--data-dir', dataDir, '--port', '0'], { encoding: 'utf8', timeout: 15_000 });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`The database ${file} cannot be opened for writing`);
     expect(result.stderr).toMatch(/readonly|read-only/i);

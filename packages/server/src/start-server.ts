@@ -14,7 +14,7 @@ import { handleRequest } from './http/handle-request.js';
 import { Router } from './http/router.js';
 import { apiRoutes } from './routes/api-routes.js';
 import { MonotonicClock } from './runs/monotonic-clock.js';
-import { isTimeZone } from './schedules/cron.js';
+import { isTimeZone } from '@agent-runs/core/cron';
 import { listen, listeningUrl } from './start/listen.js';
 import { originGuardFor, originGuardWarning } from './start/origin-guard.js';
 import { recoverAfterRestart } from './start/restart-recovery.js';

@@ -1,9 +1,9 @@
 import { UsageError } from '../usage-error.js';
 
 // The cron parser loads only for the schedule commands, not on every start of the command.
-const loadCron = () => import('@agent-runs/server/cron');
+const loadCron = () => import('@agent-runs/core/cron');
 
-/** `--cron`, checked before anything is sent; the same parser as the server's. */
+/** `--cron`, checked before anything is sent; core's parser, the one the server reads it with. */
 export async function cronFlag(text: string | undefined, command: string): Promise<string | undefined> {
   if (text === undefined) return undefined;
   const check = (await loadCron()).parseCron(text);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { issuePath } from '@agent-runs/core/contract';
-import { isTimeZone } from '../schedules/cron.js';
+import { isTimeZone } from '@agent-runs/core/cron';
 import { ConfigFileSchema, insideParent, type ConfigFile } from './config-file-schema.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
 import { type DeclaredWebhook, type EnvironmentConfig, type RepoSource, type ServerConfig } from '../domain/server-config.js';

@@ -1,5 +1,5 @@
 import type { ScheduledAgentItem } from '@agent-runs/core/contract';
-import { parseCron } from '../schedules/cron.js';
+import { parseCron } from '@agent-runs/core/cron';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, errorNote, layout, time } from './layout.js';
 import type { DashboardSession } from './dashboard-sessions.js';

@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { signWebhook, verifyWebhook, WebhookVerificationError } from '@agent-runs/core';
+import { verifyWebhook, WebhookVerificationError } from '@agent-runs/core';
+import { signWebhook } from '@agent-runs/core/webhooks';
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const body = JSON.stringify({ type: 'run.succeeded', timestamp: '2026-01-01T00:00:00Z', data: { run_id: 'r1' } });

@@ -9,7 +9,6 @@ import {
   PermissionDeniedError,
   RateLimitError,
   RequestValidationError,
-  retryAfterMs,
 } from '@agent-runs/core';
 import { InputError } from './input-error.js';
 
@@ -56,7 +55,7 @@ function describe(error: unknown, baseURL: string): string {
     return `Not found (404) at ${error.request.method} ${readableUrl(error.request.url)}.${serverSays(error)} Check "base-url": it must be the API's address ending in /api/v1.`;
   }
   if (error instanceof RateLimitError) {
-    const after = retryAfterMs(error.headers);
+    const after = error.retryAfterMs;
     return `Rate limited (429) by ${baseURL}${after !== undefined ? `; it asked to wait ${Math.ceil(after / 1000)}s` : ''}. Re-run the job later, or start fewer runs at once.`;
   }
   if (error instanceof APIError && error.status >= 500) {

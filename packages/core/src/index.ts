@@ -33,7 +33,6 @@ export {
   type ApiKeyTarget,
 } from './connection/base-url.js';
 export { readPromptFile, PROMPT_FILE_MAX_BYTES } from './input/prompt-file.js';
-export { retryAfterMs } from './internal/retry-timing.js';
 export { VERSION } from './internal/version.js';
 
 // Waiting for a run.
@@ -302,7 +301,6 @@ export {
   ListWebhooksResponseSchema,
   WebhookDeliverySchema,
   ListWebhookDeliveriesResponseSchema,
-  signWebhook,
   verifyWebhook,
   WebhookVerificationError,
   type VerifyWebhookOptions,

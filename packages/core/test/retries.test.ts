@@ -73,6 +73,13 @@ describe('retries', () => {
     expect(ctx.server.requests).toHaveLength(3);
   });
 
+  it('gives a RateLimitError the wait its Retry-After asked for', async () => {
+    ctx.server.inject({ kind: 'status', status: 429, headers: { 'retry-after': '7' } });
+    const error = await ctx.client.runs.get('x', { maxRetries: 0 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBe(7000);
+  });
+
   it('takes per-request maxRetries over the client default', async () => {
     ctx.server.inject({ kind: 'status', status: 500 });
     await expect(ctx.client.runs.create({ prompt: 'hi' }, { maxRetries: 0 })).rejects.toBeInstanceOf(

@@ -39,3 +39,9 @@ export * from './error-codes.js';
 export * from './caller-source.js';
 export * from './request-origin-guard.js';
 export * from './control-characters.js';
+
+// Rules a server applies the way the clients do, named here so that a server never loads the client.
+export { readDuration, DURATION_HINT, formatElapsed, type DurationReading } from '../format/duration.js';
+export { isLoopbackHost } from '../connection/base-url.js';
+export { safeFileName } from '../format/safe-file-name.js';
+export { VERSION } from '../internal/version.js';

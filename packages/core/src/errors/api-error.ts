@@ -3,6 +3,7 @@ import { errorCodeOf } from '../contract/error-body.js';
 import type { ValidationIssue } from '../contract/format-issues.js';
 import { AgentRunsError } from './agent-runs-error.js';
 import { notFoundSubject } from './not-found-subject.js';
+import { retryAfterMs } from '../internal/retry-timing.js';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
@@ -25,6 +26,8 @@ export class APIError extends AgentRunsError {
   readonly issues: readonly ValidationIssue[];
   /** The method and path of the request. */
   readonly request: { method: string; url: string };
+  /** How long the server asked to wait before another try (`Retry-After`, `retry-after-ms`), read when the answer came; undefined when it did not say. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(
     status: number,
@@ -44,6 +47,7 @@ export class APIError extends AgentRunsError {
     this.retryable = body?.retryable;
     this.traceId = body?.trace_id;
     this.issues = body?.issues ?? [];
+    this.retryAfterMs = retryAfterMs(headers);
   }
 }
 

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { DURATION_HINT, readDuration } from '@agent-runs/core';
+import { DURATION_HINT, readDuration } from '@agent-runs/core/contract';
 import { RUN_REQUEST_MAX_BODY_BYTES } from '@agent-runs/core/contract';
 import type { ApiKey } from '../http/api-key-auth.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
 import type { ServerOptions } from './server-options.js';
-import { isLoopbackHost } from '@agent-runs/core';
+import { isLoopbackHost } from '@agent-runs/core/contract';
 import { MIN_API_KEY_CHARS } from './resolve-options.js';
 
 export const DEFAULT_CLI_PORT = 4280;

@@ -1,7 +1,7 @@
 import { homedir, tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { isLoopbackHost } from '@agent-runs/core';
+import { isLoopbackHost } from '@agent-runs/core/contract';
 import { RUN_REQUEST_MAX_BODY_BYTES } from '@agent-runs/core/contract';
 import { DEFAULT_HEARTBEAT_MS } from '../http/sse-heartbeat.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from '../runs/run-event-log.js';

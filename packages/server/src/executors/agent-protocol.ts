@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { safeFileName } from '@agent-runs/core';
+import { safeFileName } from '@agent-runs/core/contract';
 import type { NewArtifact } from '../store/artifact-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import { appendAgentFile, freshAgentDir, readAgentFile, serverDir, writeAgentFile, type FileOwner } from './agent-files.js';

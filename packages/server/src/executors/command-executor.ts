@@ -1,7 +1,7 @@
 import { chmodSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { formatElapsed } from '@agent-runs/core';
+import { formatElapsed } from '@agent-runs/core/contract';
 import { deliverToInbox, prepareExecutionFiles, readAgentReport } from './agent-protocol.js';
 import { shellLine, spawnAgent } from './agent-spawn.js';
 import { commandEnv } from './command-env.js';

@@ -1,4 +1,4 @@
-import { readDuration } from '@agent-runs/core';
+import { readDuration } from '@agent-runs/core/contract';
 
 export type SimulatedOutcome = 'succeed' | 'fail' | 'error' | 'block' | 'hang';
 

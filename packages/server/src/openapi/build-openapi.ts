@@ -12,7 +12,7 @@ import {
   RunOutputPageSchema,
   RunSkippedDataSchema,
 } from '@agent-runs/core/contract';
-import { VERSION } from '@agent-runs/core';
+import { VERSION } from '@agent-runs/core/contract';
 import { followupPaths, followupSchemas } from './followup-paths.js';
 import { webhookPaths, webhookSchemas } from './webhook-paths.js';
 

@@ -1,7 +1,7 @@
 import { createWriteStream, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { formatElapsed } from '@agent-runs/core';
+import { formatElapsed } from '@agent-runs/core/contract';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { HarnessName } from '../../domain/harness-config.js';
 import { processStartTime } from '../../domain/process-identity.js';

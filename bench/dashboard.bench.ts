@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
 import type { BenchRow } from './bench-row.js';
-import { BENCH_KEY, fmt, percentile, seedSqlite } from './server-load.js';
+import { BENCH_KEY, fmt, percentile, seedSqlite, importBenchServer } from './server-load.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const serverDist = pathToFileURL(join(root, 'packages/server/dist/index.js')).href;
@@ -91,7 +91,7 @@ async function timed(origin: string, paths: string[], headers: Record<string, st
 }
 
 async function runsView(): Promise<BenchRow[]> {
-  const server = (await import(serverDist)) as typeof import('../packages/server/dist/index.js');
+  const server = await importBenchServer();
   const dataDir = mkdtempSync(join(tmpdir(), 'dashboard-bench-'));
   try {
     const began = Date.now();

@@ -22,17 +22,15 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import type { BenchRow } from './bench-row.js';
-import { BENCH_AUTH, BENCH_KEY, fmt, percentile, seedSqlite, SEED_BASE_MS, throughput, walkListPages } from './server-load.js';
+import { BENCH_AUTH, BENCH_KEY, fmt, percentile, seedSqlite, importBenchServer, type BenchServer, SEED_BASE_MS, throughput, walkListPages } from './server-load.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const serverBin = join(root, 'packages/server/bin/agent-runs-server.js');
 const clusterScript = join(root, 'scripts/postgres-cluster.mjs');
-const serverDist = pathToFileURL(join(root, 'packages/server/dist/index.js')).href;
 const cursorDist = pathToFileURL(join(root, 'packages/server/dist/store/list-cursor.js')).href;
 const runRowDist = pathToFileURL(join(root, 'packages/server/dist/store/run-table.js')).href;
 const coreDist = pathToFileURL(join(root, 'packages/core/dist/index.js')).href;
 
-type ServerModule = typeof import('../packages/server/dist/index.js');
 type CursorModule = typeof import('../packages/server/dist/store/list-cursor.js');
 type RunRowModule = typeof import('../packages/server/dist/store/run-table.js');
 type CoreModule = typeof import('../packages/core/dist/index.js');
@@ -235,7 +233,7 @@ async function pgIds(url: string): Promise<string[]> {
   }
 }
 
-function sqliteIds(server: ServerModule, dataDir: string): string[] {
+function sqliteIds(server: BenchServer, dataDir: string): string[] {
   const store = new server.SqliteRunStore(join(dataDir, 'runs.sqlite'));
   try {
     return store.db.prepare('SELECT id FROM runs').pluck().all() as string[];
@@ -451,7 +449,7 @@ export default async function postgresBench(): Promise<BenchRow[]> {
     process.stderr.write(`  PostgreSQL benches skipped: ${postgres}\n`);
     return skipped(postgres);
   }
-  const server = (await import(serverDist)) as ServerModule;
+  const server = await importBenchServer();
   const core = (await import(coreDist)) as CoreModule;
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-runs-bench-'));
   const databases: Database[] = [];

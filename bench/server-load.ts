@@ -2,10 +2,22 @@
  * What the server benches share: the load generator, seeding the SQLite store, percentiles
  * and number formatting, so that every server figure comes from the same client.
  */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
 
 type ServerModule = typeof import('../packages/server/dist/index.js');
+type StoreModule = typeof import('../packages/server/dist/store/sqlite-run-store.js');
+/** The server's public entry, with its SQLite store, which that entry leaves out: the benches seed and read the file directly. */
+export type BenchServer = ServerModule & Pick<StoreModule, 'SqliteRunStore'>;
+
+const dist = (path: string) => pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '..', 'packages/server/dist', path)).href;
+
+/** The built server (`npm run build` first), loaded at run time so that a bench reports a missing build itself. */
+export async function importBenchServer(): Promise<BenchServer> {
+  const [server, store] = await Promise.all([import(dist('index.js')) as Promise<ServerModule>, import(dist('store/sqlite-run-store.js')) as Promise<StoreModule>]);
+  return { ...server, SqliteRunStore: store.SqliteRunStore };
+}
 type NewRun = import('../packages/server/dist/index.js').NewRun;
 
 export const BENCH_KEY = 'bench-key-0123456789';
@@ -16,7 +28,7 @@ export const IN_FLIGHT = 32;
 /** Seeded runs start here, 10 ms apart, and sort below anything made during the bench. */
 export const SEED_BASE_MS = Date.parse('2026-01-01T00:00:00Z');
 
-function* seedRuns(server: ServerModule, from: number, count: number): Generator<NewRun> {
+function* seedRuns(server: BenchServer, from: number, count: number): Generator<NewRun> {
   const states = ['SUCCEEDED', 'FAILED', 'SUCCEEDED', 'CANCELLED', 'ERROR'];
   for (let i = from; i < from + count; i++) {
     const ms = SEED_BASE_MS + i * 10;
@@ -42,7 +54,7 @@ function* seedRuns(server: ServerModule, from: number, count: number): Generator
 }
 
 /** Inserts runs `from`…`from + count - 1` straight into the SQLite store file, in transactions of 100,000. */
-export function seedSqlite(server: ServerModule, dataDir: string, from: number, count: number): void {
+export function seedSqlite(server: BenchServer, dataDir: string, from: number, count: number): void {
   const store = new server.SqliteRunStore(join(dataDir, 'runs.sqlite'));
   // Seeding only: nothing to lose if the machine stops, and a big cache for the index inserts.
   store.db.pragma('synchronous = OFF');

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchRow } from './bench-row.js';
-import { BENCH_AUTH as AUTH, BENCH_KEY as KEY, fmt, latencies, percentile, seedSqlite, throughput, walkListPages } from './server-load.js';
+import { BENCH_AUTH as AUTH, BENCH_KEY as KEY, fmt, latencies, percentile, seedSqlite, importBenchServer, throughput, walkListPages } from './server-load.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const serverDist = pathToFileURL(join(root, 'packages/server/dist/index.js')).href;
@@ -27,7 +27,6 @@ const CREATE_SECONDS = 4;
 const DEEP_STARTS = [500_000, 700_000, 900_000, 990_000];
 const PAGES_PER_START = 250;
 
-type ServerModule = typeof import('../packages/server/dist/index.js');
 type CursorModule = typeof import('../packages/server/dist/store/list-cursor.js');
 
 const TARGET_SCRIPT = `
@@ -110,7 +109,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 export default async function serverBench(): Promise<BenchRow[]> {
-  const server = (await import(serverDist)) as ServerModule;
+  const server = await importBenchServer();
   const { encodeCursor } = (await import(cursorDist)) as CursorModule;
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-runs-bench-'));
   const bodiesFile = join(dataDir, 'bare-bodies.json');

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SqliteRunStore, type NewRun } from '../src/index.js';
+import { type NewRun } from '../src/index.js';
+import { SqliteRunStore } from '../src/store/sqlite-run-store.js';
 import { decodeCursor, encodeCursor } from '../src/store/list-cursor.js';
 
 const at = '2026-01-01T00:00:00.000Z';

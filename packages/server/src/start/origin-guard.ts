@@ -1,4 +1,4 @@
-import { isLoopbackHost } from '@agent-runs/core';
+import { isLoopbackHost } from '@agent-runs/core/contract';
 import { hostsForName, loopbackHosts, type OriginGuardOptions } from '@agent-runs/core/contract';
 
 /** The Host names requests may be addressed to: loopback, the public URL's, and those allowed by name. */

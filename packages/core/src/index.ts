@@ -14,7 +14,6 @@ export { Models } from './resources/models.js';
 export { Skills } from './resources/skills.js';
 export { Agents, Identities } from './resources/agents.js';
 export type { RunStreamEvent, RunEventsOptions } from './wait/follow-run-events.js';
-export { RunFollowups } from './resources/runs-followups.js';
 export { Artifacts, type ArtifactDownloadResult } from './resources/artifacts.js';
 export type { DownloadTarget, DownloadProgress, DownloadResult } from './internal/download-url.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './internal/api-promise.js';

@@ -13,8 +13,11 @@ import type { OpenEventStream } from '../internal/open-event-stream.js';
 import { RunOutputPageSchema, type RunOutputPage } from '../contract/run-event-schemas.js';
 import { followRunEvents, type RunEventDeps, type RunEventsOptions, type RunStreamEvent } from '../wait/follow-run-events.js';
 import { PagePromise, RunsPage } from './runs-page.js';
-import { RunFollowups } from './runs-followups.js';
-import type { DownloadFn } from '../internal/download-url.js';
+import { downloadText, type DownloadFn } from '../internal/download-url.js';
+import { ConversationResponseSchema, type ConversationResponse } from '../contract/conversation.js';
+import { RunFollowupRequestSchema, RunFollowupResponseSchema, type RunFollowupRequest, type RunFollowupResponse } from '../contract/followup.js';
+import { HandoffAttachmentsResponseSchema, type HandoffAttachmentsResponse } from '../contract/handoff-attachments.js';
+import { APIResponseValidationError } from '../errors/connection-errors.js';
 import { z as zod } from 'zod';
 
 const CancelResponseSchema = zod.string();
@@ -29,12 +32,15 @@ export interface CreateAndWaitOptions extends WaitOptions {
 /** A run's creation time never changes, so a walk in its order cannot lose or repeat a run. */
 export const STABLE_WALK_SORT = 'created_at';
 
-/** `client.runs`: create, fetch, list, cancel and wait for runs. */
-export class Runs extends RunFollowups {
+/** `client.runs`: create, fetch, list, cancel and wait for runs; continue them and read what was said. */
+export class Runs {
   private readonly eventDeps: RunEventDeps;
 
-  constructor(send: Send, download: DownloadFn, openEventStream: OpenEventStream) {
-    super(send, download);
+  constructor(
+    private readonly send: Send,
+    private readonly download: DownloadFn,
+    openEventStream: OpenEventStream,
+  ) {
     this.eventDeps = {
       open: openEventStream,
       getRun: (id, opts) => this.get(id, opts).withResponse(),
@@ -170,5 +176,55 @@ export class Runs extends RunFollowups {
     });
     await onCreate?.(created);
     return this.wait(created.run_id, waitOptions);
+  }
+
+  /**
+   * Sends a run a follow-up (`POST /agent/runs/{runId}/followups`), accepted in any state:
+   * a queued run starts with it, a running one is told, an ended one runs again.
+   * It carries an Idempotency-Key, the same on each retry, so a retry after a lost answer
+   * does not deliver the message twice (on servers that honour the key, as the local one does).
+   */
+  followup(runId: string, body: RunFollowupRequest, options: RequestOptions = {}): APIPromise<RunFollowupResponse> {
+    return guard(() => {
+      const valid = validate(RunFollowupRequestSchema, body, 'follow-up');
+      return this.send({
+        method: 'POST',
+        path: `${runPath(runId)}/followups`,
+        body: valid,
+        schema: RunFollowupResponseSchema,
+        idempotent: true,
+        ...options,
+      });
+    });
+  }
+
+  /** The run's normalised conversation (`GET /agent/runs/{runId}/conversation`). */
+  conversation(runId: string, options: RequestOptions = {}): APIPromise<ConversationResponse> {
+    return guard(() => this.send({ method: 'GET', path: `${runPath(runId)}/conversation`, schema: ConversationResponseSchema, ...options }));
+  }
+
+  /**
+   * The raw transcript (`GET /agent/runs/{runId}/transcript`): follows the 302 to the
+   * time-limited download and resolves with its text (at most 64 MiB).
+   */
+  transcript(runId: string, options: RequestOptions = {}): APIPromise<string> {
+    return guard(async () => {
+      const first = await this.send<unknown>({ method: 'GET', path: `${runPath(runId)}/transcript`, ...options });
+      const location = first.response.headers.location;
+      const target = Array.isArray(location) ? location[0] : location;
+      if (first.response.status < 300 || first.response.status >= 400 || !target) {
+        throw new APIResponseValidationError(`${first.response.status} from GET ${first.response.url}: expected a redirect to the transcript`, first.response.status);
+      }
+      const url = new URL(target, first.response.url).toString();
+      const text = await downloadText(this.download, url, options.signal);
+      return { data: text, response: first.response };
+    });
+  }
+
+  /** Links to the files of the run's last execution (`GET /agent/runs/{runId}/handoff/attachments`). */
+  handoffAttachments(runId: string, options: RequestOptions = {}): APIPromise<HandoffAttachmentsResponse> {
+    return guard(() =>
+      this.send({ method: 'GET', path: `${runPath(runId)}/handoff/attachments`, schema: HandoffAttachmentsResponseSchema, ...options }),
+    );
   }
 }

@@ -4,9 +4,11 @@
  * one stream for the page, and a run's output follows the run's stream. Run text is only
  * ever set as text; table rows come as markup the server escaped.
  */
+import { TERMINAL_RUN_STATES } from '@agent-runs/core/contract';
+
 export const DASHBOARD_SCRIPT = `'use strict';
 (function () {
-  var TERMINAL = ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED'];
+  var TERMINAL = ${JSON.stringify(TERMINAL_RUN_STATES)};
   var MAX_OUTPUT_CHARS = 400000;
   // How long ago, for the runs table's ages.
   function ago(ms) {

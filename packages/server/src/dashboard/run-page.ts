@@ -1,5 +1,5 @@
 import type { ArtifactItem, ConversationResponse, RunItem } from '@agent-runs/core/contract';
-import { RUN_MODES } from '@agent-runs/core/contract';
+import { isTerminalState, RUN_MODES } from '@agent-runs/core/contract';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, errorNote, layout, time } from './layout.js';
 import type { DashboardSession } from './dashboard-sessions.js';
@@ -14,7 +14,6 @@ const COST_PARTS = [
   ['platform_cost_usd', 'Platform'],
 ] as const;
 
-const TERMINAL = new Set(['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED']);
 
 /** A FILE or SCREENSHOT's download path on this server, or a PLAN's content. */
 export interface ArtifactBody {
@@ -75,7 +74,7 @@ function timeline(run: RunItem, conversation: ConversationResponse | undefined):
 <li>Queued ${time(run.created_at)}</li>
 ${run.started_at && !steps.some((step) => step.started_at) ? html`<li>Started ${time(run.started_at)}</li>` : ''}
 ${steps.map((step, i) => html`<li>${i === 0 ? 'Started' : `Follow-up ${i}`} ${time(step.started_at)}</li>`)}
-${TERMINAL.has(run.state) ? html`<li>${run.state} ${time(run.updated_at)}</li>` : ''}
+${isTerminalState(run.state) ? html`<li>${run.state} ${time(run.updated_at)}</li>` : ''}
 </ol>`;
 }
 
@@ -86,7 +85,7 @@ function copyBlock(id: string, label: string, text: string): SafeHtml {
 /** One run: header and timeline, live output, artifacts, conversation, usage, metadata, request, actions. */
 export function runPage(input: RunPageInput): SafeHtml {
   const { session, run, conversation, output, downloads, baseUrl, search } = input;
-  const live = !TERMINAL.has(run.state);
+  const live = !isTerminalState(run.state);
   const id = encodeURIComponent(run.run_id);
   const shown = search ? output.text.split('\n').filter((line) => line.toLowerCase().includes(search.toLowerCase())).join('\n') : output.text;
   const usage = run.request_usage;

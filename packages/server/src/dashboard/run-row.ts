@@ -1,4 +1,5 @@
 import type { RequestUsage, RunItem } from '@agent-runs/core/contract';
+import { isTerminalState } from '@agent-runs/core/contract';
 import { html, type SafeHtml } from './html.js';
 import { age, duration } from './layout.js';
 
@@ -25,12 +26,11 @@ export function stateBadge(state: string, id?: string): SafeHtml {
   return html`<span class="state state-${state.replace(/[^A-Z]/g, '')}"${id ? html` id="${id}"` : ''}>${state}</span>`;
 }
 
-const TERMINAL = new Set(['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED']);
 
 /** How long a run ran: from its start to its end (or now, while it runs). */
 export function runDuration(run: RunItem, now = Date.now()): string {
   if (!run.started_at) return '—';
-  const end = TERMINAL.has(run.state) ? Date.parse(run.updated_at) : now;
+  const end = isTerminalState(run.state) ? Date.parse(run.updated_at) : now;
   return duration(end - Date.parse(run.started_at));
 }
 

@@ -1,12 +1,10 @@
 import type { ListRunsResponse } from '@agent-runs/core/contract';
-import { KNOWN_RUN_SOURCE_TYPES } from '@agent-runs/core/contract';
+import { KNOWN_RUN_SOURCE_TYPES, KNOWN_RUN_STATES } from '@agent-runs/core/contract';
 import { html, type SafeHtml } from './html.js';
 import { errorNote, layout } from './layout.js';
 import type { DashboardSession } from './dashboard-sessions.js';
 import { RUN_TABLE_HEAD, runRow } from './run-row.js';
 import { withCursor } from './runs-query.js';
-
-const STATES = ['QUEUED', 'PENDING', 'CLAIMED', 'INPROGRESS', 'SUCCEEDED', 'FAILED', 'ERROR', 'BLOCKED', 'CANCELLED'];
 
 function select(name: string, label: string, options: readonly string[], value: string | null): SafeHtml {
   return html`<label>${label}<select name="${name}"><option value="">any</option>${options.map(
@@ -36,7 +34,7 @@ export function runsPage({ session, url, page, error, liveUrl, environments }: R
   const next = page?.page_info.next_cursor;
   const body = html`<h1>Runs</h1>
 <form class="filters" method="get" action="/" role="search" aria-label="Filter runs">
-${select('state', 'State', STATES, url.get('state'))}
+${select('state', 'State', KNOWN_RUN_STATES, url.get('state'))}
 ${select('source', 'Source', KNOWN_RUN_SOURCE_TYPES, url.get('source'))}
 ${select('environment_id', 'Environment', environments, url.get('environment_id'))}
 ${field('schedule_id', 'Schedule id', url.get('schedule_id'))}

@@ -1,3 +1,4 @@
+import { TERMINAL_RUN_STATES } from '@agent-runs/core/contract';
 import { bytes } from '../http/reply.js';
 import type { Route } from '../http/route.js';
 
@@ -10,7 +11,7 @@ export const SESSION_LIVE_SCRIPT = `'use strict';
 (function () {
   var root = document.querySelector('[data-events]');
   if (!root || typeof EventSource !== 'function') return;
-  var TERMINAL = ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED'];
+  var TERMINAL = ${JSON.stringify(TERMINAL_RUN_STATES)};
   var MAX_OUTPUT_CHARS = 200000;
   var output = document.getElementById('output');
   var note = document.getElementById('live-note');

@@ -1,4 +1,4 @@
-import { isTerminalState, type RunStatusMessage } from '@agent-runs/core/contract';
+import { isTerminalState } from '@agent-runs/core/contract';
 import type { ArtifactLimits, ExecutionInput, FollowupMessage } from '../executors/execution-input.js';
 import type { ExecutionOutcome } from '../executors/run-executor.js';
 import type { ArtifactStore } from '../store/artifact-store.js';
@@ -7,11 +7,10 @@ import type { RunAttachmentSource } from '../store/run-attachments.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
 import { conversationEntries } from './conversation-entries.js';
+import type { RunMoves } from './run-moves.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import type { RunEventLog } from './run-event-log.js';
 import { toArtifactItem } from './to-artifact.js';
-
-export const TERMINAL_STATES = ['SUCCEEDED', 'FAILED', 'ERROR', 'BLOCKED', 'CANCELLED'] as const;
 
 export function toFollowupMessage(m: RunMessage): FollowupMessage {
   return { id: m.id, message: m.text, mode: m.mode, created_at: m.createdAt };
@@ -24,12 +23,13 @@ export function toFollowupMessage(m: RunMessage): FollowupMessage {
 export class ExecutionJournal {
   constructor(
     private readonly store: RunStore,
+    private readonly moves: RunMoves,
     private readonly conversations: ConversationStore,
     private readonly artifacts: ArtifactStore,
     private readonly attachments: RunAttachmentSource,
     private readonly limits: ArtifactLimits,
     private readonly clock: MonotonicClock,
-    /** The run's event stream: artifacts as they are kept, and the move back to QUEUED. */
+    /** The run's event stream: artifacts as they are kept. */
     private readonly events?: RunEventLog,
   ) {}
 
@@ -110,8 +110,6 @@ export class ExecutionJournal {
   async requeue(runId: string): Promise<boolean> {
     const run = await this.store.get(runId);
     if (!run || !isTerminalState(run.state)) return false;
-    const moved = await this.store.transition(runId, { from: TERMINAL_STATES, to: 'QUEUED', at: this.clock.now(), statusMessage: null as RunStatusMessage | null });
-    if (moved) void this.events?.runChanged(moved);
-    return moved !== undefined;
+    return (await this.moves.requeue(runId)) !== undefined;
   }
 }

@@ -9,6 +9,7 @@ import { NO_PEERS, type Peers } from './peers.js';
 import type { RunEventLog } from './run-event-log.js';
 import type { RunQueue } from './run-queue.js';
 import type { RunService } from './run-service.js';
+import type { RunMoves } from './run-moves.js';
 
 /**
  * Follow-ups, accepted whatever the run's state and routed by it: a run not started yet
@@ -20,6 +21,7 @@ import type { RunService } from './run-service.js';
 export class FollowupService {
   constructor(
     private readonly store: RunStore,
+    private readonly moves: RunMoves,
     private readonly runs: RunService,
     private readonly conversations: ConversationStore,
     private readonly queue: RunQueue,
@@ -73,8 +75,7 @@ export class FollowupService {
         else this.peers.publish({ kind: 'followup', runId, followupId: followup.id });
       }
       // The run changed: its updated_at moves, its state stays.
-      const changed = await this.store.transition(runId, { from: [run.state], to: run.state as never, at: this.clock.now() });
-      if (changed) void this.events?.runChanged(changed);
+      await this.moves.touch(runId, run.state);
     }
     return { run_id: runId, state, followup_id: followup.id };
   }

@@ -6,6 +6,7 @@ import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
 import type { ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
+import type { RunMoves } from './run-moves.js';
 import type { RunEventLog } from './run-event-log.js';
 import { TurnShare } from './turn-share.js';
 
@@ -28,6 +29,7 @@ interface Active {
 
 export interface RunExecutionsOptions {
   store: RunStore;
+  moves: RunMoves;
   executor: RunExecutor;
   clock: MonotonicClock;
   journal: ExecutionJournal;
@@ -162,7 +164,7 @@ export class RunExecutions {
   }
 
   private async prepareAndStart(run: RunRecord): Promise<void> {
-    const { store, executor, clock, journal, events, log } = this.options;
+    const { store, moves, executor, clock, journal, events, log } = this.options;
     let execution: Execution;
     let input: ExecutionInput | undefined;
     let stillClaimed: boolean;
@@ -181,15 +183,8 @@ export class RunExecutions {
       log(`Could not prepare run ${run.id}: ${(error as Error).message}`);
       // A start kept gets its result, so the next execution does not wait for one.
       if (input) await journal.endUnstarted(run.id, input.number, 'ERROR', 'The execution could not start.').catch(() => {});
-      await store
-        .transition(run.id, {
-          from: ['INPROGRESS'],
-          to: 'ERROR',
-          at: clock.now(),
-          statusMessage: { message: `The run could not be prepared: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
-          claim: run.startedAt,
-        })
-        .then((failed) => failed && events.runChanged(failed))
+      await moves
+        .failToStart(run.id, { message: `The run could not be prepared: ${(error as Error).message}`, error_code: 'internal_error', retryable: true }, run.startedAt)
         .catch((failed: unknown) => log(`Could not record that run ${run.id} failed to start: ${(failed as Error).message}`));
       return;
     }

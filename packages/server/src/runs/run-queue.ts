@@ -6,6 +6,7 @@ import type { ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import { NO_PEERS, type Peers } from './peers.js';
 import type { RunEventLog } from './run-event-log.js';
+import type { RunMoves } from './run-moves.js';
 import { RunExecutions } from './run-executions.js';
 import { StoreRetry } from './store-retry.js';
 
@@ -25,6 +26,7 @@ export interface QueueOwner {
 
 export interface RunQueueOptions {
   store: RunStore;
+  moves: RunMoves;
   executor: RunExecutor;
   clock: MonotonicClock;
   /** Runs executed at once, at most. */
@@ -52,17 +54,16 @@ export class RunQueue {
   private stopped = false;
 
   constructor(private readonly options: RunQueueOptions) {
-    const { store, executor, clock, journal, events, log } = options;
+    const { store, moves, executor, clock, journal, events, log } = options;
     this.retry = new StoreRetry({
-      store,
-      clock,
-      events,
+      moves,
       log,
       written: (runId) => this.requeueIfPending(runId),
       resume: () => this.pump(),
     });
     this.executions = new RunExecutions({
       store,
+      moves,
       executor,
       clock,
       journal,
@@ -118,7 +119,7 @@ export class RunQueue {
 
   /** Stops taking work and stops what runs, marking each with `message`. */
   async stop(message: RunStatusMessage): Promise<void> {
-    const { store, clock, events } = this.options;
+    const { moves } = this.options;
     this.stopped = true;
     await this.retry.stop();
     await Promise.all(
@@ -126,8 +127,7 @@ export class RunQueue {
         // Under the claim it ran: a run claimed again elsewhere since is not this server's to fail.
         const claim = this.executions.claimOf(id) ?? null;
         await this.executions.abandon(id);
-        const run = await store.transition(id, { from: ['INPROGRESS'], to: 'FAILED', at: clock.now(), statusMessage: message, claim });
-        if (run) events.runChanged(run);
+        await moves.fail(id, message, claim);
       }),
     );
   }
@@ -140,11 +140,11 @@ export class RunQueue {
       return;
     }
     if (this.atCapacity) return;
-    const { store, clock, events, owner } = this.options;
+    const { moves, owner } = this.options;
     this.claiming = true;
     this.claimAgain = false;
     this.starting++;
-    store.claimNext(owner.id, clock.now(), owner.leaseMs).then(
+    moves.claim(owner.id, owner.leaseMs).then(
       async (run) => {
         this.claiming = false;
         this.retry.works();
@@ -153,10 +153,9 @@ export class RunQueue {
           if (this.claimAgain) this.pump();
           return;
         }
-        events.runChanged(run);
         if (this.stopped) {
           // Claimed as the server stopped: back in line for the next server (unless claimed again since).
-          await store.transition(run.id, { from: ['INPROGRESS'], to: 'QUEUED', at: clock.now(), claim: run.startedAt }).catch(() => undefined);
+          await moves.release(run.id, run.startedAt).catch(() => undefined);
           this.starting--;
           return;
         }

@@ -20,6 +20,7 @@ import { NO_PEERS, type Peers } from './peers.js';
 import type { RunEventLog } from './run-event-log.js';
 import type { RunQueue } from './run-queue.js';
 import { runTitle } from './run-title.js';
+import type { RunMoves } from './run-moves.js';
 
 export interface CreateRunInput {
   body: unknown;
@@ -34,6 +35,7 @@ export interface CreateRunInput {
 export class RunService {
   constructor(
     private readonly store: RunStore,
+    private readonly moves: RunMoves,
     private readonly queue: RunQueue,
     private readonly executor: RunExecutor,
     private readonly clock: MonotonicClock,
@@ -185,12 +187,11 @@ export class RunService {
       throw new ConflictError(`Run ${runId} is ${run.state}, being handed to a worker; try the cancel again in a moment.`, true);
     }
     const message: RunStatusMessage = { message: `Cancelled by ${by.display_name ?? by.uid ?? 'the caller'}.` };
-    const cancelled = await this.store.transition(runId, { from: ['QUEUED', 'INPROGRESS'], to: 'CANCELLED', at: this.clock.now(), statusMessage: message });
+    const cancelled = await this.moves.cancel(runId, message);
     if (!cancelled) {
       // It changed state between the read and the update: answer as for its new state.
       return this.cancel(runId, by);
     }
-    this.events.runChanged(cancelled);
     // Answered at once: the agent's process group is ended in the background (SIGTERM, then
     // SIGKILL after a grace period), and its slot is freed once it is gone. Another server
     // executing it is told; it also lets the run go at its next lease renewal.

@@ -1,15 +1,11 @@
-import type { RunStore } from '../store/run-store.js';
 import type { ExecutionOutcome } from '../executors/run-executor.js';
-import type { MonotonicClock } from './monotonic-clock.js';
-import type { RunEventLog } from './run-event-log.js';
+import type { RunMoves } from './run-moves.js';
 
 const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 10_000;
 
 export interface StoreRetryOptions {
-  store: RunStore;
-  clock: MonotonicClock;
-  events: RunEventLog;
+  moves: RunMoves;
   log: (line: string) => void;
   /** A run's end was written on a retry (its follow-ups may queue it again). */
   written: (runId: string) => Promise<void>;
@@ -84,10 +80,8 @@ export class StoreRetry {
   }
 
   private async record(runId: string, { outcome, claim }: RunEnd): Promise<void> {
-    const { store, clock, events } = this.options;
-    const run = await store.transition(runId, { from: ['INPROGRESS'], to: outcome.state, at: clock.now(), statusMessage: outcome.statusMessage ?? null, claim });
+    await this.options.moves.finish(runId, outcome, claim);
     this.unrecorded.delete(runId);
-    if (run) events.runChanged(run);
   }
 
   private async retry(): Promise<void> {

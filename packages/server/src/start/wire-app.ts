@@ -32,6 +32,7 @@ import { SseHeartbeat } from '../http/sse-heartbeat.js';
 import { IdentityService } from '../identities/identity-service.js';
 import { identityVisible } from '../identities/identity-visibility.js';
 import { ClusterNode } from '../runs/cluster-node.js';
+import { RunMoves } from '../runs/run-moves.js';
 import { ExecutionJournal } from '../runs/execution-journal.js';
 import { FollowupService } from '../runs/followup-service.js';
 import type { MonotonicClock } from '../runs/monotonic-clock.js';
@@ -165,9 +166,11 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   };
   const runItem = async (run: RunRecord, known?: readonly ArtifactRecord[]) => toRunItem(run, sessionLink(run), known ?? (await artifactsOf(artifacts, run)));
   const events = new RunEventLog(storage.events, runItem, opts.outputLimitBytes, opts.log);
-  const journal = new ExecutionJournal(store, conversations, artifacts, runAttachmentSource(store), limits, clock, events);
+  const moves = new RunMoves(store, clock, events);
+  const journal = new ExecutionJournal(store, moves, conversations, artifacts, runAttachmentSource(store), limits, clock, events);
   const queue = new RunQueue({
     store,
+    moves,
     executor,
     clock,
     concurrency: opts.concurrency,
@@ -177,9 +180,9 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     owner: { id: serverId, leaseMs: opts.leaseMs },
     peers,
   });
-  const runs = new RunService(store, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers);
+  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers);
   const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir);
-  const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock, events, peers);
+  const followups = new FollowupService(store, moves, runs, conversations, queue, journal, executor, clock, events, peers);
   const rules = new ScheduleRules(setup, timeZone);
   const scheduleLocks = new ScheduleLocks();
   const schedules = new ScheduleService(storage.schedules, rules, environments, opts.clock, opts.sharedRuns, scheduleLocks);

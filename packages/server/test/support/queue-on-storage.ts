@@ -3,6 +3,7 @@ import { ExecutionJournal } from '../../src/runs/execution-journal.js';
 import type { MonotonicClock } from '../../src/runs/monotonic-clock.js';
 import { NO_PEERS } from '../../src/runs/peers.js';
 import { RunEventLog } from '../../src/runs/run-event-log.js';
+import { RunMoves } from '../../src/runs/run-moves.js';
 import { RunQueue } from '../../src/runs/run-queue.js';
 import { toRunItem } from '../../src/runs/to-run-item.js';
 import { runAttachmentSource } from '../../src/store/run-attachments.js';
@@ -17,9 +18,11 @@ export function queueOnStorage(storage: Storage, clock: MonotonicClock, options:
   const store = options.store ?? storage.runs;
   const events = new RunEventLog(storage.events, async (run) => toRunItem(run, ''), 1 << 20, () => undefined);
   const limits = { maxFileBytes: 1 << 20, maxRunBytes: 1 << 20, maxArtifactsPerExecution: 10 };
-  const journal = new ExecutionJournal(store, storage.conversations, storage.artifacts, runAttachmentSource(store), limits, clock, events);
+  const moves = new RunMoves(store, clock, events);
+  const journal = new ExecutionJournal(store, moves, storage.conversations, storage.artifacts, runAttachmentSource(store), limits, clock, events);
   const queue = new RunQueue({
     store,
+    moves,
     executor: new SimulatedExecutor(10),
     clock,
     concurrency: options.concurrency,

@@ -4,8 +4,8 @@ import { DomainError, InvalidInputError } from '../domain/domain-errors.js';
 import { ApiProblem } from '../http/api-problem.js';
 import { domainProblem } from '../http/domain-problem.js';
 import { bytes, stream } from '../http/reply.js';
+import { streamRunEvents } from '../routes/stream-run-events.js';
 import type { AppContext, Route, RouteRequest, RouteResult } from '../http/route.js';
-import { openSseResponse } from '../http/sse-response.js';
 import { parseListQuery } from '../runs/parse-list-query.js';
 import { agentFormPage, agentsPage, agentUpdateOf, environmentsPage, skillsPage } from './catalog-pages.js';
 import { DASHBOARD_SCRIPT } from './dashboard-script.js';
@@ -231,17 +231,9 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
       const notice = url.searchParams.get('done') ?? undefined;
       return page(runPage({ session, run, conversation, output, downloads, baseUrl: baseUrlOf(req), search: url.searchParams.get('q') ?? '', notice }));
     }),
-    signedIn('GET', '/runs/:runId/events', async ({ req, url, params, app, caller }) => {
-      const run = await app.runs.getOrThrow(params.runId!, caller);
-      const header = req.headers['last-event-id'];
-      const after = Number((typeof header === 'string' && header) || url.searchParams.get('last_event_id') || 0);
-      await app.events.reconcile(run);
-      const ticket = app.streamLimits.admit(caller.uid ?? '');
-      return stream((req, res) => {
-        let watcher: { close(): void } | undefined;
-        const sink = openSseResponse(req, res, app.heartbeat, () => watcher?.close(), ticket);
-        watcher = app.events.watch(run.id, Number.isSafeInteger(after) && after >= 0 ? after : 0, sink, (event) => event.data);
-      });
+    signedIn('GET', '/runs/:runId/events', async (request) => {
+      const run = await request.app.runs.getOrThrow(request.params.runId!, request.caller);
+      return streamRunEvents(request, run, (event) => event.data, { principal: request.caller.uid ?? '' });
     }),
     signedIn('POST', '/runs/:runId/cancel', async ({ params, app, caller }) => {
       const run = await app.runs.cancel(params.runId!, caller);

@@ -14,7 +14,7 @@ import { getRunRoute } from './get-run.js';
 import { healthzRoute } from './healthz.js';
 import { listRunsRoute } from './list-runs.js';
 import { openapiRoute } from './openapi.js';
-import { runEventsRoute } from './run-event-stream.js';
+import { runEventsRoute } from './get-run-events.js';
 import { runOutputRoute } from './run-output.js';
 import { sessionEventsRoute } from './session-events.js';
 import { sessionLiveScriptRoute } from './session-live-script.js';

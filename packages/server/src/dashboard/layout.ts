@@ -18,10 +18,16 @@ export interface LayoutInput {
   section?: string;
   session?: DashboardSession | undefined;
   body: SafeHtml;
+  /** The page's script, the dashboard's by default (the session page has one of its own); null for none. */
+  script?: string | null;
+  /** More of the head (a refresh while a page without its script is live). */
+  head?: SafeHtml | undefined;
+  /** The whole title, when ` · agent-runs` should not follow the page's. */
+  fullTitle?: string;
 }
 
-/** Every dashboard page: skip link, navigation, who is signed in, the one stylesheet and script. */
-export function layout({ title, section, session, body }: LayoutInput): SafeHtml {
+/** Every page (the dashboard's and a run's session page): skip link, navigation, who is signed in, the one stylesheet and a script. */
+export function layout({ title, section, session, body, script = `${ASSET_PATH}/dashboard.js`, head, fullTitle }: LayoutInput): SafeHtml {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -30,8 +36,9 @@ export function layout({ title, section, session, body }: LayoutInput): SafeHtml
 <meta name="color-scheme" content="light dark">
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${ASSET_PATH}/dashboard.css">
-<title>${title} · agent-runs</title>
-<script src="${ASSET_PATH}/dashboard.js" defer></script>
+<title>${fullTitle ?? `${title} · agent-runs`}</title>
+${script ? html`<script src="${script}" defer></script>` : ''}
+${head}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

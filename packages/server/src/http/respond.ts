@@ -36,9 +36,9 @@ export function sendProblem(res: ServerResponse, problem: ApiProblem, instance: 
  * the link's token leaks to no other site and no cache keeps the page.
  */
 export const PAGE_HEADERS = {
-  // Scripts and the event stream from this server only (the session page's live script is a file of its own).
+  // Scripts, styles and the event stream from this server only (the session page's live script is a file of its own).
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',

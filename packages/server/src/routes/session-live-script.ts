@@ -63,10 +63,12 @@ export const SESSION_LIVE_SCRIPT = `'use strict';
 })();
 `;
 
+export const SESSION_LIVE_SCRIPT_PATH = '/assets/session-live.js';
+
 /** `GET /assets/session-live.js`. */
 export const sessionLiveScriptRoute: Route = {
   method: 'GET',
-  path: '/assets/session-live.js',
+  path: SESSION_LIVE_SCRIPT_PATH,
   auth: false,
   handle: () =>
     bytes(SESSION_LIVE_SCRIPT, {

@@ -1,10 +1,10 @@
 import { isTerminalState } from '@agent-runs/core/contract';
 import type { RunRecord } from '../runs/run-reads.js';
 import { artifactLabel } from '../runs/artifact-label.js';
+import { html } from '../dashboard/html.js';
+import { layout } from '../dashboard/layout.js';
+import { SESSION_LIVE_SCRIPT_PATH } from './session-live-script.js';
 import { redactAgentConfig } from './redact-agent-config.js';
-
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The end of the output shown on the page; `omitted` when earlier output is not shown. */
 export interface OutputTail {
@@ -37,43 +37,25 @@ export function sessionPageHtml(
     ['Creator', run.creator.display_name ?? run.creator.uid ?? ''],
     ['Executor', executor],
   ];
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-${live ? '<noscript><meta http-equiv="refresh" content="2"></noscript>' : ''}
-<title>${escape(run.title)} · ${escape(run.state)}</title>
-<style>
-body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.4;color:#222}
-table{border-collapse:collapse}td,th{text-align:left;padding:.2rem .8rem .2rem 0;vertical-align:top}
-pre{background:#f5f5f5;padding:1rem;overflow:auto;white-space:pre-wrap}
-</style>
-</head>
-<body>
-<h1 id="run-title">${escape(run.title)}</h1>
-<table>${rows
-    .filter(([, v, id]) => v || id)
-    .map(([k, v, id]) => `<tr><th>${k}</th><td${id ? ` id="${id}"` : ''}>${escape(v)}</td></tr>`)
-    .join('')}</table>
+  const body = html`<h1 id="run-title">${run.title}</h1>
+<table>${rows.filter(([, v, id]) => v || id).map(([k, v, id]) => html`<tr><th>${k}</th><td${id ? html` id="${id}"` : ''}>${v}</td></tr>`)}</table>
 <h2>Prompt</h2>
-<pre>${escape(run.prompt)}</pre>
+<pre>${run.prompt}</pre>
 <h2>Configuration</h2>
-<pre>${escape(JSON.stringify(redactAgentConfig(run.agentConfig), null, 2))}</pre>
+<pre>${JSON.stringify(redactAgentConfig(run.agentConfig), null, 2)}</pre>
 <h2>Artifacts</h2>
 <p id="artifacts-none">${artifacts.length ? '' : live ? '(none yet)' : '(none)'}</p>
-<ul id="artifacts">${artifacts.map((item) => `<li>${escape(artifactLabel(item))}</li>`).join('')}</ul>
+<ul id="artifacts">${artifacts.map((item) => html`<li>${artifactLabel(item)}</li>`)}</ul>
 <h2>Output</h2>
-${output.omitted ? '<p><small>Earlier output is not shown here; read it all from the API (<code>GET /agent/runs/{runId}/output</code>).</small></p>' : ''}
-<pre id="output"${output.text ? '' : ' data-empty="true"'}>${escape(output.text) || '(nothing yet)'}</pre>
-${
-  live
-    ? `<p id="live" data-events="${escape(eventsUrl)}"><small id="live-note">This page refreshes every 2 seconds while the run is live.</small></p>
-<script src="/assets/session-live.js" defer></script>`
-    : ''
-}
-</body>
-</html>
-`;
+${output.omitted ? html`<p><small>Earlier output is not shown here; read it all from the API (<code>GET /agent/runs/{runId}/output</code>).</small></p>` : ''}
+<pre id="output"${output.text ? '' : html` data-empty="true"`}>${output.text || '(nothing yet)'}</pre>
+${live ? html`<p id="live" data-events="${eventsUrl}"><small id="live-note">This page refreshes every 2 seconds while the run is live.</small></p>` : ''}`;
+  return layout({
+    title: run.title,
+    fullTitle: `${run.title} · ${run.state}`,
+    body,
+    // The live script only while there is something to follow; without JavaScript the page refreshes.
+    script: live ? SESSION_LIVE_SCRIPT_PATH : null,
+    head: live ? html`<noscript><meta http-equiv="refresh" content="2"></noscript>` : undefined,
+  }).text;
 }

@@ -1,6 +1,6 @@
 import { ServerConfigError } from '../domain/server-config-error.js';
 import type { ServerConfig } from '../domain/server-config.js';
-import type { RunPolicy } from '../executors/command-executor.js';
+import type { RunPolicy } from '../executors/run-policy.js';
 import type { AgentSandbox } from '../executors/sandbox/agent-sandbox.js';
 import { chooseSandbox } from '../executors/sandbox/choose-sandbox.js';
 import { readNetworkPolicy } from '../executors/sandbox/network-policy.js';

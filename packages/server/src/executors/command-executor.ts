@@ -1,26 +1,19 @@
-import { chmodSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { formatElapsed } from '@agent-runs/core/contract';
 import { deliverToInbox, prepareExecutionFiles, readAgentReport } from './agent-protocol.js';
-import { shellLine, spawnAgent } from './agent-spawn.js';
+import { shellLine } from './agent-spawn.js';
+import { superviseAgent } from './agent-process.js';
+import { exitOutcome } from './exit-outcome.js';
 import { commandEnv } from './command-env.js';
-import { endGroup } from './process-group.js';
-import { ProcessTree } from './process-tree.js';
-import { giveDir, serverDir, writeAgentFile } from './agent-files.js';
+import { writeAgentFile } from './agent-files.js';
 import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
-import type { NetworkPolicy } from './sandbox/network-policy.js';
-import { runWorkDir } from './run-work-dir.js';
+import { prepareWorkDir } from './run-work-dir.js';
+import type { RunPolicy } from './run-policy.js';
 import { commandFiles } from './sandbox/command-files.js';
 import { sandboxForRun } from './sandbox/principal-users.js';
 import type { RunRecord } from '../store/run-record.js';
-import { processStartTime } from '../domain/process-identity.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
 
 const STDERR_TAIL_CHARS = 2000;
-/** How long a process group gets between SIGTERM and SIGKILL (the agent, and environment setup steps). */
-export const KILL_GRACE_MS = 2000;
-const OUTPUT_DRAIN_MS = 500;
 
 export interface CommandExecutorOptions {
   /** The agent command line, run by the shell. */
@@ -34,26 +27,6 @@ export interface CommandExecutorOptions {
   sandbox?: AgentSandbox | undefined;
   /** What the run's environment adds: its secrets as variables, its network policy. */
   runPolicy?: ((run: RunRecord) => RunPolicy) | undefined;
-}
-
-/** What a run's environment adds to its agent's start. */
-export interface RunPolicy {
-  /** Variables (the environment's named secrets). */
-  env: Record<string, string>;
-  network?: NetworkPolicy | undefined;
-}
-
-/**
- * Makes the run's working directory (kept across executions) and gives it to the agent
- * user; the work root is made traversable (not listable) when that user runs bare.
- */
-export function prepareWorkDir(workRoot: string, runId: string, sandbox: AgentSandbox): string {
-  serverDir(workRoot);
-  if (sandbox.user && !sandbox.bwrap) chmodSync(workRoot, 0o711);
-  const workDir = runWorkDir(workRoot, runId);
-  serverDir(workDir);
-  giveDir(workDir, sandbox.user);
-  return workDir;
 }
 
 /**
@@ -75,90 +48,40 @@ export class CommandExecutor implements RunExecutor {
     const files = prepareExecutionFiles(this.options.workRoot, run.id, input, sandbox.user);
     const policy = this.options.runPolicy?.(run) ?? { env: {} };
 
-    const child = spawnAgent({
-      ...shellLine(this.options.command),
-      cwd: workDir,
-      env: { ...commandEnv(process.env, run, mcpConfigPath, workDir, input.number, files, this.options.agentEnv), ...policy.env },
-      sandbox,
-      writable: [dirname(files.report), files.attachments],
-      readOnly: commandFiles(this.options.command),
-      network: policy.network,
-    });
     let stderrTail = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => onOutput(text, 'stdout'));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => {
-      onOutput(text, 'stderr');
-      stderrTail = (stderrTail + text).slice(-STDERR_TAIL_CHARS);
-    });
-    child.stdin.on('error', () => {}); // The agent may exit without reading its prompt.
-    child.stdin.end(run.prompt);
+    const agent = superviseAgent(
+      {
+        ...shellLine(this.options.command),
+        cwd: workDir,
+        env: { ...commandEnv(process.env, run, mcpConfigPath, workDir, input.number, files, this.options.agentEnv), ...policy.env },
+        sandbox,
+        writable: [dirname(files.report), files.attachments],
+        readOnly: commandFiles(this.options.command),
+        network: policy.network,
+      },
+      {
+        timeoutMs: this.options.timeoutMs,
+        stdin: run.prompt,
+        onStdout: (text) => onOutput(text, 'stdout'),
+        onStderr: (text) => {
+          onOutput(text, 'stderr');
+          stderrTail = (stderrTail + text).slice(-STDERR_TAIL_CHARS);
+        },
+      },
+    );
 
-    // 'exit', not 'close': a child the agent left running may hold the pipes open for ever.
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
-      child.once('error', (error) => resolve({ code: null, signal: null, error }));
-      child.once('exit', (code, signal) => resolve({ code, signal }));
-    });
-    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-    const pgid = child.pid;
-    // In the sandbox the PID namespace holds the whole tree; bare, /proc is watched for it.
-    const tree = pgid !== undefined && !sandbox.bwrap ? new ProcessTree(pgid) : undefined;
-    let ending: Promise<void> | undefined;
-    const end = () => (ending ??= pgid === undefined ? Promise.resolve() : endGroup(pgid, KILL_GRACE_MS).then(() => tree?.killAll()));
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      void end();
-    }, this.options.timeoutMs);
-
-    const settled = exited.then(async (result) => {
-      clearTimeout(timer);
-      // The last output is read while the pipes drain, for a bounded moment.
-      await Promise.race([closed, sleep(OUTPUT_DRAIN_MS)]);
-      child.stdout.destroy();
-      child.stderr.destroy();
-      // What the agent left running in its group goes with it.
-      void end();
-      return result;
-    });
-
-    const done = settled.then(({ code, signal, error }): ExecutionOutcome => {
+    const done = agent.exited.then((exit): ExecutionOutcome => {
       const report = readAgentReport(files, input);
       for (const note of report.notes) onOutput(`[agent-runs] ${note}\n`);
-      const outcome = this.outcome(code, signal, error, timedOut, stderrTail, report.result);
+      const tail = stderrTail.trim();
+      const outcome = exitOutcome(exit, this.options.timeoutMs, 'The agent command', { result: report.result, lastWords: tail ? `: ${tail}` : undefined });
       return { ...outcome, artifacts: report.artifacts, takenFollowups: report.takenFollowups };
     });
     return {
       done,
-      processGroup: pgid === undefined ? undefined : { pgid, startTime: processStartTime(pgid) ?? null },
-      cancel: async () => {
-        clearTimeout(timer);
-        await end();
-      },
+      processGroup: agent.processGroup,
+      cancel: () => agent.end(),
       deliver: (followup) => deliverToInbox(files, followup),
     };
-  }
-
-  private outcome(
-    code: number | null,
-    signal: NodeJS.Signals | null,
-    error: Error | undefined,
-    timedOut: boolean,
-    stderrTail: string,
-    result: string | undefined,
-  ): ExecutionOutcome {
-    if (error) {
-      return { state: 'FAILED', statusMessage: { message: `The agent command could not start: ${error.message}`, error_code: 'internal_error', retryable: false } };
-    }
-    if (timedOut) {
-      return {
-        state: 'FAILED',
-        statusMessage: { message: `The agent command ran longer than ${formatElapsed(this.options.timeoutMs)} and was stopped.`, error_code: 'internal_error', retryable: true },
-      };
-    }
-    if (code === 0) return { state: 'SUCCEEDED', ...(result ? { statusMessage: { message: result } } : {}) };
-    const how = signal ? `was ended by ${signal}` : `exited with code ${code}`;
-    const tail = stderrTail.trim();
-    const message = result ?? (tail ? `The agent command ${how}: ${tail}` : `The agent command ${how}.`);
-    return { state: 'FAILED', statusMessage: { message, retryable: false } };
   }
 }

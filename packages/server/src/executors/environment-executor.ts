@@ -1,7 +1,7 @@
 import { chmodSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { serverDir } from './agent-files.js';
-import type { RunPolicy } from './command-executor.js';
+import type { RunPolicy } from './run-policy.js';
 import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
 import { sandboxForRun } from './sandbox/principal-users.js';
 import type { EnvironmentConfig } from '../domain/server-config.js';

@@ -1,22 +1,21 @@
-import type { ChildProcess } from 'node:child_process';
 import { lchownSync, lstatSync, readdirSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { spawnAgent, type AgentSpawn } from './agent-spawn.js';
+import type { AgentSpawn } from './agent-spawn.js';
+import { exitedCleanly, howItEnded, superviseAgent, type SupervisedAgent } from './agent-process.js';
 import { commandFiles } from './sandbox/command-files.js';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { EnvironmentConfig } from '../domain/server-config.js';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { KILL_GRACE_MS } from './command-executor.js';
-import { endGroup } from './process-group.js';
 
 const TAIL_LINES = 20;
 const TAIL_CHARS = 4000;
-const OUTPUT_DRAIN_MS = 200;
 
 interface Step {
   /** How the step is named in output and in a failure message. */
   label: string;
-  start(): ChildProcess;
+  /** Its process, started in the working directory as the steps are (`StepSpawn`). */
+  spec: Pick<AgentSpawn, 'command' | 'args' | 'env'> & Partial<AgentSpawn>;
+  /** Just before it starts. */
+  before?(): void;
   /** After it succeeded (a clone made by the server's user is handed to the agent user). */
   after?(): void;
 }
@@ -58,11 +57,6 @@ export function prepareWorkspace(
   onProcessGroup: (pid: number) => void = () => {},
   spawnOptions: StepSpawn = {},
 ): WorkspacePreparation {
-  const start = (spec: Pick<AgentSpawn, 'command' | 'args' | 'env'> & Partial<AgentSpawn>): ChildProcess => {
-    const child = spawnAgent({ cwd: workDir, ...spawnOptions, ...spec });
-    child.stdin.end();
-    return child;
-  };
   const user = spawnOptions.sandbox?.user;
   const steps: Step[] = [
     ...env.repos.map((repo): Step => {
@@ -72,84 +66,56 @@ export function prepareWorkspace(
       const local = isAbsolute(source);
       return {
         label: `git clone ${repo.url} ${repo.path}`,
-        start: () =>
-          start({
-            command: 'git',
-            args: ['clone', '--quiet', ...(local ? ['--no-hardlinks'] : []), ...(repo.ref ? ['--branch', repo.ref] : []), '--', repo.url, repo.path],
-            // Never wait on a password prompt: a private repository fails instead.
-            env: { ...childEnv, GIT_TERMINAL_PROMPT: '0' },
-            ...(local ? { readOnly: [source], asServer: true } : {}),
-          }),
+        spec: {
+          command: 'git',
+          args: ['clone', '--quiet', ...(local ? ['--no-hardlinks'] : []), ...(repo.ref ? ['--branch', repo.ref] : []), '--', repo.url, repo.path],
+          // Never wait on a password prompt: a private repository fails instead.
+          env: { ...childEnv, GIT_TERMINAL_PROMPT: '0' },
+          ...(local ? { readOnly: [source], asServer: true } : {}),
+        },
         ...(local && user ? { after: () => giveTree(join(workDir, repo.path), user.uid, user.gid) } : {}),
       };
     }),
     ...env.setupCommands.map(
       (command): Step => ({
         label: command,
-        start: () => {
-          // The working directory stays the server's while it clones into it, then is the agent's.
+        spec: { command: '/bin/sh', args: ['-c', command], env: childEnv, readOnly: commandFiles(command) },
+        // The working directory stays the server's while it clones into it, then is the agent's.
+        before: () => {
           if (user) lchownSync(workDir, user.uid, user.gid);
-          return start({ command: '/bin/sh', args: ['-c', command], env: childEnv, readOnly: commandFiles(command) });
         },
       }),
     ),
   ];
-  let current: { end(): Promise<void> } | undefined;
+  let current: SupervisedAgent | undefined;
   let cancelled = false;
 
-  const runStep = (step: Step): Promise<RunStatusMessage | undefined> =>
-    new Promise((resolve) => {
-      onOutput(`$ ${step.label}\n`);
-      let tail = '';
-      const child = step.start();
-      if (child.pid !== undefined) onProcessGroup(child.pid);
-      // 'exit', not 'close': a step may leave a process running that holds the pipes open.
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((done) => {
-        child.once('error', (error) => done({ code: null, signal: null, error }));
-        child.once('exit', (code, signal) => done({ code, signal }));
-      });
-      const closed = new Promise<void>((done) => child.once('close', () => done()));
-      const end = () => (child.pid === undefined ? Promise.resolve() : endGroup(child.pid, KILL_GRACE_MS));
-      current = { end };
-      const collect = (text: string) => {
-        onOutput(text);
-        tail = (tail + text).slice(-TAIL_CHARS);
-      };
-      child.stdout?.setEncoding('utf8').on('data', collect);
-      child.stderr?.setEncoding('utf8').on('data', collect);
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        void end();
-      }, timeoutMs);
-      void exited.then(async ({ code, signal, error }) => {
-        clearTimeout(timer);
-        // The last output is read while the pipes drain, for a bounded moment; what the step
-        // left running in its group goes with it.
-        await Promise.race([closed, sleep(OUTPUT_DRAIN_MS)]);
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        await end();
-        current = undefined;
-        if (code === 0 && !timedOut) {
-          step.after?.();
-          return resolve(undefined);
-        }
-        const how = error
-          ? `could not start: ${error.message}`
-          : timedOut
-            ? `ran longer than ${Math.round(timeoutMs / 1000)} s and was stopped`
-            : signal
-              ? `was ended by ${signal}`
-              : `exited with code ${code}`;
-        const output = lastLines(tail);
-        resolve({
-          message: `Environment "${env.id}" setup failed: \`${step.label}\` ${how}.${output ? `\nLast output:\n${output}` : ''}`,
-          error_code: 'environment_setup_failed',
-          retryable: false,
-        });
-      });
-    });
+  const runStep = async (step: Step): Promise<RunStatusMessage | undefined> => {
+    onOutput(`$ ${step.label}\n`);
+    step.before?.();
+    let tail = '';
+    const collect = (text: string) => {
+      onOutput(text);
+      tail = (tail + text).slice(-TAIL_CHARS);
+    };
+    const agent = superviseAgent({ cwd: workDir, ...spawnOptions, ...step.spec }, { timeoutMs, onStdout: collect, onStderr: collect });
+    current = agent;
+    if (agent.processGroup) onProcessGroup(agent.processGroup.pgid);
+    const exit = await agent.exited;
+    // What the step left running goes before the next step starts.
+    await agent.end();
+    current = undefined;
+    if (exitedCleanly(exit)) {
+      step.after?.();
+      return undefined;
+    }
+    const output = lastLines(tail);
+    return {
+      message: `Environment "${env.id}" setup failed: \`${step.label}\` ${howItEnded(exit, timeoutMs)}.${output ? `\nLast output:\n${output}` : ''}`,
+      error_code: 'environment_setup_failed',
+      retryable: false,
+    };
+  };
 
   const done = (async () => {
     for (const step of steps) {

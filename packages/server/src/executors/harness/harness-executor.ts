@@ -1,21 +1,20 @@
 import { createWriteStream, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { formatElapsed } from '@agent-runs/core/contract';
-import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { HarnessName } from '../../domain/harness-config.js';
-import { processStartTime } from '../../domain/process-identity.js';
 import { prepareExecutionFiles, protocolDir, readAgentReport } from '../agent-protocol.js';
 import { createServerFile, giveTree, readAgentFile, reclaimTree, serverDir } from '../agent-files.js';
-import { runAsAgent, spawnAgent } from '../agent-spawn.js';
-import { prepareWorkDir, type RunPolicy } from '../command-executor.js';
+import { runAsAgent } from '../agent-spawn.js';
+import { exitedCleanly, superviseAgent, type AgentExit } from '../agent-process.js';
+import { exitOutcome } from '../exit-outcome.js';
+import { prepareWorkDir } from '../run-work-dir.js';
+import type { RunPolicy } from '../run-policy.js';
 import { NO_SANDBOX, type AgentSandbox } from '../sandbox/agent-sandbox.js';
 import { installRoot } from '../sandbox/install-root.js';
 import { sandboxForRun } from '../sandbox/principal-users.js';
 import { allowAlso, urlHost } from '../sandbox/network-policy.js';
 import type { RunRecord } from '../../store/run-record.js';
 import { commandEnv } from '../command-env.js';
-import { endGroup } from '../process-group.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from '../run-executor.js';
 import type { HarnessDriver } from './harness-driver.js';
 import type { HarnessSetup } from './harness-setup.js';
@@ -26,8 +25,6 @@ import { LineSplitter } from './line-splitter.js';
 import { UsageTally } from './usage-tally.js';
 import { SecretMask } from '../../domain/secret-mask.js';
 
-const KILL_GRACE_MS = 2000;
-const OUTPUT_DRAIN_MS = 500;
 /** The last lines a crash's status message quotes. */
 const TAIL_LINES = 8;
 const TAIL_CHARS = 2000;
@@ -129,18 +126,6 @@ export class HarnessExecutor implements RunExecutor {
     const network = allowAlso(policy.network ?? sandbox.network, modelHosts(driver, cliEnv));
     // The CLI by its real path, its install (the npm tree it lives in) read-only in the sandbox.
     const cli = installRoot(command);
-    const child = spawnAgent({
-      command: cli.command,
-      args: [...setup.settings(this.harness).args, ...launch.args],
-      cwd: workDir,
-      env: { ...policy.env, ...cliEnv },
-      sandbox,
-      writable: [dirname(files.report), files.attachments, stateDir],
-      readOnly: cli.readOnly,
-      network,
-      // A driver that points HOME at its state directory keeps it in the sandbox too.
-      home: insideState(launch.env['HOME'], stateDir),
-    });
     const resumeSession = input.number > 1 ? run.harnessSessionId : undefined;
 
     // Made before the agent starts, in its fresh execution directory: nothing it plants there is followed.
@@ -210,35 +195,27 @@ export class HarnessExecutor implements RunExecutor {
       onOutput(`${line}\n`, 'stderr');
       remember(line);
     });
-    child.stdout.setEncoding('utf8').on('data', (text: string) => stdout.push(text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => stderr.push(text));
-    child.stdin.on('error', () => {});
-    child.stdin.end(launch.stdin ?? '');
+    const agent = superviseAgent(
+      {
+        command: cli.command,
+        args: [...setup.settings(this.harness).args, ...launch.args],
+        cwd: workDir,
+        env: { ...policy.env, ...cliEnv },
+        sandbox,
+        writable: [dirname(files.report), files.attachments, stateDir],
+        readOnly: cli.readOnly,
+        network,
+        // A driver that points HOME at its state directory keeps it in the sandbox too.
+        home: insideState(launch.env['HOME'], stateDir),
+      },
+      { timeoutMs: this.options.timeoutMs, stdin: launch.stdin, onStdout: (text) => stdout.push(text), onStderr: (text) => stderr.push(text) },
+    );
 
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
-      child.once('error', (error) => resolve({ code: null, signal: null, error }));
-      child.once('exit', (code, signal) => resolve({ code, signal }));
-    });
-    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-    const pgid = child.pid;
-    let ending: Promise<void> | undefined;
-    const end = () => (ending ??= pgid === undefined ? Promise.resolve() : endGroup(pgid, KILL_GRACE_MS));
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      void end();
-    }, this.options.timeoutMs);
-
-    const done = exited.then(async ({ code, signal, error }): Promise<ExecutionOutcome> => {
-      clearTimeout(timer);
-      await Promise.race([closed, sleep(OUTPUT_DRAIN_MS)]);
+    const done = agent.exited.then(async (exit): Promise<ExecutionOutcome> => {
       stdout.end();
       stderr.end();
-      child.stdout.destroy();
-      child.stderr.destroy();
       transcript.end();
       const turnsWritten = turns.end();
-      void end();
       if (usageTimer) clearTimeout(usageTimer);
       flushUsage();
       await Promise.race([Promise.all([stateWrites, turnsWritten]), sleep(STATE_WRITE_WAIT_MS)]);
@@ -246,17 +223,14 @@ export class HarnessExecutor implements RunExecutor {
       const changes = changesPatch(workDir, changesStart, git);
       if (changes.note) onOutput(`[agent-runs] ${changes.note}\n`);
       if (changes.artifact) report.artifacts.push(changes.artifact);
-      const outcome = this.outcome({ code, signal, error, timedOut, result, tail });
+      const outcome = this.outcome(exit, result, tail);
       const statusMessage = outcome.statusMessage ? { ...outcome.statusMessage, message: mask(outcome.statusMessage.message) } : undefined;
       return { ...outcome, ...(statusMessage ? { statusMessage } : {}), artifacts: report.artifacts, takenFollowups: report.takenFollowups };
     });
     return {
       done,
-      processGroup: pgid === undefined ? undefined : { pgid, startTime: processStartTime(pgid) ?? null },
-      cancel: async () => {
-        clearTimeout(timer);
-        await end();
-      },
+      processGroup: agent.processGroup,
+      cancel: () => agent.end(),
       // A headless CLI takes no input mid-turn: a follow-up waits for the next execution, which resumes the session.
       deliver: () => false,
     };
@@ -305,25 +279,26 @@ export class HarnessExecutor implements RunExecutor {
     }
   }
 
-  private outcome(ended: {
-    code: number | null;
-    signal: NodeJS.Signals | null;
-    error: Error | undefined;
-    timedOut: boolean;
-    result: { text: string; isError: boolean } | undefined;
-    tail: string[];
-  }): ExecutionOutcome {
-    const { code, signal, error, timedOut, result, tail } = ended;
-    const failed = (message: string, extra: Partial<RunStatusMessage> = {}): ExecutionOutcome => ({ state: 'FAILED', statusMessage: { message, retryable: false, ...extra } });
-    if (error) return failed(`The ${this.harness} CLI could not start: ${error.message}`, { error_code: 'internal_error' });
-    if (timedOut) return failed(`The ${this.harness} harness ran longer than ${formatElapsed(this.options.timeoutMs)} and was stopped.`, { error_code: 'internal_error', retryable: true });
-    if (result && !result.isError && code === 0) return { state: 'SUCCEEDED', ...(result.text ? { statusMessage: { message: result.text } } : {}) };
-    if (result?.isError) return failed(`The ${this.harness} harness failed: ${result.text || 'it reported an error'}`);
-    if (code === 0) return { state: 'SUCCEEDED' };
-    const how = signal ? `was ended by ${signal}` : `exited with code ${code}`;
+  private outcome(exit: AgentExit, result: { text: string; isError: boolean } | undefined, tail: string[]): ExecutionOutcome {
+    // A harness that says its turn failed failed, whatever its exit code.
+    if (result?.isError && !exit.error && !exit.timedOut) {
+      return { state: 'FAILED', statusMessage: { message: `The ${this.harness} harness failed: ${result.text || 'it reported an error'}`, retryable: false } };
+    }
     const last = tail.join('\n').slice(-TAIL_CHARS);
-    return failed(last ? `The ${this.harness} CLI ${how}; its last lines:\n${last}` : `The ${this.harness} CLI ${how}.`);
+    return exitOutcome(exit, this.options.timeoutMs, `The ${this.harness} CLI`, {
+      result: exitedCleanly(exit) ? result?.text || undefined : undefined,
+      lastWords: last ? `; its last lines:\n${last}` : undefined,
+    });
   }
+}
+
+/** One executor per known harness, each wrapped by `wrap` (the environment preparation). */
+export function harnessExecutors(
+  setup: HarnessSetup,
+  wrap: (inner: RunExecutor) => RunExecutor,
+  options: Omit<HarnessExecutorOptions, 'setup'>,
+): Map<HarnessName, RunExecutor> {
+  return new Map(setup.names().map((name) => [name, wrap(new HarnessExecutor(name, { ...options, setup }))]));
 }
 
 /** The raw harness streams of a run's executions, as transcript lines (`kind: "harness"`), oldest first. */

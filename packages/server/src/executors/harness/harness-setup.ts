@@ -3,7 +3,7 @@ import { delimiter, isAbsolute, join } from 'node:path';
 import type { HarnessesConfig, HarnessName, HarnessSettings } from '../../domain/harness-config.js';
 import type { NamedSecrets } from '../../domain/named-secrets.js';
 import type { HarnessDriver } from './harness-driver.js';
-import { HARNESS_DRIVERS } from './harness-executors.js';
+import { HARNESS_DRIVERS } from './drivers-by-name.js';
 
 function isExecutable(path: string): boolean {
   try {

@@ -5,8 +5,7 @@ import { formatElapsed } from '@agent-runs/core';
 import { deliverToInbox, prepareExecutionFiles, readAgentReport } from './agent-protocol.js';
 import { shellLine, spawnAgent } from './agent-spawn.js';
 import { commandEnv } from './command-env.js';
-import { endGroup } from './process-group.js';
-import { ProcessTree } from './process-tree.js';
+import { agentEnding, processTreeFile } from './process-tree.js';
 import { giveDir, serverDir, writeAgentFile } from './agent-files.js';
 import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
 import type { NetworkPolicy } from './sandbox/network-policy.js';
@@ -100,10 +99,8 @@ export class CommandExecutor implements RunExecutor {
     });
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     const pgid = child.pid;
-    // In the sandbox the PID namespace holds the whole tree; bare, /proc is watched for it.
-    const tree = pgid !== undefined && !sandbox.bwrap ? new ProcessTree(pgid) : undefined;
-    let ending: Promise<void> | undefined;
-    const end = () => (ending ??= pgid === undefined ? Promise.resolve() : endGroup(pgid, KILL_GRACE_MS).then(() => tree?.killAll()));
+    // In the sandbox the PID namespace holds the whole tree; bare, /proc is watched for it (and recorded for a restart).
+    const end = agentEnding(pgid, !sandbox.bwrap, processTreeFile(this.options.workRoot, run.id), KILL_GRACE_MS);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;

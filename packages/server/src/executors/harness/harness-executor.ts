@@ -15,7 +15,7 @@ import { sandboxForRun } from '../sandbox/principal-users.js';
 import { allowAlso, urlHost } from '../sandbox/network-policy.js';
 import type { RunRecord } from '../../store/run-record.js';
 import { commandEnv } from '../command-env.js';
-import { endGroup } from '../process-group.js';
+import { agentEnding, processTreeFile } from '../process-tree.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from '../run-executor.js';
 import type { HarnessDriver } from './harness-driver.js';
 import type { HarnessSetup } from './harness-setup.js';
@@ -226,8 +226,8 @@ export class HarnessExecutor implements RunExecutor {
     });
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     const pgid = child.pid;
-    let ending: Promise<void> | undefined;
-    const end = () => (ending ??= pgid === undefined ? Promise.resolve() : endGroup(pgid, KILL_GRACE_MS));
+    // In the sandbox the PID namespace holds the whole tree; bare, /proc is watched for it (and recorded for a restart).
+    const end = agentEnding(pgid, !sandbox.bwrap, processTreeFile(workRoot, run.id), KILL_GRACE_MS);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;

@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { hasProcFs, processStartTime } from '../domain/process-identity.js';
+import { hasProcFs, processStartTime, statFields } from '../domain/process-identity.js';
 import { readAgentFile, writeAgentFile } from './agent-files.js';
 import { protocolDir } from './agent-protocol.js';
 import { endGroup } from './process-group.js';
@@ -22,13 +22,8 @@ function processTable(): Map<number, { ppid: number; start: string }> {
   const out = new Map<number, { ppid: number; start: string }>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      out.set(Number(name), { ppid: Number(fields[1]), start: fields[19]! });
-    } catch {
-      // Gone meanwhile.
-    }
+    const fields = statFields(Number(name));
+    if (fields) out.set(Number(name), { ppid: Number(fields[1]), start: fields[19]! });
   }
   return out;
 }
@@ -48,7 +43,7 @@ function signalProcess(pid: number, start: string, signal: NodeJS.Signals): void
  * it): descendants are looked up in /proc while it runs, so one that calls setsid (leaving
  * the process group) and is orphaned is still known, by pid and start time, and ended.
  * With a record file, what is known is written there as it changes, so a server started
- * after a crash ends the same tree (`endRecordedTree`).
+ * after a crash ends the same tree (`ProcessTree.endRecorded`).
  */
 export class ProcessTree {
   readonly #known: Map<number, string>;
@@ -131,10 +126,6 @@ export class ProcessTree {
     for (const [pid, start] of this.#known) signalProcess(pid, start, 'SIGKILL');
     if (this.#record) rmSync(this.#record.path, { force: true });
     return killed;
-  }
-
-  stop(): void {
-    clearInterval(this.#timer);
   }
 
   /**

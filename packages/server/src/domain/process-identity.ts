@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */
-function statFields(pid: number): string[] | undefined {
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses); undefined when it is gone. */
+export function statFields(pid: number): string[] | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -26,8 +26,13 @@ export interface EnvironmentConfig {
   network?: NetworkPolicy | undefined;
 }
 
-/** What an agent may reach: nothing, everything the server can, or only the named hosts. */
-export type NetworkPolicy = { kind: 'none' } | { kind: 'full' } | { kind: 'allow'; hosts: string[] };
+/**
+ * What an agent may reach: nothing, everything the server can, or only the named hosts.
+ * `endpoints` (never read from a configuration file) are the exact `host:port` of a
+ * harness's model endpoint as the operator configured it: reached whatever they resolve
+ * to, loopback included, where a listed host must not resolve to an internal address.
+ */
+export type NetworkPolicy = { kind: 'none' } | { kind: 'full' } | { kind: 'allow'; hosts: string[]; endpoints?: string[] | undefined };
 
 /** The configuration file's sandbox settings (flags win over them). */
 export interface SandboxSettings {

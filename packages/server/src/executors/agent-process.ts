@@ -38,6 +38,8 @@ export interface SuperviseOptions {
   timeoutMs: number;
   /** Written to its stdin, which is then closed. */
   stdin?: string | undefined;
+  /** Bare, where the tree it makes is recorded for a server started after a crash (`processTreeFile`). */
+  treeRecord?: string | undefined;
   onStdout(text: string): void;
   onStderr(text: string): void;
 }
@@ -63,9 +65,17 @@ export function superviseAgent(spec: AgentSpawn, options: SuperviseOptions): Sup
   });
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const pgid = child.pid;
-  const tree = pgid !== undefined && !spec.sandbox?.bwrap ? new ProcessTree(pgid) : undefined;
+  // One ending, shared by every call: SIGTERM to the group, SIGKILL after the grace; bare,
+  // then every descendant the tree knows, setsid ones included.
+  const tree = pgid !== undefined && !spec.sandbox?.bwrap ? ProcessTree.watch(pgid, options.treeRecord) : undefined;
   let ending: Promise<void> | undefined;
-  const end = () => (ending ??= pgid === undefined ? Promise.resolve() : endGroup(pgid, KILL_GRACE_MS).then(() => tree?.killAll()));
+  const end = () =>
+    (ending ??=
+      pgid === undefined
+        ? Promise.resolve()
+        : endGroup(pgid, KILL_GRACE_MS).then(() => {
+            tree?.killAll();
+          }));
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

@@ -61,7 +61,7 @@ function agentStart(spec: AgentSpawn): { command: string; args: readonly string[
   }
   const network = spec.network ?? sandbox.network;
   // Under an allow-list the only way out is the proxy; without one, nothing (never more than asked).
-  const proxySocket = network.kind === 'allow' ? sandbox.proxyFor?.(network.hosts) : undefined;
+  const proxySocket = network.kind === 'allow' ? sandbox.proxyFor?.(network.hosts, network.endpoints) : undefined;
   const view = { cwd, writable: [cwd, ...(spec.writable ?? [])], readOnly: spec.readOnly ?? [], network, asServer: spec.asServer, proxySocket };
   const inside = { ...env, HOME: spec.home ?? SANDBOX_HOME, TMPDIR: SANDBOX_HOME, ...(proxySocket ? proxyEnv() : {}) };
   const target = proxySocket ? behindBridge(command, args) : { command, args };

@@ -4,6 +4,7 @@ import { shellLine } from './agent-spawn.js';
 import { superviseAgent } from './agent-process.js';
 import { exitOutcome } from './exit-outcome.js';
 import { commandEnv } from './command-env.js';
+import { processTreeFile } from './process-tree.js';
 import { writeAgentFile } from './agent-files.js';
 import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
 import { prepareWorkDir } from './run-work-dir.js';
@@ -62,6 +63,7 @@ export class CommandExecutor implements RunExecutor {
       {
         timeoutMs: this.options.timeoutMs,
         stdin: run.prompt,
+        treeRecord: processTreeFile(this.options.workRoot, run.id),
         onStdout: (text) => onOutput(text, 'stdout'),
         onStderr: (text) => {
           onOutput(text, 'stderr');

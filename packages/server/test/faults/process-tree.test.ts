@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { withMarker } from '../support/agent-group.js';
 import { tempTree } from '../support/server-config.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';
 
@@ -12,20 +12,6 @@ import { startTestServer, type TestServer } from '../support/start-test-server.j
 const agent = (marker: string) => `setsid sh -c 'while :; do sleep 0.1; done' ${marker} </dev/null >/dev/null 2>&1 &
 sleep 0.6
 echo started`;
-
-/** Processes whose command line holds `marker`. */
-function withMarker(marker: string): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(marker)) found.push(Number(name));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return found;
-}
 
 let t: TestServer | undefined;
 const markers: string[] = [];

@@ -75,13 +75,20 @@ describe("a harness CLI's install, as the sandbox shows it", () => {
 
 describe("a harness's model endpoint under the network policy", () => {
   it('is the host of the *_BASE_URL variables it gets, else the driver\'s, added to none or an allow-list only', () => {
-    expect(modelHosts(claudeDriver, { ANTHROPIC_BASE_URL: 'http://127.0.0.1:4100/v1', PATH: '/usr/bin' })).toEqual(['127.0.0.1:4100']);
-    expect(modelHosts(claudeDriver, { ANTHROPIC_BASE_URL: 'https://gateway.example.com' })).toEqual(['gateway.example.com:443']);
-    expect(modelHosts(claudeDriver, {})).toEqual(['api.anthropic.com:443']);
+    expect(modelHosts(claudeDriver, { ANTHROPIC_BASE_URL: 'http://127.0.0.1:4100/v1', PATH: '/usr/bin' })).toEqual({ hosts: ['127.0.0.1:4100'], configured: true });
+    expect(modelHosts(claudeDriver, { ANTHROPIC_BASE_URL: 'https://gateway.example.com' })).toEqual({ hosts: ['gateway.example.com:443'], configured: true });
+    expect(modelHosts(claudeDriver, {})).toEqual({ hosts: ['api.anthropic.com:443'], configured: false });
     expect(allowAlso({ kind: 'none' }, ['127.0.0.1:4100'])).toEqual({ kind: 'allow', hosts: ['127.0.0.1:4100'] });
     expect(allowAlso({ kind: 'allow', hosts: ['registry.npmjs.org'] }, ['api.anthropic.com:443'])).toEqual({ kind: 'allow', hosts: ['registry.npmjs.org', 'api.anthropic.com:443'] });
     expect(allowAlso({ kind: 'full' }, ['api.anthropic.com:443'])).toEqual({ kind: 'full' });
     expect(allowAlso({ kind: 'none' }, [])).toEqual({ kind: 'none' });
+    // The operator's endpoint (a `*_BASE_URL`) is also marked as one, which the proxy reaches even on loopback.
+    expect(allowAlso({ kind: 'allow', hosts: ['registry.npmjs.org'] }, ['localhost:4100'], { endpoints: true })).toEqual({
+      kind: 'allow',
+      hosts: ['registry.npmjs.org', 'localhost:4100'],
+      endpoints: ['localhost:4100'],
+    });
+    expect(allowAlso({ kind: 'full' }, ['localhost:4100'], { endpoints: true })).toEqual({ kind: 'full' });
   });
 });
 

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -49,3 +49,17 @@ export function killAgentGroups(): void {
 }
 
 export const livingMembers = (pgid: number) => groupMembers(pgid) ?? [];
+
+/** Processes whose command line holds `marker` (an agent's helper carries one, so a test finds it among the machine's processes). */
+export function withMarker(marker: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(marker)) found.push(Number(name));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}

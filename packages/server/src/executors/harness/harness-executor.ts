@@ -15,6 +15,7 @@ import { sandboxForRun } from '../sandbox/principal-users.js';
 import { allowAlso, urlHost } from '../sandbox/network-policy.js';
 import type { RunRecord } from '../../store/run-record.js';
 import { commandEnv } from '../command-env.js';
+import { processTreeFile } from '../process-tree.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from '../run-executor.js';
 import type { HarnessDriver } from './harness-driver.js';
 import type { HarnessSetup } from './harness-setup.js';
@@ -55,10 +56,13 @@ export function harnessStateDir(workRoot: string, runId: string, harness: string
   return join(protocolDir(workRoot, runId), 'harness', harness);
 }
 
-/** Where the CLI reaches its model: the hosts of the `*_BASE_URL` variables it gets, else the driver's defaults. */
-export function modelHosts(driver: HarnessDriver, env: NodeJS.ProcessEnv): string[] {
+/**
+ * Where the CLI reaches its model: the hosts of the `*_BASE_URL` variables it gets (only the
+ * operator passes those: `configured`), else the driver's defaults.
+ */
+export function modelHosts(driver: HarnessDriver, env: NodeJS.ProcessEnv): { hosts: string[]; configured: boolean } {
   const hosts = Object.entries(env).flatMap(([name, value]) => (name.endsWith('_BASE_URL') && value ? (urlHost(value) ?? []) : []));
-  return hosts.length > 0 ? [...new Set(hosts)] : [...(driver.modelHosts ?? [])];
+  return hosts.length > 0 ? { hosts: [...new Set(hosts)], configured: true } : { hosts: [...(driver.modelHosts ?? [])], configured: false };
 }
 
 /** `home` when it is the state directory or inside it, else undefined (the sandbox's private one). */
@@ -122,8 +126,10 @@ export class HarnessExecutor implements RunExecutor {
       ...(sandbox.user && !sandbox.bwrap ? { HOME: stateDir } : {}),
       ...launch.env,
     };
-    // The model endpoint is let through a `none` or allow-list policy, and nothing more.
-    const network = allowAlso(policy.network ?? sandbox.network, modelHosts(driver, cliEnv));
+    // The model endpoint is let through a `none` or allow-list policy, and nothing more; the
+    // operator's own one (a `*_BASE_URL`) even on loopback, at exactly its host and port.
+    const model = modelHosts(driver, cliEnv);
+    const network = allowAlso(policy.network ?? sandbox.network, model.hosts, { endpoints: model.configured });
     // The CLI by its real path, its install (the npm tree it lives in) read-only in the sandbox.
     const cli = installRoot(command);
     const resumeSession = input.number > 1 ? run.harnessSessionId : undefined;
@@ -208,7 +214,13 @@ export class HarnessExecutor implements RunExecutor {
         // A driver that points HOME at its state directory keeps it in the sandbox too.
         home: insideState(launch.env['HOME'], stateDir),
       },
-      { timeoutMs: this.options.timeoutMs, stdin: launch.stdin, onStdout: (text) => stdout.push(text), onStderr: (text) => stderr.push(text) },
+      {
+        timeoutMs: this.options.timeoutMs,
+        stdin: launch.stdin,
+        treeRecord: processTreeFile(workRoot, run.id),
+        onStdout: (text) => stdout.push(text),
+        onStderr: (text) => stderr.push(text),
+      },
     );
 
     const done = agent.exited.then(async (exit): Promise<ExecutionOutcome> => {

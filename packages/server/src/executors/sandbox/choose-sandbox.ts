@@ -10,13 +10,13 @@ import { describeNetwork, type NetworkPolicy } from './network-policy.js';
 
 const PROBE_TIMEOUT_MS = 5000;
 
-/** One filtering proxy per allow-list, started when a sandbox first needs it. */
-function proxies(): (hosts: readonly string[]) => string {
+/** One filtering proxy per allow-list (with its model endpoints), started when a sandbox first needs it. */
+function proxies(): (hosts: readonly string[], endpoints?: readonly string[]) => string {
   const byList = new Map<string, FilteringProxy>();
-  return (hosts) => {
-    const key = [...hosts].sort().join(',');
+  return (hosts, endpoints = []) => {
+    const key = `${[...hosts].sort().join(',')} ${[...endpoints].sort().join(',')}`;
     let proxy = byList.get(key);
-    if (!proxy) byList.set(key, (proxy = new FilteringProxy(hosts)));
+    if (!proxy) byList.set(key, (proxy = new FilteringProxy(hosts, endpoints)));
     return proxy.socketPath;
   };
 }

@@ -16,6 +16,11 @@ function internal(address: string): boolean {
   return lower === '::1' || lower === '::' || lower.startsWith('fe80:');
 }
 
+/** A host as requested, compared with the entries: no brackets, lower case, no final dot. */
+function bare(host: string): string {
+  return host.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+}
+
 /** `host` or `host:port` of an allow-list entry. */
 function entry(text: string): { host: string; port: number | undefined } {
   const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(text)!;
@@ -24,14 +29,17 @@ function entry(text: string): { host: string; port: number | undefined } {
 
 export class HostAllowList {
   readonly #entries: { host: string; port: number | undefined }[];
+  readonly #endpoints: { host: string; port: number | undefined }[];
 
-  constructor(hosts: readonly string[]) {
+  /** `endpoints`: `host:port` of a harness's model endpoint as the operator configured it, reached whatever it resolves to. */
+  constructor(hosts: readonly string[], endpoints: readonly string[] = []) {
     this.#entries = hosts.map(entry);
+    this.#endpoints = endpoints.map(entry).filter((e) => e.port !== undefined);
   }
 
   /** The entry `host:port` matches (a `*.` entry matches subdomains), if any. */
   match(host: string, port: number): { host: string; port: number | undefined } | undefined {
-    const name = host.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+    const name = bare(host);
     return this.#entries.find(
       (e) => (e.port === undefined || e.port === port) && (e.host === name || (e.host.startsWith('*.') && name.endsWith(e.host.slice(1)))),
     );
@@ -41,8 +49,13 @@ export class HostAllowList {
    * The address to connect to, or why not: the host must be listed, and what it resolves to
    * is checked again (a listed name that resolves to loopback is refused, unless the list
    * names that address itself), so DNS cannot turn an allowed name into the server's port.
+   * A model endpoint the operator configured is the one exception, by its exact host and
+   * port: its name is what is connected to, wherever it points (`localhost:8080`).
    */
   async resolve(host: string, port: number): Promise<{ address: string } | { refused: string }> {
+    const name = bare(host);
+    // The operator's model endpoint, at exactly its host and port: reached by its name, as the CLI would bare (loopback included).
+    if (this.#endpoints.some((e) => e.host === name && e.port === port)) return { address: name };
     const matched = this.match(host, port);
     if (!matched) return { refused: `${host}:${port} is not in the allow-list` };
     const literal = isIP(matched.host) !== 0;
@@ -73,8 +86,8 @@ export class FilteringProxy {
   readonly #server: Server;
   readonly #dir: string;
 
-  constructor(hosts: readonly string[]) {
-    const allow = new HostAllowList(hosts);
+  constructor(hosts: readonly string[], endpoints: readonly string[] = []) {
+    const allow = new HostAllowList(hosts, endpoints);
     this.#dir = mkdtempSync(join(tmpdir(), 'agent-runs-proxy-'));
     chmodSync(this.#dir, 0o711);
     this.socketPath = join(this.#dir, 'proxy.sock');

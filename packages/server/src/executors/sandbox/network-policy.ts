@@ -29,12 +29,15 @@ export function describeNetwork(policy: NetworkPolicy): string {
 
 /**
  * `policy` with `hosts` let through as well (a harness's model endpoint): `none` becomes
- * an allow-list of just them, an allow-list gains them, `full` stays.
+ * an allow-list of just them, an allow-list gains them, `full` stays. With `endpoints`,
+ * they are the operator's own endpoint (`host:port` each), reached even on loopback.
  */
-export function allowAlso(policy: NetworkPolicy, hosts: readonly string[]): NetworkPolicy {
+export function allowAlso(policy: NetworkPolicy, hosts: readonly string[], { endpoints = false } = {}): NetworkPolicy {
   if (hosts.length === 0 || policy.kind === 'full') return policy;
-  const before = policy.kind === 'allow' ? policy.hosts : [];
-  return { kind: 'allow', hosts: [...new Set([...before, ...hosts.map((h) => h.toLowerCase())])] };
+  const added = hosts.map((h) => h.toLowerCase());
+  const before = policy.kind === 'allow' ? policy : { hosts: [], endpoints: undefined };
+  const trusted = [...new Set([...(before.endpoints ?? []), ...(endpoints ? added : [])])];
+  return { kind: 'allow', hosts: [...new Set([...before.hosts, ...added])], ...(trusted.length > 0 ? { endpoints: trusted } : {}) };
 }
 
 /** `host:port` of an http(s) URL (the port its scheme implies when it names none), or undefined. */

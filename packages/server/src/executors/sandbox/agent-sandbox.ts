@@ -18,6 +18,8 @@ export interface AgentSandbox {
   readOnly: string[];
   /** util-linux's setpriv, which drops a root server's sandbox to the agent user. */
   setpriv?: string | undefined;
+  /** Where the server is not root: what of the system only its user may read (its secrets and configuration in `/etc`), hidden from its agents. */
+  hidden?: readonly string[] | undefined;
   /** For an allow-list: the Unix socket of the filtering proxy for these hosts, bound into the sandbox. */
   proxyFor?: ((hosts: readonly string[]) => string) | undefined;
   /** One line for the start-up log: what was chosen and why. */

@@ -39,6 +39,11 @@ function nodePrefix(): string[] {
   return SYSTEM_DIRS.some((dir) => prefix === dir || prefix.startsWith(`${dir}/`)) ? [] : [prefix];
 }
 
+/** A path hidden from the sandbox: a directory empty and read-only, a file unreadable (the sandbox's /dev/null is no device). */
+function hide(path: string): string[] {
+  return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() ? ['--tmpfs', path, '--remount-ro', path] : ['--ro-bind', '/dev/null', path];
+}
+
 /** Every ancestor of `path` below the root, outermost first. */
 function ancestors(path: string): string[] {
   const out: string[] = [];
@@ -49,7 +54,8 @@ function ancestors(path: string): string[] {
 /**
  * The bwrap command line around `command args`: new mount, PID, IPC, UTS and cgroup
  * namespaces (and network, unless the policy is `full`); the system read-only; a private
- * /tmp that is also the home; only this run's own directories bound; the process ends with
+ * /tmp that is also the home; only this run's own directories bound;
+ * what of the system only a non-root server's user may read hidden; the process ends with
  * the server. Where the server is root, bwrap keeps only what it needs to switch users and
  * `setpriv` drops to the agent user with no capabilities and no new privileges.
  */
@@ -61,6 +67,7 @@ export function bwrapArgs(sandbox: AgentSandbox, view: SandboxView, command: str
   if (!root) out.push('--unshare-user');
   if (view.network.kind !== 'full') out.push('--unshare-net');
   for (const dir of SYSTEM_DIRS) out.push(...systemMount(dir));
+  for (const path of sandbox.hidden ?? []) out.push(...hide(path));
   out.push('--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--tmpfs', '/tmp');
   // The directories leading to a bound one are made traversable, whatever their modes outside.
   const made = new Set<string>(['/tmp']);

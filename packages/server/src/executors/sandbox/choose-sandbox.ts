@@ -7,8 +7,16 @@ import { FilteringProxy } from './filtering-proxy.js';
 import { findProgram } from './find-program.js';
 import { principalUsers } from './principal-users.js';
 import { describeNetwork, type NetworkPolicy } from './network-policy.js';
+import { privatePaths } from './private-paths.js';
 
 const PROBE_TIMEOUT_MS = 5000;
+
+/**
+ * Where a non-root server's secrets and configuration live among the system directories
+ * its agents see (the rest of /usr, /bin and /lib is the distribution's, and scanning it
+ * would take seconds at every start).
+ */
+const OPERATOR_DIRS = ['/etc', '/opt', '/usr/local'];
 
 /** One filtering proxy per allow-list, started when a sandbox first needs it. */
 function proxies(): (hosts: readonly string[]) => string {
@@ -28,6 +36,13 @@ export interface SandboxChoice {
   agentUidRange?: string | undefined;
   network: NetworkPolicy;
   readOnly?: string[] | undefined;
+}
+
+/** What a non-root server's agents, which run as its uid, must not read: what only that uid (and its groups) can. */
+function serverPrivatePaths(): string[] {
+  const uid = process.getuid?.();
+  if (uid === undefined || uid === 0) return [];
+  return privatePaths(OPERATOR_DIRS, uid, [process.getegid?.() ?? uid, ...(process.getgroups?.() ?? [])]);
 }
 
 /** Why bubblewrap cannot sandbox here, or undefined when a probe sandbox ran. */
@@ -53,10 +68,15 @@ export function chooseSandbox({ mode, agentUser, agentUidRange, network, readOnl
   const who = `${user ? `as ${user.name} (${user.uid}:${user.gid})` : "as the server's user"}${own}`;
   const bare: AgentSandbox = { bwrap: undefined, user, userFor, network: { kind: 'full' }, readOnly, description: '' };
   if (mode === 'off') return { ...bare, description: `Sandbox off (--sandbox off): agents run unsandboxed ${who}, with the server's filesystem and network.` };
-  const candidate: AgentSandbox = { bwrap: findProgram('bwrap'), setpriv: findProgram('setpriv'), user, userFor, network, readOnly, proxyFor: proxies(), description: '' };
+  const hidden = serverPrivatePaths();
+  const candidate: AgentSandbox = { bwrap: findProgram('bwrap'), setpriv: findProgram('setpriv'), user, userFor, network, readOnly, hidden, proxyFor: proxies(), description: '' };
   const problem = probe(candidate);
   if (problem === undefined) {
-    return { ...candidate, description: `Sandbox on (bubblewrap, --sandbox ${mode}): agents run ${who}, see only their run's files and the system read-only; network: ${describeNetwork(network)}.` };
+    const secrets = hidden.length ? `, except ${hidden.length} path(s) only the server's user may read` : '';
+    return {
+      ...candidate,
+      description: `Sandbox on (bubblewrap, --sandbox ${mode}): agents run ${who}, see only their run's files and the system read-only${secrets}; network: ${describeNetwork(network)}.`,
+    };
   }
   if (mode === 'on') throw new ServerConfigError(`--sandbox on: ${problem}. Install it, or start with --sandbox auto or off.`);
   return { ...bare, description: `Sandbox off (--sandbox auto): ${problem}; agents run unsandboxed ${who}, with the server's filesystem and network.` };

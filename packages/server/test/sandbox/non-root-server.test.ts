@@ -59,7 +59,7 @@ describe.skipIf(!isRoot)('an agent of a server that runs as an ordinary user', (
   it("reads neither the server's secret files nor its configuration in /etc, only what every user may read there", async () => {
     const key = join(secretsDir, 'anthropic-key');
     const config = join(confDir, 'agent-runs-server.json');
-    const plan = { read: [key, config, join(confDir, 'group-only'), join(confDir, 'public')], list: [secretsDir, confDir] };
+    const plan = { read: [key, config, join(confDir, 'group-only'), join(confDir, 'public')], list: [secretsDir, confDir], unshare: true };
     const { run_id } = await client.runs.create({ prompt: JSON.stringify(plan) });
     const run = await client.runs.wait(run_id, { pollInterval: 50, timeout: 60_000 });
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
@@ -73,6 +73,8 @@ describe.skipIf(!isRoot)('an agent of a server that runs as an ordinary user', (
       [`read ${join(confDir, 'group-only')}`]: 'EACCES',
       [`read ${join(confDir, 'public')}`]: 'ok',
       [`list ${confDir}`]: ['agent-runs-server.json', 'group-only', 'public'],
+      // Nor can it make a user namespace of its own (unshare exits 1 when refused).
+      unshare: 1,
     });
     expect(server!.stderr()).toMatch(/see only their run's files and the system read-only, except \d+ path\(s\) only the server's user may read/);
   }, 120_000);

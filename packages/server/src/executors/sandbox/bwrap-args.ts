@@ -54,21 +54,25 @@ function ancestors(path: string): string[] {
 /**
  * The bwrap command line around `command args`: new mount, PID, IPC, UTS and cgroup
  * namespaces (and network, unless the policy is `full`); the system read-only; a private
- * /tmp that is also the home; only this run's own directories bound;
+ * /tmp that is also the home, of a bounded size; only this run's own directories bound;
  * what of the system only a non-root server's user may read hidden; the process ends with
  * the server. Where the server is root, bwrap keeps only what it needs to switch users and
- * `setpriv` drops to the agent user with no capabilities and no new privileges.
+ * `setpriv` drops to the agent user with no capabilities and no new privileges. The agent
+ * can make no user namespace of its own (`--disable-userns`, which needs the sandbox in one:
+ * a root server's agent user enters one through a second bwrap that binds the same view)
+ * and holds at most `maxProcesses` processes (prlimit, counted in that namespace).
  */
 export function bwrapArgs(sandbox: AgentSandbox, view: SandboxView, command: string, args: readonly string[]): string[] {
   const user: AgentUser | undefined = view.asServer ? undefined : sandbox.user;
   const root = process.getuid?.() === 0;
   const out = ['--die-with-parent', '--unshare-ipc', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try'];
   // A non-root server needs a user namespace to mount anything; root keeps its real ids until setpriv.
-  if (!root) out.push('--unshare-user');
+  if (!root) out.push('--unshare-user', ...(sandbox.disableUserns ? ['--disable-userns'] : []));
   if (view.network.kind !== 'full') out.push('--unshare-net');
   for (const dir of SYSTEM_DIRS) out.push(...systemMount(dir));
   for (const path of sandbox.hidden ?? []) out.push(...hide(path));
-  out.push('--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--tmpfs', '/tmp');
+  const tmpSize = sandbox.tmpBytes ? ['--size', String(sandbox.tmpBytes)] : [];
+  out.push('--proc', '/proc', '--dev', '/dev', '--perms', '1777', ...tmpSize, '--tmpfs', '/tmp');
   // The directories leading to a bound one are made traversable, whatever their modes outside.
   const made = new Set<string>(['/tmp']);
   const bind = (flag: '--bind' | '--ro-bind', path: string) => {
@@ -89,7 +93,9 @@ export function bwrapArgs(sandbox: AgentSandbox, view: SandboxView, command: str
     out.push('--');
     if (user) {
       out.push(sandbox.setpriv ?? 'setpriv', `--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--');
+      if (sandbox.disableUserns && sandbox.bwrap) out.push(sandbox.bwrap, '--unshare-user', '--disable-userns', '--die-with-parent', '--dev-bind', '/', '/', '--chdir', view.cwd, '--');
     }
   } else out.push('--');
+  if (sandbox.maxProcesses && sandbox.prlimit) out.push(sandbox.prlimit, `--nproc=${sandbox.maxProcesses}:${sandbox.maxProcesses}`, '--');
   return [...out, command, ...args];
 }

@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentRunsClient } from '@agent-runs/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ let client: AgentRunsClient;
 /** `path` with `text`, owned by uid:gid with `mode`. */
 function own(path: string, mode: number, uid: number, gid: number, text?: string): string {
   if (text !== undefined) writeFileSync(path, text);
+  else if (!existsSync(path)) mkdirSync(path);
   chownSync(path, uid, gid);
   chmodSync(path, mode);
   return path;
@@ -38,7 +39,8 @@ beforeAll(async () => {
   own(config, 0o600, SERVER.uid, SERVER.gid);
   own(join(confDir, 'group-only'), 0o640, 0, SERVER.gid, 'group secret\n');
   own(join(confDir, 'public'), 0o644, 0, 0, 'public\n');
-  workRoot = own(tempTree({}, 'agent-runs-nonroot-work-'), 0o700, SERVER.uid, SERVER.gid);
+  // Its work root inside that directory: the run's own directory is bound into the hidden one.
+  workRoot = own(join(secretsDir, 'work'), 0o700, SERVER.uid, SERVER.gid);
   dataDir = own(tempTree({}, 'agent-runs-nonroot-data-'), 0o700, SERVER.uid, SERVER.gid);
   const args = ['--data-dir', dataDir, '--work-dir', workRoot, '--api-key', KEY, '--executor', 'command', '--command', probeAgentCommand];
   const env = { PATH: process.env.PATH, HOME: dataDir };
@@ -52,23 +54,24 @@ afterAll(async () => {
     server.child.kill('SIGTERM');
     await server.exited;
   }
-  for (const dir of [secretsDir, confDir, workRoot, dataDir]) if (dir) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [secretsDir, confDir, dataDir]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe.skipIf(!isRoot)('an agent of a server that runs as an ordinary user', () => {
   it("reads neither the server's secret files nor its configuration in /etc, only what every user may read there", async () => {
     const key = join(secretsDir, 'anthropic-key');
     const config = join(confDir, 'agent-runs-server.json');
-    const plan = { read: [key, config, join(confDir, 'group-only'), join(confDir, 'public')], list: [secretsDir, confDir], unshare: true };
+    const plan = { read: [key, config, join(confDir, 'group-only'), join(confDir, 'public')], list: [secretsDir, workRoot, confDir], unshare: true };
     const { run_id } = await client.runs.create({ prompt: JSON.stringify(plan) });
     const run = await client.runs.wait(run_id, { pollInterval: 50, timeout: 60_000 });
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
     const result = JSON.parse(readFileSync(join(workRoot, run_id, 'result.json'), 'utf8'));
     expect(result).toMatchObject({
       uid: SERVER.uid,
-      // The 0700 directory is empty, the files the server's user alone (or its group) may read cannot be opened.
+      // The 0700 directory is empty but for the way to the run's own, the files the server's user alone (or its group) may read cannot be opened.
       [`read ${key}`]: 'ENOENT',
-      [`list ${secretsDir}`]: [],
+      [`list ${secretsDir}`]: ['work'],
+      [`list ${workRoot}`]: ['.agent-runs', run_id].sort(),
       [`read ${config}`]: 'EACCES',
       [`read ${join(confDir, 'group-only')}`]: 'EACCES',
       [`read ${join(confDir, 'public')}`]: 'ok',

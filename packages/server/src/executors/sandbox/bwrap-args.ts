@@ -39,10 +39,12 @@ function nodePrefix(): string[] {
   return SYSTEM_DIRS.some((dir) => prefix === dir || prefix.startsWith(`${dir}/`)) ? [] : [prefix];
 }
 
-/** A path hidden from the sandbox: a directory empty and read-only, a file unreadable (the sandbox's /dev/null is no device). */
+/** A path hidden from the sandbox: a directory empty (an empty tmpfs over it), a file unreadable (the sandbox's /dev/null is no device). */
 function hide(path: string): string[] {
-  return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() ? ['--tmpfs', path, '--remount-ro', path] : ['--ro-bind', '/dev/null', path];
+  return isDirectory(path) ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path];
 }
+
+const isDirectory = (path: string) => lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
 /** Every ancestor of `path` below the root, outermost first. */
 function ancestors(path: string): string[] {
@@ -86,6 +88,8 @@ export function bwrapArgs(sandbox: AgentSandbox, view: SandboxView, command: str
   for (const path of [...nodePrefix(), ...sandbox.readOnly, ...view.readOnly]) if (existsSync(path)) bind('--ro-bind', path);
   for (const path of view.writable) bind('--bind', path);
   if (view.proxySocket) out.push('--perms', '0755', '--dir', dirname(SANDBOX_PROXY_SOCKET), '--bind', view.proxySocket, SANDBOX_PROXY_SOCKET);
+  // Made read-only once what is bound below a hidden directory (a work root inside it) has its mount point there.
+  for (const path of sandbox.hidden ?? []) if (isDirectory(path)) out.push('--remount-ro', path);
   out.push('--chdir', view.cwd);
   if (root) {
     // bwrap drops every capability by default; these three let setpriv switch to the agent, then it drops them too.

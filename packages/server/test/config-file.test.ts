@@ -35,6 +35,8 @@ describe('the configuration file', () => {
     ['a missing local repository', 'server.yaml', 'environments:\n  web:\n    repos:\n      - url: ./not-there\n', /, line 4: environments\.web\.repos\[0\]\.url: \S+not-there does not exist/],
     ['a skill directory that is not one', 'server.json', '{\n  "skill_directories": ["./nope"]\n}\n', /, line 2: skill_directories\[0\]: \S+nope is not a directory\.$/],
     ['an unknown time zone', 'server.json', '{"schedule_time_zone": "Mars/Olympus"}', /, line 1: schedule_time_zone: "Mars\/Olympus" is not an IANA time zone/],
+    ['too few sandbox processes', 'server.yaml', 'sandbox_max_processes: 4\n', /, line 1: sandbox_max_processes: must be a whole number from 16 to 1000000$/],
+    ['a /tmp size that is not whole MiB', 'server.json', '{"sandbox_tmp_size_mb": "1G"}', /, line 1: sandbox_tmp_size_mb: must be a whole number from 16 to 1048576 \(MiB\)$/],
     ['a JSON syntax error', 'server.json', '{\n  "environments": {,}\n}', /, line 2: not valid YAML or JSON/],
   ])('names the file, the line and the key for %s', (_what, name, text, expected) => {
     const file = configFile(name, text);

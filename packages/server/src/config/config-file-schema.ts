@@ -82,6 +82,12 @@ const WebhookSchema = WebhookCreateRequestSchema.extend({
   secret: z.union([z.string().regex(SECRET_NAME, WEBHOOK_SECRET_HINT), SecretSchema], { error: WEBHOOK_SECRET_HINT }),
 });
 
+/** A whole number from `min` to `max`, said so in every error. */
+function wholeNumber(min: number, max: number, unit = '') {
+  const hint = `must be a whole number from ${min} to ${max}${unit}`;
+  return z.number({ error: hint }).int(hint).min(min, hint).max(max, hint);
+}
+
 /**
  * The server's configuration file (JSON or YAML). Strict: a misspelt key is named rather
  * than ignored. Relative paths are relative to the file.
@@ -100,6 +106,8 @@ export const ConfigFileSchema = z.strictObject({
   agent_user: z.string().trim().min(1, 'must name a user (name or uid[:gid])').optional(),
   network: NetworkSchema.optional(),
   sandbox_read_only: z.array(z.string().min(1, 'must be a path')).optional(),
+  sandbox_tmp_size_mb: wholeNumber(16, 1_048_576, ' (MiB)').optional(),
+  sandbox_max_processes: wholeNumber(16, 1_000_000).optional(),
   harnesses: HarnessesSchema.optional(),
   webhooks: z
     .record(z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'a webhook name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'), WebhookSchema)

@@ -170,6 +170,8 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     agentUser: config.agent_user,
     network: network(['network'], config.network),
     readOnly: (config.sandbox_read_only ?? []).map((dir) => resolve(base, dir)),
+    tmpMb: config.sandbox_tmp_size_mb,
+    maxProcesses: config.sandbox_max_processes,
   };
   const harnesses = harnessesConfig(config.harnesses, base);
   return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets), sandbox, harnesses, webhooks };

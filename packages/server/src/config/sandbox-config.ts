@@ -16,7 +16,7 @@ export function sandboxFor(options: Pick<ServerOptions, 'sandbox' | 'agentUser' 
     if (typeof policy === 'string') throw new ServerConfigError(`network (--network) ${policy}.`);
     network = policy;
   }
-  return chooseSandbox({ mode: options.sandbox ?? file.mode ?? 'auto', agentUser: options.agentUser ?? file.agentUser, agentUidRange: options.agentUidRange, network, readOnly: file.readOnly });
+  return chooseSandbox({ mode: options.sandbox ?? file.mode ?? 'auto', agentUser: options.agentUser ?? file.agentUser, agentUidRange: options.agentUidRange, network, readOnly: file.readOnly, tmpMb: file.tmpMb, maxProcesses: file.maxProcesses });
 }
 
 /** What a run's environment adds to its agent: its named secrets as variables, its network policy. */

@@ -41,6 +41,10 @@ export interface SandboxSettings {
   network?: NetworkPolicy | undefined;
   /** Paths every sandbox sees read-only (a harness, tools). */
   readOnly?: string[] | undefined;
+  /** The size of each sandbox's private /tmp, in MiB. */
+  tmpMb?: number | undefined;
+  /** The processes (threads included) each agent sandbox may hold. */
+  maxProcesses?: number | undefined;
 }
 
 /** The configuration file, read and checked, with paths made absolute. */

@@ -42,6 +42,7 @@ process.stdin.on('data', (d) => (input += d)).on('end', async () => {
       req.end();
     });
   }
+  if (plan.unshare) out.unshare = require('node:child_process').spawnSync('unshare', ['-U', '-r', 'true']).status;
   if (plan.print) console.log(plan.print.map((name) => process.env[name]).join(' '));
   for (const name of plan.encoded || []) console.log(Buffer.from(process.env[name]).toString('base64') + ' ' + encodeURIComponent(process.env[name]));
   for (const name of plan.embedded || []) console.log('env: ' + Buffer.from('KEY=' + process.env[name] + '\\n').toString('base64'));

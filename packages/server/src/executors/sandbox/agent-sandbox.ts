@@ -18,6 +18,15 @@ export interface AgentSandbox {
   readOnly: string[];
   /** util-linux's setpriv, which drops a root server's sandbox to the agent user. */
   setpriv?: string | undefined;
+  /** Where the server is not root: what of the system only its user may read (its secrets and configuration in `/etc`), hidden from its agents. */
+  hidden?: readonly string[] | undefined;
+  /** bubblewrap's `--disable-userns` works here: agents cannot make user namespaces of their own. */
+  disableUserns?: boolean | undefined;
+  /** The size of the sandbox's private `/tmp` in bytes, where bubblewrap has `--size`. */
+  tmpBytes?: number | undefined;
+  /** How many processes (threads included) an agent's sandbox may hold, through util-linux's prlimit at `prlimit`. */
+  maxProcesses?: number | undefined;
+  prlimit?: string | undefined;
   /** For an allow-list: the Unix socket of the filtering proxy for these hosts (and model endpoints), bound into the sandbox. */
   proxyFor?: ((hosts: readonly string[], endpoints?: readonly string[]) => string) | undefined;
   /** One line for the start-up log: what was chosen and why. */

@@ -1,5 +1,5 @@
 import { dashboardRoutes } from '../dashboard/dashboard-routes.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 import { cancelRunRoute } from './cancel-run.js';
 import { conversationRedirectRoute } from './conversation-redirect.js';
 import { createRunRoute, createRunsRoute } from './create-run.js';
@@ -38,7 +38,7 @@ import { webhookRoutes } from './webhook-routes.js';
 import { listModelsRoute } from './list-models.js';
 
 /** Every route the server answers. */
-export function apiRoutes(executorName: string, timeZone = 'UTC'): Route[] {
+export function apiRoutes(executorName: string, timeZone = 'UTC'): AppRoute[] {
   return [
     createRunRoute,
     createRunsRoute,

@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `POST /agent/runs/{runId}/cancel`: answers with the run id as a JSON string. */
-export const cancelRunRoute: Route = {
+export const cancelRunRoute: AppRoute = {
   method: 'POST',
   path: '/api/v1/agent/runs/:runId/cancel',
   auth: true,

@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/conversations/{conversationId}/redirect`: the session of the newest run the conversation's owner added. */
-export const conversationRedirectRoute: Route = {
+export const conversationRedirectRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/conversations/:conversationId/redirect',
   // Without a key, as SDK 1.4 calls it: it reveals only an id as unguessable as the one asked for.

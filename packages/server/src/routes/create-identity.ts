@@ -1,9 +1,9 @@
 import { readJsonBody } from '../http/read-json-body.js';
 import { json } from '../http/reply.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `POST /agent/identities`: a named agent. */
-export const createIdentityRoute: Route = {
+export const createIdentityRoute: AppRoute = {
   method: 'POST',
   path: '/api/v1/agent/identities',
   auth: true,

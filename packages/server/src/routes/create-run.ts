@@ -1,9 +1,9 @@
 import { CALLER_SOURCE_HEADER, sourceFromHeader } from '@agent-runs/core/contract';
 import { readJsonBody } from '../http/read-json-body.js';
-import type { Route, RouteRequest } from '../http/route.js';
+import type { AppRoute, AppRouteRequest } from './app-context.js';
 import { idempotencyKeyOf } from './idempotency-key.js';
 
-async function createRun({ req, app, caller }: RouteRequest) {
+async function createRun({ req, app, caller }: AppRouteRequest) {
   const body = await readJsonBody(req, app.maxBodyBytes);
   return app.runs.create({
     body,
@@ -14,6 +14,6 @@ async function createRun({ req, app, caller }: RouteRequest) {
 }
 
 /** `POST /agent/run`: the path the description names. */
-export const createRunRoute: Route = { method: 'POST', path: '/api/v1/agent/run', auth: true, handle: createRun };
+export const createRunRoute: AppRoute = { method: 'POST', path: '/api/v1/agent/run', auth: true, handle: createRun };
 /** `POST /agent/runs`: the service's preferred alias, the same behaviour. */
-export const createRunsRoute: Route = { method: 'POST', path: '/api/v1/agent/runs', auth: true, handle: createRun };
+export const createRunsRoute: AppRoute = { method: 'POST', path: '/api/v1/agent/runs', auth: true, handle: createRun };

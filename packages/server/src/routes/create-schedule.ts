@@ -1,9 +1,9 @@
 import { readJsonBody } from '../http/read-json-body.js';
 import { json } from '../http/reply.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `POST /agent/schedules`: a schedule that starts a run at each tick of its cron expression. */
-export const createScheduleRoute: Route = {
+export const createScheduleRoute: AppRoute = {
   method: 'POST',
   path: '/api/v1/agent/schedules',
   auth: true,

@@ -1,8 +1,8 @@
 import { empty } from '../http/reply.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `DELETE /agent/identities/{uid}`: 204, no body. */
-export const deleteIdentityRoute: Route = {
+export const deleteIdentityRoute: AppRoute = {
   method: 'DELETE',
   path: '/api/v1/agent/identities/:uid',
   auth: true,

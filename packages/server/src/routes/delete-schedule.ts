@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `DELETE /agent/schedules/{scheduleId}`: the runs it started stay. */
-export const deleteScheduleRoute: Route = {
+export const deleteScheduleRoute: AppRoute = {
   method: 'DELETE',
   path: '/api/v1/agent/schedules/:scheduleId',
   auth: true,

@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `DELETE /agent/webhooks/{webhookId}`: the subscription and its delivery log. */
-export const deleteWebhookRoute: Route = {
+export const deleteWebhookRoute: AppRoute = {
   method: 'DELETE',
   path: '/api/v1/agent/webhooks/:webhookId',
   auth: true,

@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/artifacts/{artifactUid}`: plans with content; files and screenshots with a signed, expiring download link. */
-export const getArtifactRoute: Route = {
+export const getArtifactRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/artifacts/:artifactUid',
   auth: true,

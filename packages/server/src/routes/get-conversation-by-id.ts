@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/conversations/{conversationId}`: the conversation's normalised messages across its runs. */
-export const getConversationByIdRoute: Route = {
+export const getConversationByIdRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/conversations/:conversationId',
   auth: true,

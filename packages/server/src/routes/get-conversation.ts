@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/runs/{runId}/conversation`: the prompt, follow-ups and results, one step per execution. */
-export const getConversationRoute: Route = {
+export const getConversationRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId/conversation',
   auth: true,

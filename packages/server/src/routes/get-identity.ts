@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/identities/{uid}`. */
-export const getIdentityRoute: Route = {
+export const getIdentityRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/identities/:uid',
   auth: true,

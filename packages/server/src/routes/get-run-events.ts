@@ -1,11 +1,11 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 import { streamRunEvents } from './stream-run-events.js';
 
 /**
  * `GET /agent/runs/{runId}/events` (an extension): the run's events as Server-Sent
  * Events, from `Last-Event-ID` on; the stream ends after the run's terminal `run` event.
  */
-export const runEventsRoute: Route = {
+export const runEventsRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId/events',
   auth: true,

@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/runs/{runId}`: one run in full. */
-export const getRunRoute: Route = {
+export const getRunRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId',
   auth: true,

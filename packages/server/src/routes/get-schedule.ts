@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/schedules/{scheduleId}`. */
-export const getScheduleRoute: Route = {
+export const getScheduleRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/schedules/:scheduleId',
   auth: true,

@@ -1,8 +1,8 @@
 import { empty } from '../http/reply.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/runs/{runId}/transcript`: a 302 to a short-lived link of the raw transcript. */
-export const getTranscriptRoute: Route = {
+export const getTranscriptRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId/transcript',
   auth: true,

@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/webhooks/{webhookId}`. */
-export const getWebhookRoute: Route = {
+export const getWebhookRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/webhooks/:webhookId',
   auth: true,

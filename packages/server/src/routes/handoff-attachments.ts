@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/runs/{runId}/handoff/attachments`: signed links to the files of the run's attachments directory. */
-export const handoffAttachmentsRoute: Route = {
+export const handoffAttachmentsRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId/handoff/attachments',
   auth: true,

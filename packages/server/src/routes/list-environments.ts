@@ -1,9 +1,9 @@
 import { ListEnvironmentsQuerySchema } from '@agent-runs/core/contract';
 import { invalidInput } from '../domain/invalid-request-input.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/environments`: the environments the configuration file declares, with their latest run. */
-export const listEnvironmentsRoute: Route = {
+export const listEnvironmentsRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/environments',
   auth: true,

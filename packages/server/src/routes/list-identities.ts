@@ -1,9 +1,9 @@
 import { ListAgentIdentitiesQuerySchema } from '@agent-runs/core/contract';
 import { invalidInput } from '../domain/invalid-request-input.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/identities?limit=&cursor=`: a page of the caller's named agents, oldest first. */
-export const listIdentitiesRoute: Route = {
+export const listIdentitiesRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/identities',
   auth: true,

@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/models`: the models of the harnesses this server can run, and which are disabled. */
-export const listModelsRoute: Route = {
+export const listModelsRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/models',
   auth: true,

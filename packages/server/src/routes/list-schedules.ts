@@ -1,9 +1,9 @@
 import { ListSchedulesQuerySchema } from '@agent-runs/core/contract';
 import { invalidInput } from '../domain/invalid-request-input.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/schedules?limit=&cursor=`: a page of the caller's schedules, oldest first. */
-export const listSchedulesRoute: Route = {
+export const listSchedulesRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/schedules',
   auth: true,

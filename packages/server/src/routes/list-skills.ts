@@ -1,9 +1,9 @@
 import { ListAgentSkillsQuerySchema } from '@agent-runs/core/contract';
 import { invalidInput } from '../domain/invalid-request-input.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent`: the skills the server found, grouped by name, each SKILL.md a variant. */
-export const listSkillsRoute: Route = {
+export const listSkillsRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent',
   auth: true,

@@ -1,8 +1,8 @@
 import { invalidField } from '../domain/invalid-request-input.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/webhooks/{webhookId}/deliveries?limit=`: newest first, with each one's status, attempts and last answer. */
-export const listWebhookDeliveriesRoute: Route = {
+export const listWebhookDeliveriesRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/webhooks/:webhookId/deliveries',
   auth: true,

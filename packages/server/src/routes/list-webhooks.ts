@@ -1,8 +1,8 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 import { rejectQuery } from './reject-query.js';
 
 /** `GET /agent/webhooks`: the caller's subscriptions, oldest first, without their secrets. */
-export const listWebhooksRoute: Route = {
+export const listWebhooksRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/webhooks',
   auth: true,

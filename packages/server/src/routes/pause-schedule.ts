@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `POST /agent/schedules/{scheduleId}/pause`: no run until resumed. */
-export const pauseScheduleRoute: Route = {
+export const pauseScheduleRoute: AppRoute = {
   method: 'POST',
   path: '/api/v1/agent/schedules/:scheduleId/pause',
   auth: true,

@@ -1,8 +1,8 @@
 import { json } from '../http/reply.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `POST /agent/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver`: sent again, same `webhook-id`. */
-export const redeliverWebhookRoute: Route = {
+export const redeliverWebhookRoute: AppRoute = {
   method: 'POST',
   path: '/api/v1/agent/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
   auth: true,

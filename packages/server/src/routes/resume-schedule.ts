@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `POST /agent/schedules/{scheduleId}/resume`: fires again from the next tick. */
-export const resumeScheduleRoute: Route = {
+export const resumeScheduleRoute: AppRoute = {
   method: 'POST',
   path: '/api/v1/agent/schedules/:scheduleId/resume',
   auth: true,

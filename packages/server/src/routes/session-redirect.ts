@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/sessions/{sessionUuid}/redirect`: the conversation a session belongs to. */
-export const sessionRedirectRoute: Route = {
+export const sessionRedirectRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/sessions/:sessionUuid/redirect',
   // Without a key, as SDK 1.4 calls it: it reveals only an id as unguessable as the one asked for.

@@ -1,9 +1,9 @@
 import { readJsonBody } from '../http/read-json-body.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 import { idempotencyKeyOf } from './idempotency-key.js';
 
 /** `POST /agent/runs/{runId}/followups`: a message to the run, in whatever state it is; an `Idempotency-Key` makes a retry safe. */
-export const submitFollowupRoute: Route = {
+export const submitFollowupRoute: AppRoute = {
   method: 'POST',
   path: '/api/v1/agent/runs/:runId/followups',
   auth: true,

@@ -1,8 +1,8 @@
 import { json } from '../http/reply.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `POST /agent/webhooks/{webhookId}/test`: queues a `webhook.test` event. */
-export const testWebhookRoute: Route = {
+export const testWebhookRoute: AppRoute = {
   method: 'POST',
   path: '/api/v1/agent/webhooks/:webhookId/test',
   auth: true,

@@ -1,8 +1,8 @@
 import { readJsonBody } from '../http/read-json-body.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `PUT /agent/identities/{uid}`: members given replace, null clears. */
-export const updateIdentityRoute: Route = {
+export const updateIdentityRoute: AppRoute = {
   method: 'PUT',
   path: '/api/v1/agent/identities/:uid',
   auth: true,

@@ -1,8 +1,8 @@
 import { readJsonBody } from '../http/read-json-body.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `PUT /agent/schedules/{scheduleId}`: the whole definition replaced. */
-export const updateScheduleRoute: Route = {
+export const updateScheduleRoute: AppRoute = {
   method: 'PUT',
   path: '/api/v1/agent/schedules/:scheduleId',
   auth: true,

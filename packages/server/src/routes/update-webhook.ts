@@ -1,8 +1,8 @@
 import { readJsonBody } from '../http/read-json-body.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `PUT /agent/webhooks/{webhookId}`: the fields given replace those stored. */
-export const updateWebhookRoute: Route = {
+export const updateWebhookRoute: AppRoute = {
   method: 'PUT',
   path: '/api/v1/agent/webhooks/:webhookId',
   auth: true,

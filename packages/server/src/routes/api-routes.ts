@@ -37,9 +37,9 @@ import { listSkillsRoute } from './list-skills.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { listModelsRoute } from './list-models.js';
 
-/** Every route the server answers. */
+/** Every route the server answers; the OpenAPI document is built from the operations they carry. */
 export function apiRoutes(executorName: string, timeZone = 'UTC'): AppRoute[] {
-  return [
+  const routes: AppRoute[] = [
     createRunRoute,
     createRunsRoute,
     listRunsRoute,
@@ -74,11 +74,12 @@ export function apiRoutes(executorName: string, timeZone = 'UTC'): AppRoute[] {
     listSkillsRoute,
     ...webhookRoutes,
     listModelsRoute,
-    openapiRoute,
+    openapiRoute(() => routes),
     healthzRoute,
     sessionLiveScriptRoute,
     sessionPageRoute(executorName),
     sessionEventsRoute,
     ...dashboardRoutes({ timeZone }),
   ];
+  return routes;
 }

@@ -2,6 +2,7 @@ import type { CatalogService } from '../catalog/catalog-service.js';
 import type { ModelCatalog } from '../catalog/model-catalog.js';
 import type { HttpContext, Route, RouteRequest } from '../http/route.js';
 import type { IdentityService } from '../identities/identity-service.js';
+import type { DocumentedRoute } from '../openapi/openapi-operation.js';
 import type { FollowupService } from '../runs/followup-service.js';
 import type { RunEventLog } from '../runs/run-event-log.js';
 import type { RunReads } from '../runs/run-reads.js';
@@ -30,7 +31,9 @@ export interface AppContext extends HttpContext {
   models: ModelCatalog;
 }
 
-/** A route of this server. */
-export type AppRoute = Route<AppContext>;
+/** A route of this server: its handler, and (under `/api/v1/`) its OpenAPI operation beside it. */
+export interface AppRoute extends Route<AppContext>, DocumentedRoute {
+  method: Route<AppContext>['method'];
+}
 
 export type AppRouteRequest = RouteRequest<AppContext>;

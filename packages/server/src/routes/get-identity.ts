@@ -1,3 +1,5 @@
+import { ok } from '../openapi/openapi-parts.js';
+import { catalogProblems, noSuchCatalogItem } from '../openapi/problem-responses.js';
 import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/identities/{uid}`. */
@@ -5,5 +7,9 @@ export const getIdentityRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/identities/:uid',
   auth: true,
+  openapi: {
+    operationId: 'getIdentity',
+    responses: { ...ok('The named agent', 'AgentIdentity'), ...catalogProblems, ...noSuchCatalogItem },
+  },
   handle: ({ params, app, caller }) => app.identities.get(params.uid!, caller),
 };

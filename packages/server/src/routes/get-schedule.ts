@@ -1,3 +1,5 @@
+import { ok } from '../openapi/openapi-parts.js';
+import { catalogProblems, noSuchCatalogItem } from '../openapi/problem-responses.js';
 import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/schedules/{scheduleId}`. */
@@ -5,5 +7,9 @@ export const getScheduleRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/schedules/:scheduleId',
   auth: true,
+  openapi: {
+    operationId: 'getSchedule',
+    responses: { ...ok('The schedule', 'ScheduledAgentItem'), ...catalogProblems, ...noSuchCatalogItem },
+  },
   handle: ({ params, app, caller }) => app.schedules.get(params.scheduleId!, caller),
 };

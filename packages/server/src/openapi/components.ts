@@ -27,15 +27,7 @@ import {
   SessionCheckRedirectResponseSchema,
   UpdateAgentIdentityRequestSchema,
 } from '@agent-runs/core/contract';
-import {
-  ListWebhookDeliveriesResponseSchema,
-  ListWebhooksResponseSchema,
-  WebhookCreateRequestSchema,
-  WebhookDeliverySchema,
-  WebhookRotateRequestSchema,
-  WebhookSubscriptionSchema,
-  WebhookUpdateRequestSchema,
-} from '@agent-runs/core/webhooks';
+import * as webhooks from '@agent-runs/core/webhooks';
 import { input, output, type JsonSchema } from './openapi-parts.js';
 
 /** The document's named schemas, which operations `ref` by name: requests as input, answers as output. */
@@ -72,12 +64,12 @@ export function componentSchemas(): Record<string, JsonSchema> {
     AgentIdentity: output(AgentIdentitySchema),
     ListAgentIdentitiesResponse: output(ListAgentIdentitiesResponseSchema),
     // Webhooks.
-    WebhookCreateRequest: input(WebhookCreateRequestSchema),
-    WebhookUpdateRequest: input(WebhookUpdateRequestSchema),
-    WebhookRotateRequest: input(WebhookRotateRequestSchema),
-    WebhookSubscription: output(WebhookSubscriptionSchema),
-    ListWebhooksResponse: output(ListWebhooksResponseSchema),
-    WebhookDelivery: output(WebhookDeliverySchema),
-    ListWebhookDeliveriesResponse: output(ListWebhookDeliveriesResponseSchema),
+    WebhookCreateRequest: input(webhooks.WebhookCreateRequestSchema),
+    WebhookUpdateRequest: input(webhooks.WebhookUpdateRequestSchema),
+    WebhookRotateRequest: input(webhooks.WebhookRotateRequestSchema),
+    WebhookSubscription: output(webhooks.WebhookSubscriptionSchema),
+    ListWebhooksResponse: output(webhooks.ListWebhooksResponseSchema),
+    WebhookDelivery: output(webhooks.WebhookDeliverySchema),
+    ListWebhookDeliveriesResponse: output(webhooks.ListWebhookDeliveriesResponseSchema),
   };
 }

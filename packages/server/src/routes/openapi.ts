@@ -5,7 +5,7 @@ import type { AppRoute } from './app-context.js';
  * `GET /api/v1/openapi.json`: built from `routes` (each carries its operation) on the first
  * request, not at start: converting the contract schemas takes a while.
  */
-export function openapiRoute(routes: () => readonly AppRoute[]): AppRoute {
+export function openapiRoute(routes: readonly AppRoute[]): AppRoute {
   let cached: object | undefined;
   return {
     method: 'GET',
@@ -14,7 +14,7 @@ export function openapiRoute(routes: () => readonly AppRoute[]): AppRoute {
     // The document does not describe itself.
     openapi: false,
     handle() {
-      cached ??= buildOpenApi(routes());
+      cached ??= buildOpenApi(routes);
       return cached;
     },
   };

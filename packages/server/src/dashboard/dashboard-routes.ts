@@ -5,7 +5,7 @@ import { ApiProblem } from '../http/api-problem.js';
 import { domainProblem } from '../http/domain-problem.js';
 import { bytes, stream } from '../http/reply.js';
 import { streamRunEvents } from '../routes/stream-run-events.js';
-import type { AppContext, Route, RouteRequest, RouteResult } from '../http/route.js';
+import type { AppContext, AppRoute as Route, AppRouteRequest as RouteRequest, RouteResult } from '../routes/app-context.js';
 import { parseListQuery } from '../runs/parse-list-query.js';
 import { agentFormPage, agentsPage, agentUpdateOf, environmentsPage, skillsPage } from './catalog-pages.js';
 import { DASHBOARD_SCRIPT } from './dashboard-script.js';

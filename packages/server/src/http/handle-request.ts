@@ -5,14 +5,14 @@ import { ApiProblem } from './api-problem.js';
 import { domainProblem } from './domain-problem.js';
 import { requireJsonContentType } from './json-content-type.js';
 import { sendProblem } from './respond.js';
-import type { AppContext } from './route.js';
+import type { HttpContext } from './route.js';
 import type { Router } from './router.js';
 import { sendResult } from './send-result.js';
 
 /** Routes one request and sends what its route returns; any failure becomes an Error body, never a crash. */
-export async function handleRequest(
-  router: Router,
-  app: AppContext,
+export async function handleRequest<C extends HttpContext>(
+  router: Router<C>,
+  app: C,
   req: IncomingMessage,
   res: ServerResponse,
   log: (line: string) => void,

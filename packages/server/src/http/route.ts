@@ -1,14 +1,5 @@
 import type { OriginGuardOptions, RunCreatorInfo } from '@agent-runs/core/contract';
 import type { IncomingMessage } from 'node:http';
-import type { CatalogService } from '../catalog/catalog-service.js';
-import type { ModelCatalog } from '../catalog/model-catalog.js';
-import type { IdentityService } from '../identities/identity-service.js';
-import type { FollowupService } from '../runs/followup-service.js';
-import type { RunEventLog } from '../runs/run-event-log.js';
-import type { RunReads } from '../runs/run-reads.js';
-import type { RunService } from '../runs/run-service.js';
-import type { ScheduleService } from '../schedules/schedule-service.js';
-import type { WebhookService } from '../webhooks/webhook-service.js';
 import type { ApiKeyAuth } from './api-key-auth.js';
 import type { Reply } from './reply.js';
 import type { SessionTokens } from './session-access.js';
@@ -17,23 +8,12 @@ import type { SseHeartbeat } from './sse-heartbeat.js';
 import type { EventStreamLimits } from './sse-limits.js';
 import type { StoreOutage } from './store-outage.js';
 
-/** What every route can reach: the services, and what http/ itself needs (auth, links, streams). */
-export interface AppContext {
-  /** Creating and cancelling runs, and who may read which. */
-  runs: RunService;
-  /** Reading runs and what they made. */
-  reads: RunReads;
-  /** Each run's event log and open streams. */
-  events: RunEventLog;
-  followups: FollowupService;
-  schedules: ScheduleService;
-  identities: IdentityService;
-  /** Webhook subscriptions and their deliveries. */
-  webhooks: WebhookService;
-  /** Environments and skills. */
-  catalog: CatalogService;
-  /** The models of the harnesses this server can run. */
-  models: ModelCatalog;
+/**
+ * What http/ itself reaches on a request (auth, the origin guard, the store's outages, body
+ * and stream limits, links and session tokens). An app's context extends it with its
+ * services; http/ knows nothing of them, so a route is generic over that context.
+ */
+export interface HttpContext {
   heartbeat: SseHeartbeat;
   /** The database being unreachable: 503s, and one log line per outage. */
   storeOutage: StoreOutage;
@@ -48,12 +28,12 @@ export interface AppContext {
   sessionTokens: SessionTokens;
 }
 
-export interface RouteRequest {
+export interface RouteRequest<C extends HttpContext> {
   req: IncomingMessage;
   url: URL;
   /** Path parameters, decoded. */
   params: Record<string, string>;
-  app: AppContext;
+  app: C;
   /** Who called: set on routes that require authentication. */
   caller: RunCreatorInfo;
 }
@@ -61,7 +41,7 @@ export interface RouteRequest {
 /** A JSON body sent with 200, or a Reply (reply.ts) for anything else. */
 export type RouteResult = Reply | object | string | number | boolean | null;
 
-export interface Route {
+export interface Route<C extends HttpContext> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** A path such as `/api/v1/agent/runs/:runId`. */
   path: string;
@@ -70,5 +50,5 @@ export interface Route {
   /** True for the dashboard's form posts: the body is `application/x-www-form-urlencoded` (CSRF-checked by the page). */
   form?: true;
   /** Parses the request, calls a service and returns what to answer; http/ sends it (send-result.ts). */
-  handle(request: RouteRequest): Promise<RouteResult> | RouteResult;
+  handle(request: RouteRequest<C>): Promise<RouteResult> | RouteResult;
 }

@@ -1,22 +1,22 @@
 import { ApiProblem } from './api-problem.js';
-import type { Route } from './route.js';
+import type { HttpContext, Route } from './route.js';
 
-interface CompiledRoute {
-  route: Route;
+interface CompiledRoute<C extends HttpContext> {
+  route: Route<C>;
   pattern: RegExp;
   names: string[];
 }
 
-export interface RouteMatch {
-  route: Route;
+export interface RouteMatch<C extends HttpContext> {
+  route: Route<C>;
   params: Record<string, string>;
 }
 
 /** Matches method and path to a route; `:name` segments become params. */
-export class Router {
-  private readonly compiled: CompiledRoute[];
+export class Router<C extends HttpContext> {
+  private readonly compiled: CompiledRoute<C>[];
 
-  constructor(routes: readonly Route[]) {
+  constructor(routes: readonly Route<C>[]) {
     this.compiled = routes.map((route) => {
       const names: string[] = [];
       const source = route.path
@@ -31,7 +31,7 @@ export class Router {
     });
   }
 
-  match(method: string, pathname: string): RouteMatch {
+  match(method: string, pathname: string): RouteMatch<C> {
     const allowed: string[] = [];
     for (const { route, pattern, names } of this.compiled) {
       const found = pattern.exec(pathname);

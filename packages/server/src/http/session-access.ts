@@ -1,8 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { RunRecord } from '../store/run-record.js';
 import { ApiProblem } from './api-problem.js';
-import type { AppContext } from './route.js';
+import type { HttpContext } from './route.js';
 
 /** The query parameter of a session link that carries its token. */
 export const SESSION_TOKEN_PARAM = 'token';
@@ -39,16 +38,22 @@ export class SessionTokens {
   }
 }
 
+/** What access to a session is checked against: its id, and whether a principal may read its run. */
+export interface SessionAccessTarget {
+  sessionId: string;
+  mayRead(principal: string): boolean;
+}
+
 /**
  * Whether the caller may see anything of a run's session (its page, or a live stream of
  * it): the link's token, or an API key allowed to read the run. Throws a 403 otherwise,
  * before anything of the run is shown. Every route that shows a session checks this.
  */
-export function checkSessionAccess(req: IncomingMessage, url: URL, run: RunRecord, app: AppContext): void {
+export function checkSessionAccess(req: IncomingMessage, url: URL, session: SessionAccessTarget, app: HttpContext): void {
   const token = url.searchParams.get(SESSION_TOKEN_PARAM);
-  if (token !== null && app.sessionTokens.matches(run.sessionId, token)) return;
+  if (token !== null && app.sessionTokens.matches(session.sessionId, token)) return;
   const principal = app.auth.keyPrincipal(req);
-  if (principal !== undefined && app.runs.mayRead(principal, run)) return;
+  if (principal !== undefined && session.mayRead(principal)) return;
   throw new ApiProblem(
     'not_authorized',
     token === null

@@ -12,3 +12,12 @@ export const output = (s: z.ZodType): JsonSchema => schema(s, 'output');
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export const json = (s: unknown) => ({ 'application/json': { schema: s } });
 export const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Error') } } });
+
+/** A success answer with a JSON body, the named component. */
+export const ok = (description: string, name: string) => ({ '200': { description, content: json(ref(name)) } });
+/** A create's success answer: 201, as the published contract has it. */
+export const created = (description: string, name: string) => ({ '201': { description, content: json(ref(name)) } });
+
+/** A contract query schema's fields as optional query parameters. */
+export const queryParameters = (query: z.ZodObject) =>
+  Object.entries(query.shape).map(([name, s]) => ({ name, in: 'query', required: false, schema: input(s as z.ZodType) }));

@@ -1,5 +1,5 @@
 import { dashboardRoutes } from '../dashboard/dashboard-routes.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 import { cancelRunRoute } from './cancel-run.js';
 import { conversationRedirectRoute } from './conversation-redirect.js';
 import { createRunRoute, createRunsRoute } from './create-run.js';
@@ -37,44 +37,55 @@ import { listSkillsRoute } from './list-skills.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { listModelsRoute } from './list-models.js';
 
+/**
+ * The API's routes and its signed downloads: each under `/api/v1/` carries its OpenAPI
+ * operation, and the document is built from this list (a route of the API belongs here).
+ */
+const API_ROUTES: readonly AppRoute[] = [
+  createRunRoute,
+  createRunsRoute,
+  listRunsRoute,
+  getRunRoute,
+  cancelRunRoute,
+  sessionRedirectRoute,
+  conversationRedirectRoute,
+  getConversationByIdRoute,
+  runEventsRoute,
+  runOutputRoute,
+  submitFollowupRoute,
+  getConversationRoute,
+  getTranscriptRoute,
+  handoffAttachmentsRoute,
+  getArtifactRoute,
+  downloadArtifactRoute,
+  downloadTranscriptRoute,
+  downloadHandoffRoute,
+  listSchedulesRoute,
+  createScheduleRoute,
+  getScheduleRoute,
+  updateScheduleRoute,
+  deleteScheduleRoute,
+  pauseScheduleRoute,
+  resumeScheduleRoute,
+  listIdentitiesRoute,
+  createIdentityRoute,
+  getIdentityRoute,
+  updateIdentityRoute,
+  deleteIdentityRoute,
+  listEnvironmentsRoute,
+  listSkillsRoute,
+  ...webhookRoutes,
+  listModelsRoute,
+];
+
+/** Built from the routes once per process, on the first request. */
+const OPENAPI_ROUTE = openapiRoute(API_ROUTES);
+
 /** Every route the server answers. */
-export function apiRoutes(executorName: string, timeZone = 'UTC'): Route[] {
+export function apiRoutes(executorName: string, timeZone = 'UTC'): AppRoute[] {
   return [
-    createRunRoute,
-    createRunsRoute,
-    listRunsRoute,
-    getRunRoute,
-    cancelRunRoute,
-    sessionRedirectRoute,
-    conversationRedirectRoute,
-    getConversationByIdRoute,
-    runEventsRoute,
-    runOutputRoute,
-    submitFollowupRoute,
-    getConversationRoute,
-    getTranscriptRoute,
-    handoffAttachmentsRoute,
-    getArtifactRoute,
-    downloadArtifactRoute,
-    downloadTranscriptRoute,
-    downloadHandoffRoute,
-    listSchedulesRoute,
-    createScheduleRoute,
-    getScheduleRoute,
-    updateScheduleRoute,
-    deleteScheduleRoute,
-    pauseScheduleRoute,
-    resumeScheduleRoute,
-    listIdentitiesRoute,
-    createIdentityRoute,
-    getIdentityRoute,
-    updateIdentityRoute,
-    deleteIdentityRoute,
-    listEnvironmentsRoute,
-    listSkillsRoute,
-    ...webhookRoutes,
-    listModelsRoute,
-    openapiRoute,
+    ...API_ROUTES,
+    OPENAPI_ROUTE,
     healthzRoute,
     sessionLiveScriptRoute,
     sessionPageRoute(executorName),

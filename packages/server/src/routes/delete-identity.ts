@@ -1,11 +1,16 @@
 import { empty } from '../http/reply.js';
-import type { Route } from '../http/route.js';
+import { catalogProblems, noSuchCatalogItem } from '../openapi/problem-responses.js';
+import type { AppRoute } from './app-context.js';
 
 /** `DELETE /agent/identities/{uid}`: 204, no body. */
-export const deleteIdentityRoute: Route = {
+export const deleteIdentityRoute: AppRoute = {
   method: 'DELETE',
   path: '/api/v1/agent/identities/:uid',
   auth: true,
+  openapi: {
+    operationId: 'deleteIdentity',
+    responses: { '204': { description: 'Deleted' }, ...catalogProblems, ...noSuchCatalogItem },
+  },
   async handle({ params, app, caller }) {
     await app.identities.delete(params.uid!, caller);
     return empty(204);

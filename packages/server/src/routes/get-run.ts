@@ -1,9 +1,16 @@
-import type { Route } from '../http/route.js';
+import { ok } from '../openapi/openapi-parts.js';
+import { runProblems } from '../openapi/problem-responses.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/runs/{runId}`: one run in full. */
-export const getRunRoute: Route = {
+export const getRunRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId',
   auth: true,
+  openapi: {
+    operationId: 'getRun',
+    summary: 'One run in full',
+    responses: { ...ok('The run', 'RunItem'), ...runProblems },
+  },
   handle: ({ params, app, caller }) => app.reads.item(params.runId!, caller),
 };

@@ -1,7 +1,7 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /** `GET /healthz`: the server answers and its store is readable; 503 "the database is unreachable" while it is not. */
-export const healthzRoute: Route = {
+export const healthzRoute: AppRoute = {
   method: 'GET',
   path: '/healthz',
   auth: false,

@@ -1,15 +1,21 @@
-import type { Route } from '../http/route.js';
 import { buildOpenApi } from '../openapi/build-openapi.js';
+import type { AppRoute } from './app-context.js';
 
-let cached: object | undefined;
-
-/** `GET /api/v1/openapi.json`: generated from the contract schemas on first request. */
-export const openapiRoute: Route = {
-  method: 'GET',
-  path: '/api/v1/openapi.json',
-  auth: false,
-  handle() {
-    cached ??= buildOpenApi() as object;
-    return cached;
-  },
-};
+/**
+ * `GET /api/v1/openapi.json`: built from `routes` (each carries its operation) on the first
+ * request, not at start: converting the contract schemas takes a while.
+ */
+export function openapiRoute(routes: readonly AppRoute[]): AppRoute {
+  let cached: object | undefined;
+  return {
+    method: 'GET',
+    path: '/api/v1/openapi.json',
+    auth: false,
+    // The document does not describe itself.
+    openapi: false,
+    handle() {
+      cached ??= buildOpenApi(routes);
+      return cached;
+    },
+  };
+}

@@ -1,10 +1,10 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 import { sessionView } from '../runs/session-view.js';
 import { sessionRun } from './session-run.js';
 import { streamRunEvents } from './stream-run-events.js';
 
 /** `GET /sessions/{sessionId}/events`: what the session page reads to update itself; the same access as the page. */
-export const sessionEventsRoute: Route = {
+export const sessionEventsRoute: AppRoute = {
   method: 'GET',
   path: '/sessions/:sessionId/events',
   auth: false,

@@ -1,6 +1,6 @@
 import { TERMINAL_RUN_STATES } from '@agent-runs/core/contract';
 import { bytes } from '../http/reply.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 
 /**
  * The session page's script, served as a file of its own so that a Content-Security-Policy
@@ -66,7 +66,7 @@ export const SESSION_LIVE_SCRIPT = `'use strict';
 export const SESSION_LIVE_SCRIPT_PATH = '/assets/session-live.js';
 
 /** `GET /assets/session-live.js`. */
-export const sessionLiveScriptRoute: Route = {
+export const sessionLiveScriptRoute: AppRoute = {
   method: 'GET',
   path: SESSION_LIVE_SCRIPT_PATH,
   auth: false,

@@ -1,5 +1,5 @@
 import { html } from '../http/reply.js';
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 import { sessionRun } from './session-run.js';
 import { sessionPageHtml } from './session-page-html.js';
 
@@ -10,7 +10,7 @@ const PAGE_OUTPUT_BYTES = 64 * 1024;
  * `GET /sessions/{sessionId}`: the page `session_link` points at. Opened in a browser, so
  * the link's token opens it (or an API key that can read the run); nothing shows without.
  */
-export function sessionPageRoute(executorName: string): Route {
+export function sessionPageRoute(executorName: string): AppRoute {
   return {
     method: 'GET',
     path: '/sessions/:sessionId',

@@ -1,4 +1,4 @@
-import type { RouteRequest } from '../http/route.js';
+import type { AppRouteRequest } from './app-context.js';
 import { checkSessionAccess } from '../http/session-access.js';
 import type { RunRecord } from '../runs/run-reads.js';
 
@@ -7,8 +7,8 @@ import type { RunRecord } from '../runs/run-reads.js';
  * that can read the run); a 404 or 403 otherwise. The page and its event stream both use
  * this, so the stream is exactly as private as the page.
  */
-export async function sessionRun({ req, url, params, app }: Pick<RouteRequest, 'req' | 'params' | 'app' | 'url'>): Promise<RunRecord> {
+export async function sessionRun({ req, url, params, app }: Pick<AppRouteRequest, 'req' | 'params' | 'app' | 'url'>): Promise<RunRecord> {
   const run = await app.reads.bySession(params.sessionId!);
-  checkSessionAccess(req, url, run, app);
+  checkSessionAccess(req, url, { sessionId: run.sessionId, mayRead: (principal) => app.runs.mayRead(principal, run) }, app);
   return run;
 }

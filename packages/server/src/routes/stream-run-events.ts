@@ -1,4 +1,4 @@
-import type { RouteRequest } from '../http/route.js';
+import type { AppRouteRequest } from './app-context.js';
 import { stream, type Reply } from '../http/reply.js';
 import { openSseResponse } from '../http/sse-response.js';
 import type { RunRecord } from '../runs/run-reads.js';
@@ -17,7 +17,7 @@ export interface StreamHolder {
  * its events from `Last-Event-ID` (or `?last_event_id=`) on, each shown through `view`;
  * the stream ends after the run's terminal `run` event.
  */
-export async function streamRunEvents({ req, url, app }: RouteRequest, run: RunRecord, view: RunEventView, holder: StreamHolder): Promise<Reply> {
+export async function streamRunEvents({ req, url, app }: AppRouteRequest, run: RunRecord, view: RunEventView, holder: StreamHolder): Promise<Reply> {
   const afterId = resumeFrom(req, url);
   await app.events.reconcile(run);
   const ticket = app.streamLimits.admit(holder.principal, holder.sessionLink);

@@ -1,11 +1,18 @@
 import { readJsonBody } from '../http/read-json-body.js';
-import type { Route } from '../http/route.js';
+import { json, ok, ref } from '../openapi/openapi-parts.js';
+import { catalogProblems, noSuchCatalogItem } from '../openapi/problem-responses.js';
+import type { AppRoute } from './app-context.js';
 
 /** `PUT /agent/identities/{uid}`: members given replace, null clears. */
-export const updateIdentityRoute: Route = {
+export const updateIdentityRoute: AppRoute = {
   method: 'PUT',
   path: '/api/v1/agent/identities/:uid',
   auth: true,
+  openapi: {
+    operationId: 'updateIdentity',
+    requestBody: { required: true, content: json(ref('UpdateAgentIdentityRequest')) },
+    responses: { ...ok('The named agent', 'AgentIdentity'), ...catalogProblems, ...noSuchCatalogItem },
+  },
   async handle({ req, params, app, caller }) {
     return app.identities.update(params.uid!, await readJsonBody(req, app.maxBodyBytes), caller);
   },

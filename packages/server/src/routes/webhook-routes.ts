@@ -1,4 +1,4 @@
-import type { Route } from '../http/route.js';
+import type { AppRoute } from './app-context.js';
 import { createWebhookRoute } from './create-webhook.js';
 import { deleteWebhookRoute } from './delete-webhook.js';
 import { getWebhookRoute } from './get-webhook.js';
@@ -10,7 +10,7 @@ import { testWebhookRoute } from './test-webhook.js';
 import { updateWebhookRoute } from './update-webhook.js';
 
 /** The webhook subscriptions' routes, an extension of the API. */
-export const webhookRoutes: Route[] = [
+export const webhookRoutes: AppRoute[] = [
   createWebhookRoute,
   listWebhooksRoute,
   getWebhookRoute,

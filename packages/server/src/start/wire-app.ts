@@ -26,7 +26,7 @@ import { HarnessRouter } from '../executors/harness/harness-router.js';
 import { HarnessSetup } from '../executors/harness/harness-setup.js';
 import { ModelCatalog } from '../catalog/model-catalog.js';
 import { ApiKeyAuth } from '../http/api-key-auth.js';
-import type { AppContext } from '../http/route.js';
+import type { AppContext } from '../routes/app-context.js';
 import { SessionTokens } from '../http/session-access.js';
 import { SignedLinks } from '../http/signed-links.js';
 import { SseHeartbeat } from '../http/sse-heartbeat.js';

@@ -1,0 +1,75 @@
+import {
+  AgentIdentitySchema,
+  ArtifactResponseSchema,
+  ConversationCheckRedirectResponseSchema,
+  ConversationResponseSchema,
+  CreateAgentIdentityRequestSchema,
+  ErrorBodySchema,
+  HandoffAttachmentsResponseSchema,
+  ListAgentIdentitiesResponseSchema,
+  ListAgentSkillsResponseSchema,
+  ListEnvironmentsResponseSchema,
+  ListModelsResponseSchema,
+  ListRunsResponseSchema,
+  ListSchedulesResponseSchema,
+  RunAgentRequestSchema,
+  RunAgentResponseSchema,
+  RunFollowupRequestSchema,
+  RunFollowupResponseSchema,
+  RunItemSchema,
+  RunOutputDataSchema,
+  RunOutputPageSchema,
+  RunSkippedDataSchema,
+  ScheduleCreateRequestSchema,
+  ScheduleDeleteResponseSchema,
+  ScheduledAgentItemSchema,
+  ScheduleUpdateRequestSchema,
+  SessionCheckRedirectResponseSchema,
+  UpdateAgentIdentityRequestSchema,
+} from '@agent-runs/core/contract';
+import * as webhooks from '@agent-runs/core/webhooks';
+import { input, output, type JsonSchema } from './openapi-parts.js';
+
+/** The document's named schemas, which operations `ref` by name: requests as input, answers as output. */
+export function componentSchemas(): Record<string, JsonSchema> {
+  return {
+    Error: output(ErrorBodySchema),
+    // Runs.
+    RunAgentRequest: input(RunAgentRequestSchema),
+    RunAgentResponse: output(RunAgentResponseSchema),
+    RunItem: output(RunItemSchema),
+    ListRunsResponse: output(ListRunsResponseSchema),
+    SessionCheckRedirectResponse: output(SessionCheckRedirectResponseSchema),
+    ConversationCheckRedirectResponse: output(ConversationCheckRedirectResponseSchema),
+    RunOutputPage: output(RunOutputPageSchema),
+    RunOutputData: output(RunOutputDataSchema),
+    RunSkippedData: output(RunSkippedDataSchema),
+    // Follow-ups, conversations, handoff files and artifacts.
+    RunFollowupRequest: input(RunFollowupRequestSchema),
+    RunFollowupResponse: output(RunFollowupResponseSchema),
+    ConversationResponse: output(ConversationResponseSchema),
+    HandoffAttachmentsResponse: output(HandoffAttachmentsResponseSchema),
+    ArtifactResponse: output(ArtifactResponseSchema),
+    // The catalog: schedules, environments, skills, models, named agents.
+    ScheduleCreateRequest: input(ScheduleCreateRequestSchema),
+    ScheduleUpdateRequest: input(ScheduleUpdateRequestSchema),
+    ScheduledAgentItem: output(ScheduledAgentItemSchema),
+    ListSchedulesResponse: output(ListSchedulesResponseSchema),
+    ScheduleDeleteResponse: output(ScheduleDeleteResponseSchema),
+    ListEnvironmentsResponse: output(ListEnvironmentsResponseSchema),
+    ListModelsResponse: output(ListModelsResponseSchema),
+    ListAgentSkillsResponse: output(ListAgentSkillsResponseSchema),
+    CreateAgentIdentityRequest: input(CreateAgentIdentityRequestSchema),
+    UpdateAgentIdentityRequest: input(UpdateAgentIdentityRequestSchema),
+    AgentIdentity: output(AgentIdentitySchema),
+    ListAgentIdentitiesResponse: output(ListAgentIdentitiesResponseSchema),
+    // Webhooks.
+    WebhookCreateRequest: input(webhooks.WebhookCreateRequestSchema),
+    WebhookUpdateRequest: input(webhooks.WebhookUpdateRequestSchema),
+    WebhookRotateRequest: input(webhooks.WebhookRotateRequestSchema),
+    WebhookSubscription: output(webhooks.WebhookSubscriptionSchema),
+    ListWebhooksResponse: output(webhooks.ListWebhooksResponseSchema),
+    WebhookDelivery: output(webhooks.WebhookDeliverySchema),
+    ListWebhookDeliveriesResponse: output(webhooks.ListWebhookDeliveriesResponseSchema),
+  };
+}

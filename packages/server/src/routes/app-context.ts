@@ -1,0 +1,39 @@
+import type { CatalogService } from '../catalog/catalog-service.js';
+import type { ModelCatalog } from '../catalog/model-catalog.js';
+import type { HttpContext, Route, RouteRequest } from '../http/route.js';
+import type { IdentityService } from '../identities/identity-service.js';
+import type { DocumentedRoute } from '../openapi/openapi-operation.js';
+import type { FollowupService } from '../runs/followup-service.js';
+import type { RunEventLog } from '../runs/run-event-log.js';
+import type { RunReads } from '../runs/run-reads.js';
+import type { RunService } from '../runs/run-service.js';
+import type { ScheduleService } from '../schedules/schedule-service.js';
+import type { WebhookService } from '../webhooks/webhook-service.js';
+
+export type { RouteResult } from '../http/route.js';
+
+/** What every route of this server can reach: the services, beside what http/ itself needs. */
+export interface AppContext extends HttpContext {
+  /** Creating and cancelling runs, and who may read which. */
+  runs: RunService;
+  /** Reading runs and what they made. */
+  reads: RunReads;
+  /** Each run's event log and open streams. */
+  events: RunEventLog;
+  followups: FollowupService;
+  schedules: ScheduleService;
+  identities: IdentityService;
+  /** Webhook subscriptions and their deliveries. */
+  webhooks: WebhookService;
+  /** Environments and skills. */
+  catalog: CatalogService;
+  /** The models of the harnesses this server can run. */
+  models: ModelCatalog;
+}
+
+/** A route of this server: its handler, and (under `/api/v1/`) its OpenAPI operation beside it. */
+export interface AppRoute extends Route<AppContext>, DocumentedRoute {
+  method: Route<AppContext>['method'];
+}
+
+export type AppRouteRequest = RouteRequest<AppContext>;

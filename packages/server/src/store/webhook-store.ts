@@ -83,14 +83,18 @@ export interface ClaimRequest {
   /** Subscriptions whose deliveries are left out (their share of the slots is taken). */
   skipSubscriptions?: readonly string[];
   /**
-   * Which of the due deliveries (oldest first, up to twice `limit`) to lease, at most `limit`;
+   * Which of the due deliveries (oldest first, up to `claimScan`) to lease, at most `limit`;
    * without it, the oldest `limit`.
    */
   choose?: (due: readonly WebhookDeliveryRecord[]) => WebhookDeliveryRecord[];
 }
 
-/** How many due deliveries a claim reads: twice its limit when it chooses among them. */
-export const claimScan = (request: ClaimRequest): number => (request.choose ? request.limit * 2 : request.limit);
+/**
+ * How many due deliveries a claim reads: a quarter more than its limit when it chooses among
+ * them, room to pass over some for their shares (a claim that left slots free for them is
+ * followed by another that skips those shares).
+ */
+export const claimScan = (request: ClaimRequest): number => (request.choose ? request.limit + Math.ceil(request.limit / 4) : request.limit);
 
 /** What a claim leases of the due deliveries it read. */
 export const claimChoice = (request: ClaimRequest, due: WebhookDeliveryRecord[]): WebhookDeliveryRecord[] =>

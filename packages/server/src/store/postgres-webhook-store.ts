@@ -12,13 +12,14 @@ import type {
   WebhookStore,
   WebhookSubscriptionRecord,
 } from './webhook-store.js';
+import { claimChoice, claimScan } from './webhook-store.js';
 
 type Row = Record<string, unknown>;
 
 const SQL = Object.fromEntries(
   Object.entries(WEBHOOK_SQL).map(([name, sql]) => [name, typeof sql === 'string' ? numbered(sql) : '']),
-) as Record<Exclude<keyof typeof WEBHOOK_SQL, 'claim' | 'sqlite'>, string>;
-const CLAIM = numbered(WEBHOOK_SQL.claim('FOR UPDATE SKIP LOCKED'));
+) as Record<Exclude<keyof typeof WEBHOOK_SQL, 'sqlite'>, string>;
+const LEASE = 'UPDATE webhook_deliveries SET lease_owner = $1, lease_expires_at = $2 WHERE seq = ANY($3::bigint[])';
 // Many rows in one statement, a column an array each: one round trip however many.
 const INSERT_DELIVERIES = `INSERT INTO webhook_deliveries
     (id, subscription_id, event_seq, event_type, order_key, payload, status, attempts, next_attempt_at, created_at, created_ms)
@@ -37,8 +38,14 @@ const RECORD_ATTEMPTS = `UPDATE webhook_deliveries d SET status = a.status, atte
 /** Rows as one array per column. */
 const columns = (rows: readonly unknown[][], width: number): unknown[][] => Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
 
-const claimValues = ({ owner, now, leaseMs, limit }: ClaimRequest): unknown[] => [owner, now + leaseMs, now, true, now, limit];
-const claimed = (rows: Row[]): WebhookDeliveryRecord[] => rows.map(toDelivery).sort((a, b) => a.eventSeq - b.eventSeq);
+/** Claims in `client`'s transaction: reads the due deliveries (locked), leases those chosen. */
+async function claimIn(client: pg.PoolClient, request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
+  const { owner, now, leaseMs } = request;
+  const due = (await client.query<Row>(SQL.dueUnleased, [now, true, now, JSON.stringify(request.skipSubscriptions ?? []), claimScan(request)])).rows;
+  const chosen = claimChoice(request, due.map(toDelivery));
+  if (chosen.length) await client.query(LEASE, [owner, now + leaseMs, chosen.map((d) => d.seq)]);
+  return chosen.sort((a, b) => a.eventSeq - b.eventSeq);
+}
 
 /** Webhooks in PostgreSQL, shared by every server of the database. */
 export class PostgresWebhookStore implements WebhookStore {
@@ -81,7 +88,7 @@ export class PostgresWebhookStore implements WebhookStore {
     return inTransaction(this.pool, async (client) => {
       if (deliveries.length) await client.query(INSERT_DELIVERIES, columns(deliveries.map(deliveryValues), 9));
       if (events.length) await client.query('DELETE FROM webhook_outbox WHERE seq = ANY($1::bigint[])', [[...events]]);
-      return claim ? claimed((await client.query<Row>(CLAIM, claimValues(claim))).rows) : [];
+      return claim ? claimIn(client, claim) : [];
     });
   }
 
@@ -90,7 +97,7 @@ export class PostgresWebhookStore implements WebhookStore {
   }
 
   async claim(request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
-    return claimed(await this.rows(CLAIM, claimValues(request)));
+    return inTransaction(this.pool, (client) => claimIn(client, request));
   }
 
   async recordAttempts(owner: string, attempts: readonly RecordedAttempt[]): Promise<boolean[]> {

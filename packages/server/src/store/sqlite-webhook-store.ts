@@ -12,6 +12,7 @@ import type {
   WebhookStore,
   WebhookSubscriptionRecord,
 } from './webhook-store.js';
+import { claimChoice, claimScan } from './webhook-store.js';
 
 type Row = Record<string, unknown>;
 
@@ -113,12 +114,14 @@ export class SqliteWebhookStore implements WebhookStore {
     return this.claimNow(request);
   }
 
-  private claimNow({ owner, now, leaseMs, limit }: ClaimRequest): WebhookDeliveryRecord[] {
+  private claimNow(request: ClaimRequest): WebhookDeliveryRecord[] {
+    const { owner, now, leaseMs } = request;
     for (const [seq, lease] of this.leases) if (lease.expiresAt < now) this.leases.delete(seq);
+    const skipped = JSON.stringify(request.skipSubscriptions ?? []);
     const rows = this.leases.size
-      ? this.statement(SQL.dueExcept).all(now, 1, JSON.stringify([...this.leases.keys()]), limit)
-      : this.statement(SQL.due).all(now, 1, limit);
-    const claimed = (rows as Row[]).map(toDelivery);
+      ? this.statement(SQL.dueExcept).all(now, 1, skipped, JSON.stringify([...this.leases.keys()]), claimScan(request))
+      : this.statement(SQL.due).all(now, 1, skipped, claimScan(request));
+    const claimed = claimChoice(request, (rows as Row[]).map(toDelivery));
     for (const delivery of claimed) this.leases.set(delivery.seq, { owner, expiresAt: now + leaseMs });
     return claimed.sort((a, b) => a.eventSeq - b.eventSeq);
   }

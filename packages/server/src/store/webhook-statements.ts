@@ -23,9 +23,13 @@ const RECORD = `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 
 /** A delivery's columns as SQLite reads them: the payload from webhook_payloads when the row refers to one. */
 const SQLITE_DELIVERY_COLUMNS = DELIVERY_COLUMNS.replace(/\bpayload\b/, 'COALESCE((SELECT p.body FROM webhook_payloads p WHERE p.seq = d.payload_seq), d.payload) AS payload');
 
-/** SQLite's claim: the due deliveries, with `also` added to the condition, oldest first. */
+/** Not of the subscriptions skipped (bound: their ids as a JSON array), in each database's words for the array's elements. */
+const NOT_SKIPPED = (elements: string) => ` AND d.subscription_id NOT IN (SELECT ${elements})`;
+
+/** SQLite's claim: the due deliveries of subscriptions not skipped, with `also` added to the condition, oldest first. */
 const SQLITE_DUE = (also: string) =>
-  `SELECT ${SQLITE_DELIVERY_COLUMNS}, ${HAS_NEXT('d')} FROM webhook_deliveries d WHERE ${DUE}${also} ORDER BY d.next_attempt_at LIMIT ?`;
+  `SELECT ${SQLITE_DELIVERY_COLUMNS}, ${HAS_NEXT('d')} FROM webhook_deliveries d
+    WHERE ${DUE}${NOT_SKIPPED('value FROM json_each(?)')}${also} ORDER BY d.next_attempt_at LIMIT ?`;
 
 /** The webhook store's statements, written once with `?`; PostgreSQL numbers them (`numbered`). */
 export const WEBHOOK_SQL = {
@@ -44,18 +48,19 @@ export const WEBHOOK_SQL = {
   insertDelivery: `INSERT INTO webhook_deliveries
     (id, subscription_id, event_seq, event_type, order_key, payload, status, attempts, next_attempt_at, created_at, created_ms)
     VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-  /** `lock` is PostgreSQL's FOR UPDATE SKIP LOCKED: of two servers claiming at once, each gets other deliveries. */
-  claim: (lock: string) => `UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ?
-    WHERE seq IN (
-      SELECT d.seq FROM webhook_deliveries d
-      WHERE ${DUE} AND (d.lease_expires_at IS NULL OR d.lease_expires_at < ?)
-      ORDER BY d.next_attempt_at LIMIT ? ${lock})
-    RETURNING ${DELIVERY_COLUMNS}, ${HAS_NEXT('webhook_deliveries')}`,
+  /**
+   * PostgreSQL's claim reads the due deliveries not leased (bound: `DUE`'s, the time leases
+   * run out by, the subscriptions skipped, the limit), locking them with SKIP LOCKED so that of
+   * two servers claiming at once each gets other deliveries; the claim then leases those it chose.
+   */
+  dueUnleased: `SELECT ${DELIVERY_COLUMNS}, ${HAS_NEXT('d')} FROM webhook_deliveries d
+    WHERE ${DUE} AND (d.lease_expires_at IS NULL OR d.lease_expires_at < ?)${NOT_SKIPPED('json_array_elements_text(?::json)')}
+    ORDER BY d.next_attempt_at LIMIT ? FOR UPDATE OF d SKIP LOCKED`,
   /** What `claim` takes on SQLite, which holds its leases in memory (alone on its file), while none is held. */
   due: SQLITE_DUE(''),
   /**
-   * The same but for the deliveries leased (bound after `DUE`'s: their seqs as a JSON array):
-   * a claim reads only the rows it takes, however many are in flight.
+   * The same but for the deliveries leased (bound after the subscriptions skipped: their seqs
+   * as a JSON array): a claim reads only the rows it takes, however many are in flight.
    */
   dueExcept: SQLITE_DUE(' AND d.seq NOT IN (SELECT value FROM json_each(?))'),
   /** SQLite's: it checks the lease itself (PostgreSQL records many in one statement, under the lease). */

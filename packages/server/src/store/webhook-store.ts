@@ -80,7 +80,25 @@ export interface ClaimRequest {
   now: number;
   leaseMs: number;
   limit: number;
+  /** Subscriptions whose deliveries are left out (their share of the slots is taken). */
+  skipSubscriptions?: readonly string[];
+  /**
+   * Which of the due deliveries (oldest first, up to `claimScan`) to lease, at most `limit`;
+   * without it, the oldest `limit`.
+   */
+  choose?: (due: readonly WebhookDeliveryRecord[]) => WebhookDeliveryRecord[];
 }
+
+/**
+ * How many due deliveries a claim reads: a quarter more than its limit when it chooses among
+ * them, room to pass over some for their shares (a claim that left slots free for them is
+ * followed by another that skips those shares).
+ */
+export const claimScan = (request: ClaimRequest): number => (request.choose ? request.limit + Math.ceil(request.limit / 4) : request.limit);
+
+/** What a claim leases of the due deliveries it read. */
+export const claimChoice = (request: ClaimRequest, due: WebhookDeliveryRecord[]): WebhookDeliveryRecord[] =>
+  request.choose ? request.choose(due).slice(0, request.limit) : due.slice(0, request.limit);
 
 /**
  * Subscriptions, the outbox the database fills, and the deliveries made from it. Several
@@ -107,8 +125,9 @@ export interface WebhookStore {
   /** Adds one delivery now (a test event). */
   addDelivery(delivery: NewWebhookDelivery): Promise<void>;
   /**
-   * Leases up to `limit` deliveries that are due, of enabled subscriptions, each the oldest
-   * pending one of its order key, to `owner` until `now + leaseMs`.
+   * Leases up to `limit` deliveries that are due, of enabled subscriptions not skipped, each
+   * the oldest pending one of its order key (those `choose` picks, when given), to `owner`
+   * until `now + leaseMs`.
    */
   claim(request: ClaimRequest): Promise<WebhookDeliveryRecord[]>;
   /**

@@ -7,7 +7,8 @@ const MAX_TRACKED = 10_000;
  * What a server knows may wait to be claimed, so an attempt's end claims only then, not
  * after every answer: a later delivery of the run just answered (`hasNext`), a delivery its
  * own fan-out made and could not take (behind an earlier one of its run, or beyond the free
- * slots), or more than the last claim had room for. Deliveries another server fanned out,
+ * slots), more than the last claim had room for, or deliveries it left out for their shares of
+ * the slots. Deliveries another server fanned out,
  * and the expired leases of a server that died, are found by the dispatcher's periodic claim.
  */
 export class WaitingDeliveries {
@@ -31,10 +32,13 @@ export class WaitingDeliveries {
     this.nextWaiting = false;
   }
 
-  /** A claim for up to `limit` returned `claimed`, with `inFlight` attempts here before it. */
-  claimed(claimed: readonly WebhookDeliveryRecord[], limit: number, inFlight: number): void {
+  /**
+   * A claim for up to `limit` returned `claimed`, with `inFlight` attempts here before it;
+   * `leftOut`: it left due deliveries out for their shares of the slots (`SlotShares`).
+   */
+  claimed(claimed: readonly WebhookDeliveryRecord[], limit: number, inFlight: number, leftOut = false): void {
     for (const delivery of claimed) this.unclaimed.delete(delivery.id);
-    this.lastClaimFull = claimed.length >= limit;
+    this.lastClaimFull = claimed.length >= limit || leftOut;
     // Nothing taken and nothing in flight here: what is left waits on a retry or on another server.
     if (claimed.length === 0 && inFlight === 0) {
       this.unclaimed.clear();

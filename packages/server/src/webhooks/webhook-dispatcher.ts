@@ -5,6 +5,7 @@ import { nextDelayMs, parseRetryAfter } from './retry-schedule.js';
 import { changeTypes, eventTypesOf, payloadOf, wants } from './webhook-events.js';
 import { signatureHeader } from './webhook-secret.js';
 import { sendWebhook } from './webhook-sender.js';
+import { SlotShares, type AttemptEnd } from './slot-shares.js';
 import { WaitingDeliveries } from './waiting-deliveries.js';
 
 export interface WebhookDispatcherOptions {
@@ -21,7 +22,7 @@ export interface WebhookDispatcherOptions {
   leaseMs: number;
   timeoutMs: number;
   maxResponseBytes: number;
-  /** Attempts in flight at once. */
+  /** Attempts in flight at once, shared among principals and subscriptions (`SlotShares`). */
   concurrency: number;
   /** How often to claim with nothing known to be due (deliveries another server fanned out and left); 250 ms by default. */
   claimCheckMs?: number;
@@ -84,8 +85,16 @@ export class WebhookDispatcher {
   /** The earliest retry this server scheduled and has not claimed since. */
   private retryDueAt = Number.POSITIVE_INFINITY;
   private prunedAt = 0;
+  /** Which principal and subscription each slot may go to. */
+  private readonly shares: SlotShares;
+  /** Whether the last claim left due deliveries out for their shares (skipped, or not chosen). */
+  private leftOut = false;
+  /** Whether its choice left some out: a claim at once then leaves out the shares it filled. */
+  private choiceLeftOut = false;
 
-  constructor(private readonly options: WebhookDispatcherOptions) {}
+  constructor(private readonly options: WebhookDispatcherOptions) {
+    this.shares = new SlotShares(options.concurrency);
+  }
 
   start(): void {
     this.stopped = false;
@@ -180,6 +189,7 @@ export class WebhookDispatcher {
     const readAt = Date.now();
     const all = await this.options.store.listSubscriptions();
     this.enabled = all.filter((s) => s.enabled);
+    this.shares.subscriptions(this.enabled);
     this.subscriptionsReadAt = readAt;
     this.readThisTick = all;
     return all;
@@ -237,7 +247,7 @@ export class WebhookDispatcher {
       this.outboxWanted = true;
       this.again = true;
     }
-    if (claim) this.waiting.claimed(claimed, claim.limit, this.inFlight.size);
+    if (claim) this.claimed(claimed, claim.limit);
     this.waiting.fannedOut(deliveries, claimed);
     await this.send(claimed);
   }
@@ -246,8 +256,20 @@ export class WebhookDispatcher {
     const claim = this.claimRequest();
     if (!claim) return;
     const claimed = await this.options.store.claim(claim);
-    this.waiting.claimed(claimed, claim.limit, this.inFlight.size);
+    this.claimed(claimed, claim.limit);
     await this.send(claimed);
+  }
+
+  /**
+   * A claim for up to `limit` returned `claimed`. Where its choice left deliveries out for
+   * shares it filled, with slots still free, another claim follows at once, leaving those out.
+   */
+  private claimed(claimed: readonly WebhookDeliveryRecord[], limit: number): void {
+    this.waiting.claimed(claimed, limit, this.inFlight.size, this.leftOut);
+    if (this.choiceLeftOut && claimed.length > 0 && claimed.length < limit) {
+      this.claimWanted = true;
+      this.again = true;
+    }
   }
 
   /** A claim for the free slots, if any, noted as made: nothing is known to wait until the check interval or a retry. */
@@ -259,7 +281,16 @@ export class WebhookDispatcher {
     this.waiting.claiming();
     this.claimDueAt = now + (this.options.claimCheckMs ?? 250);
     if (this.retryDueAt <= now) this.retryDueAt = Number.POSITIVE_INFINITY;
-    return { owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: free };
+    const skipSubscriptions = this.shares.full();
+    this.leftOut = skipSubscriptions.length > 0;
+    this.choiceLeftOut = false;
+    const choose = (due: readonly WebhookDeliveryRecord[]) => {
+      const chosen = this.shares.choose(due, free);
+      this.choiceLeftOut = chosen.length < due.length;
+      this.leftOut ||= this.choiceLeftOut;
+      return chosen;
+    };
+    return { owner: this.options.owner, now, leaseMs: this.options.leaseMs, limit: free, skipSubscriptions, choose };
   }
 
   /** Starts an attempt of each delivery claimed. */
@@ -271,7 +302,9 @@ export class WebhookDispatcher {
     // A subscription made since that read (a test delivery of a new one): read again.
     if (claimed.some((d) => !subscriptions.has(d.subscriptionId))) subscriptions = new Map((await this.readSubscriptions()).map((s) => [s.id, s]));
     for (const delivery of claimed) {
-      const attempt = this.attempt(delivery, subscriptions.get(delivery.subscriptionId)).finally(() => {
+      this.shares.started(delivery.subscriptionId);
+      const attempt = this.attempt(delivery, subscriptions.get(delivery.subscriptionId)).then((end) => {
+        this.shares.ended(delivery.subscriptionId, end);
         this.inFlight.delete(delivery.seq);
         // The next delivery of the same run may be due now, or one the slots were full for;
         // claims are gathered while most slots are busy.
@@ -282,10 +315,12 @@ export class WebhookDispatcher {
     }
   }
 
-  private async attempt(delivery: WebhookDeliveryRecord, subscription: WebhookSubscriptionRecord | undefined): Promise<void> {
+  /** Makes one attempt and records it; says how it ended, for the shares of the slots. */
+  private async attempt(delivery: WebhookDeliveryRecord, subscription: WebhookSubscriptionRecord | undefined): Promise<AttemptEnd> {
     const { log } = this.options;
+    let end: AttemptEnd = 'failed';
     try {
-      if (!subscription) return;
+      if (!subscription) return end;
       const now = Date.now();
       const timestamp = Math.floor(now / 1000);
       const headers = {
@@ -298,6 +333,7 @@ export class WebhookDispatcher {
         timeoutMs: this.options.timeoutMs,
         maxResponseBytes: this.options.maxResponseBytes,
       });
+      end = result.status !== null ? 'answered' : result.timedOut ? 'timed out' : 'failed';
       const at = new Date();
       const ok = result.status !== null && result.status >= 200 && result.status < 300;
       const gone = result.status === 410;
@@ -317,6 +353,7 @@ export class WebhookDispatcher {
     } catch (error) {
       log(`Webhook delivery ${delivery.id} could not be attempted: ${(error as Error).message}`);
     }
+    return end;
   }
 
   /** Records an attempt with the others made meanwhile, in one transaction; settles once it is stored (or could not be). */

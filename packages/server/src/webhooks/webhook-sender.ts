@@ -10,6 +10,8 @@ export interface SendResult {
   body: string | null;
   retryAfter: string | undefined;
   error: string | null;
+  /** No answer came within the timeout. */
+  timedOut?: true;
 }
 
 export interface SendOptions {
@@ -120,7 +122,7 @@ export function sendWebhook(target: string, headers: Record<string, string>, bod
     };
     const answer = () => ({ status, body: Buffer.concat(parts).toString('utf8'), retryAfter, error: null });
     const timer = setTimeout(() => {
-      finish(failed(`No answer within ${options.timeoutMs / 1000} s.`));
+      finish({ ...failed(`No answer within ${options.timeoutMs / 1000} s.`), timedOut: true });
       controller?.abort(new Error('timed out'));
     }, options.timeoutMs);
     const handler: Dispatcher.DispatchHandler = {

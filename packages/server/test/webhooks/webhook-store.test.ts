@@ -126,6 +126,34 @@ describe.each(stores)('the webhook store on %s', (name, open, available) => {
     }
   });
 
+  it.runIf(available)('leaves the subscriptions skipped out of a claim, and leases only what its choice picks of a quarter more than its limit', async () => {
+    const storage = await open();
+    try {
+      for (const id of ['wh1', 'wh2', 'wh3']) await storage.webhooks.createSubscription(subscription(['run.succeeded'], true, id));
+      const now = Date.now();
+      const made = ['wh1', 'wh2', 'wh3'].flatMap((subscriptionId, s) =>
+        Array.from({ length: 4 }, (_, i) => delivery(`msg_${subscriptionId}_${i}`, `r${i}`, s * 10 + i, { subscriptionId, now: now - 100 + s * 10 + i })),
+      );
+      await storage.webhooks.fanOut([], made);
+      let offered: string[] = [];
+      const claimed = await storage.webhooks.claim({
+        owner: 'server-1', now, leaseMs: 30_000, limit: 4, skipSubscriptions: ['wh1'],
+        choose: (due) => {
+          offered = due.map((d) => d.id);
+          return [due[1]!, due[3]!];
+        },
+      });
+      // wh1's left out: the five oldest of the rest offered, the two chosen leased.
+      expect(offered).toEqual(['msg_wh2_0', 'msg_wh2_1', 'msg_wh2_2', 'msg_wh2_3', 'msg_wh3_0']);
+      expect(claimed.map((d) => d.id)).toEqual(['msg_wh2_1', 'msg_wh2_3']);
+      // Those offered and not chosen are not leased: another claim takes them.
+      const rest = await storage.webhooks.claim({ owner: 'server-2', now, leaseMs: 30_000, limit: 20 });
+      expect(rest.map((d) => d.id)).toEqual(['msg_wh1_0', 'msg_wh1_1', 'msg_wh1_2', 'msg_wh1_3', 'msg_wh2_0', 'msg_wh2_2', 'msg_wh3_0', 'msg_wh3_1', 'msg_wh3_2', 'msg_wh3_3']);
+    } finally {
+      await storage.close();
+    }
+  });
+
   it.runIf(available)("claims in the fan-out's transaction what it has just stored, the first of each run only", async () => {
     const storage = await open();
     try {

@@ -486,13 +486,13 @@ describe.each(factories)('the $name storage', (factory) => {
   });
   it('stores named agents, oldest first', async () => {
     const identity = { uid: 'i1', name: 'coder', body: { prompt: 'x', skills: ['a'] }, creatorUid: 'user-1', createdAt: time(1), updatedAt: time(1) };
-    await storage.identities.insert(identity);
-    await storage.identities.insert({ ...identity, uid: 'i2', name: 'reviewer' });
-    expect(await storage.identities.get('i1')).toEqual(identity);
-    expect(await storage.identities.replace({ ...identity, name: 'writer', updatedAt: time(2) })).toBe(true);
-    expect((await storage.identities.list()).map((i) => i.name)).toEqual(['writer', 'reviewer']);
-    expect(await storage.identities.delete('i2')).toBe(true);
-    expect(await storage.identities.delete('i2')).toBe(false);
+    await storage.namedAgents.insert(identity);
+    await storage.namedAgents.insert({ ...identity, uid: 'i2', name: 'reviewer' });
+    expect(await storage.namedAgents.get('i1')).toEqual(identity);
+    expect(await storage.namedAgents.replace({ ...identity, name: 'writer', updatedAt: time(2) })).toBe(true);
+    expect((await storage.namedAgents.list()).map((i) => i.name)).toEqual(['writer', 'reviewer']);
+    expect(await storage.namedAgents.delete('i2')).toBe(true);
+    expect(await storage.namedAgents.delete('i2')).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { AmbientAgentConfig, MCPServers } from '@agent-runs/core/contract';
 import { invalidField } from '../domain/invalid-request-input.js';
-import type { IdentityRecord, IdentityStore } from '../store/identity-store.js';
+import type { NamedAgentRecord, NamedAgentStore } from '../store/named-agent-store.js';
 import type { RunOrigin } from '../store/run-record.js';
 import type { EnvironmentRegistry } from './environment-registry.js';
 import type { SkillCatalog, SkillVariant } from './skill-catalog.js';
@@ -43,9 +43,9 @@ export class RunSetupResolver {
   constructor(
     private readonly environments: EnvironmentRegistry,
     private readonly skills: SkillCatalog,
-    private readonly identities: IdentityStore,
+    private readonly identities: NamedAgentStore,
     /** Whether a principal may use a named agent (the named agents' visibility rule). */
-    private readonly mayUse: (identity: IdentityRecord, principal: string | undefined) => boolean = () => true,
+    private readonly mayUse: (identity: NamedAgentRecord, principal: string | undefined) => boolean = () => true,
   ) {}
 
   async resolve(request: RunSetupRequest, fields: SetupFieldNames = RUN_FIELDS): Promise<ResolvedRunSetup> {

@@ -123,7 +123,7 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
     const [environments, skills, agents] = await Promise.all([
       app.catalog.listEnvironments(caller),
       app.catalog.listSkills({}, caller).catch(() => ({ agents: [] })),
-      app.identities.list(caller, { limit: NAMED_AGENT_CHOICES }),
+      app.namedAgents.list(caller, { limit: NAMED_AGENT_CHOICES }),
     ]);
     return {
       environments: environments.environments.map((e) => ({ uid: e.uid, name: e.config.name ?? e.uid })),
@@ -275,17 +275,17 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
     signedIn('GET', '/skills', async ({ app, session, caller }) => page(skillsPage(session, await app.catalog.listSkills({}, caller)))),
     signedIn('GET', '/agents', async ({ url, app, session, caller }) => {
       const cursor = cursorOf(url);
-      const list = await app.identities.list(caller, { limit: LIST_PAGE_SIZE, cursor });
+      const list = await app.namedAgents.list(caller, { limit: LIST_PAGE_SIZE, cursor });
       return page(agentsPage(session, list.agents, { cursor, next: list.page_info?.next_cursor ?? undefined }));
     }),
-    signedIn('GET', '/agents/:uid/edit', async ({ params, app, session, caller }) => page(agentFormPage(session, await app.identities.get(params.uid!, caller)))),
+    signedIn('GET', '/agents/:uid/edit', async ({ params, app, session, caller }) => page(agentFormPage(session, await app.namedAgents.get(params.uid!, caller)))),
     signedIn('POST', '/agents/:uid', async ({ params, app, session, caller, form }) => {
       try {
-        await app.identities.update(params.uid!, agentUpdateOf(form), caller);
+        await app.namedAgents.update(params.uid!, agentUpdateOf(form), caller);
         return seeOther('/agents');
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
-        return page(agentFormPage(session, await app.identities.get(params.uid!, caller), form, error.message), 400);
+        return page(agentFormPage(session, await app.namedAgents.get(params.uid!, caller), form, error.message), 400);
       }
     }),
   ];

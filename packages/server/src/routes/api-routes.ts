@@ -27,11 +27,11 @@ import { listSchedulesRoute } from './list-schedules.js';
 import { pauseScheduleRoute } from './pause-schedule.js';
 import { resumeScheduleRoute } from './resume-schedule.js';
 import { updateScheduleRoute } from './update-schedule.js';
-import { createIdentityRoute } from './create-identity.js';
-import { deleteIdentityRoute } from './delete-identity.js';
-import { getIdentityRoute } from './get-identity.js';
-import { listIdentitiesRoute } from './list-identities.js';
-import { updateIdentityRoute } from './update-identity.js';
+import { createNamedAgentRoute } from './create-named-agent.js';
+import { deleteNamedAgentRoute } from './delete-named-agent.js';
+import { getNamedAgentRoute } from './get-named-agent.js';
+import { listNamedAgentsRoute } from './list-named-agents.js';
+import { updateNamedAgentRoute } from './update-named-agent.js';
 import { listEnvironmentsRoute } from './list-environments.js';
 import { listSkillsRoute } from './list-skills.js';
 import { webhookRoutes } from './webhook-routes.js';
@@ -67,11 +67,11 @@ const API_ROUTES: readonly AppRoute[] = [
   deleteScheduleRoute,
   pauseScheduleRoute,
   resumeScheduleRoute,
-  listIdentitiesRoute,
-  createIdentityRoute,
-  getIdentityRoute,
-  updateIdentityRoute,
-  deleteIdentityRoute,
+  listNamedAgentsRoute,
+  createNamedAgentRoute,
+  getNamedAgentRoute,
+  updateNamedAgentRoute,
+  deleteNamedAgentRoute,
   listEnvironmentsRoute,
   listSkillsRoute,
   ...webhookRoutes,

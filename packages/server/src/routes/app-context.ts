@@ -1,7 +1,7 @@
 import type { CatalogService } from '../catalog/catalog-service.js';
 import type { ModelCatalog } from '../catalog/model-catalog.js';
 import type { HttpContext, Route, RouteRequest } from '../http/route.js';
-import type { IdentityService } from '../identities/identity-service.js';
+import type { NamedAgentService } from '../named-agents/named-agent-service.js';
 import type { DocumentedRoute } from '../openapi/openapi-operation.js';
 import type { FollowupService } from '../runs/followup-service.js';
 import type { RunEventLog } from '../runs/run-event-log.js';
@@ -22,7 +22,7 @@ export interface AppContext extends HttpContext {
   events: RunEventLog;
   followups: FollowupService;
   schedules: ScheduleService;
-  identities: IdentityService;
+  namedAgents: NamedAgentService;
   /** Webhook subscriptions and their deliveries. */
   webhooks: WebhookService;
   /** Environments and skills. */

@@ -30,8 +30,8 @@ import type { AppContext } from '../routes/app-context.js';
 import { SessionTokens } from '../http/session-access.js';
 import { SignedLinks } from '../http/signed-links.js';
 import { SseHeartbeat } from '../http/sse-heartbeat.js';
-import { IdentityService } from '../identities/identity-service.js';
-import { identityVisible } from '../identities/identity-visibility.js';
+import { NamedAgentService } from '../named-agents/named-agent-service.js';
+import { namedAgentVisible } from '../named-agents/named-agent-visibility.js';
 import { ClusterNode } from '../runs/cluster-node.js';
 import { RunMoves } from '../runs/run-moves.js';
 import { ExecutionJournal } from '../runs/execution-journal.js';
@@ -128,8 +128,8 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const environments = new EnvironmentRegistry(config);
   const skillCache = opts.dataDir ? join(opts.dataDir, 'skill-repos') : mkdtempSync(join(tmpdir(), 'agent-runs-skills-'));
   const skills = new SkillCatalog(config, skillCache, opts.log);
-  const identityStore = storage.identities;
-  const setup = new RunSetupResolver(environments, skills, identityStore, (identity, principal) => identityVisible(identity, principal, opts.sharedRuns));
+  const namedAgentStore = storage.namedAgents;
+  const setup = new RunSetupResolver(environments, skills, namedAgentStore, (identity, principal) => namedAgentVisible(identity, principal, opts.sharedRuns));
   const recordProcessGroup = (runId: string, group: ProcessGroupRecord) => {
     store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
   };
@@ -214,7 +214,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     events,
     followups,
     schedules,
-    identities: new IdentityService(identityStore, setup, environments, opts.clock, opts.sharedRuns),
+    namedAgents: new NamedAgentService(namedAgentStore, setup, environments, opts.clock, opts.sharedRuns),
     webhooks: new WebhookService({
       store: storage.webhooks,
       clock: opts.clock,

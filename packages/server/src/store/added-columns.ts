@@ -1,5 +1,5 @@
 import { ARTIFACTS_TABLE } from './artifact-table.js';
-import { IDENTITIES_TABLE } from './identity-table.js';
+import { IDENTITIES_TABLE } from './named-agent-table.js';
 import { MESSAGES_TABLE } from './message-table.js';
 import { RUNS_TABLE } from './run-table.js';
 import { SCHEDULES_TABLE } from './schedule-table.js';

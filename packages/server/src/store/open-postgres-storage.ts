@@ -2,7 +2,7 @@ import pg from 'pg';
 import { ServerConfigError } from '../domain/server-config-error.js';
 import { PostgresArtifactStore } from './postgres-artifact-store.js';
 import { PostgresConversationStore } from './postgres-conversation-store.js';
-import { PostgresIdentityStore } from './postgres-identity-store.js';
+import { PostgresNamedAgentStore } from './postgres-named-agent-store.js';
 import { PostgresRunLeases } from './postgres-leases.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { NulSafeClient } from './postgres-nul-safe-client.js';
@@ -93,7 +93,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     artifacts: new PostgresArtifactStore(pool),
     conversations: new PostgresConversationStore(pool),
     schedules: new PostgresScheduleStore(pool),
-    identities: new PostgresIdentityStore(pool),
+    namedAgents: new PostgresNamedAgentStore(pool),
     activity: new PostgresCatalogActivity(pool),
     webhooks: new PostgresWebhookStore(pool),
     cluster: { leases: new PostgresRunLeases(pool), signals: listening, secrets: new PostgresSharedSecrets(pool) },

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { openRunStore } from './open-run-store.js';
 import { SqliteArtifactStore } from './sqlite-artifact-store.js';
 import { SqliteConversationStore } from './sqlite-conversation-store.js';
-import { SqliteIdentityStore } from './sqlite-identity-store.js';
+import { SqliteNamedAgentStore } from './sqlite-named-agent-store.js';
 import { SqliteRunEventStore } from './sqlite-run-event-store.js';
 import { SqliteScheduleStore } from './sqlite-schedule-store.js';
 import { SqliteCatalogActivity } from './sqlite-catalog-activity.js';
@@ -20,7 +20,7 @@ export function openSqliteStorage(file: string): Storage {
     artifacts: new SqliteArtifactStore(runs.db),
     conversations: new SqliteConversationStore(runs.db, runs.writes),
     schedules: new SqliteScheduleStore(runs.db),
-    identities: new SqliteIdentityStore(runs.db),
+    namedAgents: new SqliteNamedAgentStore(runs.db),
     activity: new SqliteCatalogActivity(runs.db),
     webhooks: new SqliteWebhookStore(runs.db, runs.writes),
     description: file === ':memory:' ? 'in memory' : `data in ${dirname(file)}`,

@@ -1,7 +1,7 @@
 import type { ArtifactStore } from './artifact-store.js';
 import type { ClusterStore } from './cluster.js';
 import type { ConversationStore } from './conversation-store.js';
-import type { IdentityStore } from './identity-store.js';
+import type { NamedAgentStore } from './named-agent-store.js';
 import type { RunEventStore } from './run-event-store.js';
 import type { RunStore } from './run-store.js';
 import type { ScheduleStore } from './schedule-store.js';
@@ -15,7 +15,7 @@ export interface Storage {
   artifacts: ArtifactStore;
   conversations: ConversationStore;
   schedules: ScheduleStore;
-  identities: IdentityStore;
+  namedAgents: NamedAgentStore;
   activity: CatalogActivity;
   webhooks: WebhookStore;
   /** Present when several servers may share the database. */

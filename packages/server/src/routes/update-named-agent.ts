@@ -4,7 +4,7 @@ import { catalogProblems, noSuchCatalogItem } from '../openapi/problem-responses
 import type { AppRoute } from './app-context.js';
 
 /** `PUT /agent/identities/{uid}`: members given replace, null clears. */
-export const updateIdentityRoute: AppRoute = {
+export const updateNamedAgentRoute: AppRoute = {
   method: 'PUT',
   path: '/api/v1/agent/identities/:uid',
   auth: true,
@@ -14,6 +14,6 @@ export const updateIdentityRoute: AppRoute = {
     responses: { ...ok('The named agent', 'AgentIdentity'), ...catalogProblems, ...noSuchCatalogItem },
   },
   async handle({ req, params, app, caller }) {
-    return app.identities.update(params.uid!, await readJsonBody(req, app.maxBodyBytes), caller);
+    return app.namedAgents.update(params.uid!, await readJsonBody(req, app.maxBodyBytes), caller);
   },
 };

@@ -1,7 +1,7 @@
 import type { OwnedPage, OwnedPageQuery } from './owned-page.js';
 
 /** A named agent as stored: its members as the caller gave them, plus bookkeeping. */
-export interface IdentityRecord {
+export interface NamedAgentRecord {
   uid: string;
   name: string;
   /** Every member of the create/update body except `name`. */
@@ -12,14 +12,14 @@ export interface IdentityRecord {
   updatedAt: string;
 }
 
-/** Storage of named agents ("identities"). */
-export interface IdentityStore {
-  insert(identity: IdentityRecord): Promise<void>;
-  get(uid: string): Promise<IdentityRecord | undefined>;
+/** Storage of named agents (the contract's agent identities). */
+export interface NamedAgentStore {
+  insert(identity: NamedAgentRecord): Promise<void>;
+  get(uid: string): Promise<NamedAgentRecord | undefined>;
   /** Oldest first. */
-  list(): Promise<IdentityRecord[]>;
+  list(): Promise<NamedAgentRecord[]>;
   /** A page, oldest first, of one creator's named agents (or all), filtered in the query. */
-  page(query: OwnedPageQuery): Promise<OwnedPage<IdentityRecord>>;
-  replace(identity: IdentityRecord): Promise<boolean>;
+  page(query: OwnedPageQuery): Promise<OwnedPage<NamedAgentRecord>>;
+  replace(identity: NamedAgentRecord): Promise<boolean>;
   delete(uid: string): Promise<boolean>;
 }

@@ -11,19 +11,19 @@ import { NotFoundError } from '../domain/domain-errors.js';
 import { invalidInput } from '../domain/invalid-request-input.js';
 import type { EnvironmentRegistry } from '../catalog/environment-registry.js';
 import type { RunSetupResolver } from '../catalog/resolve-run-setup.js';
-import type { IdentityRecord, IdentityStore } from '../store/identity-store.js';
+import type { NamedAgentRecord, NamedAgentStore } from '../store/named-agent-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
-import { identityVisible } from './identity-visibility.js';
+import { namedAgentVisible } from './named-agent-visibility.js';
 import type { ServerClock } from '../domain/server-clock.js';
 
 /**
- * Named agents ("identities"). Every member is stored and shown as given; the server acts
+ * Named agents (the contract's agent identities). Every member is stored and shown as given; the server acts
  * on prompt, skills, mcp_servers, environment_id, base_model and worker_host when a run
  * names the agent, and only keeps the rest (memory, secrets, harness, ...).
  */
-export class IdentityService {
+export class NamedAgentService {
   constructor(
-    private readonly store: IdentityStore,
+    private readonly store: NamedAgentStore,
     private readonly setup: RunSetupResolver,
     private readonly environments: EnvironmentRegistry,
     private readonly clock: ServerClock,
@@ -38,13 +38,13 @@ export class IdentityService {
     const members = withoutNulls(rest);
     await this.check(members);
     const now = this.clock.now().toISOString();
-    const record: IdentityRecord = { uid: timeOrderedId(), name, body: members, creatorUid: caller.uid ?? '', createdAt: now, updatedAt: now };
+    const record: NamedAgentRecord = { uid: timeOrderedId(), name, body: members, creatorUid: caller.uid ?? '', createdAt: now, updatedAt: now };
     await this.store.insert(record);
-    return toIdentity(record);
+    return toAgentIdentity(record);
   }
 
   async get(uid: string, caller: RunCreatorInfo): Promise<AgentIdentity> {
-    return toIdentity(await this.getOrThrow(uid, caller));
+    return toAgentIdentity(await this.getOrThrow(uid, caller));
   }
 
   /**
@@ -55,7 +55,7 @@ export class IdentityService {
     const afterSeq = pageStart(query.cursor);
     const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
     const page = await this.store.page({ creatorUid: this.shared ? undefined : (caller.uid ?? ''), afterSeq, limit });
-    const agents = page.records.map(toIdentity);
+    const agents = page.records.map(toAgentIdentity);
     const { factory_uid: factoryUid } = query;
     return { agents: factoryUid === undefined ? agents : agents.filter((a) => a.factory_uid === factoryUid), page_info: pageInfo(page.nextSeq) };
   }
@@ -72,9 +72,9 @@ export class IdentityService {
       else if (value !== undefined) members[key] = value;
     }
     await this.check(members);
-    const record: IdentityRecord = { ...existing, name: name ?? existing.name, body: members, updatedAt: this.clock.now().toISOString() };
+    const record: NamedAgentRecord = { ...existing, name: name ?? existing.name, body: members, updatedAt: this.clock.now().toISOString() };
     if (!(await this.store.replace(record))) throw notFound(uid);
-    return toIdentity(record);
+    return toAgentIdentity(record);
   }
 
   async delete(uid: string, caller: RunCreatorInfo): Promise<void> {
@@ -82,12 +82,12 @@ export class IdentityService {
     if (!(await this.store.delete(uid))) throw notFound(uid);
   }
 
-  private visible(identity: IdentityRecord, principal: string | undefined): boolean {
-    return identityVisible(identity, principal, this.shared);
+  private visible(identity: NamedAgentRecord, principal: string | undefined): boolean {
+    return namedAgentVisible(identity, principal, this.shared);
   }
 
   /** Another principal's named agent is answered as missing. */
-  private async getOrThrow(uid: string, caller: RunCreatorInfo): Promise<IdentityRecord> {
+  private async getOrThrow(uid: string, caller: RunCreatorInfo): Promise<NamedAgentRecord> {
     const identity = await this.store.get(uid);
     if (!identity || !this.visible(identity, caller.uid)) throw notFound(uid);
     return identity;
@@ -112,7 +112,7 @@ function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined));
 }
 
-function toIdentity(record: IdentityRecord): AgentIdentity {
+function toAgentIdentity(record: NamedAgentRecord): AgentIdentity {
   const { skills, secrets, memory, default_runner_uid, ...rest } = record.body as {
     skills?: string[];
     secrets?: { name: string }[];

@@ -5,7 +5,7 @@ import { catalogProblems } from '../openapi/problem-responses.js';
 import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/identities?limit=&cursor=`: a page of the caller's named agents, oldest first. */
-export const listIdentitiesRoute: AppRoute = {
+export const listNamedAgentsRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/identities',
   auth: true,
@@ -18,6 +18,6 @@ export const listIdentitiesRoute: AppRoute = {
   async handle({ url, app, caller }) {
     const parsed = ListAgentIdentitiesQuerySchema.safeParse(Object.fromEntries(url.searchParams));
     if (!parsed.success) throw invalidInput(parsed.error, 'query');
-    return app.identities.list(caller, parsed.data);
+    return app.namedAgents.list(caller, parsed.data);
   },
 };

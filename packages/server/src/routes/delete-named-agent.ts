@@ -3,7 +3,7 @@ import { catalogProblems, noSuchCatalogItem } from '../openapi/problem-responses
 import type { AppRoute } from './app-context.js';
 
 /** `DELETE /agent/identities/{uid}`: 204, no body. */
-export const deleteIdentityRoute: AppRoute = {
+export const deleteNamedAgentRoute: AppRoute = {
   method: 'DELETE',
   path: '/api/v1/agent/identities/:uid',
   auth: true,
@@ -12,7 +12,7 @@ export const deleteIdentityRoute: AppRoute = {
     responses: { '204': { description: 'Deleted' }, ...catalogProblems, ...noSuchCatalogItem },
   },
   async handle({ params, app, caller }) {
-    await app.identities.delete(params.uid!, caller);
+    await app.namedAgents.delete(params.uid!, caller);
     return empty(204);
   },
 };

@@ -1,8 +1,8 @@
-import type { IdentityRecord } from './identity-store.js';
+import type { NamedAgentRecord } from './named-agent-store.js';
 import { rowReader, selectList, type Row, type TableDescription } from './table-description.js';
 
 /** The `agent_identities` table (named agents): what both stores write and read, column by column. */
-export const IDENTITIES_TABLE: TableDescription<IdentityRecord, IdentityRecord> = {
+export const IDENTITIES_TABLE: TableDescription<NamedAgentRecord, NamedAgentRecord> = {
   name: 'agent_identities',
   columns: [
     { name: 'uid', type: 'text', write: (i) => i.uid, read: 'uid' },
@@ -20,6 +20,6 @@ export const IDENTITY_REPLACED_COLUMNS = ['name', 'body', 'updated_at'];
 /** What a read of a named agent selects. */
 export const IDENTITY_COLUMNS = selectList(IDENTITIES_TABLE);
 
-export const toIdentity = rowReader(IDENTITIES_TABLE);
+export const toAgentIdentity = rowReader(IDENTITIES_TABLE);
 
-export type { Row as IdentityRow };
+export type { Row as NamedAgentRow };

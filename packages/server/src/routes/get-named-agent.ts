@@ -3,7 +3,7 @@ import { catalogProblems, noSuchCatalogItem } from '../openapi/problem-responses
 import type { AppRoute } from './app-context.js';
 
 /** `GET /agent/identities/{uid}`. */
-export const getIdentityRoute: AppRoute = {
+export const getNamedAgentRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/identities/:uid',
   auth: true,
@@ -11,5 +11,5 @@ export const getIdentityRoute: AppRoute = {
     operationId: 'getIdentity',
     responses: { ...ok('The named agent', 'AgentIdentity'), ...catalogProblems, ...noSuchCatalogItem },
   },
-  handle: ({ params, app, caller }) => app.identities.get(params.uid!, caller),
+  handle: ({ params, app, caller }) => app.namedAgents.get(params.uid!, caller),
 };

@@ -5,7 +5,7 @@ import { catalogProblems } from '../openapi/problem-responses.js';
 import type { AppRoute } from './app-context.js';
 
 /** `POST /agent/identities`: a named agent. */
-export const createIdentityRoute: AppRoute = {
+export const createNamedAgentRoute: AppRoute = {
   method: 'POST',
   path: '/api/v1/agent/identities',
   auth: true,
@@ -16,6 +16,6 @@ export const createIdentityRoute: AppRoute = {
   },
   async handle({ req, app, caller }) {
     // 201, as the published contract answers a create.
-    return json(await app.identities.create(await readJsonBody(req, app.maxBodyBytes), caller), 201);
+    return json(await app.namedAgents.create(await readJsonBody(req, app.maxBodyBytes), caller), 201);
   },
 };

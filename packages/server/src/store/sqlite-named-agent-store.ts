@@ -3,10 +3,10 @@ import {
   IDENTITIES_TABLE,
   IDENTITY_COLUMNS as COLUMNS,
   IDENTITY_REPLACED_COLUMNS,
-  toIdentity as toRecord,
-  type IdentityRow,
-} from './identity-table.js';
-import type { IdentityRecord, IdentityStore } from './identity-store.js';
+  toAgentIdentity as toRecord,
+  type NamedAgentRow,
+} from './named-agent-table.js';
+import type { NamedAgentRecord, NamedAgentStore } from './named-agent-store.js';
 import { toOwnedPage, type OwnedPage, type OwnedPageQuery } from './owned-page.js';
 import { sqliteDialect } from './sql-dialect.js';
 import { insertStatement, updateStatement } from './table-description.js';
@@ -15,7 +15,7 @@ const INSERT = insertStatement(IDENTITIES_TABLE, sqliteDialect);
 const REPLACE = updateStatement(IDENTITIES_TABLE, sqliteDialect, IDENTITY_REPLACED_COLUMNS, 'uid');
 
 /** Named agents in the runs database (migration 2). */
-export class SqliteIdentityStore implements IdentityStore {
+export class SqliteNamedAgentStore implements NamedAgentStore {
   private readonly insertOne: Database.Statement;
   private readonly replaceOne: Database.Statement;
   private readonly byUid: Database.Statement;
@@ -30,28 +30,28 @@ export class SqliteIdentityStore implements IdentityStore {
     this.deleteOne = db.prepare('DELETE FROM agent_identities WHERE uid = ?');
   }
 
-  async insert(identity: IdentityRecord): Promise<void> {
+  async insert(identity: NamedAgentRecord): Promise<void> {
     this.insertOne.run(INSERT.values(identity));
   }
 
-  async get(uid: string): Promise<IdentityRecord | undefined> {
-    const row = this.byUid.get(uid) as IdentityRow | undefined;
+  async get(uid: string): Promise<NamedAgentRecord | undefined> {
+    const row = this.byUid.get(uid) as NamedAgentRow | undefined;
     return row ? toRecord(row) : undefined;
   }
 
-  async list(): Promise<IdentityRecord[]> {
-    return (this.all.all() as IdentityRow[]).map(toRecord);
+  async list(): Promise<NamedAgentRecord[]> {
+    return (this.all.all() as NamedAgentRow[]).map(toRecord);
   }
 
-  async page({ creatorUid, afterSeq, limit }: OwnedPageQuery): Promise<OwnedPage<IdentityRecord>> {
+  async page({ creatorUid, afterSeq, limit }: OwnedPageQuery): Promise<OwnedPage<NamedAgentRecord>> {
     const mine = creatorUid === undefined ? '' : 'AND creator_uid = ?';
     const rows = this.db
       .prepare(`SELECT seq, ${COLUMNS} FROM agent_identities WHERE seq > ? ${mine} ORDER BY seq LIMIT ?`)
-      .all(...(creatorUid === undefined ? [afterSeq, limit + 1] : [afterSeq, creatorUid, limit + 1])) as (IdentityRow & { seq: number })[];
+      .all(...(creatorUid === undefined ? [afterSeq, limit + 1] : [afterSeq, creatorUid, limit + 1])) as (NamedAgentRow & { seq: number })[];
     return toOwnedPage(rows, limit, toRecord);
   }
 
-  async replace(identity: IdentityRecord): Promise<boolean> {
+  async replace(identity: NamedAgentRecord): Promise<boolean> {
     return this.replaceOne.run(REPLACE.values(identity)).changes > 0;
   }
 

@@ -1,4 +1,4 @@
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatElapsed } from '@agent-runs/core';
@@ -6,7 +6,8 @@ import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { HarnessName } from '../../domain/harness-config.js';
 import { processStartTime } from '../../domain/process-identity.js';
 import { prepareExecutionFiles, protocolDir, readAgentReport } from '../agent-protocol.js';
-import { createServerFile, giveTree, readAgentFile, reclaimTree, serverDir } from '../agent-files.js';
+import { createServerFile, giveTree, reclaimTree, serverDir } from '../agent-files.js';
+import { agentPathExists, readAgentFile } from '../agent-tree.js';
 import { runAsAgent, spawnAgent } from '../agent-spawn.js';
 import { prepareWorkDir, type RunPolicy } from '../command-executor.js';
 import { NO_SANDBOX, type AgentSandbox } from '../sandbox/agent-sandbox.js';
@@ -278,7 +279,7 @@ export class HarnessExecutor implements RunExecutor {
       reclaimTree(stateDir);
       // What the repositories hold now, so the end can hand back exactly what the agent changed.
       const git = gitAsAgent(sandbox, workDir);
-      const changesStart = recordChangesStart(workDir, git);
+      const changesStart = recordChangesStart(workRoot, workDir, git);
       const harness = run.agentConfig.harness;
       const launch = driver.launch(
         {
@@ -331,11 +332,11 @@ export function harnessTranscriptLines(workRoot: string, runId: string): string[
   const lines: string[] = [];
   for (let execution = 1; ; execution++) {
     const path = harnessTranscriptPath(workRoot, runId, execution);
-    if (!existsSync(path)) {
+    if (!agentPathExists(workRoot, path)) {
       // An execution that was not a harness's has no stream; the next one may.
-      if (!existsSync(join(protocolDir(workRoot, runId), 'executions', String(execution)))) return lines;
+      if (!agentPathExists(workRoot, join(protocolDir(workRoot, runId), 'executions', String(execution)))) return lines;
       continue;
     }
-    for (const line of readAgentFile(path, MAX_TRANSCRIPT_BYTES).text.split('\n')) if (line) lines.push(JSON.stringify({ kind: 'harness', execution, line }));
+    for (const line of readAgentFile(workRoot, path, MAX_TRANSCRIPT_BYTES).text.split('\n')) if (line) lines.push(JSON.stringify({ kind: 'harness', execution, line }));
   }
 }

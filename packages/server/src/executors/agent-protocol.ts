@@ -33,6 +33,20 @@ export interface ExecutionFiles {
   attachments: string;
 }
 
+/** Where the protocol's files of one execution are. */
+export function executionFiles(workRoot: string, runId: string, execution: number): ExecutionFiles {
+  const dir = join(protocolDir(workRoot, runId), 'executions', String(execution));
+  return {
+    root: workRoot,
+    conversation: join(dir, 'conversation.jsonl'),
+    followup: join(dir, 'followup.txt'),
+    inbox: join(dir, 'inbox.jsonl'),
+    report: join(dir, 'report.jsonl'),
+    artifacts: join(dir, 'artifacts'),
+    attachments: attachmentsDir(workRoot, runId),
+  };
+}
+
 /**
  * Writes what the agent reads (conversation, current follow-up, attachments) and makes the
  * directories it writes to. The execution's directory is made fresh, so nothing the agent
@@ -43,15 +57,7 @@ export function prepareExecutionFiles(workRoot: string, runId: string, input: Ex
   const runDir = protocolDir(workRoot, runId);
   const executions = join(runDir, 'executions');
   const dir = join(executions, String(input.number));
-  const files: ExecutionFiles = {
-    root: workRoot,
-    conversation: join(dir, 'conversation.jsonl'),
-    followup: join(dir, 'followup.txt'),
-    inbox: join(dir, 'inbox.jsonl'),
-    report: join(dir, 'report.jsonl'),
-    artifacts: join(dir, 'artifacts'),
-    attachments: attachmentsDir(workRoot, runId),
-  };
+  const files = executionFiles(workRoot, runId, input.number);
   // Traversable, not listable, where the agent is another user: it reaches only the names it is given.
   for (const parent of [join(workRoot, '.agent-runs'), runDir, executions]) serverDir(parent, owner ? 0o711 : 0o700);
   freshAgentDir(dir, owner);

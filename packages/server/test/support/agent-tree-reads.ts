@@ -1,6 +1,6 @@
 import { closeSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { attachmentsDir, protocolDir, readAgentReport, type ExecutionFiles } from '../../src/executors/agent-protocol.js';
+import { executionFiles, readAgentReport } from '../../src/executors/agent-protocol.js';
 import { openAgentFile } from '../../src/executors/agent-tree.js';
 import { recordChangesStart } from '../../src/executors/harness/changes-patch.js';
 import { harnessTranscriptLines } from '../../src/executors/harness/harness-executor.js';
@@ -21,16 +21,7 @@ export interface TreeReads {
 }
 
 export function readRunTree(workRoot: string, runId: string): TreeReads {
-  const dir = join(protocolDir(workRoot, runId), 'executions', '1');
-  const files: ExecutionFiles = {
-    root: workRoot,
-    conversation: join(dir, 'conversation.jsonl'),
-    followup: join(dir, 'followup.txt'),
-    inbox: join(dir, 'inbox.jsonl'),
-    report: join(dir, 'report.jsonl'),
-    artifacts: join(dir, 'artifacts'),
-    attachments: attachmentsDir(workRoot, runId),
-  };
+  const files = executionFiles(workRoot, runId, 1);
   const limits = { maxFileBytes: 1 << 20, maxRunBytes: 1 << 24, maxArtifactsPerExecution: 50 };
   const report = readAgentReport(files, { number: 1, followups: [], conversation: [], attachments: [], limits, usedBytes: 0 });
   const opened = openAgentFile(workRoot, join(files.attachments, 'notes.txt'));

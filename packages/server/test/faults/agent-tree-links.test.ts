@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findProgram } from '../../src/executors/sandbox/find-program.js';
 import { readRunTree, type TreeReads } from '../support/agent-tree-reads.js';
 
 /**
@@ -19,7 +20,8 @@ import { readRunTree, type TreeReads } from '../support/agent-tree-reads.js';
  *
  * Once on a root server (in this process) and once on a non-root one: the same reads in a
  * child process running as nobody (65534), bundled into a directory it can read, over trees
- * it owns.
+ * it owns. Then once more where there is no `/proc` (the walk by path, as on macOS): the
+ * child in bubblewrap with an empty `/proc`.
  */
 const RUN = 'run-1';
 const EXEC = `.agent-runs/${RUN}/executions/1`;
@@ -113,8 +115,8 @@ const base = mkdtempSync(join(tmpdir(), 'agent-runs-tree-links-'));
 chmodSync(base, 0o755);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-/** The reads of every case, made as `uid` in a child process (the reader bundled where that user can read it). */
-async function readAsUser(roots: Record<string, string>, uid: number): Promise<Record<string, TreeReads>> {
+/** The reads of every case, made as `uid` in a child process (the reader bundled where that user can read it), without `/proc` when `noProc`. */
+async function readInChild(roots: Record<string, string>, uid: number | undefined, noProc: boolean): Promise<Record<string, TreeReads>> {
   const bundle = join(base, 'reader.cjs');
   await build({
     stdin: {
@@ -131,41 +133,45 @@ process.stdout.write(JSON.stringify(Object.fromEntries(Object.entries(roots).map
     logLevel: 'silent',
   });
   chmodSync(bundle, 0o644);
-  const child = spawnSync(process.execPath, [bundle, JSON.stringify(roots)], { cwd: base, uid, gid: uid, encoding: 'utf8', timeout: 60_000 });
+  const node = [process.execPath, bundle, JSON.stringify(roots)];
+  const [command, ...args] = noProc ? [bwrap!, '--dev-bind', '/', '/', '--tmpfs', '/proc', ...node] : node;
+  const child = spawnSync(command!, args, { cwd: base, ...(uid === undefined ? {} : { uid, gid: uid }), encoding: 'utf8', timeout: 60_000 });
   if (child.status !== 0) throw new Error(`the reader as uid ${uid} failed: ${child.stderr}`);
   return JSON.parse(child.stdout) as Record<string, TreeReads>;
 }
 
+const bwrap = findProgram('bwrap');
 const servers = [
-  { server: 'a root server', uid: undefined },
-  { server: 'a non-root server (nobody)', uid: NOBODY },
-] as const;
+  { server: 'a root server', uid: undefined, noProc: false, runs: true },
+  { server: 'a non-root server (nobody)', uid: NOBODY, noProc: false, runs: isRoot },
+  { server: 'a server without /proc', uid: undefined, noProc: true, runs: isRoot && bwrap !== undefined },
+];
 
-describe.each(servers)('every read of an agent’s tree, on $server', ({ uid }) => {
+describe.each(servers)('every read of an agent’s tree, on $server', ({ uid, noProc, runs }) => {
   let reads: Record<string, TreeReads>;
   beforeAll(async () => {
-    if (uid !== undefined && !isRoot) return; // Another user's reads need root to start them.
-    const dir = join(base, uid === undefined ? 'root' : 'nobody');
+    if (!runs) return; // Another user's reads, or bubblewrap's namespaces, need root.
+    const dir = join(base, `case-${uid ?? 'root'}${noProc ? '-no-proc' : ''}`);
     mkdirSync(dir, { mode: 0o755 });
     const roots = makeTrees(dir);
-    if (uid === undefined) {
+    if (uid === undefined && !noProc) {
       reads = Object.fromEntries(Object.entries(roots).map(([name, root]) => [name, readRunTree(root, RUN)]));
     } else {
-      chownTree(dir, uid);
-      reads = await readAsUser(roots, uid);
+      if (uid !== undefined) chownTree(dir, uid);
+      reads = await readInChild(roots, uid, noProc);
     }
   }, 90_000);
 
-  it.skipIf(uid !== undefined && !isRoot)('reads everything the agent left when nothing is a link', () => {
+  it.skipIf(!runs)('reads everything the agent left when nothing is a link', () => {
     expect(reads['nothing replaced']).toEqual(HONEST_READS);
   });
 
-  it.skipIf(uid !== undefined && !isRoot).each(Object.keys(LINKS))('reads nothing through %s replaced by a link', (name) => {
+  it.skipIf(!runs).each(Object.keys(LINKS))('reads nothing through %s replaced by a link', (name) => {
     const got = reads[name]!;
     expect(JSON.stringify(got)).not.toContain('SECRET');
   });
 
-  it.skipIf(uid !== undefined && !isRoot)('says so when the artifacts directory, or one above it, is a link', () => {
+  it.skipIf(!runs)('says so when the artifacts directory, or one above it, is a link', () => {
     const note = 'the artifacts directory (or a directory above it) was replaced by a symbolic link or a file; nothing in it was read.';
     expect(reads['the artifacts directory']!.report.notes).toEqual([note]);
     expect(reads['the execution directory (the artifacts’, report’s and streams’ parent)']!.report.notes).toEqual([

@@ -173,7 +173,13 @@ export type Opened = { dir: AgentDir } | { code: string; at: string };
 
 /** `path`, beneath the server's directory `root`, opened one name at a time, no link followed. */
 export function openAgentDir(root: string, path: string): Opened {
-  let dir = AgentDir.root(root);
+  let dir: AgentDir;
+  try {
+    dir = AgentDir.root(root);
+  } catch (error) {
+    // No work root yet (no agent has run): nothing of an agent's to read.
+    return { code: errorCode(error), at: root };
+  }
   for (const name of namesBeneath(root, path)) {
     let next: AgentDir;
     try {

@@ -140,6 +140,19 @@ process.stdout.write(JSON.stringify(Object.fromEntries(Object.entries(roots).map
   return JSON.parse(child.stdout) as Record<string, TreeReads>;
 }
 
+describe('a work root no agent has made yet', () => {
+  it('reads as nothing there, without an error', () => {
+    expect(readRunTree(join(base, 'never-made'), RUN)).toEqual({
+      report: { result: undefined, artifacts: [], notes: [] },
+      handoff: [],
+      download: null,
+      transcript: [],
+      turns: [],
+      repositories: [],
+    });
+  });
+});
+
 const bwrap = findProgram('bwrap');
 const servers = [
   { server: 'a root server', uid: undefined, noProc: false, runs: true },

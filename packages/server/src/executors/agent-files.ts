@@ -1,89 +1,19 @@
-import { closeSync, constants, fchownSync, fstatSync, lchownSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchownSync, fstatSync, lchownSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentUser } from './sandbox/agent-user.js';
 
 /**
- * Reading and writing files an agent can reach, without letting it steer the server: no
- * link is followed (O_NOFOLLOW), no open blocks (O_NONBLOCK: a FIFO answers at once), only
- * regular files are read or written (fstat on the open descriptor), and what the server
- * creates is created fresh (O_EXCL) after removing whatever the agent left at that name.
+ * Writing files an agent can reach, without letting it steer the server: no link is
+ * followed (O_NOFOLLOW), no open blocks (O_NONBLOCK: a FIFO answers at once), only regular
+ * files are written (fstat on the open descriptor), and what the server creates is created
+ * fresh (O_EXCL) after removing whatever the agent left at that name. Reads of what an
+ * agent wrote go through `agent-tree.ts`.
  */
-const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** Who owns what the server makes for the agent: the agent user where the server is root. */
 export type FileOwner = AgentUser | undefined;
-
-export interface BoundedRead {
-  text: string;
-  truncated: boolean;
-  /** Why nothing was read though something is there (a link, a FIFO, a directory). */
-  refused?: string | undefined;
-}
-
-/** An open descriptor of a regular file and its size, to stream it; undefined for a link, a FIFO, anything else. */
-export function openAgentFile(path: string): { fd: number; size: number } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, READ);
-  } catch {
-    return undefined;
-  }
-  const stat = fstatSync(fd);
-  if (stat.isFile()) return { fd, size: stat.size };
-  closeSync(fd);
-  return undefined;
-}
-
-/** Up to `max` bytes of a regular file; a missing file reads as empty. */
-export function readAgentFile(path: string, max: number): BoundedRead {
-  let fd: number;
-  try {
-    fd = openSync(path, READ);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? { text: '', truncated: false } : { text: '', truncated: false, refused: code === 'ELOOP' ? 'is a symbolic link' : `cannot be opened (${code})` };
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { text: '', truncated: false, refused: 'is not a regular file' };
-    const buffer = Buffer.alloc(Math.min(stat.size, max));
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return { text: buffer.subarray(0, read).toString('utf8'), truncated: stat.size > max };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** A regular file's bytes, or undefined when it is anything else or over `max` bytes. */
-export function readAgentBytes(path: string, max: number): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, READ);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > max) return undefined;
-    const buffer = Buffer.alloc(stat.size);
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** Removes whatever is at `path` (a link is removed, never followed). */
 function clear(path: string): void {

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { safeFileName } from '@agent-runs/core/contract';
 import type { NewArtifact } from '../store/artifact-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
-import { appendAgentFile, freshAgentDir, readAgentFile, serverDir, writeAgentFile, type FileOwner } from './agent-files.js';
+import { appendAgentFile, freshAgentDir, serverDir, writeAgentFile, type FileOwner } from './agent-files.js';
+import { readAgentFile } from './agent-tree.js';
 import { collectArtifactFiles } from './collect-artifact-files.js';
 import type { ExecutionInput, FollowupMessage } from './execution-input.js';
 import { readReportLines } from './report-lines.js';
@@ -22,12 +23,28 @@ export function attachmentsDir(workRoot: string, runId: string): string {
 }
 
 export interface ExecutionFiles {
+  /** The server's work root every other path lies beneath: what the agent wrote is read from it, a name at a time. */
+  root: string;
   conversation: string;
   followup: string;
   inbox: string;
   report: string;
   artifacts: string;
   attachments: string;
+}
+
+/** Where the protocol's files of one execution are. */
+export function executionFiles(workRoot: string, runId: string, execution: number): ExecutionFiles {
+  const dir = join(protocolDir(workRoot, runId), 'executions', String(execution));
+  return {
+    root: workRoot,
+    conversation: join(dir, 'conversation.jsonl'),
+    followup: join(dir, 'followup.txt'),
+    inbox: join(dir, 'inbox.jsonl'),
+    report: join(dir, 'report.jsonl'),
+    artifacts: join(dir, 'artifacts'),
+    attachments: attachmentsDir(workRoot, runId),
+  };
 }
 
 /**
@@ -40,14 +57,7 @@ export function prepareExecutionFiles(workRoot: string, runId: string, input: Ex
   const runDir = protocolDir(workRoot, runId);
   const executions = join(runDir, 'executions');
   const dir = join(executions, String(input.number));
-  const files: ExecutionFiles = {
-    conversation: join(dir, 'conversation.jsonl'),
-    followup: join(dir, 'followup.txt'),
-    inbox: join(dir, 'inbox.jsonl'),
-    report: join(dir, 'report.jsonl'),
-    artifacts: join(dir, 'artifacts'),
-    attachments: attachmentsDir(workRoot, runId),
-  };
+  const files = executionFiles(workRoot, runId, input.number);
   // Traversable, not listable, where the agent is another user: it reaches only the names it is given.
   for (const parent of [join(workRoot, '.agent-runs'), runDir, executions]) serverDir(parent, owner ? 0o711 : 0o700);
   freshAgentDir(dir, owner);
@@ -91,7 +101,7 @@ export interface AgentReport {
 
 /** Reads what the agent reported: report lines, then files left in the artifacts directory, within the limits. */
 export function readAgentReport(files: ExecutionFiles, input: ExecutionInput): AgentReport {
-  const { text, truncated, refused } = readAgentFile(files.report, MAX_REPORT_BYTES);
+  const { text, truncated, refused } = readAgentFile(files.root, files.report, MAX_REPORT_BYTES);
   // A line cut at the size limit is dropped rather than misread.
   const complete = truncated ? text.slice(0, text.lastIndexOf('\n') + 1) : text;
   const lines = readReportLines(complete, timeOrderedId, MAX_NOTES_PER_EXECUTION);
@@ -104,7 +114,7 @@ export function readAgentReport(files: ExecutionFiles, input: ExecutionInput): A
     notes.push(`the report names ${artifacts.length} artifacts, over the limit of ${max} per execution; the first ${max} were kept.`);
     artifacts = artifacts.slice(0, max);
   }
-  const collected = collectArtifactFiles(files.artifacts, input.limits, input.usedBytes, max - artifacts.length);
+  const collected = collectArtifactFiles(files.root, files.artifacts, input.limits, input.usedBytes, max - artifacts.length);
   return {
     artifacts: [...artifacts, ...collected.artifacts],
     result: lines.result,

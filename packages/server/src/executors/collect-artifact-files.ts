@@ -1,6 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs';
-import { readAgentBytes } from './agent-files.js';
-import { join, relative, sep } from 'node:path';
+import { inAgentDir, type AgentDir } from './agent-tree.js';
 import type { NewArtifact } from '../store/artifact-store.js';
 import type { ArtifactLimits } from './execution-input.js';
 import { isImage, mimeTypeOf } from './mime-type.js';
@@ -15,32 +13,44 @@ export interface CollectedFiles {
 }
 
 /**
- * Turns the files an agent left in its artifacts directory into FILE artifacts (images
- * into SCREENSHOT), within the per-file and per-run byte limits. Symbolic links are not
- * followed: an agent could otherwise hand back any file the server can read.
+ * Turns the files an agent left in its artifacts directory (`dir`, beneath the server's
+ * `root`) into FILE artifacts (images into SCREENSHOT), within the per-file and per-run byte
+ * limits. No symbolic link is followed, the artifacts directory and those above it
+ * included: an agent could otherwise hand back any file the server can read.
  */
-export function collectArtifactFiles(dir: string, limits: ArtifactLimits, usedBytes: number, room: number): CollectedFiles {
+export function collectArtifactFiles(root: string, dir: string, limits: ArtifactLimits, usedBytes: number, room: number): CollectedFiles {
   const found: CollectedFiles = { artifacts: [], notes: [], bytes: 0 };
   let seen = 0;
-  const walk = (current: string, depth: number) => {
+  const walk = (current: AgentDir, prefix: string, depth: number) => {
     let names: string[];
     try {
-      names = readdirSync(current).sort();
+      names = current.list();
     } catch {
-      return; // No artifacts directory left: nothing to collect.
+      return; // The directory went away while it was read: nothing more to collect.
     }
     for (const name of names) {
       if (++seen > MAX_ENTRIES) {
         if (seen === MAX_ENTRIES + 1) found.notes.push(`the artifacts directory holds more than ${MAX_ENTRIES} entries; the rest were skipped.`);
         return;
       }
-      const path = join(current, name);
-      const filepath = relative(dir, path).split(sep).join('/');
-      const stat = lstatSync(path, { throwIfNoEntry: false });
+      const filepath = `${prefix}${name}`;
+      const stat = current.stat(name);
       if (!stat) continue;
       if (stat.isDirectory()) {
-        if (depth < MAX_DEPTH) walk(path, depth + 1);
-        else found.notes.push(`artifact directory ${filepath} is nested deeper than ${MAX_DEPTH} levels; skipped.`);
+        if (depth < MAX_DEPTH) {
+          let sub: AgentDir;
+          try {
+            sub = current.dir(name);
+          } catch {
+            found.notes.push(`artifact directory ${filepath} changed while it was read (it is no longer a directory); skipped.`);
+            continue;
+          }
+          try {
+            walk(sub, `${filepath}/`, depth + 1);
+          } finally {
+            sub.close();
+          }
+        } else found.notes.push(`artifact directory ${filepath} is nested deeper than ${MAX_DEPTH} levels; skipped.`);
         continue;
       }
       if (!stat.isFile()) {
@@ -62,7 +72,7 @@ export function collectArtifactFiles(dir: string, limits: ArtifactLimits, usedBy
         continue;
       }
       // Opened without following a link or blocking: the agent may have swapped the file since it was listed.
-      const content = readAgentBytes(path, limits.maxFileBytes);
+      const content = current.bytes(name, limits.maxFileBytes);
       if (!content) {
         found.notes.push(`artifact ${filepath} changed while it was read (it is no longer a regular file within the limit); skipped.`);
         continue;
@@ -76,6 +86,14 @@ export function collectArtifactFiles(dir: string, limits: ArtifactLimits, usedBy
       );
     }
   };
-  walk(dir, 0);
+  inAgentDir(
+    root,
+    dir,
+    (artifacts) => walk(artifacts, '', 0),
+    (code) => {
+      // No artifacts directory left is nothing to collect; a link or a file in its place (or above it) is told.
+      if (code !== 'ENOENT') found.notes.push('the artifacts directory (or a directory above it) was replaced by a symbolic link or a file; nothing in it was read.');
+    },
+  );
   return found;
 }

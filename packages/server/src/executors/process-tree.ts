@@ -1,7 +1,8 @@
 import { readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { hasProcFs, processStartTime, statFields } from '../domain/process-identity.js';
-import { readAgentFile, writeAgentFile } from './agent-files.js';
+import { writeAgentFile } from './agent-files.js';
+import { readAgentFile } from './agent-tree.js';
 import { protocolDir } from './agent-protocol.js';
 import type { ProcessGroupRecord } from './run-executor.js';
 
@@ -128,14 +129,16 @@ export class ProcessTree {
   }
 
   /**
-   * Ends the tree a server that crashed recorded at `record` for the agent whose group is
+   * Ends the tree a server that crashed recorded for run `runId` under `workRoot`
+   * (`processTreeFile`), read a name at a time from the work root, for the agent whose group is
    * `group` (a record of another agent is left alone), if any of it still runs: each
    * process by pid and start time, so a reused pid is spared, and whatever those started
    * since. The number of processes killed; without /proc nothing is killed.
    */
-  static endRecorded(record: string, group: ProcessGroupRecord): number {
+  static endRecorded(workRoot: string, runId: string, group: ProcessGroupRecord): number {
     if (!hasProcFs || group.startTime === null) return 0;
-    const read = readAgentFile(record, MAX_RECORD_BYTES);
+    const record = processTreeFile(workRoot, runId);
+    const read = readAgentFile(workRoot, record, MAX_RECORD_BYTES);
     let processes: unknown;
     try {
       const parsed = JSON.parse(read.text) as { root?: Partial<ProcessGroupRecord>; processes?: unknown };

@@ -10,7 +10,7 @@ export type Reply =
   | { readonly reply: 'html'; readonly status: number; readonly html: string }
   | { readonly reply: 'bytes'; readonly status: number; readonly body: string | Buffer; readonly headers: Record<string, string> }
   | { readonly reply: 'download'; readonly body: Buffer; readonly contentType: string; readonly filename: string }
-  | { readonly reply: 'file-download'; readonly path: string; readonly contentType: string; readonly filename: string }
+  | { readonly reply: 'file-download'; readonly root: string; readonly path: string; readonly contentType: string; readonly filename: string }
   | { readonly reply: 'stream'; readonly open: (req: IncomingMessage, res: ServerResponse) => void };
 
 const REPLIES = new WeakSet<object>();
@@ -36,6 +36,7 @@ export const bytes = (body: string | Buffer, headers: Record<string, string>, st
 /** Bytes an agent made, sent as a download that is never rendered. */
 export const download = (body: Buffer, contentType: string, filename: string) => make({ reply: 'download', body, contentType, filename });
 /** A file on disk, streamed as a download. */
-export const fileDownload = (path: string, contentType: string, filename: string) => make({ reply: 'file-download', path, contentType, filename });
+/** A file of an agent's tree at `path`, opened beneath the server's directory `root`, no link followed. */
+export const fileDownload = (root: string, path: string, contentType: string, filename: string) => make({ reply: 'file-download', root, path, contentType, filename });
 /** An answer that takes over the response (an event stream). */
 export const stream = (open: (req: IncomingMessage, res: ServerResponse) => void) => make({ reply: 'stream', open });

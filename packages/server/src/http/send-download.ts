@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { openAgentFile } from '../executors/agent-files.js';
+import { openAgentFile } from '../executors/agent-tree.js';
 import { ApiProblem } from './api-problem.js';
 import { sendProblem } from './respond.js';
 
@@ -21,10 +21,11 @@ export function sendDownload(res: ServerResponse, body: Buffer, contentType: str
 
 /**
  * The same for a file on disk, streamed (an agent's file may be large). The agent may have
- * swapped the file since it was listed: a link is not followed, a FIFO not waited on.
+ * swapped the file, or a directory above it, since it was listed: no link is followed
+ * below `root`, a FIFO not waited on.
  */
-export function sendFileDownload(res: ServerResponse, path: string, contentType: string, filename: string): void {
-  const file = openAgentFile(path);
+export function sendFileDownload(res: ServerResponse, root: string, path: string, contentType: string, filename: string): void {
+  const file = openAgentFile(root, path);
   if (!file) {
     sendProblem(res, new ApiProblem('resource_not_found', `"${filename}" is no longer a regular file.`), filename);
     return;

@@ -34,5 +34,5 @@ export const downloadTranscriptRoute: AppRoute = signedDownloadRoute('/downloads
 export const downloadHandoffRoute: AppRoute = signedDownloadRoute('/downloads/handoff/:runId/:name', ({ params, app }) => {
   const name = params.name!;
   const file = app.reads.handoffFile(params.runId!, name);
-  return fileDownload(file.path, file.contentType, name);
+  return fileDownload(file.root, file.path, file.contentType, name);
 });

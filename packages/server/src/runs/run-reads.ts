@@ -215,9 +215,9 @@ export class RunReads {
   }
 
   /** Where one handoff file is on disk (its signed link is the permission); only a name the listing would give. */
-  handoffFile(runId: string, name: string): { path: string; contentType: string } {
+  handoffFile(runId: string, name: string): { root: string; path: string; contentType: string } {
     if (!handoffFiles(this.workRoot, runId).includes(name)) throw new NotFoundError(`No handoff file "${name}" for run "${runId}".`);
-    return { path: join(attachmentsDir(this.workRoot, runId), name), contentType: mimeTypeOf(name) };
+    return { root: this.workRoot, path: join(attachmentsDir(this.workRoot, runId), name), contentType: mimeTypeOf(name) };
   }
 
   /** The run of a session, before any access check (the caller checks the session's token or key). */

@@ -1,6 +1,6 @@
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import { killRecordedGroup } from '../executors/process-group.js';
-import { ProcessTree, processTreeFile } from '../executors/process-tree.js';
+import { ProcessTree } from '../executors/process-tree.js';
 import type { RunStore } from '../store/run-store.js';
 
 const RESTARTED: RunStatusMessage = {
@@ -19,7 +19,7 @@ const IN_FLIGHT = ['INPROGRESS', 'PENDING', 'CLAIMED'];
 export async function recoverAfterRestart(store: RunStore, workRoot: string, now: string, log: (line: string) => void): Promise<void> {
   const leftovers = await store.processGroups(IN_FLIGHT);
   // The tree first: killing the group first would orphan its setsid children before they are found.
-  const killed = leftovers.filter((group) => ProcessTree.endRecorded(processTreeFile(workRoot, group.id), group) + Number(killRecordedGroup(group)) > 0).length;
+  const killed = leftovers.filter((group) => ProcessTree.endRecorded(workRoot, group.id, group) + Number(killRecordedGroup(group)) > 0).length;
   if (killed > 0) log(`Killed ${killed} agent process group(s) left running by the last server.`);
   const failed = await store.failAll(IN_FLIGHT, RESTARTED, now);
   if (failed > 0) log(`Marked ${failed} run(s) that were in progress at the last stop as FAILED.`);

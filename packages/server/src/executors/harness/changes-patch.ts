@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NewArtifact } from '../../store/artifact-store.js';
+import { inAgentDir, type AgentDir } from '../agent-tree.js';
 
 /** Largest patch kept as the execution's `changes.patch`; a larger one is cut there with a note. */
 export const MAX_PATCH_BYTES = 5 * 1024 * 1024;
@@ -38,20 +38,39 @@ function snapshotTree(repo: string, run: RunGit): string | undefined {
   return run(repo, '/bin/sh', ['-c', SNAPSHOT], {})?.trim() || undefined;
 }
 
-function repositories(workDir: string): string[] {
-  if (existsSync(join(workDir, '.git'))) return [''];
-  try {
-    return readdirSync(workDir, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && existsSync(join(workDir, e.name, '.git')))
-      .map((e) => e.name);
-  } catch {
-    return [];
-  }
+/** The working directory when it holds `.git`, else its directories that do; read beneath `root`, no link followed. */
+function repositories(root: string, workDir: string): string[] {
+  const holdsGit = (dir: AgentDir) => dir.stat('.git') !== undefined;
+  return inAgentDir(
+    root,
+    workDir,
+    (work) => {
+      if (holdsGit(work)) return [''];
+      try {
+        return work.list().filter((name) => {
+          if (!work.stat(name)?.isDirectory()) return false;
+          try {
+            const sub = work.dir(name);
+            try {
+              return holdsGit(sub);
+            } finally {
+              sub.close();
+            }
+          } catch {
+            return false;
+          }
+        });
+      } catch {
+        return [];
+      }
+    },
+    () => [],
+  );
 }
 
-/** What the repositories of the working directory hold as an execution begins. */
-export function recordChangesStart(workDir: string, run: RunGit = runGitAsServer): RepoStart[] {
-  return repositories(workDir).flatMap((dir) => {
+/** What the repositories of the working directory (beneath the server's `root`) hold as an execution begins. */
+export function recordChangesStart(root: string, workDir: string, run: RunGit = runGitAsServer): RepoStart[] {
+  return repositories(root, workDir).flatMap((dir) => {
     const tree = snapshotTree(join(workDir, dir), run);
     return tree ? [{ dir, tree }] : [];
   });

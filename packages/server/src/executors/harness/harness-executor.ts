@@ -1,9 +1,10 @@
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HarnessName } from '../../domain/harness-config.js';
 import { prepareExecutionFiles, protocolDir, readAgentReport } from '../agent-protocol.js';
-import { createServerFile, giveTree, readAgentFile, reclaimTree, serverDir } from '../agent-files.js';
+import { createServerFile, giveTree, reclaimTree, serverDir } from '../agent-files.js';
+import { agentPathExists, readAgentFile } from '../agent-tree.js';
 import { runAsAgent } from '../agent-spawn.js';
 import { exitedCleanly, superviseAgent, type AgentExit } from '../agent-process.js';
 import { exitOutcome } from '../exit-outcome.js';
@@ -264,7 +265,7 @@ export class HarnessExecutor implements RunExecutor {
       reclaimTree(stateDir);
       // What the repositories hold now, so the end can hand back exactly what the agent changed.
       const git = gitAsAgent(sandbox, workDir);
-      const changesStart = recordChangesStart(workDir, git);
+      const changesStart = recordChangesStart(workRoot, workDir, git);
       const harness = run.agentConfig.harness;
       const launch = driver.launch(
         {
@@ -318,11 +319,11 @@ export function harnessTranscriptLines(workRoot: string, runId: string): string[
   const lines: string[] = [];
   for (let execution = 1; ; execution++) {
     const path = harnessTranscriptPath(workRoot, runId, execution);
-    if (!existsSync(path)) {
+    if (!agentPathExists(workRoot, path)) {
       // An execution that was not a harness's has no stream; the next one may.
-      if (!existsSync(join(protocolDir(workRoot, runId), 'executions', String(execution)))) return lines;
+      if (!agentPathExists(workRoot, join(protocolDir(workRoot, runId), 'executions', String(execution)))) return lines;
       continue;
     }
-    for (const line of readAgentFile(path, MAX_TRANSCRIPT_BYTES).text.split('\n')) if (line) lines.push(JSON.stringify({ kind: 'harness', execution, line }));
+    for (const line of readAgentFile(workRoot, path, MAX_TRANSCRIPT_BYTES).text.split('\n')) if (line) lines.push(JSON.stringify({ kind: 'harness', execution, line }));
   }
 }

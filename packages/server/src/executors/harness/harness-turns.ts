@@ -2,7 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { ConversationMessage } from '@agent-runs/core/contract';
 import { protocolDir } from '../agent-protocol.js';
-import { readAgentFile } from '../agent-files.js';
+import { readAgentFile } from '../agent-tree.js';
 import type { TurnPart } from './harness-event.js';
 
 /** Largest record of an execution's turns kept; later parts are dropped (the transcript keeps the stream). */
@@ -71,7 +71,7 @@ export function harnessTurnMessages(workRoot: string, runId: string, execution: 
   const messages: ConversationMessage[] = [];
   let action: { id: string; name: string } | undefined;
   let n = 0;
-  for (const record of records(readAgentFile(harnessTurnsPath(workRoot, runId, execution), MAX_TURNS_BYTES).text)) {
+  for (const record of records(readAgentFile(workRoot, harnessTurnsPath(workRoot, runId, execution), MAX_TURNS_BYTES).text)) {
     const id = `${runId}:${execution}:turn:${n++}`;
     const text = record.text.replace(/\n+$/, '');
     const last = messages.at(-1);

@@ -2,6 +2,12 @@ import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../src/config/config-file.js';
+import { NamedSecrets } from '../../src/domain/named-secrets.js';
+import type { ExecutionInput } from '../../src/executors/execution-input.js';
+import { HarnessExecutor } from '../../src/executors/harness/harness-executor.js';
+import { HarnessSetup } from '../../src/executors/harness/harness-setup.js';
+import type { RunRecord } from '../../src/store/run-record.js';
+import { newRun } from '../support/new-run.js';
 import { tempTree, writeServerConfig } from '../support/server-config.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';
 
@@ -95,6 +101,24 @@ describe("a run's harness key named by harness_auth_secrets", () => {
     expect(loadConfigFile(file).secrets.owners()).toEqual([['KEY', 'carol']]);
     await expect(startTestServer({ apiKeys: [{ key: ALICE, principal: 'alice' }], configFile: file })).rejects.toThrow(
       'Configuration file: secrets.KEY.owner: "carol" is not a principal of this server\'s API keys (principals: alice).',
+    );
+  });
+
+  it('is checked again when the harness starts: a stored run naming a secret it may not use gets no key', async () => {
+    const dir = tempTree({ claude: '#!/bin/sh\nexit 0\n' });
+    chmodSync(join(dir, 'claude'), 0o755);
+    const secrets = new NamedSecrets(new Map([['BOB_KEY', 'sk-bob-stored-run-key']]), new Map([['BOB_KEY', 'bob']]));
+    const setup = new HarnessSetup({ settings: { claude: { command: join(dir, 'claude'), args: [], env: [], models: [] } } }, secrets, [], {});
+    const executor = new HarnessExecutor('claude', { workRoot: dir, timeoutMs: 30_000, setup });
+    const run = newRun('stored-run', {
+      creator: { uid: 'alice' },
+      agentConfig: { harness: { type: 'claude' }, harness_auth_secrets: { claude_auth_secret_name: 'BOB_KEY' } },
+    }) as unknown as RunRecord;
+    const input: ExecutionInput = { number: 1, followups: [], conversation: [], attachments: [], usedBytes: 0, limits: { maxFileBytes: 1 << 20, maxRunBytes: 1 << 20, maxArtifactsPerExecution: 10 } };
+    const outcome = await executor.start({ run, input, onOutput: () => {} }).done;
+    expect(outcome.state).toBe('FAILED');
+    expect(outcome.statusMessage?.message).toBe(
+      'The claude harness could not start: "BOB_KEY" is no secret this run may use: name one its environment lists (environments.<id>.secrets) or one declared for its principal (secrets.<NAME>.owner in the server\'s configuration file).',
     );
   });
 });

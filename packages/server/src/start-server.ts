@@ -7,6 +7,7 @@ import { loadConfigFile } from './config/config-file.js';
 import { ensurePrivateDir } from './config/private-dir.js';
 import { resolveOptions } from './config/resolve-options.js';
 import type { RunningServer, ServerOptions } from './config/server-options.js';
+import { checkSecretOwners } from './domain/named-secrets.js';
 import { maskedLog } from './domain/secret-mask.js';
 import { EMPTY_CONFIG } from './domain/server-config.js';
 import { ServerConfigError } from './domain/server-config-error.js';
@@ -62,6 +63,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (!storage.cluster) await recoverAfterRestart(storage.runs, opts.workDir, clock.now(), opts.log);
     const { apiKey, keys, apiKeyFile, announce } = serverApiKeys(opts.apiKeys, opts.dataDir, opts.noAuth, opts.log);
     if (opts.executor === 'command' && options.workDir === undefined) ensurePrivateDir(opts.workDir);
+    checkSecretOwners(config.secrets, keys.map((k) => k.principal));
 
     let publicUrl = opts.publicUrl ?? '';
     let originGuard: OriginGuardOptions = { allowedHosts: [] };

@@ -33,6 +33,16 @@ const SecretSchema = z.union(
   { error: 'must be { from_env: VARIABLE } or { from_file: path } (a value is never written in this file)' },
 );
 
+/** A declared secret: its source, and the one principal whose runs may name it as a harness's key (`owner`). */
+const OWNER = z.string().trim().min(1, "must name a principal of this server's API keys").optional();
+const DeclaredSecretSchema = z.union(
+  [
+    z.strictObject({ from_env: z.string().regex(SECRET_NAME, 'must name an environment variable'), owner: OWNER }),
+    z.strictObject({ from_file: z.string().min(1, 'must be a file path'), owner: OWNER }),
+  ],
+  { error: 'must be { from_env: VARIABLE } or { from_file: path }, with owner: PRINCIPAL if that principal\'s runs may name it (a value is never written in this file)' },
+);
+
 const EnvironmentSchema = z.strictObject({
   name: z.string().trim().min(1, 'must be a non-empty string').optional(),
   description: z.string().optional(),
@@ -101,7 +111,7 @@ export const ConfigFileSchema = z.strictObject({
       EnvironmentSchema,
     )
     .optional(),
-  secrets: z.record(z.string().regex(SECRET_NAME, SECRET_NAME_HINT), SecretSchema).optional(),
+  secrets: z.record(z.string().regex(SECRET_NAME, SECRET_NAME_HINT), DeclaredSecretSchema).optional(),
   sandbox: z.enum(['auto', 'on', 'off'], { error: 'must be auto, on or off' }).optional(),
   agent_user: z.string().trim().min(1, 'must name a user (name or uid[:gid])').optional(),
   network: NetworkSchema.optional(),

@@ -84,11 +84,13 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     return full;
   });
   const secrets = new Map<string, string>();
+  const owners = new Map<string, string>();
   for (const [name, source] of Object.entries(config.secrets ?? {})) {
     const { line, key } = at(['secrets', name]);
     const read = readSecretValue(source, base, env);
     if (typeof read !== 'string') fail(file, line, key, read.problem);
     secrets.set(name, read);
+    if (source.owner !== undefined) owners.set(name, source.owner);
   }
   const webhooks = Object.entries(config.webhooks ?? {}).map(([name, hook]): DeclaredWebhook => {
     const { line, key } = at(['webhooks', name, 'secret']);
@@ -174,7 +176,7 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     maxProcesses: config.sandbox_max_processes,
   };
   const harnesses = harnessesConfig(config.harnesses, base);
-  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets), sandbox, harnesses, webhooks };
+  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks };
 }
 
 /** The `harnesses:` section with a command given as a relative path made absolute. */

@@ -1,21 +1,27 @@
 import { chmodSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { serverDir } from './agent-files.js';
+import { freshAgentDir, serverDir, writeAgentFile } from './agent-files.js';
+import { readAgentFile } from './agent-tree.js';
 import type { RunPolicy } from './run-policy.js';
 import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
 import { sandboxForRun } from './sandbox/principal-users.js';
 import type { EnvironmentConfig } from '../domain/server-config.js';
-import { prepareExecutionFiles } from './agent-protocol.js';
+import { prepareExecutionFiles, protocolDir } from './agent-protocol.js';
 import { commandEnv } from './command-env.js';
 import { processStartTime } from '../domain/process-identity.js';
 import { prepareWorkspace } from './prepare-workspace.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, ProcessGroupRecord, RunExecutor } from './run-executor.js';
 import { runWorkDir } from './run-work-dir.js';
 
+/** Where the server notes a run's environment setup: `started` while it has not succeeded, `done` after. */
+const setupNote = (workRoot: string, runId: string) => join(protocolDir(workRoot, runId), 'environment-setup');
+
 /**
  * Wraps the command executor: a run with `config.environment_id` first gets its working
  * directory prepared (repositories cloned, setup commands run); the agent starts only
- * after that succeeds, and a failed setup ends the run FAILED naming the step.
+ * after that succeeds, and a failed setup ends the run FAILED naming the step. A follow-up
+ * works in the directory the setup prepared; after a setup that failed, was cancelled or was
+ * cut short, it starts from an empty directory and runs the setup again first.
  */
 export class EnvironmentExecutor implements RunExecutor {
   readonly name: string;
@@ -49,8 +55,12 @@ export class EnvironmentExecutor implements RunExecutor {
     const { run, input } = context;
     const envId = run.agentConfig.environment_id;
     const env = envId ? this.environments.get(envId) : undefined;
-    // A follow-up execution works in the directory the first one prepared.
-    if (!env || input.number !== 1 || (env.repos.length === 0 && env.setupCommands.length === 0)) return this.inner.start(context);
+    if (!env || (env.repos.length === 0 && env.setupCommands.length === 0)) return this.inner.start(context);
+    const note = setupNote(this.workRoot, run.id);
+    // A follow-up execution works in the directory an earlier one prepared (a run from before
+    // the note was kept has none: its first execution's setup is taken as done).
+    const retry = input.number !== 1 && readAgentFile(this.workRoot, note, 64).text === 'started';
+    if (input.number !== 1 && !retry) return this.inner.start(context);
 
     const workDir = runWorkDir(this.workRoot, run.id);
     // As the agent will run (its principal's own uid with --agent-uid-range), so the agent owns what setup made.
@@ -59,8 +69,11 @@ export class EnvironmentExecutor implements RunExecutor {
     // The agent user, bare, must pass through to its own directory (it cannot list the others).
     if (sandbox.user && !sandbox.bwrap) chmodSync(this.workRoot, 0o711);
     // The server's until its repositories are cloned into it; then the agent user's (prepareWorkspace).
+    // What an unfinished setup left (a clone, half a build) goes: the setup starts again from nothing.
+    if (retry) freshAgentDir(workDir, undefined);
     serverDir(workDir);
     const files = prepareExecutionFiles(this.workRoot, run.id, input, sandbox.user);
+    writeAgentFile(note, 'started', undefined);
     const policy = this.runPolicy?.(run) ?? { env: {} };
     const childEnv = { ...commandEnv(process.env, run, join(workDir, 'mcp.json'), workDir, input.number, files, this.agentEnv), ...policy.env };
     const record = (pid: number) => this.recordProcessGroup(run.id, { pgid: pid, startTime: processStartTime(pid) ?? null });
@@ -71,6 +84,7 @@ export class EnvironmentExecutor implements RunExecutor {
     const done = preparation.done.then((failure): ExecutionOutcome | Promise<ExecutionOutcome> => {
       if (failure) return { state: 'FAILED', statusMessage: failure };
       if (cancelled) return { state: 'FAILED', statusMessage: { message: 'Cancelled.' } };
+      writeAgentFile(note, 'done', undefined);
       agent = this.inner.start(context);
       if (agent.processGroup) this.recordProcessGroup(run.id, agent.processGroup);
       return agent.done;

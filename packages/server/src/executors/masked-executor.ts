@@ -28,8 +28,8 @@ export class MaskedExecutor implements RunExecutor {
     return this.inner.check?.(prompt, field) ?? [];
   }
 
-  checkConfig(config: Parameters<NonNullable<RunExecutor['checkConfig']>>[0]) {
-    return this.inner.checkConfig?.(config) ?? [];
+  checkConfig(...args: Parameters<NonNullable<RunExecutor['checkConfig']>>) {
+    return this.inner.checkConfig?.(...args) ?? [];
   }
 
   start(context: ExecutionContext): Execution {

@@ -49,7 +49,7 @@ export interface RunExecutor {
   readonly name: string;
   /** Problems with a prompt or follow-up message that this executor can see up front (one line each). */
   check?(prompt: string, field?: string): string[];
-  /** Problems with a run's configuration this executor can see up front (a harness it cannot start). */
-  checkConfig?(config: AmbientAgentConfig): ValidationIssue[];
+  /** Problems with a run's configuration this executor can see up front (a harness it cannot start, a key its principal may not name). */
+  checkConfig?(config: AmbientAgentConfig, principal: string | undefined): ValidationIssue[];
   start(context: ExecutionContext): Execution;
 }

@@ -106,7 +106,7 @@ export class RunService {
     const resolved = await this.setup.resolve({ config, skill, identityUid: agentIdentityUid, principal: creator.uid });
     const agentConfig = resolved.config;
     // A harness this server cannot start, or a model it has disabled, is refused now rather than failing later.
-    const configProblems = this.executor.checkConfig?.(agentConfig) ?? [];
+    const configProblems = this.executor.checkConfig?.(agentConfig, creator.uid) ?? [];
     if (configProblems.length) throw new InvalidInputError(configProblems);
     if (instruction.trim() === '' && !agentConfig.base_prompt?.trim()) {
       // Skills this server does not have, or a conversation with no instruction, leave the agent nothing to do.

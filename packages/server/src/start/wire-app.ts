@@ -134,7 +134,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
   };
   // Runs that name a harness (or all, with a default harness) go to its CLI; the rest to the executor chosen above.
-  const harnessSetup = new HarnessSetup(config.harnesses, config.secrets, process.env, opts.harness);
+  const harnessSetup = new HarnessSetup(config.harnesses, config.secrets, config.environments, process.env, opts.harness);
   const models = new ModelCatalog(harnessSetup);
   const sandbox = agentSandbox(opts, config, keys.map((k) => k.principal));
   const runPolicy = runPolicyFor(config);

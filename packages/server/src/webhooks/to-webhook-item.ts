@@ -3,11 +3,25 @@ import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from '../store/
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
+/**
+ * The address a key is shown. One the operator declares for every run is every key's to
+ * see, but its path, query and credentials (where a receiver's token often is) are the
+ * operator's: its origin alone is shown.
+ */
+function shownUrl(s: WebhookSubscriptionRecord): string {
+  if (!(s.declared && s.ownerUid === null)) return s.url;
+  try {
+    return new URL(s.url).origin;
+  } catch {
+    return '';
+  }
+}
+
 /** A subscription as the API shows it; its secret only when just made or rotated. */
 export function toWebhookItem(s: WebhookSubscriptionRecord, showSecret = false): WebhookSubscription {
   return {
     id: s.id,
-    url: s.url,
+    url: shownUrl(s),
     event_types: s.eventTypes,
     filter: s.filter,
     enabled: s.enabled,

@@ -66,7 +66,7 @@ webhooks:
     owner: alice
     secret: ALERTS_SECRET
   audit:
-    url: ${everyone.url}
+    url: ${everyone.url}?token=audit-query-token-42
     event_types: [run.created]
     description: every run, for the audit log
     secret: { from_file: audit.secret }
@@ -93,6 +93,14 @@ webhooks:
     ]);
     expect(aliceSees.some((w) => 'secret' in w)).toBe(false);
     expect((await list(BOB.key)).map((w) => w.id)).toEqual(['wh_config_audit']);
+    // One for every run is every key's to see, but its address (a token in its query) only the operator's: its origin is shown.
+    const origin = new URL(everyone.url).origin;
+    expect(aliceSees.map((w) => [w.id, w.url]).sort()).toEqual([
+      ['wh_config_alerts', mine.url],
+      ['wh_config_audit', origin],
+    ]);
+    expect((await list(BOB.key)).map((w) => w.url)).toEqual([origin]);
+    expect((await t!.raw('/api/v1/agent/webhooks/wh_config_audit', { key: BOB.key })).body.url).toBe(origin);
 
     const call = (method: string, path: string, body?: object) =>
       t!.raw(`/api/v1/agent/webhooks/${path}`, { method, key: ALICE.key, ...(body ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
@@ -141,7 +149,8 @@ ${extra}`;
     // A new url and secret for one entry, the other taken out.
     t = await start(configFile('two.yaml', yaml(second.url), { 'deploys.secret': newer }), data);
     const after = await list(ALICE.key);
-    expect(after.map((w) => [w.id, w.url])).toEqual([['wh_config_deploys', second.url]]);
+    // Declared for every run: its origin is what a key is shown.
+    expect(after.map((w) => [w.id, w.url])).toEqual([['wh_config_deploys', new URL(second.url).origin]]);
     expect(after[0]!.created_at).toBe(before.find((w) => w.id === 'wh_config_deploys')!.created_at);
     expect(after[0]!.updated_at > after[0]!.created_at).toBe(true);
     const runId = await createRun(ALICE.key);

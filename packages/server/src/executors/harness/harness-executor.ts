@@ -101,8 +101,10 @@ export class HarnessExecutor implements RunExecutor {
     const { setup, workRoot } = this.options;
     const driver = setup.driver(this.harness)!;
     const command = setup.command(this.harness);
-    const secretName = (run.agentConfig.harness_auth_secrets as Record<string, unknown> | undefined)?.[driver.authSecretField];
-    const key = setup.key(this.harness, typeof secretName === 'string' ? secretName : undefined);
+    // Checked again here, not only at create: a stored run (a schedule's, a follow-up's) gets only a secret it may name.
+    const secretName = setup.secretName(this.harness, run.agentConfig);
+    const scope = setup.secretScope(run.agentConfig, run.creator.uid);
+    const key = setup.key(this.harness, secretName, scope);
     const secrets = [...setup.secretValues(), ...(key ? [key.value] : [])];
     // The harness's key in every form it may be printed in (base64, URL- or JSON-escaped), as declared secrets are.
     const masker = new SecretMask(secrets);
@@ -111,7 +113,7 @@ export class HarnessExecutor implements RunExecutor {
       done: Promise.resolve({ state: 'FAILED', statusMessage: { message: mask(message), error_code: 'internal_error', retryable: false } }),
       cancel: async () => {},
     });
-    const problem = setup.problem(this.harness, typeof secretName === 'string' ? secretName : undefined);
+    const problem = setup.problem(this.harness, secretName, scope);
     if (problem || !command) return fail(`The ${this.harness} harness could not start: ${problem?.message ?? 'its CLI was not found'}.`);
 
     // As its principal's own user where the server gives each one a uid (--agent-uid-range), as command agents are.

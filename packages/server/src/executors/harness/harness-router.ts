@@ -37,17 +37,17 @@ export class HarnessRouter implements RunExecutor {
     return this.base.check?.(prompt, field) ?? [];
   }
 
-  checkConfig(config: AmbientAgentConfig): ValidationIssue[] {
+  checkConfig(config: AmbientAgentConfig, principal: string | undefined): ValidationIssue[] {
     const type = config.harness?.type;
     if (type !== undefined && type !== 'oz' && !isHarnessName(type)) {
       return [{ path: 'agent_config.harness.type', message: `"${type}" is not a harness; use one of oz, claude, codex, gemini.` }];
     }
     const harness = harnessOf(config, this.setup.defaultHarness);
     if (!harness) return [];
-    const secretName = (config.harness_auth_secrets as Record<string, unknown> | undefined)?.[this.setup.driver(harness)?.authSecretField ?? ''];
-    const problem = this.setup.problem(harness, typeof secretName === 'string' ? secretName : undefined);
+    const secretName = this.setup.secretName(harness, config);
+    const problem = this.setup.problem(harness, secretName, this.setup.secretScope(config, principal));
     if (problem) {
-      const path = problem.kind === 'missing-key' && typeof secretName === 'string' ? `agent_config.harness_auth_secrets.${this.setup.driver(harness)!.authSecretField}` : 'agent_config.harness.type';
+      const path = problem.kind === 'missing-key' && secretName !== undefined ? `agent_config.harness_auth_secrets.${this.setup.driver(harness)!.authSecretField}` : 'agent_config.harness.type';
       return [{ path, message: `this server cannot run the ${harness} harness: ${problem.message}.` }];
     }
     const model = this.modelProblem(config, harness);

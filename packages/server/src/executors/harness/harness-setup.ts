@@ -1,7 +1,9 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { HarnessesConfig, HarnessName, HarnessSettings } from '../../domain/harness-config.js';
-import type { NamedSecrets } from '../../domain/named-secrets.js';
+import type { AmbientAgentConfig } from '@agent-runs/core/contract';
+import type { NamedSecrets, SecretScope } from '../../domain/named-secrets.js';
+import type { EnvironmentConfig } from '../../domain/server-config.js';
 import type { HarnessDriver } from './harness-driver.js';
 import { HARNESS_DRIVERS } from './drivers-by-name.js';
 
@@ -34,13 +36,18 @@ export class HarnessSetup {
   constructor(
     readonly config: HarnessesConfig,
     private readonly secrets: NamedSecrets,
+    /** The environments, whose `secrets` lists are what their runs may name as a key. */
+    environments: readonly EnvironmentConfig[],
     env: NodeJS.ProcessEnv = process.env,
     /** The server's default harness from its flag, over the configuration file's. */
     private readonly defaultFlag?: HarnessName | undefined,
     private readonly drivers: ReadonlyMap<HarnessName, HarnessDriver> = HARNESS_DRIVERS,
   ) {
     this.env = { ...env };
+    this.environmentSecrets = new Map(environments.map((e) => [e.id, e.secrets ?? []]));
   }
+
+  private readonly environmentSecrets: ReadonlyMap<string, readonly string[]>;
 
   /** The server's environment as it was at start-up, which the harnesses' allowed variables come from. */
   readonly env: NodeJS.ProcessEnv;
@@ -77,10 +84,23 @@ export class HarnessSetup {
     return this.settings(name).env;
   }
 
-  /** The key for a run: its named secret when it names one, else an allowed variable that is set. */
-  key(name: HarnessName, secretName: string | undefined): { value: string; variable?: string } | undefined {
+  /** The declared secret a run's `harness_auth_secrets` names as this harness's key, if any. */
+  secretName(name: HarnessName, config: AmbientAgentConfig): string | undefined {
+    const field = this.drivers.get(name)?.authSecretField;
+    const named = field ? (config.harness_auth_secrets as Record<string, unknown> | undefined)?.[field] : undefined;
+    return typeof named === 'string' ? named : undefined;
+  }
+
+  /** The secrets a run may name as its key: those its environment lists, and those declared for its principal. */
+  secretScope(config: AmbientAgentConfig, principal: string | undefined): SecretScope {
+    const environmentSecrets = config.environment_id === undefined ? [] : (this.environmentSecrets.get(config.environment_id) ?? []);
+    return { environmentSecrets, principal };
+  }
+
+  /** The key for a run: its named secret when it names one it may use, else an allowed variable that is set. */
+  key(name: HarnessName, secretName: string | undefined, scope: SecretScope): { value: string; variable?: string } | undefined {
     if (secretName) {
-      const value = this.secrets.value(secretName);
+      const value = this.secrets.valueFor(secretName, scope);
       return value ? { value } : undefined;
     }
     const driver = this.drivers.get(name);
@@ -92,7 +112,7 @@ export class HarnessSetup {
   }
 
   /** What stops this server from starting the harness for a run, if anything. */
-  problem(name: HarnessName, secretName?: string): HarnessProblem | undefined {
+  problem(name: HarnessName, secretName?: string, scope: SecretScope = { environmentSecrets: [], principal: undefined }): HarnessProblem | undefined {
     const driver = this.drivers.get(name);
     if (!driver) return { kind: 'missing-cli', message: `this server does not drive the ${name} harness yet` };
     if (!this.command(name)) {
@@ -100,8 +120,14 @@ export class HarnessSetup {
       const where = configured ? `at ${configured} (harnesses.${name}.command)` : `on the server's PATH`;
       return { kind: 'missing-cli', message: `the ${name} CLI is not installed ${where}; install it with \`${driver.installHint}\` or set harnesses.${name}.command in the configuration file` };
     }
-    if (!this.key(name, secretName)) {
-      if (secretName) return { kind: 'missing-key', message: `the secret "${secretName}" is not declared in the server's configuration file` };
+    if (!this.key(name, secretName, scope)) {
+      // The same answer whether or not a secret of that name exists: the names of others' secrets are not told.
+      if (secretName) {
+        return {
+          kind: 'missing-key',
+          message: `"${secretName}" is no secret this run may use: name one its environment lists (environments.<id>.secrets) or one declared for its principal (secrets.<NAME>.owner in the server's configuration file)`,
+        };
+      }
       return {
         kind: 'missing-key',
         message: `the ${name} harness has no key: set ${driver.keyVariables[0]} and list it under harnesses.${name}.env in the configuration file, or name a declared secret in agent_config.harness_auth_secrets.${driver.authSecretField}`,

@@ -181,16 +181,13 @@ export class RunExecutions {
       log(`Could not prepare run ${run.id}: ${(error as Error).message}`);
       // A start kept gets its result, so the next execution does not wait for one.
       if (input) await journal.endUnstarted(run.id, input.number, 'ERROR', 'The execution could not start.').catch(() => {});
-      await store
-        .transition(run.id, {
-          from: ['INPROGRESS'],
-          to: 'ERROR',
-          at: clock.now(),
-          statusMessage: { message: `The run could not be prepared: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
-          claim: run.startedAt,
-        })
-        .then((failed) => failed && events.runChanged(failed))
-        .catch((failed: unknown) => log(`Could not record that run ${run.id} failed to start: ${(failed as Error).message}`));
+      // Written as an execution's end is: kept and written again while the store refuses it
+      // (the database restarting, say), so the run does not stay INPROGRESS with nothing running it.
+      await this.options.ended(
+        run.id,
+        { state: 'ERROR', statusMessage: { message: `The run could not be prepared: ${(error as Error).message}`, error_code: 'internal_error', retryable: true } },
+        run.startedAt,
+      );
       return;
     }
     if (this.dropped.has(run.id) || !stillClaimed) {

@@ -178,7 +178,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     peers,
   });
   const runs = new RunService(store, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers);
-  const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir);
+  const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir, opts.dataDir);
   const followups = new FollowupService(store, runs, conversations, queue, journal, executor, clock, events, peers);
   const rules = new ScheduleRules(setup, timeZone);
   const scheduleLocks = new ScheduleLocks();

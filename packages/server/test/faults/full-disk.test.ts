@@ -66,7 +66,14 @@ describe.runIf(canMount)('a full disk', () => {
     await expect.poll(() => state(running), { timeout: 10_000 }).toBe('INPROGRESS');
     expect(await state(queued)).toBe('QUEUED');
 
+    const health = () => rawRequest(`${proc.baseURL.replace(/\/api\/v1$/, '')}/healthz`);
+    expect((await health()).status).toBe(200);
     const filler = fill(mountPoint);
+    // The health check says the disk is full (reads still work there; writes do not).
+    const full = await health();
+    expect(full.status).toBe(503);
+    expect(full.json.detail).toBe(`The disk holding ${join(mountPoint, 'data')} is full (0 bytes free, under 1048576); runs' state and output cannot be written until space is freed there.`);
+    expect(full.headers['retry-after']).toBe('30');
     // The running run ends while its end cannot be written: the server keeps trying.
     await expect.poll(() => proc.stderr(), { timeout: 10_000 }).toMatch(/Could not record the end of run/);
     expect(await state(running)).toBe('INPROGRESS');
@@ -82,6 +89,7 @@ describe.runIf(canMount)('a full disk', () => {
     expect(proc.stderr()).toMatch(new RegExp(`trace id ${traceId}\\): .*(full|SQLITE_FULL)`, 'i'));
 
     rmSync(filler);
+    expect((await health()).status).toBe(200);
     await expect.poll(() => state(running), { timeout: 20_000, interval: 200 }).toBe('SUCCEEDED');
     await expect.poll(() => state(queued), { timeout: 20_000, interval: 200 }).toBe('SUCCEEDED');
     expect((await create('After the disk was freed [simulate 10ms]')).status).toBe(200);

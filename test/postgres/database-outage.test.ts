@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../../packages/server/test/support/server-process.js';
 import { nodeAgentCommand } from '../../packages/server/test/support/node-agent.js';
+import { startReceiver, type WebhookReceiver } from '../../packages/server/test/webhooks/webhook-receiver.js';
 import { postgresAdminUrl } from '../support/postgres.js';
 import { startOwnCluster, type OwnCluster } from '../support/postgres-own-cluster.js';
 
@@ -83,5 +84,82 @@ describe.runIf(postgresAdminUrl !== undefined)('a PostgreSQL outage while an age
     expect(log.match(/database is unreachable/g)?.length ?? 0).toBeLessThanOrEqual(2);
     // A handful of lines for the whole outage (each part of the server says it once), none per request.
     expect(log.trim().split('\n').length, log).toBeLessThanOrEqual(10);
+  });
+});
+
+// Restarts while runs and deliveries go on: a connection the server holds for a transaction
+// breaks as often as an idle one, and the server must outlive both.
+describe.runIf(postgresAdminUrl !== undefined)('PostgreSQL restarted eight times while runs and deliveries go on', () => {
+  const RESTARTS = 8;
+  let cluster: OwnCluster;
+  let server: ServerProcess;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    cluster = startOwnCluster();
+    cluster.durableCommits();
+    receiver = await startReceiver();
+    // Each run prints 20 lines over a second, so output, claims and deliveries are always under way.
+    const printer = `let n = 0; const t = setInterval(() => { console.log('line ' + ++n); if (n === 20) clearInterval(t); }, 50);`;
+    server = await startServerProcess(
+      ['--database-url', cluster.url, '--api-key', KEY, '--command', nodeAgentCommand(printer), '--work-dir', mkdtempSync(join(tmpdir(), 'agent-runs-restarts-')),
+        '--sandbox', 'off', '--concurrency', '4', '--allow-private-webhooks'],
+      { ...process.env },
+    );
+  }, 120_000);
+  afterAll(async () => {
+    server?.child.kill('SIGKILL');
+    await receiver?.close();
+    cluster?.remove();
+  });
+
+  it('stays up through fast and immediate stops, then finishes every run and delivers each one', { timeout: 300_000 }, async () => {
+    const post = (path: string, body: unknown) =>
+      fetch(`${server.baseURL}${path}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const hook = await post('/agent/webhooks', { url: receiver.url, event_types: ['run.succeeded', 'run.failed'] });
+    expect(hook.status).toBe(201);
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    void server.exited.then((e) => (exit = e));
+
+    // Creates a run every 100 ms for as long as the restarts go on; those the server took are followed to their end.
+    const created: string[] = [];
+    let creating = true;
+    const load = (async () => {
+      while (creating && !exit) {
+        const res = await post('/agent/runs', { prompt: 'print' }).catch(() => undefined);
+        if (res?.ok) created.push(((await res.json()) as { run_id: string }).run_id);
+        else await res?.body?.cancel();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    await pause(2000);
+    for (let i = 0; i < RESTARTS && !exit; i++) {
+      cluster.stop(i % 2 === 0 ? 'fast' : 'immediate');
+      await pause(1000);
+      cluster.start();
+      await pause(2500);
+    }
+    creating = false;
+    await load;
+    expect(exit, server.stderr().slice(-3000)).toBeUndefined();
+    expect(server.stderr()).not.toMatch(/Unhandled 'error' event|\n\s+at /);
+    expect(created.length).toBeGreaterThan(20);
+
+    // Every run ends: it succeeds, or (claimed as the database went away) fails to be prepared and says so.
+    const unended = async (id: string) => {
+      const res = await fetch(`${server.baseURL}/agent/runs/${id}`, { headers: auth });
+      if (res.status !== 200) return `${id}: ${res.status}`;
+      const run = (await res.json()) as { state: string; status_message?: { message: string } };
+      const ended = run.state === 'SUCCEEDED' || (run.state === 'ERROR' && /^The run could not be prepared: /.test(run.status_message?.message ?? ''));
+      return ended ? undefined : `${id}: ${run.state} ${run.status_message?.message ?? ''}`;
+    };
+    await expect
+      .poll(async () => (await Promise.all(created.map(unended))).filter(Boolean), { timeout: 120_000, interval: 500 })
+      .toEqual([]);
+    // And its end is delivered.
+    await expect
+      .poll(() => created.filter((id) => !receiver.accepted.some((d) => d.event.data.run_id === id)), { timeout: 120_000, interval: 500 })
+      .toEqual([]);
+    expect(exit).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,12 +9,21 @@ const SCRIPT = fileURLToPath(new URL('../../scripts/postgres-cluster.mjs', impor
 /** A throwaway cluster of one test's own, which the test may stop and start again (an outage). */
 export interface OwnCluster {
   url: string;
-  /** Stops the postmaster (`pg_ctl stop -m fast`: connections cut, commits kept, as the test cluster does not sync them). */
-  stop(): void;
+  /**
+   * Stops the postmaster: `fast` (the default) cuts connections after telling them why,
+   * `immediate` kills every backend with no word (a crash, recovered at the next start).
+   * Commits are kept, as the test cluster does not sync them.
+   */
+  stop(mode?: 'fast' | 'immediate'): void;
   /** Starts it again on the same port. */
   start(): void;
   /** Stops it and removes its directory. */
   remove(): void;
+  /**
+   * Makes a commit durable before it is acknowledged (the test clusters do not wait for the
+   * log by default), so an `immediate` stop loses nothing a client was told was committed.
+   */
+  durableCommits(): void;
 }
 
 interface ClusterState {
@@ -52,8 +61,12 @@ export function startOwnCluster(): OwnCluster {
   };
   return {
     url: state.url,
-    stop: () => pgCtl(['stop', '-m', 'fast', '-w', '-t', '30']),
+    stop: (mode = 'fast') => pgCtl(['stop', '-m', mode, '-w', '-t', '30']),
     start: () => pgCtl(['-l', state.logFile, '-w', '-t', '30', '-o', `-p ${state.port}`, 'start']),
+    durableCommits: () => {
+      appendFileSync(join(state.dataDir, 'postgresql.conf'), 'synchronous_commit = on\n');
+      pgCtl(['reload']);
+    },
     remove: () => void spawnSync(process.execPath, [SCRIPT, 'stop', stateFile], { timeout: 60_000 }),
   };
 }

@@ -1,12 +1,15 @@
 import type { AppRoute } from './app-context.js';
 
-/** `GET /healthz`: the server answers and its store is readable; 503 "the database is unreachable" while it is not. */
+/**
+ * `GET /healthz`: the server answers, its store is readable and the disks it writes to have
+ * room; 503 "the database is unreachable" or "the disk holding … is full" while not.
+ */
 export const healthzRoute: AppRoute = {
   method: 'GET',
   path: '/healthz',
   auth: false,
   async handle({ app }) {
-    await app.reads.ping();
+    await app.reads.health();
     return { ok: true };
   },
 };

@@ -55,6 +55,12 @@ function chunks(text: string): string[] {
 const HELD_OUTPUT_CHARS = 16 * 1024 * 1024;
 const OUTAGE_RETRY_MIN_MS = 250;
 const OUTAGE_RETRY_MAX_MS = 2000;
+/** How often the notes of output the store refused are tried again when nothing else is written. */
+const DROPPED_NOTE_RETRY_MS = 1000;
+
+/** The line a run's output gets where the store refused some of it (a full disk, say). */
+export const droppedOutputNote = (bytes: number, reason: string) =>
+  `[agent-runs] ${bytes} bytes of output could not be stored and were dropped here (${reason}).\n`;
 
 /**
  * The runs' event log, written behind: the state changes and the agent's output, numbered
@@ -68,6 +74,9 @@ export class RunEventLog {
   /** The database is unreachable: events wait in the queue (bounded) and the write is retried. */
   private outage = false;
   private droppedInOutage = 0;
+  /** Per run, the output the store refused (bytes, and the first reason), noted in its output at the next write that succeeds. */
+  private readonly refusedOutput = new Map<string, { bytes: number; reason: string }>();
+  private noteRetry: NodeJS.Timeout | undefined;
   private closing = false;
   private scheduled = false;
   /** Run events whose data is being made. */
@@ -230,15 +239,27 @@ export class RunEventLog {
     return this.writing;
   }
 
-  private async write(batch: Pending[]): Promise<void> {
+  private async write(events: Pending[]): Promise<void> {
+    // Where the store refused a run's output before, its output says so first.
+    const notes = this.refusedOutput.size === 0 ? [] : [...this.refusedOutput].map(([runId, { bytes, reason }]): Pending => ({
+      runId,
+      kind: 'output',
+      stream: 'stderr',
+      text: droppedOutputNote(bytes, reason),
+      at: new Date().toISOString(),
+      ready: true,
+    }));
+    const batch = notes.length === 0 ? events : [...notes, ...events];
+    if (batch.length === 0) return;
     let stored: StoredRunEvent[] | undefined;
     for (let delay = OUTAGE_RETRY_MIN_MS; !stored; delay = Math.min(delay * 2, OUTAGE_RETRY_MAX_MS)) {
       try {
         stored = await this.append(batch);
       } catch (error) {
         if (this.closing || !isStoreUnreachable(error)) {
-          // The store is closing or refuses these events: the run's state is kept by the run store; its events are lost.
-          this.log(`Could not record ${batch.length} run event(s): ${(error as Error).message}`);
+          // The store is closing or refuses these events: the run's state is kept by the run store; its events are lost,
+          // and its output notes how much of it was.
+          this.refused(events, error as Error);
           return;
         }
         if (!this.outage) {
@@ -255,7 +276,29 @@ export class RunEventLog {
       this.log(`The database is back; the output held meanwhile is written${dropped ? ` (the oldest ${dropped} characters were dropped to stay within the bound)` : ''}.`);
       this.schedule();
     }
+    for (const note of notes) this.refusedOutput.delete(note.runId);
     this.streams.deliver(stored);
+  }
+
+  /** The store refused `events` (not an outage: a full disk, say): logged, and each run's lost output counted for its note. */
+  private refused(events: Pending[], error: Error): void {
+    const reason = error.message.split('\n')[0]!.slice(0, 200);
+    let bytes = 0;
+    for (const p of events) {
+      if (p.kind !== 'output') continue;
+      const lost = Buffer.byteLength(p.text!);
+      bytes += lost;
+      const counted = this.refusedOutput.get(p.runId);
+      this.refusedOutput.set(p.runId, { bytes: (counted?.bytes ?? 0) + lost, reason: counted?.reason ?? reason });
+    }
+    this.log(`Could not record ${events.length} run event(s)${bytes ? ` (${bytes} bytes of output, noted in the runs' output once the store takes writes)` : ''}: ${reason}`);
+    // The notes go with the next write, or on their own when nothing else comes.
+    if (this.refusedOutput.size > 0 && !this.noteRetry && !this.closing) {
+      this.noteRetry = setTimeout(() => {
+        this.noteRetry = undefined;
+        this.writing = this.writing.then(() => this.write([]));
+      }, DROPPED_NOTE_RETRY_MS).unref();
+    }
   }
 
   /** Drops the oldest queued output until `adding` more characters fit the outage bound. */
@@ -291,6 +334,7 @@ export class RunEventLog {
   async closeAll(): Promise<void> {
     // A write waiting out an outage makes one more try, then gives up.
     this.closing = true;
+    clearTimeout(this.noteRetry);
     await Promise.all(this.making);
     await this.flush();
     this.streams.closeAll();

@@ -6,7 +6,6 @@ import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
 import type { ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
-import type { RunMoves } from './run-moves.js';
 import type { RunEventLog } from './run-event-log.js';
 import { TurnShare } from './turn-share.js';
 
@@ -29,7 +28,6 @@ interface Active {
 
 export interface RunExecutionsOptions {
   store: RunStore;
-  moves: RunMoves;
   executor: RunExecutor;
   clock: MonotonicClock;
   journal: ExecutionJournal;
@@ -164,7 +162,7 @@ export class RunExecutions {
   }
 
   private async prepareAndStart(run: RunRecord): Promise<void> {
-    const { store, moves, executor, clock, journal, events, log } = this.options;
+    const { store, executor, clock, journal, events, log } = this.options;
     let execution: Execution;
     let input: ExecutionInput | undefined;
     let stillClaimed: boolean;
@@ -183,9 +181,13 @@ export class RunExecutions {
       log(`Could not prepare run ${run.id}: ${(error as Error).message}`);
       // A start kept gets its result, so the next execution does not wait for one.
       if (input) await journal.endUnstarted(run.id, input.number, 'ERROR', 'The execution could not start.').catch(() => {});
-      await moves
-        .failToStart(run.id, { message: `The run could not be prepared: ${(error as Error).message}`, error_code: 'internal_error', retryable: true }, run.startedAt)
-        .catch((failed: unknown) => log(`Could not record that run ${run.id} failed to start: ${(failed as Error).message}`));
+      // Written as an execution's end is: kept and written again while the store refuses it
+      // (the database restarting, say), so the run does not stay INPROGRESS with nothing running it.
+      await this.options.ended(
+        run.id,
+        { state: 'ERROR', statusMessage: { message: `The run could not be prepared: ${(error as Error).message}`, error_code: 'internal_error', retryable: true } },
+        run.startedAt,
+      );
       return;
     }
     if (this.dropped.has(run.id) || !stillClaimed) {

@@ -17,10 +17,11 @@ export interface RunChangeSink {
  * the caller decides whether to retry (the queue keeps an unwritten end, see StoreRetry).
  *
  *   QUEUED ──claim──▶ INPROGRESS ──finish──▶ SUCCEEDED | FAILED | ERROR | BLOCKED
- *     ▲                 │  ├──failToStart──▶ ERROR
- *     │                 │  ├──fail─────────▶ FAILED   (server stopped, lease lost)
+ *     ▲                 │  ├──fail─────────▶ FAILED    (the server stopped)
  *     ├────release──────┘  └──cancel───────▶ CANCELLED (also from QUEUED)
  *     └────requeue───── any terminal state (a follow-up)
+ *
+ * (`finish` also ends a run that could not be prepared, as ERROR.)
  */
 export class RunMoves {
   constructor(
@@ -37,11 +38,6 @@ export class RunMoves {
   /** INPROGRESS → the execution's outcome, under the claim it ran (none changes a run claimed again since). */
   finish(runId: string, outcome: ExecutionOutcome, claim: string | null): Promise<RunRecord | undefined> {
     return this.move(runId, { from: ['INPROGRESS'], to: outcome.state, statusMessage: outcome.statusMessage ?? null, claim });
-  }
-
-  /** INPROGRESS → ERROR: the claimed run could not be prepared. */
-  failToStart(runId: string, message: RunStatusMessage, claim: string | null): Promise<RunRecord | undefined> {
-    return this.move(runId, { from: ['INPROGRESS'], to: 'ERROR', statusMessage: message, claim });
   }
 
   /** INPROGRESS → FAILED: its execution was stopped with the server, under the claim it ran. */

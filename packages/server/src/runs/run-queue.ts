@@ -63,7 +63,6 @@ export class RunQueue {
     });
     this.executions = new RunExecutions({
       store,
-      moves,
       executor,
       clock,
       journal,

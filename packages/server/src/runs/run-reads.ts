@@ -21,6 +21,7 @@ import type { RunRecord } from '../store/run-record.js';
 import type { RunListQuery, RunStore } from '../store/run-store.js';
 import { conversationEntries } from './conversation-entries.js';
 import { conversationIdOf } from './conversation-id.js';
+import { checkDiskSpace } from './disk-space.js';
 import { handoffFiles } from './handoff-files.js';
 import type { RunEventLog } from './run-event-log.js';
 import type { RunService } from './run-service.js';
@@ -72,11 +73,19 @@ export class RunReads {
     private readonly signLink: LinkSigner,
     /** Parent of the runs' working directories (handoff files live beside them). */
     private readonly workRoot: string,
+    /** The data directory, where the store keeps its files (none for a database elsewhere or in memory). */
+    private readonly dataDir?: string,
   ) {}
 
-  /** The store answers (for the health check). */
+  /** The store answers. */
   async ping(): Promise<void> {
     await this.store.get('healthz');
+  }
+
+  /** The health check: the store answers, and the disks it and the runs write to have room. */
+  async health(): Promise<void> {
+    await this.ping();
+    await checkDiskSpace(this.dataDir === undefined ? [this.workRoot] : [this.dataDir, this.workRoot]);
   }
 
   async item(runId: string, caller: RunCreatorInfo): Promise<RunItem> {

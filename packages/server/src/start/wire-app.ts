@@ -182,7 +182,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     peers,
   });
   const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers);
-  const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir);
+  const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir, opts.dataDir);
   const followups = new FollowupService(store, moves, runs, conversations, queue, journal, executor, clock, events, peers);
   const rules = new ScheduleRules(setup, timeZone);
   const scheduleLocks = new ScheduleLocks();

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { rawRequest } from '../support/raw-http.js';
+import { nodeAgentCommand } from '../support/node-agent.js';
 
 // A real full file system: a small tmpfs holding the data directory (mounting needs root).
 const canMount = process.platform === 'linux' && process.getuid?.() === 0;
@@ -66,7 +67,14 @@ describe.runIf(canMount)('a full disk', () => {
     await expect.poll(() => state(running), { timeout: 10_000 }).toBe('INPROGRESS');
     expect(await state(queued)).toBe('QUEUED');
 
+    const health = () => rawRequest(`${proc.baseURL.replace(/\/api\/v1$/, '')}/healthz`);
+    expect((await health()).status).toBe(200);
     const filler = fill(mountPoint);
+    // The health check says the disk is full (reads still work there; writes do not).
+    const full = await health();
+    expect(full.status).toBe(503);
+    expect(full.json.detail).toBe(`The disk holding ${join(mountPoint, 'data')} is full (0 bytes free, under 1048576); runs' state and output cannot be written until space is freed there.`);
+    expect(full.headers['retry-after']).toBe('30');
     // The running run ends while its end cannot be written: the server keeps trying.
     await expect.poll(() => proc.stderr(), { timeout: 10_000 }).toMatch(/Could not record the end of run/);
     expect(await state(running)).toBe('INPROGRESS');
@@ -82,8 +90,75 @@ describe.runIf(canMount)('a full disk', () => {
     expect(proc.stderr()).toMatch(new RegExp(`trace id ${traceId}\\): .*(full|SQLITE_FULL)`, 'i'));
 
     rmSync(filler);
+    expect((await health()).status).toBe(200);
     await expect.poll(() => state(running), { timeout: 20_000, interval: 200 }).toBe('SUCCEEDED');
     await expect.poll(() => state(queued), { timeout: 20_000, interval: 200 }).toBe('SUCCEEDED');
     expect((await create('After the disk was freed [simulate 10ms]')).status).toBe(200);
+  });
+});
+
+describe.runIf(canMount)('output printed while the disk is full', () => {
+  const LINES = 200;
+  const LINE = 'x'.repeat(999) + '\n';
+  let mount: string;
+  let server: ServerProcess;
+  // The agent notes how far it got outside the full disk, writable by the agent user.
+  const notes = mkdtempSync(join(tmpdir(), 'agent-runs-full-notes-'));
+  chmodSync(notes, 0o777);
+  const progress = join(notes, 'progress.txt');
+  const printed = () => (existsSync(progress) ? Number(readFileSync(progress, 'utf8') || 0) : 0);
+  beforeAll(async () => {
+    mount = mkdtempSync(join(tmpdir(), 'agent-runs-full-output-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', mount]);
+    mkdirSync(join(mount, 'data'));
+    // 1,000-byte lines, one every 20 ms (4 s in all).
+    const agent = `
+      const fs = require('node:fs');
+      let n = 0;
+      const timer = setInterval(() => {
+        process.stdout.write(${JSON.stringify(LINE)});
+        fs.writeFileSync(${JSON.stringify(progress)}, String(++n));
+        if (n === ${LINES}) clearInterval(timer);
+      }, 20);`;
+    server = await startServerProcess(['--data-dir', join(mount, 'data'), '--work-dir', mkdtempSync(join(tmpdir(), 'agent-runs-full-work-')), '--api-key', KEY,
+      '--command', nodeAgentCommand(agent), '--sandbox', 'off']);
+  });
+  afterAll(async () => {
+    if (server?.child.exitCode === null) {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    execFileSync('umount', [mount]);
+    rmSync(mount, { recursive: true, force: true });
+  });
+
+  it('notes in the run\'s output how many bytes could not be stored, and keeps the rest', { timeout: 120_000 }, async () => {
+    const created = await rawRequest(`${server.baseURL}/agent/runs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"prompt":"print"}' });
+    const runId = created.json.run_id as string;
+    await expect.poll(printed, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(20);
+    const filler = fill(mount);
+    const filledAt = printed();
+    await expect.poll(() => server.stderr(), { timeout: 10_000 }).toMatch(/Could not record \d+ run event\(s\)/);
+    // Printing goes on while the disk is full, then space is freed.
+    await expect.poll(printed, { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(Math.min(LINES, filledAt + 50));
+    rmSync(filler);
+    await expect.poll(async () => (await rawRequest(`${server.baseURL}/agent/runs/${runId}`, { headers: auth })).json.state, { timeout: 30_000, interval: 200 }).toBe('SUCCEEDED');
+
+    let text = '';
+    for (let since = 0, more = true; more; ) {
+      const page = (await rawRequest(`${server.baseURL}/agent/runs/${runId}/output?since=${since}`, { headers: auth })).json;
+      text += (page.chunks as { text: string }[]).map((c) => c.text).join('');
+      since = page.next_since;
+      more = page.has_more;
+    }
+    const notesFound = [...text.matchAll(/\[agent-runs\] (\d+) bytes of output could not be stored and were dropped here \((.*)\)\.\n/g)];
+    expect(notesFound.length).toBeGreaterThanOrEqual(1);
+    expect(notesFound[0]![2]).toMatch(/full/i);
+    const dropped = notesFound.reduce((sum, m) => sum + Number(m[1]), 0);
+    const kept = text.replace(/\[agent-runs\][^\n]*\n/g, '');
+    expect(kept).toMatch(/^[x\n]*$/);
+    expect(dropped).toBeGreaterThan(0);
+    // Every byte printed is either kept or counted in a note.
+    expect(kept.length + dropped).toBe(LINES * LINE.length);
   });
 });

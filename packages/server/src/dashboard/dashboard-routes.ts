@@ -65,8 +65,24 @@ function errorPage(session: DashboardSession | undefined, problem: ApiProblem) {
 
 const baseUrlOf = (req: IncomingMessage) => `${isHttps(req) ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
 
-/** `next` after signing in: a path of this server only, never another site. */
-const safeNext = (next: string | null) => (next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/');
+const SELF = 'http://dashboard.invalid';
+
+/**
+ * `next` after signing in: a path that parses to this server, else `/`. The browser's own
+ * parser decides where a Location goes, and it drops tabs and line breaks and reads `\` as `/`,
+ * so `/\t/elsewhere` is another site: the path is judged parsed, and sent as parsed (its control
+ * characters escaped), never as given.
+ */
+function safeNext(next: string | null): string {
+  if (!next?.startsWith('/')) return '/';
+  let url: URL;
+  try {
+    url = new URL(next, SELF);
+  } catch {
+    return '/';
+  }
+  return url.origin === SELF ? url.pathname + url.search + url.hash : '/';
+}
 
 /** The dashboard at the server's root: sign-in, runs, a run, start a run, schedules, the catalog. */
 /** Named agents the start form lists (a list page's most); beyond them it takes a typed uid. */

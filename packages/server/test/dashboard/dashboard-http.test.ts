@@ -62,6 +62,28 @@ describe('the dashboard over HTTP', () => {
     expect((await signInPost({ api_key: 'wrong' })).status).toBe(401);
   });
 
+  it('sends a signed-in browser only to a path that parses to this server, and escapes control characters', async () => {
+    const { cookie } = await signInByHttp(base, KEY);
+    // What the browser makes of each `next`: tabs and line breaks dropped, `\\` read as `/`.
+    const cases: [string, string][] = [
+      ['/\t/evil.example', '/'],
+      ['/\n/evil.example', '/'],
+      ['/\r\n/evil.example/x', '/'],
+      ['/\\evil.example', '/'],
+      ['//evil.example', '/'],
+      ['https://evil.example/', '/'],
+      ['/\x0b/evil.example', '/%0B/evil.example'],
+      ['/\x0c/evil.example', '/%0C/evil.example'],
+      ['/runs?state=FAILED#top', '/runs?state=FAILED#top'],
+    ];
+    for (const [next, location] of cases) {
+      const res = await fetch(`${base}/sign-in?next=${encodeURIComponent(next)}`, { headers: { cookie }, redirect: 'manual' });
+      expect([JSON.stringify(next), res.status, res.headers.get('location')]).toEqual([JSON.stringify(next), 303, location]);
+      const posted = await signInPost({ api_key: KEY, next });
+      expect([JSON.stringify(next), posted.status, posted.headers.get('location')]).toEqual([JSON.stringify(next), 303, location]);
+    }
+  });
+
   it('refuses a form larger than its bound through the server\'s one body reader, naming the limit', async () => {
     const res = await signInPost({ api_key: KEY, next: '/', pad: 'x'.repeat(600 * 1024) });
     expect(res.status).toBe(413);

@@ -250,23 +250,53 @@ describe('a run\'s copy buttons', () => {
 describe('dashboard sessions', () => {
   it('end after the idle limit and after the absolute limit, however active', () => {
     let now = 0;
-    const sessions = new DashboardSessions({ idleMs: 100, absoluteMs: 1000, max: 10 }, () => now);
-    const idle = sessions.open('alice');
+    const sessions = new DashboardSessions({ idleMs: 100, absoluteMs: 1000, max: 10, perPrincipal: 10 }, () => now);
+    const idle = sessions.open('alice')!;
     now = 101;
     expect(sessions.find(idle.id)).toBeUndefined();
-    const busy = sessions.open('alice');
+    const busy = sessions.open('alice')!;
     for (now = 150; now <= 1100; now += 90) {
       if (now - busy.createdAt > 1000) expect(sessions.find(busy.id)).toBeUndefined();
       else expect(sessions.find(busy.id)?.principal).toBe('alice');
     }
   });
 
-  it('keeps at most the bound, dropping the oldest', () => {
-    const sessions = new DashboardSessions({ idleMs: 1000, absoluteMs: 1000, max: 2 }, () => 0);
-    const first = sessions.open('a');
-    sessions.open('b');
-    const third = sessions.open('c');
+  it('keep at most perPrincipal for each principal, ending only that principal\'s oldest', () => {
+    const sessions = new DashboardSessions({ idleMs: 1000, absoluteMs: 1000, max: 10, perPrincipal: 2 }, () => 0);
+    const bob = sessions.open('bob')!;
+    const first = sessions.open('alice')!;
+    const second = sessions.open('alice')!;
+    const third = sessions.open('alice')!;
     expect(sessions.find(first.id)).toBeUndefined();
-    expect(sessions.find(third.id)?.principal).toBe('c');
+    expect([sessions.find(second.id)?.principal, sessions.find(third.id)?.principal, sessions.find(bob.id)?.principal]).toEqual(['alice', 'alice', 'bob']);
+  });
+
+  it('refuse a sign-in past the server-wide bound until one has expired, ending no one\'s', () => {
+    let now = 0;
+    const sessions = new DashboardSessions({ idleMs: 100, absoluteMs: 1000, max: 2, perPrincipal: 2 }, () => now);
+    const a = sessions.open('a')!;
+    now = 50;
+    const b = sessions.open('b')!;
+    expect(sessions.open('c')).toBeUndefined();
+    expect(sessions.find(a.id)?.principal).toBe('a');
+    now = 160; // a idle for 110 ms, b for 110 ms too: both expired, two places free.
+    expect(sessions.open('c')?.principal).toBe('c');
+    expect(sessions.find(b.id)).toBeUndefined();
+  });
+});
+
+describe('dashboard sign-ins of one key', () => {
+  it('end that principal\'s oldest session past its bound, never another principal\'s', async () => {
+    const other = await startTestServer({ apiKeys: [{ key: KEY, principal: 'alice' }, { key: 'dashboard-http-bob-0123456789', principal: 'bob' }] });
+    try {
+      const url = other.server.url;
+      const signedIn = async (cookie: string) => (await fetch(`${url}/new`, { headers: { cookie }, redirect: 'manual' })).status === 200;
+      const bob = await signInByHttp(url, 'dashboard-http-bob-0123456789');
+      const alice: string[] = [];
+      for (let i = 0; i < 51; i++) alice.push((await signInByHttp(url, KEY)).cookie);
+      expect([await signedIn(bob.cookie), await signedIn(alice[0]!), await signedIn(alice[1]!), await signedIn(alice[50]!)]).toEqual([true, false, true, true]);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -26,6 +26,7 @@ import { runPage, type ArtifactBody } from './run-page.js';
 import { apiListParams } from './runs-query.js';
 import { runsPage } from './runs-page.js';
 import { scheduleBodyOf, scheduleFormPage, schedulesPage, scheduleValuesOf } from './schedules-page.js';
+import { SignInAttempts } from './sign-in-attempts.js';
 import { signInPage } from './sign-in-page.js';
 
 /** What a signed-in page handler gets. */
@@ -91,6 +92,7 @@ const NAMED_AGENT_CHOICES = 500;
 export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
   const limits = options.sessions ?? DEFAULT_SESSION_LIMITS;
   const sessions = new DashboardSessions(limits);
+  const attempts = new SignInAttempts();
   const timeZone = options.timeZone ?? 'UTC';
   let live: LiveRunViews | undefined;
   const liveViews = (app: AppContext) => (live ??= new LiveRunViews(app.reads, app.heartbeat, options.liveIntervalMs, undefined, app.events.streams, app.runs.sharedRuns));
@@ -177,11 +179,26 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
       async handle({ req, app }) {
         try {
           checkOrigin(req);
+          const address = req.socket.remoteAddress ?? '';
+          const waitMs = attempts.admit(address);
+          if (waitMs > 0) {
+            // Refused before the key is read: a guesser learns nothing from it.
+            req.resume();
+            const seconds = Math.ceil(waitMs / 1000);
+            return page(signInPage('/', `Too many wrong keys from your address: try again in ${seconds} s.`), 429, { 'retry-after': String(seconds) });
+          }
           const form = (await readForm(req)).fields;
           const next = safeNext(form.get('next'));
           const principal = app.auth.principalOfKey(form.get('api_key') ?? '');
-          if (principal === undefined) return page(signInPage(next, 'That key is not one of this server\'s API keys.'), 401);
+          if (principal === undefined) {
+            attempts.failed(address);
+            return page(signInPage(next, 'That key is not one of this server\'s API keys.'), 401);
+          }
           const session = sessions.open(principal);
+          if (!session) {
+            const full = `This server holds its most dashboard sessions (${limits.max}): try again once some have expired.`;
+            return page(signInPage(next, full), 503, { 'retry-after': '60' });
+          }
           return seeOther(next, { 'set-cookie': sessionCookie(req, session.id, Math.floor(limits.absoluteMs / 1000)) });
         } catch (error) {
           const problem = problemOf(error);

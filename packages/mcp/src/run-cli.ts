@@ -97,6 +97,8 @@ async function serveOverHttp(ctx: ServerContext, options: CliOptions): Promise<v
     allowedHosts: options.allowedHosts,
     allowedOrigins: options.allowedOrigins,
     maxSessions: options.maxSessions,
+    maxClientStreams: options.maxClientStreams,
+    maxSessionStreams: options.maxSessionStreams,
     createServer: (era) => createMcpServer(ctx, era),
     watcher: ctx.watcher,
     tasks: ctx.tasks,

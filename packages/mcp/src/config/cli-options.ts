@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DURATION_HINT, readDuration } from '@agent-runs/core';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_POLL_INTERVAL_MS } from '../context.js';
-import { DEFAULT_MAX_SESSIONS, MIN_AUTH_TOKEN_LENGTH } from '../http/http-limits.js';
+import { DEFAULT_MAX_CLIENT_STREAMS, DEFAULT_MAX_SESSION_STREAMS, DEFAULT_MAX_SESSIONS, MIN_AUTH_TOKEN_LENGTH } from '../http/http-limits.js';
 
 export const DEFAULT_HTTP_PORT = 3333;
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -12,6 +12,8 @@ export const MCP_ENV = {
   heartbeat: 'AGENT_RUNS_MCP_HEARTBEAT',
   pollInterval: 'AGENT_RUNS_MCP_POLL_INTERVAL',
   maxSessions: 'AGENT_RUNS_MCP_MAX_SESSIONS',
+  maxClientStreams: 'AGENT_RUNS_MCP_MAX_CLIENT_STREAMS',
+  maxSessionStreams: 'AGENT_RUNS_MCP_MAX_SESSION_STREAMS',
 } as const;
 
 export interface CliOptions {
@@ -23,6 +25,10 @@ export interface CliOptions {
   allowedOrigins: string[];
   /** HTTP sessions held at once. */
   maxSessions: number;
+  /** HTTP requests open at once from one client address. */
+  maxClientStreams: number;
+  /** HTTP requests open at once in one session. */
+  maxSessionStreams: number;
   readOnly: boolean;
   baseURL: string | undefined;
   apiKey: string | undefined;
@@ -74,8 +80,8 @@ function duration(given: { value: string; what: string } | undefined, fallback: 
   return ms;
 }
 
-function maxSessions(given: { value: string; what: string } | undefined): number {
-  if (given === undefined || given.value.trim() === '') return DEFAULT_MAX_SESSIONS;
+function wholeNumber(given: { value: string; what: string } | undefined, fallback: number): number {
+  if (given === undefined || given.value.trim() === '') return fallback;
   const n = Number(given.value);
   if (!/^\d+$/.test(given.value.trim()) || n < 1 || n > 100_000) {
     throw new UsageError(`${given.what} must be a whole number from 1 to 100000, got "${given.value}"`);
@@ -105,6 +111,8 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
         'allowed-host': { type: 'string', multiple: true },
         'allowed-origin': { type: 'string', multiple: true },
         'max-sessions': { type: 'string' },
+        'max-client-streams': { type: 'string' },
+        'max-session-streams': { type: 'string' },
         'read-only': { type: 'boolean' },
         'base-url': { type: 'string' },
         'api-key': { type: 'string' },
@@ -121,7 +129,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const http = values.http ?? false;
-  for (const flag of ['port', 'host', 'auth-token', 'allowed-host', 'allowed-origin', 'max-sessions'] as const) {
+  for (const flag of ['port', 'host', 'auth-token', 'allowed-host', 'allowed-origin', 'max-sessions', 'max-client-streams', 'max-session-streams'] as const) {
     if (!http && values[flag] !== undefined) throw new UsageError(`--${flag} applies only with --http`);
   }
   return {
@@ -133,7 +141,15 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
       authToken: http ? authToken(fromFlagOrEnv(values['auth-token'], '--auth-token', env, MCP_ENV.authToken)) : undefined,
       allowedHosts: values['allowed-host'] ?? [],
       allowedOrigins: values['allowed-origin'] ?? [],
-      maxSessions: maxSessions(fromFlagOrEnv(values['max-sessions'], '--max-sessions', env, MCP_ENV.maxSessions)),
+      maxSessions: wholeNumber(fromFlagOrEnv(values['max-sessions'], '--max-sessions', env, MCP_ENV.maxSessions), DEFAULT_MAX_SESSIONS),
+      maxClientStreams: wholeNumber(
+        fromFlagOrEnv(values['max-client-streams'], '--max-client-streams', env, MCP_ENV.maxClientStreams),
+        DEFAULT_MAX_CLIENT_STREAMS,
+      ),
+      maxSessionStreams: wholeNumber(
+        fromFlagOrEnv(values['max-session-streams'], '--max-session-streams', env, MCP_ENV.maxSessionStreams),
+        DEFAULT_MAX_SESSION_STREAMS,
+      ),
       readOnly: values['read-only'] ?? false,
       baseURL: values['base-url'],
       apiKey: values['api-key'],

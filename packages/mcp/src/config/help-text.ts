@@ -1,6 +1,6 @@
 import { API_KEY_VARIABLES, ENV } from '@agent-runs/core';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_POLL_INTERVAL_MS } from '../context.js';
-import { DEFAULT_MAX_SESSIONS } from '../http/http-limits.js';
+import { DEFAULT_MAX_CLIENT_STREAMS, DEFAULT_MAX_SESSION_STREAMS, DEFAULT_MAX_SESSIONS } from '../http/http-limits.js';
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, MCP_ENV } from './cli-options.js';
 
 export function helpText(version: string): string {
@@ -31,5 +31,11 @@ With --http:
   --allowed-origin <url>  also accept this Origin (repeatable)
   --max-sessions <n>      sessions held at once; past it, initialize gets 503
                           (env ${MCP_ENV.maxSessions}, default ${DEFAULT_MAX_SESSIONS})
+  --max-client-streams <n>
+                          requests (listen streams included) open at once from one client
+                          address; past it, 429 (env ${MCP_ENV.maxClientStreams}, default ${DEFAULT_MAX_CLIENT_STREAMS})
+  --max-session-streams <n>
+                          requests open at once in one session; past it, 429
+                          (env ${MCP_ENV.maxSessionStreams}, default ${DEFAULT_MAX_SESSION_STREAMS})
 `;
 }

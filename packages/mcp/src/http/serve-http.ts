@@ -10,7 +10,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ProtocolEra } from '../create-mcp-server.js';
 import { sendWebResponse, toWebRequest } from './web-exchange.js';
-import { DEFAULT_MAX_SESSIONS, MIN_AUTH_TOKEN_LENGTH } from './http-limits.js';
+import { DEFAULT_MAX_CLIENT_STREAMS, DEFAULT_MAX_SESSION_STREAMS, DEFAULT_MAX_SESSIONS, MIN_AUTH_TOKEN_LENGTH } from './http-limits.js';
+import { OpenStreams } from './open-streams.js';
 import { BodyError, readJsonBody } from './read-json-body.js';
 import { loopbackHosts } from '@agent-runs/core/contract';
 import { checkRequest, type GuardOptions } from './request-guard.js';
@@ -21,7 +22,7 @@ import type { TaskRegistry } from '../tasks/task-registry.js';
 import { withTaskNotifications } from './task-listen-stream.js';
 
 export const MCP_PATH = '/mcp';
-/** A session with no open request for this long is closed: its client has gone without saying so. */
+/** A session without a request for this long (its GET stream aside) is closed: its client has gone without saying so. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 /** JSON-RPC's code for a body that is not JSON at all; -32000 is the server's own errors. */
@@ -41,10 +42,14 @@ export interface HttpServeOptions {
   allowedOrigins?: string[];
   /** A fresh MCP server for each session (2025-11-25) or request (2026-07-28). */
   createServer: (era: ProtocolEra) => McpServer;
-  /** Close sessions without an open request for this long. Default 30 minutes. */
+  /** Close sessions without a request for this long, their GET stream aside. Default 30 minutes. */
   sessionIdleMs?: number;
   /** 2025-11-25 sessions held at once; an initialize past this gets 503. Default 100. */
   maxSessions?: number;
+  /** Requests (listen streams included) open at once from one client address; past it, 429. Default 128. */
+  maxClientStreams?: number;
+  /** Requests (its GET stream included) open at once in one 2025-11-25 session; past it, 429. Default 16. */
+  maxSessionStreams?: number;
   /** Follows the runs 2026-07-28 `subscriptions/listen` streams name; without one, they hear nothing of runs. */
   watcher?: RunWatcher | undefined;
   /** The process's tasks, for 2026-07-28 listen streams that name them (taskIds). */
@@ -61,17 +66,19 @@ export interface RunningHttpServer {
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
-  /** Requests still open (a long wait, the SSE stream): the session is in use. */
+  /** Posted requests still open (a long wait): the session is in use. Its GET stream is not: it only listens. */
   open: number;
+  /** When the client last sent a request or one of its requests ended. */
   lastSeen: number;
 }
 
-/** Counts a request as open on its session until its response closes. */
-function trackRequest(session: Session, res: ServerResponse): void {
-  session.open += 1;
+/** Marks the session seen, and counts a posted request as open on it until its response closes. */
+function trackRequest(session: Session, req: IncomingMessage, res: ServerResponse): void {
+  const call = req.method === 'POST';
+  if (call) session.open += 1;
   session.lastSeen = Date.now();
   res.once('close', () => {
-    session.open -= 1;
+    if (call) session.open -= 1;
     session.lastSeen = Date.now();
   });
 }
@@ -89,6 +96,11 @@ function sendError(
   }
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+function positive(n: number, name: string): number {
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, got ${n}.`);
+  return n;
 }
 
 function isListen(body: unknown): body is { params?: unknown } {
@@ -111,9 +123,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     // An empty token would turn the check off without a word.
     throw new Error(`authToken must be at least ${MIN_AUTH_TOKEN_LENGTH} characters, or undefined for none.`);
   }
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  if (!Number.isInteger(maxSessions) || maxSessions < 1) throw new Error(`maxSessions must be a whole number of at least 1, got ${maxSessions}.`);
+  const maxSessions = positive(options.maxSessions ?? DEFAULT_MAX_SESSIONS, 'maxSessions');
   const sessions = new Map<string, Session>();
+  const streams = new OpenStreams({
+    perClient: positive(options.maxClientStreams ?? DEFAULT_MAX_CLIENT_STREAMS, 'maxClientStreams'),
+    perSession: positive(options.maxSessionStreams ?? DEFAULT_MAX_SESSION_STREAMS, 'maxSessionStreams'),
+  });
   /** Initializations under way: counted with the sessions, so a burst cannot pass the cap. */
   let opening = 0;
   let guard: GuardOptions | undefined;
@@ -163,8 +178,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
 
     const body = req.method === 'POST' ? await readJsonBody(req) : undefined;
     const request = toWebRequest(req, res, body);
+    const client = req.socket.remoteAddress ?? '';
+    const tooMany = (refusal: string) => sendError(res, 429, refusal, { 'retry-after': '5' });
     // The revision is chosen per request, by the SDK's own classification.
     if (!(await isLegacyRequest(request, body))) {
+      const refusal = streams.open(res, client);
+      if (refusal) return tooMany(refusal);
       // A listen stream follows the runs it names for as long as its response is open.
       if (listens && isListen(body)) res.once('close', listens.open(body.params));
       const taskIds = options.tasks && isListen(body) ? listenedTaskIds(body.params) : undefined;
@@ -182,10 +201,17 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session) return sendError(res, 404, 'Session not found: it expired or was closed; start a new one with initialize.');
-      trackRequest(session, res);
+      // Ending a session is always let through: it frees what the caps guard.
+      const refusal = req.method === 'DELETE' ? undefined : streams.open(res, client, sessionId);
+      if (refusal) return tooMany(refusal);
+      trackRequest(session, req, res);
       return sendWebResponse(res, await session.transport.handleRequest(request, { parsedBody: body }));
     }
-    if (req.method === 'POST' && isInitialize(body)) return openSession(request, res, body);
+    if (req.method === 'POST' && isInitialize(body)) {
+      const refusal = streams.open(res, client);
+      if (refusal) return tooMany(refusal);
+      return openSession(request, res, body);
+    }
     return sendError(res, 400, 'Bad request: send initialize first, then the mcp-session-id header it returns.');
   };
 

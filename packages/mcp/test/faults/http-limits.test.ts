@@ -113,3 +113,14 @@ describe('MCP over HTTP: the auth token', () => {
     }
   });
 });
+
+describe('MCP over HTTP: open streams are capped', () => {
+  it('refuses a --max-client-streams or --max-session-streams that is not a positive whole number, naming the flag or the variable', () => {
+    const flag = runBin(['--http', '--max-client-streams', '0']);
+    expect(flag.status).toBe(2);
+    expect(flag.stderr).toContain('--max-client-streams must be a whole number from 1 to 100000, got "0"');
+    const variable = runBin(['--http'], { AGENT_RUNS_MCP_MAX_SESSION_STREAMS: 'many' });
+    expect(variable.status).toBe(2);
+    expect(variable.stderr).toContain('AGENT_RUNS_MCP_MAX_SESSION_STREAMS must be a whole number from 1 to 100000, got "many"');
+  });
+});

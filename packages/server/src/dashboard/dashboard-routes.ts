@@ -26,6 +26,7 @@ import { runPage, type ArtifactBody } from './run-page.js';
 import { apiListParams } from './runs-query.js';
 import { runsPage } from './runs-page.js';
 import { scheduleBodyOf, scheduleFormPage, schedulesPage, scheduleValuesOf } from './schedules-page.js';
+import { SignInAttempts } from './sign-in-attempts.js';
 import { signInPage } from './sign-in-page.js';
 
 /** What a signed-in page handler gets. */
@@ -65,8 +66,24 @@ function errorPage(session: DashboardSession | undefined, problem: ApiProblem) {
 
 const baseUrlOf = (req: IncomingMessage) => `${isHttps(req) ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
 
-/** `next` after signing in: a path of this server only, never another site. */
-const safeNext = (next: string | null) => (next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/');
+const SELF = 'http://dashboard.invalid';
+
+/**
+ * `next` after signing in: a path that parses to this server, else `/`. The browser's own
+ * parser decides where a Location goes, and it drops tabs and line breaks and reads `\` as `/`,
+ * so `/\t/elsewhere` is another site: the path is judged parsed, and sent as parsed (its control
+ * characters escaped), never as given.
+ */
+function safeNext(next: string | null): string {
+  if (!next?.startsWith('/')) return '/';
+  let url: URL;
+  try {
+    url = new URL(next, SELF);
+  } catch {
+    return '/';
+  }
+  return url.origin === SELF ? url.pathname + url.search + url.hash : '/';
+}
 
 /** The dashboard at the server's root: sign-in, runs, a run, start a run, schedules, the catalog. */
 /** Named agents the start form lists (a list page's most); beyond them it takes a typed uid. */
@@ -75,6 +92,7 @@ const NAMED_AGENT_CHOICES = 500;
 export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
   const limits = options.sessions ?? DEFAULT_SESSION_LIMITS;
   const sessions = new DashboardSessions(limits);
+  const attempts = new SignInAttempts();
   const timeZone = options.timeZone ?? 'UTC';
   let live: LiveRunViews | undefined;
   const liveViews = (app: AppContext) => (live ??= new LiveRunViews(app.reads, app.heartbeat, options.liveIntervalMs, undefined, app.events.streams, app.runs.sharedRuns));
@@ -161,11 +179,26 @@ export function dashboardRoutes(options: DashboardOptions = {}): Route[] {
       async handle({ req, app }) {
         try {
           checkOrigin(req);
+          const address = req.socket.remoteAddress ?? '';
+          const waitMs = attempts.admit(address);
+          if (waitMs > 0) {
+            // Refused before the key is read: a guesser learns nothing from it.
+            req.resume();
+            const seconds = Math.ceil(waitMs / 1000);
+            return page(signInPage('/', `Too many wrong keys from your address: try again in ${seconds} s.`), 429, { 'retry-after': String(seconds) });
+          }
           const form = (await readForm(req)).fields;
           const next = safeNext(form.get('next'));
           const principal = app.auth.principalOfKey(form.get('api_key') ?? '');
-          if (principal === undefined) return page(signInPage(next, 'That key is not one of this server\'s API keys.'), 401);
+          if (principal === undefined) {
+            attempts.failed(address);
+            return page(signInPage(next, 'That key is not one of this server\'s API keys.'), 401);
+          }
           const session = sessions.open(principal);
+          if (!session) {
+            const full = `This server holds its most dashboard sessions (${limits.max}): try again once some have expired.`;
+            return page(signInPage(next, full), 503, { 'retry-after': '60' });
+          }
           return seeOther(next, { 'set-cookie': sessionCookie(req, session.id, Math.floor(limits.absoluteMs / 1000)) });
         } catch (error) {
           const problem = problemOf(error);

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardSessions } from '../../src/dashboard/dashboard-sessions.js';
+import { SignInAttempts } from '../../src/dashboard/sign-in-attempts.js';
+import { rawRequest } from '../support/raw-http.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';
 import { signInByHttp } from './dashboard-support.js';
 
@@ -60,6 +62,28 @@ describe('the dashboard over HTTP', () => {
     expect(proxied.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/);
     expect(proxied.headers.get('location')).toBe('/');
     expect((await signInPost({ api_key: 'wrong' })).status).toBe(401);
+  });
+
+  it('sends a signed-in browser only to a path that parses to this server, and escapes control characters', async () => {
+    const { cookie } = await signInByHttp(base, KEY);
+    // What the browser makes of each `next`: tabs and line breaks dropped, `\\` read as `/`.
+    const cases: [string, string][] = [
+      ['/\t/evil.example', '/'],
+      ['/\n/evil.example', '/'],
+      ['/\r\n/evil.example/x', '/'],
+      ['/\\evil.example', '/'],
+      ['//evil.example', '/'],
+      ['https://evil.example/', '/'],
+      ['/\x0b/evil.example', '/%0B/evil.example'],
+      ['/\x0c/evil.example', '/%0C/evil.example'],
+      ['/runs?state=FAILED#top', '/runs?state=FAILED#top'],
+    ];
+    for (const [next, location] of cases) {
+      const res = await fetch(`${base}/sign-in?next=${encodeURIComponent(next)}`, { headers: { cookie }, redirect: 'manual' });
+      expect([JSON.stringify(next), res.status, res.headers.get('location')]).toEqual([JSON.stringify(next), 303, location]);
+      const posted = await signInPost({ api_key: KEY, next });
+      expect([JSON.stringify(next), posted.status, posted.headers.get('location')]).toEqual([JSON.stringify(next), 303, location]);
+    }
   });
 
   it('refuses a form larger than its bound through the server\'s one body reader, naming the limit', async () => {
@@ -228,23 +252,101 @@ describe('a run\'s copy buttons', () => {
 describe('dashboard sessions', () => {
   it('end after the idle limit and after the absolute limit, however active', () => {
     let now = 0;
-    const sessions = new DashboardSessions({ idleMs: 100, absoluteMs: 1000, max: 10 }, () => now);
-    const idle = sessions.open('alice');
+    const sessions = new DashboardSessions({ idleMs: 100, absoluteMs: 1000, max: 10, perPrincipal: 10 }, () => now);
+    const idle = sessions.open('alice')!;
     now = 101;
     expect(sessions.find(idle.id)).toBeUndefined();
-    const busy = sessions.open('alice');
+    const busy = sessions.open('alice')!;
     for (now = 150; now <= 1100; now += 90) {
       if (now - busy.createdAt > 1000) expect(sessions.find(busy.id)).toBeUndefined();
       else expect(sessions.find(busy.id)?.principal).toBe('alice');
     }
   });
 
-  it('keeps at most the bound, dropping the oldest', () => {
-    const sessions = new DashboardSessions({ idleMs: 1000, absoluteMs: 1000, max: 2 }, () => 0);
-    const first = sessions.open('a');
-    sessions.open('b');
-    const third = sessions.open('c');
+  it('keep at most perPrincipal for each principal, ending only that principal\'s oldest', () => {
+    const sessions = new DashboardSessions({ idleMs: 1000, absoluteMs: 1000, max: 10, perPrincipal: 2 }, () => 0);
+    const bob = sessions.open('bob')!;
+    const first = sessions.open('alice')!;
+    const second = sessions.open('alice')!;
+    const third = sessions.open('alice')!;
     expect(sessions.find(first.id)).toBeUndefined();
-    expect(sessions.find(third.id)?.principal).toBe('c');
+    expect([sessions.find(second.id)?.principal, sessions.find(third.id)?.principal, sessions.find(bob.id)?.principal]).toEqual(['alice', 'alice', 'bob']);
+  });
+
+  it('refuse a sign-in past the server-wide bound until one has expired, ending no one\'s', () => {
+    let now = 0;
+    const sessions = new DashboardSessions({ idleMs: 100, absoluteMs: 1000, max: 2, perPrincipal: 2 }, () => now);
+    const a = sessions.open('a')!;
+    now = 50;
+    const b = sessions.open('b')!;
+    expect(sessions.open('c')).toBeUndefined();
+    expect(sessions.find(a.id)?.principal).toBe('a');
+    now = 160; // a idle for 110 ms, b for 110 ms too: both expired, two places free.
+    expect(sessions.open('c')?.principal).toBe('c');
+    expect(sessions.find(b.id)).toBeUndefined();
+  });
+});
+
+describe('dashboard sign-ins of one key', () => {
+  it('end that principal\'s oldest session past its bound, never another principal\'s', async () => {
+    const other = await startTestServer({ apiKeys: [{ key: KEY, principal: 'alice' }, { key: 'dashboard-http-bob-0123456789', principal: 'bob' }] });
+    try {
+      const url = other.server.url;
+      const signedIn = async (cookie: string) => (await fetch(`${url}/new`, { headers: { cookie }, redirect: 'manual' })).status === 200;
+      const bob = await signInByHttp(url, 'dashboard-http-bob-0123456789');
+      const alice: string[] = [];
+      for (let i = 0; i < 51; i++) alice.push((await signInByHttp(url, KEY)).cookie);
+      expect([await signedIn(bob.cookie), await signedIn(alice[0]!), await signedIn(alice[1]!), await signedIn(alice[50]!)]).toEqual([true, false, true, true]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+/**
+ * A sign-in posted from `from`, one of the loopback addresses (all of 127.0.0.0/8 is this
+ * machine): the other tests sign in from 127.0.0.1, which these leave alone.
+ */
+const signIn = (apiKey: string, from: string) =>
+  rawRequest(`${base}/sign-in`, {
+    method: 'POST',
+    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ api_key: apiKey, next: '/' }).toString(),
+    localAddress: from,
+  });
+
+describe('dashboard sign-in attempts', () => {
+  it('answer ten wrong keys from one address, then refuse it (any key) until tries come back, and no other address', async () => {
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => signIn(`wrong-${i}`, '127.0.0.4')));
+    expect(burst.map((res) => res.status)).toEqual(Array(10).fill(401));
+    // Each refused attempt spends a try as well: four more keep the address out for about four seconds.
+    const refused = [];
+    for (let i = 0; i < 4; i++) refused.push(await signIn(`wrong-more-${i}`, '127.0.0.4'));
+    expect(refused.map((res) => res.status)).toEqual([429, 429, 429, 429]);
+    expect(refused[0]!.text).toContain('Too many wrong keys from your address: try again in ');
+    expect(Number(refused[3]!.headers['retry-after'])).toBeGreaterThanOrEqual(2);
+    // Refused before the key is looked at: the right one gets no session either.
+    const right = await signIn(KEY, '127.0.0.4');
+    expect([right.status, right.headers['set-cookie']]).toEqual([429, undefined]);
+    // Another address is not held back by this one's guesses.
+    expect((await signIn(KEY, '127.0.0.5')).status).toBe(303);
+    // Once the time Retry-After names has passed (polling sooner would push it back), the key is looked at again.
+    await new Promise((resolve) => setTimeout(resolve, Number(right.headers['retry-after']) * 1000));
+    expect((await signIn(KEY, '127.0.0.4')).status).toBe(303);
+  }, 30_000);
+
+  it('come back one a second, and refused attempts push the next try back, at most the burst', () => {
+    let now = 0;
+    const attempts = new SignInAttempts({ burst: 3, refillMs: 1000, maxAddresses: 100 }, () => now);
+    for (let i = 0; i < 3; i++) {
+      expect(attempts.admit('a')).toBe(0);
+      attempts.failed('a');
+    }
+    expect(attempts.admit('a')).toBe(2000); // none left, and this one spent: -1
+    for (let i = 0; i < 10; i++) attempts.admit('a');
+    expect(attempts.admit('a')).toBe(4000); // never below -3
+    expect(attempts.admit('b')).toBe(0);
+    now += 4000;
+    expect(attempts.admit('a')).toBe(0);
   });
 });

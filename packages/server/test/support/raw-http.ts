@@ -14,10 +14,10 @@ export interface RawAnswer {
  */
 export function rawRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number; localAddress?: string } = {},
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers ?? {}, timeout: options.timeoutMs ?? 10_000 }, (res) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers ?? {}, timeout: options.timeoutMs ?? 10_000, localAddress: options.localAddress }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

@@ -241,7 +241,7 @@ describe('Codex CLI that cannot run', () => {
     }
   }, 90_000);
 
-  it('a key from a named secret reaches the provider, and a secret the file does not declare is a 400 naming the field', async () => {
+  it("a key from a named secret of the caller's principal reaches the provider, and a secret the file does not declare is a 400 naming the field", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'codex-secret-'));
     const keyFile = join(dir, 'openai-key');
     const fileKey = 'sk-openai-from-a-file-0123456789';
@@ -250,7 +250,8 @@ describe('Codex CLI that cannot run', () => {
       { codex: { command: harnessCli('codex'), env: ['OPENAI_BASE_URL'] } },
       { OPENAI_BASE_URL: `${model.url}/v1` },
       {},
-      { secrets: { TEAM_OPENAI_KEY: { from_file: keyFile } } },
+      // Declared for the principal of the server's generated key, so its runs may name it.
+      { secrets: { TEAM_OPENAI_KEY: { from_file: keyFile, owner: 'local' } } },
     );
     try {
       const before = model.agentTurns().length;

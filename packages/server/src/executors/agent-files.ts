@@ -1,5 +1,5 @@
-import { closeSync, constants, fchownSync, fstatSync, lchownSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, fchownSync, fstatSync, lstatSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { walkAgentTree } from './agent-tree.js';
 import type { AgentUser } from './sandbox/agent-user.js';
 
 /**
@@ -82,50 +82,30 @@ export function giveDir(path: string, owner: FileOwner): void {
   if (owner) chownDir(path, owner);
 }
 
-/** Entries a tree the agent kept (a harness's state directory) may hold before the server gives up on it. */
-export const MAX_TREE_ENTRIES = 100_000;
-const MAX_TREE_DEPTH = 64;
-
-/** Every entry under `root` (itself excluded), parents before children; links and their targets are not followed. */
-function walk(root: string, visit: (path: string, stat: import('node:fs').Stats) => boolean): void {
-  let seen = 0;
-  const go = (dir: string, depth: number) => {
-    for (const name of readdirSync(dir)) {
-      if (++seen > MAX_TREE_ENTRIES) throw new Error(`${root} holds more than ${MAX_TREE_ENTRIES} entries`);
-      const path = join(dir, name);
-      const stat = lstatSync(path, { throwIfNoEntry: false });
-      if (!stat || !visit(path, stat)) continue;
-      if (stat.isDirectory()) {
-        if (depth >= MAX_TREE_DEPTH) throw new Error(`${root} is nested deeper than ${MAX_TREE_DEPTH} directories`);
-        go(path, depth + 1);
-      }
-    }
-  };
-  go(root, 1);
-}
-
 /**
- * Makes a directory an earlier agent kept safe for the server to write into again (no
- * agent of the run is alive): the directory must be a real one (made when missing), and
+ * Makes a directory an earlier agent kept (`path`, beneath the server's `root`) safe for the
+ * server to write into again: the directory must be a real one (made when missing), and
  * whatever in it is not a plain directory or a regular file with one link (a symbolic
  * link, a FIFO, a device, a hard link to a file elsewhere) is removed, so a later write
- * of the server can neither follow, block on nor alias anything.
+ * of the server can neither follow, block on nor alias anything. The walk goes through
+ * directory handles, so a directory swapped for a link meanwhile (by another process of
+ * the agent's user) is refused, never followed.
  */
-export function reclaimTree(path: string, mode = 0o700): void {
+export function reclaimTree(root: string, path: string, mode = 0o700): void {
   serverDir(path, mode);
-  walk(path, (entry, stat) => {
+  walkAgentTree(root, path, (dir, name, stat) => {
     if (stat.isDirectory() || (stat.isFile() && stat.nlink === 1)) return true;
-    rmSync(entry, { force: true, recursive: false });
+    dir.remove(name);
     return false;
   });
 }
 
-/** Hands a tree the server wrote to the agent user (the directory and everything in it), links changed themselves, never followed. */
-export function giveTree(path: string, owner: FileOwner): void {
+/** Hands a tree the server wrote (`path`, beneath `root`) to the agent user, the directory and everything in it, through directory handles; links are changed themselves, never followed. */
+export function giveTree(root: string, path: string, owner: FileOwner): void {
   if (!owner) return;
   chownDir(path, owner);
-  walk(path, (entry) => {
-    lchownSync(entry, owner.uid, owner.gid);
+  walkAgentTree(root, path, (dir, name) => {
+    dir.chown(name, owner.uid, owner.gid);
     return true;
   });
 }

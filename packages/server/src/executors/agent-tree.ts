@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lchownSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 /**
@@ -144,9 +144,56 @@ export class AgentDir {
     }
   }
 
+  /** Removes `name` (not a directory: a link is removed itself, never followed). */
+  remove(name: string): void {
+    rmSync(this.at(name), { force: true, recursive: false });
+  }
+
+  /** Gives `name` to `uid`:`gid` (a link is changed itself, never followed). */
+  chown(name: string, uid: number, gid: number): void {
+    lchownSync(this.at(name), uid, gid);
+  }
+
   close(): void {
     closeSync(this.fd);
   }
+}
+
+/** Entries a tree the agent kept (a harness's state directory) may hold before the server gives up on it. */
+export const MAX_TREE_ENTRIES = 100_000;
+const MAX_TREE_DEPTH = 64;
+
+/**
+ * Every entry below the directory at `path` (beneath `root`), parents before children,
+ * each seen and changed through its directory's handle: `visit` gets the directory, the
+ * name and what is there (the link itself for a link), and says whether to go into it (a
+ * directory, opened a name at a time: a link put in its place meanwhile is refused).
+ */
+export function walkAgentTree(root: string, path: string, visit: (dir: AgentDir, name: string, stat: Stats) => boolean): void {
+  let seen = 0;
+  const go = (dir: AgentDir, depth: number) => {
+    for (const name of dir.list()) {
+      if (++seen > MAX_TREE_ENTRIES) throw new Error(`${path} holds more than ${MAX_TREE_ENTRIES} entries`);
+      const stat = dir.stat(name);
+      if (!stat || !visit(dir, name, stat) || !stat.isDirectory()) continue;
+      if (depth >= MAX_TREE_DEPTH) throw new Error(`${path} is nested deeper than ${MAX_TREE_DEPTH} directories`);
+      let below: AgentDir;
+      try {
+        below = dir.dir(name);
+      } catch (error) {
+        // Swapped for a link (or anything else) since it was seen: nothing beyond it is touched.
+        throw Object.assign(new Error(`${join(dir.path, name)} ${whyNot(errorCode(error))}`), { code: errorCode(error) });
+      }
+      try {
+        go(below, depth + 1);
+      } finally {
+        below.close();
+      }
+    }
+  };
+  inAgentDir(root, path, (dir) => go(dir, 1), (code, at) => {
+    throw Object.assign(new Error(`${at} ${whyNot(code)}`), { code });
+  });
 }
 
 function readFully(fd: number, length: number): Buffer {

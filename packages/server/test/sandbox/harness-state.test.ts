@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { giveTree, reclaimTree } from '../../src/executors/agent-files.js';
+import { walkAgentTree } from '../../src/executors/agent-tree.js';
 import { modelHosts } from '../../src/executors/harness/harness-executor.js';
 import { claudeDriver } from '../../src/executors/harness/claude-driver.js';
 import { installRoot } from '../../src/executors/sandbox/install-root.js';
@@ -27,7 +28,7 @@ describe("a harness's state directory between executions", () => {
     execFileSync('mkfifo', [join(state, 'config.toml')]);
     linkSync(outside, join(state, 'projects', 'p', 'alias.txt'));
 
-    reclaimTree(state);
+    reclaimTree(root, state);
     expect(lstatSync(join(state, 'projects', 'p', 'session.jsonl')).isFile()).toBe(true);
     expect(lstatSync(join(state, 'settings.json')).isFile()).toBe(true);
     for (const gone of ['mcp.json', 'config.toml', 'projects/up', 'projects/p/alias.txt']) expect(lstatSync(join(state, gone), { throwIfNoEntry: false })).toBeUndefined();
@@ -36,10 +37,34 @@ describe("a harness's state directory between executions", () => {
 
   it('makes the directory when missing, and refuses one that is a link', () => {
     const root = mkdtempSync(join(tmpdir(), 'agent-runs-state-'));
-    reclaimTree(join(root, 'fresh'));
+    reclaimTree(root, join(root, 'fresh'));
     expect(lstatSync(join(root, 'fresh')).mode & 0o777).toBe(0o700);
     symlinkSync(tmpdir(), join(root, 'linked'));
-    expect(() => reclaimTree(join(root, 'linked'))).toThrow(/not a directory/);
+    expect(() => reclaimTree(root, join(root, 'linked'))).toThrow(/not a directory/);
+  });
+
+  it('goes into a directory through its handle: one swapped for a link after it was seen is refused, and nothing beyond it is touched', () => {
+    const root = mkdtempSync(join(tmpdir(), 'agent-runs-state-'));
+    const outside = join(root, 'outside');
+    mkdirSync(outside);
+    symlinkSync('/etc/passwd', join(outside, 'keep-me'));
+    const state = join(root, 'state');
+    mkdirSync(join(state, 'sub'), { recursive: true });
+    const visited: string[] = [];
+    const walk = () =>
+      walkAgentTree(root, state, (dir, name) => {
+        visited.push(name);
+        // Another process of the agent's user, between the look at `sub` and the walk into it.
+        if (name === 'sub') {
+          renameSync(join(state, 'sub'), join(state, 'sub.old'));
+          symlinkSync(outside, join(state, 'sub'));
+        }
+        if (name === 'keep-me') dir.remove(name);
+        return true;
+      });
+    expect(walk).toThrow(/sub is a symbolic link or not a directory/);
+    expect(visited).toEqual(['sub']);
+    expect(lstatSync(join(outside, 'keep-me')).isSymbolicLink()).toBe(true);
   });
 
   it.runIf(isRoot)('hands the whole tree to the agent user, a link changed itself and its target untouched', () => {
@@ -51,7 +76,7 @@ describe("a harness's state directory between executions", () => {
     writeFileSync(join(state, 'sub', 'mcp.json'), '{}', { mode: 0o600 });
     symlinkSync(outside, join(state, 'link'));
     const owner = { name: 'nobody', uid: 65534, gid: 65534 };
-    giveTree(state, owner);
+    giveTree(root, state, owner);
     for (const path of ['', 'sub', 'sub/mcp.json', 'link']) expect(lstatSync(join(state, path)).uid).toBe(65534);
     expect(lstatSync(join(state, 'sub', 'mcp.json')).mode & 0o777).toBe(0o600);
     expect(lstatSync(outside).uid).toBe(0);

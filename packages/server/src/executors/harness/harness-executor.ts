@@ -264,7 +264,7 @@ export class HarnessExecutor implements RunExecutor {
       const files = prepareExecutionFiles(workRoot, run.id, input, sandbox.user);
       const stateDir = harnessStateDir(workRoot, run.id, this.harness);
       serverDir(dirname(stateDir), sandbox.user ? 0o711 : 0o700);
-      reclaimTree(stateDir);
+      reclaimTree(workRoot, stateDir);
       // What the repositories hold now, so the end can hand back exactly what the agent changed.
       const git = gitAsAgent(sandbox, workDir);
       const changesStart = recordChangesStart(workRoot, workDir, git);
@@ -285,7 +285,7 @@ export class HarnessExecutor implements RunExecutor {
         harnessPrompt(run, input, files.attachments),
       );
       // Its state, and what the driver just wrote there (mcp.json with its tokens), is the agent user's alone.
-      giveTree(stateDir, sandbox.user);
+      giveTree(workRoot, stateDir, sandbox.user);
       const transcriptFd = createServerFile(harnessTranscriptPath(workRoot, run.id, input.number));
       const turnsFd = createServerFile(harnessTurnsPath(workRoot, run.id, input.number));
       return { workDir, files, stateDir, launch, git, changesStart, transcriptFd, turnsFd };

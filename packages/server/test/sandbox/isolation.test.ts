@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempTree, writeServerConfig } from '../support/server-config.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';
@@ -53,6 +53,14 @@ function filesPlan(other: string) {
   };
 }
 
+/**
+ * The server's own Node installation is bound read-only into the sandbox (agents may run
+ * `node`): where it lies in the home directory (a Node of a clone's own in a private home),
+ * the path down to it shows there, and nothing else of the home directory.
+ */
+const nodeInHome = relative(homedir(), realpathSync(process.execPath));
+const homeSeen = nodeInHome.startsWith('..') || isAbsolute(nodeInHome) ? 'ENOENT' : [nodeInHome.split(sep)[0]];
+
 function expectFilesRefused(result: Record<string, unknown>, other: string, runId: string): void {
   const denied = expect.stringMatching(/^E(ACCES|ROFS|PERM)$/);
   expect(result).toMatchObject({
@@ -62,7 +70,7 @@ function expectFilesRefused(result: Record<string, unknown>, other: string, runI
     [`read ${join(workRoot, other, 'mcp.json')}`]: 'ENOENT',
     [`list ${join(workRoot, other)}`]: 'ENOENT',
     [`list ${dataDir}`]: 'ENOENT',
-    [`list ${homedir()}`]: 'ENOENT',
+    [`list ${homedir()}`]: homeSeen,
     [`write ${join(workRoot, 'planted')}`]: denied,
     [`write /usr/planted`]: denied,
     [`write /etc/planted`]: denied,

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { AgentRunsClient } from '@agent-runs/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempTree, writeServerConfig } from '../support/server-config.js';
-import { serverBinFor, startServerProcess, type ServerProcess } from '../support/server-process.js';
-import { probeAgentCommand } from './probe-agent.js';
+import { serverCommandFor, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { probeAgentCommandWith } from './probe-agent.js';
 
 // A server run as an ordinary user (nobody here), with its secrets and configuration in /etc
 // as the README lays them out: its agents run as its own uid, and must still not read them.
@@ -42,9 +42,11 @@ beforeAll(async () => {
   // Its work root inside that directory: the run's own directory is bound into the hidden one.
   workRoot = own(join(secretsDir, 'work'), 0o700, SERVER.uid, SERVER.gid);
   dataDir = own(tempTree({}, 'agent-runs-nonroot-data-'), 0o700, SERVER.uid, SERVER.gid);
-  const args = ['--data-dir', dataDir, '--work-dir', workRoot, '--api-key', KEY, '--executor', 'command', '--command', probeAgentCommand];
+  // This clone and its Node as the server's user can run them (a copy where they lie in a private home).
+  const command = serverCommandFor(SERVER.uid, SERVER.gid);
+  const args = ['--data-dir', dataDir, '--work-dir', workRoot, '--api-key', KEY, '--executor', 'command', '--command', probeAgentCommandWith(command.node)];
   const env = { PATH: process.env.PATH, HOME: dataDir };
-  server = await startServerProcess([...args, '--sandbox', 'on', '--network', 'none', '--config', config], env, { ...SERVER, bin: serverBinFor(SERVER.uid, SERVER.gid) });
+  server = await startServerProcess([...args, '--sandbox', 'on', '--network', 'none', '--config', config], env, { ...SERVER, ...command });
   client = new AgentRunsClient({ baseURL: server.baseURL, apiKey: KEY, maxRetries: 0 });
 }, 180_000);
 

@@ -60,3 +60,6 @@ process.stdin.on('data', (d) => (input += d)).on('end', async () => {
 });`;
 
 export const probeAgentCommand = nodeAgentCommand(PROBE);
+
+/** The probe run by another Node (one the agent's user may run). */
+export const probeAgentCommandWith = (node: string) => nodeAgentCommand(PROBE, node);

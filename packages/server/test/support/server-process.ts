@@ -20,10 +20,10 @@ export interface ServerProcess {
 export async function startServerProcess(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
-  as: { uid: number; gid: number; bin?: string } | undefined = undefined,
+  as: ({ uid: number; gid: number } & Partial<ServerCommand>) | undefined = undefined,
 ): Promise<ServerProcess> {
   const ids = as ? { uid: as.uid, gid: as.gid } : {};
-  const child = spawn(process.execPath, [as?.bin ?? BIN, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env, ...ids });
+  const child = spawn(as?.node ?? process.execPath, [as?.bin ?? BIN, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env, ...ids });
   let stderr = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
@@ -39,18 +39,32 @@ export async function startServerProcess(
   return { child, baseURL, stderr: () => stderr, exited };
 }
 
+/** A Node and the `agent-runs-server` script it runs. */
+export interface ServerCommand {
+  node: string;
+  bin: string;
+}
+
 /**
- * The `agent-runs-server` command as `uid` may start it: this clone's when that user can
- * load the server from it, else a copy of what it needs (the built packages and
- * node_modules) in a directory it can read, for clones in a private home.
+ * The `agent-runs-server` command as `uid` may start it: this clone's, with this Node, when
+ * that user can run them; else a copy of what it needs (the built packages and
+ * node_modules, and this Node where it lies in a folder that user cannot enter, as a Node of
+ * a clone's own in a private home does) in a directory it can read.
  */
-export function serverBinFor(uid: number, gid: number): string {
+export function serverCommandFor(uid: number, gid: number): ServerCommand {
   const check = spawnSync(process.execPath, ['-e', 'import(process.argv[1])', pathToFileURL(SERVER_INDEX).href], { uid, gid, stdio: 'ignore', timeout: 60_000 });
-  if (check.status === 0) return BIN;
+  if (check.status === 0) return { node: process.execPath, bin: BIN };
   const root = mkdtempSync(join(tmpdir(), 'agent-runs-server-copy-'));
   chmodSync(root, 0o755);
   for (const part of ['package.json', 'node_modules', 'packages/core/package.json', 'packages/core/dist', 'packages/server/package.json', 'packages/server/bin', 'packages/server/dist']) {
     cpSync(join(REPO, part), join(root, part), { recursive: true, verbatimSymlinks: true });
   }
-  return join(root, 'packages/server/bin/agent-runs-server.js');
+  const runsNode = spawnSync(process.execPath, ['-e', ''], { uid, gid, stdio: 'ignore', timeout: 60_000 });
+  let node = process.execPath;
+  if (runsNode.error || runsNode.status !== 0) {
+    node = join(root, 'node');
+    cpSync(process.execPath, node);
+    chmodSync(node, 0o755);
+  }
+  return { node, bin: join(root, 'packages/server/bin/agent-runs-server.js') };
 }

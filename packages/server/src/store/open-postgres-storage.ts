@@ -3,7 +3,7 @@ import { ServerConfigError } from '../domain/server-config-error.js';
 import { PostgresArtifactStore } from './postgres-artifact-store.js';
 import { PostgresConversationStore } from './postgres-conversation-store.js';
 import { PostgresNamedAgentStore } from './postgres-named-agent-store.js';
-import { PostgresRunLeases } from './postgres-leases.js';
+import { PostgresRunLeases } from './postgres-run-leases.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { NulSafeClient } from './postgres-nul-safe-client.js';
 import { PostgresRunEventStore } from './postgres-run-event-store.js';

@@ -1,51 +1,107 @@
 import type pg from 'pg';
-import type { RunStatusMessage } from '@agent-runs/core/contract';
-import type { RunLeases } from './cluster.js';
-import { RUN_COLUMNS, toRunRecord, type RunRow } from './run-table.js';
+import type { LeasedTable } from './leased-table.js';
+import type { ExpiredLease, LeaseClaim, Leases } from './leases.js';
 import { inTransaction } from './postgres-transaction.js';
-import { postgresDialect } from './sql-dialect.js';
-import type { RunRecord } from './run-record.js';
+import { numbered } from './sql-dialect.js';
 
-/** Leases on INPROGRESS runs (`owner`, `lease_expires_at`), always timed by the database's `now()`. */
-export class PostgresRunLeases implements RunLeases {
-  constructor(private readonly pool: pg.Pool) {}
+type Row = Record<string, unknown>;
+/** The pool, or a connection in a transaction the caller opened. */
+type Queryable = pg.Pool | pg.PoolClient;
 
-  async renew(owner: string, leaseMs: number): Promise<string[]> {
-    const { rows } = await this.pool.query<{ id: string }>(
-      `UPDATE runs SET lease_expires_at = now() + $2::double precision * interval '1 millisecond'
-       WHERE owner = $1 AND state = 'INPROGRESS' RETURNING id`,
-      [owner, leaseMs],
-    );
-    return rows.map((r) => r.id);
+/**
+ * Leases kept in the rows (`owner`, `expiresAt`). A claim locks the due rows it reads with
+ * SKIP LOCKED: a row another server is claiming right now is passed over, not waited for,
+ * so each claimer takes other rows and none blocks on another. Without a choice a claim is
+ * one statement; with one, a read and a write in one transaction.
+ */
+export class PostgresLeases<R> implements Leases<R, pg.PoolClient> {
+  /** The key's columns, each of the table's alias. */
+  private readonly key: string;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly table: LeasedTable,
+    private readonly read: (row: Row) => R,
+  ) {
+    this.key = table.key
+      .split(',')
+      .map((c) => `${table.alias}.${c.trim()}`)
+      .join(', ');
   }
 
-  /**
-   * The expired runs are locked with SKIP LOCKED first, so of two servers expiring at once
-   * each run goes to one; the message names each run's owner, so it is written per run.
-   */
-  async expire(message: (owner: string | null) => RunStatusMessage, at: string): Promise<RunRecord[]> {
+  /** The new expiry, and its values. */
+  private until(leaseMs: number, now: number | undefined): [string, unknown[]] {
+    return this.table.clock === 'database' ? [`now() + ?::double precision * interval '1 millisecond'`, [leaseMs]] : ['?', [now! + leaseMs]];
+  }
+
+  /** Rows without a lease or whose lease ran out, and its values. */
+  private unleased(now: number | undefined): [string, unknown[]] {
+    const expiresAt = `${this.table.alias}.${this.table.expiresAt}`;
+    return this.table.clock === 'database' ? [`(${expiresAt} IS NULL OR ${expiresAt} < now())`, []] : [`(${expiresAt} IS NULL OR ${expiresAt} < ?)`, [now]];
+  }
+
+  claim(request: LeaseClaim<R>): Promise<R[]> {
+    return request.choose ? inTransaction(this.pool, (client) => this.claimIn(client, request)) : this.claimIn(this.pool, request);
+  }
+
+  /** `claim` on `client` (a claim with a choice in a transaction the caller opened). */
+  async claimIn(client: Queryable, request: LeaseClaim<R>): Promise<R[]> {
+    const { name, alias, key, owner, expiresAt, due, order, claimSets, columns, keyType } = this.table;
+    const [unleased, unleasedValues] = this.unleased(request.now);
+    const [until, untilValues] = this.until(request.leaseMs, request.now);
+    const sets = `${owner} = ?, ${expiresAt} = ${until}${claimSets ? `, ${claimSets}` : ''}`;
+    const setValues = [request.owner, ...untilValues, ...(request.setParams ?? [])];
+    const dueValues = [...(request.dueParams ?? []), ...unleasedValues];
+    const select = (what: string, limit: number, lock: string) =>
+      `SELECT ${what} FROM ${name} ${alias} WHERE ${due} AND ${unleased} ORDER BY ${order} LIMIT ${limit} FOR UPDATE${lock} SKIP LOCKED`;
+    if (!request.choose) {
+      const { rows } = await client.query<Row>(
+        numbered(`UPDATE ${name} ${alias} SET ${sets} WHERE (${this.key}) IN (${select(this.key, request.limit, '')}) RETURNING ${columns}`),
+        [...setValues, ...dueValues],
+      );
+      return rows.map(this.read);
+    }
+    const { rows } = await client.query<Row>(numbered(select(columns, request.scan ?? request.limit, ` OF ${alias}`)), dueValues);
+    const read = rows.map(this.read);
+    const chosen = new Set(request.choose(read).slice(0, request.limit));
+    const keys = rows.filter((_, i) => chosen.has(read[i]!)).map((row) => row[key]);
+    if (keys.length) await client.query(numbered(`UPDATE ${name} ${alias} SET ${sets} WHERE ${this.key} = ANY(?::${keyType}[])`), [...setValues, keys]);
+    return read.filter((r) => chosen.has(r));
+  }
+
+  async renew(owner: string, leaseMs: number, options: { keys?: readonly string[]; now?: number } = {}): Promise<string[]> {
+    const { name, alias, key, keyType, owner: ownerColumn, expiresAt, held } = this.table;
+    const [until, untilValues] = this.until(leaseMs, options.now);
+    const only = options.keys ? ` AND ${this.key} = ANY(?::${keyType}[])` : '';
+    const { rows } = await this.pool.query<Row>(
+      numbered(`UPDATE ${name} ${alias} SET ${expiresAt} = ${until} WHERE ${alias}.${ownerColumn} = ? AND ${held}${only} RETURNING ${this.key}`),
+      [...untilValues, owner, ...(options.keys ? [options.keys] : [])],
+    );
+    return rows.map((row) => String(row[key]));
+  }
+
+  async release(owner?: string, keys?: readonly string[]): Promise<void> {
+    const { name, alias, keyType, owner: ownerColumn, expiresAt } = this.table;
+    const whose = owner === undefined ? `${alias}.${ownerColumn} IS NOT NULL` : `${alias}.${ownerColumn} = ?`;
+    const only = keys ? ` AND ${this.key} = ANY(?::${keyType}[])` : '';
+    await this.pool.query(numbered(`UPDATE ${name} ${alias} SET ${ownerColumn} = NULL, ${expiresAt} = NULL WHERE ${whose}${only}`), [
+      ...(owner === undefined ? [] : [owner]),
+      ...(keys ? [keys] : []),
+    ]);
+  }
+
+  async takeOverExpired<T>(work: (expired: ExpiredLease[], tx: pg.PoolClient) => Promise<T>, now?: number): Promise<T> {
+    const { name, alias, owner, expiresAt, held, clock } = this.table;
+    const ranOut = clock === 'database' ? `${alias}.${expiresAt} < now()` : `${alias}.${expiresAt} < ?`;
     return inTransaction(this.pool, async (client) => {
-      const expired = await client.query<{ seq: string; owner: string | null }>(
-        `SELECT seq, owner FROM runs WHERE state = 'INPROGRESS' AND lease_expires_at < now() FOR UPDATE SKIP LOCKED`,
+      const { rows } = await client.query<{ key: unknown; owner: string | null }>(
+        numbered(`SELECT ${this.key} AS key, ${alias}.${owner} AS owner FROM ${name} ${alias} WHERE ${held} AND ${ranOut} FOR UPDATE SKIP LOCKED`),
+        clock === 'database' ? [] : [now],
       );
-      if (expired.rows.length === 0) return [];
-      const { rows } = await client.query<RunRow>(
-        `UPDATE runs SET state = 'FAILED', updated_at = ${postgresDialect.nextStamp('$1')}, status_message = m.message, owner = NULL, lease_expires_at = NULL
-         FROM unnest($2::bigint[], $3::text[]) AS m(seq, message)
-         WHERE runs.seq = m.seq AND runs.state = 'INPROGRESS' RETURNING ${RUN_COLUMNS.split(', ').map((c) => `runs.${c}`).join(', ')}`,
-        [at, expired.rows.map((r) => r.seq), expired.rows.map((r) => JSON.stringify(message(r.owner)))],
+      return work(
+        rows.map((row) => ({ key: String(row.key), owner: row.owner })),
+        client,
       );
-      return rows.map(toRunRecord).sort((a, b) => a.seq - b.seq);
     });
-  }
-
-  async unlogged(after: string, through: string, limit: number): Promise<RunRecord[]> {
-    const { rows } = await this.pool.query<RunRow>(
-      `SELECT ${RUN_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')} FROM runs r LEFT JOIN run_event_logs l ON l.run_id = r.id
-       WHERE r.updated_at >= $1 AND r.updated_at <= $2 AND l.run_version IS DISTINCT FROM r.updated_at || ' ' || r.state
-       ORDER BY r.updated_at, r.seq LIMIT $3`,
-      [after, through, limit],
-    );
-    return rows.map(toRunRecord);
   }
 }

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import { LIST_OBJECT_ROWS, runListPage, runListStatement } from './run-list-query.js';
-import { HAS_ARTIFACTS, RUN_COLUMNS, RUNS_TABLE, toRunRecord, toRunRecordWithArtifacts, type RunRow } from './run-table.js';
+import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS, RUNS_TABLE, toRunRecord, toRunRecordWithArtifacts, type RunRow } from './run-table.js';
+import { PostgresLeases } from './postgres-leases.js';
 import { postgresDialect } from './sql-dialect.js';
 import { insertStatement } from './table-description.js';
 import { inTransaction } from './postgres-transaction.js';
@@ -31,7 +32,12 @@ const LET_GO = `owner = CASE WHEN state = 'INPROGRESS' AND $1::text <> 'INPROGRE
 
 /** Runs in PostgreSQL: the same rows, filters and pages as the SQLite store, shared by any number of servers. */
 export class PostgresRunStore implements RunStore {
-  constructor(private readonly pool: pg.Pool) {}
+  /** The leases on the runs in progress. */
+  readonly leases: PostgresLeases<RunRecord>;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.leases = new PostgresLeases(pool, leasedRuns(postgresDialect), toRunRecord);
+  }
 
   /**
    * The insert, its first event, its metadata rows and attachments in one transaction; a key
@@ -166,18 +172,9 @@ export class PostgresRunStore implements RunStore {
     return rows.map((row) => ({ id: row.id, pgid: row.pgid, startTime: row.start_time }));
   }
 
-  /**
-   * SKIP LOCKED: a run another server is claiming right now is passed over, not waited for,
-   * so each claimer takes a different run and none blocks on another.
-   */
   async claimNext(owner: string, at: string, leaseMs: number): Promise<RunRecord | undefined> {
-    return this.one(
-      `UPDATE runs SET state = 'INPROGRESS', updated_at = ${postgresDialect.nextStamp('$1')}, started_at = ${postgresDialect.nextStamp('$1')}, owner = $2,
-         lease_expires_at = now() + $3::double precision * interval '1 millisecond'
-       WHERE seq = (SELECT seq FROM runs WHERE state = 'QUEUED' ORDER BY updated_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED)
-       RETURNING ${RUN_COLUMNS}`,
-      [at, owner, leaseMs],
-    );
+    const [run] = await this.leases.claim({ owner, leaseMs, limit: 1, setParams: [at, at] });
+    return run;
   }
 
   async failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number> {

@@ -1,5 +1,7 @@
+import type { LeasedTable } from './leased-table.js';
 import type { NewRun, RunRecord } from './run-record.js';
 import type { SortField } from './run-store.js';
+import type { SqlDialect } from './sql-dialect.js';
 import { rowReader, selectList, type Row, type TableDescription } from './table-description.js';
 
 /**
@@ -54,6 +56,29 @@ export const RUN_COLUMNS = selectList(RUNS_TABLE);
 
 /** A run read with RUN_COLUMNS, as a record. */
 export const toRunRecord = rowReader(RUNS_TABLE);
+
+/**
+ * Runs as leased: a claim takes the QUEUED run waiting longest (oldest `updated_at`, then
+ * `seq`) and starts it, its `started_at` its new `updated_at` (bound: the claim's time,
+ * twice), which names the claim; the lease lasts while it is INPROGRESS.
+ */
+export function leasedRuns(dialect: SqlDialect): LeasedTable {
+  const stamp = dialect.nextStamp('?');
+  return {
+    name: 'runs',
+    alias: 'runs',
+    key: 'id',
+    keyType: 'text',
+    owner: 'owner',
+    expiresAt: 'lease_expires_at',
+    clock: 'database',
+    held: "runs.state = 'INPROGRESS'",
+    due: "runs.state = 'QUEUED'",
+    order: 'runs.updated_at, runs.seq',
+    claimSets: `state = 'INPROGRESS', updated_at = ${stamp}, started_at = ${stamp}`,
+    columns: RUN_COLUMNS,
+  };
+}
 
 /** Read with one run: whether it has artifacts (an index probe), so most reads of a run need no second query. */
 export const HAS_ARTIFACTS = 'EXISTS (SELECT 1 FROM artifacts a WHERE a.run_id = runs.id) AS has_artifacts';

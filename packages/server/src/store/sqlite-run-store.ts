@@ -4,7 +4,7 @@ import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { LIST_ARRAY_ROWS, runListPage, runListStatement } from './run-list-query.js';
-import { HAS_ARTIFACTS, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
+import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 import { migrateSqlite } from './sqlite-migrations.js';
 import { SqliteRunAttachments } from './sqlite-run-attachments.js';
@@ -13,6 +13,7 @@ import { SqliteRunMetadata } from './sqlite-run-metadata.js';
 import { sqliteDialect } from './sql-dialect.js';
 import { SqliteWriteBatch } from './sqlite-write-batch.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
+import { SqliteLeases } from './sqlite-leases.js';
 import { sqliteOrFail } from './sqlite-or-fail.js';
 import { arrayRowReader, insertStatement } from './table-description.js';
 
@@ -48,6 +49,8 @@ export class SqliteRunStore implements RunStore {
   /** Creates, transitions and the conversation's entries, committed together per turn of the event loop. */
   readonly writes: SqliteWriteBatch;
   private checkpointer: SqliteCheckpointer | undefined;
+  /** The leases on the runs in progress (let go as each leaves INPROGRESS). */
+  readonly leases: SqliteLeases<RunRecord>;
 
   constructor(filename: string) {
     this.db = openDatabase(filename);
@@ -65,6 +68,7 @@ export class SqliteRunStore implements RunStore {
     this.db.pragma('busy_timeout = 5000');
     migrateSqlite(this.db);
     this.writes = new SqliteWriteBatch(this.db);
+    this.leases = new SqliteLeases(this.db, leasedRuns(sqliteDialect), toRecord);
     this.insertRun = this.db.prepare(sqliteOrFail(INSERT_RUN.sql));
     this.metadata = new SqliteRunMetadata(this.db);
     this.attachments = new SqliteRunAttachments(this.db);
@@ -204,6 +208,7 @@ export class SqliteRunStore implements RunStore {
     const where = change.claim ? [id, ...change.from, change.claim] : [id, ...change.from];
     const statement = this.statement(`UPDATE OR FAIL runs SET ${sets.join(', ')} WHERE id = ? AND state IN (${from})${claimed} RETURNING ${COLUMNS}`);
     const [row] = await this.writes.run(() => statement.all(...params, ...where) as RunRow[]);
+    if (row && change.to !== 'INPROGRESS') this.leases.releaseNow(undefined, [id]);
     return row ? toRecord(row) : undefined;
   }
 
@@ -230,14 +235,9 @@ export class SqliteRunStore implements RunStore {
     return rows.map((row) => ({ id: row.id, pgid: row.pgid, startTime: row.start_time }));
   }
 
-  /** One server owns the file, so there is no lease to keep: `owner` and `leaseMs` are not stored. */
-  async claimNext(_owner: string, at: string): Promise<RunRecord | undefined> {
-    const [row] = this.statement(
-      `UPDATE OR FAIL runs SET state = 'INPROGRESS', updated_at = ${STAMP}, started_at = ${STAMP}
-       WHERE seq = (SELECT seq FROM runs WHERE state = 'QUEUED' ORDER BY updated_at, seq LIMIT 1) AND state = 'QUEUED'
-       RETURNING ${COLUMNS}`,
-    ).all(at, at) as RunRow[];
-    return row ? toRecord(row) : undefined;
+  async claimNext(owner: string, at: string, leaseMs: number): Promise<RunRecord | undefined> {
+    const [run] = this.leases.claimNow({ owner, leaseMs, limit: 1, setParams: [at, at] });
+    return run;
   }
 
   async failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number> {
@@ -245,6 +245,7 @@ export class SqliteRunStore implements RunStore {
     const info = this.statement(
       `UPDATE runs SET state = 'FAILED', updated_at = ${STAMP}, status_message = ? WHERE state IN (${states.map(() => '?').join(', ')})`,
     ).run(at, JSON.stringify(message), ...states);
+    if (states.includes('INPROGRESS')) this.leases.releaseNow();
     return info.changes;
   }
 

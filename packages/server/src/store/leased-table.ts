@@ -1,0 +1,35 @@
+/**
+ * A table whose rows are leased: claimed by one owner at a time (a server, later a worker),
+ * for a while, renewed while the work goes on, let go when it ends, taken over once the
+ * lease runs out. The SQL is written with `?` placeholders for both databases
+ * (PostgreSQL's statements number them); `Leases` (leases.ts) builds every statement from it.
+ */
+export interface LeasedTable {
+  name: string;
+  /** The table's alias in every statement: `due`, `held` and `columns` may name it. */
+  alias: string;
+  /**
+   * The column that names a leased row (one column, or a list of them for a table whose
+   * leases are only claimed by it, never renewed or let go by key).
+   */
+  key: string;
+  /** PostgreSQL's type of a single-column key, for a list of keys bound as one array. */
+  keyType: 'text' | 'bigint';
+  /** Where PostgreSQL keeps the owner and when the lease runs out (SQLite keeps its leases in memory). */
+  owner: string;
+  expiresAt: string;
+  /**
+   * Whose clock times the leases: the database's (`now()`, on every server the same), or the
+   * caller's, in epoch milliseconds given with each call (a lease that a test can age).
+   */
+  clock: 'database' | 'caller';
+  /** The rows whose leases count: one that leaves it (ends, fails, is delivered) is let go. */
+  held: string;
+  /** The rows a claim may take (`?` bound from the claim's `dueParams`), in the order given. */
+  due: string;
+  order: string;
+  /** What a claim sets besides the lease (`?` bound from its `setParams`); a claim is a read on SQLite without it. */
+  claimSets?: string;
+  /** What a claim answers of each row. */
+  columns: string;
+}

@@ -1,0 +1,133 @@
+import type Database from 'better-sqlite3';
+import type { LeasedTable } from './leased-table.js';
+import type { ExpiredLease, LeaseClaim, Leases } from './leases.js';
+import { sqliteOrFail } from './sqlite-or-fail.js';
+
+type Row = Record<string, unknown>;
+
+/** A row leased: to whom, until when (epoch milliseconds). */
+interface Lease {
+  owner: string;
+  expiresAt: number;
+}
+
+/**
+ * Leases in memory. One server owns the file (its data directory is locked), so every
+ * lease is this process's: a claim is a plain transaction, a read where the table's claim
+ * sets nothing (not a write that rewrites each row it takes), and a restart drops them as a
+ * fresh server must. The user lets go of a lease when its row stops being held (the
+ * database does not say).
+ */
+export class SqliteLeases<R> implements Leases<R, Database.Database> {
+  /** By key. */
+  private readonly leases = new Map<string, Lease>();
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly table: LeasedTable,
+    private readonly read: (row: Row) => R,
+  ) {}
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+
+  private now(given: number | undefined): number {
+    return this.table.clock === 'database' ? Date.now() : given!;
+  }
+
+  /** Keys as the table stores them, as one JSON array for `json_each`. */
+  private keyList(keys: Iterable<string>): string {
+    return JSON.stringify(this.table.keyType === 'bigint' ? [...keys].map(Number) : [...keys]);
+  }
+
+  async claim(request: LeaseClaim<R>): Promise<R[]> {
+    return this.claimNow(request);
+  }
+
+  /** `claim`, synchronously: inside a transaction of the caller's. */
+  claimNow(request: LeaseClaim<R>): R[] {
+    const { name, alias, key, due, order, claimSets, columns } = this.table;
+    const now = this.now(request.now);
+    for (const [leased, lease] of this.leases) if (lease.expiresAt < now) this.leases.delete(leased);
+    // Only while some are leased: a claim then reads only the rows it takes, however many are in flight.
+    const except = this.leases.size ? ` AND ${alias}.${key} NOT IN (SELECT value FROM json_each(?))` : '';
+    const dueValues = [...(request.dueParams ?? []), ...(this.leases.size ? [this.keyList(this.leases.keys())] : [])];
+    const select = (what: string) => `SELECT ${what} FROM ${name} ${alias} WHERE ${due}${except} ORDER BY ${order} LIMIT ?`;
+    let claimed: Row[];
+    if (!request.choose) {
+      claimed = claimSets
+        ? // all(), not get(): the commit after a write is then checked (a full disk is an error, not a claim).
+          (this.statement(sqliteOrFail(`UPDATE ${name} AS ${alias} SET ${claimSets} WHERE ${key} IN (${select(key)}) RETURNING ${columns}`)).all(
+            ...(request.setParams ?? []),
+            ...dueValues,
+            request.limit,
+          ) as Row[])
+        : (this.statement(select(columns)).all(...dueValues, request.limit) as Row[]);
+    } else {
+      const rows = this.statement(select(columns)).all(...dueValues, request.scan ?? request.limit) as Row[];
+      const read = rows.map(this.read);
+      const chosen = new Set(request.choose(read).slice(0, request.limit));
+      claimed = rows.filter((_, i) => chosen.has(read[i]!));
+      if (claimSets && claimed.length) {
+        const keys = this.keyList(claimed.map((row) => String(row[key])));
+        claimed = this.statement(`UPDATE ${name} AS ${alias} SET ${claimSets} WHERE ${key} IN (SELECT value FROM json_each(?)) RETURNING ${columns}`).all(
+          ...(request.setParams ?? []),
+          keys,
+        ) as Row[];
+      }
+    }
+    for (const row of claimed) this.leases.set(String(row[key]), { owner: request.owner, expiresAt: now + request.leaseMs });
+    return claimed.map(this.read);
+  }
+
+  /** Whether `owner` holds the lease of `key` (a write under it checks it first). */
+  holds(owner: string, key: string): boolean {
+    return this.leases.get(key)?.owner === owner;
+  }
+
+  async renew(owner: string, leaseMs: number, options: { keys?: readonly string[]; now?: number } = {}): Promise<string[]> {
+    const now = this.now(options.now);
+    const mine = [...this.leases].filter(([k, lease]) => lease.owner === owner && lease.expiresAt >= now && (!options.keys || options.keys.includes(k))).map(([k]) => k);
+    const held = new Set(this.stillHeld(mine));
+    for (const k of mine) {
+      if (held.has(k)) this.leases.set(k, { owner, expiresAt: now + leaseMs });
+      else this.leases.delete(k);
+    }
+    return [...held];
+  }
+
+  /** Of `keys`, those whose rows are still held. */
+  private stillHeld(keys: readonly string[]): string[] {
+    if (keys.length === 0) return [];
+    const { name, alias, key, held } = this.table;
+    const rows = this.statement(`SELECT ${alias}.${key} AS key FROM ${name} ${alias} WHERE ${held} AND ${alias}.${key} IN (SELECT value FROM json_each(?))`).all(
+      this.keyList(keys),
+    ) as Row[];
+    return rows.map((row) => String(row['key']));
+  }
+
+  async release(owner?: string, keys?: readonly string[]): Promise<void> {
+    this.releaseNow(owner, keys);
+  }
+
+  /** `release`, synchronously. */
+  releaseNow(owner?: string, keys?: readonly string[]): void {
+    if (keys && owner === undefined) for (const k of keys) this.leases.delete(k);
+    else for (const [k, lease] of this.leases) if ((owner === undefined || lease.owner === owner) && (!keys || keys.includes(k))) this.leases.delete(k);
+  }
+
+  async takeOverExpired<T>(work: (expired: ExpiredLease[], tx: Database.Database) => Promise<T>, now?: number): Promise<T> {
+    const at = this.now(now);
+    const ranOut = [...this.leases].filter(([, lease]) => lease.expiresAt < at);
+    for (const [k] of ranOut) this.leases.delete(k);
+    const held = new Set(this.stillHeld(ranOut.map(([k]) => k)));
+    return work(
+      ranOut.filter(([k]) => held.has(k)).map(([k, lease]) => ({ key: k, owner: lease.owner })),
+      this.db,
+    );
+  }
+}

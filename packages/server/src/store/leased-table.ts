@@ -9,10 +9,10 @@ export interface LeasedTable {
   /** The table's alias in every statement: `due`, `held` and `columns` may name it. */
   alias: string;
   /**
-   * The column that names a leased row (one column, or a list of them for a table whose
-   * leases are only claimed by it, never renewed or let go by key).
+   * The columns that name a leased row; its key as `Leases` gives it is their values joined
+   * by KEY_SEPARATOR (the one value, for one column).
    */
-  key: string;
+  key: readonly string[];
   /** PostgreSQL's type of a single-column key, for a list of keys bound as one array. */
   keyType: 'text' | 'bigint';
   /** Where PostgreSQL keeps the owner and when the lease runs out (SQLite keeps its leases in memory). */
@@ -33,3 +33,10 @@ export interface LeasedTable {
   /** What a claim answers of each row. */
   columns: string;
 }
+
+/** Between the values of a key of several columns (a character no id or time holds). */
+export const KEY_SEPARATOR = '\u001f';
+
+/** A row's key, as `Leases` names it. */
+export const keyOf = (table: LeasedTable, row: Record<string, unknown>): string =>
+  table.key.length === 1 ? String(row[table.key[0]!]) : table.key.map((c) => String(row[c])).join(KEY_SEPARATOR);

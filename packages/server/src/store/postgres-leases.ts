@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { LeasedTable } from './leased-table.js';
+import { keyOf, type LeasedTable } from './leased-table.js';
 import type { ExpiredLease, LeaseClaim, Leases } from './leases.js';
 import { inTransaction } from './postgres-transaction.js';
 import { numbered } from './sql-dialect.js';
@@ -16,17 +16,20 @@ type Queryable = pg.Pool | pg.PoolClient;
  */
 export class PostgresLeases<R> implements Leases<R, pg.PoolClient> {
   /** The key's columns, each of the table's alias. */
+  private readonly keyColumns: string;
+  /** The key as one text (`Leases`' keys), and a term true for the rows of a list of keys bound as one array. */
   private readonly key: string;
+  private readonly inKeys: string;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly table: LeasedTable,
     private readonly read: (row: Row) => R,
   ) {
-    this.key = table.key
-      .split(',')
-      .map((c) => `${table.alias}.${c.trim()}`)
-      .join(', ');
+    const columns = table.key.map((c) => `${table.alias}.${c}`);
+    this.keyColumns = columns.join(', ');
+    this.key = columns.length === 1 ? columns[0]! : `concat_ws(chr(31), ${this.keyColumns})`;
+    this.inKeys = `${this.key} = ANY(?::${columns.length === 1 ? table.keyType : 'text'}[])`;
   }
 
   /** The new expiry, and its values. */
@@ -46,7 +49,7 @@ export class PostgresLeases<R> implements Leases<R, pg.PoolClient> {
 
   /** `claim` on `client` (a claim with a choice in a transaction the caller opened). */
   async claimIn(client: Queryable, request: LeaseClaim<R>): Promise<R[]> {
-    const { name, alias, key, owner, expiresAt, due, order, claimSets, columns, keyType } = this.table;
+    const { name, alias, owner, expiresAt, due, order, claimSets, columns } = this.table;
     const [unleased, unleasedValues] = this.unleased(request.now);
     const [until, untilValues] = this.until(request.leaseMs, request.now);
     const sets = `${owner} = ?, ${expiresAt} = ${until}${claimSets ? `, ${claimSets}` : ''}`;
@@ -56,7 +59,7 @@ export class PostgresLeases<R> implements Leases<R, pg.PoolClient> {
       `SELECT ${what} FROM ${name} ${alias} WHERE ${due} AND ${unleased} ORDER BY ${order} LIMIT ${limit} FOR UPDATE${lock} SKIP LOCKED`;
     if (!request.choose) {
       const { rows } = await client.query<Row>(
-        numbered(`UPDATE ${name} ${alias} SET ${sets} WHERE (${this.key}) IN (${select(this.key, request.limit, '')}) RETURNING ${columns}`),
+        numbered(`UPDATE ${name} ${alias} SET ${sets} WHERE (${this.keyColumns}) IN (${select(this.keyColumns, request.limit, '')}) RETURNING ${columns}`),
         [...setValues, ...dueValues],
       );
       return rows.map(this.read);
@@ -64,26 +67,26 @@ export class PostgresLeases<R> implements Leases<R, pg.PoolClient> {
     const { rows } = await client.query<Row>(numbered(select(columns, request.scan ?? request.limit, ` OF ${alias}`)), dueValues);
     const read = rows.map(this.read);
     const chosen = new Set(request.choose(read).slice(0, request.limit));
-    const keys = rows.filter((_, i) => chosen.has(read[i]!)).map((row) => row[key]);
-    if (keys.length) await client.query(numbered(`UPDATE ${name} ${alias} SET ${sets} WHERE ${this.key} = ANY(?::${keyType}[])`), [...setValues, keys]);
+    const keys = rows.filter((_, i) => chosen.has(read[i]!)).map((row) => keyOf(this.table, row));
+    if (keys.length) await client.query(numbered(`UPDATE ${name} ${alias} SET ${sets} WHERE ${this.inKeys}`), [...setValues, keys]);
     return read.filter((r) => chosen.has(r));
   }
 
   async renew(owner: string, leaseMs: number, options: { keys?: readonly string[]; now?: number } = {}): Promise<string[]> {
-    const { name, alias, key, keyType, owner: ownerColumn, expiresAt, held } = this.table;
+    const { name, alias, owner: ownerColumn, expiresAt, held } = this.table;
     const [until, untilValues] = this.until(leaseMs, options.now);
-    const only = options.keys ? ` AND ${this.key} = ANY(?::${keyType}[])` : '';
+    const only = options.keys ? ` AND ${this.inKeys}` : '';
     const { rows } = await this.pool.query<Row>(
-      numbered(`UPDATE ${name} ${alias} SET ${expiresAt} = ${until} WHERE ${alias}.${ownerColumn} = ? AND ${held}${only} RETURNING ${this.key}`),
+      numbered(`UPDATE ${name} ${alias} SET ${expiresAt} = ${until} WHERE ${alias}.${ownerColumn} = ? AND ${held}${only} RETURNING ${this.key} AS key`),
       [...untilValues, owner, ...(options.keys ? [options.keys] : [])],
     );
-    return rows.map((row) => String(row[key]));
+    return rows.map((row) => String(row['key']));
   }
 
   async release(owner?: string, keys?: readonly string[]): Promise<void> {
-    const { name, alias, keyType, owner: ownerColumn, expiresAt } = this.table;
+    const { name, alias, owner: ownerColumn, expiresAt } = this.table;
     const whose = owner === undefined ? `${alias}.${ownerColumn} IS NOT NULL` : `${alias}.${ownerColumn} = ?`;
-    const only = keys ? ` AND ${this.key} = ANY(?::${keyType}[])` : '';
+    const only = keys ? ` AND ${this.inKeys}` : '';
     await this.pool.query(numbered(`UPDATE ${name} ${alias} SET ${ownerColumn} = NULL, ${expiresAt} = NULL WHERE ${whose}${only}`), [
       ...(owner === undefined ? [] : [owner]),
       ...(keys ? [keys] : []),

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { inTransaction } from './postgres-transaction.js';
 import { numbered, postgresDialect } from './sql-dialect.js';
 import { toDelivery, toOutboxEvent, toSubscription, subscriptionValues } from './webhook-rows.js';
-import { deliveryValues, WEBHOOK_SQL } from './webhook-statements.js';
+import { deliveryLeaseClaim, deliveryValues, leasedDeliveries, WEBHOOK_SQL } from './webhook-statements.js';
+import { PostgresLeases } from './postgres-leases.js';
 import type {
   ClaimRequest,
   NewWebhookDelivery,
@@ -12,14 +13,12 @@ import type {
   WebhookStore,
   WebhookSubscriptionRecord,
 } from './webhook-store.js';
-import { claimChoice, claimScan } from './webhook-store.js';
 
 type Row = Record<string, unknown>;
 
 const SQL = Object.fromEntries(
   Object.entries(WEBHOOK_SQL).map(([name, sql]) => [name, typeof sql === 'string' ? numbered(sql) : '']),
 ) as Record<Exclude<keyof typeof WEBHOOK_SQL, 'sqlite'>, string>;
-const LEASE = 'UPDATE webhook_deliveries SET lease_owner = $1, lease_expires_at = $2 WHERE seq = ANY($3::bigint[])';
 // Many rows in one statement, a column an array each: one round trip however many.
 const INSERT_DELIVERIES = `INSERT INTO webhook_deliveries
     (id, subscription_id, event_seq, event_type, order_key, payload, status, attempts, next_attempt_at, created_at, created_ms)
@@ -38,18 +37,19 @@ const RECORD_ATTEMPTS = `UPDATE webhook_deliveries d SET status = a.status, atte
 /** Rows as one array per column. */
 const columns = (rows: readonly unknown[][], width: number): unknown[][] => Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
 
-/** Claims in `client`'s transaction: reads the due deliveries (locked), leases those chosen. */
-async function claimIn(client: pg.PoolClient, request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
-  const { owner, now, leaseMs } = request;
-  const due = (await client.query<Row>(SQL.dueUnleased, [now, true, now, JSON.stringify(request.skipSubscriptions ?? []), claimScan(request)])).rows;
-  const chosen = claimChoice(request, due.map(toDelivery));
-  if (chosen.length) await client.query(LEASE, [owner, now + leaseMs, chosen.map((d) => d.seq)]);
-  return chosen.sort((a, b) => a.eventSeq - b.eventSeq);
-}
-
 /** Webhooks in PostgreSQL, shared by every server of the database. */
 export class PostgresWebhookStore implements WebhookStore {
-  constructor(private readonly pool: pg.Pool) {}
+  private readonly leases: PostgresLeases<WebhookDeliveryRecord>;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.leases = new PostgresLeases(pool, leasedDeliveries('postgres'), toDelivery);
+  }
+
+  /** Claims on `client` (in a transaction of the caller's, or the pool); the earliest events first. */
+  private async claimOn(client: pg.Pool | pg.PoolClient, request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
+    const claimed = await this.leases.claimIn(client, deliveryLeaseClaim(request, true));
+    return claimed.sort((a, b) => a.eventSeq - b.eventSeq);
+  }
 
   private async rows(sql: string, values: unknown[]): Promise<Row[]> {
     return (await this.pool.query<Row>(sql, values)).rows;
@@ -88,7 +88,7 @@ export class PostgresWebhookStore implements WebhookStore {
     return inTransaction(this.pool, async (client) => {
       if (deliveries.length) await client.query(INSERT_DELIVERIES, columns(deliveries.map(deliveryValues), 9));
       if (events.length) await client.query('DELETE FROM webhook_outbox WHERE seq = ANY($1::bigint[])', [[...events]]);
-      return claim ? claimIn(client, claim) : [];
+      return claim ? this.claimOn(client, claim) : [];
     });
   }
 
@@ -97,7 +97,7 @@ export class PostgresWebhookStore implements WebhookStore {
   }
 
   async claim(request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
-    return inTransaction(this.pool, (client) => claimIn(client, request));
+    return request.choose ? inTransaction(this.pool, (client) => this.claimOn(client, request)) : this.claimOn(this.pool, request);
   }
 
   async recordAttempts(owner: string, attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
@@ -121,8 +121,7 @@ export class PostgresWebhookStore implements WebhookStore {
   }
 
   async releaseLeases(owner?: string): Promise<void> {
-    if (owner === undefined) await this.pool.query(SQL.releaseLeases);
-    else await this.pool.query(SQL.releaseLeasesOf, [owner]);
+    await this.leases.release(owner);
   }
 
   async prune(beforeMs: number): Promise<number> {

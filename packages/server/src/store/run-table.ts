@@ -67,7 +67,7 @@ export function leasedRuns(dialect: SqlDialect): LeasedTable {
   return {
     name: 'runs',
     alias: 'runs',
-    key: 'id',
+    key: ['id'],
     keyType: 'text',
     owner: 'owner',
     expiresAt: 'lease_expires_at',

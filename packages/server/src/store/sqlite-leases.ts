@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { LeasedTable } from './leased-table.js';
+import { keyOf, type LeasedTable } from './leased-table.js';
 import type { ExpiredLease, LeaseClaim, Leases } from './leases.js';
 import { sqliteOrFail } from './sqlite-or-fail.js';
 
@@ -22,12 +22,19 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
   /** By key. */
   private readonly leases = new Map<string, Lease>();
   private readonly statements = new Map<string, Database.Statement>();
+  /** The key's columns, each of the table's alias, and the key as one text (`Leases`' keys). */
+  private readonly keyColumns: string;
+  private readonly key: string;
 
   constructor(
     private readonly db: Database.Database,
     private readonly table: LeasedTable,
     private readonly read: (row: Row) => R,
-  ) {}
+  ) {
+    const columns = table.key.map((c) => `${table.alias}.${c}`);
+    this.keyColumns = columns.join(', ');
+    this.key = columns.join(' || char(31) || ');
+  }
 
   private statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
@@ -41,7 +48,7 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
 
   /** Keys as the table stores them, as one JSON array for `json_each`. */
   private keyList(keys: Iterable<string>): string {
-    return JSON.stringify(this.table.keyType === 'bigint' ? [...keys].map(Number) : [...keys]);
+    return JSON.stringify(this.table.key.length === 1 && this.table.keyType === 'bigint' ? [...keys].map(Number) : [...keys]);
   }
 
   async claim(request: LeaseClaim<R>): Promise<R[]> {
@@ -51,17 +58,18 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
   /** `claim`, synchronously: inside a transaction of the caller's. */
   claimNow(request: LeaseClaim<R>): R[] {
     const { name, alias, key, due, order, claimSets, columns } = this.table;
+    const keyColumns = key.join(', ');
     const now = this.now(request.now);
     for (const [leased, lease] of this.leases) if (lease.expiresAt < now) this.leases.delete(leased);
     // Only while some are leased: a claim then reads only the rows it takes, however many are in flight.
-    const except = this.leases.size ? ` AND ${alias}.${key} NOT IN (SELECT value FROM json_each(?))` : '';
+    const except = this.leases.size ? ` AND ${this.key} NOT IN (SELECT value FROM json_each(?))` : '';
     const dueValues = [...(request.dueParams ?? []), ...(this.leases.size ? [this.keyList(this.leases.keys())] : [])];
     const select = (what: string) => `SELECT ${what} FROM ${name} ${alias} WHERE ${due}${except} ORDER BY ${order} LIMIT ?`;
     let claimed: Row[];
     if (!request.choose) {
       claimed = claimSets
         ? // all(), not get(): the commit after a write is then checked (a full disk is an error, not a claim).
-          (this.statement(sqliteOrFail(`UPDATE ${name} AS ${alias} SET ${claimSets} WHERE ${key} IN (${select(key)}) RETURNING ${columns}`)).all(
+          (this.statement(sqliteOrFail(`UPDATE ${name} AS ${alias} SET ${claimSets} WHERE (${keyColumns}) IN (${select(this.keyColumns)}) RETURNING ${columns}`)).all(
             ...(request.setParams ?? []),
             ...dueValues,
             request.limit,
@@ -73,14 +81,14 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
       const chosen = new Set(request.choose(read).slice(0, request.limit));
       claimed = rows.filter((_, i) => chosen.has(read[i]!));
       if (claimSets && claimed.length) {
-        const keys = this.keyList(claimed.map((row) => String(row[key])));
-        claimed = this.statement(`UPDATE ${name} AS ${alias} SET ${claimSets} WHERE ${key} IN (SELECT value FROM json_each(?)) RETURNING ${columns}`).all(
+        const keys = this.keyList(claimed.map((row) => keyOf(this.table, row)));
+        claimed = this.statement(`UPDATE ${name} AS ${alias} SET ${claimSets} WHERE ${this.key} IN (SELECT value FROM json_each(?)) RETURNING ${columns}`).all(
           ...(request.setParams ?? []),
           keys,
         ) as Row[];
       }
     }
-    for (const row of claimed) this.leases.set(String(row[key]), { owner: request.owner, expiresAt: now + request.leaseMs });
+    for (const row of claimed) this.leases.set(keyOf(this.table, row), { owner: request.owner, expiresAt: now + request.leaseMs });
     return claimed.map(this.read);
   }
 
@@ -103,8 +111,8 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
   /** Of `keys`, those whose rows are still held. */
   private stillHeld(keys: readonly string[]): string[] {
     if (keys.length === 0) return [];
-    const { name, alias, key, held } = this.table;
-    const rows = this.statement(`SELECT ${alias}.${key} AS key FROM ${name} ${alias} WHERE ${held} AND ${alias}.${key} IN (SELECT value FROM json_each(?))`).all(
+    const { name, alias, held } = this.table;
+    const rows = this.statement(`SELECT ${this.key} AS key FROM ${name} ${alias} WHERE ${held} AND ${this.key} IN (SELECT value FROM json_each(?))`).all(
       this.keyList(keys),
     ) as Row[];
     return rows.map((row) => String(row['key']));

@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import { sqliteDialect } from './sql-dialect.js';
 import type { SqliteWriteBatch } from './sqlite-write-batch.js';
 import { toDelivery, toOutboxEvent, toSubscription, subscriptionValues } from './webhook-rows.js';
-import { deliveryValues, WEBHOOK_SQL as SQL } from './webhook-statements.js';
+import { deliveryLeaseClaim, deliveryValues, leasedDeliveries, WEBHOOK_SQL as SQL } from './webhook-statements.js';
+import { SqliteLeases } from './sqlite-leases.js';
 import type {
   ClaimRequest,
   NewWebhookDelivery,
@@ -12,25 +13,13 @@ import type {
   WebhookStore,
   WebhookSubscriptionRecord,
 } from './webhook-store.js';
-import { claimChoice, claimScan } from './webhook-store.js';
 
 type Row = Record<string, unknown>;
 
-/** A delivery leased: to whom, until when. */
-interface Lease {
-  owner: string;
-  expiresAt: number;
-}
-
-/**
- * Webhooks in the run store's SQLite file. One server owns the file (its data directory is
- * locked), so the leases on deliveries live here, in memory: a claim is a read, not a write
- * that rewrites each row it takes, and a restart drops them as a fresh server must.
- */
+/** Webhooks in the run store's SQLite file; the leases on deliveries in memory (`SqliteLeases`). */
 export class SqliteWebhookStore implements WebhookStore {
   private readonly statements = new Map<string, Database.Statement>();
-  /** By delivery seq. */
-  private readonly leases = new Map<number, Lease>();
+  private readonly leases: SqliteLeases<WebhookDeliveryRecord>;
   private readonly fanOutNow: (events: readonly number[], deliveries: readonly NewWebhookDelivery[]) => void;
   private readonly deleteNow: (id: string) => boolean;
   private readonly recordNow: (owner: string, attempts: readonly RecordedAttempt[]) => boolean[];
@@ -40,6 +29,7 @@ export class SqliteWebhookStore implements WebhookStore {
     private readonly db: Database.Database,
     private readonly writes: SqliteWriteBatch,
   ) {
+    this.leases = new SqliteLeases(db, leasedDeliveries('sqlite'), toDelivery);
     this.fanOutNow = db.transaction((events: readonly number[], deliveries: readonly NewWebhookDelivery[]) => {
       // One payload row per body: the subscriptions an event goes to share theirs.
       const payloads = new Map<string, number>();
@@ -57,7 +47,7 @@ export class SqliteWebhookStore implements WebhookStore {
     this.recordNow = db.transaction((owner: string, attempts: readonly RecordedAttempt[]) =>
       attempts.map((a) => {
         // A lease lost (ran out and taken again, or a redelivery) leaves the attempt to its new holder.
-        if (this.leases.get(a.seq)?.owner !== owner) return false;
+        if (!this.leases.holds(owner, String(a.seq))) return false;
         return this.statement(SQL.recordAttempt).run(a.status, a.nextAttemptAt, a.at, a.responseStatus, a.responseBody, a.error, a.seq).changes > 0;
       }),
     );
@@ -115,21 +105,16 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   private claimNow(request: ClaimRequest): WebhookDeliveryRecord[] {
-    const { owner, now, leaseMs } = request;
-    for (const [seq, lease] of this.leases) if (lease.expiresAt < now) this.leases.delete(seq);
-    const skipped = JSON.stringify(request.skipSubscriptions ?? []);
-    const rows = this.leases.size
-      ? this.statement(SQL.dueExcept).all(now, 1, skipped, JSON.stringify([...this.leases.keys()]), claimScan(request))
-      : this.statement(SQL.due).all(now, 1, skipped, claimScan(request));
-    const claimed = claimChoice(request, (rows as Row[]).map(toDelivery));
-    for (const delivery of claimed) this.leases.set(delivery.seq, { owner, expiresAt: now + leaseMs });
-    return claimed.sort((a, b) => a.eventSeq - b.eventSeq);
+    return this.leases.claimNow(deliveryLeaseClaim(request, 1)).sort((a, b) => a.eventSeq - b.eventSeq);
   }
 
   async recordAttempts(owner: string, attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
     const recorded = await this.writes.run(() => this.recordNow(owner, attempts));
     // Only once committed: a batch rolled back is made again, under the same leases.
-    attempts.forEach((a, i) => recorded[i] && this.leases.delete(a.seq));
+    this.leases.releaseNow(
+      undefined,
+      attempts.filter((_, i) => recorded[i]).map((a) => String(a.seq)),
+    );
     return recorded;
   }
 
@@ -144,15 +129,14 @@ export class SqliteWebhookStore implements WebhookStore {
 
   async redeliver(id: string, now: number): Promise<boolean> {
     const row = this.statement(SQL.redeliver).get(now, id) as Row | undefined;
-    if (row) this.leases.delete(Number(row['seq']));
+    if (row) this.leases.releaseNow(undefined, [String(row['seq'])]);
     return row !== undefined;
   }
 
   async releaseLeases(owner?: string): Promise<void> {
-    for (const [seq, lease] of this.leases) if (owner === undefined || lease.owner === owner) this.leases.delete(seq);
-    // Leases a version that kept them in the file left behind.
-    if (owner === undefined) this.statement(SQL.releaseLeases).run();
-    else this.statement(SQL.releaseLeasesOf).run(owner);
+    this.leases.releaseNow(owner);
+    if (owner === undefined) this.statement(SQL.releaseFileLeases).run();
+    else this.statement(SQL.releaseFileLeasesOf).run(owner);
   }
 
   async prune(beforeMs: number): Promise<number> {

@@ -1,4 +1,7 @@
+import type { LeasedTable } from './leased-table.js';
+import type { LeaseClaim } from './leases.js';
 import { DELIVERY_COLUMNS, OUTBOX_COLUMNS, SUBSCRIPTION_COLUMNS } from './webhook-rows.js';
+import { claimScan, type ClaimRequest, type WebhookDeliveryRecord } from './webhook-store.js';
 
 /**
  * Due (bound: now, then whether enabled): pending, its time come, of an enabled subscription,
@@ -26,10 +29,35 @@ const SQLITE_DELIVERY_COLUMNS = DELIVERY_COLUMNS.replace(/\bpayload\b/, 'COALESC
 /** Not of the subscriptions skipped (bound: their ids as a JSON array), in each database's words for the array's elements. */
 const NOT_SKIPPED = (elements: string) => ` AND d.subscription_id NOT IN (SELECT ${elements})`;
 
-/** SQLite's claim: the due deliveries of subscriptions not skipped, with `also` added to the condition, oldest first. */
-const SQLITE_DUE = (also: string) =>
-  `SELECT ${SQLITE_DELIVERY_COLUMNS}, ${HAS_NEXT('d')} FROM webhook_deliveries d
-    WHERE ${DUE}${NOT_SKIPPED('value FROM json_each(?)')}${also} ORDER BY d.next_attempt_at LIMIT ?`;
+/**
+ * Deliveries as leased, on the caller's clock (epoch milliseconds, as `next_attempt_at`):
+ * a claim takes due ones of subscriptions not skipped (bound: now, whether enabled, the
+ * subscriptions skipped as a JSON array), oldest first, and sets nothing but the lease
+ * (on SQLite it is a read); the lease lasts until the attempt is recorded.
+ */
+export const leasedDeliveries = (dialect: 'sqlite' | 'postgres'): LeasedTable => ({
+  name: 'webhook_deliveries',
+  alias: 'd',
+  key: ['seq'],
+  keyType: 'bigint',
+  owner: 'lease_owner',
+  expiresAt: 'lease_expires_at',
+  clock: 'caller',
+  held: "d.status = 'pending'",
+  due: `${DUE}${NOT_SKIPPED(dialect === 'sqlite' ? 'value FROM json_each(?)' : 'json_array_elements_text(?::json)')}`,
+  order: 'd.next_attempt_at',
+  columns: `${dialect === 'sqlite' ? SQLITE_DELIVERY_COLUMNS : DELIVERY_COLUMNS}, ${HAS_NEXT('d')}`,
+});
+
+/** A claim of deliveries as their leases take it; `enabled` as the dialect binds true. */
+export const deliveryLeaseClaim = (request: ClaimRequest, enabled: unknown): LeaseClaim<WebhookDeliveryRecord> => ({
+  owner: request.owner,
+  now: request.now,
+  leaseMs: request.leaseMs,
+  limit: request.limit,
+  dueParams: [request.now, enabled, JSON.stringify(request.skipSubscriptions ?? [])],
+  ...(request.choose ? { choose: request.choose, scan: claimScan(request) } : {}),
+});
 
 /** The webhook store's statements, written once with `?`; PostgreSQL numbers them (`numbered`). */
 export const WEBHOOK_SQL = {
@@ -48,21 +76,6 @@ export const WEBHOOK_SQL = {
   insertDelivery: `INSERT INTO webhook_deliveries
     (id, subscription_id, event_seq, event_type, order_key, payload, status, attempts, next_attempt_at, created_at, created_ms)
     VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-  /**
-   * PostgreSQL's claim reads the due deliveries not leased (bound: `DUE`'s, the time leases
-   * run out by, the subscriptions skipped, the limit), locking them with SKIP LOCKED so that of
-   * two servers claiming at once each gets other deliveries; the claim then leases those it chose.
-   */
-  dueUnleased: `SELECT ${DELIVERY_COLUMNS}, ${HAS_NEXT('d')} FROM webhook_deliveries d
-    WHERE ${DUE} AND (d.lease_expires_at IS NULL OR d.lease_expires_at < ?)${NOT_SKIPPED('json_array_elements_text(?::json)')}
-    ORDER BY d.next_attempt_at LIMIT ? FOR UPDATE OF d SKIP LOCKED`,
-  /** What `claim` takes on SQLite, which holds its leases in memory (alone on its file), while none is held. */
-  due: SQLITE_DUE(''),
-  /**
-   * The same but for the deliveries leased (bound after the subscriptions skipped: their seqs
-   * as a JSON array): a claim reads only the rows it takes, however many are in flight.
-   */
-  dueExcept: SQLITE_DUE(' AND d.seq NOT IN (SELECT value FROM json_each(?))'),
   /** SQLite's: it checks the lease itself (PostgreSQL records many in one statement, under the lease). */
   recordAttempt: RECORD,
   deliveries: `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
@@ -82,8 +95,9 @@ export const WEBHOOK_SQL = {
       AND seq NOT IN (SELECT payload_seq FROM webhook_deliveries WHERE payload_seq IS NOT NULL)`,
   },
   redeliver: `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? RETURNING seq`,
-  releaseLeasesOf: 'UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?',
-  releaseLeases: 'UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner IS NOT NULL',
+  /** SQLite's: the leases a version that kept them in the file left behind. */
+  releaseFileLeasesOf: 'UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = ?',
+  releaseFileLeases: 'UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner IS NOT NULL',
   prune: "DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_ms < ?",
 };
 

@@ -96,10 +96,6 @@ export interface ClaimRequest {
  */
 export const claimScan = (request: ClaimRequest): number => (request.choose ? request.limit + Math.ceil(request.limit / 4) : request.limit);
 
-/** What a claim leases of the due deliveries it read. */
-export const claimChoice = (request: ClaimRequest, due: WebhookDeliveryRecord[]): WebhookDeliveryRecord[] =>
-  request.choose ? request.choose(due).slice(0, request.limit) : due.slice(0, request.limit);
-
 /**
  * Subscriptions, the outbox the database fills, and the deliveries made from it. Several
  * servers may share it (PostgreSQL): a delivery is leased by one at a time, and a lease

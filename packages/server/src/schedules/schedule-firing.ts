@@ -6,9 +6,9 @@ import { parseCron } from '@agent-runs/core/cron';
 import { ScheduleLocks } from './schedule-locks.js';
 
 /**
- * Firing schedules. Each tick fires at most once: a firing first claims its (schedule, tick)
+ * Firing schedules. Each tick fires at most once: a firing first leases its (schedule, tick)
  * record, and the run it creates carries an idempotency key made of the two, so a firing
- * interrupted by a restart and taken up again cannot make a second run. Ticks missed while
+ * whose server died, taken over once its lease ran out, cannot make a second run. Ticks missed while
  * the server was down or the schedule could not fire are caught up with one run, for the
  * latest of them.
  */
@@ -53,7 +53,8 @@ export class ScheduleFiring {
     const tick = (check.cron.latestAtOrBefore(now) ?? new Date(schedule.nextRun!)).toISOString();
     const nextRun = check.cron.nextAfter(now)?.toISOString() ?? null;
     const claim = await this.store.claimFiring(schedule.id, tick, nowIso);
-    if (claim.stopped) return;
+    // Paused or gone; or another server is firing it (if it died, its lease runs out and a firing then takes it over).
+    if (claim.stopped || (!claim.claimed && !claim.earlier)) return;
     let result = claim.earlier;
     if (!result) {
       try {

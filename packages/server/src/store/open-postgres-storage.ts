@@ -92,7 +92,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     events: new PostgresRunEventStore(pool, options.serverId),
     artifacts: new PostgresArtifactStore(pool),
     conversations: new PostgresConversationStore(pool),
-    schedules: new PostgresScheduleStore(pool),
+    schedules: new PostgresScheduleStore(pool, options.serverId),
     namedAgents: new PostgresNamedAgentStore(pool),
     activity: new PostgresCatalogActivity(pool),
     webhooks: new PostgresWebhookStore(pool),

@@ -261,6 +261,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   // by hand later comes after all of them and is numbered past them).
   ...addedColumnSteps(postgresDialect, 3),
   { version: 4 + addedColumnSteps(postgresDialect, 3).length, name: 'webhook triggers by event type', sql: POSTGRES_WEBHOOK_TRIGGERS_BY_TYPE },
+  // SQLite keeps its leases in memory (sqlite-leases.ts): PostgreSQL's are in the rows.
+  {
+    version: 5 + addedColumnSteps(postgresDialect, 3).length,
+    name: 'schedule firing leases',
+    sql: 'ALTER TABLE schedule_firings ADD COLUMN lease_owner text, ADD COLUMN lease_expires_at timestamptz',
+  },
 ];
 
 const CREATE_VERSIONS = `CREATE TABLE IF NOT EXISTS schema_migrations (

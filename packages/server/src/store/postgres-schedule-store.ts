@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { inTransaction } from './postgres-transaction.js';
 import {
+  LEASED_FIRINGS,
   SCHEDULE_COLUMNS as COLUMNS,
   SCHEDULE_REPLACED_COLUMNS,
   SCHEDULES_TABLE,
@@ -9,15 +10,24 @@ import {
 } from './schedule-table.js';
 import { postgresDialect } from './sql-dialect.js';
 import { insertStatement, updateStatement } from './table-description.js';
-import type { FiringResult, ScheduleRecord, ScheduleStore } from './schedule-store.js';
+import { FIRING_LEASE_MS, type FiringResult, type ScheduleRecord, type ScheduleStore } from './schedule-store.js';
+import { PostgresLeases } from './postgres-leases.js';
 import { toOwnedPage, type OwnedPage, type OwnedPageQuery } from './owned-page.js';
 
 const INSERT = insertStatement(SCHEDULES_TABLE, postgresDialect);
 const REPLACE = updateStatement(SCHEDULES_TABLE, postgresDialect, SCHEDULE_REPLACED_COLUMNS, 'id');
 
-/** Schedules and their firings in PostgreSQL; a firing is claimed by one server only. */
+/** Schedules and their firings in PostgreSQL; a firing is leased to one server at a time. */
 export class PostgresScheduleStore implements ScheduleStore {
-  constructor(private readonly pool: pg.Pool) {}
+  private readonly leases: PostgresLeases<Record<string, unknown>>;
+
+  /** `owner`: this server, on the firings it leases. */
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly owner: string,
+  ) {
+    this.leases = new PostgresLeases(pool, LEASED_FIRINGS, (row) => row);
+  }
 
   async insert(schedule: ScheduleRecord): Promise<void> {
     await this.pool.query(INSERT.sql, INSERT.values(schedule));
@@ -63,17 +73,15 @@ export class PostgresScheduleStore implements ScheduleStore {
     return rows.map(toRecord);
   }
 
-  async claimFiring(scheduleId: string, tick: string, at: string): Promise<{ claimed: boolean; earlier?: FiringResult; stopped?: true }> {
+  async claimFiring(scheduleId: string, tick: string, at: string, leaseMs = FIRING_LEASE_MS): Promise<{ claimed: boolean; earlier?: FiringResult; stopped?: true }> {
     // The schedule's row is locked while it is checked and the firing claimed: a pause or
     // delete on another server waits for the claim, or the claim sees it.
     const claim = await inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<{ enabled: boolean }>('SELECT enabled FROM schedules WHERE id = $1 FOR UPDATE', [scheduleId]);
       if (!rows[0]?.enabled) return 'stopped' as const;
-      const inserted = await client.query(
-        'INSERT INTO schedule_firings (schedule_id, tick_at, fired_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-        [scheduleId, tick, at],
-      );
-      return inserted.rowCount ? ('claimed' as const) : ('taken' as const);
+      await client.query('INSERT INTO schedule_firings (schedule_id, tick_at, fired_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [scheduleId, tick, at]);
+      const claimed = await this.leases.claimIn(client, { owner: this.owner, leaseMs, limit: 1, dueParams: [scheduleId, tick] });
+      return claimed.length ? ('claimed' as const) : ('taken' as const);
     });
     if (claim === 'stopped') return { claimed: false, stopped: true };
     if (claim === 'claimed') return { claimed: true };
@@ -88,7 +96,7 @@ export class PostgresScheduleStore implements ScheduleStore {
 
   async finishFiring(scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }): Promise<void> {
     await inTransaction(this.pool, async (client) => {
-      await client.query('UPDATE schedule_firings SET run_id = $1, error = $2 WHERE schedule_id = $3 AND tick_at = $4', [
+      await client.query('UPDATE schedule_firings SET run_id = $1, error = $2, lease_owner = NULL, lease_expires_at = NULL WHERE schedule_id = $3 AND tick_at = $4', [
         result.runId,
         result.error,
         scheduleId,

@@ -33,6 +33,9 @@ export interface FiringResult {
   error: string | null;
 }
 
+/** How long a firing is leased to the server firing it: far longer than a create takes. */
+export const FIRING_LEASE_MS = 60_000;
+
 /** Storage of schedules and of their firings (one record per schedule and tick). */
 export interface ScheduleStore {
   insert(schedule: ScheduleRecord): Promise<void>;
@@ -47,11 +50,12 @@ export interface ScheduleStore {
   /** Enabled schedules whose next tick is at or before `now`. */
   due(now: string): Promise<ScheduleRecord[]>;
   /**
-   * Claims the firing of `tick`: true the first time, false when it was claimed before (by
-   * this process or one before a restart), with what that firing left if it finished.
-   * `stopped` when the schedule is paused or gone, checked in the claim's transaction.
+   * Claims the firing of `tick`, leased to this server for `leaseMs`: true the first time, and
+   * again once a firing left unfinished (its server died) is taken over after its lease;
+   * false while another holds it, or when it finished, with what that firing left. `stopped`
+   * when the schedule is paused or gone, checked in the claim's transaction.
    */
-  claimFiring(scheduleId: string, tick: string, at: string): Promise<{ claimed: boolean; earlier?: FiringResult; stopped?: true }>;
-  /** Records a firing's outcome and moves the schedule to its next tick (none while paused), in one transaction. */
+  claimFiring(scheduleId: string, tick: string, at: string, leaseMs?: number): Promise<{ claimed: boolean; earlier?: FiringResult; stopped?: true }>;
+  /** Records a firing's outcome (its lease let go) and moves the schedule to its next tick (none while paused), in one transaction. */
   finishFiring(scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }): Promise<void>;
 }

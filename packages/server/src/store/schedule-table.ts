@@ -1,3 +1,4 @@
+import type { LeasedTable } from './leased-table.js';
 import type { ScheduleRecord } from './schedule-store.js';
 import { rowReader, selectList, type Row, type TableDescription } from './table-description.js';
 
@@ -27,5 +28,24 @@ export const SCHEDULE_REPLACED_COLUMNS = ['name', 'cron_schedule', 'enabled', 'b
 export const SCHEDULE_COLUMNS = selectList(SCHEDULES_TABLE);
 
 export const toSchedule = rowReader(SCHEDULES_TABLE);
+
+/**
+ * A schedule's firings as leased: a claim takes the firing of one tick (bound: the schedule,
+ * the tick) while it is not finished, and the lease lasts until its run (or error) is
+ * recorded; a firing whose server died is taken over once its lease ran out.
+ */
+export const LEASED_FIRINGS: LeasedTable = {
+  name: 'schedule_firings',
+  alias: 'f',
+  key: ['schedule_id', 'tick_at'],
+  keyType: 'text',
+  owner: 'lease_owner',
+  expiresAt: 'lease_expires_at',
+  clock: 'database',
+  held: 'f.run_id IS NULL AND f.error IS NULL',
+  due: 'f.schedule_id = ? AND f.tick_at = ? AND f.run_id IS NULL AND f.error IS NULL',
+  order: 'f.tick_at',
+  columns: 'f.schedule_id, f.tick_at',
+};
 
 export type { Row as ScheduleRow };

@@ -99,7 +99,7 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
 
   async renew(owner: string, leaseMs: number, options: { keys?: readonly string[]; now?: number } = {}): Promise<string[]> {
     const now = this.now(options.now);
-    const mine = [...this.leases].filter(([k, lease]) => lease.owner === owner && lease.expiresAt >= now && (!options.keys || options.keys.includes(k))).map(([k]) => k);
+    const mine = [...this.leases].filter(([k, lease]) => lease.owner === owner && (!options.keys || options.keys.includes(k))).map(([k]) => k);
     const held = new Set(this.stillHeld(mine));
     for (const k of mine) {
       if (held.has(k)) this.leases.set(k, { owner, expiresAt: now + leaseMs });

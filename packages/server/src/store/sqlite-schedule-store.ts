@@ -1,28 +1,43 @@
 import type Database from 'better-sqlite3';
 import {
+  LEASED_FIRINGS,
   SCHEDULE_COLUMNS as COLUMNS,
   SCHEDULE_REPLACED_COLUMNS,
   SCHEDULES_TABLE,
   toSchedule as toRecord,
   type ScheduleRow,
 } from './schedule-table.js';
-import type { FiringResult, ScheduleRecord, ScheduleStore } from './schedule-store.js';
+import { FIRING_LEASE_MS, type FiringResult, type ScheduleRecord, type ScheduleStore } from './schedule-store.js';
+import { KEY_SEPARATOR } from './leased-table.js';
+import { SqliteLeases } from './sqlite-leases.js';
 import { sqliteDialect } from './sql-dialect.js';
 import { insertStatement, updateStatement } from './table-description.js';
 import { toOwnedPage, type OwnedPage, type OwnedPageQuery } from './owned-page.js';
 
 const INSERT = insertStatement(SCHEDULES_TABLE, sqliteDialect);
 const REPLACE = updateStatement(SCHEDULES_TABLE, sqliteDialect, SCHEDULE_REPLACED_COLUMNS, 'id');
+/** The one server on the file: the owner of its firings' leases. */
+const OWNER = 'this server';
+
+type Claim = 'claimed' | 'taken' | 'stopped';
 
 /** Schedules in the runs database (the tables of migration 2). */
 export class SqliteScheduleStore implements ScheduleStore {
   private readonly insertOne: Database.Statement;
   private readonly replaceOne: Database.Statement;
+  private readonly leases: SqliteLeases<Record<string, unknown>>;
+  private readonly claim: (scheduleId: string, tick: string, at: string, leaseMs: number) => Claim;
   private readonly finish: (scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }) => void;
 
   constructor(private readonly db: Database.Database) {
     this.insertOne = db.prepare(INSERT.sql);
     this.replaceOne = db.prepare(REPLACE.sql);
+    this.leases = new SqliteLeases(db, LEASED_FIRINGS, (row) => row);
+    this.claim = db.transaction((scheduleId: string, tick: string, at: string, leaseMs: number): Claim => {
+      if (!db.prepare('SELECT 1 FROM schedules WHERE id = ? AND enabled = 1').get(scheduleId)) return 'stopped';
+      db.prepare('INSERT OR IGNORE INTO schedule_firings (schedule_id, tick_at, fired_at) VALUES (?, ?, ?)').run(scheduleId, tick, at);
+      return this.leases.claimNow({ owner: OWNER, leaseMs, limit: 1, dueParams: [scheduleId, tick] }).length ? 'claimed' : 'taken';
+    });
     this.finish = db.transaction((scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }) => {
       db.prepare('UPDATE schedule_firings SET run_id = ?, error = ? WHERE schedule_id = ? AND tick_at = ?').run(
         result.runId,
@@ -79,17 +94,10 @@ export class SqliteScheduleStore implements ScheduleStore {
     return rows.map(toRecord);
   }
 
-  async claimFiring(scheduleId: string, tick: string, at: string): Promise<{ claimed: boolean; earlier?: FiringResult; stopped?: true }> {
-    // One statement: the claim is made only while the schedule exists and is enabled.
-    const info = this.db
-      .prepare(
-        `INSERT OR IGNORE INTO schedule_firings (schedule_id, tick_at, fired_at)
-         SELECT id, ?, ? FROM schedules WHERE id = ? AND enabled = 1`,
-      )
-      .run(tick, at, scheduleId);
-    if (info.changes > 0) return { claimed: true };
-    const enabled = this.db.prepare('SELECT 1 FROM schedules WHERE id = ? AND enabled = 1').get(scheduleId);
-    if (!enabled) return { claimed: false, stopped: true };
+  async claimFiring(scheduleId: string, tick: string, at: string, leaseMs = FIRING_LEASE_MS): Promise<{ claimed: boolean; earlier?: FiringResult; stopped?: true }> {
+    const claim = this.claim(scheduleId, tick, at, leaseMs);
+    if (claim === 'stopped') return { claimed: false, stopped: true };
+    if (claim === 'claimed') return { claimed: true };
     const row = this.db
       .prepare('SELECT run_id, error FROM schedule_firings WHERE schedule_id = ? AND tick_at = ?')
       .get(scheduleId, tick) as { run_id: string | null; error: string | null };
@@ -99,5 +107,6 @@ export class SqliteScheduleStore implements ScheduleStore {
 
   async finishFiring(scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }): Promise<void> {
     this.finish(scheduleId, tick, result, timing);
+    this.leases.releaseNow(undefined, [`${scheduleId}${KEY_SEPARATOR}${tick}`]);
   }
 }

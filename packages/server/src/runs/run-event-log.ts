@@ -1,4 +1,5 @@
 import type { RunItem } from '@agent-runs/core/contract';
+import { backoffDelay, type BackoffPlan } from '../domain/backoff.js';
 import type { ArtifactRecord } from '../store/artifact-store.js';
 import type { RunEventKind, RunEventStore, StoredRunEvent } from '../store/run-event-store.js';
 import type { NewRun, RunRecord } from '../store/run-record.js';
@@ -53,8 +54,8 @@ function chunks(text: string): string[] {
 
 /** Output held while the database is unreachable, at most (the oldest goes first past it). */
 const HELD_OUTPUT_CHARS = 16 * 1024 * 1024;
-const OUTAGE_RETRY_MIN_MS = 250;
-const OUTAGE_RETRY_MAX_MS = 2000;
+/** Between tries while the database is unreachable: from 250 ms, doubling up to 2 s. */
+const OUTAGE_RETRY: BackoffPlan = { firstMs: 250, maxMs: 2000 };
 /** How often the notes of output the store refused are tried again when nothing else is written. */
 const DROPPED_NOTE_RETRY_MS = 1000;
 
@@ -252,7 +253,7 @@ export class RunEventLog {
     const batch = notes.length === 0 ? events : [...notes, ...events];
     if (batch.length === 0) return;
     let stored: StoredRunEvent[] | undefined;
-    for (let delay = OUTAGE_RETRY_MIN_MS; !stored; delay = Math.min(delay * 2, OUTAGE_RETRY_MAX_MS)) {
+    for (let failures = 1; !stored; failures++) {
       try {
         stored = await this.append(batch);
       } catch (error) {
@@ -266,7 +267,7 @@ export class RunEventLog {
           this.outage = true;
           this.log(`The database is unreachable; the agents' output waits here (up to ${HELD_OUTPUT_CHARS / 1024 / 1024} MiB) until it returns.`);
         }
-        await new Promise((r) => setTimeout(r, delay));
+        await new Promise((r) => setTimeout(r, backoffDelay(OUTAGE_RETRY, failures)));
       }
     }
     if (this.outage) {

@@ -1,8 +1,7 @@
+import { Backoff } from '../domain/backoff.js';
 import type { ExecutionOutcome } from '../executors/run-executor.js';
 import type { RunMoves } from './run-moves.js';
 
-const RETRY_MIN_MS = 250;
-const RETRY_MAX_MS = 10_000;
 
 export interface StoreRetryOptions {
   moves: RunMoves;
@@ -27,7 +26,7 @@ export class StoreRetry {
   /** Ends of runs whose writing failed, retried until the store takes them. */
   private readonly unrecorded = new Map<string, RunEnd>();
   private timer: NodeJS.Timeout | undefined;
-  private delayMs = 0;
+  private readonly backoff = new Backoff({ firstMs: 250, maxMs: 10_000 });
   private stopped = false;
 
   constructor(private readonly options: StoreRetryOptions) {}
@@ -58,17 +57,16 @@ export class StoreRetry {
   failed(what: string, error: unknown): void {
     this.options.log(`${what}: ${(error as Error).message}; trying again shortly.`);
     if (this.stopped || this.timer) return;
-    this.delayMs = Math.min(Math.max(RETRY_MIN_MS, this.delayMs * 2), RETRY_MAX_MS);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.retry();
-    }, this.delayMs);
+    }, this.backoff.next());
   }
 
   /** A store write succeeded: the next failure waits the shortest delay again. */
   works(): void {
-    if (this.delayMs > 0) this.options.log('The store takes writes again; the queue goes on.');
-    this.delayMs = 0;
+    if (this.backoff.failing) this.options.log('The store takes writes again; the queue goes on.');
+    this.backoff.reset();
   }
 
   /** Stops retrying after one last try of the ends still unwritten; what still fails is marked at the next start. */

@@ -1,11 +1,10 @@
 import pg from 'pg';
+import { Backoff } from '../domain/backoff.js';
 import type { ClusterSignal, ClusterSignals } from './cluster.js';
 
 /** The channel every server of a database listens on (the event store notifies on it too). */
 export const SIGNAL_CHANNEL = 'agent_runs';
 
-const FIRST_RETRY_MS = 100;
-const LAST_RETRY_MS = 5_000;
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
@@ -45,7 +44,8 @@ export function parseSignal(payload: string | undefined, self: string): ClusterS
  */
 export class PostgresSignals implements ClusterSignals {
   private client: pg.Client | undefined;
-  private retryMs = FIRST_RETRY_MS;
+  /** Between tries to listen again: from 100 ms, doubling up to 5 s. */
+  private readonly backoff = new Backoff({ firstMs: 100, maxMs: 5_000 });
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly listeners: ((signal: ClusterSignal) => void)[] = [];
@@ -162,7 +162,7 @@ export class PostgresSignals implements ClusterSignals {
       this.connect().then(
         () => {
           if (this.closed) return;
-          this.retryMs = FIRST_RETRY_MS;
+          this.backoff.reset();
           this.log("Listening for the other servers' signals again.");
           for (const listener of this.reconnectListeners) {
             try {
@@ -174,10 +174,9 @@ export class PostgresSignals implements ClusterSignals {
         },
         () => {
           if (this.closed) return;
-          this.retryMs = Math.min(this.retryMs * 2, LAST_RETRY_MS);
           this.scheduleReconnect();
         },
       );
-    }, this.retryMs);
+    }, this.backoff.next());
   }
 }

@@ -1,3 +1,5 @@
+import { backoffDelay } from '../domain/backoff.js';
+
 /**
  * The Standard Webhooks retry schedule: after the first attempt, again after 5 s, 5 min,
  * 30 min, 2 h, 5 h, 10 h, 10 h, 14 h and 20 h (about 2.6 days in all), then give up.
@@ -13,10 +15,9 @@ const MAX_RETRY_AFTER_MS = 24 * 3600_000;
  * receiver's Retry-After asks within a day; undefined once the schedule is spent.
  */
 export function nextDelayMs(attempts: number, delays: readonly number[], retryAfterMs?: number, random = Math.random): number | undefined {
-  const base = delays[attempts - 1];
-  if (base === undefined) return undefined;
+  if (delays[attempts - 1] === undefined) return undefined;
   if (retryAfterMs !== undefined) return Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
-  return Math.round(base * (0.8 + 0.4 * random()));
+  return backoffDelay({ delaysMs: delays, jitter: 0.2 }, attempts, random);
 }
 
 /** Retry-After as milliseconds: seconds, or an HTTP date; undefined when absent or unreadable. */

@@ -9,9 +9,9 @@ import { migratePostgres, POSTGRES_MIGRATIONS } from '../src/store/postgres-migr
 import { postgresTarget } from '../src/store/postgres-url.js';
 import type { NewRun, RunRecord } from '../src/store/run-record.js';
 import type { RunListQuery, RunStore, SortField, SortOrder } from '../src/store/run-store.js';
-import type { ScheduleRecord } from '../src/store/schedule-store.js';
 import type { Storage } from '../src/store/storage.js';
 import { newRun } from './support/new-run.js';
+import { newSchedule, time } from './support/new-schedule.js';
 
 if (!postgresAdminUrl) {
   if (process.env.AGENT_RUNS_REQUIRE_POSTGRES === '1') {
@@ -75,7 +75,6 @@ const factories: Factory[] = [
   },
 ];
 
-const time = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`;
 const plusMs = (stamp: string, ms: number) => new Date(Date.parse(stamp) + ms).toISOString();
 
 
@@ -103,24 +102,6 @@ async function walk(runs: Pick<RunStore, 'list'>, query: Omit<RunListQuery, 'lim
     after = page.next;
   }
   throw new Error('more than 100 pages: the cursor does not advance');
-}
-
-function schedule(id: string, extra: Partial<ScheduleRecord> = {}): ScheduleRecord {
-  return {
-    id,
-    name: `schedule ${id}`,
-    cronSchedule: '*/5 * * * *',
-    enabled: true,
-    body: { prompt: 'p', metadata: { k: 'v' } },
-    creator: { uid: 'user-1' },
-    createdAt: time(0),
-    updatedAt: time(0),
-    updatedBy: { uid: 'user-1' },
-    lastRan: null,
-    nextRun: time(30),
-    lastSpawnError: null,
-    ...extra,
-  };
 }
 
 describe.each(factories)('the $name storage', (factory) => {
@@ -383,23 +364,23 @@ describe.each(factories)('the $name storage', (factory) => {
   });
 
   it('claims a schedule firing once, then answers what the firing left', async () => {
-    await storage.schedules.insert(schedule('s1'));
-    await storage.schedules.insert(schedule('s2', { enabled: false }));
+    await storage.schedules.insert(newSchedule('s1'));
+    await storage.schedules.insert(newSchedule('s2', { enabled: false }));
     expect((await storage.schedules.due(time(30))).map((s) => s.id)).toEqual(['s1']);
     expect(await storage.schedules.due(time(29))).toEqual([]);
     expect(await storage.schedules.claimFiring('s1', time(30), time(31))).toEqual({ claimed: true });
     expect(await storage.schedules.claimFiring('s1', time(30), time(32))).toEqual({ claimed: false });
     await storage.schedules.finishFiring('s1', time(30), { runId: 'r9', error: null }, { lastRan: time(31), nextRun: time(35) });
     expect(await storage.schedules.claimFiring('s1', time(30), time(33))).toEqual({ claimed: false, earlier: { runId: 'r9', error: null } });
-    expect(await storage.schedules.get('s1')).toEqual(schedule('s1', { lastRan: time(31), nextRun: time(35) }));
-    expect(await storage.schedules.replace(schedule('s1', { name: 'renamed', enabled: false }))).toBe(true);
+    expect(await storage.schedules.get('s1')).toEqual(newSchedule('s1', { lastRan: time(31), nextRun: time(35) }));
+    expect(await storage.schedules.replace(newSchedule('s1', { name: 'renamed', enabled: false }))).toBe(true);
     expect((await storage.schedules.list()).map((s) => [s.id, s.name, s.enabled])).toEqual([
       ['s1', 'renamed', false],
       ['s2', 'schedule s2', false],
     ]);
     expect(await storage.schedules.delete('s1')).toBe(true);
     expect(await storage.schedules.delete('s1')).toBe(false);
-    expect(await storage.schedules.replace(schedule('s1'))).toBe(false);
+    expect(await storage.schedules.replace(newSchedule('s1'))).toBe(false);
   });
 
   it('claims the run waiting longest first, and none when nothing waits', async () => {
@@ -783,7 +764,7 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL shared by several servers', () =>
 
   it('lets one of two servers claim a schedule firing', async () => {
     const [a, b] = await Promise.all([openPostgres('a'), openPostgres('b')]);
-    await a.schedules.insert(schedule('s1'));
+    await a.schedules.insert(newSchedule('s1'));
     const claims = await Promise.all(
       Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).schedules.claimFiring('s1', time(30), time(31))),
     );

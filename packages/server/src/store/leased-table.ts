@@ -40,3 +40,12 @@ export const KEY_SEPARATOR = '\u001f';
 /** A row's key, as `Leases` names it. */
 export const keyOf = (table: LeasedTable, row: Record<string, unknown>): string =>
   table.key.length === 1 ? String(row[table.key[0]!]) : table.key.map((c) => String(row[c])).join(KEY_SEPARATOR);
+
+/**
+ * The key in SQL: its columns, each of the table's alias, and the key as one text (the one
+ * column, or the columns joined by KEY_SEPARATOR in the database's words, `joined`).
+ */
+export function keySql(table: LeasedTable, joined: (columns: readonly string[]) => string): { columns: string; text: string } {
+  const columns = table.key.map((c) => `${table.alias}.${c}`);
+  return { columns: columns.join(', '), text: columns.length === 1 ? columns[0]! : joined(columns) };
+}

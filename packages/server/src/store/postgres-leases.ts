@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { keyOf, type LeasedTable } from './leased-table.js';
+import { keyOf, keySql, type LeasedTable } from './leased-table.js';
 import type { ExpiredLease, LeaseClaim, Leases } from './leases.js';
 import { inTransaction } from './postgres-transaction.js';
 import { numbered } from './sql-dialect.js';
@@ -26,10 +26,8 @@ export class PostgresLeases<R> implements Leases<R, pg.PoolClient> {
     private readonly table: LeasedTable,
     private readonly read: (row: Row) => R,
   ) {
-    const columns = table.key.map((c) => `${table.alias}.${c}`);
-    this.keyColumns = columns.join(', ');
-    this.key = columns.length === 1 ? columns[0]! : `concat_ws(chr(31), ${this.keyColumns})`;
-    this.inKeys = `${this.key} = ANY(?::${columns.length === 1 ? table.keyType : 'text'}[])`;
+    ({ columns: this.keyColumns, text: this.key } = keySql(table, (columns) => `concat_ws(chr(31), ${columns.join(', ')})`));
+    this.inKeys = `${this.key} = ANY(?::${table.key.length === 1 ? table.keyType : 'text'}[])`;
   }
 
   /** The new expiry, and its values. */

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { keyOf, type LeasedTable } from './leased-table.js';
+import { keyOf, keySql, type LeasedTable } from './leased-table.js';
 import type { ExpiredLease, LeaseClaim, Leases } from './leases.js';
 import { sqliteOrFail } from './sqlite-or-fail.js';
 
@@ -31,9 +31,7 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
     private readonly table: LeasedTable,
     private readonly read: (row: Row) => R,
   ) {
-    const columns = table.key.map((c) => `${table.alias}.${c}`);
-    this.keyColumns = columns.join(', ');
-    this.key = columns.join(' || char(31) || ');
+    ({ columns: this.keyColumns, text: this.key } = keySql(table, (columns) => columns.join(' || char(31) || ')));
   }
 
   private statement(sql: string): Database.Statement {

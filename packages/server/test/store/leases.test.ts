@@ -110,11 +110,11 @@ describe.each(dialects)('leases on $name', ({ enabled, open }) => {
 
   it.runIf(enabled)('takes over a lease that ran out: its owner is told, and the next claim takes the row', async () => {
     const { leases, close } = await open(['a', 'b', 'c']);
-    await claim(leases, 'one', 2, 50);
+    await claim(leases, 'one', 2, 1000);
     await claim(leases, 'two', 1);
     await close('b');
     expect(await claim(leases, 'two', 5)).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     // b is no longer held: its lease is nothing to take over.
     expect(await leases.takeOverExpired(async (expired) => expired)).toEqual([{ key: 'a', owner: 'one' }]);
     expect(await claim(leases, 'two', 5)).toEqual(['a']);

@@ -5,26 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../../../../test/support/postgres.js';
 import { openPostgresStorage } from '../../src/store/open-postgres-storage.js';
 import { openSqliteStorage } from '../../src/store/open-sqlite-storage.js';
-import type { ScheduleRecord } from '../../src/store/schedule-store.js';
 import type { Storage } from '../../src/store/storage.js';
+import { newSchedule, time } from '../support/new-schedule.js';
 
-const time = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`;
-const schedule: ScheduleRecord = {
-  id: 's1',
-  name: 'schedule s1',
-  cronSchedule: '*/5 * * * *',
-  enabled: true,
-  body: { prompt: 'p' },
-  creator: { uid: 'user-1' },
-  createdAt: time(0),
-  updatedAt: time(0),
-  updatedBy: { uid: 'user-1' },
-  lastRan: null,
-  nextRun: time(30),
-  lastSpawnError: null,
-};
-const LEASE_MS = 100;
-const pastTheLease = () => new Promise((resolve) => setTimeout(resolve, LEASE_MS * 3));
+const schedule = newSchedule('s1');
+/** Long enough that a loaded machine does not outlast it between two claims. */
+const LEASE_MS = 1000;
+const pastTheLease = () => new Promise((resolve) => setTimeout(resolve, LEASE_MS + 500));
 
 let database: TestDatabase | undefined;
 const opened: Storage[] = [];

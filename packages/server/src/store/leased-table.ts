@@ -28,14 +28,18 @@ export interface LeasedTable {
   /** The rows a claim may take (`?` bound from the claim's `dueParams`), in the order given. */
   due: string;
   order: string;
-  /** What a claim sets besides the lease (`?` bound from its `setParams`); a claim is a read on SQLite without it. */
+  /**
+   * What a claim sets besides the lease (`?` bound from its `setParams`), which takes the row
+   * out of `due` (a run started). Without it a claimed row stays due, and its lease keeps
+   * other claims from it; on SQLite such a claim is a read.
+   */
   claimSets?: string;
   /** What a claim answers of each row. */
   columns: string;
 }
 
-/** Between the values of a key of several columns (a character no id or time holds). */
-export const KEY_SEPARATOR = '\u001f';
+/** Between the values of a key of several columns (a character no id or time holds; SQL's chr(31)). */
+const KEY_SEPARATOR = '\u001f';
 
 /** A row's key, as `Leases` names it. */
 export const keyOf = (table: LeasedTable, row: Record<string, unknown>): string =>

@@ -37,6 +37,9 @@ const RECORD_ATTEMPTS = `UPDATE webhook_deliveries d SET status = a.status, atte
 /** Rows as one array per column. */
 const columns = (rows: readonly unknown[][], width: number): unknown[][] => Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
 
+/** Deliveries claimed, the earliest events first. */
+const byEvent = (claimed: WebhookDeliveryRecord[]): WebhookDeliveryRecord[] => claimed.sort((a, b) => a.eventSeq - b.eventSeq);
+
 /** Webhooks in PostgreSQL, shared by every server of the database. */
 export class PostgresWebhookStore implements WebhookStore {
   private readonly leases: PostgresLeases<WebhookDeliveryRecord>;
@@ -45,11 +48,6 @@ export class PostgresWebhookStore implements WebhookStore {
     this.leases = new PostgresLeases(pool, leasedDeliveries('postgres'), toDelivery);
   }
 
-  /** Claims on `client` (in a transaction of the caller's, or the pool); the earliest events first. */
-  private async claimOn(client: pg.Pool | pg.PoolClient, request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
-    const claimed = await this.leases.claimIn(client, deliveryLeaseClaim(request, true));
-    return claimed.sort((a, b) => a.eventSeq - b.eventSeq);
-  }
 
   private async rows(sql: string, values: unknown[]): Promise<Row[]> {
     return (await this.pool.query<Row>(sql, values)).rows;
@@ -88,7 +86,7 @@ export class PostgresWebhookStore implements WebhookStore {
     return inTransaction(this.pool, async (client) => {
       if (deliveries.length) await client.query(INSERT_DELIVERIES, columns(deliveries.map(deliveryValues), 9));
       if (events.length) await client.query('DELETE FROM webhook_outbox WHERE seq = ANY($1::bigint[])', [[...events]]);
-      return claim ? this.claimOn(client, claim) : [];
+      return claim ? byEvent(await this.leases.claimIn(client, deliveryLeaseClaim(claim, true))) : [];
     });
   }
 
@@ -97,7 +95,7 @@ export class PostgresWebhookStore implements WebhookStore {
   }
 
   async claim(request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
-    return request.choose ? inTransaction(this.pool, (client) => this.claimOn(client, request)) : this.claimOn(this.pool, request);
+    return byEvent(await this.leases.claim(deliveryLeaseClaim(request, true)));
   }
 
   async recordAttempts(owner: string, attempts: readonly RecordedAttempt[]): Promise<boolean[]> {

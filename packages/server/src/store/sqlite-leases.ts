@@ -25,6 +25,8 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
   /** The key's columns, each of the table's alias, and the key as one text (`Leases`' keys). */
   private readonly keyColumns: string;
   private readonly key: string;
+  /** A claim's statements: its read of the due rows (leaving out those leased), and its write where it sets something. */
+  private readonly sql: { read: string; readExcept: string; claim?: string; claimChosen?: string };
 
   constructor(
     private readonly db: Database.Database,
@@ -32,6 +34,18 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
     private readonly read: (row: Row) => R,
   ) {
     ({ columns: this.keyColumns, text: this.key } = keySql(table, (columns) => columns.join(' || char(31) || ')));
+    const { name, alias, key, due, order, claimSets, columns } = table;
+    const select = (what: string, except: string) => `SELECT ${what} FROM ${name} ${alias} WHERE ${due}${except} ORDER BY ${order} LIMIT ?`;
+    this.sql = {
+      read: select(columns, ''),
+      readExcept: select(columns, ` AND ${this.key} NOT IN (SELECT value FROM json_each(?))`),
+      ...(claimSets
+        ? {
+            claim: sqliteOrFail(`UPDATE ${name} AS ${alias} SET ${claimSets} WHERE (${key.join(', ')}) IN (${select(this.keyColumns, '')}) RETURNING ${columns}`),
+            claimChosen: `UPDATE ${name} AS ${alias} SET ${claimSets} WHERE ${this.key} IN (SELECT value FROM json_each(?)) RETURNING ${columns}`,
+          }
+        : {}),
+    };
   }
 
   private statement(sql: string): Database.Statement {
@@ -55,35 +69,27 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
 
   /** `claim`, synchronously: inside a transaction of the caller's. */
   claimNow(request: LeaseClaim<R>): R[] {
-    const { name, alias, key, due, order, claimSets, columns } = this.table;
-    const keyColumns = key.join(', ');
     const now = this.now(request.now);
     for (const [leased, lease] of this.leases) if (lease.expiresAt < now) this.leases.delete(leased);
-    // Only while some are leased: a claim then reads only the rows it takes, however many are in flight.
-    const except = this.leases.size ? ` AND ${this.key} NOT IN (SELECT value FROM json_each(?))` : '';
-    const dueValues = [...(request.dueParams ?? []), ...(this.leases.size ? [this.keyList(this.leases.keys())] : [])];
-    const select = (what: string) => `SELECT ${what} FROM ${name} ${alias} WHERE ${due}${except} ORDER BY ${order} LIMIT ?`;
+    // A claim that sets something takes its rows out of `due`; one that sets nothing leaves
+    // out the rows leased, only while some are: it then reads only the rows it takes.
+    const except = !this.table.claimSets && this.leases.size > 0;
+    const dueValues = [...(request.dueParams ?? []), ...(except ? [this.keyList(this.leases.keys())] : [])];
+    const setValues = request.setParams ?? [];
     let claimed: Row[];
     if (!request.choose) {
-      claimed = claimSets
-        ? // all(), not get(): the commit after a write is then checked (a full disk is an error, not a claim).
-          (this.statement(sqliteOrFail(`UPDATE ${name} AS ${alias} SET ${claimSets} WHERE (${keyColumns}) IN (${select(this.keyColumns)}) RETURNING ${columns}`)).all(
-            ...(request.setParams ?? []),
-            ...dueValues,
-            request.limit,
-          ) as Row[])
-        : (this.statement(select(columns)).all(...dueValues, request.limit) as Row[]);
+      // all(), not get(): the commit after a write is then checked (a full disk is an error, not a claim).
+      claimed = this.sql.claim
+        ? (this.statement(this.sql.claim).all(...setValues, ...dueValues, request.limit) as Row[])
+        : (this.statement(except ? this.sql.readExcept : this.sql.read).all(...dueValues, request.limit) as Row[]);
     } else {
-      const rows = this.statement(select(columns)).all(...dueValues, request.scan ?? request.limit) as Row[];
+      const rows = this.statement(except ? this.sql.readExcept : this.sql.read).all(...dueValues, request.scan ?? request.limit) as Row[];
       const read = rows.map(this.read);
       const chosen = new Set(request.choose(read).slice(0, request.limit));
       claimed = rows.filter((_, i) => chosen.has(read[i]!));
-      if (claimSets && claimed.length) {
+      if (this.sql.claimChosen && claimed.length) {
         const keys = this.keyList(claimed.map((row) => keyOf(this.table, row)));
-        claimed = this.statement(`UPDATE ${name} AS ${alias} SET ${claimSets} WHERE ${this.key} IN (SELECT value FROM json_each(?)) RETURNING ${columns}`).all(
-          ...(request.setParams ?? []),
-          keys,
-        ) as Row[];
+        claimed = this.statement(this.sql.claimChosen).all(...setValues, keys) as Row[];
       }
     }
     for (const row of claimed) this.leases.set(keyOf(this.table, row), { owner: request.owner, expiresAt: now + request.leaseMs });

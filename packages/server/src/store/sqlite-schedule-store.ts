@@ -8,7 +8,7 @@ import {
   type ScheduleRow,
 } from './schedule-table.js';
 import { FIRING_LEASE_MS, type FiringResult, type ScheduleRecord, type ScheduleStore } from './schedule-store.js';
-import { KEY_SEPARATOR } from './leased-table.js';
+import { keyOf } from './leased-table.js';
 import { SqliteLeases } from './sqlite-leases.js';
 import { sqliteDialect } from './sql-dialect.js';
 import { insertStatement, updateStatement } from './table-description.js';
@@ -107,6 +107,6 @@ export class SqliteScheduleStore implements ScheduleStore {
 
   async finishFiring(scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }): Promise<void> {
     this.finish(scheduleId, tick, result, timing);
-    this.leases.releaseNow(undefined, [`${scheduleId}${KEY_SEPARATOR}${tick}`]);
+    this.leases.releaseNow(undefined, [keyOf(LEASED_FIRINGS, { schedule_id: scheduleId, tick_at: tick })]);
   }
 }

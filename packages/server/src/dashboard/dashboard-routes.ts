@@ -56,5 +56,11 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
 /** The dashboard at the server's root: its stylesheet and script, sign-in, then the signed-in routes, over one set of sessions. */
 export function dashboardRoutes(options: DashboardOptions = {}): AppRoute[] {
   const state = dashboardState(options);
-  return [stylesheetRoute, scriptRoute, signInFormRoute(state), signInRoute(state), ...SIGNED_IN_ROUTES.map((route) => signedInRoute(state, route))];
+  return [
+    stylesheetRoute,
+    scriptRoute,
+    signInFormRoute(state),
+    signInRoute(state),
+    ...SIGNED_IN_ROUTES.map((route) => signedInRoute(state, route)),
+  ];
 }

@@ -5,6 +5,7 @@ import { RUNS_TABLE } from './run-table.js';
 import { SCHEDULES_TABLE } from './schedule-table.js';
 import type { SqlDialect } from './sql-dialect.js';
 import type { TableDescription } from './table-description.js';
+import { columnDefinition } from './table-schema.js';
 
 /** A migration step that adds one described column. */
 export interface AddedColumnStep {
@@ -31,7 +32,7 @@ export function addedColumnSteps(dialect: SqlDialect, after: number, tables = DE
     return {
       version: after + column.added,
       name: `${table}.${column.name}`,
-      sql: `ALTER TABLE ${table} ADD COLUMN ${column.name} ${dialect.types[column.type]}`,
+      sql: `ALTER TABLE ${table} ADD COLUMN ${columnDefinition(column, dialect)}`,
     };
   });
 }

@@ -6,6 +6,7 @@ import { SCHEDULES_TABLE } from './schedule-table.js';
 import type { SqlDialect } from './sql-dialect.js';
 import type { TableDescription } from './table-description.js';
 import { columnDefinition } from './table-schema.js';
+import { DELIVERIES_TABLE, OUTBOX_TABLE, PAYLOADS_TABLE, SUBSCRIPTIONS_TABLE } from './webhook-tables.js';
 
 /** A migration step that adds one described column. */
 export interface AddedColumnStep {
@@ -15,7 +16,17 @@ export interface AddedColumnStep {
 }
 
 /** Every described table, whose columns marked `added` both databases' migrations add. */
-export const DESCRIBED_TABLES: readonly TableDescription<never, never>[] = [RUNS_TABLE, SCHEDULES_TABLE, IDENTITIES_TABLE, ARTIFACTS_TABLE, MESSAGES_TABLE];
+export const DESCRIBED_TABLES: readonly TableDescription<never, never>[] = [
+  RUNS_TABLE,
+  SCHEDULES_TABLE,
+  IDENTITIES_TABLE,
+  ARTIFACTS_TABLE,
+  MESSAGES_TABLE,
+  SUBSCRIPTIONS_TABLE,
+  OUTBOX_TABLE,
+  DELIVERIES_TABLE,
+  PAYLOADS_TABLE,
+];
 
 /**
  * The steps that add the columns marked `added`, one each, numbered after the dialect's

@@ -1,8 +1,17 @@
 import type Database from 'better-sqlite3';
 import { sqliteDialect } from './sql-dialect.js';
 import type { SqliteWriteBatch } from './sqlite-write-batch.js';
-import { toDelivery, toOutboxEvent, toSubscription, subscriptionValues } from './webhook-rows.js';
-import { deliveryValues, WEBHOOK_SQL as SQL } from './webhook-statements.js';
+import { insertStatement, updateStatement } from './table-description.js';
+import { KEEP_DELIVERY_MADE, WEBHOOK_SQL as SQL } from './webhook-statements.js';
+import {
+  DELIVERIES_TABLE,
+  PAYLOADS_TABLE,
+  SUBSCRIPTION_SAVED_COLUMNS,
+  SUBSCRIPTIONS_TABLE,
+  toDelivery,
+  toOutboxEvent,
+  toSubscription,
+} from './webhook-tables.js';
 import type {
   ClaimRequest,
   NewWebhookDelivery,
@@ -15,6 +24,11 @@ import type {
 import { claimChoice, claimScan } from './webhook-store.js';
 
 type Row = Record<string, unknown>;
+
+const INSERT_SUBSCRIPTION = insertStatement(SUBSCRIPTIONS_TABLE, sqliteDialect);
+const SAVE_SUBSCRIPTION = updateStatement(SUBSCRIPTIONS_TABLE, sqliteDialect, SUBSCRIPTION_SAVED_COLUMNS, 'id');
+const INSERT_DELIVERY = insertStatement(DELIVERIES_TABLE, sqliteDialect, KEEP_DELIVERY_MADE);
+const INSERT_PAYLOAD = insertStatement(PAYLOADS_TABLE, sqliteDialect);
 
 /** A delivery leased: to whom, until when. */
 interface Lease {
@@ -46,11 +60,10 @@ export class SqliteWebhookStore implements WebhookStore {
       for (const delivery of deliveries) {
         let payloadSeq = payloads.get(delivery.payload);
         if (payloadSeq === undefined) {
-          payloadSeq = Number(this.statement(SQL.sqlite.insertPayload).run(delivery.payload, Date.parse(delivery.createdAt)).lastInsertRowid);
+          payloadSeq = Number(this.statement(INSERT_PAYLOAD.sql).run(...INSERT_PAYLOAD.values(delivery)).lastInsertRowid);
           payloads.set(delivery.payload, payloadSeq);
         }
-        const { id, subscriptionId, eventSeq, eventType, orderKey, nextAttemptAt, createdAt } = delivery;
-        this.statement(SQL.sqlite.insertDelivery).run(id, subscriptionId, eventSeq, eventType, orderKey, nextAttemptAt, createdAt, Date.parse(createdAt), payloadSeq);
+        this.statement(INSERT_DELIVERY.sql).run(...INSERT_DELIVERY.values({ ...delivery, payloadSeq }));
       }
       for (const seq of events) this.statement(SQL.deleteOutbox).run(seq);
     });
@@ -75,7 +88,7 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   async createSubscription(subscription: WebhookSubscriptionRecord): Promise<void> {
-    this.statement(SQL.insertSubscription).run(...subscriptionValues(subscription, sqliteDialect.boolean));
+    this.statement(INSERT_SUBSCRIPTION.sql).run(...INSERT_SUBSCRIPTION.values(subscription));
   }
 
   async getSubscription(id: string): Promise<WebhookSubscriptionRecord | undefined> {
@@ -88,7 +101,7 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   async saveSubscription(subscription: WebhookSubscriptionRecord): Promise<boolean> {
-    return this.statement(SQL.saveSubscription).run(...subscriptionValues(subscription, sqliteDialect.boolean), subscription.id).changes > 0;
+    return this.statement(SAVE_SUBSCRIPTION.sql).run(...SAVE_SUBSCRIPTION.values(subscription)).changes > 0;
   }
 
   async deleteSubscription(id: string): Promise<boolean> {
@@ -107,7 +120,7 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   async addDelivery(delivery: NewWebhookDelivery): Promise<void> {
-    this.statement(SQL.insertDelivery).run(...deliveryValues(delivery));
+    this.statement(INSERT_DELIVERY.sql).run(...INSERT_DELIVERY.values(delivery));
   }
 
   async claim(request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {

@@ -1,4 +1,4 @@
-import type { DialectName, SqlDialect } from './sql-dialect.js';
+import { postgresDialect, type DialectName, type SqlDialect } from './sql-dialect.js';
 
 /**
  * How a column keeps its value in both databases: text as is, JSON as text, booleans as the
@@ -125,6 +125,25 @@ export function insertStatement<In, Out>(table: TableDescription<In, Out>, diale
   const names = columns.map((c) => c.name).join(', ');
   const placeholders = columns.map((_, i) => dialect.placeholder(i + 1)).join(', ');
   return { sql: `INSERT INTO ${table.name} (${names}) VALUES (${placeholders})${suffix ? ` ${suffix}` : ''}`, values: valuesOf(columns, dialect) };
+}
+
+/** Rows as one array per column. */
+export function byColumn(rows: readonly unknown[][], width: number): unknown[][] {
+  return Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
+}
+
+/**
+ * PostgreSQL's insert of many records in one statement, each column's values bound as one
+ * array and made rows again by `unnest`: one round trip however many. `suffix` as `insertStatement`'s.
+ */
+export function insertManyStatement<In, Out>(table: TableDescription<In, Out>, suffix = ''): { sql: string; values(records: readonly In[]): unknown[][] } {
+  const columns = table.columns.filter((c) => c.write && inDialect(c, postgresDialect));
+  const arrays = columns.map((c, i) => `$${i + 1}::${postgresDialect.types[c.type]}[]`).join(', ');
+  const values = valuesOf(columns, postgresDialect);
+  return {
+    sql: `INSERT INTO ${table.name} (${columns.map((c) => c.name).join(', ')}) SELECT * FROM unnest(${arrays})${suffix ? ` ${suffix}` : ''}`,
+    values: (records) => byColumn(records.map(values), columns.length),
+  };
 }
 
 /** `UPDATE table SET each of set = … WHERE key = …`, the values taken from one record. */

@@ -81,14 +81,14 @@ export class PostgresWebhookStore implements WebhookStore {
 
   async fanOut(events: readonly number[], deliveries: readonly NewWebhookDelivery[], claim?: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
     return inTransaction(this.pool, async (client) => {
-      if (deliveries.length) await client.query(INSERT_DELIVERIES.sql, INSERT_DELIVERIES.values(deliveries));
+      if (deliveries.length) await client.query(INSERT_DELIVERIES.sql, INSERT_DELIVERIES.values(deliveries.map((delivery) => ({ delivery }))));
       if (events.length) await client.query('DELETE FROM webhook_outbox WHERE seq = ANY($1::bigint[])', [[...events]]);
       return claim ? claimIn(client, claim) : [];
     });
   }
 
   async addDelivery(delivery: NewWebhookDelivery): Promise<void> {
-    await this.pool.query(INSERT_DELIVERY.sql, INSERT_DELIVERY.values(delivery));
+    await this.pool.query(INSERT_DELIVERY.sql, INSERT_DELIVERY.values({ delivery }));
   }
 
   async claim(request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {

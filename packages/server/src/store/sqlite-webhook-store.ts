@@ -63,7 +63,7 @@ export class SqliteWebhookStore implements WebhookStore {
           payloadSeq = Number(this.statement(INSERT_PAYLOAD.sql).run(...INSERT_PAYLOAD.values(delivery)).lastInsertRowid);
           payloads.set(delivery.payload, payloadSeq);
         }
-        this.statement(INSERT_DELIVERY.sql).run(...INSERT_DELIVERY.values({ ...delivery, payloadSeq }));
+        this.statement(INSERT_DELIVERY.sql).run(...INSERT_DELIVERY.values({ delivery, payloadSeq }));
       }
       for (const seq of events) this.statement(SQL.deleteOutbox).run(seq);
     });
@@ -120,7 +120,7 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   async addDelivery(delivery: NewWebhookDelivery): Promise<void> {
-    this.statement(INSERT_DELIVERY.sql).run(...INSERT_DELIVERY.values(delivery));
+    this.statement(INSERT_DELIVERY.sql).run(...INSERT_DELIVERY.values({ delivery }));
   }
 
   async claim(request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {

@@ -123,6 +123,8 @@ describe('client.runs.wait on the stream', () => {
 
   it('times out with a WaitTimeoutError carrying the last run seen', async () => {
     const { run_id } = await client.runs.create({ prompt: 'print' });
+    // Its first line out, it runs a second more: on a busy machine it may not have started within the timeout.
+    for await (const event of client.runs.events(run_id)) if (event.type === 'output') break;
     const error = await client.runs.wait(run_id, { timeout: 300 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'WaitTimeoutError', lastRun: { state: 'INPROGRESS' } });
     await client.runs.wait(run_id);

@@ -1,10 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { signWebhook } from './sign-webhook.js';
 import type { WebhookEvent } from './webhook-contract.js';
-
-/** A delivery that is not from the holder of the secret, is too old or too new, or is malformed. */
-export class WebhookVerificationError extends Error {
-  override readonly name = 'WebhookVerificationError';
-}
+import { WebhookVerificationError } from './webhook-verification-error.js';
 
 export interface VerifyWebhookOptions {
   /** How far `webhook-timestamp` may be from now, in seconds (default 300, as the specification says). */
@@ -20,19 +17,6 @@ function header(headers: HeaderBag, name: string): string | undefined {
   const bag = headers as Record<string, string | string[] | undefined>;
   const value = bag[name] ?? Object.entries(bag).find(([key]) => key.toLowerCase() === name)?.[1];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** The HMAC key of a `whsec_…` secret: the base64 after the prefix. */
-function secretKey(secret: string): Buffer {
-  const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
-  const key = Buffer.from(encoded, 'base64');
-  if (key.length === 0) throw new WebhookVerificationError('The secret is empty; give the whsec_… secret shown when the webhook was created.');
-  return key;
-}
-
-/** `v1,<base64>` of the HMAC-SHA256 of `id.timestamp.body`, as Standard Webhooks signs. */
-export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
-  return `v1,${createHmac('sha256', secretKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
 /**

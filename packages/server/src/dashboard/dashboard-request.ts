@@ -27,6 +27,9 @@ export function isHttps(req: IncomingMessage): boolean {
   return (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https';
 }
 
+/** This server as the browser reached it: what a page's commands to paste name. */
+export const baseUrlOf = (req: IncomingMessage) => `${isHttps(req) ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
+
 export function sessionCookie(req: IncomingMessage, value: string, maxAgeSeconds: number): string {
   return `${COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${isHttps(req) ? '; Secure' : ''}`;
 }

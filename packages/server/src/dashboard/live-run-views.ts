@@ -4,7 +4,7 @@ import { openSseResponse } from '../http/sse-response.js';
 import type { SseHeartbeat } from '../http/sse-heartbeat.js';
 import type { StreamTicket } from '../http/sse-limits.js';
 import type { RunReads } from '../runs/run-reads.js';
-import type { RunEventSink } from '../runs/run-event-sink.js';
+import type { RunEventSink } from '../domain/run-event-sink.js';
 import type { RunChangeListener } from '../runs/run-event-streams.js';
 import type { RunListQuery } from '../store/run-store.js';
 import { runRow } from './run-row.js';

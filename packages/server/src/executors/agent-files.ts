@@ -101,13 +101,18 @@ export function reclaimTree(root: string, path: string, mode = 0o700): void {
 }
 
 /** Hands a tree the server wrote (`path`, beneath `root`) to the agent user, the directory and everything in it, through directory handles; links are changed themselves, never followed. */
-export function giveTree(root: string, path: string, owner: FileOwner): void {
+export function giveTree(root: string, path: string, owner: FileOwner, maxEntries?: number): void {
   if (!owner) return;
   chownDir(path, owner);
-  walkAgentTree(root, path, (dir, name) => {
-    dir.chown(name, owner.uid, owner.gid);
-    return true;
-  });
+  walkAgentTree(
+    root,
+    path,
+    (dir, name) => {
+      dir.chown(name, owner.uid, owner.gid);
+      return true;
+    },
+    maxEntries,
+  );
 }
 
 /** A file created fresh at `path` for the server to write as it goes (a transcript), as a descriptor; whatever was there is removed first. */

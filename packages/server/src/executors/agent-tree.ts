@@ -169,11 +169,16 @@ const MAX_TREE_DEPTH = 64;
  * name and what is there (the link itself for a link), and says whether to go into it (a
  * directory, opened a name at a time: a link put in its place meanwhile is refused).
  */
-export function walkAgentTree(root: string, path: string, visit: (dir: AgentDir, name: string, stat: Stats) => boolean): void {
+export function walkAgentTree(
+  root: string,
+  path: string,
+  visit: (dir: AgentDir, name: string, stat: Stats) => boolean,
+  maxEntries = MAX_TREE_ENTRIES,
+): void {
   let seen = 0;
   const go = (dir: AgentDir, depth: number) => {
     for (const name of dir.list()) {
-      if (++seen > MAX_TREE_ENTRIES) throw new Error(`${path} holds more than ${MAX_TREE_ENTRIES} entries`);
+      if (++seen > maxEntries) throw new Error(`${path} holds more than ${maxEntries} entries`);
       const stat = dir.stat(name);
       if (!stat || !visit(dir, name, stat) || !stat.isDirectory()) continue;
       if (depth >= MAX_TREE_DEPTH) throw new Error(`${path} is nested deeper than ${MAX_TREE_DEPTH} directories`);

@@ -1,5 +1,6 @@
-import { lchownSync, lstatSync, readdirSync } from 'node:fs';
+import { lchownSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { giveTree } from './agent-files.js';
 import type { AgentSpawn } from './agent-spawn.js';
 import { exitedCleanly, howItEnded, superviseAgent, type SupervisedAgent } from './agent-process.js';
 import { commandFiles } from './sandbox/command-files.js';
@@ -23,13 +24,8 @@ interface Step {
 /** How the steps start: the sandbox, the agent user, what they may write and reach (as the agent does). */
 export type StepSpawn = Pick<AgentSpawn, 'sandbox' | 'writable' | 'network'>;
 
-/** Hands a tree the server's user made to the agent user; links are changed themselves, never followed. */
-function giveTree(path: string, uid: number, gid: number, depth = 0): void {
-  const stat = lstatSync(path, { throwIfNoEntry: false });
-  if (!stat) return;
-  lchownSync(path, uid, gid);
-  if (stat.isDirectory() && depth < 64) for (const name of readdirSync(path)) giveTree(join(path, name), uid, gid, depth + 1);
-}
+/** Entries a clone handed to the agent user may hold: a large repository's, far more than a harness's state. */
+const MAX_CLONE_ENTRIES = 2_000_000;
 
 export interface WorkspacePreparation {
   /** Undefined when every step succeeded; the run's status message otherwise. */
@@ -73,7 +69,7 @@ export function prepareWorkspace(
           env: { ...childEnv, GIT_TERMINAL_PROMPT: '0' },
           ...(local ? { readOnly: [source], asServer: true } : {}),
         },
-        ...(local && user ? { after: () => giveTree(join(workDir, repo.path), user.uid, user.gid) } : {}),
+        ...(local && user ? { after: () => giveTree(workDir, join(workDir, repo.path), user, MAX_CLONE_ENTRIES) } : {}),
       };
     }),
     ...env.setupCommands.map(

@@ -10,8 +10,14 @@ export type Reply =
   | { readonly reply: 'html'; readonly status: number; readonly html: string }
   | { readonly reply: 'bytes'; readonly status: number; readonly body: string | Buffer; readonly headers: Record<string, string> }
   | { readonly reply: 'download'; readonly body: Buffer; readonly contentType: string; readonly filename: string }
-  | { readonly reply: 'file-download'; readonly root: string; readonly path: string; readonly contentType: string; readonly filename: string }
+  | { readonly reply: 'file-download'; readonly open: () => OpenedFile | undefined; readonly contentType: string; readonly filename: string }
   | { readonly reply: 'stream'; readonly open: (req: IncomingMessage, res: ServerResponse) => void };
+
+/** A file opened for reading: its descriptor, which the sender closes, and its size. */
+export interface OpenedFile {
+  fd: number;
+  size: number;
+}
 
 const REPLIES = new WeakSet<object>();
 
@@ -35,8 +41,12 @@ export const html = (page: string, status = 200) => make({ reply: 'html', status
 export const bytes = (body: string | Buffer, headers: Record<string, string>, status = 200) => make({ reply: 'bytes', status, body, headers });
 /** Bytes an agent made, sent as a download that is never rendered. */
 export const download = (body: Buffer, contentType: string, filename: string) => make({ reply: 'download', body, contentType, filename });
-/** A file on disk, streamed as a download. */
-/** A file of an agent's tree at `path`, opened beneath the server's directory `root`, no link followed. */
-export const fileDownload = (root: string, path: string, contentType: string, filename: string) => make({ reply: 'file-download', root, path, contentType, filename });
+/**
+ * A file on disk, streamed as a download: `open` opens it when the answer is sent (the route
+ * decides how: an agent's file is opened without following a link), undefined when it is no
+ * longer a regular file.
+ */
+export const fileDownload = (open: () => OpenedFile | undefined, contentType: string, filename: string) =>
+  make({ reply: 'file-download', open, contentType, filename });
 /** An answer that takes over the response (an event stream). */
 export const stream = (open: (req: IncomingMessage, res: ServerResponse) => void) => make({ reply: 'stream', open });

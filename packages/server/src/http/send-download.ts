@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { openAgentFile } from '../executors/agent-tree.js';
 import { ApiProblem } from './api-problem.js';
+import type { OpenedFile } from './reply.js';
 import { sendProblem } from './respond.js';
 
 /** `attachment; filename=...` with an ASCII fallback and the exact name in RFC 5987 form. */
@@ -19,13 +19,9 @@ export function sendDownload(res: ServerResponse, body: Buffer, contentType: str
   res.end(body);
 }
 
-/**
- * The same for a file on disk, streamed (an agent's file may be large). The agent may have
- * swapped the file, or a directory above it, since it was listed: no link is followed
- * below `root`, a FIFO not waited on.
- */
-export function sendFileDownload(res: ServerResponse, root: string, path: string, contentType: string, filename: string): void {
-  const file = openAgentFile(root, path);
+/** The same for a file on disk, streamed (an agent's file may be large); `open` decides how it is opened. */
+export function sendFileDownload(res: ServerResponse, open: () => OpenedFile | undefined, contentType: string, filename: string): void {
+  const file = open();
   if (!file) {
     sendProblem(res, new ApiProblem('resource_not_found', `"${filename}" is no longer a regular file.`), filename);
     return;

@@ -27,7 +27,7 @@ export function sendResult(req: IncomingMessage, res: ServerResponse, result: un
       sendDownload(res, result.body, result.contentType, result.filename);
       return;
     case 'file-download':
-      sendFileDownload(res, result.root, result.path, result.contentType, result.filename);
+      sendFileDownload(res, result.open, result.contentType, result.filename);
       return;
     case 'stream':
       result.open(req, res);

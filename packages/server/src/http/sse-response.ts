@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { OutgoingEvent, RunEventSink } from '../runs/run-event-sink.js';
+import type { OutgoingEvent, RunEventSink } from '../domain/run-event-sink.js';
 import type { SseHeartbeat } from './sse-heartbeat.js';
 import type { StreamTicket } from './sse-limits.js';
 /** How long a browser waits before reconnecting after a drop. */

@@ -1,4 +1,3 @@
-import { isStoreUnreachable } from '../store/store-unreachable.js';
 import { ApiProblem } from './api-problem.js';
 
 /** How soon a caller should try again while the database is away. */
@@ -14,13 +13,15 @@ export class StoreOutage {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
+    /** Whether an error means the database cannot be reached now (the store knows its drivers' words). */
+    private readonly isUnreachable: (error: unknown) => boolean,
     private readonly ping: () => Promise<void>,
     private readonly log: (line: string) => void,
   ) {}
 
   /** The problem to answer for `error` when it means the database is away; undefined otherwise. */
   problemFor(error: unknown): ApiProblem | undefined {
-    if (!isStoreUnreachable(error)) return undefined;
+    if (!this.isUnreachable(error)) return undefined;
     this.begin(error as Error);
     return new ApiProblem('resource_unavailable', 'The database is unreachable; try again shortly.', {
       headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) },

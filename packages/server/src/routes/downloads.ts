@@ -1,3 +1,4 @@
+import { openAgentFile } from '../executors/agent-tree.js';
 import { download, fileDownload } from '../http/reply.js';
 import type { AppRoute, AppRouteRequest, RouteResult } from './app-context.js';
 
@@ -34,5 +35,7 @@ export const downloadTranscriptRoute: AppRoute = signedDownloadRoute('/downloads
 export const downloadHandoffRoute: AppRoute = signedDownloadRoute('/downloads/handoff/:runId/:name', ({ params, app }) => {
   const name = params.name!;
   const file = app.reads.handoffFile(params.runId!, name);
-  return fileDownload(file.root, file.path, file.contentType, name);
+  // The agent may have swapped the file, or a directory above it, since it was listed: no link
+  // is followed below the work root, a FIFO not waited on.
+  return fileDownload(() => openAgentFile(file.root, file.path), file.contentType, name);
 });

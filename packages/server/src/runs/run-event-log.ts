@@ -4,7 +4,7 @@ import type { RunEventKind, RunEventStore, StoredRunEvent } from '../store/run-e
 import type { NewRun, RunRecord } from '../store/run-record.js';
 import type { CreatedRunEvent } from '../store/run-store.js';
 import { isStoreUnreachable } from '../store/store-unreachable.js';
-import type { RunEventSink } from './run-event-sink.js';
+import type { RunEventSink } from '../domain/run-event-sink.js';
 import { RunEventStreams } from './run-event-streams.js';
 import type { RunEventView, RunEventWatcher } from './run-event-watcher.js';
 

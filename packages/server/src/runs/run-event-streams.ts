@@ -1,5 +1,5 @@
 import type { RunEventStore, StoredRunEvent } from '../store/run-event-store.js';
-import type { RunEventSink } from './run-event-sink.js';
+import type { RunEventSink } from '../domain/run-event-sink.js';
 import { RunEventWatcher, type RunEventView } from './run-event-watcher.js';
 
 /** The streams open on this server, by run: each stored event reaches the streams of its run. */

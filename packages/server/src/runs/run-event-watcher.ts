@@ -1,6 +1,6 @@
 import { isTerminalState } from '@agent-runs/core/contract';
 import type { RunEventStore, StoredRunEvent } from '../store/run-event-store.js';
-import type { RunEventSink } from './run-event-sink.js';
+import type { RunEventSink } from '../domain/run-event-sink.js';
 
 /** Turns a stored event into what this watcher may see (its data), or undefined to leave it out. */
 export type RunEventView = (event: StoredRunEvent) => string | undefined;

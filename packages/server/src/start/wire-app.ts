@@ -48,6 +48,7 @@ import { ScheduleRules } from '../schedules/schedule-rules.js';
 import { ScheduleService } from '../schedules/schedule-service.js';
 import { EventStreamLimits } from '../http/sse-limits.js';
 import { StoreOutage } from '../http/store-outage.js';
+import { isStoreUnreachable } from '../store/store-unreachable.js';
 import { ScheduleLocks } from '../schedules/schedule-locks.js';
 import { Scheduler } from '../schedules/scheduler.js';
 import { artifactsOf, type ArtifactRecord } from '../store/artifact-store.js';
@@ -226,7 +227,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     models,
     heartbeat: new SseHeartbeat(opts.heartbeatMs),
     streamLimits: new EventStreamLimits(opts.eventStreams),
-    storeOutage: new StoreOutage(() => reads.ping(), opts.log),
+    storeOutage: new StoreOutage(isStoreUnreachable, () => reads.ping(), opts.log),
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     maxBodyBytes: opts.maxBodyBytes,
     links,

@@ -1,4 +1,4 @@
-import type { OwnedPage, OwnedPageQuery } from './owned-page.js';
+import type { OwnedRecords } from './owned-records.js';
 
 /** A named agent as stored: its members as the caller gave them, plus bookkeeping. */
 export interface NamedAgentRecord {
@@ -13,13 +13,4 @@ export interface NamedAgentRecord {
 }
 
 /** Storage of named agents (the contract's agent identities). */
-export interface NamedAgentStore {
-  insert(identity: NamedAgentRecord): Promise<void>;
-  get(uid: string): Promise<NamedAgentRecord | undefined>;
-  /** Oldest first. */
-  list(): Promise<NamedAgentRecord[]>;
-  /** A page, oldest first, of one creator's named agents (or all), filtered in the query. */
-  page(query: OwnedPageQuery): Promise<OwnedPage<NamedAgentRecord>>;
-  replace(identity: NamedAgentRecord): Promise<boolean>;
-  delete(uid: string): Promise<boolean>;
-}
+export type NamedAgentStore = OwnedRecords<NamedAgentRecord>;

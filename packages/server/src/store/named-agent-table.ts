@@ -1,5 +1,6 @@
 import type { NamedAgentRecord } from './named-agent-store.js';
-import { rowReader, selectList, type Row, type TableDescription } from './table-description.js';
+import type { OwnedTable } from './owned-records.js';
+import type { TableDescription } from './table-description.js';
 
 /** The `agent_identities` table (named agents): what both stores write and read, column by column. */
 export const IDENTITIES_TABLE: TableDescription<NamedAgentRecord, NamedAgentRecord> = {
@@ -15,12 +16,10 @@ export const IDENTITIES_TABLE: TableDescription<NamedAgentRecord, NamedAgentReco
   ],
 };
 
-/** What an edit of a named agent rewrites. */
-export const IDENTITY_REPLACED_COLUMNS = ['name', 'body', 'updated_at'];
-
-/** What a read of a named agent selects. */
-export const IDENTITY_COLUMNS = selectList(IDENTITIES_TABLE);
-
-export const toAgentIdentity = rowReader(IDENTITIES_TABLE);
-
-export type { Row as NamedAgentRow };
+/** Named agents as records their creators keep: by uid; an edit rewrites the name and body. */
+export const NAMED_AGENTS: OwnedTable<NamedAgentRecord> = {
+  table: IDENTITIES_TABLE,
+  key: 'uid',
+  replaced: ['name', 'body', 'updated_at'],
+  ownedBy: (_dialect, placeholder) => `creator_uid = ${placeholder}`,
+};

@@ -1,53 +1,16 @@
 import type pg from 'pg';
 import { inTransaction } from './postgres-transaction.js';
-import {
-  SCHEDULE_COLUMNS as COLUMNS,
-  SCHEDULE_REPLACED_COLUMNS,
-  SCHEDULES_TABLE,
-  toSchedule as toRecord,
-  type ScheduleRow,
-} from './schedule-table.js';
-import { postgresDialect } from './sql-dialect.js';
-import { insertStatement, updateStatement } from './table-description.js';
+import { PostgresOwnedRecords } from './postgres-owned-records.js';
+import { SCHEDULE_COLUMNS as COLUMNS, SCHEDULES, toSchedule as toRecord, type ScheduleRow } from './schedule-table.js';
 import type { FiringResult, ScheduleRecord, ScheduleStore } from './schedule-store.js';
-import { toOwnedPage, type OwnedPage, type OwnedPageQuery } from './owned-page.js';
-
-const INSERT = insertStatement(SCHEDULES_TABLE, postgresDialect);
-const REPLACE = updateStatement(SCHEDULES_TABLE, postgresDialect, SCHEDULE_REPLACED_COLUMNS, 'id');
 
 /** Schedules and their firings in PostgreSQL; a firing is claimed by one server only. */
-export class PostgresScheduleStore implements ScheduleStore {
-  constructor(private readonly pool: pg.Pool) {}
-
-  async insert(schedule: ScheduleRecord): Promise<void> {
-    await this.pool.query(INSERT.sql, INSERT.values(schedule));
+export class PostgresScheduleStore extends PostgresOwnedRecords<ScheduleRecord> implements ScheduleStore {
+  constructor(pool: pg.Pool) {
+    super(pool, SCHEDULES);
   }
 
-  async get(id: string): Promise<ScheduleRecord | undefined> {
-    const { rows } = await this.pool.query<ScheduleRow>(`SELECT ${COLUMNS} FROM schedules WHERE id = $1`, [id]);
-    return rows[0] ? toRecord(rows[0]) : undefined;
-  }
-
-  async list(): Promise<ScheduleRecord[]> {
-    const { rows } = await this.pool.query<ScheduleRow>(`SELECT ${COLUMNS} FROM schedules ORDER BY seq`);
-    return rows.map(toRecord);
-  }
-
-  async page({ creatorUid, afterSeq, limit }: OwnedPageQuery): Promise<OwnedPage<ScheduleRecord>> {
-    const mine = creatorUid === undefined ? '' : "AND coalesce(creator::json->>'uid', '') = $3";
-    const { rows } = await this.pool.query<ScheduleRow & { seq: string }>(
-      `SELECT seq, ${COLUMNS} FROM schedules WHERE seq > $1 ${mine} ORDER BY seq LIMIT $2`,
-      creatorUid === undefined ? [afterSeq, limit + 1] : [afterSeq, limit + 1, creatorUid],
-    );
-    return toOwnedPage(rows, limit, toRecord);
-  }
-
-  async replace(schedule: ScheduleRecord): Promise<boolean> {
-    const result = await this.pool.query(REPLACE.sql, REPLACE.values(schedule));
-    return (result.rowCount ?? 0) > 0;
-  }
-
-  async delete(id: string): Promise<boolean> {
+  override async delete(id: string): Promise<boolean> {
     return inTransaction(this.pool, async (client) => {
       await client.query('DELETE FROM schedule_firings WHERE schedule_id = $1', [id]);
       const result = await client.query('DELETE FROM schedules WHERE id = $1', [id]);

@@ -1,5 +1,5 @@
 import type { AmbientAgentConfig, RunCreatorInfo } from '@agent-runs/core/contract';
-import type { OwnedPage, OwnedPageQuery } from './owned-page.js';
+import type { OwnedRecords } from './owned-records.js';
 
 /** What each firing of a schedule puts in its run. */
 export interface ScheduleBody {
@@ -34,15 +34,8 @@ export interface FiringResult {
 }
 
 /** Storage of schedules and of their firings (one record per schedule and tick). */
-export interface ScheduleStore {
-  insert(schedule: ScheduleRecord): Promise<void>;
-  get(id: string): Promise<ScheduleRecord | undefined>;
-  /** Oldest first. */
-  list(): Promise<ScheduleRecord[]>;
-  /** A page, oldest first, of one creator's schedules (or all), filtered in the query. */
-  page(query: OwnedPageQuery): Promise<OwnedPage<ScheduleRecord>>;
-  /** Replaces a schedule's definition and timing; false when it no longer exists. */
-  replace(schedule: ScheduleRecord): Promise<boolean>;
+export interface ScheduleStore extends OwnedRecords<ScheduleRecord> {
+  /** Deletes a schedule and its firings. */
   delete(id: string): Promise<boolean>;
   /** Enabled schedules whose next tick is at or before `now`. */
   due(now: string): Promise<ScheduleRecord[]>;

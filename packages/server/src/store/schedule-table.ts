@@ -1,4 +1,5 @@
 import type { ScheduleRecord } from './schedule-store.js';
+import type { OwnedTable } from './owned-records.js';
 import { rowReader, selectList, type Row, type TableDescription } from './table-description.js';
 
 /** The `schedules` table: what both stores write and read, column by column. */
@@ -23,8 +24,16 @@ export const SCHEDULES_TABLE: TableDescription<ScheduleRecord, ScheduleRecord> =
   indexes: [{ name: 'schedules_due', on: 'next_run', where: { sqlite: 'enabled = 1', postgres: 'enabled' } }],
 };
 
-/** What an edit of a schedule rewrites (the creator, creation time and last firing stay). */
-export const SCHEDULE_REPLACED_COLUMNS = ['name', 'cron_schedule', 'enabled', 'body', 'updated_at', 'updated_by', 'next_run', 'last_spawn_error'];
+/**
+ * Schedules as records their creators keep: by id; an edit rewrites the definition and timing
+ * (the creator, creation time and last firing stay). The creator is kept whole, as JSON.
+ */
+export const SCHEDULES: OwnedTable<ScheduleRecord> = {
+  table: SCHEDULES_TABLE,
+  key: 'id',
+  replaced: ['name', 'cron_schedule', 'enabled', 'body', 'updated_at', 'updated_by', 'next_run', 'last_spawn_error'],
+  ownedBy: (dialect, placeholder) => `coalesce(${dialect.jsonText('creator', 'uid')}, '') = ${placeholder}`,
+};
 
 /** What a read of a schedule selects. */
 export const SCHEDULE_COLUMNS = selectList(SCHEDULES_TABLE);

@@ -17,6 +17,8 @@ export interface SqlDialect {
   inList(column: string, first: number, count: number): string;
   /** The parameter values `inList` binds for `values`. */
   bindIn(values: readonly string[]): unknown[];
+  /** The text at member `key` of the JSON object kept as text in `column`; null when absent. */
+  jsonText(column: string, key: string): string;
   /** The SQL for false. */
   readonly never: string;
   /** `column` matches a LIKE pattern (ESCAPE '\'), case-insensitive for ASCII letters only. */
@@ -43,6 +45,7 @@ export const sqliteDialect: SqlDialect = {
   unindexed: (column) => `+${column}`,
   inList: (column, _first, count) => `${column} IN (${Array.from({ length: count }, () => '?').join(', ')})`,
   bindIn: (values) => [...values],
+  jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
   never: '0',
   like: (column, placeholder) => `${column} LIKE ${placeholder} ESCAPE '\\'`,
   types: { text: 'TEXT', integer: 'INTEGER', int32: 'INTEGER', boolean: 'INTEGER', json: 'TEXT', bytes: 'BLOB', moment: 'TEXT' },
@@ -60,6 +63,7 @@ export const postgresDialect: SqlDialect = {
   unindexed: (column) => column,
   inList: (column, first) => `${column} = ANY($${first}::text[])`,
   bindIn: (values) => [[...values]],
+  jsonText: (column, key) => `(${column}::json->>'${key}')`,
   never: 'false',
   // As SQLite's LIKE: ILIKE under the "C" collation folds ASCII letters only.
   like: (column, placeholder) => `${column} COLLATE "C" ILIKE ${placeholder} ESCAPE '\\'`,

@@ -1,28 +1,14 @@
 import type Database from 'better-sqlite3';
-import {
-  SCHEDULE_COLUMNS as COLUMNS,
-  SCHEDULE_REPLACED_COLUMNS,
-  SCHEDULES_TABLE,
-  toSchedule as toRecord,
-  type ScheduleRow,
-} from './schedule-table.js';
+import { SCHEDULE_COLUMNS as COLUMNS, SCHEDULES, toSchedule as toRecord, type ScheduleRow } from './schedule-table.js';
 import type { FiringResult, ScheduleRecord, ScheduleStore } from './schedule-store.js';
-import { sqliteDialect } from './sql-dialect.js';
-import { insertStatement, updateStatement } from './table-description.js';
-import { toOwnedPage, type OwnedPage, type OwnedPageQuery } from './owned-page.js';
-
-const INSERT = insertStatement(SCHEDULES_TABLE, sqliteDialect);
-const REPLACE = updateStatement(SCHEDULES_TABLE, sqliteDialect, SCHEDULE_REPLACED_COLUMNS, 'id');
+import { SqliteOwnedRecords } from './sqlite-owned-records.js';
 
 /** Schedules in the runs database (the tables of migration 2). */
-export class SqliteScheduleStore implements ScheduleStore {
-  private readonly insertOne: Database.Statement;
-  private readonly replaceOne: Database.Statement;
+export class SqliteScheduleStore extends SqliteOwnedRecords<ScheduleRecord> implements ScheduleStore {
   private readonly finish: (scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }) => void;
 
-  constructor(private readonly db: Database.Database) {
-    this.insertOne = db.prepare(INSERT.sql);
-    this.replaceOne = db.prepare(REPLACE.sql);
+  constructor(db: Database.Database) {
+    super(db, SCHEDULES);
     this.finish = db.transaction((scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }) => {
       db.prepare('UPDATE schedule_firings SET run_id = ?, error = ? WHERE schedule_id = ? AND tick_at = ?').run(
         result.runId,
@@ -40,32 +26,7 @@ export class SqliteScheduleStore implements ScheduleStore {
     });
   }
 
-  async insert(schedule: ScheduleRecord): Promise<void> {
-    this.insertOne.run(INSERT.values(schedule));
-  }
-
-  async get(id: string): Promise<ScheduleRecord | undefined> {
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM schedules WHERE id = ?`).get(id) as ScheduleRow | undefined;
-    return row ? toRecord(row) : undefined;
-  }
-
-  async list(): Promise<ScheduleRecord[]> {
-    return (this.db.prepare(`SELECT ${COLUMNS} FROM schedules ORDER BY seq`).all() as ScheduleRow[]).map(toRecord);
-  }
-
-  async page({ creatorUid, afterSeq, limit }: OwnedPageQuery): Promise<OwnedPage<ScheduleRecord>> {
-    const mine = creatorUid === undefined ? '' : "AND IFNULL(json_extract(creator, '$.uid'), '') = ?";
-    const rows = this.db
-      .prepare(`SELECT seq, ${COLUMNS} FROM schedules WHERE seq > ? ${mine} ORDER BY seq LIMIT ?`)
-      .all(...(creatorUid === undefined ? [afterSeq, limit + 1] : [afterSeq, creatorUid, limit + 1])) as (ScheduleRow & { seq: number })[];
-    return toOwnedPage(rows, limit, toRecord);
-  }
-
-  async replace(schedule: ScheduleRecord): Promise<boolean> {
-    return this.replaceOne.run(REPLACE.values(schedule)).changes > 0;
-  }
-
-  async delete(id: string): Promise<boolean> {
+  override async delete(id: string): Promise<boolean> {
     return this.db.transaction(() => {
       this.db.prepare('DELETE FROM schedule_firings WHERE schedule_id = ?').run(id);
       return this.db.prepare('DELETE FROM schedules WHERE id = ?').run(id).changes > 0;

@@ -5,6 +5,8 @@ import { RUNS_TABLE } from './run-table.js';
 import { SCHEDULES_TABLE } from './schedule-table.js';
 import type { SqlDialect } from './sql-dialect.js';
 import type { TableDescription } from './table-description.js';
+import { columnDefinition } from './table-schema.js';
+import { DELIVERIES_TABLE, OUTBOX_TABLE, PAYLOADS_TABLE, SUBSCRIPTIONS_TABLE } from './webhook-tables.js';
 
 /** A migration step that adds one described column. */
 export interface AddedColumnStep {
@@ -14,7 +16,17 @@ export interface AddedColumnStep {
 }
 
 /** Every described table, whose columns marked `added` both databases' migrations add. */
-export const DESCRIBED_TABLES: readonly TableDescription<never, never>[] = [RUNS_TABLE, SCHEDULES_TABLE, IDENTITIES_TABLE, ARTIFACTS_TABLE, MESSAGES_TABLE];
+export const DESCRIBED_TABLES: readonly TableDescription<never, never>[] = [
+  RUNS_TABLE,
+  SCHEDULES_TABLE,
+  IDENTITIES_TABLE,
+  ARTIFACTS_TABLE,
+  MESSAGES_TABLE,
+  SUBSCRIPTIONS_TABLE,
+  OUTBOX_TABLE,
+  DELIVERIES_TABLE,
+  PAYLOADS_TABLE,
+];
 
 /**
  * The steps that add the columns marked `added`, one each, numbered after the dialect's
@@ -31,7 +43,7 @@ export function addedColumnSteps(dialect: SqlDialect, after: number, tables = DE
     return {
       version: after + column.added,
       name: `${table}.${column.name}`,
-      sql: `ALTER TABLE ${table} ADD COLUMN ${column.name} ${dialect.types[column.type]}`,
+      sql: `ALTER TABLE ${table} ADD COLUMN ${columnDefinition(column, dialect)}`,
     };
   });
 }

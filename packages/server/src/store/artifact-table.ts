@@ -8,13 +8,18 @@ export type ArtifactWrite = ArtifactRecord & { content?: Buffer | undefined };
 export const ARTIFACTS_TABLE: TableDescription<ArtifactWrite, ArtifactRecord> = {
   name: 'artifacts',
   columns: [
-    { name: 'uid', type: 'text', write: (a) => a.uid, read: 'uid' },
-    { name: 'run_id', type: 'text', write: (a) => a.runId, read: 'runId' },
-    { name: 'artifact_type', type: 'text', write: (a) => a.type, read: 'type' },
-    { name: 'created_at', type: 'text', write: (a) => a.createdAt, read: 'createdAt' },
-    { name: 'data', type: 'json', write: (a) => a.data, read: 'data' },
+    { name: 'seq', type: 'integer', identity: 'increasing' },
+    { name: 'uid', type: 'text', write: (a) => a.uid, read: 'uid', notNull: true, unique: true },
+    { name: 'run_id', type: 'text', write: (a) => a.runId, read: 'runId', notNull: true },
+    { name: 'artifact_type', type: 'text', write: (a) => a.type, read: 'type', notNull: true },
+    { name: 'created_at', type: 'text', write: (a) => a.createdAt, read: 'createdAt', notNull: true, byteOrder: true },
+    { name: 'data', type: 'json', write: (a) => a.data, read: 'data', notNull: true },
     { name: 'content', type: 'bytes', write: (a) => a.content },
-    { name: 'size_bytes', type: 'integer', write: (a) => a.sizeBytes, read: 'sizeBytes' },
+    { name: 'size_bytes', type: 'integer', write: (a) => a.sizeBytes, read: 'sizeBytes', notNull: true, default: '0' },
+  ],
+  indexes: [
+    { name: 'artifacts_by_run', on: 'run_id, seq' },
+    { name: 'artifacts_by_type', on: 'artifact_type, run_id' },
   ],
 };
 

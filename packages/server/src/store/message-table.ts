@@ -11,15 +11,20 @@ export type MessageWrite = Omit<RunMessage, 'kind'> & { kind: RunMessage['kind']
 export const MESSAGES_TABLE: TableDescription<MessageWrite, RunMessage> = {
   name: 'run_messages',
   columns: [
-    { name: 'id', type: 'text', write: (m) => m.id, read: 'id' },
-    { name: 'run_id', type: 'text', write: (m) => m.runId, read: 'runId' },
-    { name: 'kind', type: 'text', write: (m) => m.kind, read: 'kind' },
-    { name: 'text', type: 'text', write: (m) => m.text, read: 'text' },
+    { name: 'seq', type: 'integer', identity: 'increasing' },
+    { name: 'id', type: 'text', write: (m) => m.id, read: 'id', notNull: true, unique: true },
+    { name: 'run_id', type: 'text', write: (m) => m.runId, read: 'runId', notNull: true },
+    { name: 'kind', type: 'text', write: (m) => m.kind, read: 'kind', notNull: true },
+    { name: 'text', type: 'text', write: (m) => m.text, read: 'text', notNull: true },
     { name: 'mode', type: 'text', write: (m) => m.mode, read: 'mode' },
     { name: 'state', type: 'text', write: (m) => m.state, read: 'state' },
-    { name: 'execution', type: 'integer', write: (m) => m.execution, read: 'execution' },
-    { name: 'created_at', type: 'text', write: (m) => m.createdAt, read: 'createdAt' },
+    { name: 'execution', type: 'int32', write: (m) => m.execution, read: 'execution' },
+    { name: 'created_at', type: 'text', write: (m) => m.createdAt, read: 'createdAt', notNull: true, byteOrder: true },
     { name: 'idempotency_key', type: 'text', write: (m) => m.idempotencyKey },
+  ],
+  indexes: [
+    { name: 'run_messages_by_run', on: 'run_id, seq' },
+    { name: 'run_messages_idempotency', on: 'run_id, idempotency_key', unique: true, where: 'idempotency_key IS NOT NULL' },
   ],
 };
 

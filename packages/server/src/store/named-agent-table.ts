@@ -6,12 +6,13 @@ import type { TableDescription } from './table-description.js';
 export const IDENTITIES_TABLE: TableDescription<NamedAgentRecord, NamedAgentRecord> = {
   name: 'agent_identities',
   columns: [
-    { name: 'uid', type: 'text', write: (i) => i.uid, read: 'uid' },
-    { name: 'name', type: 'text', write: (i) => i.name, read: 'name' },
-    { name: 'body', type: 'json', write: (i) => i.body, read: 'body' },
-    { name: 'creator_uid', type: 'text', write: (i) => i.creatorUid, read: 'creatorUid' },
-    { name: 'created_at', type: 'text', write: (i) => i.createdAt, read: 'createdAt' },
-    { name: 'updated_at', type: 'text', write: (i) => i.updatedAt, read: 'updatedAt' },
+    { name: 'seq', type: 'integer', identity: 'increasing' },
+    { name: 'uid', type: 'text', write: (i) => i.uid, read: 'uid', notNull: true, unique: true },
+    { name: 'name', type: 'text', write: (i) => i.name, read: 'name', notNull: true },
+    { name: 'body', type: 'json', write: (i) => i.body, read: 'body', notNull: true },
+    { name: 'creator_uid', type: 'text', write: (i) => i.creatorUid, read: 'creatorUid', notNull: true },
+    { name: 'created_at', type: 'text', write: (i) => i.createdAt, read: 'createdAt', notNull: true },
+    { name: 'updated_at', type: 'text', write: (i) => i.updatedAt, read: 'updatedAt', notNull: true },
   ],
 };
 

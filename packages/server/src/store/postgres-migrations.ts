@@ -1,7 +1,13 @@
 import type pg from 'pg';
 import { addedColumnSteps } from './added-columns.js';
+import { ARTIFACTS_TABLE } from './artifact-table.js';
+import { MESSAGES_TABLE } from './message-table.js';
+import { IDENTITIES_TABLE } from './named-agent-table.js';
+import { RUNS_TABLE } from './run-table.js';
+import { SCHEDULES_TABLE } from './schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { postgresDialect } from './sql-dialect.js';
+import { createTable } from './table-schema.js';
 import { POSTGRES_WEBHOOK_TRIGGERS_BY_TYPE, POSTGRES_WEBHOOKS } from './webhook-schema.js';
 
 /**
@@ -25,57 +31,10 @@ export const MIGRATION_LOCK_KEY = 0x61676e74;
 // every text column that is sorted or compared by range is COLLATE "C" (byte order), so
 // sorting, cursors and `created_after` behave exactly as there whatever the database's
 // locale. Leases alone are `timestamptz`, compared with the database's `now()` so that the
-// servers' clocks never matter. Every sort has an index ending in `seq`.
+// servers' clocks never matter. The described tables come from their descriptions
+// (table-schema.ts), with every column not marked `added`.
 const SCHEMA_V1 = `
-CREATE TABLE runs (
-  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  id text NOT NULL UNIQUE,
-  title text COLLATE "C" NOT NULL,
-  state text NOT NULL,
-  prompt text NOT NULL,
-  created_at text COLLATE "C" NOT NULL,
-  updated_at text COLLATE "C" NOT NULL,
-  started_at text COLLATE "C",
-  status_message text,
-  source text NOT NULL,
-  creator_uid text NOT NULL,
-  creator text NOT NULL,
-  session_id text NOT NULL,
-  agent_config text NOT NULL,
-  request text NOT NULL,
-  config_name text COLLATE "C" NOT NULL DEFAULT '',
-  model_id text,
-  environment_id text,
-  skill_spec text,
-  idempotency_key text,
-  request_hash text,
-  parent_run_id text,
-  conversation_id text,
-  metadata text,
-  mode text,
-  interactive boolean,
-  agent_identity_uid text,
-  schedule_id text,
-  skill_id text,
-  origin text,
-  owner text,
-  lease_expires_at timestamptz
-);
-CREATE UNIQUE INDEX runs_idempotency ON runs(creator_uid, idempotency_key) WHERE idempotency_key IS NOT NULL;
-CREATE UNIQUE INDEX runs_by_session ON runs(session_id);
-CREATE INDEX runs_by_updated ON runs(updated_at, seq);
-CREATE INDEX runs_by_created ON runs(created_at, seq);
-CREATE INDEX runs_by_title ON runs(title, seq);
-CREATE INDEX runs_by_agent ON runs(config_name, seq);
-CREATE INDEX runs_by_state ON runs(state, updated_at, seq);
-CREATE INDEX runs_by_creator ON runs(creator_uid, updated_at, seq);
-CREATE INDEX runs_by_parent ON runs(parent_run_id) WHERE parent_run_id IS NOT NULL;
-CREATE INDEX runs_by_conversation ON runs(conversation_id, seq) WHERE conversation_id IS NOT NULL;
-CREATE INDEX runs_by_schedule ON runs(schedule_id, updated_at, seq) WHERE schedule_id IS NOT NULL;
-CREATE INDEX runs_by_environment ON runs(environment_id, created_at) WHERE environment_id IS NOT NULL;
-CREATE INDEX runs_by_skill ON runs(skill_id, created_at) WHERE skill_id IS NOT NULL;
-CREATE INDEX runs_by_owner ON runs(owner) WHERE owner IS NOT NULL;
-CREATE INDEX runs_by_lease ON runs(lease_expires_at) WHERE state = 'INPROGRESS';
+${createTable(RUNS_TABLE, postgresDialect)}
 CREATE TABLE run_processes (
   id text PRIMARY KEY,
   pgid integer NOT NULL,
@@ -96,32 +55,8 @@ CREATE TABLE run_attachments (
   data bytea NOT NULL,
   PRIMARY KEY (run_id, position)
 );
-CREATE TABLE artifacts (
-  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  uid text NOT NULL UNIQUE,
-  run_id text NOT NULL,
-  artifact_type text NOT NULL,
-  created_at text COLLATE "C" NOT NULL,
-  data text NOT NULL,
-  content bytea,
-  size_bytes bigint NOT NULL DEFAULT 0
-);
-CREATE INDEX artifacts_by_run ON artifacts(run_id, seq);
-CREATE INDEX artifacts_by_type ON artifacts(artifact_type, run_id);
-CREATE TABLE run_messages (
-  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  id text NOT NULL UNIQUE,
-  run_id text NOT NULL,
-  kind text NOT NULL,
-  text text NOT NULL,
-  mode text,
-  state text,
-  execution integer,
-  created_at text COLLATE "C" NOT NULL,
-  idempotency_key text
-);
-CREATE INDEX run_messages_by_run ON run_messages(run_id, seq);
-CREATE UNIQUE INDEX run_messages_idempotency ON run_messages(run_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+${createTable(ARTIFACTS_TABLE, postgresDialect)}
+${createTable(MESSAGES_TABLE, postgresDialect)}
 CREATE TABLE run_events (
   run_id text COLLATE "C" NOT NULL,
   id integer NOT NULL,
@@ -138,22 +73,7 @@ CREATE TABLE run_event_logs (
   dropped_bytes bigint NOT NULL DEFAULT 0,
   run_version text NOT NULL DEFAULT ''
 );
-CREATE TABLE schedules (
-  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  id text NOT NULL UNIQUE,
-  name text NOT NULL,
-  cron_schedule text NOT NULL,
-  enabled boolean NOT NULL,
-  body text NOT NULL,
-  creator text NOT NULL,
-  created_at text COLLATE "C" NOT NULL,
-  updated_at text COLLATE "C" NOT NULL,
-  updated_by text NOT NULL,
-  last_ran text COLLATE "C",
-  next_run text COLLATE "C",
-  last_spawn_error text
-);
-CREATE INDEX schedules_due ON schedules(next_run) WHERE enabled;
+${createTable(SCHEDULES_TABLE, postgresDialect)}
 CREATE TABLE schedule_firings (
   schedule_id text NOT NULL,
   tick_at text COLLATE "C" NOT NULL,
@@ -162,15 +82,7 @@ CREATE TABLE schedule_firings (
   error text,
   PRIMARY KEY (schedule_id, tick_at)
 );
-CREATE TABLE agent_identities (
-  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  uid text NOT NULL UNIQUE,
-  name text NOT NULL,
-  body text NOT NULL,
-  creator_uid text NOT NULL,
-  created_at text NOT NULL,
-  updated_at text NOT NULL
-);
+${createTable(IDENTITIES_TABLE, postgresDialect)}
 CREATE TABLE shared_secrets (
   name text PRIMARY KEY,
   value bytea NOT NULL

@@ -1,8 +1,9 @@
 import type pg from 'pg';
 import { inTransaction } from './postgres-transaction.js';
 import { numbered, postgresDialect } from './sql-dialect.js';
-import { toDelivery, toOutboxEvent, toSubscription, subscriptionValues } from './webhook-rows.js';
-import { deliveryLeaseClaim, deliveryValues, leasedDeliveries, WEBHOOK_SQL } from './webhook-statements.js';
+import { byColumn, insertManyStatement, insertStatement, updateStatement } from './table-description.js';
+import { deliveryLeaseClaim, KEEP_DELIVERY_MADE, leasedDeliveries, WEBHOOK_SQL } from './webhook-statements.js';
+import { DELIVERIES_TABLE, SUBSCRIPTION_SAVED_COLUMNS, SUBSCRIPTIONS_TABLE, toDelivery, toOutboxEvent, toSubscription } from './webhook-tables.js';
 import { PostgresLeases } from './postgres-leases.js';
 import type {
   ClaimRequest,
@@ -19,13 +20,11 @@ type Row = Record<string, unknown>;
 const SQL = Object.fromEntries(
   Object.entries(WEBHOOK_SQL).map(([name, sql]) => [name, typeof sql === 'string' ? numbered(sql) : '']),
 ) as Record<Exclude<keyof typeof WEBHOOK_SQL, 'sqlite'>, string>;
+const INSERT_SUBSCRIPTION = insertStatement(SUBSCRIPTIONS_TABLE, postgresDialect);
+const SAVE_SUBSCRIPTION = updateStatement(SUBSCRIPTIONS_TABLE, postgresDialect, SUBSCRIPTION_SAVED_COLUMNS, 'id');
+const INSERT_DELIVERY = insertStatement(DELIVERIES_TABLE, postgresDialect, KEEP_DELIVERY_MADE);
 // Many rows in one statement, a column an array each: one round trip however many.
-const INSERT_DELIVERIES = `INSERT INTO webhook_deliveries
-    (id, subscription_id, event_seq, event_type, order_key, payload, status, attempts, next_attempt_at, created_at, created_ms)
-  SELECT id, subscription_id, event_seq, event_type, order_key, payload, 'pending', 0, next_attempt_at, created_at, created_ms
-  FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::bigint[])
-    AS d(id, subscription_id, event_seq, event_type, order_key, payload, next_attempt_at, created_at, created_ms)
-  ON CONFLICT (id) DO NOTHING`;
+const INSERT_DELIVERIES = insertManyStatement(DELIVERIES_TABLE, KEEP_DELIVERY_MADE);
 const RECORD_ATTEMPTS = `UPDATE webhook_deliveries d SET status = a.status, attempts = d.attempts + 1, next_attempt_at = a.next_attempt_at,
     last_attempt_at = a.at, last_status = a.last_status, last_response = a.last_response, last_error = a.last_error,
     lease_owner = NULL, lease_expires_at = NULL
@@ -33,9 +32,6 @@ const RECORD_ATTEMPTS = `UPDATE webhook_deliveries d SET status = a.status, atte
     AS a(seq, status, next_attempt_at, at, last_status, last_response, last_error)
   WHERE d.seq = a.seq AND d.lease_owner = $8
   RETURNING d.seq`;
-
-/** Rows as one array per column. */
-const columns = (rows: readonly unknown[][], width: number): unknown[][] => Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
 
 /** Deliveries claimed, the earliest events first. */
 const byEvent = (claimed: WebhookDeliveryRecord[]): WebhookDeliveryRecord[] => claimed.sort((a, b) => a.eventSeq - b.eventSeq);
@@ -48,13 +44,12 @@ export class PostgresWebhookStore implements WebhookStore {
     this.leases = new PostgresLeases(pool, leasedDeliveries('postgres'), toDelivery);
   }
 
-
   private async rows(sql: string, values: unknown[]): Promise<Row[]> {
     return (await this.pool.query<Row>(sql, values)).rows;
   }
 
   async createSubscription(subscription: WebhookSubscriptionRecord): Promise<void> {
-    await this.pool.query(SQL.insertSubscription, subscriptionValues(subscription, postgresDialect.boolean));
+    await this.pool.query(INSERT_SUBSCRIPTION.sql, INSERT_SUBSCRIPTION.values(subscription));
   }
 
   async getSubscription(id: string): Promise<WebhookSubscriptionRecord | undefined> {
@@ -67,7 +62,7 @@ export class PostgresWebhookStore implements WebhookStore {
   }
 
   async saveSubscription(subscription: WebhookSubscriptionRecord): Promise<boolean> {
-    const result = await this.pool.query(SQL.saveSubscription, [...subscriptionValues(subscription, postgresDialect.boolean), subscription.id]);
+    const result = await this.pool.query(SAVE_SUBSCRIPTION.sql, SAVE_SUBSCRIPTION.values(subscription));
     return (result.rowCount ?? 0) > 0;
   }
 
@@ -84,14 +79,14 @@ export class PostgresWebhookStore implements WebhookStore {
 
   async fanOut(events: readonly number[], deliveries: readonly NewWebhookDelivery[], claim?: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
     return inTransaction(this.pool, async (client) => {
-      if (deliveries.length) await client.query(INSERT_DELIVERIES, columns(deliveries.map(deliveryValues), 9));
+      if (deliveries.length) await client.query(INSERT_DELIVERIES.sql, INSERT_DELIVERIES.values(deliveries.map((delivery) => ({ delivery }))));
       if (events.length) await client.query('DELETE FROM webhook_outbox WHERE seq = ANY($1::bigint[])', [[...events]]);
       return claim ? byEvent(await this.leases.claimIn(client, deliveryLeaseClaim(claim, true))) : [];
     });
   }
 
   async addDelivery(delivery: NewWebhookDelivery): Promise<void> {
-    await this.pool.query(SQL.insertDelivery, deliveryValues(delivery));
+    await this.pool.query(INSERT_DELIVERY.sql, INSERT_DELIVERY.values({ delivery }));
   }
 
   async claim(request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {
@@ -101,7 +96,7 @@ export class PostgresWebhookStore implements WebhookStore {
   async recordAttempts(owner: string, attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
     if (attempts.length === 0) return [];
     const rows = attempts.map((a) => [a.seq, a.status, a.nextAttemptAt, a.at, a.responseStatus, a.responseBody, a.error]);
-    const recorded = new Set((await this.rows(RECORD_ATTEMPTS, [...columns(rows, 7), owner])).map((row) => Number(row['seq'])));
+    const recorded = new Set((await this.rows(RECORD_ATTEMPTS, [...byColumn(rows, 7), owner])).map((row) => Number(row['seq'])));
     return attempts.map((a) => recorded.has(a.seq));
   }
 

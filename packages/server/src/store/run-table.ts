@@ -6,31 +6,31 @@ import { rowReader, selectList, type Row, type TableDescription } from './table-
 
 /**
  * The `runs` table: every column, what a create stores in it and what a read makes of it.
- * Both stores build their inserts and reads from it; the migrations of both databases create it.
+ * Both stores build their inserts and reads from it, and the migrations of both databases the table (table-schema.ts).
  */
 export const RUNS_TABLE: TableDescription<NewRun, RunRecord> = {
   name: 'runs',
   columns: [
     // Insertion order: the tie-breaker that makes keyset pages stable.
-    { name: 'seq', type: 'integer', read: 'seq' },
-    { name: 'id', type: 'text', write: (r) => r.id, read: 'id' },
-    { name: 'title', type: 'text', write: (r) => r.title, read: 'title' },
-    { name: 'state', type: 'text', write: (r) => r.state, read: 'state' },
-    { name: 'prompt', type: 'text', write: (r) => r.prompt, read: 'prompt' },
-    { name: 'created_at', type: 'text', write: (r) => r.createdAt, read: 'createdAt' },
-    { name: 'updated_at', type: 'text', write: (r) => r.updatedAt, read: 'updatedAt' },
-    { name: 'started_at', type: 'text', write: (r) => r.startedAt, read: 'startedAt' },
+    { name: 'seq', type: 'integer', read: 'seq', identity: 'increasing' },
+    { name: 'id', type: 'text', write: (r) => r.id, read: 'id', notNull: true, unique: true },
+    { name: 'title', type: 'text', write: (r) => r.title, read: 'title', notNull: true, byteOrder: true },
+    { name: 'state', type: 'text', write: (r) => r.state, read: 'state', notNull: true },
+    { name: 'prompt', type: 'text', write: (r) => r.prompt, read: 'prompt', notNull: true },
+    { name: 'created_at', type: 'text', write: (r) => r.createdAt, read: 'createdAt', notNull: true, byteOrder: true },
+    { name: 'updated_at', type: 'text', write: (r) => r.updatedAt, read: 'updatedAt', notNull: true, byteOrder: true },
+    { name: 'started_at', type: 'text', write: (r) => r.startedAt, read: 'startedAt', byteOrder: true },
     { name: 'status_message', type: 'json', write: (r) => r.statusMessage, read: 'statusMessage' },
-    { name: 'source', type: 'text', write: (r) => r.source, read: 'source' },
+    { name: 'source', type: 'text', write: (r) => r.source, read: 'source', notNull: true },
     // The creator's uid on its own, for the idempotency key's scope and the creator filter.
-    { name: 'creator_uid', type: 'text', write: (r) => r.creator.uid ?? '' },
-    { name: 'creator', type: 'json', write: (r) => r.creator, read: 'creator' },
-    { name: 'session_id', type: 'text', write: (r) => r.sessionId, read: 'sessionId' },
-    { name: 'agent_config', type: 'json', write: (r) => r.agentConfig, read: 'agentConfig' },
+    { name: 'creator_uid', type: 'text', write: (r) => r.creator.uid ?? '', notNull: true },
+    { name: 'creator', type: 'json', write: (r) => r.creator, read: 'creator', notNull: true },
+    { name: 'session_id', type: 'text', write: (r) => r.sessionId, read: 'sessionId', notNull: true },
+    { name: 'agent_config', type: 'json', write: (r) => r.agentConfig, read: 'agentConfig', notNull: true },
     // The request body's extra members, kept as given.
-    { name: 'request', type: 'json', write: (r) => r.request },
+    { name: 'request', type: 'json', write: (r) => r.request, notNull: true },
     // Parts of agent_config in columns of their own, for the filters and sorts.
-    { name: 'config_name', type: 'text', write: (r) => r.agentConfig.name ?? '' },
+    { name: 'config_name', type: 'text', write: (r) => r.agentConfig.name ?? '', notNull: true, default: "''", byteOrder: true },
     { name: 'model_id', type: 'text', write: (r) => r.agentConfig.model_id },
     { name: 'environment_id', type: 'text', write: (r) => r.agentConfig.environment_id },
     { name: 'skill_spec', type: 'text', write: (r) => r.agentConfig.skill_spec },
@@ -46,8 +46,29 @@ export const RUNS_TABLE: TableDescription<NewRun, RunRecord> = {
     // The resolved skill variant, for the skill's last run.
     { name: 'skill_id', type: 'text', write: (r) => r.origin?.skill_id },
     { name: 'origin', type: 'json', write: (r) => r.origin, read: 'origin', optional: true },
+    // The lease of the server executing the run, where several share the database (SQLite's one server needs none).
+    { name: 'owner', type: 'text', only: 'postgres' },
+    { name: 'lease_expires_at', type: 'moment', only: 'postgres' },
     { name: 'request_usage', type: 'json', write: (r) => r.requestUsage, read: 'requestUsage', optional: true, added: 1 },
     { name: 'harness_session_id', type: 'text', write: (r) => r.harnessSessionId, read: 'harnessSessionId', optional: true, added: 2 },
+  ],
+  // Every sort has an index ending in `seq`, so a keyset page is an index range scan whatever the number of runs.
+  indexes: [
+    { name: 'runs_idempotency', on: 'creator_uid, idempotency_key', unique: true, where: 'idempotency_key IS NOT NULL' },
+    { name: 'runs_by_session', on: 'session_id', unique: true },
+    { name: 'runs_by_updated', on: 'updated_at, seq' },
+    { name: 'runs_by_created', on: 'created_at, seq' },
+    { name: 'runs_by_title', on: 'title, seq' },
+    { name: 'runs_by_agent', on: 'config_name, seq' },
+    { name: 'runs_by_state', on: 'state, updated_at, seq' },
+    { name: 'runs_by_creator', on: 'creator_uid, updated_at, seq' },
+    { name: 'runs_by_parent', on: 'parent_run_id', where: 'parent_run_id IS NOT NULL' },
+    { name: 'runs_by_conversation', on: 'conversation_id, seq', where: 'conversation_id IS NOT NULL' },
+    { name: 'runs_by_schedule', on: 'schedule_id, updated_at, seq', where: 'schedule_id IS NOT NULL' },
+    { name: 'runs_by_environment', on: 'environment_id, created_at', where: 'environment_id IS NOT NULL' },
+    { name: 'runs_by_skill', on: 'skill_id, created_at', where: 'skill_id IS NOT NULL' },
+    { name: 'runs_by_owner', on: 'owner', where: 'owner IS NOT NULL', only: 'postgres' },
+    { name: 'runs_by_lease', on: 'lease_expires_at', where: "state = 'INPROGRESS'", only: 'postgres' },
   ],
 };
 

@@ -7,19 +7,22 @@ import { rowReader, selectList, type Row, type TableDescription } from './table-
 export const SCHEDULES_TABLE: TableDescription<ScheduleRecord, ScheduleRecord> = {
   name: 'schedules',
   columns: [
-    { name: 'id', type: 'text', write: (s) => s.id, read: 'id' },
-    { name: 'name', type: 'text', write: (s) => s.name, read: 'name' },
-    { name: 'cron_schedule', type: 'text', write: (s) => s.cronSchedule, read: 'cronSchedule' },
-    { name: 'enabled', type: 'boolean', write: (s) => s.enabled, read: 'enabled' },
-    { name: 'body', type: 'json', write: (s) => s.body, read: 'body' },
-    { name: 'creator', type: 'json', write: (s) => s.creator, read: 'creator' },
-    { name: 'created_at', type: 'text', write: (s) => s.createdAt, read: 'createdAt' },
-    { name: 'updated_at', type: 'text', write: (s) => s.updatedAt, read: 'updatedAt' },
-    { name: 'updated_by', type: 'json', write: (s) => s.updatedBy, read: 'updatedBy' },
-    { name: 'last_ran', type: 'text', write: (s) => s.lastRan, read: 'lastRan' },
-    { name: 'next_run', type: 'text', write: (s) => s.nextRun, read: 'nextRun' },
+    { name: 'seq', type: 'integer', identity: 'increasing' },
+    { name: 'id', type: 'text', write: (s) => s.id, read: 'id', notNull: true, unique: true },
+    { name: 'name', type: 'text', write: (s) => s.name, read: 'name', notNull: true },
+    { name: 'cron_schedule', type: 'text', write: (s) => s.cronSchedule, read: 'cronSchedule', notNull: true },
+    { name: 'enabled', type: 'boolean', write: (s) => s.enabled, read: 'enabled', notNull: true },
+    { name: 'body', type: 'json', write: (s) => s.body, read: 'body', notNull: true },
+    { name: 'creator', type: 'json', write: (s) => s.creator, read: 'creator', notNull: true },
+    { name: 'created_at', type: 'text', write: (s) => s.createdAt, read: 'createdAt', notNull: true, byteOrder: true },
+    { name: 'updated_at', type: 'text', write: (s) => s.updatedAt, read: 'updatedAt', notNull: true, byteOrder: true },
+    { name: 'updated_by', type: 'json', write: (s) => s.updatedBy, read: 'updatedBy', notNull: true },
+    { name: 'last_ran', type: 'text', write: (s) => s.lastRan, read: 'lastRan', byteOrder: true },
+    { name: 'next_run', type: 'text', write: (s) => s.nextRun, read: 'nextRun', byteOrder: true },
     { name: 'last_spawn_error', type: 'text', write: (s) => s.lastSpawnError, read: 'lastSpawnError' },
   ],
+  // The schedules whose firing is due, in its order.
+  indexes: [{ name: 'schedules_due', on: 'next_run', where: { sqlite: 'enabled = 1', postgres: 'enabled' } }],
 };
 
 /**

@@ -1,7 +1,10 @@
 import type { ColumnType } from './table-description.js';
 
+export type DialectName = 'sqlite' | 'postgres';
+
 /** What differs between SQLite and PostgreSQL in the statements both stores build from one description. */
 export interface SqlDialect {
+  readonly name: DialectName;
   /** The n-th (1-based) parameter of a statement: `?` or `$n`. */
   placeholder(n: number): string;
   /** A boolean as the driver binds it: SQLite has no boolean type (0/1), PostgreSQL does. */
@@ -22,6 +25,10 @@ export interface SqlDialect {
   like(column: string, placeholder: string): string;
   /** The database's type of a column described as `type`. */
   readonly types: Readonly<Record<ColumnType, string>>;
+  /** The definition (type and key) of a column numbering the rows, by how it numbers them (`Column.identity`). */
+  readonly identity: Readonly<Record<'increasing' | 'rowid', string>>;
+  /** The clause that makes a text column compare byte by byte (SQLite's text always does). */
+  readonly byteOrder: string;
   /**
    * The new `updated_at` of a run written at the time bound to `placeholder`: that time, or
    * one millisecond past the stored one when it is not later. A run's version then changes
@@ -31,6 +38,7 @@ export interface SqlDialect {
 }
 
 export const sqliteDialect: SqlDialect = {
+  name: 'sqlite',
   placeholder: () => '?',
   boolean: (value) => (value ? 1 : 0),
   cast: (placeholder) => placeholder,
@@ -40,12 +48,15 @@ export const sqliteDialect: SqlDialect = {
   jsonText: (column, key) => `json_extract(${column}, '$.${key}')`,
   never: '0',
   like: (column, placeholder) => `${column} LIKE ${placeholder} ESCAPE '\\'`,
-  types: { text: 'TEXT', integer: 'INTEGER', boolean: 'INTEGER', json: 'TEXT', bytes: 'BLOB' },
+  types: { text: 'TEXT', integer: 'INTEGER', int32: 'INTEGER', boolean: 'INTEGER', json: 'TEXT', bytes: 'BLOB', moment: 'TEXT' },
+  identity: { increasing: 'INTEGER PRIMARY KEY AUTOINCREMENT', rowid: 'INTEGER PRIMARY KEY' },
+  byteOrder: '',
   // SQLite's date arithmetic is in whole milliseconds, so the step is exact.
   nextStamp: (placeholder) => `max(${placeholder}, strftime('%Y-%m-%dT%H:%M:%fZ', updated_at, '+0.001 seconds'))`,
 };
 
 export const postgresDialect: SqlDialect = {
+  name: 'postgres',
   placeholder: (n) => `$${n}`,
   boolean: (value) => value,
   cast: (placeholder, type) => `${placeholder}::${type}`,
@@ -56,7 +67,10 @@ export const postgresDialect: SqlDialect = {
   never: 'false',
   // As SQLite's LIKE: ILIKE under the "C" collation folds ASCII letters only.
   like: (column, placeholder) => `${column} COLLATE "C" ILIKE ${placeholder} ESCAPE '\\'`,
-  types: { text: 'text', integer: 'bigint', boolean: 'boolean', json: 'text', bytes: 'bytea' },
+  types: { text: 'text', integer: 'bigint', int32: 'integer', boolean: 'boolean', json: 'text', bytes: 'bytea', moment: 'timestamptz' },
+  // No table of PostgreSQL's lets the database give a number again.
+  identity: { increasing: 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY', rowid: 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY' },
+  byteOrder: ' COLLATE "C"',
   nextStamp: (placeholder) =>
     `GREATEST(${placeholder}::text, to_char((updated_at::timestamptz + interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`,
 };

@@ -1,13 +1,21 @@
 import type Database from 'better-sqlite3';
 import { addedColumnSteps } from './added-columns.js';
+import { ARTIFACTS_TABLE } from './artifact-table.js';
+import { MESSAGES_TABLE } from './message-table.js';
+import { IDENTITIES_TABLE } from './named-agent-table.js';
+import { RUNS_TABLE } from './run-table.js';
+import { SCHEDULES_TABLE } from './schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { sqliteDialect } from './sql-dialect.js';
+import { addColumns, createIndexes, createTable } from './table-schema.js';
 import { SQLITE_WEBHOOK_PAYLOADS, SQLITE_WEBHOOK_TRIGGERS_BY_TYPE, SQLITE_WEBHOOKS } from './webhook-schema.js';
 
 /**
  * One step of the SQLite schema. Steps run in order, once each, inside a transaction;
  * `PRAGMA user_version` records the last one applied. Append new steps; never edit a
  * step that has shipped, since data files made by earlier versions have already run it.
+ * The described tables (table-description.ts) are made from their descriptions: the columns
+ * and indexes a step adds are named here, their definitions are the description's.
  */
 export interface SqliteMigration {
   version: number;
@@ -15,40 +23,15 @@ export interface SqliteMigration {
   sql: string;
 }
 
-// Every sort has an index ending in `seq`, so a keyset page is an index range scan
-// whatever the number of runs. `IF NOT EXISTS` lets files made before versioning adopt it.
+// The columns and indexes of runs that steps 4 and 6 add.
+const RUNS_V4_COLUMNS = ['parent_run_id', 'conversation_id', 'metadata', 'mode', 'interactive', 'agent_identity_uid', 'schedule_id'];
+const RUNS_V4_INDEXES = ['runs_by_parent', 'runs_by_conversation', 'runs_by_schedule'];
+const RUNS_V6_COLUMNS = ['skill_id', 'origin'];
+const RUNS_V6_INDEXES = ['runs_by_environment', 'runs_by_skill'];
+
+// `IF NOT EXISTS` lets files made before versioning adopt it.
 const RUNS_V1 = `
-CREATE TABLE IF NOT EXISTS runs (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  id TEXT NOT NULL UNIQUE,
-  title TEXT NOT NULL,
-  state TEXT NOT NULL,
-  prompt TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  started_at TEXT,
-  status_message TEXT,
-  source TEXT NOT NULL,
-  creator_uid TEXT NOT NULL,
-  creator TEXT NOT NULL,
-  session_id TEXT NOT NULL,
-  agent_config TEXT NOT NULL,
-  request TEXT NOT NULL,
-  config_name TEXT NOT NULL DEFAULT '',
-  model_id TEXT,
-  environment_id TEXT,
-  skill_spec TEXT,
-  idempotency_key TEXT,
-  request_hash TEXT
-);
-CREATE UNIQUE INDEX IF NOT EXISTS runs_idempotency ON runs(creator_uid, idempotency_key) WHERE idempotency_key IS NOT NULL;
-CREATE UNIQUE INDEX IF NOT EXISTS runs_by_session ON runs(session_id);
-CREATE INDEX IF NOT EXISTS runs_by_updated ON runs(updated_at, seq);
-CREATE INDEX IF NOT EXISTS runs_by_created ON runs(created_at, seq);
-CREATE INDEX IF NOT EXISTS runs_by_title ON runs(title, seq);
-CREATE INDEX IF NOT EXISTS runs_by_agent ON runs(config_name, seq);
-CREATE INDEX IF NOT EXISTS runs_by_state ON runs(state, updated_at, seq);
-CREATE INDEX IF NOT EXISTS runs_by_creator ON runs(creator_uid, updated_at, seq);
+${createTable(RUNS_TABLE, sqliteDialect, { later: [...RUNS_V4_COLUMNS, ...RUNS_V4_INDEXES, ...RUNS_V6_COLUMNS, ...RUNS_V6_INDEXES], ifNotExists: true })}
 CREATE TABLE IF NOT EXISTS run_outputs (
   id TEXT PRIMARY KEY,
   output TEXT NOT NULL
@@ -69,48 +52,16 @@ CREATE TABLE IF NOT EXISTS run_processes (
 // What an agent made (artifacts, with the bytes of files and screenshots) and what was said
 // to it and by it (the prompt is the run's; follow-ups and each execution's result are here).
 const ARTIFACTS_AND_CONVERSATION_V3 = `
-CREATE TABLE artifacts (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  uid TEXT NOT NULL UNIQUE,
-  run_id TEXT NOT NULL,
-  artifact_type TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  data TEXT NOT NULL,
-  content BLOB,
-  size_bytes INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX artifacts_by_run ON artifacts(run_id, seq);
-CREATE INDEX artifacts_by_type ON artifacts(artifact_type, run_id);
-CREATE TABLE run_messages (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  id TEXT NOT NULL UNIQUE,
-  run_id TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  text TEXT NOT NULL,
-  mode TEXT,
-  state TEXT,
-  execution INTEGER,
-  created_at TEXT NOT NULL,
-  idempotency_key TEXT
-);
-CREATE INDEX run_messages_by_run ON run_messages(run_id, seq);
-CREATE UNIQUE INDEX run_messages_idempotency ON run_messages(run_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+${createTable(ARTIFACTS_TABLE, sqliteDialect)}
+${createTable(MESSAGES_TABLE, sqliteDialect)}
 `;
 
 // The create fields of the newest service. Metadata is kept twice: as JSON on the run for
 // reads, and one row per key for `metadata[key]=value` filters. Attachments live apart
 // from the run so that listing runs never reads their bytes.
 const RUN_CREATE_FIELDS_V4 = `
-ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
-ALTER TABLE runs ADD COLUMN conversation_id TEXT;
-ALTER TABLE runs ADD COLUMN metadata TEXT;
-ALTER TABLE runs ADD COLUMN mode TEXT;
-ALTER TABLE runs ADD COLUMN interactive INTEGER;
-ALTER TABLE runs ADD COLUMN agent_identity_uid TEXT;
-ALTER TABLE runs ADD COLUMN schedule_id TEXT;
-CREATE INDEX runs_by_parent ON runs(parent_run_id) WHERE parent_run_id IS NOT NULL;
-CREATE INDEX runs_by_conversation ON runs(conversation_id, seq) WHERE conversation_id IS NOT NULL;
-CREATE INDEX runs_by_schedule ON runs(schedule_id, updated_at, seq) WHERE schedule_id IS NOT NULL;
+${addColumns(RUNS_TABLE, sqliteDialect, RUNS_V4_COLUMNS)}
+${createIndexes(RUNS_TABLE, sqliteDialect, RUNS_V4_INDEXES)}
 CREATE TABLE run_metadata (
   run_id TEXT NOT NULL,
   key TEXT NOT NULL,
@@ -159,26 +110,9 @@ DROP TABLE run_outputs;
 // started from as shown on it (schedule, skill), schedules with their firings, named agents.
 // The schedule_id column and index are step 4's.
 const SOURCES_V6 = `
-ALTER TABLE runs ADD COLUMN skill_id TEXT;
-ALTER TABLE runs ADD COLUMN origin TEXT;
-CREATE INDEX runs_by_environment ON runs(environment_id, created_at) WHERE environment_id IS NOT NULL;
-CREATE INDEX runs_by_skill ON runs(skill_id, created_at) WHERE skill_id IS NOT NULL;
-CREATE TABLE schedules (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  id TEXT NOT NULL UNIQUE,
-  name TEXT NOT NULL,
-  cron_schedule TEXT NOT NULL,
-  enabled INTEGER NOT NULL,
-  body TEXT NOT NULL,
-  creator TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  updated_by TEXT NOT NULL,
-  last_ran TEXT,
-  next_run TEXT,
-  last_spawn_error TEXT
-);
-CREATE INDEX schedules_due ON schedules(next_run) WHERE enabled = 1;
+${addColumns(RUNS_TABLE, sqliteDialect, RUNS_V6_COLUMNS)}
+${createIndexes(RUNS_TABLE, sqliteDialect, RUNS_V6_INDEXES)}
+${createTable(SCHEDULES_TABLE, sqliteDialect)}
 CREATE TABLE schedule_firings (
   schedule_id TEXT NOT NULL,
   tick_at TEXT NOT NULL,
@@ -187,15 +121,7 @@ CREATE TABLE schedule_firings (
   error TEXT,
   PRIMARY KEY (schedule_id, tick_at)
 ) WITHOUT ROWID;
-CREATE TABLE agent_identities (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  uid TEXT NOT NULL UNIQUE,
-  name TEXT NOT NULL,
-  body TEXT NOT NULL,
-  creator_uid TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
+${createTable(IDENTITIES_TABLE, sqliteDialect)}
 `;
 
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [

@@ -1,9 +1,18 @@
 import type Database from 'better-sqlite3';
 import { sqliteDialect } from './sql-dialect.js';
 import type { SqliteWriteBatch } from './sqlite-write-batch.js';
-import { toDelivery, toOutboxEvent, toSubscription, subscriptionValues } from './webhook-rows.js';
-import { deliveryLeaseClaim, deliveryValues, leasedDeliveries, WEBHOOK_SQL as SQL } from './webhook-statements.js';
+import { insertStatement, updateStatement } from './table-description.js';
+import { deliveryLeaseClaim, KEEP_DELIVERY_MADE, leasedDeliveries, WEBHOOK_SQL as SQL } from './webhook-statements.js';
 import { SqliteLeases } from './sqlite-leases.js';
+import {
+  DELIVERIES_TABLE,
+  PAYLOADS_TABLE,
+  SUBSCRIPTION_SAVED_COLUMNS,
+  SUBSCRIPTIONS_TABLE,
+  toDelivery,
+  toOutboxEvent,
+  toSubscription,
+} from './webhook-tables.js';
 import type {
   ClaimRequest,
   NewWebhookDelivery,
@@ -16,7 +25,16 @@ import type {
 
 type Row = Record<string, unknown>;
 
-/** Webhooks in the run store's SQLite file; the leases on deliveries in memory (`SqliteLeases`). */
+const INSERT_SUBSCRIPTION = insertStatement(SUBSCRIPTIONS_TABLE, sqliteDialect);
+const SAVE_SUBSCRIPTION = updateStatement(SUBSCRIPTIONS_TABLE, sqliteDialect, SUBSCRIPTION_SAVED_COLUMNS, 'id');
+const INSERT_DELIVERY = insertStatement(DELIVERIES_TABLE, sqliteDialect, KEEP_DELIVERY_MADE);
+const INSERT_PAYLOAD = insertStatement(PAYLOADS_TABLE, sqliteDialect);
+
+/**
+ * Webhooks in the run store's SQLite file. One server owns the file (its data directory is
+ * locked), so the leases on deliveries live in memory (`SqliteLeases`): a claim is a read, not
+ * a write that rewrites each row it takes, and a restart drops them as a fresh server must.
+ */
 export class SqliteWebhookStore implements WebhookStore {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly leases: SqliteLeases<WebhookDeliveryRecord>;
@@ -36,11 +54,10 @@ export class SqliteWebhookStore implements WebhookStore {
       for (const delivery of deliveries) {
         let payloadSeq = payloads.get(delivery.payload);
         if (payloadSeq === undefined) {
-          payloadSeq = Number(this.statement(SQL.sqlite.insertPayload).run(delivery.payload, Date.parse(delivery.createdAt)).lastInsertRowid);
+          payloadSeq = Number(this.statement(INSERT_PAYLOAD.sql).run(...INSERT_PAYLOAD.values(delivery)).lastInsertRowid);
           payloads.set(delivery.payload, payloadSeq);
         }
-        const { id, subscriptionId, eventSeq, eventType, orderKey, nextAttemptAt, createdAt } = delivery;
-        this.statement(SQL.sqlite.insertDelivery).run(id, subscriptionId, eventSeq, eventType, orderKey, nextAttemptAt, createdAt, Date.parse(createdAt), payloadSeq);
+        this.statement(INSERT_DELIVERY.sql).run(...INSERT_DELIVERY.values({ delivery, payloadSeq }));
       }
       for (const seq of events) this.statement(SQL.deleteOutbox).run(seq);
     });
@@ -65,7 +82,7 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   async createSubscription(subscription: WebhookSubscriptionRecord): Promise<void> {
-    this.statement(SQL.insertSubscription).run(...subscriptionValues(subscription, sqliteDialect.boolean));
+    this.statement(INSERT_SUBSCRIPTION.sql).run(...INSERT_SUBSCRIPTION.values(subscription));
   }
 
   async getSubscription(id: string): Promise<WebhookSubscriptionRecord | undefined> {
@@ -78,7 +95,7 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   async saveSubscription(subscription: WebhookSubscriptionRecord): Promise<boolean> {
-    return this.statement(SQL.saveSubscription).run(...subscriptionValues(subscription, sqliteDialect.boolean), subscription.id).changes > 0;
+    return this.statement(SAVE_SUBSCRIPTION.sql).run(...SAVE_SUBSCRIPTION.values(subscription)).changes > 0;
   }
 
   async deleteSubscription(id: string): Promise<boolean> {
@@ -97,7 +114,7 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   async addDelivery(delivery: NewWebhookDelivery): Promise<void> {
-    this.statement(SQL.insertDelivery).run(...deliveryValues(delivery));
+    this.statement(INSERT_DELIVERY.sql).run(...INSERT_DELIVERY.values({ delivery }));
   }
 
   async claim(request: ClaimRequest): Promise<WebhookDeliveryRecord[]> {

@@ -1,10 +1,12 @@
-import type { SqlDialect } from './sql-dialect.js';
+import { postgresDialect, type DialectName, type SqlDialect } from './sql-dialect.js';
 
 /**
  * How a column keeps its value in both databases: text as is, JSON as text, booleans as the
  * dialect binds them, integers as numbers (PostgreSQL answers a bigint as text), bytes as a Buffer.
+ * `int32` is an integer PostgreSQL keeps in 4 bytes (SQLite has one integer type); `moment` a
+ * time the database compares with its own clock (PostgreSQL's `timestamptz`, for its leases).
  */
-export type ColumnType = 'text' | 'integer' | 'boolean' | 'json' | 'bytes';
+export type ColumnType = 'text' | 'integer' | 'int32' | 'boolean' | 'json' | 'bytes' | 'moment';
 
 /** One column: its name and type, what a write stores in it, and which record field a read fills. */
 export interface Column<In, Out> {
@@ -21,12 +23,46 @@ export interface Column<In, Out> {
    * one sequence of added columns, from which both databases' migrations add it (added-columns.ts).
    */
   added?: number;
+  /**
+   * The row's number, given by the database in insertion order, its primary key: `increasing`
+   * never gives a number twice, `rowid` may give the last one again once its row is deleted.
+   */
+  identity?: 'increasing' | 'rowid';
+  notNull?: boolean;
+  unique?: boolean;
+  /** Its default, an SQL literal both databases read alike. */
+  default?: string;
+  /**
+   * Sorted or compared by range: PostgreSQL compares it byte by byte (COLLATE "C") as SQLite
+   * does, so sorts and cursors agree whatever the database's locale.
+   */
+  byteOrder?: boolean;
+  /** In one database's table only. */
+  only?: DialectName;
+}
+
+/** An index of a table; `where` makes it partial, in each database's words where they differ. */
+export interface IndexDescription {
+  name: string;
+  /** The indexed columns, as in the SQL: `updated_at, seq`. */
+  on: string;
+  unique?: boolean;
+  where?: string | Readonly<Record<DialectName, string>>;
+  only?: DialectName;
 }
 
 /** One table as both stores see it: `In` is what a write takes, `Out` what a read gives. */
 export interface TableDescription<In, Out> {
   name: string;
   columns: readonly Column<In, Out>[];
+  indexes?: readonly IndexDescription[];
+  /** Kept in one database only. */
+  only?: DialectName;
+}
+
+/** Whether a column, index or table is in `dialect`'s database. */
+export function inDialect(described: { only?: DialectName | undefined }, dialect: SqlDialect): boolean {
+  return described.only === undefined || described.only === dialect.name;
 }
 
 /** A row as either driver answers it. */
@@ -58,6 +94,7 @@ function decodeExpression(type: ColumnType): string {
     case 'boolean':
       return '(v === true || v === 1)';
     case 'integer':
+    case 'int32':
       return 'Number(v)';
     default:
       return 'v';
@@ -84,10 +121,29 @@ function valuesOf<In, Out>(columns: readonly Column<In, Out>[], dialect: SqlDial
 
 /** `INSERT INTO table (every written column) VALUES (…)`; `suffix` adds a conflict clause or RETURNING. */
 export function insertStatement<In, Out>(table: TableDescription<In, Out>, dialect: SqlDialect, suffix = ''): WriteStatement<In> {
-  const columns = table.columns.filter((c) => c.write);
+  const columns = table.columns.filter((c) => c.write && inDialect(c, dialect));
   const names = columns.map((c) => c.name).join(', ');
   const placeholders = columns.map((_, i) => dialect.placeholder(i + 1)).join(', ');
   return { sql: `INSERT INTO ${table.name} (${names}) VALUES (${placeholders})${suffix ? ` ${suffix}` : ''}`, values: valuesOf(columns, dialect) };
+}
+
+/** Rows as one array per column. */
+export function byColumn(rows: readonly unknown[][], width: number): unknown[][] {
+  return Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
+}
+
+/**
+ * PostgreSQL's insert of many records in one statement, each column's values bound as one
+ * array and made rows again by `unnest`: one round trip however many. `suffix` as `insertStatement`'s.
+ */
+export function insertManyStatement<In, Out>(table: TableDescription<In, Out>, suffix = ''): { sql: string; values(records: readonly In[]): unknown[][] } {
+  const columns = table.columns.filter((c) => c.write && inDialect(c, postgresDialect));
+  const arrays = columns.map((c, i) => `$${i + 1}::${postgresDialect.types[c.type]}[]`).join(', ');
+  const values = valuesOf(columns, postgresDialect);
+  return {
+    sql: `INSERT INTO ${table.name} (${columns.map((c) => c.name).join(', ')}) SELECT * FROM unnest(${arrays})${suffix ? ` ${suffix}` : ''}`,
+    values: (records) => byColumn(records.map(values), columns.length),
+  };
 }
 
 /** `UPDATE table SET each of set = … WHERE key = …`, the values taken from one record. */

@@ -1,3 +1,7 @@
+import { postgresDialect, sqliteDialect, type SqlDialect } from './sql-dialect.js';
+import { addColumns, createTable } from './table-schema.js';
+import { DELIVERIES_TABLE, OUTBOX_TABLE, PAYLOADS_TABLE, SUBSCRIPTIONS_TABLE } from './webhook-tables.js';
+
 /**
  * The webhook tables and the triggers that fill the outbox, for both databases. The
  * outbox is written by the database itself, in the transaction of the change it reports
@@ -7,60 +11,11 @@
  * (from the step that writes the triggers again by type).
  */
 
-const SUBSCRIPTIONS = (t: { text: string; int: string; bool: string; seq: string }) => `
-CREATE TABLE webhook_subscriptions (
-  seq ${t.seq},
-  id ${t.text} NOT NULL UNIQUE,
-  owner_uid ${t.text},
-  url ${t.text} NOT NULL,
-  event_types ${t.text} NOT NULL,
-  filter ${t.text} NOT NULL,
-  thin ${t.bool} NOT NULL,
-  enabled ${t.bool} NOT NULL,
-  disabled_reason ${t.text},
-  description ${t.text},
-  secret ${t.text} NOT NULL,
-  previous_secret ${t.text},
-  previous_secret_expires_at ${t.int},
-  declared ${t.bool} NOT NULL,
-  created_at ${t.text} NOT NULL,
-  updated_at ${t.text} NOT NULL
-);
-CREATE TABLE webhook_outbox (
-  seq ${t.seq},
-  kind ${t.text} NOT NULL,
-  run_id ${t.text},
-  subject_id ${t.text},
-  state ${t.text},
-  previous_state ${t.text},
-  at ${t.text} NOT NULL
-);
-CREATE TABLE webhook_deliveries (
-  seq ${t.seq},
-  id ${t.text} NOT NULL UNIQUE,
-  subscription_id ${t.text} NOT NULL,
-  event_seq ${t.int} NOT NULL,
-  event_type ${t.text} NOT NULL,
-  order_key ${t.text} NOT NULL,
-  payload ${t.text} NOT NULL,
-  status ${t.text} NOT NULL,
-  attempts ${t.int} NOT NULL,
-  next_attempt_at ${t.int},
-  lease_owner ${t.text},
-  lease_expires_at ${t.int},
-  last_attempt_at ${t.text},
-  last_status ${t.int},
-  last_response ${t.text},
-  last_error ${t.text},
-  created_at ${t.text} NOT NULL,
-  created_ms ${t.int} NOT NULL
-);
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE status = 'pending';
-CREATE INDEX webhook_deliveries_in_order ON webhook_deliveries(subscription_id, order_key, event_seq) WHERE status = 'pending';
-CREATE INDEX webhook_deliveries_by_subscription ON webhook_deliveries(subscription_id, seq);
-`;
+/** The webhook tables as their first step makes them, from their descriptions (webhook-tables.ts). */
+const TABLES = (dialect: SqlDialect) => `
+${createTable(SUBSCRIPTIONS_TABLE, dialect)}${createTable(OUTBOX_TABLE, dialect)}${createTable(DELIVERIES_TABLE, dialect, { later: ['payload_seq'] })}`;
 
-export const SQLITE_WEBHOOKS = `${SUBSCRIPTIONS({ text: 'TEXT', int: 'INTEGER', bool: 'INTEGER', seq: 'INTEGER PRIMARY KEY AUTOINCREMENT' })}
+export const SQLITE_WEBHOOKS = `${TABLES(sqliteDialect)}
 CREATE TRIGGER webhook_run_created AFTER INSERT ON runs
 WHEN EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled = 1)
 BEGIN
@@ -90,7 +45,7 @@ BEGIN
 END;
 `;
 
-export const POSTGRES_WEBHOOKS = `${SUBSCRIPTIONS({ text: 'text', int: 'bigint', bool: 'boolean', seq: 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY' })}
+export const POSTGRES_WEBHOOKS = `${TABLES(postgresDialect)}
 CREATE FUNCTION agent_runs_webhook_outbox() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM webhook_subscriptions WHERE enabled) THEN
@@ -219,10 +174,4 @@ $fn$;
  * the referenced ones in one pass.
  */
 export const SQLITE_WEBHOOK_PAYLOADS = `
-CREATE TABLE webhook_payloads (
-  seq INTEGER PRIMARY KEY,
-  body TEXT NOT NULL,
-  created_ms INTEGER NOT NULL
-);
-ALTER TABLE webhook_deliveries ADD COLUMN payload_seq INTEGER;
-`;
+${createTable(PAYLOADS_TABLE, sqliteDialect)}${addColumns(DELIVERIES_TABLE, sqliteDialect, ['payload_seq'])}`;

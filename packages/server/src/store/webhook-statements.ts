@@ -1,7 +1,7 @@
 import type { LeasedTable } from './leased-table.js';
 import type { LeaseClaim } from './leases.js';
-import { DELIVERY_COLUMNS, OUTBOX_COLUMNS, SUBSCRIPTION_COLUMNS } from './webhook-rows.js';
 import { claimScan, type ClaimRequest, type WebhookDeliveryRecord } from './webhook-store.js';
+import { DELIVERY_COLUMNS, OUTBOX_COLUMNS, SUBSCRIPTION_COLUMNS } from './webhook-tables.js';
 
 /**
  * Due (bound: now, then whether enabled): pending, its time come, of an enabled subscription,
@@ -59,33 +59,23 @@ export const deliveryLeaseClaim = (request: ClaimRequest, enabled: unknown): Lea
   ...(request.choose ? { choose: request.choose, scan: claimScan(request) } : {}),
 });
 
-/** The webhook store's statements, written once with `?`; PostgreSQL numbers them (`numbered`). */
+/**
+ * The webhook store's statements, written once with `?`; PostgreSQL numbers them (`numbered`).
+ * The inserts and the save of a subscription are each store's, from the table descriptions.
+ */
 export const WEBHOOK_SQL = {
-  insertSubscription: `INSERT INTO webhook_subscriptions (${SUBSCRIPTION_COLUMNS}) VALUES (${SUBSCRIPTION_COLUMNS.split(',').map(() => '?').join(', ')})`,
   getSubscription: `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = ?`,
   listSubscriptions: `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ORDER BY seq`,
-  // The id is bound first and again last: the values are in column order.
-  saveSubscription: `UPDATE webhook_subscriptions SET ${SUBSCRIPTION_COLUMNS.split(', ')
-    .map((column) => `${column} = ?`)
-    .join(', ')} WHERE id = ?`,
   deleteDeliveriesOf: 'DELETE FROM webhook_deliveries WHERE subscription_id = ?',
   deleteSubscription: 'DELETE FROM webhook_subscriptions WHERE id = ?',
   outbox: `SELECT ${OUTBOX_COLUMNS} FROM webhook_outbox ORDER BY seq LIMIT ?`,
   deleteOutbox: 'DELETE FROM webhook_outbox WHERE seq = ?',
-  // A delivery made before (by another server fanning out the same events) is kept as it is.
-  insertDelivery: `INSERT INTO webhook_deliveries
-    (id, subscription_id, event_seq, event_type, order_key, payload, status, attempts, next_attempt_at, created_at, created_ms)
-    VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
   /** SQLite's: it checks the lease itself (PostgreSQL records many in one statement, under the lease). */
   recordAttempt: RECORD,
   deliveries: `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE subscription_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
   getDelivery: `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ?`,
   /** SQLite's payloads, kept once per event (webhook-schema.ts), and its reads of deliveries that may refer to one. */
   sqlite: {
-    insertPayload: 'INSERT INTO webhook_payloads (body, created_ms) VALUES (?, ?)',
-    insertDelivery: `INSERT INTO webhook_deliveries
-      (id, subscription_id, event_seq, event_type, order_key, payload, status, attempts, next_attempt_at, created_at, created_ms, payload_seq)
-      VALUES (?, ?, ?, ?, ?, '', 'pending', 0, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
     deliveries: `SELECT ${SQLITE_DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE subscription_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
     getDelivery: `SELECT ${SQLITE_DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE id = ?`,
     /** Bound: the subscription, twice. Each subquery is read once (not per payload). */
@@ -101,13 +91,5 @@ export const WEBHOOK_SQL = {
   prune: "DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_ms < ?",
 };
 
-export const deliveryValues = (d: {
-  id: string;
-  subscriptionId: string;
-  eventSeq: number;
-  eventType: string;
-  orderKey: string;
-  payload: string;
-  nextAttemptAt: number;
-  createdAt: string;
-}): unknown[] => [d.id, d.subscriptionId, d.eventSeq, d.eventType, d.orderKey, d.payload, d.nextAttemptAt, d.createdAt, Date.parse(d.createdAt)];
+/** A delivery made before (by another server fanning out the same events) is kept as it is. */
+export const KEEP_DELIVERY_MADE = 'ON CONFLICT (id) DO NOTHING';

@@ -27,12 +27,12 @@ import { BENCH_AUTH, BENCH_KEY, fmt, percentile, seedSqlite, importBenchServer, 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const serverBin = join(root, 'packages/server/bin/agent-runs-server.js');
 const clusterScript = join(root, 'scripts/postgres-cluster.mjs');
-const cursorDist = pathToFileURL(join(root, 'packages/server/dist/store/list-cursor.js')).href;
-const runRowDist = pathToFileURL(join(root, 'packages/server/dist/store/run-table.js')).href;
+const cursorDist = pathToFileURL(join(root, 'packages/server/dist/store/runs/list-cursor.js')).href;
+const runRowDist = pathToFileURL(join(root, 'packages/server/dist/store/runs/run-table.js')).href;
 const coreDist = pathToFileURL(join(root, 'packages/core/dist/index.js')).href;
 
-type CursorModule = typeof import('../packages/server/dist/store/list-cursor.js');
-type RunRowModule = typeof import('../packages/server/dist/store/run-table.js');
+type CursorModule = typeof import('../packages/server/dist/store/runs/list-cursor.js');
+type RunRowModule = typeof import('../packages/server/dist/store/runs/run-table.js');
 type CoreModule = typeof import('../packages/core/dist/index.js');
 
 const GET_SECONDS = 4;

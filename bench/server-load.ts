@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
 
 type ServerModule = typeof import('../packages/server/dist/index.js');
-type StoreModule = typeof import('../packages/server/dist/store/sqlite-run-store.js');
+type StoreModule = typeof import('../packages/server/dist/store/runs/sqlite-run-store.js');
 /** The server's public entry, with its SQLite store, which that entry leaves out: the benches seed and read the file directly. */
 export type BenchServer = ServerModule & Pick<StoreModule, 'SqliteRunStore'>;
 
@@ -15,7 +15,7 @@ const dist = (path: string) => pathToFileURL(join(dirname(fileURLToPath(import.m
 
 /** The built server (`npm run build` first), loaded at run time so that a bench reports a missing build itself. */
 export async function importBenchServer(): Promise<BenchServer> {
-  const [server, store] = await Promise.all([import(dist('index.js')) as Promise<ServerModule>, import(dist('store/sqlite-run-store.js')) as Promise<StoreModule>]);
+  const [server, store] = await Promise.all([import(dist('index.js')) as Promise<ServerModule>, import(dist('store/runs/sqlite-run-store.js')) as Promise<StoreModule>]);
   return { ...server, SqliteRunStore: store.SqliteRunStore };
 }
 type NewRun = import('../packages/server/dist/index.js').NewRun;

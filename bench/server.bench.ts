@@ -21,13 +21,13 @@ import { BENCH_AUTH as AUTH, BENCH_KEY as KEY, fmt, latencies, percentile, seedS
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const serverDist = pathToFileURL(join(root, 'packages/server/dist/index.js')).href;
-const cursorDist = pathToFileURL(join(root, 'packages/server/dist/store/list-cursor.js')).href;
+const cursorDist = pathToFileURL(join(root, 'packages/server/dist/store/runs/list-cursor.js')).href;
 const GET_SECONDS = 5;
 const CREATE_SECONDS = 4;
 const DEEP_STARTS = [500_000, 700_000, 900_000, 990_000];
 const PAGES_PER_START = 250;
 
-type CursorModule = typeof import('../packages/server/dist/store/list-cursor.js');
+type CursorModule = typeof import('../packages/server/dist/store/runs/list-cursor.js');
 
 const TARGET_SCRIPT = `
 import { startServer } from ${JSON.stringify(serverDist)};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MonotonicClock } from '../src/runs/monotonic-clock.js';
-import type { RunStore } from '../src/store/run-store.js';
+import type { RunStore } from '../src/store/runs/run-store.js';
 import { newRun } from './support/new-run.js';
 import { queueOnStorage } from './support/queue-on-storage.js';
 import { storagesUnderTest } from './support/storages-under-test.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRunsClient, BadRequestError, ConversationResponseSchema, NotFoundError, RunItemSchema } from '@agent-runs/core';
-import { SqliteRunStore } from '../src/store/sqlite-run-store.js';
+import { SqliteRunStore } from '../src/store/runs/sqlite-run-store.js';
 import { startTestServer, type TestServer } from './support/start-test-server.js';
 
 const hello = Buffer.from('hello agent').toString('base64');

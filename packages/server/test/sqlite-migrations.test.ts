@@ -78,7 +78,7 @@ describe('SQLite migrations', () => {
 
 describe('the run events migration', () => {
   it('turns the single output text of an existing run into its first output event', async () => {
-    const { SqliteRunEventStore } = await import('../src/store/sqlite-run-event-store.js');
+    const { SqliteRunEventStore } = await import('../src/store/run-events/sqlite-run-event-store.js');
     const db = openDatabase(':memory:');
     db.exec(SQLITE_MIGRATIONS[0]!.sql);
     db.pragma('user_version = 1');

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type NewRun } from '../src/index.js';
-import { SqliteRunStore } from '../src/store/sqlite-run-store.js';
-import { decodeCursor, encodeCursor } from '../src/store/list-cursor.js';
+import { SqliteRunStore } from '../src/store/runs/sqlite-run-store.js';
+import { decodeCursor, encodeCursor } from '../src/store/runs/list-cursor.js';
 
 const at = '2026-01-01T00:00:00.000Z';
 const run = (i: number): NewRun => ({

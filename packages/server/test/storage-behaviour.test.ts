@@ -3,12 +3,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../../../test/support/postgres.js';
 import type { ClusterSignal } from '../src/store/cluster.js';
 import { openPostgresStorage } from '../src/store/open-postgres-storage.js';
-import { artifactsOf } from '../src/store/artifact-store.js';
+import { artifactsOf } from '../src/store/artifacts/artifact-store.js';
 import { openSqliteStorage } from '../src/store/open-sqlite-storage.js';
 import { migratePostgres, POSTGRES_MIGRATIONS } from '../src/store/postgres-migrations.js';
 import { postgresTarget } from '../src/store/postgres-url.js';
-import type { NewRun, RunRecord } from '../src/store/run-record.js';
-import type { RunListQuery, RunStore, SortField, SortOrder } from '../src/store/run-store.js';
+import type { NewRun, RunRecord } from '../src/store/runs/run-record.js';
+import type { RunListQuery, RunStore, SortField, SortOrder } from '../src/store/runs/run-store.js';
 import type { Storage } from '../src/store/storage.js';
 import { newRun } from './support/new-run.js';
 import { newSchedule, time } from './support/new-schedule.js';

@@ -1,5 +1,5 @@
 import type { AgentSkill, ListAgentSkillsResponse, ListEnvironmentsResponse, RunCreatorInfo } from '@agent-runs/core/contract';
-import type { CatalogActivity } from '../store/catalog-activity.js';
+import type { CatalogActivity } from '../store/catalog/catalog-activity.js';
 import type { EnvironmentRegistry } from './environment-registry.js';
 import { toVariant, type SkillCatalog } from './skill-catalog.js';
 

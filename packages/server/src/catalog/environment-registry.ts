@@ -2,7 +2,7 @@ import type { CloudEnvironment } from '@agent-runs/core/contract';
 import type { EnvironmentConfig, ServerConfig } from '../domain/server-config.js';
 import type { InvalidInputError } from '../domain/domain-errors.js';
 import { invalidField } from '../domain/invalid-request-input.js';
-import type { LastRun } from '../store/catalog-activity.js';
+import type { LastRun } from '../store/catalog/catalog-activity.js';
 
 /** The environments the configuration file declares, by id. */
 export class EnvironmentRegistry {

@@ -1,7 +1,7 @@
 import type { AmbientAgentConfig, MCPServers } from '@agent-runs/core/contract';
 import { invalidField } from '../domain/invalid-request-input.js';
-import type { NamedAgentRecord, NamedAgentStore } from '../store/named-agent-store.js';
-import type { RunOrigin } from '../store/run-record.js';
+import type { NamedAgentRecord, NamedAgentStore } from '../store/named-agents/named-agent-store.js';
+import type { RunOrigin } from '../store/runs/run-record.js';
 import type { EnvironmentRegistry } from './environment-registry.js';
 import type { SkillCatalog, SkillVariant } from './skill-catalog.js';
 import { matchSkill } from './skill-spec.js';

@@ -4,7 +4,7 @@ import type { RunPolicy } from '../executors/run-policy.js';
 import type { AgentSandbox } from '../executors/sandbox/agent-sandbox.js';
 import { chooseSandbox } from '../executors/sandbox/choose-sandbox.js';
 import { readNetworkPolicy } from '../executors/sandbox/network-policy.js';
-import type { RunRecord } from '../store/run-record.js';
+import type { RunRecord } from '../store/runs/run-record.js';
 import type { ServerOptions } from './server-options.js';
 
 /** How agents start on this server: the flags, else the configuration file, else auto with full network. */

@@ -6,7 +6,7 @@ import type { StreamTicket } from '../http/sse-limits.js';
 import type { RunReads } from '../runs/run-reads.js';
 import type { RunEventSink } from '../domain/run-event-sink.js';
 import type { RunChangeListener } from '../runs/run-event-streams.js';
-import type { RunListQuery } from '../store/run-store.js';
+import type { RunListQuery } from '../store/runs/run-store.js';
 import { runRow } from './run-row.js';
 
 interface Row {

@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { safeFileName } from '@agent-runs/core/contract';
-import type { NewArtifact } from '../store/artifact-store.js';
+import type { NewArtifact } from '../store/artifacts/artifact-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import { appendAgentFile, freshAgentDir, serverDir, writeAgentFile, type FileOwner } from './agent-files.js';
 import { readAgentFile } from './agent-tree.js';

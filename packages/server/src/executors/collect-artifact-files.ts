@@ -1,5 +1,5 @@
 import { inAgentDir, type AgentDir } from './agent-tree.js';
-import type { NewArtifact } from '../store/artifact-store.js';
+import type { NewArtifact } from '../store/artifacts/artifact-store.js';
 import type { ArtifactLimits } from './execution-input.js';
 import { isImage, mimeTypeOf } from './mime-type.js';
 

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../store/run-record.js';
+import type { RunRecord } from '../store/runs/run-record.js';
 import type { ExecutionFiles } from './agent-protocol.js';
 
 /** The environment variables the agent command receives, named once for code and docs. */

@@ -11,7 +11,7 @@ import { prepareWorkDir } from './run-work-dir.js';
 import type { RunPolicy } from './run-policy.js';
 import { commandFiles } from './sandbox/command-files.js';
 import { sandboxForRun } from './sandbox/principal-users.js';
-import type { RunRecord } from '../store/run-record.js';
+import type { RunRecord } from '../store/runs/run-record.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
 
 const STDERR_TAIL_CHARS = 2000;

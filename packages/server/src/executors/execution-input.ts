@@ -1,4 +1,4 @@
-import type { RunAttachment } from '../store/run-attachments.js';
+import type { RunAttachment } from '../store/runs/run-attachments.js';
 
 // The store keeps attachments in this form; the agent protocol hands them on as they are.
 export type { RunAttachment };

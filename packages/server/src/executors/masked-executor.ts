@@ -1,4 +1,4 @@
-import type { NewArtifact } from '../store/artifact-store.js';
+import type { NewArtifact } from '../store/artifacts/artifact-store.js';
 import type { SecretMask } from '../domain/secret-mask.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
 

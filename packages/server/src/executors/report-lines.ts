@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formatIssues } from '@agent-runs/core/contract';
-import type { NewArtifact } from '../store/artifact-store.js';
+import type { NewArtifact } from '../store/artifacts/artifact-store.js';
 
 const MAX_TEXT = 500;
 const MAX_RESULT = 10_000;

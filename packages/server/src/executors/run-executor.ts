@@ -1,7 +1,7 @@
 import type { AmbientAgentConfig, RequestUsage, RunStatusMessage, ValidationIssue } from '@agent-runs/core/contract';
-import type { NewArtifact } from '../store/artifact-store.js';
-import type { ProcessGroupRecord } from '../store/process-group-record.js';
-import type { RunRecord } from '../store/run-record.js';
+import type { NewArtifact } from '../store/artifacts/artifact-store.js';
+import type { ProcessGroupRecord } from '../store/runs/process-group-record.js';
+import type { RunRecord } from '../store/runs/run-record.js';
 import type { ExecutionInput, FollowupMessage } from './execution-input.js';
 
 // Stored by the store, named here too for the executors and the wiring that pass it on.

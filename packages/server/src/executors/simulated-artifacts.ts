@@ -1,4 +1,4 @@
-import type { NewArtifact } from '../store/artifact-store.js';
+import type { NewArtifact } from '../store/artifacts/artifact-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 
 const KINDS = ['pull_request', 'plan', 'file', 'screenshot', 'reference'] as const;

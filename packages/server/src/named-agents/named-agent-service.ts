@@ -11,7 +11,7 @@ import { NotFoundError } from '../domain/domain-errors.js';
 import { invalidInput } from '../domain/invalid-request-input.js';
 import type { EnvironmentRegistry } from '../catalog/environment-registry.js';
 import type { RunSetupResolver } from '../catalog/resolve-run-setup.js';
-import type { NamedAgentRecord, NamedAgentStore } from '../store/named-agent-store.js';
+import type { NamedAgentRecord, NamedAgentStore } from '../store/named-agents/named-agent-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import { namedAgentVisible } from './named-agent-visibility.js';
 import type { ServerClock } from '../domain/server-clock.js';

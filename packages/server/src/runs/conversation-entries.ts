@@ -1,6 +1,6 @@
 import type { ConversationEntry } from '../executors/execution-input.js';
-import type { RunMessage } from '../store/conversation-store.js';
-import type { RunRecord } from '../store/run-record.js';
+import type { RunMessage } from '../store/conversations/conversation-store.js';
+import type { RunRecord } from '../store/runs/run-record.js';
 
 /** The run's conversation as the agent's file lists it: the prompt, then follow-ups and results in order. */
 export function conversationEntries(run: RunRecord, messages: readonly RunMessage[]): ConversationEntry[] {

@@ -1,11 +1,11 @@
 import { isTerminalState } from '@agent-runs/core/contract';
 import type { ArtifactLimits, ExecutionInput, FollowupMessage } from '../executors/execution-input.js';
 import type { ExecutionOutcome } from '../executors/run-executor.js';
-import type { ArtifactStore } from '../store/artifact-store.js';
-import type { ConversationStore, RunMessage } from '../store/conversation-store.js';
-import type { RunAttachmentSource } from '../store/run-attachments.js';
-import type { RunRecord } from '../store/run-record.js';
-import type { RunStore } from '../store/run-store.js';
+import type { ArtifactStore } from '../store/artifacts/artifact-store.js';
+import type { ConversationStore, RunMessage } from '../store/conversations/conversation-store.js';
+import type { RunAttachmentSource } from '../store/runs/run-attachments.js';
+import type { RunRecord } from '../store/runs/run-record.js';
+import type { RunStore } from '../store/runs/run-store.js';
 import { conversationEntries } from './conversation-entries.js';
 import type { RunMoves } from './run-moves.js';
 import type { MonotonicClock } from './monotonic-clock.js';

@@ -1,8 +1,8 @@
 import { isTerminalState, RunFollowupRequestSchema, type RunCreatorInfo, type RunFollowupResponse } from '@agent-runs/core/contract';
 import type { RunExecutor } from '../executors/run-executor.js';
 import { invalidField, invalidInput, invalidLines } from '../domain/invalid-request-input.js';
-import type { ConversationStore } from '../store/conversation-store.js';
-import type { RunStore } from '../store/run-store.js';
+import type { ConversationStore } from '../store/conversations/conversation-store.js';
+import type { RunStore } from '../store/runs/run-store.js';
 import { toFollowupMessage, type ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import { NO_PEERS, type Peers } from './peers.js';

@@ -1,8 +1,8 @@
 import { LIST_LIMIT_DEFAULT, ListRunsQuerySchema, listQueryFromSearchParams } from '@agent-runs/core/contract';
 import { invalidField, invalidInput } from '../domain/invalid-request-input.js';
 import { InvalidInputError } from '../domain/domain-errors.js';
-import { decodeCursor } from '../store/list-cursor.js';
-import type { RunListQuery } from '../store/run-store.js';
+import { decodeCursor } from '../store/runs/list-cursor.js';
+import type { RunListQuery } from '../store/runs/run-store.js';
 
 /** Parameters that take several values by repetition; any other given twice is a mistake. */
 const REPEATABLE = new Set(['state']);

@@ -1,9 +1,9 @@
 import type { RunItem } from '@agent-runs/core/contract';
 import { backoffDelay, type BackoffPlan } from '../domain/backoff.js';
-import type { ArtifactRecord } from '../store/artifact-store.js';
-import type { RunEventKind, RunEventStore, StoredRunEvent } from '../store/run-event-store.js';
-import type { NewRun, RunRecord } from '../store/run-record.js';
-import type { CreatedRunEvent } from '../store/run-store.js';
+import type { ArtifactRecord } from '../store/artifacts/artifact-store.js';
+import type { RunEventKind, RunEventStore, StoredRunEvent } from '../store/run-events/run-event-store.js';
+import type { NewRun, RunRecord } from '../store/runs/run-record.js';
+import type { CreatedRunEvent } from '../store/runs/run-store.js';
 import { isStoreUnreachable } from '../store/store-unreachable.js';
 import type { RunEventSink } from '../domain/run-event-sink.js';
 import { RunEventStreams } from './run-event-streams.js';

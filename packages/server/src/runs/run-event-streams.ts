@@ -1,4 +1,4 @@
-import type { RunEventStore, StoredRunEvent } from '../store/run-event-store.js';
+import type { RunEventStore, StoredRunEvent } from '../store/run-events/run-event-store.js';
 import type { RunEventSink } from '../domain/run-event-sink.js';
 import { RunEventWatcher, type RunEventView } from './run-event-watcher.js';
 

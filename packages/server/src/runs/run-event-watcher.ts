@@ -1,5 +1,5 @@
 import { isTerminalState } from '@agent-runs/core/contract';
-import type { RunEventStore, StoredRunEvent } from '../store/run-event-store.js';
+import type { RunEventStore, StoredRunEvent } from '../store/run-events/run-event-store.js';
 import type { RunEventSink } from '../domain/run-event-sink.js';
 
 /** Turns a stored event into what this watcher may see (its data), or undefined to leave it out. */

@@ -1,7 +1,7 @@
 import { TERMINAL_RUN_STATES, type RunStatusMessage } from '@agent-runs/core/contract';
 import type { ExecutionOutcome } from '../executors/run-executor.js';
-import type { RunRecord } from '../store/run-record.js';
-import type { RunStore, RunTransition } from '../store/run-store.js';
+import type { RunRecord } from '../store/runs/run-record.js';
+import type { RunStore, RunTransition } from '../store/runs/run-store.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 
 /** Where a move that changed a run is told (the run event log: streams, webhooks, pages). */

@@ -1,7 +1,7 @@
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { FollowupMessage } from '../executors/execution-input.js';
 import type { ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
-import type { RunStore } from '../store/run-store.js';
+import type { RunStore } from '../store/runs/run-store.js';
 import type { ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import { NO_PEERS, type Peers } from './peers.js';

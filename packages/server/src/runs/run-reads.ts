@@ -14,11 +14,11 @@ import { attachmentsDir } from '../executors/agent-protocol.js';
 import { harnessTranscriptLines } from '../executors/harness/harness-executor.js';
 import { harnessTurnMessages } from '../executors/harness/harness-turns.js';
 import { mimeTypeOf } from '../executors/mime-type.js';
-import { artifactsOf, type ArtifactStore } from '../store/artifact-store.js';
-import type { ConversationStore } from '../store/conversation-store.js';
-import { encodeCursor } from '../store/list-cursor.js';
-import type { RunRecord } from '../store/run-record.js';
-import type { RunListQuery, RunStore } from '../store/run-store.js';
+import { artifactsOf, type ArtifactStore } from '../store/artifacts/artifact-store.js';
+import type { ConversationStore } from '../store/conversations/conversation-store.js';
+import { encodeCursor } from '../store/runs/list-cursor.js';
+import type { RunRecord } from '../store/runs/run-record.js';
+import type { RunListQuery, RunStore } from '../store/runs/run-store.js';
 import { conversationEntries } from './conversation-entries.js';
 import { conversationIdOf } from './conversation-id.js';
 import { checkDiskSpace } from './disk-space.js';
@@ -30,7 +30,7 @@ import { toConversationResponse } from './to-conversation-response.js';
 import { toRunItem } from './to-run-item.js';
 
 /** The run as pages render it; the store's record, named here so routes need not reach the store. */
-export type { RunRecord } from '../store/run-record.js';
+export type { RunRecord } from '../store/runs/run-record.js';
 
 /** A page holds at most about this much output text. */
 const OUTPUT_PAGE_BYTES = 1024 * 1024;

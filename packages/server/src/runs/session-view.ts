@@ -1,4 +1,4 @@
-import type { StoredRunEvent } from '../store/run-event-store.js';
+import type { StoredRunEvent } from '../store/run-events/run-event-store.js';
 import { artifactLabel } from './artifact-label.js';
 
 /**

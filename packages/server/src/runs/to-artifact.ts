@@ -1,5 +1,5 @@
 import type { ArtifactItem, ArtifactResponse } from '@agent-runs/core/contract';
-import type { ArtifactRecord } from '../store/artifact-store.js';
+import type { ArtifactRecord } from '../store/artifacts/artifact-store.js';
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const defined = <T extends Record<string, unknown>>(value: T): T =>

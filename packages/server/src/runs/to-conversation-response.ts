@@ -1,6 +1,6 @@
 import type { ConversationMessage, ConversationResponse, ConversationStep } from '@agent-runs/core/contract';
 import type { ConversationEntry } from '../executors/execution-input.js';
-import type { RunRecord } from '../store/run-record.js';
+import type { RunRecord } from '../store/runs/run-record.js';
 import { conversationIdOf } from './conversation-id.js';
 
 function message(id: string, role: 'user' | 'assistant', text: string, at: string): ConversationMessage {

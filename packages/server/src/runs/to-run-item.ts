@@ -1,6 +1,6 @@
 import type { RunItem } from '@agent-runs/core/contract';
-import type { ArtifactRecord } from '../store/artifact-store.js';
-import type { RunRecord } from '../store/run-record.js';
+import type { ArtifactRecord } from '../store/artifacts/artifact-store.js';
+import type { RunRecord } from '../store/runs/run-record.js';
 import { toArtifactItem } from './to-artifact.js';
 
 /** The contract's view of a stored run; `sessionLink` carries the token that opens its page (AppContext.sessionLink). */

@@ -1,7 +1,7 @@
 import { ConflictError } from '../domain/domain-errors.js';
 import type { ServerClock } from '../domain/server-clock.js';
 import type { RunService } from '../runs/run-service.js';
-import type { ScheduleBody, ScheduleRecord, ScheduleStore } from '../store/schedule-store.js';
+import type { ScheduleBody, ScheduleRecord, ScheduleStore } from '../store/schedules/schedule-store.js';
 import { parseCron } from '@agent-runs/core/cron';
 import { ScheduleLocks } from './schedule-locks.js';
 

@@ -2,7 +2,7 @@ import type { RunCreatorInfo, ScheduleCreateRequestSchema, ScheduleUpdateRequest
 import type { z } from 'zod';
 import { SCHEDULE_FIELDS, type RunSetupResolver } from '../catalog/resolve-run-setup.js';
 import { invalidField, invalidInput } from '../domain/invalid-request-input.js';
-import type { ScheduleBody } from '../store/schedule-store.js';
+import type { ScheduleBody } from '../store/schedules/schedule-store.js';
 import { parseCron, type CronSchedule } from '@agent-runs/core/cron';
 
 export type ScheduleCreate = z.output<typeof ScheduleCreateRequestSchema>;

@@ -10,7 +10,7 @@ import { pageInfo, pageStart, type PageRequest } from '../store/owned-page.js';
 import type { EnvironmentRegistry } from '../catalog/environment-registry.js';
 import { NotFoundError } from '../domain/domain-errors.js';
 import type { ServerClock } from '../domain/server-clock.js';
-import type { ScheduleRecord, ScheduleStore } from '../store/schedule-store.js';
+import type { ScheduleRecord, ScheduleStore } from '../store/schedules/schedule-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import { ScheduleLocks } from './schedule-locks.js';
 import { bodyOf, type ScheduleRules } from './schedule-rules.js';

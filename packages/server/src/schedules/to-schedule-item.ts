@@ -1,6 +1,6 @@
 import type { ScheduledAgentItem } from '@agent-runs/core/contract';
 import type { EnvironmentRegistry } from '../catalog/environment-registry.js';
-import type { ScheduleRecord } from '../store/schedule-store.js';
+import type { ScheduleRecord } from '../store/schedules/schedule-store.js';
 
 /** A stored schedule in its wire shape, with its environment's description and the zone it fires in. */
 export function toScheduleItem(s: ScheduleRecord, environments: EnvironmentRegistry, timeZone: string): ScheduledAgentItem {

@@ -1,7 +1,7 @@
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import { killRecordedGroup } from '../executors/process-group.js';
 import { ProcessTree } from '../executors/process-tree.js';
-import type { RunStore } from '../store/run-store.js';
+import type { RunStore } from '../store/runs/run-store.js';
 
 const RESTARTED: RunStatusMessage = {
   message: 'The server restarted while this run was in progress, so its outcome is unknown; start a new run.',

@@ -1,12 +1,12 @@
-import { ARTIFACTS_TABLE } from './artifact-table.js';
-import { IDENTITIES_TABLE } from './named-agent-table.js';
-import { MESSAGES_TABLE } from './message-table.js';
-import { RUNS_TABLE } from './run-table.js';
-import { SCHEDULES_TABLE } from './schedule-table.js';
+import { ARTIFACTS_TABLE } from './artifacts/artifact-table.js';
+import { IDENTITIES_TABLE } from './named-agents/named-agent-table.js';
+import { MESSAGES_TABLE } from './conversations/message-table.js';
+import { RUNS_TABLE } from './runs/run-table.js';
+import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import type { SqlDialect } from './sql-dialect.js';
 import type { TableDescription } from './table-description.js';
 import { columnDefinition } from './table-schema.js';
-import { DELIVERIES_TABLE, OUTBOX_TABLE, PAYLOADS_TABLE, SUBSCRIPTIONS_TABLE } from './webhook-tables.js';
+import { DELIVERIES_TABLE, OUTBOX_TABLE, PAYLOADS_TABLE, SUBSCRIPTIONS_TABLE } from './webhooks/webhook-tables.js';
 
 /** A migration step that adds one described column. */
 export interface AddedColumnStep {

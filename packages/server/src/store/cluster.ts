@@ -1,5 +1,5 @@
 import type { RunStatusMessage } from '@agent-runs/core/contract';
-import type { RunRecord } from './run-record.js';
+import type { RunRecord } from './runs/run-record.js';
 
 /**
  * What one server tells the others sharing its database. Each is a hint to look at the

@@ -1,20 +1,20 @@
 import pg from 'pg';
 import { ServerConfigError } from '../domain/server-config-error.js';
-import { PostgresArtifactStore } from './postgres-artifact-store.js';
-import { PostgresConversationStore } from './postgres-conversation-store.js';
-import { PostgresNamedAgentStore } from './postgres-named-agent-store.js';
-import { PostgresRunLeases } from './postgres-run-leases.js';
+import { PostgresArtifactStore } from './artifacts/postgres-artifact-store.js';
+import { PostgresConversationStore } from './conversations/postgres-conversation-store.js';
+import { PostgresNamedAgentStore } from './named-agents/postgres-named-agent-store.js';
+import { PostgresRunLeases } from './runs/postgres-run-leases.js';
 import { migratePostgres } from './postgres-migrations.js';
 import { NulSafeClient } from './postgres-nul-safe-client.js';
-import { PostgresRunEventStore } from './postgres-run-event-store.js';
-import { PostgresRunStore } from './postgres-run-store.js';
-import { PostgresScheduleStore } from './postgres-schedule-store.js';
+import { PostgresRunEventStore } from './run-events/postgres-run-event-store.js';
+import { PostgresRunStore } from './runs/postgres-run-store.js';
+import { PostgresScheduleStore } from './schedules/postgres-schedule-store.js';
 import { PostgresSharedSecrets } from './postgres-secrets.js';
 import { PostgresSignals } from './postgres-signals.js';
-import { PostgresCatalogActivity } from './postgres-catalog-activity.js';
+import { PostgresCatalogActivity } from './catalog/postgres-catalog-activity.js';
 import { postgresTarget } from './postgres-url.js';
 import type { Storage } from './storage.js';
-import { PostgresWebhookStore } from './postgres-webhook-store.js';
+import { PostgresWebhookStore } from './webhooks/postgres-webhook-store.js';
 
 export interface PostgresStorageOptions {
   log: (line: string) => void;

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { ServerConfigError } from '../domain/server-config-error.js';
-import { SqliteRunStore } from './sqlite-run-store.js';
+import { SqliteRunStore } from './runs/sqlite-run-store.js';
 
 /**
  * Opens the SQLite store and checks it can be written, before anything relies on it. A

@@ -1,13 +1,13 @@
 import { dirname } from 'node:path';
 import { openRunStore } from './open-run-store.js';
-import { SqliteArtifactStore } from './sqlite-artifact-store.js';
-import { SqliteConversationStore } from './sqlite-conversation-store.js';
-import { SqliteNamedAgentStore } from './sqlite-named-agent-store.js';
-import { SqliteRunEventStore } from './sqlite-run-event-store.js';
-import { SqliteScheduleStore } from './sqlite-schedule-store.js';
-import { SqliteCatalogActivity } from './sqlite-catalog-activity.js';
+import { SqliteArtifactStore } from './artifacts/sqlite-artifact-store.js';
+import { SqliteConversationStore } from './conversations/sqlite-conversation-store.js';
+import { SqliteNamedAgentStore } from './named-agents/sqlite-named-agent-store.js';
+import { SqliteRunEventStore } from './run-events/sqlite-run-event-store.js';
+import { SqliteScheduleStore } from './schedules/sqlite-schedule-store.js';
+import { SqliteCatalogActivity } from './catalog/sqlite-catalog-activity.js';
 import type { Storage } from './storage.js';
-import { SqliteWebhookStore } from './sqlite-webhook-store.js';
+import { SqliteWebhookStore } from './webhooks/sqlite-webhook-store.js';
 
 /** Every store in one SQLite file (or in memory for `:memory:`), for one server. */
 export function openSqliteStorage(file: string): Storage {

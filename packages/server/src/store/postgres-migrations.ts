@@ -1,14 +1,14 @@
 import type pg from 'pg';
 import { addedColumnSteps } from './added-columns.js';
-import { ARTIFACTS_TABLE } from './artifact-table.js';
-import { MESSAGES_TABLE } from './message-table.js';
-import { IDENTITIES_TABLE } from './named-agent-table.js';
-import { RUNS_TABLE } from './run-table.js';
-import { SCHEDULES_TABLE } from './schedule-table.js';
+import { ARTIFACTS_TABLE } from './artifacts/artifact-table.js';
+import { MESSAGES_TABLE } from './conversations/message-table.js';
+import { IDENTITIES_TABLE } from './named-agents/named-agent-table.js';
+import { RUNS_TABLE } from './runs/run-table.js';
+import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { postgresDialect } from './sql-dialect.js';
 import { createTable } from './table-schema.js';
-import { POSTGRES_WEBHOOK_TRIGGERS_BY_TYPE, POSTGRES_WEBHOOKS } from './webhook-schema.js';
+import { POSTGRES_WEBHOOK_TRIGGERS_BY_TYPE, POSTGRES_WEBHOOKS } from './webhooks/webhook-schema.js';
 
 /**
  * One step of the PostgreSQL schema. Steps run in order, once each, each in a transaction;

@@ -1,12 +1,12 @@
-import type { ArtifactStore } from './artifact-store.js';
+import type { ArtifactStore } from './artifacts/artifact-store.js';
 import type { ClusterStore } from './cluster.js';
-import type { ConversationStore } from './conversation-store.js';
-import type { NamedAgentStore } from './named-agent-store.js';
-import type { RunEventStore } from './run-event-store.js';
-import type { RunStore } from './run-store.js';
-import type { ScheduleStore } from './schedule-store.js';
-import type { CatalogActivity } from './catalog-activity.js';
-import type { WebhookStore } from './webhook-store.js';
+import type { ConversationStore } from './conversations/conversation-store.js';
+import type { NamedAgentStore } from './named-agents/named-agent-store.js';
+import type { RunEventStore } from './run-events/run-event-store.js';
+import type { RunStore } from './runs/run-store.js';
+import type { ScheduleStore } from './schedules/schedule-store.js';
+import type { CatalogActivity } from './catalog/catalog-activity.js';
+import type { WebhookStore } from './webhooks/webhook-store.js';
 
 /** Every store of one database: SQLite (one server) or PostgreSQL (any number of servers). */
 export interface Storage {

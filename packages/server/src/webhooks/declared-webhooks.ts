@@ -2,7 +2,7 @@ import { WEBHOOK_EVENT_TYPES } from '@agent-runs/core/webhooks';
 import type { ServerClock } from '../domain/server-clock.js';
 import type { DeclaredWebhook } from '../domain/server-config.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
-import type { WebhookStore, WebhookSubscriptionRecord } from '../store/webhook-store.js';
+import type { WebhookStore, WebhookSubscriptionRecord } from '../store/webhooks/webhook-store.js';
 import { checkWebhookUrl, UnresolvedHostError, UnsafeWebhookUrlError } from './address-safety.js';
 
 /** How long a declared webhook's old secret keeps signing after the file gives it a new one. */

@@ -1,11 +1,11 @@
 import type { RunItem } from '@agent-runs/core/contract';
 import { toArtifactItem } from '../runs/to-artifact.js';
-import type { ArtifactStore } from '../store/artifact-store.js';
-import type { ConversationStore } from '../store/conversation-store.js';
-import type { RunRecord } from '../store/run-record.js';
-import type { RunStore } from '../store/run-store.js';
-import type { ScheduleStore } from '../store/schedule-store.js';
-import type { OutboxEvent } from '../store/webhook-store.js';
+import type { ArtifactStore } from '../store/artifacts/artifact-store.js';
+import type { ConversationStore } from '../store/conversations/conversation-store.js';
+import type { RunRecord } from '../store/runs/run-record.js';
+import type { RunStore } from '../store/runs/run-store.js';
+import type { ScheduleStore } from '../store/schedules/schedule-store.js';
+import type { OutboxEvent } from '../store/webhooks/webhook-store.js';
 import type { EventSubject } from './webhook-events.js';
 
 /** The longest follow-up text a payload carries. */

@@ -1,5 +1,5 @@
 import type { WebhookDelivery, WebhookSubscription } from '@agent-runs/core/webhooks';
-import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from '../store/webhook-store.js';
+import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from '../store/webhooks/webhook-store.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -1,4 +1,4 @@
-import type { NewWebhookDelivery, WebhookDeliveryRecord } from '../store/webhook-store.js';
+import type { NewWebhookDelivery, WebhookDeliveryRecord } from '../store/webhooks/webhook-store.js';
 
 /** Deliveries fanned out here and left unclaimed that are kept by id; past it, every answer claims. */
 const MAX_TRACKED = 10_000;

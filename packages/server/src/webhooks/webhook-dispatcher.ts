@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ClaimRequest, NewWebhookDelivery, OutboxEvent, RecordedAttempt, WebhookDeliveryRecord, WebhookStore, WebhookSubscriptionRecord } from '../store/webhook-store.js';
+import type { ClaimRequest, NewWebhookDelivery, OutboxEvent, RecordedAttempt, WebhookDeliveryRecord, WebhookStore, WebhookSubscriptionRecord } from '../store/webhooks/webhook-store.js';
 import { subjectOf, type EventSubjectSources } from './event-subjects.js';
 import { nextDelayMs, parseRetryAfter } from './retry-schedule.js';
 import { changeTypes, eventTypesOf, payloadOf, wants } from './webhook-events.js';

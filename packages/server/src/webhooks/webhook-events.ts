@@ -1,6 +1,6 @@
 import type { ArtifactItem, RunItem } from '@agent-runs/core/contract';
 import type { WebhookEventType } from '@agent-runs/core/webhooks';
-import type { OutboxEvent, WebhookSubscriptionRecord } from '../store/webhook-store.js';
+import type { OutboxEvent, WebhookSubscriptionRecord } from '../store/webhooks/webhook-store.js';
 
 /** The most a payload's `data` may weigh; past it the event is sent thin, marked `truncated`. */
 export const MAX_PAYLOAD_BYTES = 256 * 1024;

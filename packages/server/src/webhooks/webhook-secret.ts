@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { signWebhook } from '@agent-runs/core/webhooks';
-import type { WebhookSubscriptionRecord } from '../store/webhook-store.js';
+import type { WebhookSubscriptionRecord } from '../store/webhooks/webhook-store.js';
 
 /** A new signing secret as Standard Webhooks writes them: `whsec_` and 32 random bytes in base64. */
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;

@@ -11,7 +11,7 @@ import {
 import { ConflictError, NotFoundError } from '../domain/domain-errors.js';
 import { invalidField, invalidInput } from '../domain/invalid-request-input.js';
 import type { ServerClock } from '../domain/server-clock.js';
-import type { WebhookStore, WebhookSubscriptionRecord } from '../store/webhook-store.js';
+import type { WebhookStore, WebhookSubscriptionRecord } from '../store/webhooks/webhook-store.js';
 import { timeOrderedId } from '../store/time-ordered-id.js';
 import { checkWebhookUrl, UnsafeWebhookUrlError } from './address-safety.js';
 import { declaredWebhookName } from './declared-webhooks.js';

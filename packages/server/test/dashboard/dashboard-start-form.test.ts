@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteRunStore } from '../../src/store/sqlite-run-store.js';
+import { SqliteRunStore } from '../../src/store/runs/sqlite-run-store.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';
 import { signInByHttp } from './dashboard-support.js';
 

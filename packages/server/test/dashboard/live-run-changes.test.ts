@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RunEventStreams } from '../../src/runs/run-event-streams.js';
 import { openDatabase } from '../../src/store/sqlite-driver.js';
 import { migrateSqlite, SQLITE_MIGRATIONS } from '../../src/store/sqlite-migrations.js';
-import { SqliteRunEventStore } from '../../src/store/sqlite-run-event-store.js';
+import { SqliteRunEventStore } from '../../src/store/run-events/sqlite-run-event-store.js';
 
 // The live runs table reads a page again only once told of a change: what it is told.
 describe('the event streams tell of runs that changed', () => {

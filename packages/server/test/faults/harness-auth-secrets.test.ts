@@ -6,7 +6,7 @@ import { NamedSecrets } from '../../src/domain/named-secrets.js';
 import type { ExecutionInput } from '../../src/executors/execution-input.js';
 import { HarnessExecutor } from '../../src/executors/harness/harness-executor.js';
 import { HarnessSetup } from '../../src/executors/harness/harness-setup.js';
-import type { RunRecord } from '../../src/store/run-record.js';
+import type { RunRecord } from '../../src/store/runs/run-record.js';
 import { newRun } from '../support/new-run.js';
 import { tempTree, writeServerConfig } from '../support/server-config.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';

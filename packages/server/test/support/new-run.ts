@@ -1,4 +1,4 @@
-import type { NewRun } from '../../src/store/run-record.js';
+import type { NewRun } from '../../src/store/runs/run-record.js';
 
 const AT = '2026-01-01T00:00:00.000Z';
 

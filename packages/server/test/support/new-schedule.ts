@@ -1,4 +1,4 @@
-import type { ScheduleRecord } from '../../src/store/schedule-store.js';
+import type { ScheduleRecord } from '../../src/store/schedules/schedule-store.js';
 
 /** A moment of 2026-01-01, `second` seconds past midnight, as stores keep times. */
 export const time = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`;

@@ -6,8 +6,8 @@ import { RunEventLog } from '../../src/runs/run-event-log.js';
 import { RunMoves } from '../../src/runs/run-moves.js';
 import { RunQueue } from '../../src/runs/run-queue.js';
 import { toRunItem } from '../../src/runs/to-run-item.js';
-import { runAttachmentSource } from '../../src/store/run-attachments.js';
-import type { RunStore } from '../../src/store/run-store.js';
+import { runAttachmentSource } from '../../src/store/runs/run-attachments.js';
+import type { RunStore } from '../../src/store/runs/run-store.js';
 import type { Storage } from '../../src/store/storage.js';
 
 /**

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { SqliteRunStore } from '../../src/store/sqlite-run-store.js';
-import { SqliteWebhookStore } from '../../src/store/sqlite-webhook-store.js';
-import type { ClaimRequest, WebhookDeliveryRecord } from '../../src/store/webhook-store.js';
+import { SqliteRunStore } from '../../src/store/runs/sqlite-run-store.js';
+import { SqliteWebhookStore } from '../../src/store/webhooks/sqlite-webhook-store.js';
+import type { ClaimRequest, WebhookDeliveryRecord } from '../../src/store/webhooks/webhook-store.js';
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { newWebhookSecret } from '../../src/webhooks/webhook-secret.js';
 import { eventually } from '../support/eventually.js';

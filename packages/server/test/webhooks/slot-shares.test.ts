@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Storage } from '../../src/store/storage.js';
-import type { WebhookSubscriptionRecord } from '../../src/store/webhook-store.js';
+import type { WebhookSubscriptionRecord } from '../../src/store/webhooks/webhook-store.js';
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.js';
 import { newWebhookSecret } from '../../src/webhooks/webhook-secret.js';
 import { eventually } from '../support/eventually.js';

@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStorage } from '../../src/store/open-postgres-storage.js';
 import { openSqliteStorage } from '../../src/store/open-sqlite-storage.js';
 import type { Storage } from '../../src/store/storage.js';
-import type { SqliteRunStore } from '../../src/store/sqlite-run-store.js';
-import type { RecordedAttempt, WebhookSubscriptionRecord } from '../../src/store/webhook-store.js';
+import type { SqliteRunStore } from '../../src/store/runs/sqlite-run-store.js';
+import type { RecordedAttempt, WebhookSubscriptionRecord } from '../../src/store/webhooks/webhook-store.js';
 import { newRun } from '../support/new-run.js';
 import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../../../../test/support/postgres.js';
 

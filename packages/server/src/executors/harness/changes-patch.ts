@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { NewArtifact } from '../../store/artifact-store.js';
+import type { NewArtifact } from '../../store/artifacts/artifact-store.js';
 import { inAgentDir, type AgentDir } from '../agent-tree.js';
 
 /** Largest patch kept as the execution's `changes.patch`; a larger one is cut there with a note. */

@@ -14,7 +14,7 @@ import { NO_SANDBOX, type AgentSandbox } from '../sandbox/agent-sandbox.js';
 import { installRoot } from '../sandbox/install-root.js';
 import { sandboxForRun } from '../sandbox/principal-users.js';
 import { allowAlso, urlHost } from '../sandbox/network-policy.js';
-import type { RunRecord } from '../../store/run-record.js';
+import type { RunRecord } from '../../store/runs/run-record.js';
 import { commandEnv } from '../command-env.js';
 import { processTreeFile } from '../process-tree.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from '../run-executor.js';

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunRecord } from '../../store/run-record.js';
+import type { RunRecord } from '../../store/runs/run-record.js';
 import type { ExecutionInput } from '../execution-input.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ServerConfigError } from '../../domain/server-config-error.js';
-import type { RunRecord } from '../../store/run-record.js';
+import type { RunRecord } from '../../store/runs/run-record.js';
 import type { AgentSandbox } from './agent-sandbox.js';
 import type { AgentUser } from './agent-user.js';
 

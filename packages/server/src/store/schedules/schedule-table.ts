@@ -1,7 +1,7 @@
-import type { LeasedTable } from './leased-table.js';
+import type { LeasedTable } from '../leased-table.js';
 import type { ScheduleRecord } from './schedule-store.js';
-import type { OwnedTable } from './owned-records.js';
-import { rowReader, selectList, type Row, type TableDescription } from './table-description.js';
+import type { OwnedTable } from '../owned-records.js';
+import { rowReader, selectList, type Row, type TableDescription } from '../table-description.js';
 
 /** The `schedules` table: what both stores write and read, column by column. */
 export const SCHEDULES_TABLE: TableDescription<ScheduleRecord, ScheduleRecord> = {

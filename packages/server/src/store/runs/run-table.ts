@@ -1,8 +1,8 @@
-import type { LeasedTable } from './leased-table.js';
+import type { LeasedTable } from '../leased-table.js';
 import type { NewRun, RunRecord } from './run-record.js';
 import type { SortField } from './run-store.js';
-import type { SqlDialect } from './sql-dialect.js';
-import { rowReader, selectList, type Row, type TableDescription } from './table-description.js';
+import type { SqlDialect } from '../sql-dialect.js';
+import { rowReader, selectList, type Row, type TableDescription } from '../table-description.js';
 
 /**
  * The `runs` table: every column, what a create stores in it and what a read makes of it.

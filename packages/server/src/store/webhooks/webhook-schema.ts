@@ -1,5 +1,5 @@
-import { postgresDialect, sqliteDialect, type SqlDialect } from './sql-dialect.js';
-import { addColumns, createTable } from './table-schema.js';
+import { postgresDialect, sqliteDialect, type SqlDialect } from '../sql-dialect.js';
+import { addColumns, createTable } from '../table-schema.js';
 import { DELIVERIES_TABLE, OUTBOX_TABLE, PAYLOADS_TABLE, SUBSCRIPTIONS_TABLE } from './webhook-tables.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { AmbientAgentConfig, RunCreatorInfo } from '@agent-runs/core/contract';
-import type { OwnedRecords } from './owned-records.js';
+import type { OwnedRecords } from '../owned-records.js';
 
 /** What each firing of a schedule puts in its run. */
 export interface ScheduleBody {

@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
-import type { RunLeases } from './cluster.js';
-import { PostgresLeases } from './postgres-leases.js';
+import type { RunLeases } from '../cluster.js';
+import { PostgresLeases } from '../postgres-leases.js';
 import { leasedRuns, RUN_COLUMNS, toRunRecord, type RunRow } from './run-table.js';
-import { postgresDialect } from './sql-dialect.js';
+import { postgresDialect } from '../sql-dialect.js';
 import type { RunRecord } from './run-record.js';
 
 /** The leases on INPROGRESS runs (`owner`, `lease_expires_at`) of the servers sharing the database. */

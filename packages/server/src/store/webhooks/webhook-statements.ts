@@ -1,5 +1,5 @@
-import type { LeasedTable } from './leased-table.js';
-import type { LeaseClaim } from './leases.js';
+import type { LeasedTable } from '../leased-table.js';
+import type { LeaseClaim } from '../leases.js';
 import { claimScan, type ClaimRequest, type WebhookDeliveryRecord } from './webhook-store.js';
 import { DELIVERY_COLUMNS, OUTBOX_COLUMNS, SUBSCRIPTION_COLUMNS } from './webhook-tables.js';
 

@@ -8,10 +8,10 @@ import {
   type ArtifactRow,
 } from './artifact-table.js';
 import type { ArtifactRecord, ArtifactStore, NewArtifact } from './artifact-store.js';
-import { sqliteDialect } from './sql-dialect.js';
-import { sqliteOrFail } from './sqlite-or-fail.js';
-import { insertStatement } from './table-description.js';
-import { timeOrderedId } from './time-ordered-id.js';
+import { sqliteDialect } from '../sql-dialect.js';
+import { sqliteOrFail } from '../sqlite-or-fail.js';
+import { insertStatement } from '../table-description.js';
+import { timeOrderedId } from '../time-ordered-id.js';
 
 const INSERT = insertStatement(ARTIFACTS_TABLE, sqliteDialect);
 const MAX_KEPT_COUNT = 1000;

@@ -1,6 +1,6 @@
 import type { NamedAgentRecord } from './named-agent-store.js';
-import type { OwnedTable } from './owned-records.js';
-import type { TableDescription } from './table-description.js';
+import type { OwnedTable } from '../owned-records.js';
+import type { TableDescription } from '../table-description.js';
 
 /** The `agent_identities` table (named agents): what both stores write and read, column by column. */
 export const IDENTITIES_TABLE: TableDescription<NamedAgentRecord, NamedAgentRecord> = {

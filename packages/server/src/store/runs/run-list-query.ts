@@ -2,8 +2,8 @@ import type { ListCursor } from './list-cursor.js';
 import type { RunRecord } from './run-record.js';
 import type { RunListPage, RunListQuery } from './run-store.js';
 import { RUN_COLUMNS, RUN_EXACT_FILTERS, RUNS_TABLE, SORT_COLUMN, toRunRecord, type RunRow } from './run-table.js';
-import type { SqlDialect } from './sql-dialect.js';
-import { arrayRowReader } from './table-description.js';
+import type { SqlDialect } from '../sql-dialect.js';
+import { arrayRowReader } from '../table-description.js';
 
 /** A list page's SELECT and the values it binds. */
 export interface RunListStatement {

@@ -1,21 +1,21 @@
 import type Database from 'better-sqlite3';
-import { openDatabase } from './sqlite-driver.js';
+import { openDatabase } from '../sqlite-driver.js';
 import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { LIST_ARRAY_ROWS, runListPage, runListStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
-import { migrateSqlite } from './sqlite-migrations.js';
+import { migrateSqlite } from '../sqlite-migrations.js';
 import { SqliteRunAttachments } from './sqlite-run-attachments.js';
-import { sqliteFirstRunEvent } from './sqlite-run-event-store.js';
+import { sqliteFirstRunEvent } from '../run-events/sqlite-run-event-store.js';
 import { SqliteRunMetadata } from './sqlite-run-metadata.js';
-import { sqliteDialect } from './sql-dialect.js';
-import { SqliteWriteBatch } from './sqlite-write-batch.js';
-import { SqliteCheckpointer } from './sqlite-checkpointer.js';
-import { SqliteLeases } from './sqlite-leases.js';
-import { sqliteOrFail } from './sqlite-or-fail.js';
-import { arrayRowReader, insertStatement } from './table-description.js';
+import { sqliteDialect } from '../sql-dialect.js';
+import { SqliteWriteBatch } from '../sqlite-write-batch.js';
+import { SqliteCheckpointer } from '../sqlite-checkpointer.js';
+import { SqliteLeases } from '../sqlite-leases.js';
+import { sqliteOrFail } from '../sqlite-or-fail.js';
+import { arrayRowReader, insertStatement } from '../table-description.js';
 
 /** A run's new `updated_at` from the time given (the first `?`): `SqlDialect.nextStamp` says why. */
 const STAMP = sqliteDialect.nextStamp('?');

@@ -3,12 +3,12 @@ import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import { LIST_OBJECT_ROWS, runListPage, runListStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS, RUNS_TABLE, toRunRecord, toRunRecordWithArtifacts, type RunRow } from './run-table.js';
-import { PostgresLeases } from './postgres-leases.js';
-import { postgresDialect } from './sql-dialect.js';
-import { insertStatement } from './table-description.js';
-import { inTransaction } from './postgres-transaction.js';
+import { PostgresLeases } from '../postgres-leases.js';
+import { postgresDialect } from '../sql-dialect.js';
+import { insertStatement } from '../table-description.js';
+import { inTransaction } from '../postgres-transaction.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
-import { withFirstRunEvent } from './postgres-run-event-store.js';
+import { withFirstRunEvent } from '../run-events/postgres-run-event-store.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 
 /** ON CONFLICT: a key used before inserts nothing, and the earlier run answers. */

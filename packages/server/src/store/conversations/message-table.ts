@@ -1,5 +1,5 @@
 import type { RunMessage } from './conversation-store.js';
-import { rowReader, selectList, type Row, type TableDescription } from './table-description.js';
+import { rowReader, selectList, type Row, type TableDescription } from '../table-description.js';
 
 /**
  * A message as a write stores it: a follow-up may carry the key that makes its retry a replay;

@@ -1,10 +1,10 @@
 import type pg from 'pg';
-import { inTransaction } from './postgres-transaction.js';
-import { numbered, postgresDialect } from './sql-dialect.js';
-import { byColumn, insertManyStatement, insertStatement, updateStatement } from './table-description.js';
+import { inTransaction } from '../postgres-transaction.js';
+import { numbered, postgresDialect } from '../sql-dialect.js';
+import { byColumn, insertManyStatement, insertStatement, updateStatement } from '../table-description.js';
 import { deliveryLeaseClaim, KEEP_DELIVERY_MADE, leasedDeliveries, WEBHOOK_SQL } from './webhook-statements.js';
 import { DELIVERIES_TABLE, SUBSCRIPTION_SAVED_COLUMNS, SUBSCRIPTIONS_TABLE, toDelivery, toOutboxEvent, toSubscription } from './webhook-tables.js';
-import { PostgresLeases } from './postgres-leases.js';
+import { PostgresLeases } from '../postgres-leases.js';
 import type {
   ClaimRequest,
   NewWebhookDelivery,

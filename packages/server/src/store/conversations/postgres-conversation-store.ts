@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { CLAIM_SQL, EXECUTION_COUNT_SQL, LIST_SQL_WHERE, PENDING_SQL_WHERE, RELEASE_SQL, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
 import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow } from './message-table.js';
-import { inTransaction, toNumber } from './postgres-transaction.js';
-import { numbered, postgresDialect } from './sql-dialect.js';
-import { insertStatement } from './table-description.js';
-import { timeOrderedId } from './time-ordered-id.js';
+import { inTransaction, toNumber } from '../postgres-transaction.js';
+import { numbered, postgresDialect } from '../sql-dialect.js';
+import { insertStatement } from '../table-description.js';
+import { timeOrderedId } from '../time-ordered-id.js';
 
 /** A key used before inserts nothing (a result carries none, so never conflicts). */
 const INSERT = insertStatement(

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import { LEASED_FIRINGS, SCHEDULE_COLUMNS as COLUMNS, SCHEDULES, toSchedule as toRecord, type ScheduleRow } from './schedule-table.js';
 import { FIRING_LEASE_MS, type FiringResult, type ScheduleRecord, type ScheduleStore } from './schedule-store.js';
-import { keyOf } from './leased-table.js';
-import { SqliteLeases } from './sqlite-leases.js';
-import { SqliteOwnedRecords } from './sqlite-owned-records.js';
+import { keyOf } from '../leased-table.js';
+import { SqliteLeases } from '../sqlite-leases.js';
+import { SqliteOwnedRecords } from '../sqlite-owned-records.js';
 
 /** The one server on the file: the owner of its firings' leases. */
 const OWNER = 'this server';

@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { inTransaction } from './postgres-transaction.js';
-import { PostgresOwnedRecords } from './postgres-owned-records.js';
-import { PostgresLeases } from './postgres-leases.js';
+import { inTransaction } from '../postgres-transaction.js';
+import { PostgresOwnedRecords } from '../postgres-owned-records.js';
+import { PostgresLeases } from '../postgres-leases.js';
 import { LEASED_FIRINGS, SCHEDULE_COLUMNS as COLUMNS, SCHEDULES, toSchedule as toRecord, type ScheduleRow } from './schedule-table.js';
 import { FIRING_LEASE_MS, type FiringResult, type ScheduleRecord, type ScheduleStore } from './schedule-store.js';
 

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { EMPTY_HEAD, toEvent, toHead, type EventRow, type HeadRow } from './event-row.js';
 import type { NewRunEvent, RunEventHead, RunEventStore, StoredRunEvent } from './run-event-store.js';
-import type { CreatedRunEvent } from './run-store.js';
+import type { CreatedRunEvent } from '../runs/run-store.js';
 
 /**
  * Writes a new run's first event (id 1) and its log's head, inside the create's transaction:

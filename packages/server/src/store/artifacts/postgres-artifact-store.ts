@@ -8,10 +8,10 @@ import {
   type ArtifactRow,
 } from './artifact-table.js';
 import type { ArtifactRecord, ArtifactStore, NewArtifact } from './artifact-store.js';
-import { inTransaction, toNumber } from './postgres-transaction.js';
-import { postgresDialect } from './sql-dialect.js';
-import { insertStatement } from './table-description.js';
-import { timeOrderedId } from './time-ordered-id.js';
+import { inTransaction, toNumber } from '../postgres-transaction.js';
+import { postgresDialect } from '../sql-dialect.js';
+import { insertStatement } from '../table-description.js';
+import { timeOrderedId } from '../time-ordered-id.js';
 
 const INSERT = insertStatement(ARTIFACTS_TABLE, postgresDialect);
 

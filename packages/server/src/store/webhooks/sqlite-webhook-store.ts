@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
-import { sqliteDialect } from './sql-dialect.js';
-import type { SqliteWriteBatch } from './sqlite-write-batch.js';
-import { insertStatement, updateStatement } from './table-description.js';
+import { sqliteDialect } from '../sql-dialect.js';
+import type { SqliteWriteBatch } from '../sqlite-write-batch.js';
+import { insertStatement, updateStatement } from '../table-description.js';
 import { deliveryLeaseClaim, KEEP_DELIVERY_MADE, leasedDeliveries, WEBHOOK_SQL as SQL } from './webhook-statements.js';
-import { SqliteLeases } from './sqlite-leases.js';
+import { SqliteLeases } from '../sqlite-leases.js';
 import {
   DELIVERIES_TABLE,
   PAYLOADS_TABLE,

@@ -1,4 +1,4 @@
-import type { OwnedRecords } from './owned-records.js';
+import type { OwnedRecords } from '../owned-records.js';
 
 /** A named agent as stored: its members as the caller gave them, plus bookkeeping. */
 export interface NamedAgentRecord {

@@ -1,4 +1,4 @@
-import { rowReader, selectList, type Row, type TableDescription } from './table-description.js';
+import { rowReader, selectList, type Row, type TableDescription } from '../table-description.js';
 import type { NewWebhookDelivery, OutboxEvent, WebhookDeliveryRecord, WebhookSubscriptionRecord } from './webhook-store.js';
 
 /** The `webhook_subscriptions` table: what both stores write and read, column by column. */

@@ -1,11 +1,11 @@
 import type Database from 'better-sqlite3';
 import { CLAIM_SQL, EXECUTION_COUNT_SQL, LIST_SQL_WHERE, PENDING_SQL_WHERE, RELEASE_SQL, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
 import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow, type MessageWrite } from './message-table.js';
-import { sqliteDialect } from './sql-dialect.js';
-import { sqliteOrFail } from './sqlite-or-fail.js';
-import type { SqliteWriteBatch } from './sqlite-write-batch.js';
-import { insertStatement } from './table-description.js';
-import { timeOrderedId } from './time-ordered-id.js';
+import { sqliteDialect } from '../sql-dialect.js';
+import { sqliteOrFail } from '../sqlite-or-fail.js';
+import type { SqliteWriteBatch } from '../sqlite-write-batch.js';
+import { insertStatement } from '../table-description.js';
+import { timeOrderedId } from '../time-ordered-id.js';
 
 const INSERT = insertStatement(MESSAGES_TABLE, sqliteDialect);
 

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { toNumber } from './postgres-transaction.js';
+import { toNumber } from '../postgres-transaction.js';
 import { EMPTY_HEAD, toEvent, toHead, type EventRow, type HeadRow } from './event-row.js';
 import type { NewRunEvent, RunEventHead, RunEventStore, StoredRunEvent } from './run-event-store.js';
 

@@ -1,5 +1,5 @@
 import type { ArtifactRecord, NewArtifact } from './artifact-store.js';
-import { rowReader, selectList, type Row, type TableDescription } from './table-description.js';
+import { rowReader, selectList, type Row, type TableDescription } from '../table-description.js';
 
 /** An artifact as a write stores it: the record and, for FILE and SCREENSHOT, its bytes. */
 export type ArtifactWrite = ArtifactRecord & { content?: Buffer | undefined };

@@ -3,8 +3,8 @@ import { keyOf, keySql, type LeasedTable } from './leased-table.js';
 import type { ExpiredLease, LeaseClaim, Leases } from './leases.js';
 import { inTransaction } from './postgres-transaction.js';
 import { numbered } from './sql-dialect.js';
+import type { Row } from './table-description.js';
 
-type Row = Record<string, unknown>;
 /** The pool, or a connection in a transaction the caller opened. */
 type Queryable = pg.Pool | pg.PoolClient;
 

@@ -2,8 +2,7 @@ import type Database from 'better-sqlite3';
 import { keyOf, keySql, type LeasedTable } from './leased-table.js';
 import type { ExpiredLease, LeaseClaim, Leases } from './leases.js';
 import { sqliteOrFail } from './sqlite-or-fail.js';
-
-type Row = Record<string, unknown>;
+import type { Row } from './table-description.js';
 
 /** A row leased: to whom, until when (epoch milliseconds). */
 interface Lease {

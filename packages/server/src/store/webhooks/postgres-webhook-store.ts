@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { inTransaction } from '../postgres-transaction.js';
 import { numbered, postgresDialect } from '../sql-dialect.js';
-import { byColumn, insertManyStatement, insertStatement, updateStatement } from '../table-description.js';
+import { byColumn, insertManyStatement, insertStatement, updateStatement, type Row } from '../table-description.js';
 import { deliveryLeaseClaim, KEEP_DELIVERY_MADE, leasedDeliveries, WEBHOOK_SQL } from './webhook-statements.js';
 import { DELIVERIES_TABLE, SUBSCRIPTION_SAVED_COLUMNS, SUBSCRIPTIONS_TABLE, toDelivery, toOutboxEvent, toSubscription } from './webhook-tables.js';
 import { PostgresLeases } from '../postgres-leases.js';
@@ -14,8 +14,6 @@ import type {
   WebhookStore,
   WebhookSubscriptionRecord,
 } from './webhook-store.js';
-
-type Row = Record<string, unknown>;
 
 const SQL = Object.fromEntries(
   Object.entries(WEBHOOK_SQL).map(([name, sql]) => [name, typeof sql === 'string' ? numbered(sql) : '']),

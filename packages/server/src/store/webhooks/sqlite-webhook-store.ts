@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { sqliteDialect } from '../sql-dialect.js';
 import type { SqliteWriteBatch } from '../sqlite-write-batch.js';
-import { insertStatement, updateStatement } from '../table-description.js';
+import { insertStatement, updateStatement, type Row } from '../table-description.js';
 import { deliveryLeaseClaim, KEEP_DELIVERY_MADE, leasedDeliveries, WEBHOOK_SQL as SQL } from './webhook-statements.js';
 import { SqliteLeases } from '../sqlite-leases.js';
 import {
@@ -22,8 +22,6 @@ import type {
   WebhookStore,
   WebhookSubscriptionRecord,
 } from './webhook-store.js';
-
-type Row = Record<string, unknown>;
 
 const INSERT_SUBSCRIPTION = insertStatement(SUBSCRIPTIONS_TABLE, sqliteDialect);
 const SAVE_SUBSCRIPTION = updateStatement(SUBSCRIPTIONS_TABLE, sqliteDialect, SUBSCRIPTION_SAVED_COLUMNS, 'id');

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../../../../test/support/postgres.js';
@@ -6,6 +5,7 @@ import type { LeasedTable } from '../../src/store/leased-table.js';
 import type { Leases } from '../../src/store/leases.js';
 import { PostgresLeases } from '../../src/store/postgres-leases.js';
 import { SqliteLeases } from '../../src/store/sqlite-leases.js';
+import { openDatabase } from '../../src/store/sqlite-driver.js';
 
 /** A table of its own: open rows are due and held, a closed one is neither. */
 const PROBES: LeasedTable = {
@@ -45,7 +45,8 @@ const dialects: Dialect[] = [
     name: 'SQLite',
     enabled: true,
     open: async (ids) => {
-      const db = new Database(':memory:');
+      // The driver the server uses on this Node.
+      const db = openDatabase(':memory:');
       db.exec("CREATE TABLE probes (id TEXT PRIMARY KEY, state TEXT NOT NULL DEFAULT 'open')");
       for (const id of ids) db.prepare('INSERT INTO probes (id) VALUES (?)').run(id);
       const read = (row: Record<string, unknown>) => ({ id: String(row['id']) });

@@ -33,6 +33,7 @@ export * from './conversation.js';
 export * from './handoff-attachments.js';
 export * from './run-event-schemas.js';
 export * from './request-limits.js';
+export * from './connected-worker.js';
 
 // Server-only.
 export * from './error-codes.js';

@@ -94,7 +94,11 @@ describe('webhooks', () => {
     const attempts = r.received.filter((d) => d.event.data.run_id === runId);
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((d) => d.headers['webhook-id'])).size).toBe(1);
-    const log = (await t.raw(`/api/v1/agent/webhooks/${id}/deliveries`, { key: KEYS[0]!.key })).body.deliveries;
+    // The receiver has answered; the attempt is recorded just after, so the log is read until it shows it.
+    const log = await eventually(
+      async () => (await t!.raw(`/api/v1/agent/webhooks/${id}/deliveries`, { key: KEYS[0]!.key })).body.deliveries,
+      (d: any[]) => d[0]?.status !== 'pending',
+    );
     expect(log[0]).toMatchObject({ status: 'delivered', attempts: 3, last_response_status: 200, event_type: 'run.created' });
   });
 

@@ -8,6 +8,7 @@ import { postgresDialect } from '../sql-dialect.js';
 import { insertManyStatement, insertStatement, rowReader, type Row } from '../table-description.js';
 import { attachmentsQuery, RUN_ATTACHMENTS_TABLE } from './run-attachment-table.js';
 import { metadataRows, RUN_METADATA_TABLE } from './run-metadata-table.js';
+import { processGroupsQuery, RUN_PROCESSES_TABLE, setProcessStatement } from './run-process-table.js';
 import { inTransaction } from '../postgres-transaction.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { withFirstRunEvent } from '../run-events/postgres-run-event-store.js';
@@ -27,6 +28,8 @@ const INSERT_RUN_WITH_EVENT = withFirstRunEvent(INSERT_RUN.sql, RUNS_TABLE.colum
 const INSERT_METADATA = insertManyStatement(RUN_METADATA_TABLE);
 const INSERT_ATTACHMENT = insertStatement(RUN_ATTACHMENTS_TABLE, postgresDialect);
 const READ_ATTACHMENT = rowReader(RUN_ATTACHMENTS_TABLE);
+const SET_PROCESS = setProcessStatement(postgresDialect);
+const READ_PROCESS = rowReader(RUN_PROCESSES_TABLE);
 
 function created(run: NewRun, seq: string): CreateResult {
   const { request: _request, idempotencyKey: _key, requestHash: _hash, attachments: _files, ...record } = run;
@@ -148,20 +151,13 @@ export class PostgresRunStore implements RunStore {
   }
 
   async setProcessGroup(id: string, group: ProcessGroupRecord): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO run_processes (id, pgid, start_time) VALUES ($1, $2, $3)
-       ON CONFLICT (id) DO UPDATE SET pgid = excluded.pgid, start_time = excluded.start_time`,
-      [id, group.pgid, group.startTime],
-    );
+    await this.pool.query(SET_PROCESS.sql, SET_PROCESS.values({ id, group }));
   }
 
   async processGroups(states: readonly string[]): Promise<(ProcessGroupRecord & { id: string })[]> {
     if (states.length === 0) return [];
-    const { rows } = await this.pool.query<{ id: string; pgid: number; start_time: string | null }>(
-      'SELECT p.id, p.pgid, p.start_time FROM run_processes p JOIN runs r ON r.id = p.id WHERE r.state = ANY($1::text[])',
-      [[...states]],
-    );
-    return rows.map((row) => ({ id: row.id, pgid: row.pgid, startTime: row.start_time }));
+    const { rows } = await this.pool.query<Row>(processGroupsQuery('state = ANY($1::text[])'), [[...states]]);
+    return rows.map(READ_PROCESS);
   }
 
   async claimNext(owner: string, at: string, leaseMs: number): Promise<RunRecord | undefined> {

@@ -1,8 +1,14 @@
 import { ARTIFACTS_TABLE } from './artifacts/artifact-table.js';
 import { IDENTITIES_TABLE } from './named-agents/named-agent-table.js';
 import { MESSAGES_TABLE } from './conversations/message-table.js';
+import { RUN_EVENT_LOGS_TABLE, RUN_EVENTS_TABLE } from './run-events/run-event-tables.js';
+import { RUN_ATTACHMENTS_TABLE } from './runs/run-attachment-table.js';
+import { RUN_METADATA_TABLE } from './runs/run-metadata-table.js';
+import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
 import { RUNS_TABLE } from './runs/run-table.js';
+import { SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
+import { SHARED_SECRETS_TABLE } from './secret-table.js';
 import type { SqlDialect } from './sql-dialect.js';
 import type { TableDescription } from './table-description.js';
 import { columnDefinition } from './table-schema.js';
@@ -15,7 +21,10 @@ export interface AddedColumnStep {
   sql: string;
 }
 
-/** Every described table, whose columns marked `added` both databases' migrations add. */
+/**
+ * Every described table a database keeps, whose columns marked `added` both databases'
+ * migrations add. SQLite's run_outputs is not here: its step 5 drops it.
+ */
 export const DESCRIBED_TABLES: readonly TableDescription<never, never>[] = [
   RUNS_TABLE,
   SCHEDULES_TABLE,
@@ -26,6 +35,13 @@ export const DESCRIBED_TABLES: readonly TableDescription<never, never>[] = [
   OUTBOX_TABLE,
   DELIVERIES_TABLE,
   PAYLOADS_TABLE,
+  RUN_PROCESSES_TABLE,
+  RUN_METADATA_TABLE,
+  RUN_ATTACHMENTS_TABLE,
+  RUN_EVENTS_TABLE,
+  RUN_EVENT_LOGS_TABLE,
+  SCHEDULE_FIRINGS_TABLE,
+  SHARED_SECRETS_TABLE,
 ];
 
 /**

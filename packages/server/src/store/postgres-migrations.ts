@@ -3,7 +3,13 @@ import { addedColumnSteps } from './added-columns.js';
 import { ARTIFACTS_TABLE } from './artifacts/artifact-table.js';
 import { MESSAGES_TABLE } from './conversations/message-table.js';
 import { IDENTITIES_TABLE } from './named-agents/named-agent-table.js';
+import { RUN_EVENT_LOGS_TABLE, RUN_EVENTS_TABLE } from './run-events/run-event-tables.js';
+import { RUN_ATTACHMENTS_TABLE } from './runs/run-attachment-table.js';
+import { RUN_METADATA_TABLE } from './runs/run-metadata-table.js';
+import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
 import { RUNS_TABLE } from './runs/run-table.js';
+import { SCHEDULE_FIRING_LEASE_COLUMNS, SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
+import { SHARED_SECRETS_TABLE } from './secret-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { postgresDialect } from './sql-dialect.js';
@@ -35,58 +41,17 @@ export const MIGRATION_LOCK_KEY = 0x61676e74;
 // (table-schema.ts), with every column not marked `added`.
 const SCHEMA_V1 = `
 ${createTable(RUNS_TABLE, postgresDialect)}
-CREATE TABLE run_processes (
-  id text PRIMARY KEY,
-  pgid integer NOT NULL,
-  start_time text
-);
-CREATE TABLE run_metadata (
-  run_id text NOT NULL,
-  key text NOT NULL,
-  value text NOT NULL,
-  PRIMARY KEY (run_id, key)
-);
-CREATE INDEX run_metadata_by_pair ON run_metadata(key, value);
-CREATE TABLE run_attachments (
-  run_id text NOT NULL,
-  position integer NOT NULL,
-  file_name text NOT NULL,
-  mime_type text NOT NULL,
-  data bytea NOT NULL,
-  PRIMARY KEY (run_id, position)
-);
+${createTable(RUN_PROCESSES_TABLE, postgresDialect)}
+${createTable(RUN_METADATA_TABLE, postgresDialect)}
+${createTable(RUN_ATTACHMENTS_TABLE, postgresDialect)}
 ${createTable(ARTIFACTS_TABLE, postgresDialect)}
 ${createTable(MESSAGES_TABLE, postgresDialect)}
-CREATE TABLE run_events (
-  run_id text COLLATE "C" NOT NULL,
-  id integer NOT NULL,
-  kind text NOT NULL,
-  data text NOT NULL,
-  bytes bigint NOT NULL DEFAULT 0,
-  PRIMARY KEY (run_id, id)
-);
-CREATE TABLE run_event_logs (
-  run_id text COLLATE "C" PRIMARY KEY,
-  last_id integer NOT NULL,
-  output_bytes bigint NOT NULL DEFAULT 0,
-  dropped_through integer NOT NULL DEFAULT 0,
-  dropped_bytes bigint NOT NULL DEFAULT 0,
-  run_version text NOT NULL DEFAULT ''
-);
+${createTable(RUN_EVENTS_TABLE, postgresDialect)}
+${createTable(RUN_EVENT_LOGS_TABLE, postgresDialect)}
 ${createTable(SCHEDULES_TABLE, postgresDialect)}
-CREATE TABLE schedule_firings (
-  schedule_id text NOT NULL,
-  tick_at text COLLATE "C" NOT NULL,
-  fired_at text NOT NULL,
-  run_id text,
-  error text,
-  PRIMARY KEY (schedule_id, tick_at)
-);
+${createTable(SCHEDULE_FIRINGS_TABLE, postgresDialect, { later: SCHEDULE_FIRING_LEASE_COLUMNS })}
 ${createTable(IDENTITIES_TABLE, postgresDialect)}
-CREATE TABLE shared_secrets (
-  name text PRIMARY KEY,
-  value bytea NOT NULL
-);
+${createTable(SHARED_SECRETS_TABLE, postgresDialect)}
 `;
 
 // The event append of PostgresRunEventStore in one call, so a batch costs one round trip

@@ -3,7 +3,13 @@ import { addedColumnSteps } from './added-columns.js';
 import { ARTIFACTS_TABLE } from './artifacts/artifact-table.js';
 import { MESSAGES_TABLE } from './conversations/message-table.js';
 import { IDENTITIES_TABLE } from './named-agents/named-agent-table.js';
+import { RUN_EVENT_LOGS_TABLE, RUN_EVENTS_TABLE } from './run-events/run-event-tables.js';
+import { RUN_ATTACHMENTS_TABLE } from './runs/run-attachment-table.js';
+import { RUN_METADATA_TABLE } from './runs/run-metadata-table.js';
+import { RUN_OUTPUTS_TABLE } from './runs/run-output-table.js';
+import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
 import { RUNS_TABLE } from './runs/run-table.js';
+import { SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { sqliteDialect } from './sql-dialect.js';
@@ -32,21 +38,14 @@ const RUNS_V6_INDEXES = ['runs_by_environment', 'runs_by_skill'];
 // `IF NOT EXISTS` lets files made before versioning adopt it.
 const RUNS_V1 = `
 ${createTable(RUNS_TABLE, sqliteDialect, { later: [...RUNS_V4_COLUMNS, ...RUNS_V4_INDEXES, ...RUNS_V6_COLUMNS, ...RUNS_V6_INDEXES], ifNotExists: true })}
-CREATE TABLE IF NOT EXISTS run_outputs (
-  id TEXT PRIMARY KEY,
-  output TEXT NOT NULL
-) WITHOUT ROWID;
+${createTable(RUN_OUTPUTS_TABLE, sqliteDialect, { ifNotExists: true })}
 `;
 
 // The process group of each run's agent and its leader's start time, so a server started
 // after a crash can end the agents the dead one left running, and no process that merely
 // reuses the pid.
 const RUN_PROCESSES_V2 = `
-CREATE TABLE IF NOT EXISTS run_processes (
-  id TEXT PRIMARY KEY,
-  pgid INTEGER NOT NULL,
-  start_time TEXT
-) WITHOUT ROWID;
+${createTable(RUN_PROCESSES_TABLE, sqliteDialect, { ifNotExists: true })}
 `;
 
 // What an agent made (artifacts, with the bytes of files and screenshots) and what was said
@@ -62,43 +61,16 @@ ${createTable(MESSAGES_TABLE, sqliteDialect)}
 const RUN_CREATE_FIELDS_V4 = `
 ${addColumns(RUNS_TABLE, sqliteDialect, RUNS_V4_COLUMNS)}
 ${createIndexes(RUNS_TABLE, sqliteDialect, RUNS_V4_INDEXES)}
-CREATE TABLE run_metadata (
-  run_id TEXT NOT NULL,
-  key TEXT NOT NULL,
-  value TEXT NOT NULL,
-  PRIMARY KEY (run_id, key)
-) WITHOUT ROWID;
-CREATE INDEX run_metadata_by_pair ON run_metadata(key, value);
-CREATE TABLE run_attachments (
-  run_id TEXT NOT NULL,
-  position INTEGER NOT NULL,
-  file_name TEXT NOT NULL,
-  mime_type TEXT NOT NULL,
-  data BLOB NOT NULL,
-  UNIQUE (run_id, position)
-);
+${createTable(RUN_METADATA_TABLE, sqliteDialect)}
+${createTable(RUN_ATTACHMENTS_TABLE, sqliteDialect)}
 `;
 
 // A run's events (state changes and the agent's output in chunks), numbered per run.
 // `run_event_logs` keeps each run's last id, the output bytes kept and what the bound
 // dropped. The single output text of version 1 becomes each run's first output event.
 const RUN_EVENTS_V5 = `
-CREATE TABLE run_events (
-  run_id TEXT NOT NULL,
-  id INTEGER NOT NULL,
-  kind TEXT NOT NULL,
-  data TEXT NOT NULL,
-  bytes INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (run_id, id)
-) WITHOUT ROWID;
-CREATE TABLE run_event_logs (
-  run_id TEXT PRIMARY KEY,
-  last_id INTEGER NOT NULL,
-  output_bytes INTEGER NOT NULL DEFAULT 0,
-  dropped_through INTEGER NOT NULL DEFAULT 0,
-  dropped_bytes INTEGER NOT NULL DEFAULT 0,
-  run_version TEXT NOT NULL DEFAULT ''
-) WITHOUT ROWID;
+${createTable(RUN_EVENTS_TABLE, sqliteDialect)}
+${createTable(RUN_EVENT_LOGS_TABLE, sqliteDialect)}
 INSERT INTO run_events (run_id, id, kind, data, bytes)
   SELECT o.id, 1, 'output', json_object('stream', 'stdout', 'text', o.output, 'at', r.updated_at), length(CAST(o.output AS BLOB))
   FROM run_outputs o JOIN runs r ON r.id = o.id WHERE o.output <> '';
@@ -113,14 +85,7 @@ const SOURCES_V6 = `
 ${addColumns(RUNS_TABLE, sqliteDialect, RUNS_V6_COLUMNS)}
 ${createIndexes(RUNS_TABLE, sqliteDialect, RUNS_V6_INDEXES)}
 ${createTable(SCHEDULES_TABLE, sqliteDialect)}
-CREATE TABLE schedule_firings (
-  schedule_id TEXT NOT NULL,
-  tick_at TEXT NOT NULL,
-  fired_at TEXT NOT NULL,
-  run_id TEXT,
-  error TEXT,
-  PRIMARY KEY (schedule_id, tick_at)
-) WITHOUT ROWID;
+${createTable(SCHEDULE_FIRINGS_TABLE, sqliteDialect)}
 ${createTable(IDENTITIES_TABLE, sqliteDialect)}
 `;
 

@@ -28,6 +28,8 @@ export interface Column<In, Out> {
    * never gives a number twice, `rowid` may give the last one again once its row is deleted.
    */
   identity?: 'increasing' | 'rowid';
+  /** The row's key on its own (a text key, say); a key of several columns is the table's `keys`. */
+  primaryKey?: boolean;
   notNull?: boolean;
   unique?: boolean;
   /** Its default, an SQL literal both databases read alike. */
@@ -51,11 +53,22 @@ export interface IndexDescription {
   only?: DialectName;
 }
 
+/** A key of several columns, written after the columns: the primary key, or a unique pair. */
+export interface KeyDescription {
+  kind: 'primary' | 'unique';
+  /** Its columns, as in the SQL: `run_id, id`. */
+  on: string;
+  only?: DialectName;
+}
+
 /** One table as both stores see it: `In` is what a write takes, `Out` what a read gives. */
 export interface TableDescription<In, Out> {
   name: string;
   columns: readonly Column<In, Out>[];
   indexes?: readonly IndexDescription[];
+  keys?: readonly KeyDescription[];
+  /** SQLite keeps the rows in their primary key's order, without a rowid (a table keyed by text). */
+  withoutRowid?: boolean;
   /** Kept in one database only. */
   only?: DialectName;
 }

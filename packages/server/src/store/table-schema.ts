@@ -9,6 +9,7 @@ export function columnDefinition(column: Column<never, never>, dialect: SqlDiale
   if (column.identity) return `${column.name} ${dialect.identity[column.identity]}`;
   return [
     `${column.name} ${dialect.types[column.type]}${column.byteOrder ? dialect.byteOrder : ''}`,
+    column.primaryKey && 'PRIMARY KEY',
     column.notNull && 'NOT NULL',
     column.unique && 'UNIQUE',
     column.default !== undefined && `DEFAULT ${column.default}`,
@@ -33,8 +34,10 @@ export function createTable(table: AnyTable, dialect: SqlDialect, options: Creat
   for (const name of later) described(table, name);
   const columns = table.columns.filter((c) => c.added === undefined && !later.has(c.name) && inDialect(c, dialect));
   const indexes = (table.indexes ?? []).filter((i) => !later.has(i.name) && inDialect(i, dialect)).map((i) => i.name);
-  const definitions = columns.map((c) => `  ${columnDefinition(c, dialect)}`).join(',\n');
-  return `CREATE TABLE ${options.ifNotExists ? 'IF NOT EXISTS ' : ''}${table.name} (\n${definitions}\n);\n${createIndexes(table, dialect, indexes, options.ifNotExists)}`;
+  const keys = (table.keys ?? []).filter((k) => inDialect(k, dialect)).map((k) => `${k.kind === 'primary' ? 'PRIMARY KEY' : 'UNIQUE'} (${k.on})`);
+  const definitions = [...columns.map((c) => columnDefinition(c, dialect)), ...keys].map((d) => `  ${d}`).join(',\n');
+  const rowid = table.withoutRowid && dialect.name === 'sqlite' ? ' WITHOUT ROWID' : '';
+  return `CREATE TABLE ${options.ifNotExists ? 'IF NOT EXISTS ' : ''}${table.name} (\n${definitions}\n)${rowid};\n${createIndexes(table, dialect, indexes, options.ifNotExists)}`;
 }
 
 /** `ADD COLUMN` of the columns named, for a step that adds them (written before columns were marked `added`). */

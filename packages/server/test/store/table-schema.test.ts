@@ -14,20 +14,34 @@ import { createTable } from '../../src/store/table-schema.js';
 interface Shape {
   columns: string[];
   indexes: string[];
+  /** Keys that are not a column's identity (`primary key (a, b)`, `unique (a, b)`), and SQLite's `without rowid`. */
+  keys: string[];
 }
 
 function described(table: TableDescription<never, never>, dialect: SqlDialect): Shape {
+  const tableKeys = (table.keys ?? []).filter((k) => inDialect(k, dialect));
+  const keyed = new Set([
+    ...table.columns.filter((c) => c.primaryKey).map((c) => c.name),
+    ...tableKeys.filter((k) => k.kind === 'primary').flatMap((k) => k.on.split(', ')),
+  ]);
+  const keys = [
+    ...table.columns.filter((c) => c.primaryKey && inDialect(c, dialect)).map((c) => `primary key (${c.name})`),
+    ...tableKeys.map((k) => `${k.kind === 'primary' ? 'primary key' : 'unique'} (${k.on})`),
+    ...(table.withoutRowid && dialect === sqliteDialect ? ['without rowid'] : []),
+  ];
   const columns = table.columns
     .filter((c) => inDialect(c, dialect))
     .map((c) => {
       if (c.identity) return `${c.name} identity${dialect === sqliteDialect ? ` ${c.identity}` : ''}`;
-      const parts = [c.name, dialect.types[c.type], c.byteOrder && dialect === postgresDialect && 'byte order', c.notNull && 'not null', c.unique && 'unique'];
+      // A primary key makes its columns NOT NULL, but on SQLite only in a table without rowid.
+      const notNull = c.notNull || (keyed.has(c.name) && (dialect === postgresDialect || table.withoutRowid));
+      const parts = [c.name, dialect.types[c.type], c.byteOrder && dialect === postgresDialect && 'byte order', notNull && 'not null', c.unique && 'unique'];
       return [...parts, c.default !== undefined && `default ${c.default}`].filter(Boolean).join(' ');
     });
   const indexes = (table.indexes ?? [])
     .filter((i) => inDialect(i, dialect))
     .map((i) => `${i.name} (${i.on})${i.unique ? ' unique' : ''}${i.where ? ' partial' : ''}`);
-  return { columns, indexes };
+  return { columns, indexes, keys };
 }
 
 function sqliteShape(db: ReturnType<typeof openDatabase>, table: string): Shape {
@@ -40,19 +54,29 @@ function sqliteShape(db: ReturnType<typeof openDatabase>, table: string): Shape 
   }[];
   const on = (index: string) => (db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(index) as { name: string }[]).map((c) => c.name);
   const unique = new Set(indexes.filter((i) => i.origin === 'u').flatMap((i) => (on(i.name).length === 1 ? on(i.name) : [])));
-  const columns = (db.prepare('SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?) ORDER BY cid').all(table) as {
+  const info = db.prepare('SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?) ORDER BY cid').all(table) as {
     name: string;
     type: string;
     notnull: number;
     dflt_value: string | null;
     pk: number;
-  }[]).map((c) => {
-    if (c.pk) return `${c.name} identity ${/AUTOINCREMENT/i.test(sql) ? 'increasing' : 'rowid'}`;
+  }[];
+  const primary = info.filter((c) => c.pk).sort((a, b) => a.pk - b.pk);
+  // A lone INTEGER primary key is the rowid, a column's identity; any other key is the table's.
+  const identity = primary.length === 1 && primary[0]!.type === 'INTEGER' ? primary[0]!.name : undefined;
+  const keys = [
+    ...(primary.length && !identity ? [`primary key (${primary.map((c) => c.name).join(', ')})`] : []),
+    ...indexes.filter((i) => i.origin === 'u' && on(i.name).length > 1).map((i) => `unique (${on(i.name).join(', ')})`),
+    ...(/\)\s*WITHOUT ROWID\s*$/i.test(sql) ? ['without rowid'] : []),
+  ];
+  const columns = info.map((c) => {
+    if (c.name === identity) return `${c.name} identity ${/AUTOINCREMENT/i.test(sql) ? 'increasing' : 'rowid'}`;
     const parts = [c.name, c.type, c.notnull && 'not null', unique.has(c.name) && 'unique', c.dflt_value !== null && `default ${c.dflt_value}`];
     return parts.filter(Boolean).join(' ');
   });
   return {
     columns,
+    keys,
     indexes: indexes.filter((i) => i.origin === 'c').map((i) => `${i.name} (${on(i.name).join(', ')})${i.unique ? ' unique' : ''}${i.partial ? ' partial' : ''}`),
   };
 }
@@ -73,7 +97,17 @@ async function postgresShape(client: pg.Client, table: string): Promise<Shape> {
      WHERE i.indrelid = $1::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid) ORDER BY c.oid`,
     [table],
   );
+  const keys = await client.query<{ kind: string; on: string }>(
+    `SELECT k.contype AS kind, string_agg(a.attname, ', ' ORDER BY c.i) AS on
+     FROM pg_constraint k CROSS JOIN LATERAL unnest(k.conkey) WITH ORDINALITY AS c(attnum, i)
+       JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = c.attnum
+     WHERE k.conrelid = $1::regclass AND (k.contype = 'p' OR (k.contype = 'u' AND cardinality(k.conkey) > 1))
+       AND NOT (k.contype = 'p' AND cardinality(k.conkey) = 1 AND a.attidentity <> '')
+     GROUP BY k.oid, k.contype ORDER BY k.contype, k.oid`,
+    [table],
+  );
   return {
+    keys: keys.rows.map((k) => `${k.kind === 'p' ? 'primary key' : 'unique'} (${k.on})`),
     columns: columns.rows.map((c) => {
       if (c.identity) return `${c.name} identity`;
       const dflt = c.dflt?.replace(/::\w+$/, '');

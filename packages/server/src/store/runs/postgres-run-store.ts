@@ -5,7 +5,10 @@ import { LIST_OBJECT_ROWS, runListPage, runListStatement } from './run-list-quer
 import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS, RUNS_TABLE, toRunRecord, toRunRecordWithArtifacts, type RunRow } from './run-table.js';
 import { PostgresLeases } from '../postgres-leases.js';
 import { postgresDialect } from '../sql-dialect.js';
-import { insertStatement } from '../table-description.js';
+import { insertManyStatement, insertStatement, rowReader, type Row } from '../table-description.js';
+import { attachmentsQuery, RUN_ATTACHMENTS_TABLE } from './run-attachment-table.js';
+import { metadataRows, RUN_METADATA_TABLE } from './run-metadata-table.js';
+import { processGroupsQuery, RUN_PROCESSES_TABLE, setProcessStatement } from './run-process-table.js';
 import { inTransaction } from '../postgres-transaction.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { withFirstRunEvent } from '../run-events/postgres-run-event-store.js';
@@ -20,6 +23,13 @@ const INSERT_RUN = insertStatement(
 
 /** The same insert, writing the run's first event in the same statement. */
 const INSERT_RUN_WITH_EVENT = withFirstRunEvent(INSERT_RUN.sql, RUNS_TABLE.columns.filter((c) => c.write).length + 1);
+
+/** A run's metadata pairs in one statement; its attachments one statement each (their bytes may be large). */
+const INSERT_METADATA = insertManyStatement(RUN_METADATA_TABLE);
+const INSERT_ATTACHMENT = insertStatement(RUN_ATTACHMENTS_TABLE, postgresDialect);
+const READ_ATTACHMENT = rowReader(RUN_ATTACHMENTS_TABLE);
+const SET_PROCESS = setProcessStatement(postgresDialect);
+const READ_PROCESS = rowReader(RUN_PROCESSES_TABLE);
 
 function created(run: NewRun, seq: string): CreateResult {
   const { request: _request, idempotencyKey: _key, requestHash: _hash, attachments: _files, ...record } = run;
@@ -63,22 +73,10 @@ export class PostgresRunStore implements RunStore {
       );
       const row = inserted.rows[0];
       if (!row) return this.byIdempotencyKey(client, run);
-      const pairs = Object.entries(run.metadata ?? {});
-      if (pairs.length) {
-        await client.query('INSERT INTO run_metadata (run_id, key, value) SELECT $1, k, v FROM unnest($2::text[], $3::text[]) AS p(k, v)', [
-          run.id,
-          pairs.map(([k]) => k),
-          pairs.map(([, v]) => v),
-        ]);
-      }
-      for (const [position, file] of (run.attachments ?? []).entries()) {
-        await client.query('INSERT INTO run_attachments (run_id, position, file_name, mime_type, data) VALUES ($1, $2, $3, $4, $5)', [
-          run.id,
-          position,
-          file.fileName,
-          file.mimeType,
-          file.data,
-        ]);
+      const pairs = metadataRows(run.id, run.metadata);
+      if (pairs.length) await client.query(INSERT_METADATA.sql, INSERT_METADATA.values(pairs));
+      for (const [position, attachment] of (run.attachments ?? []).entries()) {
+        await client.query(INSERT_ATTACHMENT.sql, INSERT_ATTACHMENT.values({ runId: run.id, position, attachment }));
       }
       return created(run, row.seq);
     });
@@ -111,11 +109,8 @@ export class PostgresRunStore implements RunStore {
   }
 
   async getAttachments(id: string): Promise<StoredAttachment[]> {
-    const { rows } = await this.pool.query<{ file_name: string; mime_type: string; data: Buffer }>(
-      'SELECT file_name, mime_type, data FROM run_attachments WHERE run_id = $1 ORDER BY position',
-      [id],
-    );
-    return rows.map((r) => ({ fileName: r.file_name, mimeType: r.mime_type, data: r.data }));
+    const { rows } = await this.pool.query<Row>(attachmentsQuery('$1'), [id]);
+    return rows.map(READ_ATTACHMENT);
   }
 
   async conversationRuns(conversationId: string): Promise<RunRecord[]> {
@@ -156,20 +151,13 @@ export class PostgresRunStore implements RunStore {
   }
 
   async setProcessGroup(id: string, group: ProcessGroupRecord): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO run_processes (id, pgid, start_time) VALUES ($1, $2, $3)
-       ON CONFLICT (id) DO UPDATE SET pgid = excluded.pgid, start_time = excluded.start_time`,
-      [id, group.pgid, group.startTime],
-    );
+    await this.pool.query(SET_PROCESS.sql, SET_PROCESS.values({ id, group }));
   }
 
   async processGroups(states: readonly string[]): Promise<(ProcessGroupRecord & { id: string })[]> {
     if (states.length === 0) return [];
-    const { rows } = await this.pool.query<{ id: string; pgid: number; start_time: string | null }>(
-      'SELECT p.id, p.pgid, p.start_time FROM run_processes p JOIN runs r ON r.id = p.id WHERE r.state = ANY($1::text[])',
-      [[...states]],
-    );
-    return rows.map((row) => ({ id: row.id, pgid: row.pgid, startTime: row.start_time }));
+    const { rows } = await this.pool.query<Row>(processGroupsQuery('state = ANY($1::text[])'), [[...states]]);
+    return rows.map(READ_PROCESS);
   }
 
   async claimNext(owner: string, at: string, leaseMs: number): Promise<RunRecord | undefined> {

@@ -1,5 +1,11 @@
 import type Database from 'better-sqlite3';
+import { attachmentsQuery, RUN_ATTACHMENTS_TABLE } from './run-attachment-table.js';
 import type { StoredAttachment } from './run-record.js';
+import { sqliteDialect } from '../sql-dialect.js';
+import { insertStatement, rowReader, type Row } from '../table-description.js';
+
+const INSERT = insertStatement(RUN_ATTACHMENTS_TABLE, sqliteDialect);
+const READ = rowReader(RUN_ATTACHMENTS_TABLE);
 
 /** The files given with a run's prompt, kept apart from the run so lists never read them. */
 export class SqliteRunAttachments {
@@ -7,17 +13,16 @@ export class SqliteRunAttachments {
   private readonly select: Database.Statement;
 
   constructor(db: Database.Database) {
-    this.insert = db.prepare('INSERT INTO run_attachments (run_id, position, file_name, mime_type, data) VALUES (?, ?, ?, ?, ?)');
-    this.select = db.prepare('SELECT file_name, mime_type, data FROM run_attachments WHERE run_id = ? ORDER BY position');
+    this.insert = db.prepare(INSERT.sql);
+    this.select = db.prepare(attachmentsQuery('?'));
   }
 
   /** Call inside the transaction that inserts the run. */
   add(runId: string, attachments: readonly StoredAttachment[] | undefined): void {
-    (attachments ?? []).forEach((a, i) => this.insert.run(runId, i, a.fileName, a.mimeType, a.data));
+    (attachments ?? []).forEach((attachment, position) => this.insert.run(INSERT.values({ runId, position, attachment })));
   }
 
   get(runId: string): StoredAttachment[] {
-    const rows = this.select.all(runId) as { file_name: string; mime_type: string; data: Buffer }[];
-    return rows.map((r) => ({ fileName: r.file_name, mimeType: r.mime_type, data: r.data }));
+    return (this.select.all(runId) as Row[]).map(READ);
   }
 }

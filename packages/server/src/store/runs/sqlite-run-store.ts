@@ -15,7 +15,8 @@ import { SqliteWriteBatch } from '../sqlite-write-batch.js';
 import { SqliteCheckpointer } from '../sqlite-checkpointer.js';
 import { SqliteLeases } from '../sqlite-leases.js';
 import { sqliteOrFail } from '../sqlite-or-fail.js';
-import { arrayRowReader, insertStatement } from '../table-description.js';
+import { arrayRowReader, insertStatement, rowReader, type Row } from '../table-description.js';
+import { processGroupsQuery, RUN_PROCESSES_TABLE, setProcessStatement } from './run-process-table.js';
 
 /** A run's new `updated_at` from the time given (the first `?`): `SqlDialect.nextStamp` says why. */
 const STAMP = sqliteDialect.nextStamp('?');
@@ -23,6 +24,8 @@ const STAMP = sqliteDialect.nextStamp('?');
 const INSERT_RUN = insertStatement(RUNS_TABLE, sqliteDialect);
 /** A run read in raw mode (an array in RUN_COLUMNS order, then has_artifacts): no object of column names per read. */
 const readRun = arrayRowReader(RUNS_TABLE);
+const SET_PROCESS = setProcessStatement(sqliteDialect);
+const READ_PROCESS = rowReader(RUN_PROCESSES_TABLE);
 const HAS_ARTIFACTS_AT = RUNS_TABLE.columns.filter((c) => c.read).length;
 /** SQLite's own length of the WAL, in pages, at which a commit checkpoints. */
 const DEFAULT_CHECKPOINT_PAGES = 1000;
@@ -224,15 +227,13 @@ export class SqliteRunStore implements RunStore {
   }
 
   async setProcessGroup(id: string, group: ProcessGroupRecord): Promise<void> {
-    this.statement('INSERT OR REPLACE INTO run_processes (id, pgid, start_time) VALUES (?, ?, ?)').run(id, group.pgid, group.startTime);
+    this.statement(SET_PROCESS.sql).run(SET_PROCESS.values({ id, group }));
   }
 
   async processGroups(states: readonly string[]): Promise<(ProcessGroupRecord & { id: string })[]> {
     if (states.length === 0) return [];
-    const rows = this.statement(
-      `SELECT p.id, p.pgid, p.start_time FROM run_processes p JOIN runs r ON r.id = p.id WHERE r.state IN (${states.map(() => '?').join(', ')})`,
-    ).all(...states) as { id: string; pgid: number; start_time: string | null }[];
-    return rows.map((row) => ({ id: row.id, pgid: row.pgid, startTime: row.start_time }));
+    const rows = this.statement(processGroupsQuery(sqliteDialect.inList('state', 1, states.length))).all(...states) as Row[];
+    return rows.map(READ_PROCESS);
   }
 
   async claimNext(owner: string, at: string, leaseMs: number): Promise<RunRecord | undefined> {

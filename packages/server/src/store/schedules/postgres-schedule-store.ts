@@ -3,7 +3,13 @@ import { inTransaction } from '../postgres-transaction.js';
 import { PostgresOwnedRecords } from '../postgres-owned-records.js';
 import { PostgresLeases } from '../postgres-leases.js';
 import { LEASED_FIRINGS, SCHEDULE_COLUMNS as COLUMNS, SCHEDULES, toSchedule as toRecord, type ScheduleRow } from './schedule-table.js';
+import { firingOutcomeQuery, insertFiringStatement, SCHEDULE_FIRINGS_TABLE } from './schedule-firing-table.js';
+import { postgresDialect } from '../sql-dialect.js';
+import { rowReader, type Row } from '../table-description.js';
 import { FIRING_LEASE_MS, type FiringResult, type ScheduleRecord, type ScheduleStore } from './schedule-store.js';
+
+const INSERT_FIRING = insertFiringStatement(postgresDialect);
+const READ_OUTCOME = rowReader(SCHEDULE_FIRINGS_TABLE);
 
 /** Schedules and their firings in PostgreSQL; a firing is leased to one server at a time. */
 export class PostgresScheduleStore extends PostgresOwnedRecords<ScheduleRecord> implements ScheduleStore {
@@ -40,19 +46,16 @@ export class PostgresScheduleStore extends PostgresOwnedRecords<ScheduleRecord> 
     const claim = await inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<{ enabled: boolean }>('SELECT enabled FROM schedules WHERE id = $1 FOR UPDATE', [scheduleId]);
       if (!rows[0]?.enabled) return 'stopped' as const;
-      await client.query('INSERT INTO schedule_firings (schedule_id, tick_at, fired_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [scheduleId, tick, at]);
+      await client.query(INSERT_FIRING.sql, INSERT_FIRING.values({ scheduleId, tick, firedAt: at }));
       const claimed = await this.leases.claimIn(client, { owner: this.owner, leaseMs, limit: 1, dueParams: [scheduleId, tick] });
       return claimed.length ? ('claimed' as const) : ('taken' as const);
     });
     if (claim === 'stopped') return { claimed: false, stopped: true };
     if (claim === 'claimed') return { claimed: true };
-    const { rows } = await this.pool.query<{ run_id: string | null; error: string | null }>(
-      'SELECT run_id, error FROM schedule_firings WHERE schedule_id = $1 AND tick_at = $2',
-      [scheduleId, tick],
-    );
-    const row = rows[0] ?? { run_id: null, error: null };
-    const finished = row.run_id !== null || row.error !== null;
-    return { claimed: false, ...(finished ? { earlier: { runId: row.run_id, error: row.error } } : {}) };
+    const { rows } = await this.pool.query<Row>(firingOutcomeQuery(postgresDialect), [scheduleId, tick]);
+    const earlier = rows[0] ? READ_OUTCOME(rows[0]) : { runId: null, error: null };
+    const finished = earlier.runId !== null || earlier.error !== null;
+    return { claimed: false, ...(finished ? { earlier } : {}) };
   }
 
   async finishFiring(scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }): Promise<void> {

@@ -1,9 +1,15 @@
 import type Database from 'better-sqlite3';
 import { LEASED_FIRINGS, SCHEDULE_COLUMNS as COLUMNS, SCHEDULES, toSchedule as toRecord, type ScheduleRow } from './schedule-table.js';
+import { firingOutcomeQuery, insertFiringStatement, SCHEDULE_FIRINGS_TABLE } from './schedule-firing-table.js';
+import { sqliteDialect } from '../sql-dialect.js';
+import { rowReader, type Row } from '../table-description.js';
 import { FIRING_LEASE_MS, type FiringResult, type ScheduleRecord, type ScheduleStore } from './schedule-store.js';
 import { keyOf } from '../leased-table.js';
 import { SqliteLeases } from '../sqlite-leases.js';
 import { SqliteOwnedRecords } from '../sqlite-owned-records.js';
+
+const INSERT_FIRING = insertFiringStatement(sqliteDialect);
+const READ_OUTCOME = rowReader(SCHEDULE_FIRINGS_TABLE);
 
 /** The one server on the file: the owner of its firings' leases. */
 const OWNER = 'this server';
@@ -21,7 +27,7 @@ export class SqliteScheduleStore extends SqliteOwnedRecords<ScheduleRecord> impl
     this.leases = new SqliteLeases(db, LEASED_FIRINGS, (row) => row);
     this.claim = db.transaction((scheduleId: string, tick: string, at: string, leaseMs: number): Claim => {
       if (!db.prepare('SELECT 1 FROM schedules WHERE id = ? AND enabled = 1').get(scheduleId)) return 'stopped';
-      db.prepare('INSERT OR IGNORE INTO schedule_firings (schedule_id, tick_at, fired_at) VALUES (?, ?, ?)').run(scheduleId, tick, at);
+      db.prepare(INSERT_FIRING.sql).run(INSERT_FIRING.values({ scheduleId, tick, firedAt: at }));
       return this.leases.claimNow({ owner: OWNER, leaseMs, limit: 1, dueParams: [scheduleId, tick] }).length ? 'claimed' : 'taken';
     });
     this.finish = db.transaction((scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }) => {
@@ -59,11 +65,9 @@ export class SqliteScheduleStore extends SqliteOwnedRecords<ScheduleRecord> impl
     const claim = this.claim(scheduleId, tick, at, leaseMs);
     if (claim === 'stopped') return { claimed: false, stopped: true };
     if (claim === 'claimed') return { claimed: true };
-    const row = this.db
-      .prepare('SELECT run_id, error FROM schedule_firings WHERE schedule_id = ? AND tick_at = ?')
-      .get(scheduleId, tick) as { run_id: string | null; error: string | null };
-    const finished = row.run_id !== null || row.error !== null;
-    return { claimed: false, ...(finished ? { earlier: { runId: row.run_id, error: row.error } } : {}) };
+    const earlier = READ_OUTCOME(this.db.prepare(firingOutcomeQuery(sqliteDialect)).get(scheduleId, tick) as Row);
+    const finished = earlier.runId !== null || earlier.error !== null;
+    return { claimed: false, ...(finished ? { earlier } : {}) };
   }
 
   async finishFiring(scheduleId: string, tick: string, result: FiringResult, timing: { lastRan: string | null; nextRun: string | null }): Promise<void> {

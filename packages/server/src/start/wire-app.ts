@@ -10,21 +10,8 @@ import type { ResolvedOptions } from '../config/resolve-options.js';
 import { sessionSecret } from '../config/session-secret.js';
 import type { ApiKey } from '../config/server-options.js';
 import type { ServerConfig } from '../domain/server-config.js';
-import { CommandExecutor } from '../executors/command-executor.js';
-import type { RunPolicy } from '../executors/run-policy.js';
-import type { AgentSandbox } from '../executors/sandbox/agent-sandbox.js';
-import { bareAgentsWarning } from '../executors/sandbox/bare-agents-warning.js';
-import { checkPrincipalUsers } from '../executors/sandbox/principal-users.js';
-import { EnvironmentExecutor } from '../executors/environment-executor.js';
-import { MaskedExecutor } from '../executors/masked-executor.js';
-import { SecretMask } from '../domain/secret-mask.js';
-import { runPolicyFor, sandboxFor } from '../config/sandbox-config.js';
 import type { ProcessGroupRecord, RunExecutor } from '../executors/run-executor.js';
-import { SimulatedExecutor } from '../executors/simulated-executor.js';
-import { harnessExecutors } from '../executors/harness/harness-executor.js';
-import { HarnessRouter } from '../executors/harness/harness-router.js';
-import { HarnessSetup } from '../executors/harness/harness-setup.js';
-import { ModelCatalog } from '../catalog/model-catalog.js';
+import { wireExecutor } from './wire-executor.js';
 import { ApiKeyAuth } from '../http/api-key-auth.js';
 import type { AppContext } from '../routes/app-context.js';
 import { SessionTokens } from '../http/session-access.js';
@@ -88,35 +75,6 @@ export interface WiringInput {
   originGuard: () => OriginGuardOptions;
 }
 
-function makeExecutor(
-  options: ResolvedOptions,
-  environments: EnvironmentRegistry,
-  recordProcessGroup: (runId: string, group: ProcessGroupRecord) => void,
-  sandbox: () => AgentSandbox,
-  runPolicy: (run: RunRecord) => RunPolicy,
-): RunExecutor {
-  if (options.executor === 'command') {
-    const command = new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs, agentEnv: options.agentEnv, sandbox: sandbox(), runPolicy });
-    return new EnvironmentExecutor(command, environments, options.workDir, options.commandTimeoutMs, options.agentEnv, recordProcessGroup, sandbox(), runPolicy);
-  }
-  return new SimulatedExecutor(options.simulatedDurationMs);
-}
-
-/** How agents start, decided (and logged) once, when this server runs agents at all: a command, or a harness whose CLI it found. */
-function agentSandbox(options: ResolvedOptions, config: ServerConfig, principals: readonly string[]): () => AgentSandbox {
-  let chosen: AgentSandbox | undefined;
-  return () => {
-    if (!chosen) {
-      chosen = sandboxFor(options, config);
-      options.log(chosen.description);
-      checkPrincipalUsers(chosen, principals);
-      const warning = bareAgentsWarning(chosen, principals);
-      if (warning) options.log(warning);
-    }
-    return chosen;
-  };
-}
-
 /** Builds every service on the storage, and the context routes reach them through. */
 export async function wireApp({ opts, config, timeZone, storage, serverId, clock, keys, publicUrl, originGuard }: WiringInput): Promise<WiredApp> {
   const store = storage.runs;
@@ -134,27 +92,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const recordProcessGroup = (runId: string, group: ProcessGroupRecord) => {
     store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
   };
-  // Runs that name a harness (or all, with a default harness) go to its CLI; the rest to the executor chosen above.
-  const harnessSetup = new HarnessSetup(config.harnesses, config.secrets, config.environments, process.env, opts.harness);
-  const models = new ModelCatalog(harnessSetup);
-  const sandbox = agentSandbox(opts, config, keys.map((k) => k.principal));
-  const runPolicy = runPolicyFor(config);
-  const base = makeExecutor(opts, environments, recordProcessGroup, sandbox, runPolicy);
-  // Harness runs are sandboxed as command agents are; a server with no harness CLI does not probe for it.
-  const harnessSandbox = harnessSetup.names().some((name) => harnessSetup.command(name)) ? sandbox() : undefined;
-  const routed = new HarnessRouter(
-    base,
-    harnessExecutors(
-      harnessSetup,
-      (inner) => new EnvironmentExecutor(inner, environments, opts.workDir, opts.commandTimeoutMs, opts.agentEnv, recordProcessGroup, harnessSandbox, runPolicy),
-      { workRoot: opts.workDir, timeoutMs: opts.commandTimeoutMs, sandbox: harnessSandbox, runPolicy },
-    ),
-    harnessSetup,
-    (runConfig, harness) => models.problem(runConfig, harness),
-  );
-  // The named secrets are masked in whatever any executor hands back.
-  const mask = new SecretMask(config.secrets.values());
-  const executor = mask.empty ? routed : new MaskedExecutor(routed, mask);
+  const { executor, models } = wireExecutor({ opts, config, environments, principals: keys.map((k) => k.principal), recordProcessGroup });
   const { artifacts, conversations } = storage;
   const limits = {
     maxFileBytes: opts.maxArtifactBytes,

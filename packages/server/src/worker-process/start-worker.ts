@@ -61,7 +61,10 @@ export async function startWorker(options: WorkerOptions, write?: (line: string)
     },
   });
   let probes: { server: Server; url: string } | undefined;
-  if (options.listen) probes = await listenForProbes(options.listen, () => loop.ready, metrics);
+  if (options.listen) {
+    probes = await listenForProbes(options.listen, () => loop.ready, metrics);
+    log(`Serving /readyz and /metrics at ${probes.url}`);
+  }
   let drainTimer: NodeJS.Timeout | undefined;
   let stopping = false;
   const stopNow = () => {

@@ -9,12 +9,14 @@ import {
   type WorkerAssignment,
   type WorkerCommand,
   type WorkerConnectRequest,
+  type WorkerFinishRequest,
   type WorkerPollRequest,
 } from '../workers/worker-protocol.js';
 import { assignmentFromWire, WireFormatError } from '../workers/worker-wire.js';
 import { NoAnswerError, problemText, type WorkerAnswer, type WorkerConnection } from './worker-connection.js';
 import type { WorkerMetrics } from './worker-metrics.js';
-import { WorkerRun, type RunHost } from './worker-run.js';
+import { sendUnderLease } from './send-under-lease.js';
+import { leaseMargin, WorkerRun, type RunHost } from './worker-run.js';
 
 /** How often each run's lease is looked at: well inside the smallest margin (2 s). */
 const LEASE_CHECK_MS = 100;
@@ -219,11 +221,25 @@ export class PollLoop {
     } catch (error) {
       if (!(error instanceof WireFormatError)) throw error;
       this.options.log(`Run ${assignment.run.id}: the assignment could not be read (${error.message}).`);
+      this.refuse(assignment, sentAt, error.message);
       return;
     }
     if (this.runs.has(wire.run.id)) return;
     const run = new WorkerRun(this.host, wire.claim, wire.run, wire.input, sentAt);
     this.runs.set(run.runId, run);
     run.start();
+  }
+
+  /** Ends a run this worker cannot start at all (its assignment unreadable) ERROR, under its claim, rather than leave it to its lease. */
+  private refuse(assignment: WorkerAssignment, sentAt: number, reason: string): void {
+    const lease = { lost: false, leaseHolds: () => performance.now() < sentAt + this.leaseMs - leaseMargin(this.leaseMs) };
+    const body: WorkerFinishRequest = {
+      instance_id: this.options.announce.instance_id,
+      claim: assignment.claim,
+      execution: assignment.input.number,
+      state: 'ERROR',
+      status_message: { message: `The worker could not read the run's assignment: ${reason}.`, error_code: 'internal_error', retryable: true },
+    };
+    void sendUnderLease(this.options.connection, `runs/${encodeURIComponent(assignment.run.id)}/finish`, body, lease).catch(() => undefined);
   }
 }

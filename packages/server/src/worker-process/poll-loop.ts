@@ -200,8 +200,9 @@ export class PollLoop {
       if (renewedIds.has(run.runId)) run.renewed(sentAt);
       else run.loseLease('the server did not renew its lease');
     }
-    for (const command of commands) this.command(command);
+    // Runs first: a command may name a run this same answer brings.
     for (const assignment of assignments) this.take(assignment, sentAt);
+    for (const command of commands) this.command(command);
     this.options.metrics.activeRuns.set(this.runs.size);
   }
 

@@ -22,7 +22,7 @@ const TOKEN = 'worker-runs-test-token-81c4';
  * The agent: prints its pid, then does what the prompt says. `ok`: a line, a pause, another
  * line and a file artifact; `hang`: a tick every 100 ms until stopped, printed and written
  * to `beat` in its working directory (its pid is the sandbox's, so the beat tells whether
- * it still runs); `sleep <ms>`.
+ * it still runs); `inbox`: waits for a follow-up in its inbox and prints it; `sleep <ms>`.
  */
 const AGENT = nodeAgentCommand(`
   let prompt = '';
@@ -40,6 +40,14 @@ const AGENT = nodeAgentCommand(`
       setInterval(() => {
         require('fs').writeFileSync('beat', String(++n));
         console.log('tick');
+      }, 100);
+    } else if (mode === 'inbox') {
+      const timer = setInterval(() => {
+        let text = '';
+        try { text = require('fs').readFileSync(process.env.AGENT_RUNS_INBOX_FILE, 'utf8'); } catch {}
+        if (!text.trim()) return;
+        clearInterval(timer);
+        console.log('got ' + JSON.parse(text.trim().split('\\n')[0]).message);
       }, 100);
     } else if (mode === 'sleep') {
       setTimeout(() => console.log('slept'), Number(ms));
@@ -138,6 +146,16 @@ describe('agent-runs-worker', () => {
     const [finish] = await eventually(() => server.finishesOf('run-cancel'), (f) => f.length > 0);
     expect(finish!.body.state).toBe('CANCELLED');
     expect(await alive('run-cancel')).toBe(false);
+  }, 15_000);
+
+  it('hands a follow-up to the running agent', async () => {
+    const { server } = await start(10_000);
+    server.assign(run('run-inbox', 'inbox'), INPUT);
+    await eventually(() => pidOf(server, 'run-inbox'), (p) => p !== undefined);
+    server.command({ kind: 'followup', run_id: 'run-inbox', followup: { id: 'f-1', message: 'also the tests', mode: null, created_at: '2026-01-01T00:00:01.000Z' } });
+    const [finish] = await eventually(() => server.finishesOf('run-inbox'), (f) => f.length > 0);
+    expect(finish!.body.state).toBe('SUCCEEDED');
+    expect(server.outputOf('run-inbox')).toContain('got also the tests\n');
   }, 15_000);
 
   it('drains on SIGTERM: the runs it holds finish, it takes no new one, and exits 0', async () => {

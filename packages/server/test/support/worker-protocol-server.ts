@@ -50,6 +50,11 @@ export class WorkerProtocolServer {
   private claims = 0;
   private server!: Server;
   url = '';
+  /** How long each report waits before it is answered (a slow server): what comes meanwhile must be gathered into the next. */
+  reportDelayMs = 0;
+  /** Reports being answered at once, and the most ever: one run's are never more than one. */
+  private reportsInFlight = 0;
+  maxReportsInFlight = 0;
 
   constructor(
     readonly token: string,
@@ -144,6 +149,9 @@ export class WorkerProtocolServer {
     if (match[2] === 'report') {
       const parsed = WorkerReportRequestSchema.safeParse(json);
       if (!parsed.success) return this.bad(path);
+      this.maxReportsInFlight = Math.max(this.maxReportsInFlight, ++this.reportsInFlight);
+      await new Promise((resolve) => setTimeout(resolve, this.reportDelayMs));
+      this.reportsInFlight--;
       const status = lease && !lease.gone && lease.claim === parsed.data.claim ? 200 : 409;
       this.reports.set(runId, [...this.reportsOf(runId), { at, body: parsed.data, status }]);
       return { status, body: status === 200 ? {} : { title: 'Conflict', detail: 'The lease on this run was given up.' } };

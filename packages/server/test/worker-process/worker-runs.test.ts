@@ -22,7 +22,7 @@ const TOKEN = 'worker-runs-test-token-81c4';
  * The agent: prints its pid, then does what the prompt says. `ok`: a line, a pause, another
  * line and a file artifact; `hang`: a tick every 100 ms until stopped, printed and written
  * to `beat` in its working directory (its pid is the sandbox's, so the beat tells whether
- * it still runs); `inbox`: waits for a follow-up in its inbox and prints it; `sleep <ms>`.
+ * it still runs); `burst <n>`: n numbered lines as fast as it can; `inbox`: waits for a follow-up in its inbox and prints it; `sleep <ms>`.
  */
 const AGENT = nodeAgentCommand(`
   let prompt = '';
@@ -49,6 +49,11 @@ const AGENT = nodeAgentCommand(`
         clearInterval(timer);
         console.log('got ' + JSON.parse(text.trim().split('\\n')[0]).message);
       }, 100);
+    } else if (mode === 'burst') {
+      // Lines written one at a time, so they reach the worker as many separate outputs.
+      let i = 0;
+      const next = () => (i < Number(ms) ? process.stdout.write('line ' + ++i + '\\n', () => setImmediate(next)) : undefined);
+      next();
     } else if (mode === 'sleep') {
       setTimeout(() => console.log('slept'), Number(ms));
     }
@@ -146,6 +151,21 @@ describe('agent-runs-worker', () => {
     const [finish] = await eventually(() => server.finishesOf('run-cancel'), (f) => f.length > 0);
     expect(finish!.body.state).toBe('CANCELLED');
     expect(await alive('run-cancel')).toBe(false);
+  }, 15_000);
+
+  it('keeps one report in flight per run, gathering the lines that come meanwhile, in order', async () => {
+    const { server } = await start(10_000);
+    server.reportDelayMs = 150;
+    server.assign(run('run-burst', 'burst 3000'), INPUT);
+    const [finish] = await eventually(() => server.finishesOf('run-burst'), (f) => f.length > 0);
+    expect(finish!.body.state).toBe('SUCCEEDED');
+    const expected = Array.from({ length: 3000 }, (_, i) => `line ${i + 1}\n`).join('');
+    expect(server.outputOf('run-burst').replace(/^pid=\d+\n/, '')).toBe(expected);
+    expect(server.maxReportsInFlight).toBe(1);
+    // Gathered: far fewer reports than lines, the finish after the last of them.
+    const reports = server.reportsOf('run-burst');
+    expect(reports.length).toBeLessThan(100);
+    expect(finish!.at).toBeGreaterThan(reports.at(-1)!.at);
   }, 15_000);
 
   it('hands a follow-up to the running agent', async () => {

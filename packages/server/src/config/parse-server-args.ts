@@ -34,6 +34,7 @@ export const SERVER_ENV = {
   databaseUrl: 'AGENT_RUNS_SERVER_DATABASE_URL',
   lease: 'AGENT_RUNS_SERVER_LEASE',
   allowPrivateWebhooks: 'AGENT_RUNS_SERVER_ALLOW_PRIVATE_WEBHOOKS',
+  workersOnly: 'AGENT_RUNS_SERVER_WORKERS_ONLY',
   sandbox: 'AGENT_RUNS_SERVER_SANDBOX',
   agentUser: 'AGENT_RUNS_SERVER_AGENT_USER',
   agentUidRange: 'AGENT_RUNS_SERVER_AGENT_UID_RANGE',
@@ -84,6 +85,7 @@ const HELP_ROWS: HelpRow[] = [
   ['--allowed-host <name[:port]>', 'Also answer requests addressed to this name (besides loopback names and --public-url); repeat for several. The variable takes a comma-separated list.', SERVER_ENV.allowedHosts],
   EXECUTOR_ROWS['config'],
   ['--shared-runs', 'Let every key read and cancel every run (by default a key sees only its own principal\'s runs).', `${SERVER_ENV.sharedRuns}=1`],
+  ['--workers-only', 'Run no agent in this process: self-hosted workers take every run, also those that name no worker_host.', `${SERVER_ENV.workersOnly}=1`],
   ['--allow-private-webhooks', 'Let webhooks go to loopback, private and link-local addresses, and over http (development and tests only).', `${SERVER_ENV.allowPrivateWebhooks}=1`],
   EXECUTOR_ROWS['harness'],
   ['--quiet', 'Print nothing.', ''],
@@ -161,6 +163,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         'allowed-host': { type: 'string', multiple: true },
         'shared-runs': { type: 'boolean' },
         'allow-private-webhooks': { type: 'boolean' },
+        'workers-only': { type: 'boolean' },
         'agent-uid-range': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -197,5 +200,6 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   set('agentUidRange', values['agent-uid-range'] ?? env[SERVER_ENV.agentUidRange]);
   if (values['shared-runs'] ?? truthy(env[SERVER_ENV.sharedRuns])) options.sharedRuns = true;
   if (values['allow-private-webhooks'] ?? truthy(env[SERVER_ENV.allowPrivateWebhooks])) options.allowPrivateWebhooks = true;
+  if (values['workers-only'] ?? truthy(env[SERVER_ENV.workersOnly])) options.workersOnly = true;
   return { help: false, options };
 }

@@ -12,7 +12,7 @@ import {
   type WorkerFinishRequest,
   type WorkerPollRequest,
 } from '../workers/worker-protocol.js';
-import { assignmentFromWire, WireFormatError } from '../workers/worker-wire.js';
+import { fromWire, WireFormatError } from '../workers/worker-wire.js';
 import { NoAnswerError, problemText, type WorkerAnswer, type WorkerConnection } from './worker-connection.js';
 import type { WorkerMetrics } from './worker-metrics.js';
 import { sendUnderLease } from './send-under-lease.js';
@@ -218,7 +218,7 @@ export class PollLoop {
   private take(assignment: WorkerAssignment, sentAt: number): void {
     let wire;
     try {
-      wire = assignmentFromWire(assignment);
+      wire = fromWire(assignment);
     } catch (error) {
       if (!(error instanceof WireFormatError)) throw error;
       this.options.log(`Run ${assignment.run.id}: the assignment could not be read (${error.message}).`);

@@ -1,25 +1,18 @@
 import type { ExecutionInput } from '../executors/execution-input.js';
-import type { ExecutionOutcome } from '../executors/run-executor.js';
 import type { NewArtifact } from '../store/artifacts/artifact-store.js';
 import type { RunRecord } from '../store/runs/run-record.js';
 import type { WorkerAssignment, WorkerFinishRequest } from './worker-protocol.js';
 
 /**
- * The executor's types as the worker protocol carries them, both ways: a run and its
- * execution's input in an assignment, an outcome in a finish. JSON holds everything but
- * bytes, which travel as base64 (attachments, files and screenshots).
+ * The one conversion between the executor's types and the wire (JSON): an assignment's run
+ * record as it is (its fields are JSON already) and its execution's input with the
+ * attachments' bytes in base64; a finish's artifacts with their bytes in base64. The server
+ * calls `toWire`, the worker `fromWire` and `artifactsToWire`.
  */
-
-/** An execution's input on the wire: its attachments' bytes in base64. */
-export type WireExecutionInput = Omit<ExecutionInput, 'attachments'> & {
-  attachments: { file_name: string; mime_type: string; data_base64: string }[];
-};
-
-/** What the server sends in an assignment (`run`, `input`), besides its claim. */
-export function assignmentToWire(claim: string, run: RunRecord, input: ExecutionInput): { claim: string; run: RunRecord; input: WireExecutionInput } {
+export function toWire(claim: string, run: RunRecord, input: ExecutionInput): WorkerAssignment {
   return {
     claim,
-    run,
+    run: { ...run } as WorkerAssignment['run'],
     input: {
       ...input,
       attachments: input.attachments.map((a) => ({ file_name: a.file_name, mime_type: a.mime_type, data_base64: a.data.toString('base64') })),
@@ -32,8 +25,8 @@ export class WireFormatError extends Error {}
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The run and execution input an assignment carries, as the executor takes them; throws WireFormatError naming what is missing. */
-export function assignmentFromWire(assignment: WorkerAssignment): { claim: string; run: RunRecord; input: ExecutionInput } {
+/** An assignment as the executor takes it: the run, and its input with attachments decoded; throws WireFormatError naming what is missing. */
+export function fromWire(assignment: WorkerAssignment): { claim: string; run: RunRecord; input: ExecutionInput } {
   const run = assignment.run as Record<string, unknown>;
   for (const field of ['id', 'prompt', 'sessionId', 'createdAt'] as const) {
     if (typeof run[field] !== 'string') throw new WireFormatError(`run.${field} must be a string`);
@@ -64,19 +57,4 @@ export type WireArtifact = NonNullable<WorkerFinishRequest['artifacts']>[number]
 
 export function artifactsToWire(artifacts: readonly NewArtifact[]): WireArtifact[] {
   return artifacts.map((a) => ({ type: a.type, data: a.data, ...(a.content ? { content_base64: a.content.toString('base64') } : {}) }));
-}
-
-export function artifactsFromWire(artifacts: readonly WireArtifact[]): NewArtifact[] {
-  return artifacts.map((a) => ({ type: a.type, data: a.data, ...(a.content_base64 !== undefined ? { content: Buffer.from(a.content_base64, 'base64') } : {}) }));
-}
-
-/** A finish's outcome as the run's state takes it (CANCELLED stays the worker's word for a stop). */
-export function outcomeFromWire(finish: WorkerFinishRequest): ExecutionOutcome | { state: 'CANCELLED'; statusMessage?: WorkerFinishRequest['status_message'] } {
-  if (finish.state === 'CANCELLED') return { state: 'CANCELLED', ...(finish.status_message ? { statusMessage: finish.status_message } : {}) };
-  return {
-    state: finish.state,
-    ...(finish.status_message ? { statusMessage: finish.status_message } : {}),
-    ...(finish.artifacts ? { artifacts: artifactsFromWire(finish.artifacts) } : {}),
-    ...(finish.taken_followups ? { takenFollowups: finish.taken_followups } : {}),
-  };
 }

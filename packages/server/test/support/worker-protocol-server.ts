@@ -14,7 +14,7 @@ import {
   type WorkerPollRequest,
   type WorkerReportRequest,
 } from '../../src/workers/worker-protocol.js';
-import { assignmentToWire } from '../../src/workers/worker-wire.js';
+import { toWire } from '../../src/workers/worker-wire.js';
 
 /** A report or finish as it reached the server, with when (performance.now()) and what it was answered. */
 export interface Received<T> {
@@ -193,7 +193,7 @@ export class WorkerProtocolServer {
     const assignments = this.pending.splice(0, request.draining ? 0 : request.free_slots).map(({ run, input }) => {
       const claim = `claim-${++this.claims}`;
       this.leases.set(run.id, { claim, renewedAt: performance.now(), gone: false });
-      return assignmentToWire(claim, { ...run, state: 'INPROGRESS', startedAt: claim }, input);
+      return toWire(claim, { ...run, state: 'INPROGRESS', startedAt: claim }, input);
     });
     return { assignments, commands: this.commands.splice(0), renewed, lease_ms: this.leaseMs };
   }

@@ -36,12 +36,14 @@ describe('usage and input errors exit 2 and name the flag', () => {
     [['serve', '--port', '70000'], /port must be an integer from 0 to 65535/],
     [['serve', '--storage', 'memory'], /Unknown option '--storage'/],
     [['quickstart', '--duration', 'long'], /--duration must be a duration/],
-    [['launch'], /Unknown command "launch"\. Commands: run, wait, get, logs, list, cancel, followup, conversation, artifacts, download, schedules, webhooks, environments, models, skills, agents, serve, quickstart/],
+    [['worker', '--server', 'http://10.0.0.1', '--worker-host', 'b'], /--server may use http only to a loopback host .*not "10\.0\.0\.1"/],
+    [['worker', '--server', 'https://runs.example', '--worker-host', 'b'], /No worker token: set AGENT_RUNS_WORKER_TOKEN or pass --token-file <path>/],
+    [['launch'], /Unknown command "launch"\. Commands: run, wait, get, logs, list, cancel, followup, conversation, artifacts, download, schedules, webhooks, environments, models, skills, agents, serve, worker, quickstart/],
     [['list', '--base-url', 'ftp://example.com/v1'], /--base-url: .*https: or http:/],
     [['list', '--base-url', 'https://api.example.com/api/v1'], /No API key for .*: pass --api-key or set AGENT_RUNS_API_KEY/],
   ])('agent-runs %j', async (args, message) => {
     const { io, out } = capturingIo();
-    const ownTarget = args[0] === 'serve' || args[0] === 'quickstart' || args.includes('--base-url');
+    const ownTarget = args[0] === 'serve' || args[0] === 'worker' || args[0] === 'quickstart' || args.includes('--base-url');
     const code = await main([...args, ...(ownTarget ? [] : offline)], { io });
     expect(code).toBe(2);
     expect(out.stderr).toMatch(message);
@@ -88,6 +90,13 @@ describe('help and version', () => {
     expect(await main(['serve', '--help'], { io })).toBe(0);
     expect(out.stdout).toContain('Usage: agent-runs serve');
     expect(out.stdout).toContain('--simulated-duration');
+  });
+
+  it('shows the worker’s own flags in worker --help', async () => {
+    const { io, out } = capturingIo();
+    expect(await main(['worker', '--help'], { io })).toBe(0);
+    expect(out.stdout).toContain('Usage: agent-runs worker');
+    for (const flag of ['--server', '--token-file', '--worker-host', '--drain-timeout', '--listen', '--command']) expect(out.stdout).toContain(flag);
   });
 });
 

@@ -11,3 +11,5 @@ export { timeOrderedId } from './store/time-ordered-id.js';
 export type { ServerClock } from './domain/server-clock.js';
 export { loadConfigFile } from './config/config-file.js';
 export type { ServerConfig, EnvironmentConfig } from './domain/server-config.js';
+export { parseWorkerArgs, WORKER_ENV, WORKER_HELP, type ParsedWorkerArgs, type WorkerOptions } from './worker-process/worker-flags.js';
+export { startWorker, type RunningWorker } from './worker-process/start-worker.js';

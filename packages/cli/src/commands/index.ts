@@ -10,6 +10,7 @@ import { logsCommand } from './logs.js';
 import { quickstartCommand } from './quickstart.js';
 import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
+import { workerCommand } from './worker.js';
 import { waitCommand } from './wait.js';
 import { agentsCommand } from './agents.js';
 import { environmentsCommand } from './environments.js';
@@ -37,5 +38,6 @@ export const COMMANDS: readonly Command[] = [
   skillsCommand,
   agentsCommand,
   serveCommand,
+  workerCommand,
   quickstartCommand,
 ];

@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
-import { DURATION_HINT, readDuration } from '@agent-runs/core/contract';
+import { DURATION_HINT } from '@agent-runs/core/contract';
 import { RUN_REQUEST_MAX_BODY_BYTES } from '@agent-runs/core/contract';
 import type { ApiKey } from '../http/api-key-auth.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
 import type { ServerOptions } from './server-options.js';
 import { isLoopbackHost } from '@agent-runs/core/contract';
 import { MIN_API_KEY_CHARS } from './resolve-options.js';
+import { EXECUTOR_FLAGS, executorHelpRows, readExecutorArgs, type ExecutorEnv } from './executor-args.js';
+import { durationFrom, helpTable, integerFrom, listFrom, truthy, type HelpRow } from './flag-values.js';
 
 export const DEFAULT_CLI_PORT = 4280;
 
@@ -32,6 +34,7 @@ export const SERVER_ENV = {
   databaseUrl: 'AGENT_RUNS_SERVER_DATABASE_URL',
   lease: 'AGENT_RUNS_SERVER_LEASE',
   allowPrivateWebhooks: 'AGENT_RUNS_SERVER_ALLOW_PRIVATE_WEBHOOKS',
+  workersOnly: 'AGENT_RUNS_SERVER_WORKERS_ONLY',
   sandbox: 'AGENT_RUNS_SERVER_SANDBOX',
   agentUser: 'AGENT_RUNS_SERVER_AGENT_USER',
   agentUidRange: 'AGENT_RUNS_SERVER_AGENT_UID_RANGE',
@@ -39,8 +42,24 @@ export const SERVER_ENV = {
   harness: 'AGENT_RUNS_SERVER_HARNESS',
 } as const;
 
+/** The executor flags' variables, under the server's prefix. */
+const SERVER_EXECUTOR_ENV: ExecutorEnv = {
+  executor: SERVER_ENV.executor,
+  command: SERVER_ENV.command,
+  'command-timeout': SERVER_ENV.commandTimeout,
+  'work-dir': SERVER_ENV.workDir,
+  'agent-env': SERVER_ENV.agentEnv,
+  sandbox: SERVER_ENV.sandbox,
+  'agent-user': SERVER_ENV.agentUser,
+  network: SERVER_ENV.network,
+  harness: SERVER_ENV.harness,
+  'simulated-duration': SERVER_ENV.simulatedDuration,
+  config: SERVER_ENV.configFile,
+};
+const EXECUTOR_ROWS = executorHelpRows(SERVER_EXECUTOR_ENV, 'server');
+
 // [flag, description, environment variable]
-const HELP_ROWS: [string, string, string][] = [
+const HELP_ROWS: HelpRow[] = [
   ['--port <n>', `Port (0 = any free one). Default ${DEFAULT_CLI_PORT}.`, SERVER_ENV.port],
   ['--host <address>', 'Address to bind. Default 127.0.0.1.', SERVER_ENV.host],
   ['--data-dir <dir>', 'SQLite database and run working directories. Default ~/.agent-runs/server.', SERVER_ENV.dataDir],
@@ -49,75 +68,40 @@ const HELP_ROWS: [string, string, string][] = [
   ['--lease <duration>', 'With --database-url: how long a server holds its runs without renewing; when it dies, the others fail its runs within about 4/3 of this. Default 15s.', SERVER_ENV.lease],
   ['--api-key <[principal=]key>', 'Accept this key; repeat for several. The principal becomes the creator of its runs. The variable takes a comma-separated list. Without any, a key is generated and printed once.', SERVER_ENV.apiKeys],
   ['--no-auth', 'Accept requests without a key (loopback hosts only).', `${SERVER_ENV.noAuth}=1`],
-  ['--executor <name>', 'simulated (default) or command.', SERVER_ENV.executor],
-  ['--command <command line>', 'The agent command; implies --executor command.', SERVER_ENV.command],
-  ['--command-timeout <duration>', 'Stop an agent command after this long. Default 30m.', SERVER_ENV.commandTimeout],
-  ['--work-dir <dir>', 'Parent of the per-run working directories. Default a private directory under the temp directory.', SERVER_ENV.workDir],
-  ['--agent-env <name>', 'Pass this variable of the server\'s environment to the agent command; repeat for several. The agent otherwise gets only PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_*, TZ, TMPDIR and the run\'s AGENT_RUNS_* variables. The variable takes a comma-separated list.', SERVER_ENV.agentEnv],
-  ['--sandbox <auto|on|off>', 'Run agents in a bubblewrap sandbox: auto (default) where it works, on refuses to start without it, off runs them bare.', SERVER_ENV.sandbox],
-  ['--agent-user <user>', 'Where the server runs as root: the user agents run as (name or uid[:gid]). Default nobody.', SERVER_ENV.agentUser],
+  EXECUTOR_ROWS['executor'],
+  EXECUTOR_ROWS['command'],
+  EXECUTOR_ROWS['command-timeout'],
+  EXECUTOR_ROWS['work-dir'],
+  EXECUTOR_ROWS['agent-env'],
+  EXECUTOR_ROWS['sandbox'],
+  EXECUTOR_ROWS['agent-user'],
   ['--agent-uid-range <first-last>', "Where the server runs as root: each principal's agents (command and harness) run as a uid of their own from this range (e.g. 61000-61999), kept apart even without the sandbox.", SERVER_ENV.agentUidRange],
-  ['--network <policy>', 'What sandboxed agents may reach: none, full (default), or a comma-separated list of hosts (name, name:port, *.name).', SERVER_ENV.network],
+  EXECUTOR_ROWS['network'],
   ['--concurrency <n>', 'Runs executed at once. Default 2.', SERVER_ENV.concurrency],
-  ['--simulated-duration <duration>', 'Length of a simulated run. Default 3s.', SERVER_ENV.simulatedDuration],
+  EXECUTOR_ROWS['simulated-duration'],
   ['--max-body-bytes <n>', `Largest request body. Default ${RUN_REQUEST_MAX_BODY_BYTES} (a create with the most attachments allowed).`, SERVER_ENV.maxBodyBytes],
   ['--output-limit-bytes <n>', 'Agent output kept per run; the oldest goes first. Default 8388608.', SERVER_ENV.outputLimitBytes],
   ['--public-url <url>', 'Address for session links behind a proxy; its host is accepted in the Host header.', SERVER_ENV.publicUrl],
   ['--allowed-host <name[:port]>', 'Also answer requests addressed to this name (besides loopback names and --public-url); repeat for several. The variable takes a comma-separated list.', SERVER_ENV.allowedHosts],
-  ['--config <file>', 'Configuration file (JSON or YAML): environments, skill directories, schedule time zone.', SERVER_ENV.configFile],
+  EXECUTOR_ROWS['config'],
   ['--shared-runs', 'Let every key read and cancel every run (by default a key sees only its own principal\'s runs).', `${SERVER_ENV.sharedRuns}=1`],
+  ['--workers-only', 'Run no agent in this process: self-hosted workers take every run, also those that name no worker_host.', `${SERVER_ENV.workersOnly}=1`],
   ['--allow-private-webhooks', 'Let webhooks go to loopback, private and link-local addresses, and over http (development and tests only).', `${SERVER_ENV.allowPrivateWebhooks}=1`],
-  ['--harness <name>', 'The harness of runs that name none (or name oz): claude, codex or gemini (the CLI on PATH or at harnesses.<name>.command in the configuration file). Default the file\'s harnesses.default, else the executor.', SERVER_ENV.harness],
+  EXECUTOR_ROWS['harness'],
   ['--quiet', 'Print nothing.', ''],
   ['--help', 'Show this help.', ''],
 ];
-
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return [...lines, line];
-}
-
-function helpTable(): string {
-  const flagWidth = Math.max(...HELP_ROWS.map(([flag]) => flag.length)) + 2;
-  return HELP_ROWS.map(([flag, description, variable]) => {
-    const lines = wrap(description, 48);
-    return lines
-      .map((text, i) => `  ${(i === 0 ? flag : '').padEnd(flagWidth)}${i === 0 && variable ? text.padEnd(50) + variable : text}`.trimEnd())
-      .join('\n');
-  }).join('\n');
-}
 
 export const SERVER_HELP = `agent-runs-server: the Agent Runs API on this machine
 
 Usage: agent-runs-server [options]
 
-${helpTable()}
+${helpTable(HELP_ROWS)}
 
 A flag wins over its environment variable.
 Durations: ${DURATION_HINT}.
 Simulated runs follow a directive in the prompt, e.g. [simulate fail 300ms]: succeed, fail, error, block or hang, and a duration.
 `;
-
-function integerFrom(name: string, text: string | undefined): number | undefined {
-  if (text === undefined || text === '') return undefined;
-  if (!/^\d+$/.test(text.trim())) throw new ServerConfigError(`${name} must be a whole number, got "${text}".`);
-  return Number(text);
-}
-
-function durationFrom(name: string, text: string | undefined): number | undefined {
-  if (text === undefined || text === '') return undefined;
-  // Core's parser holds the one bound every adapter shares (Node's timer limit).
-  const { ms, problem } = readDuration(text);
-  if (problem !== undefined) throw new ServerConfigError(`${name} ${problem}.`);
-  return ms;
-}
 
 /** What may name a principal before `=`; base64 keys hold `+`, `/` and trailing `=`, which no name does. */
 const PRINCIPAL = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
@@ -152,13 +136,6 @@ function checkAuthFlags(keys: ApiKey[], keyFlag: string, noAuthFlag: string | un
 
 const ordinal = (n: number) => `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
 
-const listFrom = (text: string | undefined) => {
-  const items = (text ?? '').split(',').map((item) => item.trim()).filter(Boolean);
-  return items.length ? items : undefined;
-};
-
-const truthy = (text: string | undefined) => text !== undefined && /^(1|true|yes|on)$/i.test(text.trim());
-
 export type ParsedServerArgs = { help: true } | { help: false; options: ServerOptions };
 
 /** argv and environment → server options; throws ServerConfigError naming the flag. */
@@ -170,6 +147,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
       strict: true,
       allowPositionals: false,
       options: {
+        ...EXECUTOR_FLAGS,
         port: { type: 'string' },
         host: { type: 'string' },
         'data-dir': { type: 'string' },
@@ -178,25 +156,15 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         lease: { type: 'string' },
         'api-key': { type: 'string', multiple: true },
         'no-auth': { type: 'boolean' },
-        executor: { type: 'string' },
-        command: { type: 'string' },
-        'command-timeout': { type: 'string' },
-        'work-dir': { type: 'string' },
         concurrency: { type: 'string' },
-        'simulated-duration': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         'output-limit-bytes': { type: 'string' },
         'public-url': { type: 'string' },
-        config: { type: 'string' },
         'allowed-host': { type: 'string', multiple: true },
-        'agent-env': { type: 'string', multiple: true },
         'shared-runs': { type: 'boolean' },
         'allow-private-webhooks': { type: 'boolean' },
-        sandbox: { type: 'string' },
-        'agent-user': { type: 'string' },
+        'workers-only': { type: 'boolean' },
         'agent-uid-range': { type: 'string' },
-        network: { type: 'string' },
-        harness: { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -220,35 +188,18 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   const set = <K extends keyof ServerOptions>(key: K, value: ServerOptions[K] | undefined) => {
     if (value !== undefined && value !== '') options[key] = value;
   };
+  Object.assign(options, readExecutorArgs(values, env, SERVER_EXECUTOR_ENV));
   set('dataDir', values['data-dir'] ?? env[SERVER_ENV.dataDir]);
   set('databaseUrl', values['database-url'] ?? env[SERVER_ENV.databaseUrl]);
   set('leaseMs', durationFrom('--lease', values.lease ?? env[SERVER_ENV.lease]));
-  set('executor', (values.executor ?? env[SERVER_ENV.executor]) as ServerOptions['executor']);
-  set('command', values.command ?? env[SERVER_ENV.command]);
-  set('commandTimeoutMs', durationFrom('--command-timeout', values['command-timeout'] ?? env[SERVER_ENV.commandTimeout]));
-  set('workDir', values['work-dir'] ?? env[SERVER_ENV.workDir]);
   set('concurrency', integerFrom('--concurrency', values.concurrency ?? env[SERVER_ENV.concurrency]));
-  set('simulatedDurationMs', durationFrom('--simulated-duration', values['simulated-duration'] ?? env[SERVER_ENV.simulatedDuration]));
   set('maxBodyBytes', integerFrom('--max-body-bytes', values['max-body-bytes'] ?? env[SERVER_ENV.maxBodyBytes]));
   set('outputLimitBytes', integerFrom('--output-limit-bytes', values['output-limit-bytes'] ?? env[SERVER_ENV.outputLimitBytes]));
   set('publicUrl', values['public-url'] ?? env[SERVER_ENV.publicUrl]);
-  set('configFile', values.config ?? env[SERVER_ENV.configFile]);
   set('allowedHosts', values['allowed-host'] ?? listFrom(env[SERVER_ENV.allowedHosts]));
-  set('agentEnv', values['agent-env'] ?? listFrom(env[SERVER_ENV.agentEnv]));
-  const sandbox = values.sandbox ?? env[SERVER_ENV.sandbox];
-  if (sandbox !== undefined && sandbox !== '' && !['auto', 'on', 'off'].includes(sandbox)) {
-    throw new ServerConfigError(`--sandbox must be auto, on or off, got "${sandbox}".`);
-  }
-  set('sandbox', sandbox as ServerOptions['sandbox']);
-  set('agentUser', values['agent-user'] ?? env[SERVER_ENV.agentUser]);
   set('agentUidRange', values['agent-uid-range'] ?? env[SERVER_ENV.agentUidRange]);
-  const network = values.network ?? env[SERVER_ENV.network];
-  if (network !== undefined && network.trim() !== '') {
-    const word = network.trim();
-    set('network', word === 'none' || word === 'full' ? word : (listFrom(word) ?? []));
-  }
-  set('harness', (values.harness ?? env[SERVER_ENV.harness]) as ServerOptions['harness']);
   if (values['shared-runs'] ?? truthy(env[SERVER_ENV.sharedRuns])) options.sharedRuns = true;
   if (values['allow-private-webhooks'] ?? truthy(env[SERVER_ENV.allowPrivateWebhooks])) options.allowPrivateWebhooks = true;
+  if (values['workers-only'] ?? truthy(env[SERVER_ENV.workersOnly])) options.workersOnly = true;
   return { help: false, options };
 }

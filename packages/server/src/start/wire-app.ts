@@ -1,4 +1,4 @@
-import type { OriginGuardOptions } from '@agent-runs/core/contract';
+import { VERSION, type OriginGuardOptions } from '@agent-runs/core/contract';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,22 +10,10 @@ import type { ResolvedOptions } from '../config/resolve-options.js';
 import { sessionSecret } from '../config/session-secret.js';
 import type { ApiKey } from '../config/server-options.js';
 import type { ServerConfig } from '../domain/server-config.js';
-import { CommandExecutor } from '../executors/command-executor.js';
-import type { RunPolicy } from '../executors/run-policy.js';
-import type { AgentSandbox } from '../executors/sandbox/agent-sandbox.js';
-import { bareAgentsWarning } from '../executors/sandbox/bare-agents-warning.js';
-import { checkPrincipalUsers } from '../executors/sandbox/principal-users.js';
-import { EnvironmentExecutor } from '../executors/environment-executor.js';
-import { MaskedExecutor } from '../executors/masked-executor.js';
-import { SecretMask } from '../domain/secret-mask.js';
-import { runPolicyFor, sandboxFor } from '../config/sandbox-config.js';
 import type { ProcessGroupRecord, RunExecutor } from '../executors/run-executor.js';
-import { SimulatedExecutor } from '../executors/simulated-executor.js';
-import { harnessExecutors } from '../executors/harness/harness-executor.js';
-import { HarnessRouter } from '../executors/harness/harness-router.js';
-import { HarnessSetup } from '../executors/harness/harness-setup.js';
-import { ModelCatalog } from '../catalog/model-catalog.js';
+import { wireExecutor } from './wire-executor.js';
 import { ApiKeyAuth } from '../http/api-key-auth.js';
+import { WorkerAuth } from '../http/worker-auth.js';
 import type { AppContext } from '../routes/app-context.js';
 import { SessionTokens } from '../http/session-access.js';
 import { SignedLinks } from '../http/signed-links.js';
@@ -58,6 +46,9 @@ import type { Storage } from '../store/storage.js';
 import { CONNECTIONS_PER_RECEIVER } from '../webhooks/webhook-sender.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { WebhookService } from '../webhooks/webhook-service.js';
+import { WorkerHub } from '../workers/worker-hub.js';
+import { WorkerRouting } from '../workers/worker-routing.js';
+import { WorkerService } from '../workers/worker-service.js';
 
 /** What wiring gives the lifecycle: the routes' context and the parts that start and stop. */
 export interface WiredApp {
@@ -71,6 +62,8 @@ export interface WiredApp {
   skills: SkillCatalog;
   /** Sends the webhooks the outbox holds. */
   webhooks: WebhookDispatcher;
+  /** The self-hosted workers' side of the server. */
+  workers: WorkerService;
   /** Where skills' repositories are cloned (removed at close when there is no data directory). */
   skillCache: string;
 }
@@ -86,35 +79,6 @@ export interface WiringInput {
   /** Known once the server listens. */
   publicUrl: () => string;
   originGuard: () => OriginGuardOptions;
-}
-
-function makeExecutor(
-  options: ResolvedOptions,
-  environments: EnvironmentRegistry,
-  recordProcessGroup: (runId: string, group: ProcessGroupRecord) => void,
-  sandbox: () => AgentSandbox,
-  runPolicy: (run: RunRecord) => RunPolicy,
-): RunExecutor {
-  if (options.executor === 'command') {
-    const command = new CommandExecutor({ command: options.command!, workRoot: options.workDir, timeoutMs: options.commandTimeoutMs, agentEnv: options.agentEnv, sandbox: sandbox(), runPolicy });
-    return new EnvironmentExecutor(command, environments, options.workDir, options.commandTimeoutMs, options.agentEnv, recordProcessGroup, sandbox(), runPolicy);
-  }
-  return new SimulatedExecutor(options.simulatedDurationMs);
-}
-
-/** How agents start, decided (and logged) once, when this server runs agents at all: a command, or a harness whose CLI it found. */
-function agentSandbox(options: ResolvedOptions, config: ServerConfig, principals: readonly string[]): () => AgentSandbox {
-  let chosen: AgentSandbox | undefined;
-  return () => {
-    if (!chosen) {
-      chosen = sandboxFor(options, config);
-      options.log(chosen.description);
-      checkPrincipalUsers(chosen, principals);
-      const warning = bareAgentsWarning(chosen, principals);
-      if (warning) options.log(warning);
-    }
-    return chosen;
-  };
 }
 
 /** Builds every service on the storage, and the context routes reach them through. */
@@ -134,27 +98,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const recordProcessGroup = (runId: string, group: ProcessGroupRecord) => {
     store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
   };
-  // Runs that name a harness (or all, with a default harness) go to its CLI; the rest to the executor chosen above.
-  const harnessSetup = new HarnessSetup(config.harnesses, config.secrets, config.environments, process.env, opts.harness);
-  const models = new ModelCatalog(harnessSetup);
-  const sandbox = agentSandbox(opts, config, keys.map((k) => k.principal));
-  const runPolicy = runPolicyFor(config);
-  const base = makeExecutor(opts, environments, recordProcessGroup, sandbox, runPolicy);
-  // Harness runs are sandboxed as command agents are; a server with no harness CLI does not probe for it.
-  const harnessSandbox = harnessSetup.names().some((name) => harnessSetup.command(name)) ? sandbox() : undefined;
-  const routed = new HarnessRouter(
-    base,
-    harnessExecutors(
-      harnessSetup,
-      (inner) => new EnvironmentExecutor(inner, environments, opts.workDir, opts.commandTimeoutMs, opts.agentEnv, recordProcessGroup, harnessSandbox, runPolicy),
-      { workRoot: opts.workDir, timeoutMs: opts.commandTimeoutMs, sandbox: harnessSandbox, runPolicy },
-    ),
-    harnessSetup,
-    (runConfig, harness) => models.problem(runConfig, harness),
-  );
-  // The named secrets are masked in whatever any executor hands back.
-  const mask = new SecretMask(config.secrets.values());
-  const executor = mask.empty ? routed : new MaskedExecutor(routed, mask);
+  const { executor, models } = wireExecutor({ opts, config, environments, principals: keys.map((k) => k.principal), recordProcessGroup });
   const { artifacts, conversations } = storage;
   const limits = {
     maxFileBytes: opts.maxArtifactBytes,
@@ -181,10 +125,41 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     events,
     owner: { id: serverId, leaseMs: opts.leaseMs },
     peers,
+    claimsNothing: opts.workersOnly,
   });
-  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers);
+  const workerTokens = config.workerTokens ?? [];
+  const workerAuth = new WorkerAuth(workerTokens);
+  const hub = new WorkerHub();
+  // Late-bound: routing asks the service whether a worker of an id is connected.
+  let workersRef: WorkerService | undefined;
+  const routing = new WorkerRouting(
+    workerAuth.knownHosts(),
+    (id) => environments.get(id)?.workerHost,
+    (host) => workersRef?.serves(host) ?? false,
+    opts.workersOnly,
+  );
+  const workers = new WorkerService({
+    store,
+    moves,
+    journal,
+    events,
+    clock,
+    hub,
+    routing,
+    leaseMs: opts.leaseMs,
+    workersOnly: opts.workersOnly,
+    limits,
+    serverVersion: VERSION,
+    runQueued: () => queue.runQueued(),
+    // On PostgreSQL the cluster node fails the runs of every lease that ran out, workers' too.
+    expiresLeases: !cluster,
+    log: opts.log,
+  });
+  workersRef = workers;
+  queue.onQueued(() => workers.queued());
+  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers, workers);
   const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir, opts.dataDir);
-  const followups = new FollowupService(store, moves, runs, conversations, queue, journal, executor, clock, events, peers);
+  const followups = new FollowupService(store, moves, runs, conversations, queue, journal, executor, clock, events, peers, workers);
   const rules = new ScheduleRules(setup, timeZone);
   const scheduleLocks = new ScheduleLocks();
   const schedules = new ScheduleService(storage.schedules, rules, environments, opts.clock, opts.sharedRuns, scheduleLocks);
@@ -211,6 +186,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   });
   const app: AppContext = {
     runs,
+    workers,
     reads,
     events,
     followups,
@@ -229,10 +205,11 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     streamLimits: new EventStreamLimits(opts.eventStreams),
     storeOutage: new StoreOutage(isStoreUnreachable, () => reads.ping(), opts.log),
     auth: new ApiKeyAuth(keys, !opts.noAuth),
+    workerAuth,
     maxBodyBytes: opts.maxBodyBytes,
     links,
     originGuard,
     sessionTokens,
   };
-  return { app, executor, queue, events, followups, scheduler, node, skills, skillCache, webhooks };
+  return { app, executor, queue, events, followups, scheduler, node, skills, skillCache, webhooks, workers };
 }

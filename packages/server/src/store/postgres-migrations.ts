@@ -7,13 +7,13 @@ import { RUN_EVENT_LOGS_TABLE, RUN_EVENTS_TABLE } from './run-events/run-event-t
 import { RUN_ATTACHMENTS_TABLE } from './runs/run-attachment-table.js';
 import { RUN_METADATA_TABLE } from './runs/run-metadata-table.js';
 import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
-import { RUNS_TABLE } from './runs/run-table.js';
+import { RUNS_TABLE, RUNS_WORKER_HOST } from './runs/run-table.js';
 import { SCHEDULE_FIRING_LEASE_COLUMNS, SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { SHARED_SECRETS_TABLE } from './secret-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { postgresDialect } from './sql-dialect.js';
-import { createTable } from './table-schema.js';
+import { addColumns, createIndexes, createTable } from './table-schema.js';
 import { POSTGRES_WEBHOOK_TRIGGERS_BY_TYPE, POSTGRES_WEBHOOKS } from './webhooks/webhook-schema.js';
 
 /**
@@ -40,7 +40,7 @@ export const MIGRATION_LOCK_KEY = 0x61676e74;
 // servers' clocks never matter. The described tables come from their descriptions
 // (table-schema.ts), with every column not marked `added`.
 const SCHEMA_V1 = `
-${createTable(RUNS_TABLE, postgresDialect)}
+${createTable(RUNS_TABLE, postgresDialect, { later: RUNS_WORKER_HOST })}
 ${createTable(RUN_PROCESSES_TABLE, postgresDialect)}
 ${createTable(RUN_METADATA_TABLE, postgresDialect)}
 ${createTable(RUN_ATTACHMENTS_TABLE, postgresDialect)}
@@ -143,6 +143,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 5 + addedColumnSteps(postgresDialect, 3).length,
     name: 'schedule firing leases',
     sql: 'ALTER TABLE schedule_firings ADD COLUMN lease_owner text, ADD COLUMN lease_expires_at timestamptz',
+  },
+  // Where each run executes (its worker_host), and the index a claim of one host's runs walks.
+  {
+    version: 6 + addedColumnSteps(postgresDialect, 3).length,
+    name: 'runs routed to self-hosted workers',
+    sql: `${addColumns(RUNS_TABLE, postgresDialect, ['worker_host'])}${createIndexes(RUNS_TABLE, postgresDialect, ['runs_by_worker_host'])}`,
   },
 ];
 

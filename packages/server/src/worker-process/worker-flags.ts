@@ -1,0 +1,201 @@
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { DURATION_HINT, isLoopbackHost, WORKER_HOST_PATTERN } from '@agent-runs/core/contract';
+import { EXECUTOR_FLAGS, executorHelpRows, readExecutorArgs, type ExecutorArgs, type ExecutorEnv } from '../config/executor-args.js';
+import { durationFrom, helpTable, integerFrom, truthy, type HelpRow } from '../config/flag-values.js';
+import { ServerConfigError } from '../domain/server-config-error.js';
+import { MAX_WORKER_CAPACITY } from '../workers/worker-protocol.js';
+
+/** Each flag's environment variable; a flag wins over its variable. */
+export const WORKER_ENV = {
+  server: 'AGENT_RUNS_WORKER_SERVER',
+  token: 'AGENT_RUNS_WORKER_TOKEN',
+  tokenFile: 'AGENT_RUNS_WORKER_TOKEN_FILE',
+  workerHost: 'AGENT_RUNS_WORKER_HOST',
+  concurrency: 'AGENT_RUNS_WORKER_CONCURRENCY',
+  drainTimeout: 'AGENT_RUNS_WORKER_DRAIN_TIMEOUT',
+  listen: 'AGENT_RUNS_WORKER_LISTEN',
+  instanceId: 'AGENT_RUNS_WORKER_INSTANCE_ID',
+  quiet: 'AGENT_RUNS_WORKER_QUIET',
+  executor: 'AGENT_RUNS_WORKER_EXECUTOR',
+  command: 'AGENT_RUNS_WORKER_COMMAND',
+  commandTimeout: 'AGENT_RUNS_WORKER_COMMAND_TIMEOUT',
+  workDir: 'AGENT_RUNS_WORKER_WORK_DIR',
+  agentEnv: 'AGENT_RUNS_WORKER_AGENT_ENV',
+  sandbox: 'AGENT_RUNS_WORKER_SANDBOX',
+  agentUser: 'AGENT_RUNS_WORKER_AGENT_USER',
+  network: 'AGENT_RUNS_WORKER_NETWORK',
+  harness: 'AGENT_RUNS_WORKER_HARNESS',
+  simulatedDuration: 'AGENT_RUNS_WORKER_SIMULATED_DURATION',
+  configFile: 'AGENT_RUNS_WORKER_CONFIG',
+} as const;
+
+const WORKER_EXECUTOR_ENV: ExecutorEnv = {
+  executor: WORKER_ENV.executor,
+  command: WORKER_ENV.command,
+  'command-timeout': WORKER_ENV.commandTimeout,
+  'work-dir': WORKER_ENV.workDir,
+  'agent-env': WORKER_ENV.agentEnv,
+  sandbox: WORKER_ENV.sandbox,
+  'agent-user': WORKER_ENV.agentUser,
+  network: WORKER_ENV.network,
+  harness: WORKER_ENV.harness,
+  'simulated-duration': WORKER_ENV.simulatedDuration,
+  config: WORKER_ENV.configFile,
+};
+
+export const DEFAULT_WORKER_CONCURRENCY = 2;
+export const DEFAULT_DRAIN_TIMEOUT_MS = 10 * 60_000;
+
+const EXECUTOR_ROWS = executorHelpRows(WORKER_EXECUTOR_ENV, 'worker');
+const HELP_ROWS: HelpRow[] = [
+  ['--server <url>', 'The Agent Runs server to take runs from: https, or http to a loopback host only.', WORKER_ENV.server],
+  ['--token-file <path>', `A file holding the worker token (else the variable ${WORKER_ENV.token}; never a flag, which anyone on the machine could read in ps).`, WORKER_ENV.tokenFile],
+  ['--worker-host <id>', 'The worker_host runs name to be sent here (1-63 letters, digits, ".", "_" or "-"). Required.', WORKER_ENV.workerHost],
+  ['--concurrency <n>', `Runs executed at once. Default ${DEFAULT_WORKER_CONCURRENCY}.`, WORKER_ENV.concurrency],
+  [
+    '--config <file>',
+    "Configuration file in the server's format (JSON or YAML): this worker's own environments, named secrets, harnesses and sandbox settings; keys and secrets are read here, never received from the server.",
+    WORKER_ENV.configFile,
+  ],
+  EXECUTOR_ROWS['executor'],
+  EXECUTOR_ROWS['command'],
+  EXECUTOR_ROWS['command-timeout'],
+  EXECUTOR_ROWS['harness'],
+  EXECUTOR_ROWS['sandbox'],
+  EXECUTOR_ROWS['agent-user'],
+  EXECUTOR_ROWS['network'],
+  EXECUTOR_ROWS['work-dir'],
+  EXECUTOR_ROWS['agent-env'],
+  EXECUTOR_ROWS['simulated-duration'],
+  ['--drain-timeout <duration>', 'On SIGTERM or SIGINT: take no new run, let running ones finish for this long, then stop them (a second signal stops them at once). Default 10m.', WORKER_ENV.drainTimeout],
+  ['--listen <host:port>', 'Serve GET /readyz (200 once connected and not draining) and GET /metrics (Prometheus) here.', WORKER_ENV.listen],
+  ['--instance-id <id>', 'This process among the worker host\'s. Default the host name, the pid and a few random characters.', WORKER_ENV.instanceId],
+  ['--quiet', 'Print nothing.', `${WORKER_ENV.quiet}=1`],
+  ['--help', 'Show this help.', ''],
+];
+
+export const WORKER_HELP = `agent-runs-worker: run agents on this machine for an Agent Runs server
+
+Usage: agent-runs-worker --server <url> --worker-host <id> [options]
+
+${helpTable(HELP_ROWS)}
+
+The worker connects out to the server (nothing connects in), with the worker token from
+${WORKER_ENV.token} or --token-file. A flag wins over its environment variable.
+Durations: ${DURATION_HINT}.
+`;
+
+export interface WorkerOptions {
+  /** The server's root URL, without a trailing slash or `/api/v1`. */
+  server: string;
+  token: string;
+  workerHost: string;
+  concurrency: number;
+  drainTimeoutMs: number;
+  listen: { host: string; port: number } | undefined;
+  instanceId: string;
+  quiet: boolean;
+  executor: ExecutorArgs;
+}
+
+export type ParsedWorkerArgs = { help: true } | { help: false; options: WorkerOptions };
+
+/** The server's URL: https anywhere, http only to this machine (the token would cross the network in clear). */
+function serverUrl(text: string | undefined): string {
+  if (text === undefined || text.trim() === '') throw new ServerConfigError(`--server is required: the URL of the Agent Runs server (or ${WORKER_ENV.server}).`);
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new ServerConfigError(`--server must be a URL such as https://runs.example, got "${text}".`);
+  }
+  if (url.username || url.password) throw new ServerConfigError('--server must not hold credentials; give the token in its variable or --token-file.');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ServerConfigError(`--server must be an https URL, got "${url.protocol}".`);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new ServerConfigError(`--server may use http only to a loopback host (127.0.0.1, ::1, localhost), not "${url.hostname}": the token would cross the network in clear; use https.`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '')}`;
+}
+
+/** The token: the file wins over the variable; never echoed. */
+function workerToken(file: string | undefined, env: Record<string, string | undefined>): string {
+  let token: string | undefined;
+  if (file !== undefined && file !== '') {
+    try {
+      token = readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      throw new ServerConfigError(`--token-file: cannot read "${file}" (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+    }
+    if (!token) throw new ServerConfigError(`--token-file: "${file}" is empty.`);
+  } else token = env[WORKER_ENV.token]?.trim();
+  if (!token) throw new ServerConfigError(`No worker token: set ${WORKER_ENV.token} or pass --token-file <path>.`);
+  if (/\s/.test(token)) throw new ServerConfigError(`The worker token (${file ? '--token-file' : WORKER_ENV.token}) must be one word, without spaces or line breaks.`);
+  return token;
+}
+
+function listenAddress(text: string | undefined): WorkerOptions['listen'] {
+  if (text === undefined || text === '') return undefined;
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(text.trim());
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || port > 65535) throw new ServerConfigError(`--listen must be host:port (e.g. 127.0.0.1:9464 or [::1]:9464), got "${text}".`);
+  return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+}
+
+/** The default instance id: what tells this process apart from another on the same worker host. */
+function defaultInstanceId(): string {
+  const host = hostname().replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 40) || 'worker';
+  return `${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+/** argv and environment → worker options; throws ServerConfigError naming the flag. */
+export function parseWorkerArgs(argv: string[], env: Record<string, string | undefined> = process.env): ParsedWorkerArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        ...EXECUTOR_FLAGS,
+        server: { type: 'string' },
+        'token-file': { type: 'string' },
+        'worker-host': { type: 'string' },
+        concurrency: { type: 'string' },
+        'drain-timeout': { type: 'string' },
+        listen: { type: 'string' },
+        'instance-id': { type: 'string' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new ServerConfigError(`${(error as Error).message} (see --help)`);
+  }
+  if (values.help) return { help: true };
+  const server = serverUrl(values.server ?? env[WORKER_ENV.server]);
+  const token = workerToken(values['token-file'] ?? env[WORKER_ENV.tokenFile], env);
+  const workerHost = (values['worker-host'] ?? env[WORKER_ENV.workerHost])?.trim();
+  if (!workerHost) throw new ServerConfigError(`--worker-host is required: the worker_host runs name to be sent to this worker (or ${WORKER_ENV.workerHost}).`);
+  if (!WORKER_HOST_PATTERN.test(workerHost)) throw new ServerConfigError(`--worker-host must be 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit, got "${workerHost}".`);
+  const concurrency = integerFrom('--concurrency', values.concurrency ?? env[WORKER_ENV.concurrency]) ?? DEFAULT_WORKER_CONCURRENCY;
+  if (concurrency < 1 || concurrency > MAX_WORKER_CAPACITY) throw new ServerConfigError(`--concurrency must be from 1 to ${MAX_WORKER_CAPACITY}, got ${concurrency}.`);
+  const instanceId = (values['instance-id'] ?? env[WORKER_ENV.instanceId])?.trim() || defaultInstanceId();
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(instanceId)) throw new ServerConfigError(`--instance-id must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit, got "${instanceId}".`);
+  return {
+    help: false,
+    options: {
+      server,
+      token,
+      workerHost,
+      concurrency,
+      drainTimeoutMs: durationFrom('--drain-timeout', values['drain-timeout'] ?? env[WORKER_ENV.drainTimeout]) ?? DEFAULT_DRAIN_TIMEOUT_MS,
+      listen: listenAddress(values.listen ?? env[WORKER_ENV.listen]),
+      instanceId,
+      quiet: values.quiet ?? truthy(env[WORKER_ENV.quiet]),
+      executor: readExecutorArgs(values, env, WORKER_EXECUTOR_ENV),
+    },
+  };
+}

@@ -1,0 +1,215 @@
+import { performance } from 'node:perf_hooks';
+import type { FollowupMessage, ExecutionInput } from '../executors/execution-input.js';
+import type { Execution, ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
+import type { RunRecord } from '../store/runs/run-record.js';
+import type { WorkerFinishRequest } from '../workers/worker-protocol.js';
+import { artifactsToWire } from '../workers/worker-wire.js';
+import { RunReporter } from './run-reporter.js';
+import { sendUnderLease, type LeaseView } from './send-under-lease.js';
+import type { WorkerConnection } from './worker-connection.js';
+import type { WorkerMetrics } from './worker-metrics.js';
+
+/** What the worker gives each of its runs. */
+export interface RunHost {
+  connection: WorkerConnection;
+  executor: RunExecutor;
+  instanceId: string;
+  metrics: WorkerMetrics;
+  log(line: string): void;
+  /** The lease the server grants, as it last said. */
+  leaseMs(): number;
+  /** The run is over here: its agent stopped and its end answered (or given up); its slot is free. */
+  ended(run: WorkerRun): void;
+}
+
+type Ending = { kind: 'outcome'; outcome: ExecutionOutcome } | { kind: 'cancelled' } | { kind: 'shutdown' };
+
+/**
+ * The margin a run's agent is stopped by before its lease would run out: the larger of 2 s
+ * and a fifth of the lease, so the agent is gone before the server may give the run to
+ * another worker.
+ */
+export const leaseMargin = (leaseMs: number): number => Math.max(2_000, leaseMs / 5);
+
+/**
+ * One run executed on this worker, from its assignment to its finish: the executor started
+ * on it, its output reported, commands (cancel, follow-up) passed on, its lease watched. It
+ * is fenced: once its lease was not renewed in time or the server said it gave it up (409),
+ * its agent stops and nothing more is sent for it.
+ */
+export class WorkerRun implements LeaseView {
+  private renewedAt: number;
+  private execution: Execution | undefined;
+  private ending = false;
+  private lostReason: string | undefined;
+  private readonly reporter: RunReporter;
+  /** Settles once the run is over here. */
+  readonly over: Promise<void>;
+  private markOver!: () => void;
+
+  constructor(
+    private readonly host: RunHost,
+    readonly claim: string,
+    private readonly run: RunRecord,
+    private readonly input: ExecutionInput,
+    /** When the poll that brought it was sent: its lease runs from no earlier. */
+    heldSince: number,
+  ) {
+    this.renewedAt = heldSince;
+    this.over = new Promise((resolve) => (this.markOver = resolve));
+    this.reporter = new RunReporter({
+      connection: host.connection,
+      runId: run.id,
+      claim,
+      instanceId: host.instanceId,
+      lease: this,
+      onLost: (reason) => this.loseLease(reason),
+      log: host.log,
+    });
+  }
+
+  get runId(): string {
+    return this.run.id;
+  }
+
+  get lost(): boolean {
+    return this.lostReason !== undefined;
+  }
+
+  /** Whether polls should still name it (and renew its lease): it is not given up. */
+  get held(): boolean {
+    return !this.lost;
+  }
+
+  leaseHolds(now = performance.now()): boolean {
+    const lease = this.host.leaseMs();
+    return now < this.renewedAt + lease - leaseMargin(lease);
+  }
+
+  /** A poll sent at `sentAt` renewed the lease. */
+  renewed(sentAt: number): void {
+    if (sentAt > this.renewedAt) this.renewedAt = sentAt;
+  }
+
+  /** Stops the agent if the lease was not renewed in time (called often by the worker). */
+  checkLease(now = performance.now()): void {
+    if (!this.lost && !this.leaseHolds(now)) this.loseLease(`its lease was not renewed within ${this.host.leaseMs()} ms less a margin`);
+  }
+
+  start(): void {
+    const { executor, log } = this.host;
+    log(`Run ${this.run.id}: taken (execution ${this.input.number}).`);
+    // A follow-up's output goes on after what earlier executions printed, as on the server.
+    if (this.input.number > 1) this.reporter.output('stdout', `[agent-runs] Execution ${this.input.number}, answering ${this.input.followups.length || 'no'} follow-up(s).\n`);
+    try {
+      this.execution = executor.start({
+        run: this.run,
+        input: this.input,
+        onOutput: (text, stream = 'stdout') => this.reporter.output(stream, text),
+        onHarnessState: (state) => this.reporter.harnessState(state),
+      });
+    } catch (error) {
+      void this.end({
+        kind: 'outcome',
+        outcome: { state: 'ERROR', statusMessage: { message: `The ${executor.name} executor could not start: ${(error as Error).message}`, error_code: 'internal_error', retryable: true } },
+      });
+      return;
+    }
+    this.execution.done.then(
+      (outcome) => this.end({ kind: 'outcome', outcome }),
+      (error: unknown) =>
+        this.end({
+          kind: 'outcome',
+          outcome: { state: 'ERROR', statusMessage: { message: `The ${executor.name} executor failed: ${(error as Error).message}`, error_code: 'internal_error', retryable: true } },
+        }),
+    );
+  }
+
+  /** Hands a follow-up to the running agent. */
+  deliver(followup: FollowupMessage): void {
+    if (this.ending || this.lost) return;
+    let taken = false;
+    try {
+      taken = this.execution?.deliver?.(followup) ?? false;
+    } catch (error) {
+      this.host.log(`Run ${this.run.id}: could not hand a follow-up to the agent: ${(error as Error).message}`);
+    }
+    if (!taken) this.host.log(`Run ${this.run.id}: its agent could not take follow-up ${followup.id} now.`);
+  }
+
+  /** The server's cancel: the agent stops, and the run finishes CANCELLED. */
+  cancel(): Promise<void> {
+    return this.end({ kind: 'cancelled' });
+  }
+
+  /** The worker shuts down (its drain ran out, or a second signal): the agent stops, and the run finishes FAILED saying so. */
+  shutdown(): Promise<void> {
+    return this.end({ kind: 'shutdown' });
+  }
+
+  /** The lease is gone: the agent stops, and nothing more is sent for the run. */
+  loseLease(reason: string): void {
+    if (this.lost) return;
+    this.lostReason = reason;
+    this.reporter.stop();
+    this.host.metrics.leasesLost.inc();
+    this.host.log(`Run ${this.run.id}: lease lost (${reason}); its agent is stopped and nothing more is sent for it.`);
+    if (!this.ending) {
+      this.ending = true;
+      void this.stopAgent().then(() => this.close());
+    }
+  }
+
+  private async stopAgent(): Promise<void> {
+    try {
+      await this.execution?.cancel();
+    } catch (error) {
+      this.host.log(`Run ${this.run.id}: could not stop its agent: ${(error as Error).message}`);
+    }
+  }
+
+  private async end(ending: Ending): Promise<void> {
+    if (this.ending) return this.over;
+    this.ending = true;
+    if (ending.kind !== 'outcome') await this.stopAgent();
+    // Everything it printed reaches the server before its end does.
+    await this.reporter.flush();
+    if (this.lost) return this.close();
+    const finish = this.finishRequest(ending);
+    const result = await sendUnderLease(this.host.connection, `runs/${encodeURIComponent(this.run.id)}/finish`, finish, this).catch((error: unknown) => ({
+      kind: 'refused' as const,
+      reason: (error as Error).message,
+    }));
+    if (result.kind === 'taken') {
+      this.host.metrics.runsFinished.inc({ outcome: finish.state });
+      this.host.log(`Run ${this.run.id}: ended ${finish.state}.`);
+    } else if (result.kind === 'lost') this.loseLease(result.reason);
+    else this.host.log(`Run ${this.run.id}: the server refused its end (${result.reason}).`);
+    this.close();
+  }
+
+  private finishRequest(ending: Ending): WorkerFinishRequest {
+    const base = { instance_id: this.host.instanceId, claim: this.claim, execution: this.input.number };
+    if (ending.kind === 'cancelled') return { ...base, state: 'CANCELLED' };
+    if (ending.kind === 'shutdown') {
+      return { ...base, state: 'FAILED', status_message: { message: `The worker ${this.host.instanceId} shut down before the run ended.`, error_code: 'internal_error', retryable: true } };
+    }
+    const { outcome } = ending;
+    return {
+      ...base,
+      state: outcome.state,
+      ...(outcome.statusMessage ? { status_message: outcome.statusMessage } : {}),
+      ...(outcome.artifacts?.length ? { artifacts: artifactsToWire(outcome.artifacts) } : {}),
+      ...(outcome.takenFollowups?.length ? { taken_followups: outcome.takenFollowups } : {}),
+    };
+  }
+
+  private closed = false;
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.lost) this.host.log(`Run ${this.run.id}: stopped (lease lost).`);
+    this.host.ended(this);
+    this.markOver();
+  }
+}

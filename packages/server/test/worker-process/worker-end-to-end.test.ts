@@ -1,0 +1,114 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
+import { writeServerConfig } from '../support/server-config.js';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { agentBeats, WORKER_AGENT } from '../support/worker-agent.js';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+
+/** A real server process and real worker processes on loopback, the worker token from the server's configuration file. */
+
+const TOKEN = 'worker-e2e-token-7d1f0a93c2';
+const KEY = 'tester-key-0123456789';
+
+const processes: (ServerProcess | WorkerProcess)[] = [];
+afterEach(async () => {
+  for (const p of processes.splice(0)) {
+    if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
+    p.child.kill('SIGCONT');
+    p.child.kill('SIGKILL');
+    await p.exited;
+  }
+});
+
+async function startServer(lease = '15s'): Promise<ServerProcess> {
+  const configFile = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_E2E_WORKER_TOKEN' }, worker_hosts: ['box-1'] } } });
+  const server = await startServerProcess(['--memory', '--api-key', `tester=${KEY}`, '--config', configFile, '--lease', lease], { ...process.env, AGENT_RUNS_E2E_WORKER_TOKEN: TOKEN });
+  processes.push(server);
+  return server;
+}
+
+async function startWorker(server: ServerProcess, args: string[] = []): Promise<{ worker: WorkerProcess; workDir: string }> {
+  const workDir = mkdtempSync(join(tmpdir(), 'worker-e2e-'));
+  const root = server.baseURL.replace(/\/api\/v1$/, '');
+  const worker = await startWorkerProcess(['--server', root, '--worker-host', 'box-1', '--command', WORKER_AGENT, '--work-dir', workDir, ...args], TOKEN);
+  processes.push(worker);
+  return { worker, workDir };
+}
+
+async function api(server: ServerProcess, path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${server.baseURL}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${KEY}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function createRun(server: ServerProcess, prompt: string): Promise<string> {
+  const created = await api(server, '/agent/run', { method: 'POST', body: { prompt, config: { worker_host: 'box-1' } } });
+  expect(created.status).toBe(200);
+  return created.body.run_id as string;
+}
+
+const runOf = async (server: ServerProcess, id: string) => (await api(server, `/agent/runs/${id}`)).body;
+const ended = (server: ServerProcess, id: string, timeoutMs = 10_000) =>
+  eventually(() => runOf(server, id), (run) => ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED'].includes(run.state), timeoutMs);
+const outputOf = async (server: ServerProcess, id: string) => JSON.stringify((await api(server, `/agent/runs/${id}/output`)).body);
+
+describe('agent-runs-worker with a real server', () => {
+  it('runs a run routed to its host there: SUCCEEDED with its output and artifacts on the server', async () => {
+    const server = await startServer();
+    await startWorker(server);
+    const id = await createRun(server, 'ok');
+    const run = await ended(server, id);
+    expect(run.state).toBe('SUCCEEDED');
+    const output = await outputOf(server, id);
+    expect(output).toContain('line one');
+    expect(output).toContain('line two');
+    expect(JSON.stringify(run.artifacts ?? (await api(server, `/agent/runs/${id}/artifacts`)).body)).toContain('out.txt');
+  }, 15_000);
+
+  it('passes a cancel on to the remote agent', async () => {
+    const server = await startServer();
+    const { workDir } = await startWorker(server);
+    const id = await createRun(server, 'hang');
+    await eventually(() => agentBeats(workDir, id), (up) => up);
+    expect((await api(server, `/agent/runs/${id}/cancel`, { method: 'POST' })).status).toBeLessThan(300);
+    expect((await ended(server, id)).state).toBe('CANCELLED');
+    await eventually(() => agentBeats(workDir, id), (up) => !up, 5_000);
+  }, 15_000);
+
+  it('drains on SIGTERM while two runs run: both finish, no new run is taken, exit 0', async () => {
+    const server = await startServer();
+    const { worker } = await startWorker(server);
+    const ids = [await createRun(server, 'sleep 2500'), await createRun(server, 'sleep 2500')];
+    await eventually(async () => (await Promise.all(ids.map((id) => runOf(server, id)))).map((r) => r.state), (states) => states.every((s) => s === 'INPROGRESS'));
+    worker.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const third = await createRun(server, 'ok');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+    for (const id of ids) expect((await runOf(server, id)).state).toBe('SUCCEEDED');
+    expect((await runOf(server, third)).state).toBe('QUEUED');
+  }, 15_000);
+
+  it('frozen past its short lease (SIGSTOP, SIGCONT): its agent is stopped and nothing it sends lands; the run FAILED naming the worker', async () => {
+    const server = await startServer('3s');
+    const { worker, workDir } = await startWorker(server, ['--instance-id', 'frozen-1']);
+    const id = await createRun(server, 'hang');
+    await eventually(() => agentBeats(workDir, id), (up) => up);
+    worker.child.kill('SIGSTOP');
+    const run = await ended(server, id, 8_000);
+    expect(run.state).toBe('FAILED');
+    expect(run.status_message.message).toContain('frozen-1');
+    const before = await outputOf(server, id);
+    worker.child.kill('SIGCONT');
+    await eventually(() => agentBeats(workDir, id), (up) => !up, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(await outputOf(server, id)).toBe(before);
+    expect((await runOf(server, id)).state).toBe('FAILED');
+  }, 15_000);
+});

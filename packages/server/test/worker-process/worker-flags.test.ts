@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { WORKER_ENV } from '../../src/index.js';
+
+const BIN = fileURLToPath(new URL('../../bin/agent-runs-worker.js', import.meta.url));
+const TOKEN = 'wkr-secret-token-5f2b9c';
+
+/** Runs the real `agent-runs-worker` with `args` and only the variables given (and PATH). */
+function worker(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 15_000 });
+}
+
+describe('agent-runs-worker flags', () => {
+  it('lists every flag and its variable with --help', () => {
+    const result = worker(['--help']);
+    expect(result.status).toBe(0);
+    const flags = [
+      '--server', '--token-file', '--worker-host', '--concurrency', '--config', '--executor', '--command', '--command-timeout', '--harness', '--sandbox',
+      '--agent-user', '--network', '--work-dir', '--agent-env', '--simulated-duration', '--drain-timeout', '--listen', '--instance-id', '--quiet', '--help',
+    ];
+    for (const flag of flags) expect(result.stdout).toMatch(new RegExp(`^  ${flag}\\b`, 'm'));
+    for (const variable of Object.values(WORKER_ENV)) expect(result.stdout).toContain(variable);
+  });
+
+  it('refuses http to a host that is not loopback, naming --server, with no stack trace', () => {
+    for (const server of ['http://runs.example', 'http://10.0.0.7:8080', 'http://[2001:db8::1]/']) {
+      const result = worker(['--server', server, '--worker-host', 'box-1'], { [WORKER_ENV.token]: TOKEN });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/^agent-runs-worker: --server may use http only to a loopback host/);
+      expect(result.stderr).not.toContain('    at ');
+      expect(result.stderr).not.toContain(TOKEN);
+    }
+    // The variable is read the same way.
+    const fromEnv = worker(['--worker-host', 'box-1'], { [WORKER_ENV.token]: TOKEN, [WORKER_ENV.server]: 'http://runs.example' });
+    expect(fromEnv.status).toBe(2);
+    expect(fromEnv.stderr).toContain('--server may use http only to a loopback host');
+  });
+
+  it('refuses to start without a token, naming the variable and --token-file', () => {
+    const result = worker(['--server', 'https://runs.example', '--worker-host', 'box-1']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`No worker token: set ${WORKER_ENV.token} or pass --token-file <path>.`);
+    const empty = join(mkdtempSync(join(tmpdir(), 'worker-flags-')), 'token');
+    writeFileSync(empty, '\n');
+    const fromFile = worker(['--server', 'https://runs.example', '--worker-host', 'box-1', '--token-file', empty]);
+    expect(fromFile.status).toBe(2);
+    expect(fromFile.stderr).toContain('--token-file:');
+    expect(fromFile.stderr).toContain('is empty');
+  });
+
+  it('takes no token as a flag (it would show in ps)', () => {
+    const result = worker(['--server', 'https://runs.example', '--worker-host', 'box-1', '--token', TOKEN]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("Unknown option '--token'");
+  });
+
+  it('requires --worker-host and checks what it and the other flags hold', () => {
+    const env = { [WORKER_ENV.token]: TOKEN };
+    const cases: [string[], string][] = [
+      [['--server', 'https://runs.example'], '--worker-host is required'],
+      [['--server', 'https://runs.example', '--worker-host', 'bad/host'], '--worker-host must be 1-63 letters'],
+      [['--server', 'https://runs.example', '--worker-host', 'b', '--concurrency', '0'], '--concurrency must be from 1 to 256'],
+      [['--server', 'https://runs.example', '--worker-host', 'b', '--drain-timeout', 'soon'], '--drain-timeout'],
+      [['--server', 'https://runs.example', '--worker-host', 'b', '--listen', '9464'], '--listen must be host:port'],
+      [['--server', 'https://runs.example', '--worker-host', 'b', '--sandbox', 'maybe'], '--sandbox must be auto, on or off'],
+      [['--server', 'ftp://runs.example', '--worker-host', 'b'], '--server must be an https URL'],
+    ];
+    for (const [args, message] of cases) {
+      const result = worker(args, env);
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain(message);
+      expect(result.stderr).not.toContain(TOKEN);
+    }
+  });
+});

@@ -25,6 +25,7 @@ function row(worker: ConnectedWorker, now: number): string[] {
     `${worker.running_runs}/${worker.capacity}`,
     timeAgo(worker.last_heartbeat_at, now),
     worker.draining ? 'yes' : 'no',
+    worker.version,
   ];
 }
 
@@ -48,7 +49,7 @@ export const workersCommand: Command = {
     else {
       const now = Date.now();
       const rows = result.workers.map((worker) => row(worker, now));
-      const headers = ['WORKER HOST', 'INSTANCE', 'RUNNING', 'LAST HEARTBEAT', 'DRAINING'];
+      const headers = ['WORKER HOST', 'INSTANCE', 'RUNNING', 'LAST HEARTBEAT', 'DRAINING', 'VERSION'];
       ctx.io.stdout.write(renderTable(headers, rows, paintFor(ctx.io.stdout, ctx.io.env)));
     }
     return EXIT.OK;

@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
 import { WebhookCreateRequestSchema } from '@agent-runs/core/webhooks';
+import { WORKER_HOST_PATTERN } from '@agent-runs/core/contract';
 
 /** `.`, `a/..` and the like name the working directory itself, or above it: a checkout there would replace it. */
 export const insideParent = (path: string) => !/^\.\.?\/?$/.test(posix.normalize(path)) && !posix.normalize(path).startsWith('../');
@@ -43,6 +44,8 @@ const DeclaredSecretSchema = z.union(
   { error: 'must be { from_env: VARIABLE } or { from_file: path }, with owner: PRINCIPAL if that principal\'s runs may name it (a value is never written in this file)' },
 );
 
+const WORKER_HOST_HINT = 'a worker id is 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit';
+
 const EnvironmentSchema = z.strictObject({
   name: z.string().trim().min(1, 'must be a non-empty string').optional(),
   description: z.string().optional(),
@@ -50,6 +53,8 @@ const EnvironmentSchema = z.strictObject({
   setup_commands: z.array(z.string({ error: 'each setup command must be a string' }).min(1)).max(50, 'at most 50 commands').optional(),
   secrets: z.array(z.string().regex(SECRET_NAME, SECRET_NAME_HINT)).max(100).optional(),
   network: NetworkSchema.optional(),
+  /** The self-hosted workers its runs go to, unless a run or its named agent names others. */
+  worker_host: z.string().regex(WORKER_HOST_PATTERN, WORKER_HOST_HINT).optional(),
 });
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -92,6 +97,20 @@ const WebhookSchema = WebhookCreateRequestSchema.extend({
   secret: z.union([z.string().regex(SECRET_NAME, WEBHOOK_SECRET_HINT), SecretSchema], { error: WEBHOOK_SECRET_HINT }),
 });
 
+/**
+ * A worker token: what self-hosted workers authenticate with (never an API key), by reference
+ * as a webhook's secret is, and the worker ids (`worker_host`) workers holding it may serve.
+ */
+const WORKER_TOKEN_HINT =
+  'must name a secret declared under secrets (letters, digits and _), or be { from_env: VARIABLE } or { from_file: path }; the token itself is never written in this file';
+const WorkerTokenSchema = z.strictObject({
+  token: z.union([z.string().regex(SECRET_NAME, WORKER_TOKEN_HINT), SecretSchema], { error: WORKER_TOKEN_HINT }),
+  worker_hosts: z
+    .array(z.string().regex(WORKER_HOST_PATTERN, WORKER_HOST_HINT))
+    .min(1, 'list the worker ids (worker_host) this token may serve, 1 to 100')
+    .max(100, 'at most 100 worker ids'),
+});
+
 /** A whole number from `min` to `max`, said so in every error. */
 function wholeNumber(min: number, max: number, unit = '') {
   const hint = `must be a whole number from ${min} to ${max}${unit}`;
@@ -121,6 +140,9 @@ export const ConfigFileSchema = z.strictObject({
   harnesses: HarnessesSchema.optional(),
   webhooks: z
     .record(z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'a webhook name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'), WebhookSchema)
+    .optional(),
+  workers: z
+    .record(z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'a worker token name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'), WorkerTokenSchema)
     .optional(),
 });
 

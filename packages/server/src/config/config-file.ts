@@ -5,7 +5,7 @@ import { issuePath } from '@agent-runs/core/contract';
 import { isTimeZone } from '@agent-runs/core/cron';
 import { ConfigFileSchema, insideParent, type ConfigFile } from './config-file-schema.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
-import { type DeclaredWebhook, type EnvironmentConfig, type RepoSource, type ServerConfig } from '../domain/server-config.js';
+import { type DeclaredWebhook, type WorkerToken, type EnvironmentConfig, type RepoSource, type ServerConfig } from '../domain/server-config.js';
 import { NamedSecrets } from '../domain/named-secrets.js';
 import { HARNESS_NAMES, type HarnessesConfig } from '../domain/harness-config.js';
 import { readNetworkPolicy } from '../executors/sandbox/network-policy.js';
@@ -118,6 +118,22 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
       secret,
     };
   });
+  const workerTokens = Object.entries(config.workers ?? {}).map(([name, worker]): WorkerToken => {
+    const { line, key } = at(['workers', name, 'token']);
+    let token: string;
+    if (typeof worker.token === 'string') {
+      const named = secrets.get(worker.token);
+      if (named === undefined) fail(file, line, key, `"${worker.token}" is not declared under secrets (declared: ${[...secrets.keys()].join(', ') || 'none'}).`);
+      token = named;
+    } else {
+      const read = readSecretValue(worker.token, base, env);
+      if (typeof read !== 'string') fail(file, line, key, read.problem);
+      token = read;
+    }
+    // A guessable token would let anyone take runs (and their prompts and secrets).
+    if (token.trim().length < 16) fail(file, line, key, 'the worker token is shorter than 16 characters; make one with: openssl rand -hex 32.');
+    return { name, token: token.trim(), workerHosts: [...new Set(worker.worker_hosts)] };
+  });
   const network = (path: (string | number)[], value: unknown) => {
     if (value === undefined) return undefined;
     const policy = readNetworkPolicy(value);
@@ -165,6 +181,7 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
       setupCommands: env.setup_commands ?? [],
       secrets: env.secrets,
       network: network(['environments', id, 'network'], env.network),
+      workerHost: env.worker_host,
     };
   });
   const sandbox = {
@@ -176,7 +193,7 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     maxProcesses: config.sandbox_max_processes,
   };
   const harnesses = harnessesConfig(config.harnesses, base);
-  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks };
+  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks, workerTokens };
 }
 
 /** The `harnesses:` section with a command given as a relative path made absolute. */

@@ -32,6 +32,7 @@ export const SERVER_ENV = {
   databaseUrl: 'AGENT_RUNS_SERVER_DATABASE_URL',
   lease: 'AGENT_RUNS_SERVER_LEASE',
   allowPrivateWebhooks: 'AGENT_RUNS_SERVER_ALLOW_PRIVATE_WEBHOOKS',
+  workersOnly: 'AGENT_RUNS_SERVER_WORKERS_ONLY',
   sandbox: 'AGENT_RUNS_SERVER_SANDBOX',
   agentUser: 'AGENT_RUNS_SERVER_AGENT_USER',
   agentUidRange: 'AGENT_RUNS_SERVER_AGENT_UID_RANGE',
@@ -66,6 +67,7 @@ const HELP_ROWS: [string, string, string][] = [
   ['--allowed-host <name[:port]>', 'Also answer requests addressed to this name (besides loopback names and --public-url); repeat for several. The variable takes a comma-separated list.', SERVER_ENV.allowedHosts],
   ['--config <file>', 'Configuration file (JSON or YAML): environments, skill directories, schedule time zone.', SERVER_ENV.configFile],
   ['--shared-runs', 'Let every key read and cancel every run (by default a key sees only its own principal\'s runs).', `${SERVER_ENV.sharedRuns}=1`],
+  ['--workers-only', 'Run no agent in this process: self-hosted workers take every run, also those that name no worker_host.', `${SERVER_ENV.workersOnly}=1`],
   ['--allow-private-webhooks', 'Let webhooks go to loopback, private and link-local addresses, and over http (development and tests only).', `${SERVER_ENV.allowPrivateWebhooks}=1`],
   ['--harness <name>', 'The harness of runs that name none (or name oz): claude, codex or gemini (the CLI on PATH or at harnesses.<name>.command in the configuration file). Default the file\'s harnesses.default, else the executor.', SERVER_ENV.harness],
   ['--quiet', 'Print nothing.', ''],
@@ -192,6 +194,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         'agent-env': { type: 'string', multiple: true },
         'shared-runs': { type: 'boolean' },
         'allow-private-webhooks': { type: 'boolean' },
+        'workers-only': { type: 'boolean' },
         sandbox: { type: 'string' },
         'agent-user': { type: 'string' },
         'agent-uid-range': { type: 'string' },
@@ -250,5 +253,6 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   set('harness', (values.harness ?? env[SERVER_ENV.harness]) as ServerOptions['harness']);
   if (values['shared-runs'] ?? truthy(env[SERVER_ENV.sharedRuns])) options.sharedRuns = true;
   if (values['allow-private-webhooks'] ?? truthy(env[SERVER_ENV.allowPrivateWebhooks])) options.allowPrivateWebhooks = true;
+  if (values['workers-only'] ?? truthy(env[SERVER_ENV.workersOnly])) options.workersOnly = true;
   return { help: false, options };
 }

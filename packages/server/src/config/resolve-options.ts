@@ -171,6 +171,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     schedulerIntervalMs: integer('schedulerIntervalMs', options.schedulerIntervalMs, 1000, 10, 60_000),
     allowedHosts: allowedHosts(options.allowedHosts),
     allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
+    workersOnly: options.workersOnly ?? false,
     webhookRetryDelaysMs: retryDelays(options.webhookRetryDelaysMs),
     webhookPollMs: integer('webhookPollMs', options.webhookPollMs, 20, 1, 60_000),
     // Longer than an attempt may take (15 s), so a slow receiver is never attempted twice at once.

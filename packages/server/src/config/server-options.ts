@@ -97,6 +97,8 @@ export interface ServerOptions {
   schedulerIntervalMs?: number;
   /** Let webhooks reach loopback, private and link-local addresses, over http too (development and tests). Default false. */
   allowPrivateWebhooks?: boolean;
+  /** Run no agent here: self-hosted workers take every run, those naming no worker_host too. Default false. */
+  workersOnly?: boolean;
   /** The waits between a failed webhook attempt and the next, in ms. Default the Standard Webhooks schedule (about 2.6 days in all). */
   webhookRetryDelaysMs?: number[];
   /** How often webhook events and due deliveries are looked for while a subscription is enabled, in ms. Default 20. */

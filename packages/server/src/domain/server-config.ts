@@ -24,6 +24,8 @@ export interface EnvironmentConfig {
   secrets?: string[] | undefined;
   /** Its runs' network policy, instead of the server's. */
   network?: NetworkPolicy | undefined;
+  /** The self-hosted workers its runs go to (`worker_host`), unless a run or its named agent names others. */
+  workerHost?: string | undefined;
 }
 
 /**
@@ -62,6 +64,17 @@ export interface ServerConfig {
   harnesses: HarnessesConfig;
   /** The `webhooks:` section, kept in step with the store at start-up. */
   webhooks?: DeclaredWebhook[] | undefined;
+  /** The `workers:` section: the tokens self-hosted workers connect with. */
+  workerTokens?: WorkerToken[] | undefined;
+}
+
+/** A worker token of the `workers:` section, its value read. */
+export interface WorkerToken {
+  /** Its key in the file: how logs and the connected list name it. */
+  name: string;
+  token: string;
+  /** The worker ids a worker holding it may serve. */
+  workerHosts: string[];
 }
 
 export const EMPTY_CONFIG: ServerConfig = {

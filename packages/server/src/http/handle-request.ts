@@ -26,6 +26,11 @@ export async function handleRequest<C extends HttpContext>(
     if (rejected) throw new ApiProblem('not_authorized', rejected.message, { status: rejected.status, retryable: false });
     const { route, params } = router.match(req.method ?? 'GET', url.pathname);
     if (!route.form) requireJsonContentType(req);
+    if (route.auth === 'worker') {
+      const worker = app.workerAuth.authenticate(req);
+      sendResult(req, res, await route.handle({ req, url, params, app, caller: { uid: `worker:${worker.name}` }, worker }));
+      return;
+    }
     const caller = route.auth ? app.auth.authenticate(req) : { uid: 'anonymous' };
     sendResult(req, res, await route.handle({ req, url, params, app, caller }));
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { OriginGuardOptions, RunCreatorInfo } from '@agent-runs/core/contract';
 import type { IncomingMessage } from 'node:http';
 import type { ApiKeyAuth } from './api-key-auth.js';
+import type { WorkerAuth, WorkerTokenGrant } from './worker-auth.js';
 import type { Reply } from './reply.js';
 import type { SessionTokens } from './session-access.js';
 import type { SignedLinks } from './signed-links.js';
@@ -20,6 +21,8 @@ export interface HttpContext {
   /** How many event streams may be open, and what each may hold. */
   streamLimits: EventStreamLimits;
   auth: ApiKeyAuth;
+  /** The worker tokens: the only credential of `auth: 'worker'` routes. */
+  workerAuth: WorkerAuth;
   maxBodyBytes: number;
   /** Signs the download links of artifacts, transcripts and handoff files. */
   links: SignedLinks;
@@ -36,6 +39,8 @@ export interface RouteRequest<C extends HttpContext> {
   app: C;
   /** Who called: set on routes that require authentication. */
   caller: RunCreatorInfo;
+  /** The worker token the request carried: set on `auth: 'worker'` routes only. */
+  worker?: WorkerTokenGrant;
 }
 
 /** A JSON body sent with 200, or a Reply (reply.ts) for anything else. */
@@ -45,8 +50,8 @@ export interface Route<C extends HttpContext> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** A path such as `/api/v1/agent/runs/:runId`. */
   path: string;
-  /** False for pages a browser opens and for the health check. */
-  auth: boolean;
+  /** False for pages a browser opens and for the health check; 'worker' for the worker endpoints (a worker token, never an API key). */
+  auth: boolean | 'worker';
   /** True for the dashboard's form posts: the body is `application/x-www-form-urlencoded` (CSRF-checked by the page). */
   form?: true;
   /** Parses the request, calls a service and returns what to answer; http/ sends it (send-result.ts). */

@@ -29,7 +29,7 @@ export function buildOpenApi(routes: readonly DocumentedRoute[]): JsonSchema {
     item[method] = {
       ...operation,
       ...(all.length ? { parameters: all } : {}),
-      ...(route.auth ? {} : { security: [] }),
+      ...(route.auth === 'worker' ? { security: [{ workerToken: [] }] } : route.auth ? {} : { security: [] }),
     };
   }
   return {
@@ -39,7 +39,11 @@ export function buildOpenApi(routes: readonly DocumentedRoute[]): JsonSchema {
     security: [{ bearerAuth: [] }],
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer' },
+        // The worker endpoints' credential: a token of the configuration's `workers:` section, never an API key.
+        workerToken: { type: 'http', scheme: 'bearer', description: 'A worker token (the configuration file\'s workers: section)' },
+      },
       schemas: componentSchemas(),
     },
   };

@@ -17,7 +17,7 @@ export interface DocumentedRoute {
   /** A path such as `/api/v1/agent/runs/:runId`. */
   path: string;
   /** False: the operation is served without a key (`security: []`). */
-  auth: boolean;
+  auth: boolean | 'worker';
   /**
    * The route's operation. Every route under `/api/v1/` carries one; `false` only for the
    * one the document does not describe (the document itself). A function when the operation

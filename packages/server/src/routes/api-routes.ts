@@ -36,6 +36,11 @@ import { listEnvironmentsRoute } from './list-environments.js';
 import { listSkillsRoute } from './list-skills.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { listModelsRoute } from './list-models.js';
+import { connectWorkerRoute } from './workers/connect-worker.js';
+import { finishWorkerRunRoute } from './workers/finish-worker-run.js';
+import { listConnectedWorkersRoute } from './workers/list-connected-workers.js';
+import { pollWorkerRoute } from './workers/poll-worker.js';
+import { reportWorkerRunRoute } from './workers/report-worker-run.js';
 
 /**
  * The API's routes and its signed downloads: each under `/api/v1/` carries its OpenAPI
@@ -76,6 +81,11 @@ const API_ROUTES: readonly AppRoute[] = [
   listSkillsRoute,
   ...webhookRoutes,
   listModelsRoute,
+  listConnectedWorkersRoute,
+  connectWorkerRoute,
+  pollWorkerRoute,
+  reportWorkerRunRoute,
+  finishWorkerRunRoute,
 ];
 
 /** Built from the routes once per process, on the first request. */

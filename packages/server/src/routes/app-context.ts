@@ -9,6 +9,7 @@ import type { RunReads } from '../runs/run-reads.js';
 import type { RunService } from '../runs/run-service.js';
 import type { ScheduleService } from '../schedules/schedule-service.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
+import type { WorkerService } from '../workers/worker-service.js';
 
 export type { RouteResult } from '../http/route.js';
 
@@ -29,6 +30,8 @@ export interface AppContext extends HttpContext {
   catalog: CatalogService;
   /** The models of the harnesses this server can run. */
   models: ModelCatalog;
+  /** Self-hosted workers: their connects, polls, reports and finishes. */
+  workers: WorkerService;
 }
 
 /** A route of this server: its handler, and (under `/api/v1/`) its OpenAPI operation beside it. */

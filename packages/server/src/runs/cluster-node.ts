@@ -5,6 +5,8 @@ import type { MonotonicClock } from './monotonic-clock.js';
 import type { Peers } from './peers.js';
 import type { RunEventLog } from './run-event-log.js';
 import type { RunQueue } from './run-queue.js';
+import type { RemoteRuns } from './remote-runs.js';
+import { isWorkerOwner, lostWorkerMessage } from '../workers/worker-owner.js';
 
 /** A lease is renewed, and expired ones looked for, this many times per lease. */
 const CHECKS_PER_LEASE = 3;
@@ -19,6 +21,8 @@ const UNLOGGED_BATCH = 500;
 
 /** Why a run whose server stopped renewing its lease ended FAILED. */
 export function lostServerMessage(owner: string | null): RunStatusMessage {
+  // A self-hosted worker's lease: named as the worker it is.
+  if (isWorkerOwner(owner)) return lostWorkerMessage(owner);
   return {
     message: `The server executing this run${owner ? ` (${owner})` : ''} stopped renewing its lease, so it is taken as dead and the run's outcome is unknown; start a new run.`,
     error_code: 'internal_error',
@@ -28,6 +32,8 @@ export function lostServerMessage(owner: string | null): RunStatusMessage {
 
 interface Parts {
   queue: RunQueue;
+  /** The self-hosted workers this server talks to. */
+  workers?: RemoteRuns;
   events: RunEventLog;
   followups: FollowupService;
 }
@@ -82,12 +88,14 @@ export class ClusterNode implements Peers {
     const parts = this.parts!;
     switch (signal.kind) {
       case 'queued':
+        parts.queue.queuedElsewhere();
         return parts.queue.pump();
       case 'events':
         return parts.events.streams.storedElsewhere(signal.runId);
       case 'cancel':
         // Nothing to do unless this server executes (or prepares) the run.
         void parts.queue.abandon(signal.runId);
+        parts.workers?.stop(signal.runId);
         return;
       case 'followup':
         parts.followups.deliverHere(signal.runId, signal.followupId).catch((error: unknown) => {

@@ -62,9 +62,14 @@ export class ExecutionJournal {
    * Ends in the conversation the run's last execution, when it has no result: its server died
    * with it (its lease ran out), so none will come, and the next execution need not wait for one.
    */
-  async endLost(runId: string, text: string): Promise<void> {
+  async endLost(runId: string, text: string, state: 'FAILED' | 'CANCELLED' = 'FAILED'): Promise<void> {
     const last = await this.conversations.unended(runId);
-    if (last) await this.conversations.addResult(runId, { execution: last.execution, state: 'FAILED', text, at: this.clock.now() });
+    if (last) await this.conversations.addResult(runId, { execution: last.execution, state, text, at: this.clock.now() });
+  }
+
+  /** Bytes of files the run's executions keep so far (an execution's artifacts must fit what is left). */
+  usedBytes(runId: string): Promise<number> {
+    return this.artifacts.runBytes(runId);
   }
 
   /** The run's last execution started, when its result is not recorded yet. */
@@ -75,7 +80,7 @@ export class ExecutionJournal {
   /** Keeps what the execution made and its result in the conversation. */
   async record(
     runId: string,
-    input: ExecutionInput,
+    input: Pick<ExecutionInput, 'number'>,
     outcome: Omit<ExecutionOutcome, 'state'> & { state: ExecutionOutcome['state'] | 'CANCELLED' },
   ): Promise<void> {
     const at = this.clock.now();

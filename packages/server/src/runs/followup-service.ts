@@ -8,6 +8,7 @@ import type { MonotonicClock } from './monotonic-clock.js';
 import { NO_PEERS, type Peers } from './peers.js';
 import type { RunEventLog } from './run-event-log.js';
 import type { RunQueue } from './run-queue.js';
+import { NO_REMOTE_RUNS, type RemoteRuns } from './remote-runs.js';
 import type { RunService } from './run-service.js';
 import type { RunMoves } from './run-moves.js';
 
@@ -31,13 +32,17 @@ export class FollowupService {
     /** The run's event stream: each follow-up, and the run's change. */
     private readonly events?: RunEventLog,
     private readonly peers: Peers = NO_PEERS,
+    /** Self-hosted workers: a follow-up to a run one executes is a command to it. */
+    private readonly remote: RemoteRuns = NO_REMOTE_RUNS,
   ) {}
 
   /** A follow-up another server accepted for a run this one executes: handed to the agent. */
   async deliverHere(runId: string, followupId: string): Promise<void> {
-    if (!this.queue.isActive(runId)) return;
+    const here = this.queue.isActive(runId);
     const followup = (await this.conversations.pendingFollowups(runId)).find((m) => m.id === followupId);
-    if (followup) this.queue.deliver(runId, toFollowupMessage(followup));
+    if (!followup) return;
+    if (here) this.queue.deliver(runId, toFollowupMessage(followup));
+    else this.remote.deliver(runId, toFollowupMessage(followup));
   }
 
   /** With an `Idempotency-Key` used before for this run, the follow-up is not added again (a retry after a lost answer). */
@@ -72,7 +77,9 @@ export class FollowupService {
       if (run.state === 'INPROGRESS') {
         // Executed here, or by another server, which is told; if neither hands it over, the next execution answers it.
         if (this.queue.isActive(runId)) this.queue.deliver(runId, toFollowupMessage(followup));
-        else this.peers.publish({ kind: 'followup', runId, followupId: followup.id });
+        else if (this.remote.deliver(runId, toFollowupMessage(followup))) {
+          // Queued for the worker holding it here: delivered at its next poll.
+        } else this.peers.publish({ kind: 'followup', runId, followupId: followup.id });
       }
       // The run changed: its updated_at moves, its state stays.
       await this.moves.touch(runId, run.state);

@@ -1,7 +1,7 @@
 import { TERMINAL_RUN_STATES, type RunStatusMessage } from '@agent-runs/core/contract';
 import type { ExecutionOutcome } from '../executors/run-executor.js';
 import type { RunRecord } from '../store/runs/run-record.js';
-import type { RunStore, RunTransition } from '../store/runs/run-store.js';
+import { SERVER_HOSTS, type RunStore, type RunTransition, type WorkerHosts } from '../store/runs/run-store.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 
 /** Where a move that changed a run is told (the run event log: streams, webhooks, pages). */
@@ -32,7 +32,12 @@ export class RunMoves {
 
   /** QUEUED → INPROGRESS: the oldest queued run, claimed by `owner` under a lease of `leaseMs`. */
   async claim(owner: string, leaseMs: number): Promise<RunRecord | undefined> {
-    return this.told(await this.store.claimNext(owner, this.clock.now(), leaseMs));
+    return this.told(await this.store.claimNext(owner, this.clock.now(), leaseMs, SERVER_HOSTS));
+  }
+
+  /** QUEUED → INPROGRESS: the oldest queued run of `hosts`, claimed by a worker (`owner` its lease's name). */
+  async claimFor(owner: string, leaseMs: number, hosts: WorkerHosts): Promise<RunRecord | undefined> {
+    return this.told(await this.store.claimNext(owner, this.clock.now(), leaseMs, hosts));
   }
 
   /** INPROGRESS → the execution's outcome, under the claim it ran (none changes a run claimed again since). */

@@ -36,6 +36,8 @@ export interface RunQueueOptions {
   events: RunEventLog;
   owner: QueueOwner;
   peers: Peers;
+  /** This server runs no agent itself (`--workers-only`): its queue claims nothing, workers take every run. */
+  claimsNothing?: boolean;
 }
 
 /**
@@ -52,6 +54,8 @@ export class RunQueue {
   /** A run was queued while a claim was under way: claim again even if that one found nothing. */
   private claimAgain = false;
   private stopped = false;
+  /** Told when a run is queued, here or on a peer (the workers' waiting polls). */
+  private readonly queuedListeners: (() => void)[] = [];
 
   constructor(private readonly options: RunQueueOptions) {
     const { store, moves, executor, clock, journal, events, log } = options;
@@ -83,7 +87,18 @@ export class RunQueue {
   /** A run became QUEUED (created, or taken on by a follow-up): this server or another claims it. */
   runQueued(): void {
     this.pump();
+    this.queuedElsewhere();
     this.options.peers.publish({ kind: 'queued' });
+  }
+
+  /** A peer queued a run: the listeners look for it too. */
+  queuedElsewhere(): void {
+    for (const listener of this.queuedListeners) listener();
+  }
+
+  /** Calls `listener` whenever a run is queued, here or on a peer. */
+  onQueued(listener: () => void): void {
+    this.queuedListeners.push(listener);
   }
 
   /** Whether this server executes the run now (or prepares to). */
@@ -133,7 +148,7 @@ export class RunQueue {
 
   /** Claims queued runs while slots are free (also called by the periodic check, for runs queued elsewhere). */
   pump(): void {
-    if (this.stopped || this.retry.waiting) return; // After a failed write, the retry pumps again.
+    if (this.stopped || this.retry.waiting || this.options.claimsNothing) return; // After a failed write, the retry pumps again.
     if (this.claiming) {
       this.claimAgain = true;
       return;

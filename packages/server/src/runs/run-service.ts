@@ -21,6 +21,7 @@ import type { RunEventLog } from './run-event-log.js';
 import type { RunQueue } from './run-queue.js';
 import { runTitle } from './run-title.js';
 import type { RunMoves } from './run-moves.js';
+import { NO_REMOTE_RUNS, type RemoteRuns } from './remote-runs.js';
 
 export interface CreateRunInput {
   body: unknown;
@@ -45,6 +46,8 @@ export class RunService {
     /** Every key reads and cancels every run; otherwise only its own principal's. */
     readonly sharedRuns = false,
     private readonly peers: Peers = NO_PEERS,
+    /** Self-hosted workers: where runs go, and how a cancel reaches one a worker executes. */
+    private readonly remote: RemoteRuns = NO_REMOTE_RUNS,
   ) {}
 
   /** Whether `principal` may read and cancel `run`. */
@@ -105,8 +108,10 @@ export class RunService {
     const skillSpec = skill ?? config.skill_spec;
     const resolved = await this.setup.resolve({ config, skill, identityUid: agentIdentityUid, principal: creator.uid });
     const agentConfig = resolved.config;
-    // A harness this server cannot start, or a model it has disabled, is refused now rather than failing later.
-    const configProblems = this.executor.checkConfig?.(agentConfig, creator.uid) ?? [];
+    const route = this.remote.route(agentConfig);
+    // A harness this server cannot start, or a model it has disabled, is refused now rather than failing later
+    // (for a run a worker executes, that worker's configuration decides).
+    const configProblems = route.remote ? [] : (this.executor.checkConfig?.(agentConfig, creator.uid) ?? []);
     if (configProblems.length) throw new InvalidInputError(configProblems);
     if (instruction.trim() === '' && !agentConfig.base_prompt?.trim()) {
       // Skills this server does not have, or a conversation with no instruction, leave the agent nothing to do.
@@ -122,7 +127,7 @@ export class RunService {
       createdAt: now,
       updatedAt: now,
       startedAt: null,
-      statusMessage: null,
+      statusMessage: route.waiting ?? null,
       source,
       creator,
       sessionId: timeOrderedId(),
@@ -140,6 +145,7 @@ export class RunService {
       request: { skill: skill || undefined, ...rest },
       idempotencyKey: idempotencyKey ?? null,
       requestHash: idempotencyKey ? requestHash(body) : null,
+      workerHost: route.workerHost,
     };
     // Its QUEUED event is stored with it, in the same transaction.
     const event = await this.events.firstEvent(run);
@@ -187,6 +193,8 @@ export class RunService {
       throw new ConflictError(`Run ${runId} is ${run.state}, being handed to a worker; try the cancel again in a moment.`, true);
     }
     const message: RunStatusMessage = { message: `Cancelled by ${by.display_name ?? by.uid ?? 'the caller'}.` };
+    // Read before the move lets the lease go.
+    const onWorker = run.state === 'INPROGRESS' && !this.queue.isActive(runId) && (await this.remote.onWorker(runId));
     const cancelled = await this.moves.cancel(runId, message);
     if (!cancelled) {
       // It changed state between the read and the update: answer as for its new state.
@@ -196,7 +204,10 @@ export class RunService {
     // SIGKILL after a grace period), and its slot is freed once it is gone. Another server
     // executing it is told; it also lets the run go at its next lease renewal.
     if (this.queue.isActive(runId)) void this.queue.abandon(runId);
-    else if (run.state === 'INPROGRESS') this.peers.publish({ kind: 'cancel', runId });
+    else if (run.state === 'INPROGRESS') {
+      if (onWorker) await this.remote.cancelled(runId, message);
+      this.peers.publish({ kind: 'cancel', runId });
+    }
     return cancelled;
   }
 }

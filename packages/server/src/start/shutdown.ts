@@ -15,12 +15,14 @@ const STOPPED: RunStatusMessage = {
  * storage and unlocks the data directory. Calling it again waits for the same close.
  */
 export function shutdownOf(server: Server, wired: WiredApp, storage: Storage, removeSkillCache: boolean, unlock: () => void): () => Promise<void> {
-  const { scheduler, node, queue, events, skillCache, webhooks } = wired;
+  const { scheduler, node, queue, events, skillCache, webhooks, workers } = wired;
   let closing: Promise<void> | undefined;
   return () =>
     (closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // Waiting polls are answered (empty) now; the runs workers hold stay theirs.
+      workers.close();
       await scheduler.stop();
       await node?.stop();
       // Answers in flight are given a moment, while the agents are stopped; then lingering

@@ -1,4 +1,4 @@
-import type { OriginGuardOptions } from '@agent-runs/core/contract';
+import { VERSION, type OriginGuardOptions } from '@agent-runs/core/contract';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,7 @@ import { HarnessRouter } from '../executors/harness/harness-router.js';
 import { HarnessSetup } from '../executors/harness/harness-setup.js';
 import { ModelCatalog } from '../catalog/model-catalog.js';
 import { ApiKeyAuth } from '../http/api-key-auth.js';
+import { WorkerAuth } from '../http/worker-auth.js';
 import type { AppContext } from '../routes/app-context.js';
 import { SessionTokens } from '../http/session-access.js';
 import { SignedLinks } from '../http/signed-links.js';
@@ -58,6 +59,9 @@ import type { Storage } from '../store/storage.js';
 import { CONNECTIONS_PER_RECEIVER } from '../webhooks/webhook-sender.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { WebhookService } from '../webhooks/webhook-service.js';
+import { WorkerHub } from '../workers/worker-hub.js';
+import { WorkerRouting } from '../workers/worker-routing.js';
+import { WorkerService } from '../workers/worker-service.js';
 
 /** What wiring gives the lifecycle: the routes' context and the parts that start and stop. */
 export interface WiredApp {
@@ -71,6 +75,8 @@ export interface WiredApp {
   skills: SkillCatalog;
   /** Sends the webhooks the outbox holds. */
   webhooks: WebhookDispatcher;
+  /** The self-hosted workers' side of the server. */
+  workers: WorkerService;
   /** Where skills' repositories are cloned (removed at close when there is no data directory). */
   skillCache: string;
 }
@@ -181,10 +187,41 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     events,
     owner: { id: serverId, leaseMs: opts.leaseMs },
     peers,
+    claimsNothing: opts.workersOnly,
   });
-  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers);
+  const workerTokens = config.workerTokens ?? [];
+  const workerAuth = new WorkerAuth(workerTokens);
+  const hub = new WorkerHub();
+  // Late-bound: routing asks the service whether a worker of an id is connected.
+  let workersRef: WorkerService | undefined;
+  const routing = new WorkerRouting(
+    workerAuth.knownHosts(),
+    (id) => environments.get(id)?.workerHost,
+    (host) => workersRef?.serves(host) ?? false,
+    opts.workersOnly,
+  );
+  const workers = new WorkerService({
+    store,
+    moves,
+    journal,
+    events,
+    clock,
+    hub,
+    routing,
+    leaseMs: opts.leaseMs,
+    workersOnly: opts.workersOnly,
+    limits,
+    serverVersion: VERSION,
+    runQueued: () => queue.runQueued(),
+    // On PostgreSQL the cluster node fails the runs of every lease that ran out, workers' too.
+    expiresLeases: !cluster,
+    log: opts.log,
+  });
+  workersRef = workers;
+  queue.onQueued(() => workers.queued());
+  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers, workers);
   const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir, opts.dataDir);
-  const followups = new FollowupService(store, moves, runs, conversations, queue, journal, executor, clock, events, peers);
+  const followups = new FollowupService(store, moves, runs, conversations, queue, journal, executor, clock, events, peers, workers);
   const rules = new ScheduleRules(setup, timeZone);
   const scheduleLocks = new ScheduleLocks();
   const schedules = new ScheduleService(storage.schedules, rules, environments, opts.clock, opts.sharedRuns, scheduleLocks);
@@ -211,6 +248,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   });
   const app: AppContext = {
     runs,
+    workers,
     reads,
     events,
     followups,
@@ -229,10 +267,11 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     streamLimits: new EventStreamLimits(opts.eventStreams),
     storeOutage: new StoreOutage(isStoreUnreachable, () => reads.ping(), opts.log),
     auth: new ApiKeyAuth(keys, !opts.noAuth),
+    workerAuth,
     maxBodyBytes: opts.maxBodyBytes,
     links,
     originGuard,
     sessionTokens,
   };
-  return { app, executor, queue, events, followups, scheduler, node, skills, skillCache, webhooks };
+  return { app, executor, queue, events, followups, scheduler, node, skills, skillCache, webhooks, workers };
 }

@@ -39,6 +39,8 @@ export interface Leases<R, Tx = unknown> {
    * still held; answers their keys, so work whose lease was lost meanwhile can be let go.
    */
   renew(owner: string, leaseMs: number, options?: { keys?: readonly string[]; now?: number }): Promise<string[]>;
+  /** Who holds the lease of the row of `key` while it has not run out (a worker's report is fenced by it). */
+  holder(key: string, now?: number): Promise<string | undefined>;
   /** Lets go of the leases `owner` holds (only those of `keys`), or of every lease without an owner. */
   release(owner?: string, keys?: readonly string[]): Promise<void>;
   /**
@@ -46,5 +48,5 @@ export interface Leases<R, Tx = unknown> {
    * same transaction `tx` (fails them, or claims them again): of servers looking at once,
    * each row goes to one.
    */
-  takeOverExpired<T>(work: (expired: ExpiredLease[], tx: Tx) => Promise<T>, now?: number): Promise<T>;
+  takeOverExpired<T>(work: (expired: ExpiredLease[], tx: Tx) => Promise<T>, now?: number, only?: (owner: string | null) => boolean): Promise<T>;
 }

@@ -91,7 +91,21 @@ export class PostgresLeases<R> implements Leases<R, pg.PoolClient> {
     ]);
   }
 
-  async takeOverExpired<T>(work: (expired: ExpiredLease[], tx: pg.PoolClient) => Promise<T>, now?: number): Promise<T> {
+  async holder(key: string, now?: number): Promise<string | undefined> {
+    const { name, alias, owner, expiresAt, held, clock } = this.table;
+    const live = clock === 'database' ? `${alias}.${expiresAt} >= now()` : `${alias}.${expiresAt} >= ?`;
+    const { rows } = await this.pool.query<{ owner: string | null }>(
+      numbered(`SELECT ${alias}.${owner} AS owner FROM ${name} ${alias} WHERE ${held} AND ${this.key} = ? AND ${live}`),
+      clock === 'database' ? [key] : [key, now],
+    );
+    return rows[0]?.owner ?? undefined;
+  }
+
+  async takeOverExpired<T>(
+    work: (expired: ExpiredLease[], tx: pg.PoolClient) => Promise<T>,
+    now?: number,
+    only: (owner: string | null) => boolean = () => true,
+  ): Promise<T> {
     const { name, alias, owner, expiresAt, held, clock } = this.table;
     const ranOut = clock === 'database' ? `${alias}.${expiresAt} < now()` : `${alias}.${expiresAt} < ?`;
     return inTransaction(this.pool, async (client) => {
@@ -100,7 +114,7 @@ export class PostgresLeases<R> implements Leases<R, pg.PoolClient> {
         clock === 'database' ? [] : [now],
       );
       return work(
-        rows.map((row) => ({ key: String(row.key), owner: row.owner })),
+        rows.filter((row) => only(row.owner)).map((row) => ({ key: String(row.key), owner: row.owner })),
         client,
       );
     });

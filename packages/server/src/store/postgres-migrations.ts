@@ -3,11 +3,11 @@ import { addedColumnSteps } from './added-columns.js';
 import { ARTIFACTS_TABLE } from './artifacts/artifact-table.js';
 import { MESSAGES_TABLE } from './conversations/message-table.js';
 import { IDENTITIES_TABLE } from './named-agents/named-agent-table.js';
-import { RUNS_TABLE } from './runs/run-table.js';
+import { RUNS_TABLE, RUNS_WORKER_HOST } from './runs/run-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { postgresDialect } from './sql-dialect.js';
-import { createTable } from './table-schema.js';
+import { addColumns, createIndexes, createTable } from './table-schema.js';
 import { POSTGRES_WEBHOOK_TRIGGERS_BY_TYPE, POSTGRES_WEBHOOKS } from './webhooks/webhook-schema.js';
 
 /**
@@ -34,7 +34,7 @@ export const MIGRATION_LOCK_KEY = 0x61676e74;
 // servers' clocks never matter. The described tables come from their descriptions
 // (table-schema.ts), with every column not marked `added`.
 const SCHEMA_V1 = `
-${createTable(RUNS_TABLE, postgresDialect)}
+${createTable(RUNS_TABLE, postgresDialect, { later: RUNS_WORKER_HOST })}
 CREATE TABLE run_processes (
   id text PRIMARY KEY,
   pgid integer NOT NULL,
@@ -178,6 +178,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 5 + addedColumnSteps(postgresDialect, 3).length,
     name: 'schedule firing leases',
     sql: 'ALTER TABLE schedule_firings ADD COLUMN lease_owner text, ADD COLUMN lease_expires_at timestamptz',
+  },
+  // Where each run executes (its worker_host), and the index a claim of one host's runs walks.
+  {
+    version: 6 + addedColumnSteps(postgresDialect, 3).length,
+    name: 'runs routed to self-hosted workers',
+    sql: `${addColumns(RUNS_TABLE, postgresDialect, ['worker_host'])}${createIndexes(RUNS_TABLE, postgresDialect, ['runs_by_worker_host'])}`,
   },
 ];
 

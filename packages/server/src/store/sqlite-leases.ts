@@ -69,7 +69,10 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
   /** `claim`, synchronously: inside a transaction of the caller's. */
   claimNow(request: LeaseClaim<R>): R[] {
     const now = this.now(request.now);
-    for (const [leased, lease] of this.leases) if (lease.expiresAt < now) this.leases.delete(leased);
+    // Only where a claim leaves leased rows due do leases that ran out stop counting here; where
+    // it takes its rows out of `due` (runs started), they stay until taken over, so that a
+    // worker's run whose lease ran out is failed (takeOverExpired), not forgotten as INPROGRESS.
+    if (!this.table.claimSets) for (const [leased, lease] of this.leases) if (lease.expiresAt < now) this.leases.delete(leased);
     // A claim that sets something takes its rows out of `due`; one that sets nothing leaves
     // out the rows leased, only while some are: it then reads only the rows it takes.
     const except = !this.table.claimSets && this.leases.size > 0;
@@ -121,6 +124,11 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
     return rows.map((row) => String(row['key']));
   }
 
+  async holder(key: string, now?: number): Promise<string | undefined> {
+    const lease = this.leases.get(key);
+    return lease && lease.expiresAt >= this.now(now) ? lease.owner : undefined;
+  }
+
   async release(owner?: string, keys?: readonly string[]): Promise<void> {
     this.releaseNow(owner, keys);
   }
@@ -131,9 +139,13 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
     else for (const [k, lease] of this.leases) if ((owner === undefined || lease.owner === owner) && (!keys || keys.includes(k))) this.leases.delete(k);
   }
 
-  async takeOverExpired<T>(work: (expired: ExpiredLease[], tx: Database.Database) => Promise<T>, now?: number): Promise<T> {
+  async takeOverExpired<T>(
+    work: (expired: ExpiredLease[], tx: Database.Database) => Promise<T>,
+    now?: number,
+    only: (owner: string | null) => boolean = () => true,
+  ): Promise<T> {
     const at = this.now(now);
-    const ranOut = [...this.leases].filter(([, lease]) => lease.expiresAt < at);
+    const ranOut = [...this.leases].filter(([, lease]) => lease.expiresAt < at && only(lease.owner));
     for (const [k] of ranOut) this.leases.delete(k);
     const held = new Set(this.stillHeld(ranOut.map(([k]) => k)));
     return work(

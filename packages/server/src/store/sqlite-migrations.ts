@@ -3,7 +3,7 @@ import { addedColumnSteps } from './added-columns.js';
 import { ARTIFACTS_TABLE } from './artifacts/artifact-table.js';
 import { MESSAGES_TABLE } from './conversations/message-table.js';
 import { IDENTITIES_TABLE } from './named-agents/named-agent-table.js';
-import { RUNS_TABLE } from './runs/run-table.js';
+import { RUNS_TABLE, RUNS_WORKER_HOST } from './runs/run-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { sqliteDialect } from './sql-dialect.js';
@@ -31,7 +31,7 @@ const RUNS_V6_INDEXES = ['runs_by_environment', 'runs_by_skill'];
 
 // `IF NOT EXISTS` lets files made before versioning adopt it.
 const RUNS_V1 = `
-${createTable(RUNS_TABLE, sqliteDialect, { later: [...RUNS_V4_COLUMNS, ...RUNS_V4_INDEXES, ...RUNS_V6_COLUMNS, ...RUNS_V6_INDEXES], ifNotExists: true })}
+${createTable(RUNS_TABLE, sqliteDialect, { later: [...RUNS_V4_COLUMNS, ...RUNS_V4_INDEXES, ...RUNS_V6_COLUMNS, ...RUNS_V6_INDEXES, ...RUNS_WORKER_HOST], ifNotExists: true })}
 CREATE TABLE IF NOT EXISTS run_outputs (
   id TEXT PRIMARY KEY,
   output TEXT NOT NULL
@@ -124,6 +124,12 @@ CREATE TABLE schedule_firings (
 ${createTable(IDENTITIES_TABLE, sqliteDialect)}
 `;
 
+// Where each run executes (its worker_host), and the index a claim of one host's runs walks.
+const RUNS_WORKER_HOST_STEP = `
+${addColumns(RUNS_TABLE, sqliteDialect, ['worker_host'])}
+${createIndexes(RUNS_TABLE, sqliteDialect, ['runs_by_worker_host'])}
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'runs', sql: RUNS_V1 },
   { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
@@ -137,6 +143,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   ...addedColumnSteps(sqliteDialect, 7),
   { version: 8 + addedColumnSteps(sqliteDialect, 7).length, name: 'webhook triggers by event type', sql: SQLITE_WEBHOOK_TRIGGERS_BY_TYPE },
   { version: 9 + addedColumnSteps(sqliteDialect, 7).length, name: 'webhook payloads once per event', sql: SQLITE_WEBHOOK_PAYLOADS },
+  { version: 10 + addedColumnSteps(sqliteDialect, 7).length, name: 'runs routed to self-hosted workers', sql: RUNS_WORKER_HOST_STEP },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -10,6 +10,7 @@ import { inTransaction } from '../postgres-transaction.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { withFirstRunEvent } from '../run-events/postgres-run-event-store.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
+import { SERVER_HOSTS, type WorkerHosts } from './run-store.js';
 
 /** ON CONFLICT: a key used before inserts nothing, and the earlier run answers. */
 const INSERT_RUN = insertStatement(
@@ -172,8 +173,8 @@ export class PostgresRunStore implements RunStore {
     return rows.map((row) => ({ id: row.id, pgid: row.pgid, startTime: row.start_time }));
   }
 
-  async claimNext(owner: string, at: string, leaseMs: number): Promise<RunRecord | undefined> {
-    const [run] = await this.leases.claim({ owner, leaseMs, limit: 1, setParams: [at, at] });
+  async claimNext(owner: string, at: string, leaseMs: number, hosts: WorkerHosts = SERVER_HOSTS): Promise<RunRecord | undefined> {
+    const [run] = await this.leases.claim({ owner, leaseMs, limit: 1, dueParams: hosts, setParams: [at, at] });
     return run;
   }
 

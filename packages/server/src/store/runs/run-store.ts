@@ -1,3 +1,4 @@
+import type { Leases } from '../leases.js';
 import type { KnownRunState, RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import type { ListCursor } from './list-cursor.js';
@@ -94,8 +95,19 @@ export interface RunStore {
    * waits. However many servers claim at once, each run goes to exactly one of them. Its
    * `startedAt` is its new `updatedAt`, later than every earlier claim's: it names the claim.
    */
-  claimNext(owner: string, at: string, leaseMs: number): Promise<RunRecord | undefined>;
+  /** The leases on INPROGRESS runs: a worker's polls renew its runs' through them, its reports are fenced by them. */
+  readonly leases: Leases<RunRecord>;
+  claimNext(owner: string, at: string, leaseMs: number, hosts?: WorkerHosts): Promise<RunRecord | undefined>;
   /** Marks every run in one of `states` as FAILED with `message`; returns how many. */
   failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number>;
   close(): Promise<void>;
 }
+
+/**
+ * The `worker_host` values a claim may take runs of, two (a value given twice: one): the
+ * server's own queue claims '' only; a worker its id, and '' too when it takes unrouted runs.
+ */
+export type WorkerHosts = readonly [string, string];
+
+/** What the server's own executor claims: the runs that name no worker. */
+export const SERVER_HOSTS: WorkerHosts = ['', ''];

@@ -51,6 +51,9 @@ export const RUNS_TABLE: TableDescription<NewRun, RunRecord> = {
     { name: 'lease_expires_at', type: 'moment', only: 'postgres' },
     { name: 'request_usage', type: 'json', write: (r) => r.requestUsage, read: 'requestUsage', optional: true, added: 1 },
     { name: 'harness_session_id', type: 'text', write: (r) => r.harnessSessionId, read: 'harnessSessionId', optional: true, added: 2 },
+    // Where the run executes: '' the server's own executor, else the self-hosted workers of that id
+    // (added by a step of its own, after the steps already numbered past the `added` ones).
+    { name: 'worker_host', type: 'text', write: (r) => r.workerHost ?? '', read: 'workerHost', notNull: true, default: "''" },
   ],
   // Every sort has an index ending in `seq`, so a keyset page is an index range scan whatever the number of runs.
   indexes: [
@@ -69,8 +72,13 @@ export const RUNS_TABLE: TableDescription<NewRun, RunRecord> = {
     { name: 'runs_by_skill', on: 'skill_id, created_at', where: 'skill_id IS NOT NULL' },
     { name: 'runs_by_owner', on: 'owner', where: 'owner IS NOT NULL', only: 'postgres' },
     { name: 'runs_by_lease', on: 'lease_expires_at', where: "state = 'INPROGRESS'", only: 'postgres' },
+    // A claim's `due`: the queued runs of the hosts a claimer serves, oldest first.
+    { name: 'runs_by_worker_host', on: 'worker_host, updated_at, seq', where: "state = 'QUEUED'" },
   ],
 };
+
+/** The columns and index of runs that the migration step after the webhooks' adds (both databases). */
+export const RUNS_WORKER_HOST = ['worker_host', 'runs_by_worker_host'] as const;
 
 /** What a read of a run selects (also what an UPDATE … RETURNING answers). */
 export const RUN_COLUMNS = selectList(RUNS_TABLE);
@@ -94,7 +102,8 @@ export function leasedRuns(dialect: SqlDialect): LeasedTable {
     expiresAt: 'lease_expires_at',
     clock: 'database',
     held: "runs.state = 'INPROGRESS'",
-    due: "runs.state = 'QUEUED'",
+    // The claimer's hosts, two bound values ('' the server's own; a worker's id, or '' twice).
+    due: "runs.state = 'QUEUED' AND runs.worker_host IN (?, ?)",
     order: 'runs.updated_at, runs.seq',
     claimSets: `state = 'INPROGRESS', updated_at = ${stamp}, started_at = ${stamp}`,
     columns: RUN_COLUMNS,

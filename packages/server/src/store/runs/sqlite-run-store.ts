@@ -6,6 +6,7 @@ import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { LIST_ARRAY_ROWS, runListPage, runListStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
+import { SERVER_HOSTS, type WorkerHosts } from './run-store.js';
 import { migrateSqlite } from '../sqlite-migrations.js';
 import { SqliteRunAttachments } from './sqlite-run-attachments.js';
 import { sqliteFirstRunEvent } from '../run-events/sqlite-run-event-store.js';
@@ -235,8 +236,8 @@ export class SqliteRunStore implements RunStore {
     return rows.map((row) => ({ id: row.id, pgid: row.pgid, startTime: row.start_time }));
   }
 
-  async claimNext(owner: string, at: string, leaseMs: number): Promise<RunRecord | undefined> {
-    const [run] = this.leases.claimNow({ owner, leaseMs, limit: 1, setParams: [at, at] });
+  async claimNext(owner: string, at: string, leaseMs: number, hosts: WorkerHosts = SERVER_HOSTS): Promise<RunRecord | undefined> {
+    const [run] = this.leases.claimNow({ owner, leaseMs, limit: 1, dueParams: hosts, setParams: [at, at] });
     return run;
   }
 

@@ -1,0 +1,132 @@
+import type { ConnectedWorker } from '@agent-runs/core/contract';
+import type { WorkerCommand } from './worker-protocol.js';
+
+/** A worker process this server heard from. */
+export interface WorkerInstance {
+  worker: ConnectedWorker;
+  /** The token it connected with (its name): a poll under another token is not this instance's. */
+  tokenName: string;
+  /** When it was last heard from, in epoch milliseconds. */
+  heardAt: number;
+}
+
+interface Waiter {
+  instanceId: string;
+  wake: () => void;
+}
+
+/**
+ * The worker processes this server talks to, in memory: who connected, the polls waiting
+ * for work (woken when a run is queued, here or on a peer, or a command is queued for
+ * them), the commands waiting for each instance's next poll, and which instance holds
+ * each run it was given here.
+ */
+export class WorkerHub {
+  private readonly instances = new Map<string, WorkerInstance>();
+  private readonly waiters = new Set<Waiter>();
+  private readonly commands = new Map<string, WorkerCommand[]>();
+  private readonly holders = new Map<string, string>();
+  private closed = false;
+
+  /** A worker connected (again): it replaces what was known of that instance. */
+  connect(worker: ConnectedWorker, tokenName: string, now: number): void {
+    this.instances.set(worker.instance_id, { worker, tokenName, heardAt: now });
+  }
+
+  get(instanceId: string): WorkerInstance | undefined {
+    return this.instances.get(instanceId);
+  }
+
+  /** A poll came: the instance is alive, with this many runs and this drain state. */
+  heard(instanceId: string, running: number, draining: boolean, now: number): void {
+    const known = this.instances.get(instanceId);
+    if (!known) return;
+    known.heardAt = now;
+    known.worker = { ...known.worker, running_runs: running, draining, last_heartbeat_at: new Date(now).toISOString() };
+  }
+
+  /** The instances heard from since `since` (epoch milliseconds), by worker_host then instance id. */
+  list(since: number): ConnectedWorker[] {
+    return [...this.instances.values()]
+      .filter((i) => i.heardAt >= since)
+      .map((i) => i.worker)
+      .sort((a, b) => (a.worker_host === b.worker_host ? cmp(a.instance_id, b.instance_id) : cmp(a.worker_host, b.worker_host)));
+  }
+
+  /** Whether an instance serving `host` was heard from since `since`. */
+  serves(host: string, since: number): boolean {
+    for (const i of this.instances.values()) if (i.worker.worker_host === host && i.heardAt >= since) return true;
+    return false;
+  }
+
+  /** Waits until woken, `ms` pass, the poll's client goes away, or the hub closes. */
+  wait(instanceId: string, ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.closed || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        instanceId,
+        wake: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', waiter.wake);
+          this.waiters.delete(waiter);
+          resolve();
+        },
+      };
+      const timer = setTimeout(waiter.wake, ms);
+      signal?.addEventListener('abort', waiter.wake, { once: true });
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** A run was queued (its host is not known to every caller): every waiting poll looks. */
+  wakeAll(): void {
+    for (const waiter of [...this.waiters]) waiter.wake();
+  }
+
+  private wake(instanceId: string): void {
+    for (const waiter of [...this.waiters]) if (waiter.instanceId === instanceId) waiter.wake();
+  }
+
+  /** Queues a command for the instance's next poll, and wakes the one waiting. */
+  command(instanceId: string, command: WorkerCommand): void {
+    const list = this.commands.get(instanceId) ?? [];
+    list.push(command);
+    this.commands.set(instanceId, list);
+    this.wake(instanceId);
+  }
+
+  hasCommands(instanceId: string): boolean {
+    return (this.commands.get(instanceId)?.length ?? 0) > 0;
+  }
+
+  takeCommands(instanceId: string): WorkerCommand[] {
+    const list = this.commands.get(instanceId) ?? [];
+    this.commands.delete(instanceId);
+    return list;
+  }
+
+  hold(runId: string, instanceId: string): void {
+    this.holders.set(runId, instanceId);
+  }
+
+  letGo(runId: string): void {
+    this.holders.delete(runId);
+  }
+
+  /** The instance given the run here, if it was. */
+  holderOf(runId: string): string | undefined {
+    return this.holders.get(runId);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** The server stops: every waiting poll is answered now, and none waits again. */
+  close(): void {
+    this.closed = true;
+    this.wakeAll();
+  }
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,33 @@
+import { HOSTED_WORKER_HOST, type AmbientAgentConfig } from '@agent-runs/core/contract';
+import { invalidField } from '../domain/invalid-request-input.js';
+import type { RunRoute } from '../runs/remote-runs.js';
+
+/**
+ * Where a run executes: the worker_host of its configuration (the request's, else its named
+ * agent's, as resolved), else its environment's; `warp` (the hosted service's own workers)
+ * and none mean this server's own executor. A worker id no token names is refused (the run
+ * could never start); one no worker serves now is accepted, and the run waits.
+ */
+export class WorkerRouting {
+  constructor(
+    /** The worker ids the configuration's tokens name. */
+    private readonly known: readonly string[],
+    /** The worker_host of an environment of the configuration. */
+    private readonly environmentHost: (environmentId: string) => string | undefined,
+    /** Whether a worker of that id is connected now. */
+    private readonly connected: (host: string) => boolean,
+    /** The server runs no agent itself: runs that name no worker go to any worker. */
+    private readonly workersOnly = false,
+  ) {}
+
+  route(config: AmbientAgentConfig, field = 'agent_config.worker_host'): RunRoute {
+    const named = config.worker_host ?? (config.environment_id !== undefined ? this.environmentHost(config.environment_id) : undefined);
+    if (named === undefined || named === '' || named === HOSTED_WORKER_HOST) return { workerHost: '', remote: this.workersOnly };
+    if (!this.known.includes(named)) {
+      const ids = this.known.length ? this.known.join(', ') : 'none: the configuration file has no workers: section';
+      throw invalidField(field, `"${named}" is no worker id of this server (known: ${ids}); or use "${HOSTED_WORKER_HOST}" or omit it for the server's own executor.`);
+    }
+    if (this.connected(named)) return { workerHost: named, remote: true };
+    return { workerHost: named, remote: true, waiting: { message: `Waiting for a self-hosted worker of id "${named}" to connect.` } };
+  }
+}

@@ -1,0 +1,315 @@
+import type { RunStatusMessage } from '@agent-runs/core/contract';
+import { ConflictError } from '../domain/domain-errors.js';
+import type { ArtifactLimits, FollowupMessage } from '../executors/execution-input.js';
+import type { ExecutionJournal } from '../runs/execution-journal.js';
+import type { MonotonicClock } from '../runs/monotonic-clock.js';
+import type { RemoteRuns, RunRoute } from '../runs/remote-runs.js';
+import type { RunEventLog } from '../runs/run-event-log.js';
+import type { RunMoves } from '../runs/run-moves.js';
+import type { NewArtifact } from '../store/artifacts/artifact-store.js';
+import type { RunRecord } from '../store/runs/run-record.js';
+import type { RunStore, WorkerHosts } from '../store/runs/run-store.js';
+import type { WorkerHub } from './worker-hub.js';
+import { lostWorkerMessage, isWorkerOwner, workerOwner } from './worker-owner.js';
+import {
+  POLL_WAIT_MS,
+  type WorkerAssignment,
+  type WorkerConnectRequest,
+  type WorkerConnectResponse,
+  type WorkerFinishRequest,
+  type WorkerPollRequest,
+  type WorkerPollResponse,
+  type WorkerReportRequest,
+} from './worker-protocol.js';
+import type { WorkerRouting } from './worker-routing.js';
+import { toWire } from './worker-wire.js';
+
+/** The token a worker's request carried: its name and the worker ids it may serve. */
+export interface WorkerGrant {
+  name: string;
+  workerHosts: readonly string[];
+}
+
+/** A run given to a worker by a poll: what giving it back (the answer was not delivered) undoes. */
+export interface GivenRun {
+  runId: string;
+  claim: string;
+  execution: number;
+}
+
+export interface WorkerServiceOptions {
+  store: RunStore;
+  moves: RunMoves;
+  journal: ExecutionJournal;
+  events: RunEventLog;
+  clock: MonotonicClock;
+  hub: WorkerHub;
+  routing: WorkerRouting;
+  leaseMs: number;
+  /** The server runs nothing itself: workers take the runs that name no worker_host too. */
+  workersOnly: boolean;
+  limits: ArtifactLimits;
+  serverVersion: string;
+  /** A run went back to QUEUED (a follow-up pending, a poll's answer lost): claimers are told. */
+  runQueued: () => void;
+  /** Whether this server fails the runs of workers whose lease ran out (SQLite; on PostgreSQL the cluster does). */
+  expiresLeases: boolean;
+  log: (line: string) => void;
+  /** How long a poll waits at most (tests shorten it). */
+  pollWaitMs?: number;
+}
+
+/**
+ * The server's side of self-hosted workers: their connects and polls (lease renewals, runs
+ * claimed for them, commands), and the reports and finishes of the runs they execute, each
+ * fenced by the run's lease and claim. Also the `RemoteRuns` the run services reach them by.
+ */
+export class WorkerService implements RemoteRuns {
+  private timer: NodeJS.Timeout | undefined;
+  private checking = false;
+
+  constructor(private readonly o: WorkerServiceOptions) {}
+
+  /** Starts failing runs of workers that stopped renewing their leases (where this server must). */
+  start(): void {
+    if (!this.o.expiresLeases || this.timer) return;
+    this.timer = setInterval(() => void this.expireLost(), Math.max(10, Math.floor(this.o.leaseMs / 3)));
+    this.timer.unref();
+  }
+
+  /** Answers the waiting polls now, takes no new work; the runs workers hold are left to them. */
+  close(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.o.hub.close();
+  }
+
+  private get pollWaitMs(): number {
+    return this.o.pollWaitMs ?? POLL_WAIT_MS;
+  }
+
+  connect(grant: WorkerGrant, body: WorkerConnectRequest): WorkerConnectResponse {
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    this.o.hub.connect(
+      {
+        worker_host: body.worker_host,
+        instance_id: body.instance_id,
+        version: body.version,
+        capacity: body.capacity,
+        running_runs: 0,
+        harnesses: body.harnesses,
+        environments: body.environments,
+        connected_at: at,
+        last_heartbeat_at: at,
+        draining: false,
+      },
+      grant.name,
+      now,
+    );
+    return { lease_ms: this.o.leaseMs, poll_wait_ms: this.pollWaitMs, takes_unrouted: this.o.workersOnly, server_version: this.o.serverVersion };
+  }
+
+  /** The connected instance of the poll or report, under the token it connected with. */
+  private instance(grant: WorkerGrant, instanceId: string): { host: string; owner: string } {
+    const known = this.o.hub.get(instanceId);
+    if (!known || known.tokenName !== grant.name) {
+      throw new ConflictError(`The worker ${instanceId} is not connected to this server: connect first (POST /api/v1/workers/connect).`, true);
+    }
+    return { host: known.worker.worker_host, owner: workerOwner(known.worker.worker_host, instanceId) };
+  }
+
+  /**
+   * Renews the leases of the runs the worker holds, then answers its commands, or runs
+   * claimed for it, or (waiting for either up to the poll's wait) nothing. A run is claimed
+   * only just before the answer; `gone` tells whether the worker is still there.
+   */
+  async poll(grant: WorkerGrant, body: WorkerPollRequest, signal: AbortSignal): Promise<{ answer: WorkerPollResponse; given: GivenRun[] }> {
+    const { hub, store, leaseMs } = this.o;
+    const { host, owner } = this.instance(grant, body.instance_id);
+    const claims = new Map(body.runs.map((r) => [r.run_id, r.claim]));
+    const keys = [...claims.keys()];
+    const kept = keys.length ? await store.leases.renew(owner, leaseMs, { keys }) : [];
+    hub.heard(body.instance_id, body.runs.length, body.draining, Date.now());
+    const renewed = kept.filter((id) => claims.has(id));
+    for (const id of keys) if (!kept.includes(id)) hub.letGo(id);
+    const deadline = Date.now() + (body.runs.length ? Math.floor(leaseMs / 3) : this.pollWaitMs);
+    const given: GivenRun[] = [];
+    const assignments: WorkerAssignment[] = [];
+    for (;;) {
+      if (hub.hasCommands(body.instance_id) || hub.isClosed || signal.aborted) break;
+      if (body.free_slots > 0 && !body.draining) {
+        await this.claimFor(host, owner, body.instance_id, body.free_slots, given, assignments);
+        if (given.length) break;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      await hub.wait(body.instance_id, left, signal);
+    }
+    if (signal.aborted && given.length) {
+      await this.giveBack(given);
+      return { answer: { assignments: [], commands: [], renewed, lease_ms: leaseMs }, given: [] };
+    }
+    return { answer: { assignments, commands: hub.takeCommands(body.instance_id), renewed, lease_ms: leaseMs }, given };
+  }
+
+  /** Claims up to `slots` queued runs of the worker's host (and unrouted ones, for a server that runs none itself). */
+  private async claimFor(host: string, owner: string, instanceId: string, slots: number, given: GivenRun[], out: WorkerAssignment[]): Promise<void> {
+    const { moves, journal, leaseMs, hub } = this.o;
+    const hosts: WorkerHosts = this.o.workersOnly ? [host, ''] : [host, host];
+    while (given.length < slots) {
+      const run = await moves.claimFor(owner, leaseMs, hosts);
+      if (!run) return;
+      const claim = run.startedAt!;
+      let input;
+      try {
+        input = await journal.prepare(run, owner);
+      } catch (error) {
+        this.o.log(`Could not prepare run ${run.id} for the worker ${instanceId}: ${(error as Error).message}`);
+        await moves.finish(run.id, { state: 'ERROR', statusMessage: { message: 'The execution could not start.' } }, claim).catch(() => undefined);
+        continue;
+      }
+      if (!input) continue; // Changed meanwhile (cancelled): not this worker's.
+      hub.hold(run.id, instanceId);
+      given.push({ runId: run.id, claim, execution: input.number });
+      out.push(toWire(claim, run, input));
+    }
+  }
+
+  /** Runs whose assignment never reached the worker: back in line, their executions ended unstarted. */
+  async giveBack(given: readonly GivenRun[]): Promise<void> {
+    for (const g of given) {
+      this.o.hub.letGo(g.runId);
+      await this.o.journal.endUnstarted(g.runId, g.execution).catch(() => undefined);
+      await this.o.moves.release(g.runId, g.claim).catch(() => undefined);
+    }
+    if (given.length) this.o.runQueued();
+  }
+
+  /** The run, while the worker's lease on it under `claim` holds; a 409 (conflict) otherwise. */
+  private async fenced(grant: WorkerGrant, runId: string, instanceId: string, claim: string): Promise<{ run: RunRecord; owner: string }> {
+    const { owner } = this.instance(grant, instanceId);
+    const run = await this.o.store.get(runId);
+    const holds = run?.state === 'INPROGRESS' && run.startedAt === claim && (await this.o.store.leases.holder(runId)) === owner;
+    if (!run || !holds) throw new ConflictError('The lease on this run was given up: stop its agent.', false);
+    return { run, owner };
+  }
+
+  async report(grant: WorkerGrant, runId: string, body: WorkerReportRequest): Promise<void> {
+    const { events, store, clock } = this.o;
+    await this.fenced(grant, runId, body.instance_id, body.claim);
+    for (const line of body.output ?? []) events.output(runId, line.stream, line.text);
+    const state = body.harness_state;
+    if (state && (state.request_usage !== undefined || state.harness_session_id !== undefined)) {
+      const updated = await store.setHarnessState(
+        runId,
+        { ...(state.request_usage ? { requestUsage: state.request_usage } : {}), ...(state.harness_session_id ? { harnessSessionId: state.harness_session_id } : {}) },
+        state.request_usage ? clock.now() : undefined,
+      );
+      if (updated && state.request_usage) await events.runChanged(updated).catch(() => {});
+    }
+  }
+
+  async finish(grant: WorkerGrant, runId: string, body: WorkerFinishRequest): Promise<void> {
+    const { journal, moves, store, hub } = this.o;
+    const { owner } = await this.fenced(grant, runId, body.instance_id, body.claim);
+    const unended = await journal.unended(runId);
+    if (unended?.execution !== body.execution) throw new ConflictError(`Execution ${body.execution} of run ${runId} is not the one running.`, false);
+    const artifacts = await this.artifacts(runId, body);
+    const statusMessage = body.status_message;
+    await journal.record(runId, { number: body.execution }, {
+      state: body.state,
+      ...(statusMessage ? { statusMessage } : {}),
+      artifacts,
+      ...(body.taken_followups ? { takenFollowups: body.taken_followups } : {}),
+    });
+    if (body.state === 'CANCELLED') await moves.cancel(runId, statusMessage ?? { message: 'The worker stopped the run.' });
+    else await moves.finish(runId, { state: body.state, ...(statusMessage ? { statusMessage } : {}) }, body.claim);
+    await store.leases.release(owner, [runId]).catch(() => undefined);
+    hub.letGo(runId);
+    if (await journal.requeueIfPending(runId).catch(() => false)) this.o.runQueued();
+  }
+
+  /** The finish's artifacts, decoded, within the run's limits (those past them are left out, and said so in the log). */
+  private async artifacts(runId: string, body: WorkerFinishRequest): Promise<NewArtifact[]> {
+    const { limits } = this.o;
+    let used = await this.o.journal.usedBytes(runId);
+    const kept: NewArtifact[] = [];
+    for (const a of (body.artifacts ?? []).slice(0, limits.maxArtifactsPerExecution)) {
+      const content = a.content_base64 !== undefined ? Buffer.from(a.content_base64, 'base64') : undefined;
+      const size = content?.length ?? 0;
+      if (size > limits.maxFileBytes || used + size > limits.maxRunBytes) {
+        this.o.log(`Run ${runId}: an artifact of ${size} bytes from its worker is past the run's limits; left out.`);
+        continue;
+      }
+      used += size;
+      kept.push({ type: a.type, data: a.data, ...(content ? { content } : {}) });
+    }
+    return kept;
+  }
+
+  /** Fails the runs of workers whose lease ran out, and ends their executions in the conversation. */
+  private async expireLost(): Promise<void> {
+    if (this.checking) return;
+    this.checking = true;
+    try {
+      const expired = await this.o.store.leases.takeOverExpired(async (leases) => leases, undefined, isWorkerOwner);
+      for (const { key: runId, owner } of expired) {
+        const message = lostWorkerMessage(owner);
+        this.o.hub.letGo(runId);
+        const failed = await this.o.moves.fail(runId, message, null);
+        if (!failed) continue;
+        this.o.log(`Run ${runId} ended FAILED: its worker (${owner}) stopped renewing its lease.`);
+        await this.o.journal.endLost(runId, message.message);
+      }
+    } catch (error) {
+      this.o.log(`Could not look for workers that stopped renewing their leases: ${(error as Error).message}`);
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  /** The connected instances heard from within a lease and a poll's wait. */
+  connected() {
+    return { workers: this.o.hub.list(Date.now() - this.o.leaseMs - this.pollWaitMs) };
+  }
+
+  /** Whether a worker of `host` was heard from lately. */
+  serves(host: string): boolean {
+    return this.o.hub.serves(host, Date.now() - this.o.leaseMs - this.pollWaitMs);
+  }
+
+  // RemoteRuns
+
+  route(config: Parameters<WorkerRouting['route']>[0], field?: string): RunRoute {
+    return this.o.routing.route(config, field);
+  }
+
+  async onWorker(runId: string): Promise<boolean> {
+    return isWorkerOwner((await this.o.store.leases.holder(runId)) ?? null);
+  }
+
+  async cancelled(runId: string, message: RunStatusMessage): Promise<void> {
+    this.stop(runId);
+    // Its stop is recorded now: the worker's later finish is refused (the run is no longer INPROGRESS).
+    await this.o.journal.endLost(runId, message.message, 'CANCELLED').catch(() => undefined);
+  }
+
+  stop(runId: string): void {
+    const instanceId = this.o.hub.holderOf(runId);
+    if (instanceId === undefined) return;
+    this.o.hub.letGo(runId);
+    this.o.hub.command(instanceId, { kind: 'cancel', run_id: runId });
+  }
+
+  deliver(runId: string, followup: FollowupMessage): boolean {
+    const instanceId = this.o.hub.holderOf(runId);
+    if (instanceId === undefined) return false;
+    this.o.hub.command(instanceId, { kind: 'followup', run_id: runId, followup });
+    return true;
+  }
+
+  queued(): void {
+    this.o.hub.wakeAll();
+  }
+}

@@ -20,6 +20,9 @@ describe('agent-runs workers', () => {
     expect(hint).toMatch(/^Start one with: .*agent-runs(\.js)? worker --server (\S+) --worker-host <id>$/);
     expect(/--server (\S+)/.exec(hint!)![1]).toBe(t.server.url);
     expect(rest).toEqual(['']);
+  });
+
+  it('prints an empty list as JSON with --json', async () => {
     expect(JSON.parse((await cli('workers', '--json')).stdout)).toEqual({ workers: [] });
   });
 
@@ -29,10 +32,12 @@ describe('agent-runs workers', () => {
     expect(result.code).toBe(0);
     const [head, row, ...rest] = result.stdout.split('\n');
     expect(head).toMatch(/^WORKER HOST\s+INSTANCE\s+RUNNING\s+LAST HEARTBEAT\s+DRAINING\s+VERSION$/);
-    expect(row).toMatch(/^gpu\s+gpu-box-1\s+0\/4\s+\d+s ago\s+no\s+<img src=x onerror=alert\(1\)>\\e\]0;pwned\\x07$/);
+    expect(row).toMatch(/^gpu\s+gpu-box-1\s+0\/4\s+\S+ ago\s+no\s+<img src=x onerror=alert\(1\)>\\e\]0;pwned\\x07$/);
     expect(rest).toEqual(['']);
     expect(result.stdout).not.toMatch(/[\u001b\u0007]/);
+  });
 
+  it('prints that worker as JSON with --json, its version as announced', async () => {
     const json = JSON.parse((await cli('workers', '--json')).stdout) as { workers: Record<string, unknown>[] };
     expect(json.workers).toEqual([
       expect.objectContaining({ worker_host: 'gpu', instance_id: 'gpu-box-1', version: HOSTILE_VERSION, capacity: 4, running_runs: 0, draining: false }),
@@ -64,7 +69,8 @@ describe('agent-runs run --worker-host', () => {
   });
 
   it('is in the help of run, and workers in the command list', async () => {
-    expect((await cli('run', '--help')).stdout).toMatch(/--worker-host <id>\s+Run on a self-hosted worker connected under this id \(see the workers command\)/);
-    expect((await cli('--help')).stdout).toMatch(/^\s+workers\s+List the self-hosted workers connected to the server$/m);
+    const [runHelp, help] = await Promise.all([cli('run', '--help'), cli('--help')]);
+    expect(runHelp.stdout).toMatch(/--worker-host <id>\s+Run on a self-hosted worker connected under this id \(see the workers command\)/);
+    expect(help.stdout).toMatch(/^\s+workers\s+List the self-hosted workers connected to the server$/m);
   });
 });

@@ -60,6 +60,7 @@ const INPUT_NAMES: IssueNames = {
   'config.model_id': 'Input "model"',
   'config.base_prompt': 'Input "base-prompt"',
   'config.environment_id': 'Input "environment"',
+  'config.worker_host': 'Input "worker-host"',
   'config.mcp_servers': 'Input "mcp-servers"',
   'prompt-file': 'Input "prompt-file"',
 };
@@ -102,6 +103,9 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
   if (followup && (get('prompt') || get('prompt-file') || get('skill'))) {
     problems.push('Inputs "run-id" and "message" follow up an existing run: leave "prompt", "prompt-file" and "skill" unset (they start a new run).');
   }
+  if (followup && get('worker-host')) {
+    problems.push('Input "worker-host" places a new run: a follow-up ("run-id" and "message") runs where its run runs, so leave it unset.');
+  }
   const prompt = followup ? undefined : readPrompt(get('prompt'), get('prompt-file'), get('skill'), problems);
 
   const config: AmbientAgentConfig = {};
@@ -118,6 +122,7 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
   } else setConfig('model', 'model_id');
   setConfig('base-prompt', 'base_prompt');
   setConfig('environment', 'environment_id');
+  setConfig('worker-host', 'worker_host');
   const mcp = get('mcp-servers');
   if (mcp) {
     try {

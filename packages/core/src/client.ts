@@ -10,6 +10,7 @@ import { Skills } from './resources/skills.js';
 import { Schedules } from './resources/schedules.js';
 import { Artifacts } from './resources/artifacts.js';
 import { Webhooks } from './resources/webhooks.js';
+import { Workers } from './resources/workers.js';
 import { downloadUrl, type DownloadFn } from './internal/download-url.js';
 import { APIPromise } from './internal/api-promise.js';
 import { resolveClientConfig, type ResolvedClientConfig } from './internal/client-config.js';
@@ -52,6 +53,8 @@ export class AgentRunsClient {
    */
   readonly identities: Agents;
   readonly artifacts: Artifacts;
+  /** The self-hosted workers connected now (`GET /agent/connected-self-hosted-workers`). */
+  readonly workers: Workers;
   readonly baseURL: string;
   private readonly config: ResolvedClientConfig;
   private dispatcher: Promise<Dispatcher> | undefined;
@@ -82,6 +85,7 @@ export class AgentRunsClient {
     this.skills = new Skills(send);
     this.agents = new Agents(send);
     this.identities = this.agents;
+    this.workers = new Workers(send);
   }
 
   /** Whether an API key was given or found in the environment. */

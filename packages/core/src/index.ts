@@ -13,6 +13,7 @@ export { Environments } from './resources/environments.js';
 export { Models } from './resources/models.js';
 export { Skills } from './resources/skills.js';
 export { Agents, Identities } from './resources/agents.js';
+export { Workers } from './resources/workers.js';
 export type { RunStreamEvent, RunEventsOptions } from './wait/follow-run-events.js';
 export { Artifacts, type ArtifactDownloadResult } from './resources/artifacts.js';
 export type { DownloadTarget, DownloadProgress, DownloadResult } from './internal/download-url.js';
@@ -142,6 +143,14 @@ export {
   type ListEnvironmentsQuery,
 } from './contract/cloud-environment.js';
 export { ListModelsResponseSchema, ModelInfoSchema, type ListModelsResponse, type ModelInfo } from './contract/list-models.js';
+export {
+  ConnectedWorkerSchema,
+  ConnectedWorkersResponseSchema,
+  WORKER_HOST_PATTERN,
+  HOSTED_WORKER_HOST,
+  type ConnectedWorker,
+  type ConnectedWorkersResponse,
+} from './contract/connected-worker.js';
 export {
   AgentSkillSourceSchema,
   AgentSkillVariantSchema,

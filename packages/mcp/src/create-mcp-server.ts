@@ -16,7 +16,7 @@ import { SERVER_NAME, VERSION } from './version.js';
 const INSTRUCTIONS =
   'Tools for cloud agent runs: create_run starts one and returns its run_id (with wait: true it also follows it to ' +
   'the end); wait_for_run follows a run to the end (with progress; both are tasks for hosts with tasks); get_run and list_runs inspect runs; cancel_run stops one. list_environments, list_skills and ' +
-  'list_agents show what a run can start from; list_schedules and create_schedule manage runs on a cron. Runs are also readable as ' +
+  'list_agents show what a run can start from, list_workers the self-hosted workers it can run on; list_schedules and create_schedule manage runs on a cron. Runs are also readable as ' +
   'resources agent-run://{run_id} and agent-run://recent.';
 
 /** A task must outlive the wait its call asks for (an invalid timeout is refused before it waits). */

@@ -69,7 +69,7 @@ describe('Streamable HTTP', () => {
     const client = await connectHttp(open.url);
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(19);
+      expect(tools).toHaveLength(20);
       const created = await client.callTool({ name: 'create_run', arguments: { prompt: 'Over HTTP [simulate 500ms]' } });
       const { run_id } = created.structuredContent as { run_id: string };
       const messages: string[] = [];
@@ -154,7 +154,7 @@ describe('--read-only', () => {
     const client = await connectHttp(guarded.url, { authorization: `Bearer ${TOKEN}` });
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['get_run', 'get_run_conversation', 'get_run_output', 'list_agents', 'list_environments', 'list_models', 'list_runs', 'list_schedules', 'list_skills', 'list_webhooks', 'wait_for_run']);
+      expect(tools.map((t) => t.name).sort()).toEqual(['get_run', 'get_run_conversation', 'get_run_output', 'list_agents', 'list_environments', 'list_models', 'list_runs', 'list_schedules', 'list_skills', 'list_webhooks', 'list_workers', 'wait_for_run']);
       expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
       const refused = await client.callTool({ name: 'create_run', arguments: { prompt: 'nope' } });
       expect(refused.isError).toBe(true);

@@ -9,6 +9,9 @@ import { startTestServer, type TestServer } from './support/start-test-server.js
 
 const skills = tempTree({ 'team/review/SKILL.md': '---\nname: review\ndescription: Review a change\n---\nRead the diff.\n' });
 
+const WORKER_TOKEN = 'documented-worker-token-0123456789';
+process.env.AGENT_RUNS_TEST_DOC_WORKER_TOKEN = WORKER_TOKEN;
+
 let t: TestServer;
 let checker: OpenApiChecker;
 let receiver: Server;
@@ -20,7 +23,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   t = await startTestServer({
     allowPrivateWebhooks: true,
-    configFile: writeServerConfig({ skill_directories: [join(skills, 'team')], environments: { web: { name: 'Web app' } } }),
+    configFile: writeServerConfig({
+      skill_directories: [join(skills, 'team')],
+      environments: { web: { name: 'Web app' } },
+      workers: { pool: { token: { from_env: 'AGENT_RUNS_TEST_DOC_WORKER_TOKEN' }, worker_hosts: ['docs'] } },
+    }),
   });
   checker = await OpenApiChecker.load(t.server.baseURL);
 });
@@ -121,6 +128,25 @@ describe('every answer of the API, against the OpenAPI document the server serve
     );
     expect((await call('POST', `/agent/webhooks/${hookId}/deliveries/${deliveries[0]!.id}/redeliver`)).status).toBeLessThan(300);
     expect((await call('DELETE', `/agent/webhooks/${hookId}`)).status).toBeLessThan(300);
+
+    // A self-hosted worker: connect, poll (a run routed to it is waiting), report, finish; the connected list.
+    const routed = await call('POST', '/agent/run', { prompt: 'on a worker', config: { worker_host: 'docs' } });
+    expect(routed.status).toBe(200);
+    const worker = { key: WORKER_TOKEN };
+    const connect = { worker_host: 'docs', instance_id: 'doc-1', version: 'test', capacity: 1, harnesses: [], environments: [] };
+    expect((await call('POST', '/workers/connect', connect, worker)).status).toBe(200);
+    expect((await call('POST', '/workers/connect', { ...connect, worker_host: 'other' }, worker)).status).toBe(403);
+    expect((await call('POST', '/workers/connect', connect)).status).toBe(401);
+    const polled = await call('POST', '/workers/poll', { instance_id: 'doc-1', free_slots: 1, draining: false, runs: [] }, worker);
+    expect(polled.status).toBe(200);
+    const { claim, run: given, input } = polled.body.assignments[0];
+    const lease = { instance_id: 'doc-1', claim };
+    expect((await call('POST', '/workers/poll', { instance_id: 'doc-2', free_slots: 0, draining: false, runs: [] }, worker)).status).toBe(409);
+    expect((await call('POST', `/workers/runs/${given.id}/report`, { ...lease, output: [{ stream: 'stdout', text: 'hi\n' }] }, worker)).status).toBe(204);
+    expect((await call('POST', `/workers/runs/${given.id}/report`, { ...lease, nonsense: true }, worker)).status).toBe(400);
+    expect((await call('GET', '/agent/connected-self-hosted-workers')).status).toBe(200);
+    expect((await call('POST', `/workers/runs/${given.id}/finish`, { ...lease, execution: input.number, state: 'SUCCEEDED' }, worker)).status).toBe(204);
+    expect((await call('POST', `/workers/runs/${given.id}/finish`, { ...lease, execution: input.number, state: 'SUCCEEDED' }, worker)).status).toBe(409);
 
     // The errors a client meets: bad input, no key, nothing there, a reused idempotency key.
     expect((await call('POST', '/agent/runs', { prompt: 7 })).status).toBe(400);

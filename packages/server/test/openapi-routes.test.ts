@@ -33,7 +33,8 @@ describe('the OpenAPI document, built from the routes', () => {
       const { operation } = documented.find((d) => d.key === key)!;
       const pathParams = [...route.path.matchAll(/:([^/]+)/g)].map(([, name]) => name);
       expect({ key, pathParams: (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name) }).toEqual({ key, pathParams });
-      expect({ key, security: operation.security }).toEqual({ key, security: route.auth ? undefined : [] });
+      const security = route.auth === 'worker' ? [{ workerToken: [] }] : route.auth ? undefined : [];
+      expect({ key, security: operation.security }).toEqual({ key, security });
     }
   });
 

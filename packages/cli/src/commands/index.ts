@@ -18,6 +18,7 @@ import { modelsCommand } from './models.js';
 import { schedulesCommand } from './schedules.js';
 import { skillsCommand } from './skills.js';
 import { webhooksCommand } from './webhooks.js';
+import { workersCommand } from './workers.js';
 
 /** Every command, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -37,6 +38,7 @@ export const COMMANDS: readonly Command[] = [
   modelsCommand,
   skillsCommand,
   agentsCommand,
+  workersCommand,
   serveCommand,
   workerCommand,
   quickstartCommand,

@@ -37,7 +37,11 @@ export const runCommand: Command = {
     },
     'computer-use': { type: 'boolean', description: 'Enable computer use for the agent' },
     'idle-timeout': { type: 'string', value: '<minutes>', description: 'Keep the environment alive this long after the task (1-60)' },
-    'worker-host': { type: 'string', value: '<host>', description: 'Self-hosted worker that should execute the run' },
+    'worker-host': {
+      type: 'string',
+      value: '<id>',
+      description: 'Run on a self-hosted worker connected under this id (see the workers command)',
+    },
     team: { type: 'boolean', description: 'Create a team-owned run' },
     wait: { type: 'boolean', short: 'w', description: 'Follow the run until it ends; exit with its outcome' },
     ...WAIT_FLAGS,
@@ -49,6 +53,7 @@ export const runCommand: Command = {
     '$0 run --prompt-file task.md --model claude-4-sonnet --environment env_123 --wait',
     '$0 run "Fix the failing test" --harness claude --model claude-sonnet-4-5 --wait',
     `$0 run "Triage new issues" --mcp '{"github": {"url": "https://mcp.example.com/github"}}'`,
+    '$0 run "Train the model" --worker-host gpu --wait',
     '$0 run "Summarize the repo" --json | jq -r .run_id',
   ],
   async run(flags, ctx) {

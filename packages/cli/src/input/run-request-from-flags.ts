@@ -21,6 +21,7 @@ export const RUN_FLAG_NAMES: IssueNames = {
   'config.computer_use_enabled': '--computer-use',
   'config.idle_timeout_minutes': '--idle-timeout',
   'config.worker_host': '--worker-host',
+  'agent_config.worker_host': '--worker-host',
 };
 
 /** The harnesses a run may name (`oz` is the server's default one). */

@@ -1,14 +1,8 @@
-import { formatElapsed, visibleText, type RunItem } from '@agent-runs/core';
+import { visibleText, type RunItem } from '@agent-runs/core';
 import type { Paint } from './colors.js';
+import { timeAgo } from './time-ago.js';
 
 const HEADERS = ['RUN ID', 'STATE', 'SOURCE', 'UPDATED', 'TITLE'] as const;
-
-/** `3m ago` from an RFC 3339 time; the raw text if unreadable. */
-function ago(timestamp: string, now: number): string {
-  const at = Date.parse(timestamp);
-  if (Number.isNaN(at)) return timestamp;
-  return `${formatElapsed(Math.max(0, now - at)).replace(/^(\d+)ms$/, '0s')} ago`;
-}
 
 function fit(text: string, width: number): string {
   const flat = text.replace(/\s+/g, ' ');
@@ -22,7 +16,7 @@ function fit(text: string, width: number): string {
 export function renderRunTable(runs: readonly RunItem[], paint: Paint, columns: number | undefined, now = Date.now()): string {
   // Every cell comes from the server: control characters are shown, never sent to the terminal.
   const rows = runs.map((run) =>
-    [run.run_id, run.state, run.source ?? '-', ago(run.updated_at, now), run.title].map((cell) => visibleText(cell)),
+    [run.run_id, run.state, run.source ?? '-', timeAgo(run.updated_at, now), run.title].map((cell) => visibleText(cell)),
   );
   const widths = HEADERS.slice(0, -1).map((header, i) => Math.max(header.length, ...rows.map((row) => row[i]!.length)));
   const fixed = widths.reduce((sum, w) => sum + w + 2, 0);

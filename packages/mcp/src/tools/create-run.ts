@@ -29,7 +29,7 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         'run_id and its first state (usually QUEUED); then call wait_for_run with the run_id to follow it to the end, ' +
         'or get_run to check on it. Each call starts a new run: do not call it again to retry a wait. A `skill`, an ' +
         '`environment` and a named `agent` may be given by name or id; when unsure which exist, call list_skills, ' +
-        'list_environments or list_agents first. When the prompt is missing or an environment or agent is unknown, ' +
+        'list_environments or list_agents first; `worker_host` runs it on a self-hosted worker (see list_workers). When the prompt is missing or an environment or agent is unknown, ' +
         'hosts that can ask their user are asked for it (with the valid choices); others get an error naming them. ' +
         'With wait: true it then follows the run to the end like wait_for_run (hosts with the tasks extension get a ' +
         'task they can leave, poll and cancel, which cancels the run).',
@@ -53,6 +53,11 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
           .min(1)
           .optional()
           .describe('The model id (GET /agent/models lists them); with harness it sets config.harness.model_id, else config.model_id'),
+        worker_host: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Run on a self-hosted worker connected under this id (see list_workers); sets config.worker_host'),
         team: request.team,
         config: request.config,
         wait: z.boolean().optional().describe('Follow the run to the end before answering, like wait_for_run (default false)'),
@@ -66,8 +71,9 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         // A missing prompt, or an environment or agent the server lacks, is asked of the user.
         const resolved = await resolveCreateRunInputs(server, ctx.client, ask, given);
         if (resolved.kind === 'answer') return resolved.result;
-        const { environment, agent, harness, model, wait, timeout, ...args } = { ...given, ...resolved.inputs };
+        const { environment, agent, harness, model, worker_host, wait, timeout, ...args } = { ...given, ...resolved.inputs };
         const body = { ...args } as RunAgentRequest & { agent_identity_uid?: string };
+        if (worker_host !== undefined) body.config = { ...body.config, worker_host };
         if (harness !== undefined) body.config = { ...body.config, harness: { ...body.config?.harness, type: harness, ...(model !== undefined ? { model_id: model } : {}) } };
         else if (model !== undefined) body.config = { ...body.config, model_id: model };
         if (environment !== undefined) {

@@ -13,6 +13,7 @@ import { registerDeleteScheduleTool } from './delete-schedule.js';
 import { registerListAgentsTool } from './list-agents.js';
 import { registerListEnvironmentsTool } from './list-environments.js';
 import { registerListModelsTool } from './list-models.js';
+import { registerListWorkersTool } from './list-workers.js';
 import { registerCreateWebhookTool, registerListWebhooksTool } from './webhooks.js';
 import { registerListSchedulesTool } from './list-schedules.js';
 import { registerListSkillsTool } from './list-skills.js';
@@ -44,6 +45,7 @@ export function registerTools(mcpServer: McpServer, ctx: ServerContext): void {
   if (!ctx.readOnly) registerCancelRunTool(server, ctx);
   registerListEnvironmentsTool(server, ctx);
   registerListModelsTool(server, ctx);
+  registerListWorkersTool(server, ctx);
   registerListWebhooksTool(server, ctx);
   if (!ctx.readOnly) registerCreateWebhookTool(server, ctx);
   registerListSkillsTool(server, ctx);

@@ -26,6 +26,7 @@ const LIST_TOOL_FOR_FIELD: readonly [RegExp, string][] = [
   [/(^|\.)environment(_id)?$/, 'Call list_environments for the environments this server has.'],
   [/(^|\.)(agent_identity_uid|agent_uid|agent)$/, 'Call list_agents for the named agents this server has.'],
   [/(^|\.)(skills?(\[\d+\])?|skill_spec)$/, 'Call list_skills for the skills this server has.'],
+  [/(^|\.)worker_host$/, 'Call list_workers for the self-hosted workers connected now.'],
 ];
 
 const NOT_FOUND_STEP = {

@@ -12,6 +12,7 @@ import { listNamedAgentsRoute } from './routes/list-named-agents.js';
 import { listRunsRoute } from './routes/list-runs.js';
 import { listSchedulesRoute } from './routes/list-schedules.js';
 import { listSkillsRoute } from './routes/list-skills.js';
+import { listWorkersRoute } from './routes/list-workers.js';
 import { liveRunsRoute } from './routes/live-runs.js';
 import { newRunFormRoute } from './routes/new-run-form.js';
 import { newScheduleFormRoute } from './routes/new-schedule-form.js';
@@ -27,7 +28,7 @@ import { updateNamedAgentRoute } from './routes/update-named-agent.js';
 import { updateScheduleRoute } from './routes/update-schedule.js';
 import { signedInRoute, type SignedInRoute } from './signed-in-route.js';
 
-/** The pages and forms for a signed-in browser: sign-out, runs, a run, start a run, schedules, the catalog. */
+/** The pages and forms for a signed-in browser: sign-out, runs, a run, start a run, schedules, the catalog, the connected workers. */
 const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
   signOutRoute,
   listRunsRoute,
@@ -51,6 +52,7 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
   listNamedAgentsRoute,
   editNamedAgentFormRoute,
   updateNamedAgentRoute,
+  listWorkersRoute,
 ];
 
 /** The dashboard at the server's root: its stylesheet and script, sign-in, then the signed-in routes, over one set of sessions. */

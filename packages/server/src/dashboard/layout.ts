@@ -10,6 +10,7 @@ const NAV: readonly [string, string][] = [
   ['/environments', 'Environments'],
   ['/skills', 'Skills'],
   ['/agents', 'Named agents'],
+  ['/workers', 'Workers'],
 ];
 
 export interface LayoutInput {

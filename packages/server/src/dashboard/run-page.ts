@@ -99,6 +99,7 @@ ${timeline(run, conversation)}
 <dt>Run id</dt><dd><code>${run.run_id}</code></dd>
 <dt>Harness · model</dt><dd>${harnessModel(run)}</dd>
 <dt>Environment</dt><dd>${run.agent_config?.environment_id ?? '—'}</dd>
+${run.agent_config?.worker_host ? html`<dt>Worker</dt><dd><a href="/workers"><code>${run.agent_config.worker_host}</code></a></dd>` : ''}
 <dt>Source</dt><dd>${run.source ?? ''}</dd>
 <dt>Creator</dt><dd>${run.creator?.display_name ?? run.creator?.uid ?? ''}</dd>
 <dt>Created</dt><dd>${time(run.created_at)}</dd>

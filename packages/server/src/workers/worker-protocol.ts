@@ -41,9 +41,9 @@ export type WorkerConnectRequest = z.infer<typeof WorkerConnectRequestSchema>;
 
 export const WorkerConnectResponseSchema = z.looseObject({
   /** How long a lease lasts without a poll renewing it. */
-  lease_ms: z.number().int().positive(),
+  lease_ms: z.number().int().min(1),
   /** How long a poll waits, at most, before answering (shorter while the worker holds runs). */
-  poll_wait_ms: z.number().int().positive(),
+  poll_wait_ms: z.number().int().min(1),
   /** Whether this worker also takes runs that name no worker_host (the server sends every run to workers). */
   takes_unrouted: z.boolean(),
   server_version: z.string(),
@@ -88,7 +88,7 @@ export type WorkerCommand = z.infer<typeof WorkerCommandSchema>;
 export const WorkerAssignmentSchema = z.looseObject({
   claim,
   run: z.looseObject({ id: runId }),
-  input: z.looseObject({ number: z.number().int().positive() }),
+  input: z.looseObject({ number: z.number().int().min(1) }),
 });
 export type WorkerAssignment = z.infer<typeof WorkerAssignmentSchema>;
 
@@ -97,7 +97,7 @@ export const WorkerPollResponseSchema = z.looseObject({
   commands: z.array(WorkerCommandSchema),
   /** Of the runs the poll named, those whose lease it renewed; the others' agents stop now. */
   renewed: z.array(runId),
-  lease_ms: z.number().int().positive(),
+  lease_ms: z.number().int().min(1),
 });
 export type WorkerPollResponse = z.infer<typeof WorkerPollResponseSchema>;
 
@@ -127,7 +127,7 @@ export const WorkerFinishRequestSchema = z.strictObject({
   instance_id: instanceId,
   claim,
   /** The execution's number, from its input. */
-  execution: z.number().int().positive(),
+  execution: z.number().int().min(1),
   /** CANCELLED: the agent was stopped by a cancel command (or the worker's shutdown). */
   state: z.enum(['SUCCEEDED', 'FAILED', 'ERROR', 'BLOCKED', 'CANCELLED']),
   status_message: RunStatusMessageSchema.optional(),

@@ -55,6 +55,7 @@ function wait() {
 }
 wait();
 `;
+const WORKER_TOKEN = 'dashboard-worker-token-0123456789';
 const open = (gate: string) => writeFileSync(join(gates, gate), '');
 
 let t: TestServer;
@@ -71,6 +72,8 @@ beforeAll(async () => {
       sandbox_read_only: [gates],
       environments: { web: { name: 'Web app', description: 'The web front end' } },
       skill_directories: [join(tempTree({ 'kit/triage/SKILL.md': '---\nname: triage\ndescription: Label new issues\n---\nLabel the issue.\n' }), 'kit')],
+      // A worker token, so that a worker connects and the Workers page shows a table too.
+      workers: { gpu: { token: { from_file: join(tempTree({ 'gpu.token': WORKER_TOKEN }), 'gpu.token') }, worker_hosts: ['gpu'] } },
     }),
   });
   base = t.server.url;
@@ -320,6 +323,9 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
     const hostile = runs.find((r) => r.title === HOSTILE)!;
     const schedule = await api('/api/v1/agent/schedules', { name: 'Weekday triage', cron_schedule: '0 9 * * 1-5', prompt: 'Triage new issues' });
     const agent = await api('/api/v1/agent/identities', { name: 'reviewer', description: 'Reviews pull requests', prompt: 'Review carefully' });
+    const worker = { worker_host: 'gpu', instance_id: 'gpu-box-1', version: '1.2.3', capacity: 4, harnesses: ['claude', 'codex'], environments: ['web'] };
+    const connected = await t.raw('/api/v1/workers/connect', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(worker), key: WORKER_TOKEN });
+    expect(connected.status).toBe(200);
     const pages = [
       '/',
       `/runs/${done.run_id}`,
@@ -332,6 +338,7 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
       '/skills',
       '/agents',
       `/agents/${agent.body.uid}/edit`,
+      '/workers',
       '/?q=no-such-run',
       '/runs/no-such-run',
     ];
@@ -339,7 +346,7 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
       await page.emulateMedia({ colorScheme: scheme });
       for (const path of pages) {
         await page.goto(`${base}${path}`);
-        if (path === '/environments' || path === '/skills') expect(await page.locator('main tbody tr').count(), path).toBeGreaterThan(0);
+        if (path === '/environments' || path === '/skills' || path === '/workers') expect(await page.locator('main tbody tr').count(), path).toBeGreaterThan(0);
         expect(await seriousViolations(page), `${path} (${scheme})`).toEqual([]);
       }
     }

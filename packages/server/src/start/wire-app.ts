@@ -136,7 +136,15 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const skillCache = opts.dataDir ? join(opts.dataDir, 'skill-repos') : mkdtempSync(join(tmpdir(), 'agent-runs-skills-'));
   const skills = new SkillCatalog(config, skillCache, opts.log);
   const namedAgentStore = storage.namedAgents;
-  const setup = new RunSetupResolver(environments, skills, namedAgentStore, (identity, principal) => namedAgentVisible(identity, principal, opts.sharedRuns));
+  const workerTokens = config.workerTokens ?? [];
+  const workerAuth = new WorkerAuth(workerTokens);
+  const setup = new RunSetupResolver(
+    environments,
+    skills,
+    namedAgentStore,
+    (identity, principal) => namedAgentVisible(identity, principal, opts.sharedRuns),
+    workerAuth.knownHosts(),
+  );
   const recordProcessGroup = (runId: string, group: ProcessGroupRecord) => {
     store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
   };
@@ -189,8 +197,6 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     peers,
     claimsNothing: opts.workersOnly,
   });
-  const workerTokens = config.workerTokens ?? [];
-  const workerAuth = new WorkerAuth(workerTokens);
   const hub = new WorkerHub();
   // Late-bound: routing asks the service whether a worker of an id is connected.
   let workersRef: WorkerService | undefined;

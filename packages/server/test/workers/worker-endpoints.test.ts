@@ -93,6 +93,19 @@ describe('self-hosted workers, the server side', () => {
     expect(created.body.detail).toContain('cpu, gpu');
   });
 
+  it('refuses an unknown worker_host on named agents and schedules too', async () => {
+    const s = await serverWithWorkers();
+    const post = (path: string, body: unknown) =>
+      s.raw(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const agent = await post('/api/v1/agent/identities', { name: 'far', worker_host: 'nowhere' });
+    expect(agent.status).toBe(400);
+    expect(agent.body.issues?.[0]?.path).toBe('worker_host');
+    expect((await post('/api/v1/agent/identities', { name: 'near', worker_host: 'gpu' })).status).toBe(201);
+    const schedule = await post('/api/v1/agent/schedules', { name: 'far', cron_schedule: '0 9 * * *', prompt: 'x', agent_config: { worker_host: 'nowhere' } });
+    expect(schedule.status).toBe(400);
+    expect(schedule.body.issues?.[0]?.path).toBe('agent_config.worker_host');
+  });
+
   it('gives a routed run to a worker of its host, never to its own queue, and takes its output and outcome', async () => {
     const s = await serverWithWorkers();
     const runId = await createRun(s);

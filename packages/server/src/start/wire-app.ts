@@ -203,7 +203,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const routing = new WorkerRouting(
     workerAuth.knownHosts(),
     (id) => environments.get(id)?.workerHost,
-    (host) => workersRef?.serves(host) ?? false,
+    async (host) => (await workersRef?.serves(host)) ?? false,
     opts.workersOnly,
   );
   const workers = new WorkerService({
@@ -213,6 +213,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     events,
     clock,
     hub,
+    registry: storage.workers,
     routing,
     leaseMs: opts.leaseMs,
     workersOnly: opts.workersOnly,

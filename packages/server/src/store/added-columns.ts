@@ -4,6 +4,7 @@ import { MESSAGES_TABLE } from './conversations/message-table.js';
 import { RUNS_TABLE } from './runs/run-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import type { SqlDialect } from './sql-dialect.js';
+import { CONNECTED_WORKERS_TABLE } from './workers/connected-worker-table.js';
 import type { TableDescription } from './table-description.js';
 import { columnDefinition } from './table-schema.js';
 import { DELIVERIES_TABLE, OUTBOX_TABLE, PAYLOADS_TABLE, SUBSCRIPTIONS_TABLE } from './webhooks/webhook-tables.js';
@@ -26,6 +27,7 @@ export const DESCRIBED_TABLES: readonly TableDescription<never, never>[] = [
   OUTBOX_TABLE,
   DELIVERIES_TABLE,
   PAYLOADS_TABLE,
+  CONNECTED_WORKERS_TABLE,
 ];
 
 /**

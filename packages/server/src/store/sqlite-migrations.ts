@@ -4,6 +4,7 @@ import { ARTIFACTS_TABLE } from './artifacts/artifact-table.js';
 import { MESSAGES_TABLE } from './conversations/message-table.js';
 import { IDENTITIES_TABLE } from './named-agents/named-agent-table.js';
 import { RUNS_TABLE, RUNS_WORKER_HOST } from './runs/run-table.js';
+import { CONNECTED_WORKERS_TABLE } from './workers/connected-worker-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { sqliteDialect } from './sql-dialect.js';
@@ -128,6 +129,7 @@ ${createTable(IDENTITIES_TABLE, sqliteDialect)}
 const RUNS_WORKER_HOST_STEP = `
 ${addColumns(RUNS_TABLE, sqliteDialect, ['worker_host'])}
 ${createIndexes(RUNS_TABLE, sqliteDialect, ['runs_by_worker_host'])}
+${createTable(CONNECTED_WORKERS_TABLE, sqliteDialect)}
 `;
 
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
@@ -143,7 +145,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   ...addedColumnSteps(sqliteDialect, 7),
   { version: 8 + addedColumnSteps(sqliteDialect, 7).length, name: 'webhook triggers by event type', sql: SQLITE_WEBHOOK_TRIGGERS_BY_TYPE },
   { version: 9 + addedColumnSteps(sqliteDialect, 7).length, name: 'webhook payloads once per event', sql: SQLITE_WEBHOOK_PAYLOADS },
-  { version: 10 + addedColumnSteps(sqliteDialect, 7).length, name: 'runs routed to self-hosted workers', sql: RUNS_WORKER_HOST_STEP },
+  { version: 10 + addedColumnSteps(sqliteDialect, 7).length, name: 'runs routed to self-hosted workers, and the workers connected', sql: RUNS_WORKER_HOST_STEP },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -15,17 +15,17 @@ export class WorkerRouting {
     /** The worker_host of an environment of the configuration. */
     private readonly environmentHost: (environmentId: string) => string | undefined,
     /** Whether a worker of that id is connected now. */
-    private readonly connected: (host: string) => boolean,
+    private readonly connected: (host: string) => Promise<boolean>,
     /** The server runs no agent itself: runs that name no worker go to any worker. */
     private readonly workersOnly = false,
   ) {}
 
-  route(config: AmbientAgentConfig, field = 'agent_config.worker_host'): RunRoute {
+  async route(config: AmbientAgentConfig, field = 'agent_config.worker_host'): Promise<RunRoute> {
     const named = config.worker_host ?? (config.environment_id !== undefined ? this.environmentHost(config.environment_id) : undefined);
     if (named === undefined || named === '' || named === HOSTED_WORKER_HOST) return { workerHost: '', remote: this.workersOnly };
     const unknown = unknownWorkerHost(this.known, named, field);
     if (unknown) throw unknown;
-    if (this.connected(named)) return { workerHost: named, remote: true };
+    if (await this.connected(named)) return { workerHost: named, remote: true };
     return { workerHost: named, remote: true, waiting: { message: `Waiting for a self-hosted worker of id "${named}" to connect.` } };
   }
 }

@@ -52,14 +52,6 @@ export class WorkerHub {
     return known;
   }
 
-  /** The instances heard from since `since` (epoch milliseconds), by worker_host then instance id. */
-  list(since: number): ConnectedWorker[] {
-    return [...this.instances.values()]
-      .filter((i) => i.heardAt >= since)
-      .map((i) => i.worker)
-      .sort((a, b) => (a.worker_host === b.worker_host ? cmp(a.instance_id, b.instance_id) : cmp(a.worker_host, b.worker_host)));
-  }
-
   /** Whether an instance serving `host` was heard from since `since`. */
   serves(host: string, since: number): boolean {
     for (const i of this.instances.values()) if (i.worker.worker_host === host && i.heardAt >= since) return true;
@@ -135,5 +127,3 @@ export class WorkerHub {
     this.wakeAll();
   }
 }
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

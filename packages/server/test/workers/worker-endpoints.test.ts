@@ -200,6 +200,21 @@ describe('self-hosted workers, the server side', () => {
     expect((await send(s, `runs/${runId}/report`, { instance_id: 'w1', claim, output: [{ stream: 'stdout', text: 'late' }] })).status).toBe(409);
   });
 
+  it('answers a waiting poll at once, with its leases renewed, when the server shuts down', async () => {
+    const s = await serverWithWorkers();
+    await connect(s);
+    const runId = await createRun(s);
+    const { claim } = fromWire((await poll(s)).assignments[0]!);
+    const waiting = poll(s, { free_slots: 1, runs: [{ run_id: runId, claim }] });
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    const closed = s.server.close();
+    const answer = await waiting;
+    expect(answer).toMatchObject({ assignments: [], commands: [], renewed: [runId] });
+    expect(Date.now() - started).toBeLessThan(POLL_WAIT_MS / 5);
+    await closed;
+  });
+
   it('with --workers-only, runs nothing itself and gives workers the unrouted runs, and lists them connected', async () => {
     const s = await serverWithWorkers({ workersOnly: true });
     const runId = await createRun(s, {});

@@ -145,7 +145,9 @@ export class WorkerService implements RemoteRuns {
     // Written at most every few seconds per instance (or when what it runs changes): an idle pool costs little.
     const due = hub.heard(body.instance_id, body.runs.length, body.draining, Date.now(), HEARTBEAT_WRITE_MS);
     if (due) await this.o.registry.put({ ...due.worker, token_name: due.tokenName });
-    const renewed = kept.filter((id) => claims.has(id));
+    // Renewed only under the claim the worker runs it by: a run claimed again since is not its run any more.
+    const current = await Promise.all(kept.map((id) => store.get(id)));
+    const renewed = kept.filter((id, i) => claims.has(id) && current[i]?.startedAt === claims.get(id));
     for (const id of keys) if (!kept.includes(id)) hub.letGo(id);
     const deadline = Date.now() + (body.runs.length ? Math.floor(leaseMs / 3) : this.pollWaitMs);
     const given: GivenRun[] = [];

@@ -3,6 +3,7 @@ import { invalidField } from '../domain/invalid-request-input.js';
 import type { NamedAgentRecord, NamedAgentStore } from '../store/named-agents/named-agent-store.js';
 import type { RunOrigin } from '../store/runs/run-record.js';
 import type { EnvironmentRegistry } from './environment-registry.js';
+import { unknownWorkerHost } from './worker-hosts.js';
 import type { SkillCatalog, SkillVariant } from './skill-catalog.js';
 import { matchSkill } from './skill-spec.js';
 
@@ -46,7 +47,15 @@ export class RunSetupResolver {
     private readonly identities: NamedAgentStore,
     /** Whether a principal may use a named agent (the named agents' visibility rule). */
     private readonly mayUse: (identity: NamedAgentRecord, principal: string | undefined) => boolean = () => true,
+    /** The worker ids the configuration's worker tokens name: what a worker_host may be. */
+    private readonly workerHosts: readonly string[] = [],
   ) {}
+
+  /** A worker_host no worker token names is a 400 naming `field`, now rather than when a run waits forever. */
+  checkWorkerHost(host: unknown, field: string): void {
+    const unknown = unknownWorkerHost(this.workerHosts, typeof host === 'string' ? host : undefined, field);
+    if (unknown) throw unknown;
+  }
 
   async resolve(request: RunSetupRequest, fields: SetupFieldNames = RUN_FIELDS): Promise<ResolvedRunSetup> {
     const own = request.config ?? {};

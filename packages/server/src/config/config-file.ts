@@ -173,6 +173,11 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
       seen.add(dir);
       return { url, path: dir, ref: repo.ref || undefined, ...names };
     });
+    const knownHosts = workerTokens.flatMap((t) => t.workerHosts);
+    if (env.worker_host !== undefined && env.worker_host !== 'warp' && !knownHosts.includes(env.worker_host)) {
+      const { line, key } = at(['environments', id, 'worker_host']);
+      fail(file, line, key, `"${env.worker_host}" is no worker id of the workers: section (known: ${[...new Set(knownHosts)].join(', ') || 'none'}).`);
+    }
     return {
       id,
       name: env.name ?? id,

@@ -100,6 +100,7 @@ export class NamedAgentService {
       throw this.environments.unknownEnvironment('environment_id', envId);
     }
     if (Array.isArray(members.skills)) await this.setup.checkSkills(members.skills as string[], 'skills');
+    this.setup.checkWorkerHost(members.worker_host, 'worker_host');
 
   }
 }

@@ -16,7 +16,7 @@ export interface RunRoute {
  */
 export interface RemoteRuns {
   /** Where a run of this configuration executes; throws a 400 naming `field` for a worker id no token names. */
-  route(config: AmbientAgentConfig, field?: string): RunRoute;
+  route(config: AmbientAgentConfig, field?: string): Promise<RunRoute>;
   /** Whether a worker holds the run's lease now (read before a cancel). */
   onWorker(runId: string): Promise<boolean>;
   /** The run was cancelled while a worker executed it: its execution is ended, and its agent told to stop. */
@@ -31,7 +31,7 @@ export interface RemoteRuns {
 
 /** No workers: every run is the server's own. */
 export const NO_REMOTE_RUNS: RemoteRuns = {
-  route: () => ({ workerHost: '', remote: false }),
+  route: async () => ({ workerHost: '', remote: false }),
   onWorker: async () => false,
   cancelled: async () => {},
   stop: () => {},

@@ -108,7 +108,7 @@ export class RunService {
     const skillSpec = skill ?? config.skill_spec;
     const resolved = await this.setup.resolve({ config, skill, identityUid: agentIdentityUid, principal: creator.uid });
     const agentConfig = resolved.config;
-    const route = this.remote.route(agentConfig);
+    const route = await this.remote.route(agentConfig);
     // A harness this server cannot start, or a model it has disabled, is refused now rather than failing later
     // (for a run a worker executes, that worker's configuration decides).
     const configProblems = route.remote ? [] : (this.executor.checkConfig?.(agentConfig, creator.uid) ?? []);

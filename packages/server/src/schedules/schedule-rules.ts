@@ -22,6 +22,7 @@ export class ScheduleRules {
     if (!parsed.success) throw invalidInput(parsed.error, 'body');
     const value = parsed.data as ScheduleCreate;
     this.cron(value.cron_schedule);
+    this.setup.checkWorkerHost(value.agent_config?.worker_host, 'agent_config.worker_host');
     const { config } = await this.setup.resolve({ config: value.agent_config, identityUid: value.agent_uid, principal: caller.uid }, SCHEDULE_FIELDS);
     if (!value.prompt?.trim() && !config.base_prompt?.trim()) {
       // Skills this server does not have would leave each run nothing to do.

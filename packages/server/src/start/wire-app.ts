@@ -94,7 +94,15 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const skillCache = opts.dataDir ? join(opts.dataDir, 'skill-repos') : mkdtempSync(join(tmpdir(), 'agent-runs-skills-'));
   const skills = new SkillCatalog(config, skillCache, opts.log);
   const namedAgentStore = storage.namedAgents;
-  const setup = new RunSetupResolver(environments, skills, namedAgentStore, (identity, principal) => namedAgentVisible(identity, principal, opts.sharedRuns));
+  const workerTokens = config.workerTokens ?? [];
+  const workerAuth = new WorkerAuth(workerTokens);
+  const setup = new RunSetupResolver(
+    environments,
+    skills,
+    namedAgentStore,
+    (identity, principal) => namedAgentVisible(identity, principal, opts.sharedRuns),
+    workerAuth.knownHosts(),
+  );
   const recordProcessGroup = (runId: string, group: ProcessGroupRecord) => {
     store.setProcessGroup(runId, group).catch((error: unknown) => opts.log(`Could not record the process group of run ${runId}: ${(error as Error).message}`));
   };
@@ -127,15 +135,13 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     peers,
     claimsNothing: opts.workersOnly,
   });
-  const workerTokens = config.workerTokens ?? [];
-  const workerAuth = new WorkerAuth(workerTokens);
   const hub = new WorkerHub();
   // Late-bound: routing asks the service whether a worker of an id is connected.
   let workersRef: WorkerService | undefined;
   const routing = new WorkerRouting(
     workerAuth.knownHosts(),
     (id) => environments.get(id)?.workerHost,
-    (host) => workersRef?.serves(host) ?? false,
+    async (host) => (await workersRef?.serves(host)) ?? false,
     opts.workersOnly,
   );
   const workers = new WorkerService({
@@ -145,6 +151,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     events,
     clock,
     hub,
+    registry: storage.workers,
     routing,
     leaseMs: opts.leaseMs,
     workersOnly: opts.workersOnly,

@@ -10,6 +10,7 @@ import { SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { SHARED_SECRETS_TABLE } from './secret-table.js';
 import type { SqlDialect } from './sql-dialect.js';
+import { CONNECTED_WORKERS_TABLE } from './workers/connected-worker-table.js';
 import type { TableDescription } from './table-description.js';
 import { columnDefinition } from './table-schema.js';
 import { DELIVERIES_TABLE, OUTBOX_TABLE, PAYLOADS_TABLE, SUBSCRIPTIONS_TABLE } from './webhooks/webhook-tables.js';
@@ -42,6 +43,7 @@ export const DESCRIBED_TABLES: readonly TableDescription<never, never>[] = [
   RUN_EVENT_LOGS_TABLE,
   SCHEDULE_FIRINGS_TABLE,
   SHARED_SECRETS_TABLE,
+  CONNECTED_WORKERS_TABLE,
 ];
 
 /**

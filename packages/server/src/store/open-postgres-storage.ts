@@ -12,6 +12,7 @@ import { PostgresScheduleStore } from './schedules/postgres-schedule-store.js';
 import { PostgresSharedSecrets } from './postgres-secrets.js';
 import { PostgresSignals } from './postgres-signals.js';
 import { PostgresCatalogActivity } from './catalog/postgres-catalog-activity.js';
+import { PostgresConnectedWorkerStore } from './workers/postgres-connected-worker-store.js';
 import { postgresTarget } from './postgres-url.js';
 import type { Storage } from './storage.js';
 import { PostgresWebhookStore } from './webhooks/postgres-webhook-store.js';
@@ -96,6 +97,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     namedAgents: new PostgresNamedAgentStore(pool),
     activity: new PostgresCatalogActivity(pool),
     webhooks: new PostgresWebhookStore(pool),
+    workers: new PostgresConnectedWorkerStore(pool),
     cluster: { leases: new PostgresRunLeases(pool), signals: listening, secrets: new PostgresSharedSecrets(pool) },
     description: target.description,
     close() {

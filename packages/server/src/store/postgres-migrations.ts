@@ -10,6 +10,7 @@ import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
 import { RUNS_TABLE, RUNS_WORKER_HOST } from './runs/run-table.js';
 import { SCHEDULE_FIRING_LEASE_COLUMNS, SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { SHARED_SECRETS_TABLE } from './secret-table.js';
+import { CONNECTED_WORKERS_TABLE } from './workers/connected-worker-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { postgresDialect } from './sql-dialect.js';
@@ -147,8 +148,8 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   // Where each run executes (its worker_host), and the index a claim of one host's runs walks.
   {
     version: 6 + addedColumnSteps(postgresDialect, 3).length,
-    name: 'runs routed to self-hosted workers',
-    sql: `${addColumns(RUNS_TABLE, postgresDialect, ['worker_host'])}${createIndexes(RUNS_TABLE, postgresDialect, ['runs_by_worker_host'])}`,
+    name: 'runs routed to self-hosted workers, and the workers connected',
+    sql: `${addColumns(RUNS_TABLE, postgresDialect, ['worker_host'])}${createIndexes(RUNS_TABLE, postgresDialect, ['runs_by_worker_host'])}${createTable(CONNECTED_WORKERS_TABLE, postgresDialect)}`,
   },
 ];
 

@@ -10,6 +10,7 @@ import { RUN_OUTPUTS_TABLE } from './runs/run-output-table.js';
 import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
 import { RUNS_TABLE, RUNS_WORKER_HOST } from './runs/run-table.js';
 import { SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
+import { CONNECTED_WORKERS_TABLE } from './workers/connected-worker-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
 import { sqliteDialect } from './sql-dialect.js';
@@ -93,6 +94,7 @@ ${createTable(IDENTITIES_TABLE, sqliteDialect)}
 const RUNS_WORKER_HOST_STEP = `
 ${addColumns(RUNS_TABLE, sqliteDialect, ['worker_host'])}
 ${createIndexes(RUNS_TABLE, sqliteDialect, ['runs_by_worker_host'])}
+${createTable(CONNECTED_WORKERS_TABLE, sqliteDialect)}
 `;
 
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
@@ -108,7 +110,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   ...addedColumnSteps(sqliteDialect, 7),
   { version: 8 + addedColumnSteps(sqliteDialect, 7).length, name: 'webhook triggers by event type', sql: SQLITE_WEBHOOK_TRIGGERS_BY_TYPE },
   { version: 9 + addedColumnSteps(sqliteDialect, 7).length, name: 'webhook payloads once per event', sql: SQLITE_WEBHOOK_PAYLOADS },
-  { version: 10 + addedColumnSteps(sqliteDialect, 7).length, name: 'runs routed to self-hosted workers', sql: RUNS_WORKER_HOST_STEP },
+  { version: 10 + addedColumnSteps(sqliteDialect, 7).length, name: 'runs routed to self-hosted workers, and the workers connected', sql: RUNS_WORKER_HOST_STEP },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -7,6 +7,7 @@ import type { RunStore } from './runs/run-store.js';
 import type { ScheduleStore } from './schedules/schedule-store.js';
 import type { CatalogActivity } from './catalog/catalog-activity.js';
 import type { WebhookStore } from './webhooks/webhook-store.js';
+import type { ConnectedWorkerStore } from './workers/connected-worker-store.js';
 
 /** Every store of one database: SQLite (one server) or PostgreSQL (any number of servers). */
 export interface Storage {
@@ -18,6 +19,8 @@ export interface Storage {
   namedAgents: NamedAgentStore;
   activity: CatalogActivity;
   webhooks: WebhookStore;
+  /** The self-hosted worker processes connected to the servers of the database. */
+  workers: ConnectedWorkerStore;
   /** Present when several servers may share the database. */
   cluster?: ClusterStore;
   /** Where the data is, for the start-up line ("data in ./data", "PostgreSQL db@host:5432"). */

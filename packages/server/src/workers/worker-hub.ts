@@ -8,6 +8,8 @@ export interface WorkerInstance {
   tokenName: string;
   /** When it was last heard from, in epoch milliseconds. */
   heardAt: number;
+  /** When its row was last written to the store, in epoch milliseconds. */
+  writtenAt: number;
 }
 
 interface Waiter {
@@ -30,7 +32,7 @@ export class WorkerHub {
 
   /** A worker connected (again): it replaces what was known of that instance. */
   connect(worker: ConnectedWorker, tokenName: string, now: number): void {
-    this.instances.set(worker.instance_id, { worker, tokenName, heardAt: now });
+    this.instances.set(worker.instance_id, { worker, tokenName, heardAt: now, writtenAt: now });
   }
 
   get(instanceId: string): WorkerInstance | undefined {
@@ -38,19 +40,16 @@ export class WorkerHub {
   }
 
   /** A poll came: the instance is alive, with this many runs and this drain state. */
-  heard(instanceId: string, running: number, draining: boolean, now: number): void {
+  /** A poll came: the instance is alive, with this many runs and this drain state. Answers it when its row is due a write. */
+  heard(instanceId: string, running: number, draining: boolean, now: number, writeEveryMs: number): WorkerInstance | undefined {
     const known = this.instances.get(instanceId);
-    if (!known) return;
+    if (!known) return undefined;
+    const changed = known.worker.running_runs !== running || known.worker.draining !== draining;
     known.heardAt = now;
     known.worker = { ...known.worker, running_runs: running, draining, last_heartbeat_at: new Date(now).toISOString() };
-  }
-
-  /** The instances heard from since `since` (epoch milliseconds), by worker_host then instance id. */
-  list(since: number): ConnectedWorker[] {
-    return [...this.instances.values()]
-      .filter((i) => i.heardAt >= since)
-      .map((i) => i.worker)
-      .sort((a, b) => (a.worker_host === b.worker_host ? cmp(a.instance_id, b.instance_id) : cmp(a.worker_host, b.worker_host)));
+    if (!changed && now - known.writtenAt < writeEveryMs) return undefined;
+    known.writtenAt = now;
+    return known;
   }
 
   /** Whether an instance serving `host` was heard from since `since`. */
@@ -128,5 +127,3 @@ export class WorkerHub {
     this.wakeAll();
   }
 }
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,5 +1,5 @@
 import { HOSTED_WORKER_HOST, type AmbientAgentConfig } from '@agent-runs/core/contract';
-import { invalidField } from '../domain/invalid-request-input.js';
+import { unknownWorkerHost } from '../catalog/worker-hosts.js';
 import type { RunRoute } from '../runs/remote-runs.js';
 
 /**
@@ -15,19 +15,17 @@ export class WorkerRouting {
     /** The worker_host of an environment of the configuration. */
     private readonly environmentHost: (environmentId: string) => string | undefined,
     /** Whether a worker of that id is connected now. */
-    private readonly connected: (host: string) => boolean,
+    private readonly connected: (host: string) => Promise<boolean>,
     /** The server runs no agent itself: runs that name no worker go to any worker. */
     private readonly workersOnly = false,
   ) {}
 
-  route(config: AmbientAgentConfig, field = 'agent_config.worker_host'): RunRoute {
+  async route(config: AmbientAgentConfig, field = 'agent_config.worker_host'): Promise<RunRoute> {
     const named = config.worker_host ?? (config.environment_id !== undefined ? this.environmentHost(config.environment_id) : undefined);
     if (named === undefined || named === '' || named === HOSTED_WORKER_HOST) return { workerHost: '', remote: this.workersOnly };
-    if (!this.known.includes(named)) {
-      const ids = this.known.length ? this.known.join(', ') : 'none: the configuration file has no workers: section';
-      throw invalidField(field, `"${named}" is no worker id of this server (known: ${ids}); or use "${HOSTED_WORKER_HOST}" or omit it for the server's own executor.`);
-    }
-    if (this.connected(named)) return { workerHost: named, remote: true };
+    const unknown = unknownWorkerHost(this.known, named, field);
+    if (unknown) throw unknown;
+    if (await this.connected(named)) return { workerHost: named, remote: true };
     return { workerHost: named, remote: true, waiting: { message: `Waiting for a self-hosted worker of id "${named}" to connect.` } };
   }
 }

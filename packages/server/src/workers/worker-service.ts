@@ -1,4 +1,7 @@
-import type { RunStatusMessage } from '@agent-runs/core/contract';
+import type { ConnectedWorkersResponse, RunStatusMessage } from '@agent-runs/core/contract';
+
+/** A poll writes its instance's row at most this often (unless what it runs changed). */
+const HEARTBEAT_WRITE_MS = 5_000;
 import { ConflictError } from '../domain/domain-errors.js';
 import type { ArtifactLimits, FollowupMessage } from '../executors/execution-input.js';
 import type { ExecutionJournal } from '../runs/execution-journal.js';
@@ -9,6 +12,7 @@ import type { RunMoves } from '../runs/run-moves.js';
 import type { NewArtifact } from '../store/artifacts/artifact-store.js';
 import type { RunRecord } from '../store/runs/run-record.js';
 import type { RunStore, WorkerHosts } from '../store/runs/run-store.js';
+import type { ConnectedWorkerStore } from '../store/workers/connected-worker-store.js';
 import type { WorkerHub } from './worker-hub.js';
 import { lostWorkerMessage, isWorkerOwner, workerOwner } from './worker-owner.js';
 import {
@@ -44,6 +48,8 @@ export interface WorkerServiceOptions {
   events: RunEventLog;
   clock: MonotonicClock;
   hub: WorkerHub;
+  /** The worker processes connected to any server of the database. */
+  registry: ConnectedWorkerStore;
   routing: WorkerRouting;
   leaseMs: number;
   /** The server runs nothing itself: workers take the runs that name no worker_host too. */
@@ -88,11 +94,10 @@ export class WorkerService implements RemoteRuns {
     return this.o.pollWaitMs ?? POLL_WAIT_MS;
   }
 
-  connect(grant: WorkerGrant, body: WorkerConnectRequest): WorkerConnectResponse {
+  async connect(grant: WorkerGrant, body: WorkerConnectRequest): Promise<WorkerConnectResponse> {
     const now = Date.now();
     const at = new Date(now).toISOString();
-    this.o.hub.connect(
-      {
+    const worker = {
         worker_host: body.worker_host,
         instance_id: body.instance_id,
         version: body.version,
@@ -103,16 +108,23 @@ export class WorkerService implements RemoteRuns {
         connected_at: at,
         last_heartbeat_at: at,
         draining: false,
-      },
-      grant.name,
-      now,
-    );
+    };
+    await this.o.registry.put({ ...worker, token_name: grant.name });
+    this.o.hub.connect(worker, grant.name, now);
     return { lease_ms: this.o.leaseMs, poll_wait_ms: this.pollWaitMs, takes_unrouted: this.o.workersOnly, server_version: this.o.serverVersion };
   }
 
-  /** The connected instance of the poll or report, under the token it connected with. */
-  private instance(grant: WorkerGrant, instanceId: string): { host: string; owner: string } {
-    const known = this.o.hub.get(instanceId);
+  /** The connected instance of the poll or report, under the token it connected with (its connect may have reached another server). */
+  private async instance(grant: WorkerGrant, instanceId: string): Promise<{ host: string; owner: string }> {
+    let known = this.o.hub.get(instanceId);
+    if (!known) {
+      const stored = await this.o.registry.get(instanceId);
+      if (stored) {
+        const { token_name: tokenName, ...worker } = stored;
+        this.o.hub.connect(worker, tokenName, Date.now());
+        known = this.o.hub.get(instanceId);
+      }
+    }
     if (!known || known.tokenName !== grant.name) {
       throw new ConflictError(`The worker ${instanceId} is not connected to this server: connect first (POST /api/v1/workers/connect).`, true);
     }
@@ -126,12 +138,16 @@ export class WorkerService implements RemoteRuns {
    */
   async poll(grant: WorkerGrant, body: WorkerPollRequest, signal: AbortSignal): Promise<{ answer: WorkerPollResponse; given: GivenRun[] }> {
     const { hub, store, leaseMs } = this.o;
-    const { host, owner } = this.instance(grant, body.instance_id);
+    const { host, owner } = await this.instance(grant, body.instance_id);
     const claims = new Map(body.runs.map((r) => [r.run_id, r.claim]));
     const keys = [...claims.keys()];
     const kept = keys.length ? await store.leases.renew(owner, leaseMs, { keys }) : [];
-    hub.heard(body.instance_id, body.runs.length, body.draining, Date.now());
-    const renewed = kept.filter((id) => claims.has(id));
+    // Written at most every few seconds per instance (or when what it runs changes): an idle pool costs little.
+    const due = hub.heard(body.instance_id, body.runs.length, body.draining, Date.now(), HEARTBEAT_WRITE_MS);
+    if (due) await this.o.registry.put({ ...due.worker, token_name: due.tokenName });
+    // Renewed only under the claim the worker runs it by: a run claimed again since is not its run any more.
+    const current = await Promise.all(kept.map((id) => store.get(id)));
+    const renewed = kept.filter((id, i) => claims.has(id) && current[i]?.startedAt === claims.get(id));
     for (const id of keys) if (!kept.includes(id)) hub.letGo(id);
     const deadline = Date.now() + (body.runs.length ? Math.floor(leaseMs / 3) : this.pollWaitMs);
     const given: GivenRun[] = [];
@@ -188,7 +204,7 @@ export class WorkerService implements RemoteRuns {
 
   /** The run, while the worker's lease on it under `claim` holds; a 409 (conflict) otherwise. */
   private async fenced(grant: WorkerGrant, runId: string, instanceId: string, claim: string): Promise<{ run: RunRecord; owner: string }> {
-    const { owner } = this.instance(grant, instanceId);
+    const { owner } = await this.instance(grant, instanceId);
     const run = await this.o.store.get(runId);
     const holds = run?.state === 'INPROGRESS' && run.startedAt === claim && (await this.o.store.leases.holder(runId)) === owner;
     if (!run || !holds) throw new ConflictError('The lease on this run was given up: stop its agent.', false);
@@ -269,19 +285,26 @@ export class WorkerService implements RemoteRuns {
     }
   }
 
-  /** The connected instances heard from within a lease and a poll's wait. */
-  connected() {
-    return { workers: this.o.hub.list(Date.now() - this.o.leaseMs - this.pollWaitMs) };
+  /** Since when an instance heard from counts as connected: within a lease, a poll's wait and a heartbeat write. */
+  private since(): string {
+    return new Date(Date.now() - this.o.leaseMs - this.pollWaitMs - HEARTBEAT_WRITE_MS).toISOString();
   }
 
-  /** Whether a worker of `host` was heard from lately. */
-  serves(host: string): boolean {
-    return this.o.hub.serves(host, Date.now() - this.o.leaseMs - this.pollWaitMs);
+  /** The connected instances, of every server of the database. */
+  async connected(): Promise<ConnectedWorkersResponse> {
+    const rows = await this.o.registry.heardSince(this.since());
+    return { workers: rows.map(({ token_name: _token, ...worker }) => worker) };
+  }
+
+  /** Whether a worker of `host` was heard from lately (by any server). */
+  async serves(host: string): Promise<boolean> {
+    if (this.o.hub.serves(host, Date.parse(this.since()))) return true;
+    return (await this.o.registry.heardSince(this.since())).some((w) => w.worker_host === host);
   }
 
   // RemoteRuns
 
-  route(config: Parameters<WorkerRouting['route']>[0], field?: string): RunRoute {
+  route(config: Parameters<WorkerRouting['route']>[0], field?: string): Promise<RunRoute> {
     return this.o.routing.route(config, field);
   }
 

@@ -93,6 +93,19 @@ describe('self-hosted workers, the server side', () => {
     expect(created.body.detail).toContain('cpu, gpu');
   });
 
+  it('refuses an unknown worker_host on named agents and schedules too', async () => {
+    const s = await serverWithWorkers();
+    const post = (path: string, body: unknown) =>
+      s.raw(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const agent = await post('/api/v1/agent/identities', { name: 'far', worker_host: 'nowhere' });
+    expect(agent.status).toBe(400);
+    expect(agent.body.issues?.[0]?.path).toBe('worker_host');
+    expect((await post('/api/v1/agent/identities', { name: 'near', worker_host: 'gpu' })).status).toBe(201);
+    const schedule = await post('/api/v1/agent/schedules', { name: 'far', cron_schedule: '0 9 * * *', prompt: 'x', agent_config: { worker_host: 'nowhere' } });
+    expect(schedule.status).toBe(400);
+    expect(schedule.body.issues?.[0]?.path).toBe('agent_config.worker_host');
+  });
+
   it('gives a routed run to a worker of its host, never to its own queue, and takes its output and outcome', async () => {
     const s = await serverWithWorkers();
     const runId = await createRun(s);
@@ -185,6 +198,21 @@ describe('self-hosted workers, the server side', () => {
     const failed = await eventually(() => runOf(s, runId), (run) => run.state === 'FAILED', 5000);
     expect(failed.status_message.message).toContain('The worker gpu/w1 stopped renewing its lease');
     expect((await send(s, `runs/${runId}/report`, { instance_id: 'w1', claim, output: [{ stream: 'stdout', text: 'late' }] })).status).toBe(409);
+  });
+
+  it('answers a waiting poll at once, with its leases renewed, when the server shuts down', async () => {
+    const s = await serverWithWorkers();
+    await connect(s);
+    const runId = await createRun(s);
+    const { claim } = fromWire((await poll(s)).assignments[0]!);
+    const waiting = poll(s, { free_slots: 1, runs: [{ run_id: runId, claim }] });
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    const closed = s.server.close();
+    const answer = await waiting;
+    expect(answer).toMatchObject({ assignments: [], commands: [], renewed: [runId] });
+    expect(Date.now() - started).toBeLessThan(POLL_WAIT_MS / 5);
+    await closed;
   });
 
   it('with --workers-only, runs nothing itself and gives workers the unrouted runs, and lists them connected', async () => {

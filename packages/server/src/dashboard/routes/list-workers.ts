@@ -6,5 +6,5 @@ import { workersPage } from '../workers-page.js';
 export const listWorkersRoute: SignedInRoute = {
   method: 'GET',
   path: '/workers',
-  handle: ({ app, session }) => page(workersPage(session, app.workers.connected().workers)),
+  handle: async ({ app, session }) => page(workersPage(session, (await app.workers.connected()).workers)),
 };

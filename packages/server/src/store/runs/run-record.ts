@@ -40,8 +40,6 @@ export interface RunRecord {
   requestUsage?: RequestUsage | undefined;
   /** The harness's own session id, which a follow-up resumes. */
   harnessSessionId?: string | undefined;
-  /** The self-hosted workers that execute the run (their `worker_host`); '' or absent: the server's own executor. */
-  workerHost?: string | undefined;
   /**
    * Whether the run had any artifact when it was read, where the store answers that with the
    * run (PostgreSQL, reading one run): false spares a read of its artifacts. Absent: not known.
@@ -71,6 +69,8 @@ export type NewRun = Omit<RunRecord, 'seq'> & {
   idempotencyKey: string | null;
   requestHash: string | null;
   attachments?: StoredAttachment[];
+  /** The self-hosted workers that execute the run (their `worker_host`); '' or absent: the server's own executor. */
+  workerHost?: string | undefined;
 };
 
 /** The stored form of attachments from a create body. */

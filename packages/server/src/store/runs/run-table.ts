@@ -53,7 +53,7 @@ export const RUNS_TABLE: TableDescription<NewRun, RunRecord> = {
     { name: 'harness_session_id', type: 'text', write: (r) => r.harnessSessionId, read: 'harnessSessionId', optional: true, added: 2 },
     // Where the run executes: '' the server's own executor, else the self-hosted workers of that id
     // (added by a step of its own, after the steps already numbered past the `added` ones).
-    { name: 'worker_host', type: 'text', write: (r) => r.workerHost ?? '', read: 'workerHost', notNull: true, default: "''" },
+    { name: 'worker_host', type: 'text', write: (r) => r.workerHost ?? '', notNull: true, default: "''" },
   ],
   // Every sort has an index ending in `seq`, so a keyset page is an index range scan whatever the number of runs.
   indexes: [

@@ -92,18 +92,21 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     secrets.set(name, read);
     if (source.owner !== undefined) owners.set(name, source.owner);
   }
+  /** A secret given by reference, at `path`: a declared secret's name, or a variable or file of its own. */
+  const secretAt = (path: (string | number)[], source: string | Parameters<typeof readSecretValue>[0]): string => {
+    const { line, key } = at(path);
+    if (typeof source === 'string') {
+      const named = secrets.get(source);
+      if (named === undefined) fail(file, line, key, `"${source}" is not declared under secrets (declared: ${[...secrets.keys()].join(', ') || 'none'}).`);
+      return named;
+    }
+    const read = readSecretValue(source, base, env);
+    if (typeof read !== 'string') fail(file, line, key, read.problem);
+    return read;
+  };
   const webhooks = Object.entries(config.webhooks ?? {}).map(([name, hook]): DeclaredWebhook => {
     const { line, key } = at(['webhooks', name, 'secret']);
-    let secret: string;
-    if (typeof hook.secret === 'string') {
-      const named = secrets.get(hook.secret);
-      if (named === undefined) fail(file, line, key, `"${hook.secret}" is not declared under secrets (declared: ${[...secrets.keys()].join(', ') || 'none'}).`);
-      secret = named;
-    } else {
-      const read = readSecretValue(hook.secret, base, env);
-      if (typeof read !== 'string') fail(file, line, key, read.problem);
-      secret = read;
-    }
+    const secret = secretAt(['webhooks', name, 'secret'], hook.secret);
     const problem = webhookSecretProblem(secret);
     if (problem) fail(file, line, key, problem);
     return {
@@ -120,16 +123,7 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
   });
   const workerTokens = Object.entries(config.workers ?? {}).map(([name, worker]): WorkerToken => {
     const { line, key } = at(['workers', name, 'token']);
-    let token: string;
-    if (typeof worker.token === 'string') {
-      const named = secrets.get(worker.token);
-      if (named === undefined) fail(file, line, key, `"${worker.token}" is not declared under secrets (declared: ${[...secrets.keys()].join(', ') || 'none'}).`);
-      token = named;
-    } else {
-      const read = readSecretValue(worker.token, base, env);
-      if (typeof read !== 'string') fail(file, line, key, read.problem);
-      token = read;
-    }
+    const token = secretAt(['workers', name, 'token'], worker.token);
     // A guessable token would let anyone take runs (and their prompts and secrets).
     if (token.trim().length < 16) fail(file, line, key, 'the worker token is shorter than 16 characters; make one with: openssl rand -hex 32.');
     return { name, token: token.trim(), workerHosts: [...new Set(worker.worker_hosts)] };

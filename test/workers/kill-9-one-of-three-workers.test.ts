@@ -11,7 +11,7 @@ const TOKEN = 'pool-worker-token-0123456789abcdef';
 const RUNS = 300;
 const CLIENTS = 6;
 /** The server's lease on the workers' runs: a killed worker's runs end within about 4/3 of it. */
-const LEASE_S = 5;
+const LEASE_S = 8;
 
 /**
  * One server (SQLite), three worker processes of one pool, 300 runs; one worker killed with

@@ -31,8 +31,7 @@ export interface PollLoopOptions {
   log(line: string): void;
   /** What connect announces. */
   announce: Omit<WorkerConnectRequest, 'version'>;
-  /** The server's URL, for the log. */
-  server: string;
+
 }
 
 /**
@@ -126,12 +125,12 @@ export class PollLoop {
     this.wake = undefined;
   }
 
-  private noteOutage(reason: string): void {
+  private noteOutage(reason: string, server = this.options.connection.server): void {
     this.connected = false;
     this.options.metrics.connected.set(0);
-    if (this.outage === reason) return;
-    this.outage = reason;
-    this.options.log(`Cannot reach ${this.options.server} (${reason}); trying again.`);
+    if (this.outage === `${server} ${reason}`) return;
+    this.outage = `${server} ${reason}`;
+    this.options.log(`Cannot reach ${server} (${reason}); trying again.`);
   }
 
   private async connect(): Promise<void> {
@@ -143,7 +142,7 @@ export class PollLoop {
         answer = await this.options.connection.post('connect', body);
       } catch (error) {
         if (!(error instanceof NoAnswerError)) throw error;
-        this.noteOutage(error.message);
+        this.noteOutage(error.message, error.server);
       }
       if (answer) {
         const parsed = answer.status >= 200 && answer.status < 300 ? WorkerConnectResponseSchema.safeParse(answer.body) : undefined;
@@ -154,7 +153,7 @@ export class PollLoop {
           this.options.metrics.connected.set(1);
           this.outage = undefined;
           const { worker_host, instance_id, capacity } = this.options.announce;
-          this.options.log(`Connected to ${this.options.server} as ${worker_host} (instance ${instance_id}, ${capacity} slot(s), lease ${this.leaseMs} ms).`);
+          this.options.log(`Connected to ${this.options.connection.server} as ${worker_host} (instance ${instance_id}, ${capacity} slot(s), lease ${this.leaseMs} ms).`);
           return;
         }
         this.noteOutage(answer.status === 401 || answer.status === 403 ? `the server refused the worker token: ${problemText(answer)}` : `connect answered ${problemText(answer)}`);
@@ -180,7 +179,7 @@ export class PollLoop {
     } catch (error) {
       if (!(error instanceof NoAnswerError)) throw error;
       if (this.done) return;
-      this.noteOutage(error.message);
+      this.noteOutage(error.message, error.server);
       await this.pause(RECONNECT.firstMs);
       return;
     } finally {

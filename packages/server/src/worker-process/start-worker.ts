@@ -47,11 +47,10 @@ export async function startWorker(options: WorkerOptions, write?: (line: string)
   const { executor, harnessSetup } = wireExecutor({ opts: resolved, config, environments, principals: [], recordProcessGroup: () => {} });
   const metrics = new WorkerMetrics();
   const loop = new PollLoop({
-    connection: new WorkerConnection(options.server, options.token),
+    connection: new WorkerConnection(options.servers, options.token),
     executor,
     metrics,
     log,
-    server: options.server,
     announce: {
       worker_host: options.workerHost,
       instance_id: options.instanceId,

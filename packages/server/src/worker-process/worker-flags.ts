@@ -51,7 +51,7 @@ export const DEFAULT_DRAIN_TIMEOUT_MS = 10 * 60_000;
 
 const EXECUTOR_ROWS = executorHelpRows(WORKER_EXECUTOR_ENV, 'worker');
 const HELP_ROWS: HelpRow[] = [
-  ['--server <url>', 'The Agent Runs server to take runs from: https, or http to a loopback host only.', WORKER_ENV.server],
+  ['--server <url>', 'The Agent Runs server to take runs from: https, or http to a loopback host only. Repeat for servers sharing one database: when one stops answering, the worker goes on through the next (the variable takes a comma-separated list).', WORKER_ENV.server],
   ['--token-file <path>', `A file holding the worker token (else the variable ${WORKER_ENV.token}; never a flag, which anyone on the machine could read in ps).`, WORKER_ENV.tokenFile],
   ['--worker-host <id>', 'The worker_host runs name to be sent here (1-63 letters, digits, ".", "_" or "-"). Required.', WORKER_ENV.workerHost],
   ['--concurrency <n>', `Runs executed at once. Default ${DEFAULT_WORKER_CONCURRENCY}.`, WORKER_ENV.concurrency],
@@ -89,8 +89,8 @@ Durations: ${DURATION_HINT}.
 `;
 
 export interface WorkerOptions {
-  /** The server's root URL, without a trailing slash or `/api/v1`. */
-  server: string;
+  /** The servers' root URLs, without a trailing slash or `/api/v1`: the first, then the next when one stops answering. */
+  servers: string[];
   token: string;
   workerHost: string;
   concurrency: number;
@@ -160,7 +160,7 @@ export function parseWorkerArgs(argv: string[], env: Record<string, string | und
       allowPositionals: false,
       options: {
         ...EXECUTOR_FLAGS,
-        server: { type: 'string' },
+        server: { type: 'string', multiple: true },
         'token-file': { type: 'string' },
         'worker-host': { type: 'string' },
         concurrency: { type: 'string' },
@@ -175,7 +175,8 @@ export function parseWorkerArgs(argv: string[], env: Record<string, string | und
     throw new ServerConfigError(`${(error as Error).message} (see --help)`);
   }
   if (values.help) return { help: true };
-  const server = serverUrl(values.server ?? env[WORKER_ENV.server]);
+  const given = values.server ?? env[WORKER_ENV.server]?.split(',').filter((s) => s.trim() !== '');
+  const servers = given?.length ? [...new Set(given.map(serverUrl))] : [serverUrl(undefined)];
   const token = workerToken(values['token-file'] ?? env[WORKER_ENV.tokenFile], env);
   const workerHost = (values['worker-host'] ?? env[WORKER_ENV.workerHost])?.trim();
   if (!workerHost) throw new ServerConfigError(`--worker-host is required: the worker_host runs name to be sent to this worker (or ${WORKER_ENV.workerHost}).`);
@@ -187,7 +188,7 @@ export function parseWorkerArgs(argv: string[], env: Record<string, string | und
   return {
     help: false,
     options: {
-      server,
+      servers,
       token,
       workerHost,
       concurrency,

@@ -27,9 +27,9 @@ type Ending = { kind: 'outcome'; outcome: ExecutionOutcome } | { kind: 'cancelle
 /**
  * The margin a run's agent is stopped by before its lease would run out: the larger of 2 s
  * and a fifth of the lease, so the agent is gone before the server may give the run to
- * another worker; but never more than a third of the lease, since the polls that renew it
- * come about that often, and a larger margin would stop agents whose renewal is merely on
- * its way (a short `--lease`).
+ * another worker; but never more than a third of the lease, so that the renewal of a poll
+ * lost on its way (the server answers one holding runs within a sixth of the lease) and of
+ * its retry still come in time, with a short `--lease` too.
  */
 export const leaseMargin = (leaseMs: number): number => Math.min(Math.max(2_000, leaseMs / 5), leaseMs / 3);
 

@@ -1,7 +1,4 @@
 import type { ConnectedWorkersResponse, RunStatusMessage } from '@agent-runs/core/contract';
-
-/** A poll writes its instance's row at most this often (unless what it runs changed). */
-const HEARTBEAT_WRITE_MS = 5_000;
 import { ConflictError } from '../domain/domain-errors.js';
 import type { ArtifactLimits, FollowupMessage } from '../executors/execution-input.js';
 import type { ExecutionJournal } from '../runs/execution-journal.js';
@@ -27,6 +24,11 @@ import {
 } from './worker-protocol.js';
 import type { WorkerRouting } from './worker-routing.js';
 import { toWire } from './worker-wire.js';
+
+/** A poll writes its instance's row at most this often (unless what it runs changed). */
+const HEARTBEAT_WRITE_MS = 5_000;
+/** A poll of a worker holding runs waits at most this fraction of the lease (see `poll`). */
+const HELD_POLL_FRACTION = 6;
 
 /** The token a worker's request carried: its name and the worker ids it may serve. */
 export interface WorkerGrant {
@@ -149,7 +151,10 @@ export class WorkerService implements RemoteRuns {
     const current = await Promise.all(kept.map((id) => store.get(id)));
     const renewed = kept.filter((id, i) => claims.has(id) && current[i]?.startedAt === claims.get(id));
     for (const id of keys) if (!kept.includes(id)) hub.letGo(id);
-    const deadline = Date.now() + (body.runs.length ? Math.floor(leaseMs / 3) : this.pollWaitMs);
+    // A worker learns of a renewal only from the answer, and fences its runs by the poll that
+    // renewed them: holding runs, it hears back within a sixth of the lease, so that one poll
+    // lost (a server killed, a reset) and its retry still land well before its fence.
+    const deadline = Date.now() + (body.runs.length ? Math.floor(leaseMs / HELD_POLL_FRACTION) : this.pollWaitMs);
     const given: GivenRun[] = [];
     const assignments: WorkerAssignment[] = [];
     for (;;) {

@@ -24,9 +24,13 @@ async function inProcess(args: string[]) {
 }
 
 beforeAll(async () => {
-  // The server knows the environment the configuration test names.
+  // The server knows the environment and the worker the configuration test names.
   const dir = mkdtempSync(join(tmpdir(), 'agent-runs-cli-'));
-  writeFileSync(join(dir, 'server.json'), JSON.stringify({ environments: { 'env-7': {} } }));
+  writeFileSync(join(dir, 'worker-token'), 'cli-test-worker-token-0123456789');
+  writeFileSync(
+    join(dir, 'server.json'),
+    JSON.stringify({ environments: { 'env-7': {} }, workers: { w1: { token: { from_file: 'worker-token' }, worker_hosts: ['w1'] } } }),
+  );
   local = await startTestServer({ configFile: join(dir, 'server.json') });
 });
 afterAll(async () => {

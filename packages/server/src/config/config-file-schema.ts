@@ -101,6 +101,9 @@ const WebhookSchema = WebhookCreateRequestSchema.extend({
  * A worker token: what self-hosted workers authenticate with (never an API key), by reference
  * as a webhook's secret is, and the worker ids (`worker_host`) workers holding it may serve.
  */
+/** The token `GET /metrics` takes from elsewhere than the server's machine, by reference. */
+const METRICS_TOKEN_HINT =
+  'must name a secret declared under secrets, or be { from_env: VARIABLE } or { from_file: path }; the metrics token itself is never written in this file';
 const WORKER_TOKEN_HINT =
   'must name a secret declared under secrets (letters, digits and _), or be { from_env: VARIABLE } or { from_file: path }; the token itself is never written in this file';
 const WorkerTokenSchema = z.strictObject({
@@ -141,6 +144,7 @@ export const ConfigFileSchema = z.strictObject({
   webhooks: z
     .record(z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'a webhook name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'), WebhookSchema)
     .optional(),
+  metrics_token: z.union([z.string().regex(SECRET_NAME, METRICS_TOKEN_HINT), SecretSchema], { error: METRICS_TOKEN_HINT }).optional(),
   workers: z
     .record(z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'a worker token name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'), WorkerTokenSchema)
     .optional(),

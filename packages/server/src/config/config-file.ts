@@ -121,6 +121,11 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
       secret,
     };
   });
+  const metricsToken = config.metrics_token === undefined ? undefined : secretAt(['metrics_token'], config.metrics_token).trim();
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    const { line, key } = at(['metrics_token']);
+    fail(file, line, key, 'the metrics token is shorter than 16 characters; make one with: openssl rand -hex 32.');
+  }
   const workerTokens = Object.entries(config.workers ?? {}).map(([name, worker]): WorkerToken => {
     const { line, key } = at(['workers', name, 'token']);
     const token = secretAt(['workers', name, 'token'], worker.token);
@@ -192,7 +197,7 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     maxProcesses: config.sandbox_max_processes,
   };
   const harnesses = harnessesConfig(config.harnesses, base);
-  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks, workerTokens };
+  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks, workerTokens, metricsToken };
 }
 
 /** The `harnesses:` section with a command given as a relative path made absolute. */

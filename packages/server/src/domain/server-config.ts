@@ -64,6 +64,8 @@ export interface ServerConfig {
   harnesses: HarnessesConfig;
   /** The `webhooks:` section, kept in step with the store at start-up. */
   webhooks?: DeclaredWebhook[] | undefined;
+  /** The token `GET /metrics` takes from elsewhere than this machine (`metrics_token`). */
+  metricsToken?: string | undefined;
   /** The `workers:` section: the tokens self-hosted workers connect with. */
   workerTokens?: WorkerToken[] | undefined;
 }

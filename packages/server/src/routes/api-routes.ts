@@ -12,6 +12,7 @@ import { handoffAttachmentsRoute } from './handoff-attachments.js';
 import { submitFollowupRoute } from './submit-followup.js';
 import { getRunRoute } from './get-run.js';
 import { healthzRoute } from './healthz.js';
+import { metricsRoute } from './metrics.js';
 import { listRunsRoute } from './list-runs.js';
 import { openapiRoute } from './openapi.js';
 import { runEventsRoute } from './get-run-events.js';
@@ -97,6 +98,7 @@ export function apiRoutes(executorName: string, timeZone = 'UTC'): AppRoute[] {
     ...API_ROUTES,
     OPENAPI_ROUTE,
     healthzRoute,
+    metricsRoute,
     sessionLiveScriptRoute,
     sessionPageRoute(executorName),
     sessionEventsRoute,

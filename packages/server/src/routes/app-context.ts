@@ -30,6 +30,8 @@ export interface AppContext extends HttpContext {
   catalog: CatalogService;
   /** The models of the harnesses this server can run. */
   models: ModelCatalog;
+  /** `GET /metrics`: the text, and the token that opens it from elsewhere than this machine. */
+  metrics: { render(): Promise<string>; readonly contentType: string; readonly token: string | undefined };
   /** Self-hosted workers: their connects, polls, reports and finishes. */
   workers: WorkerService;
 }

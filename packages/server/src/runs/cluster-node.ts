@@ -1,4 +1,5 @@
 import type { RunStatusMessage } from '@agent-runs/core/contract';
+import { IGNORE_LEASE_LOSSES, type LeaseLosses } from '../domain/lease-losses.js';
 import type { ClusterSignal, ClusterStore } from '../store/cluster.js';
 import type { FollowupService } from './followup-service.js';
 import type { MonotonicClock } from './monotonic-clock.js';
@@ -6,7 +7,7 @@ import type { Peers } from './peers.js';
 import type { RunEventLog } from './run-event-log.js';
 import type { RunQueue } from './run-queue.js';
 import type { RemoteRuns } from './remote-runs.js';
-import { isWorkerOwner, lostWorkerMessage } from '../workers/worker-owner.js';
+import { isWorkerOwner, lostWorkerMessage, workerHostOf } from '../workers/worker-owner.js';
 
 /** A lease is renewed, and expired ones looked for, this many times per lease. */
 const CHECKS_PER_LEASE = 3;
@@ -58,6 +59,8 @@ export class ClusterNode implements Peers {
     private readonly leaseMs: number,
     private readonly clock: MonotonicClock,
     private readonly log: (line: string) => void,
+    /** Told of each worker's run failed here because the worker's lease ran out. */
+    private readonly leaseLost: LeaseLosses = IGNORE_LEASE_LOSSES,
   ) {}
 
   publish(signal: ClusterSignal): void {
@@ -122,7 +125,13 @@ export class ClusterNode implements Peers {
     for (const id of executing) {
       if (!held.has(id)) void queue.abandon(id);
     }
-    const expired = await this.cluster.leases.expire(lostServerMessage, this.clock.now());
+    // The workers whose leases ran out, told once the runs' failures are committed.
+    const lostWorkers: string[] = [];
+    const expired = await this.cluster.leases.expire((owner) => {
+      if (owner && isWorkerOwner(owner)) lostWorkers.push(workerHostOf(owner));
+      return lostServerMessage(owner);
+    }, this.clock.now());
+    for (const host of lostWorkers) this.leaseLost(host);
     for (const run of expired) {
       this.log(`Run ${run.id} ended FAILED: the server executing it stopped renewing its lease.`);
       void events.runChanged(run);

@@ -43,6 +43,7 @@ import { artifactsOf, type ArtifactRecord } from '../store/artifacts/artifact-st
 import { runAttachmentSource } from '../store/runs/run-attachments.js';
 import type { RunRecord } from '../store/runs/run-record.js';
 import type { Storage } from '../store/storage.js';
+import { ServerMetrics } from './server-metrics.js';
 import { CONNECTIONS_PER_RECEIVER } from '../webhooks/webhook-sender.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { WebhookService } from '../webhooks/webhook-service.js';
@@ -88,7 +89,10 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   // Every server of a shared database signs links with the same keys, so any of them opens them.
   const sessionTokens = new SessionTokens(cluster ? await cluster.secrets.get('session-links') : sessionSecret(opts.dataDir));
   const links = new SignedLinks(opts.downloadLinkTtlMs, cluster ? await cluster.secrets.get('download-links') : undefined);
-  const node = cluster ? new ClusterNode(cluster, serverId, opts.leaseMs, clock, opts.log) : undefined;
+  // Made once the workers' service is (the counter is told from here and from it).
+  let metrics: ServerMetrics | undefined;
+  const leaseLost = (host: string) => metrics?.leaseLost(host);
+  const node = cluster ? new ClusterNode(cluster, serverId, opts.leaseMs, clock, opts.log, leaseLost) : undefined;
   const peers = node ?? NO_PEERS;
   const environments = new EnvironmentRegistry(config);
   const skillCache = opts.dataDir ? join(opts.dataDir, 'skill-repos') : mkdtempSync(join(tmpdir(), 'agent-runs-skills-'));
@@ -161,8 +165,10 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     // On PostgreSQL the cluster node fails the runs of every lease that ran out, workers' too.
     expiresLeases: !cluster,
     log: opts.log,
+    leaseLost,
   });
   workersRef = workers;
+  metrics = new ServerMetrics(store, workers);
   queue.onQueued(() => workers.queued());
   const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers, workers);
   const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir, opts.dataDir);
@@ -208,6 +214,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     }),
     catalog: new CatalogService(environments, skills, storage.activity, opts.sharedRuns),
     models,
+    metrics: { render: () => metrics!.render(), contentType: metrics.contentType, token: config.metricsToken },
     heartbeat: new SseHeartbeat(opts.heartbeatMs),
     streamLimits: new EventStreamLimits(opts.eventStreams),
     storeOutage: new StoreOutage(isStoreUnreachable, () => reads.ping(), opts.log),

@@ -8,6 +8,9 @@ export const workerOwner = (host: string, instanceId: string) => `worker/${host}
 
 export const isWorkerOwner = (owner: string | null): boolean => owner?.startsWith('worker/') ?? false;
 
+/** The worker id of a worker's lease owner. */
+export const workerHostOf = (owner: string): string => owner.split('/')[1] ?? '';
+
 /** Why a run whose worker stopped renewing its lease ended FAILED. */
 export function lostWorkerMessage(owner: string | null): RunStatusMessage {
   const worker = owner?.slice('worker/'.length) ?? 'executing it';

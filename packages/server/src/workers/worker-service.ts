@@ -1,5 +1,6 @@
 import type { ConnectedWorkersResponse, RunStatusMessage } from '@agent-runs/core/contract';
 import { ConflictError } from '../domain/domain-errors.js';
+import type { LeaseLosses } from '../domain/lease-losses.js';
 import type { ArtifactLimits, FollowupMessage } from '../executors/execution-input.js';
 import type { ExecutionJournal } from '../runs/execution-journal.js';
 import type { MonotonicClock } from '../runs/monotonic-clock.js';
@@ -11,7 +12,7 @@ import type { RunRecord } from '../store/runs/run-record.js';
 import type { RunStore, WorkerHosts } from '../store/runs/run-store.js';
 import type { ConnectedWorkerStore } from '../store/workers/connected-worker-store.js';
 import type { WorkerHub } from './worker-hub.js';
-import { lostWorkerMessage, isWorkerOwner, workerOwner } from './worker-owner.js';
+import { lostWorkerMessage, isWorkerOwner, workerHostOf, workerOwner } from './worker-owner.js';
 import {
   POLL_WAIT_MS,
   type WorkerAssignment,
@@ -63,6 +64,8 @@ export interface WorkerServiceOptions {
   /** Whether this server fails the runs of workers whose lease ran out (SQLite; on PostgreSQL the cluster does). */
   expiresLeases: boolean;
   log: (line: string) => void;
+  /** Told of each run failed because its worker's lease ran out. */
+  leaseLost?: LeaseLosses;
   /** How long a poll waits at most (tests shorten it). */
   pollWaitMs?: number;
 }
@@ -281,6 +284,7 @@ export class WorkerService implements RemoteRuns {
         const failed = await this.o.moves.fail(runId, message, null);
         if (!failed) continue;
         this.o.log(`Run ${runId} ended FAILED: its worker (${owner}) stopped renewing its lease.`);
+        if (owner) this.o.leaseLost?.(workerHostOf(owner));
         await this.o.journal.endLost(runId, message.message);
       }
     } catch (error) {

@@ -13,7 +13,7 @@ import { inTransaction } from '../postgres-transaction.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { withFirstRunEvent } from '../run-events/postgres-run-event-store.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
-import { SERVER_HOSTS, type WorkerHosts } from './run-store.js';
+import { ACTIVE_COUNTS_SQL, SERVER_HOSTS, toActiveCount, type ActiveCount, type WorkerHosts } from './run-store.js';
 
 /** ON CONFLICT: a key used before inserts nothing, and the earlier run answers. */
 const INSERT_RUN = insertStatement(
@@ -164,6 +164,11 @@ export class PostgresRunStore implements RunStore {
   async claimNext(owner: string, at: string, leaseMs: number, hosts: WorkerHosts = SERVER_HOSTS): Promise<RunRecord | undefined> {
     const [run] = await this.leases.claim({ owner, leaseMs, limit: 1, dueParams: hosts, setParams: [at, at] });
     return run;
+  }
+
+  async activeCounts(): Promise<ActiveCount[]> {
+    const { rows } = await this.pool.query<Parameters<typeof toActiveCount>[0]>(ACTIVE_COUNTS_SQL);
+    return rows.map(toActiveCount);
   }
 
   async failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number> {

@@ -98,6 +98,8 @@ export interface RunStore {
   /** The leases on INPROGRESS runs: a worker's polls renew its runs' through them, its reports are fenced by them. */
   readonly leases: Leases<RunRecord>;
   claimNext(owner: string, at: string, leaseMs: number, hosts?: WorkerHosts): Promise<RunRecord | undefined>;
+  /** How many runs are QUEUED and INPROGRESS, per worker id ('' for the server's own): what `/metrics` shows. */
+  activeCounts(): Promise<ActiveCount[]>;
   /** Marks every run in one of `states` as FAILED with `message`; returns how many. */
   failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number>;
   close(): Promise<void>;
@@ -111,3 +113,20 @@ export type WorkerHosts = readonly [string, string];
 
 /** What the server's own executor claims: the runs that name no worker. */
 export const SERVER_HOSTS: WorkerHosts = ['', ''];
+
+/** Runs of one state routed to one worker id ('' for the server's own). */
+export interface ActiveCount {
+  workerHost: string;
+  state: 'QUEUED' | 'INPROGRESS';
+  count: number;
+}
+
+/** The query behind `activeCounts`, the same on both databases (the queue's index serves its QUEUED half). */
+export const ACTIVE_COUNTS_SQL = "SELECT worker_host, state, count(*) AS n FROM runs WHERE state IN ('QUEUED', 'INPROGRESS') GROUP BY worker_host, state";
+
+/** A row of ACTIVE_COUNTS_SQL (PostgreSQL answers counts as strings). */
+export const toActiveCount = (row: { worker_host: string; state: string; n: number | string }): ActiveCount => ({
+  workerHost: row.worker_host,
+  state: row.state as ActiveCount['state'],
+  count: Number(row.n),
+});

@@ -6,7 +6,7 @@ import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { LIST_ARRAY_ROWS, runListPage, runListStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
-import { SERVER_HOSTS, type WorkerHosts } from './run-store.js';
+import { ACTIVE_COUNTS_SQL, SERVER_HOSTS, toActiveCount, type ActiveCount, type WorkerHosts } from './run-store.js';
 import { migrateSqlite } from '../sqlite-migrations.js';
 import { SqliteRunAttachments } from './sqlite-run-attachments.js';
 import { sqliteFirstRunEvent } from '../run-events/sqlite-run-event-store.js';
@@ -240,6 +240,10 @@ export class SqliteRunStore implements RunStore {
   async claimNext(owner: string, at: string, leaseMs: number, hosts: WorkerHosts = SERVER_HOSTS): Promise<RunRecord | undefined> {
     const [run] = this.leases.claimNow({ owner, leaseMs, limit: 1, dueParams: hosts, setParams: [at, at] });
     return run;
+  }
+
+  async activeCounts(): Promise<ActiveCount[]> {
+    return (this.statement(ACTIVE_COUNTS_SQL).all() as Parameters<typeof toActiveCount>[0][]).map(toActiveCount);
   }
 
   async failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number> {

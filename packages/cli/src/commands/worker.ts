@@ -1,27 +1,12 @@
-import type { Command, CommandContext } from '../command.js';
+import type { Command } from '../command.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
+import { onStopSignals, startError } from '../local-process.js';
 import { loadServer } from '../local-server.js';
-import { UsageError } from '../usage-error.js';
 
 const EXAMPLES = [
   'AGENT_RUNS_WORKER_TOKEN=… $0 worker --server https://runs.example --worker-host gpu-box-1',
   "$0 worker --server https://runs.example --worker-host ci-1 --token-file /etc/agent-runs/worker-token --command 'my-agent --yes' --concurrency 4",
 ];
-
-/** Calls `onSignal` on each Ctrl-C or SIGTERM until the returned function is called. */
-function onSignals(ctx: CommandContext, onSignal: () => void): () => void {
-  let stopInterrupt = ctx.io.onInterrupt(onInterrupt);
-  function onInterrupt() {
-    onSignal();
-    // The io's handler fires once: listen again, so a second Ctrl-C stops the runs now.
-    stopInterrupt = ctx.io.onInterrupt(onInterrupt);
-  }
-  process.on('SIGTERM', onSignal);
-  return () => {
-    stopInterrupt();
-    process.removeListener('SIGTERM', onSignal);
-  };
-}
 
 /**
  * `agent-runs worker` is `agent-runs-worker`: the same flags and variables, read by the
@@ -50,14 +35,16 @@ export const workerCommand: Command = {
       // The worker strips control characters from its lines itself.
       worker = await startWorker(parsed.options, (line) => io.stderr.write(`${line}\n`));
     } catch (error) {
-      if (error instanceof ServerConfigError) throw new UsageError(error.message, 'worker');
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on --listen (${code}): pick another address or port.`, 'worker');
-      throw error;
+      throw startError(error, 'worker', (e) => e instanceof ServerConfigError, {
+        name: '--listen',
+        address: '--listen',
+        nameFix: 'Give --listen an address of this machine, such as 127.0.0.1:9464.',
+        addressFix: 'pick another address or port.',
+      });
     }
     // The first signal drains (no new run; the held ones finish within --drain-timeout); a second stops them now.
     let signals = 0;
-    const stop = onSignals(ctx, () => {
+    const stop = onStopSignals(ctx, () => {
       if (++signals === 1) worker.drain();
       else worker.stopNow();
     });

@@ -1,5 +1,20 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readDuration } from '@agent-runs/core/contract';
 import { ServerConfigError } from '../domain/server-config-error.js';
+
+type FlagOptions = NonNullable<ParseArgsConfig['options']>;
+type StrictFlags<O extends FlagOptions> = { args: string[]; strict: true; allowPositionals: false; options: O };
+/** The values of flags declared by `O`, as node:util's parseArgs types them. */
+export type FlagValues<O extends FlagOptions> = ReturnType<typeof parseArgs<StrictFlags<O>>>['values'];
+
+/** argv's flags (no positionals, none unknown); a mistake is a ServerConfigError pointing at --help. */
+export function parseFlags<const O extends FlagOptions>(argv: string[], options: O): FlagValues<O> {
+  try {
+    return parseArgs<StrictFlags<O>>({ args: argv, strict: true, allowPositionals: false, options }).values;
+  } catch (error) {
+    throw new ServerConfigError(`${(error as Error).message} (see --help)`);
+  }
+}
 
 /** A whole number from a flag or its variable; undefined when not given. */
 export function integerFrom(name: string, text: string | undefined): number | undefined {

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { DURATION_HINT } from '@agent-runs/core/contract';
 import { RUN_REQUEST_MAX_BODY_BYTES } from '@agent-runs/core/contract';
 import type { ApiKey } from '../http/api-key-auth.js';
@@ -7,7 +6,7 @@ import type { ServerOptions } from './server-options.js';
 import { isLoopbackHost } from '@agent-runs/core/contract';
 import { MIN_API_KEY_CHARS } from './resolve-options.js';
 import { EXECUTOR_FLAGS, executorHelpRows, readExecutorArgs, type ExecutorEnv } from './executor-args.js';
-import { durationFrom, helpTable, integerFrom, listFrom, truthy, type HelpRow } from './flag-values.js';
+import { durationFrom, helpTable, integerFrom, parseFlags, listFrom, truthy, type HelpRow } from './flag-values.js';
 
 export const DEFAULT_CLI_PORT = 4280;
 
@@ -140,38 +139,28 @@ export type ParsedServerArgs = { help: true } | { help: false; options: ServerOp
 
 /** argv and environment → server options; throws ServerConfigError naming the flag. */
 export function parseServerArgs(argv: string[], env: Record<string, string | undefined> = process.env): ParsedServerArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        ...EXECUTOR_FLAGS,
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'data-dir': { type: 'string' },
-        memory: { type: 'boolean' },
-        'database-url': { type: 'string' },
-        lease: { type: 'string' },
-        'api-key': { type: 'string', multiple: true },
-        'no-auth': { type: 'boolean' },
-        concurrency: { type: 'string' },
-        'max-body-bytes': { type: 'string' },
-        'output-limit-bytes': { type: 'string' },
-        'public-url': { type: 'string' },
-        'allowed-host': { type: 'string', multiple: true },
-        'shared-runs': { type: 'boolean' },
-        'allow-private-webhooks': { type: 'boolean' },
-        'workers-only': { type: 'boolean' },
-        'agent-uid-range': { type: 'string' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new ServerConfigError(`${(error as Error).message} (see --help)`);
-  }
+  const values = parseFlags(argv, {
+    ...EXECUTOR_FLAGS,
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'data-dir': { type: 'string' },
+    memory: { type: 'boolean' },
+    'database-url': { type: 'string' },
+    lease: { type: 'string' },
+    'api-key': { type: 'string', multiple: true },
+    'no-auth': { type: 'boolean' },
+    concurrency: { type: 'string' },
+    'max-body-bytes': { type: 'string' },
+    'output-limit-bytes': { type: 'string' },
+    'public-url': { type: 'string' },
+    'allowed-host': { type: 'string', multiple: true },
+    'shared-runs': { type: 'boolean' },
+    'allow-private-webhooks': { type: 'boolean' },
+    'workers-only': { type: 'boolean' },
+    'agent-uid-range': { type: 'string' },
+    quiet: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) return { help: true };
   const keyTexts = values['api-key'] ?? (env[SERVER_ENV.apiKeys] ?? '').split(',').map((k) => k.trim()).filter(Boolean);
   const apiKeys = keyTexts.map(apiKeyFrom);

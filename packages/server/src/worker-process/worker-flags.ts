@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { DURATION_HINT, isLoopbackHost, WORKER_HOST_PATTERN } from '@agent-runs/core/contract';
 import { EXECUTOR_FLAGS, executorHelpRows, readExecutorArgs, type ExecutorArgs, type ExecutorEnv } from '../config/executor-args.js';
-import { durationFrom, helpTable, integerFrom, truthy, type HelpRow } from '../config/flag-values.js';
+import { durationFrom, helpTable, integerFrom, parseFlags, truthy, type HelpRow } from '../config/flag-values.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
 import { MAX_WORKER_CAPACITY } from '../workers/worker-protocol.js';
 
@@ -152,28 +151,18 @@ function defaultInstanceId(): string {
 
 /** argv and environment → worker options; throws ServerConfigError naming the flag. */
 export function parseWorkerArgs(argv: string[], env: Record<string, string | undefined> = process.env): ParsedWorkerArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        ...EXECUTOR_FLAGS,
-        server: { type: 'string', multiple: true },
-        'token-file': { type: 'string' },
-        'worker-host': { type: 'string' },
-        concurrency: { type: 'string' },
-        'drain-timeout': { type: 'string' },
-        listen: { type: 'string' },
-        'instance-id': { type: 'string' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new ServerConfigError(`${(error as Error).message} (see --help)`);
-  }
+  const values = parseFlags(argv, {
+    ...EXECUTOR_FLAGS,
+    server: { type: 'string', multiple: true },
+    'token-file': { type: 'string' },
+    'worker-host': { type: 'string' },
+    concurrency: { type: 'string' },
+    'drain-timeout': { type: 'string' },
+    listen: { type: 'string' },
+    'instance-id': { type: 'string' },
+    quiet: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) return { help: true };
   const given = values.server ?? env[WORKER_ENV.server]?.split(',').filter((s) => s.trim() !== '');
   const servers = given?.length ? [...new Set(given.map(serverUrl))] : [serverUrl(undefined)];

@@ -96,6 +96,7 @@ export {
   type MCPServers,
 } from './contract/mcp-server-config.js';
 export { AmbientAgentConfigSchema, type AmbientAgentConfig } from './contract/ambient-agent-config.js';
+export { RunBudgetSchema, BUDGET_LIMITS, type RunBudget } from './contract/run-budget.js';
 export {
   RunAgentRequestSchema,
   AttachmentInputSchema,

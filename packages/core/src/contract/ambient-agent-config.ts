@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { multiLineText, singleLineText } from './control-characters.js';
 import { MCPServersSchema } from './mcp-server-config.js';
+import { RunBudgetSchema } from './run-budget.js';
 
 const HarnessSchema = z.looseObject({
   type: z.union([z.enum(['oz', 'claude', 'gemini', 'codex']), z.string()]).optional().describe('The agent harness'),
@@ -58,6 +59,7 @@ export const AmbientAgentConfigSchema = z
       .describe('Minutes to keep the environment alive after the task (1..60, default 10)'),
     runner_id: z.string().optional().describe('The runner that should execute the run'),
     worker_host: z.string().optional().describe('Self-hosted worker that should execute the run'),
+    budget: RunBudgetSchema.optional(),
   })
   .describe('Configuration for a cloud agent run');
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RunModeSchema } from './run-mode.js';
+import { RunBudgetSchema } from './run-budget.js';
 
 /** Longest follow-up message accepted, in characters. */
 export const MAX_FOLLOWUP_MESSAGE_CHARS = 100_000;
@@ -14,6 +15,7 @@ export const RunFollowupRequestSchema = z
       .max(MAX_FOLLOWUP_MESSAGE_CHARS, `must be at most ${MAX_FOLLOWUP_MESSAGE_CHARS} characters`)
       .describe('What to tell the run'),
     mode: RunModeSchema.optional(),
+    budget: RunBudgetSchema.optional().describe('Extension: the run’s new caps from this follow-up on (a BLOCKED run continues under a raised cap)'),
   })
   .describe('A follow-up message to a run, accepted in any state');
 

@@ -8,6 +8,7 @@ export * from './run-state.js';
 export * from './run-source-type.js';
 export * from './mcp-server-config.js';
 export * from './ambient-agent-config.js';
+export * from './run-budget.js';
 export * from './run-agent-request.js';
 export * from './run-agent-response.js';
 export * from './run-item.js';

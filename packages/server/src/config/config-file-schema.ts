@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
 import { WebhookCreateRequestSchema } from '@agent-runs/core/webhooks';
-import { WORKER_HOST_PATTERN } from '@agent-runs/core/contract';
+import { RunBudgetCapsSchema, WORKER_HOST_PATTERN } from '@agent-runs/core/contract';
 
 /** `.`, `a/..` and the like name the working directory itself, or above it: a checkout there would replace it. */
 export const insideParent = (path: string) => !/^\.\.?\/?$/.test(posix.normalize(path)) && !posix.normalize(path).startsWith('../');
@@ -120,6 +120,15 @@ function wholeNumber(min: number, max: number, unit = '') {
   return z.number({ error: hint }).int(hint).min(min, hint).max(max, hint);
 }
 
+/** A default budget and the most a run may name, for everyone, a principal or an environment. */
+const BudgetRuleSchema = z.strictObject({ default: RunBudgetCapsSchema.optional(), max: RunBudgetCapsSchema.optional() });
+
+/** The `budgets:` section: the rule for every run, and one per principal and per environment. */
+const BudgetsSchema = BudgetRuleSchema.extend({
+  principals: z.record(z.string().trim().min(1, "must name a principal of this server's API keys"), BudgetRuleSchema).optional(),
+  environments: z.record(z.string().min(1, 'must name an environment of the environments: section'), BudgetRuleSchema).optional(),
+});
+
 /**
  * The server's configuration file (JSON or YAML). Strict: a misspelt key is named rather
  * than ignored. Relative paths are relative to the file.
@@ -145,6 +154,7 @@ export const ConfigFileSchema = z.strictObject({
     .record(z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'a webhook name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'), WebhookSchema)
     .optional(),
   metrics_token: z.union([z.string().regex(SECRET_NAME, METRICS_TOKEN_HINT), SecretSchema], { error: METRICS_TOKEN_HINT }).optional(),
+  budgets: BudgetsSchema.optional(),
   workers: z
     .record(z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'a worker token name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'), WorkerTokenSchema)
     .optional(),

@@ -197,7 +197,14 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     maxProcesses: config.sandbox_max_processes,
   };
   const harnesses = harnessesConfig(config.harnesses, base);
-  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks, workerTokens, metricsToken };
+  for (const id of Object.keys(config.budgets?.environments ?? {})) {
+    if (!environments.some((env) => env.id === id)) {
+      const { line, key } = at(['budgets', 'environments', id]);
+      fail(file, line, key, `"${id}" is no environment of the environments: section (known: ${environments.map((env) => env.id).join(', ') || 'none'}).`);
+    }
+  }
+  const budgets = config.budgets;
+  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks, workerTokens, metricsToken, budgets };
 }
 
 /** The `harnesses:` section with a command given as a relative path made absolute. */

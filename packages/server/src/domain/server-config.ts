@@ -68,6 +68,27 @@ export interface ServerConfig {
   metricsToken?: string | undefined;
   /** The `workers:` section: the tokens self-hosted workers connect with. */
   workerTokens?: WorkerToken[] | undefined;
+  /** The `budgets:` section: runs' default caps and the most they may name. */
+  budgets?: BudgetPolicy | undefined;
+}
+
+/** Caps on a run's cost, tokens and wall time (core's `RunBudget`, restated here so the ground floor imports no contract). */
+export interface BudgetCaps {
+  max_cost_usd?: number | undefined;
+  max_tokens?: number | undefined;
+  max_duration_seconds?: number | undefined;
+}
+
+/** A default budget and the most a run may name. */
+export interface BudgetRule {
+  default?: BudgetCaps | undefined;
+  max?: BudgetCaps | undefined;
+}
+
+/** The `budgets:` section: the rule for every run, and one per principal and per environment id. */
+export interface BudgetPolicy extends BudgetRule {
+  principals?: Record<string, BudgetRule> | undefined;
+  environments?: Record<string, BudgetRule> | undefined;
 }
 
 /** A worker token of the `workers:` section, its value read. */

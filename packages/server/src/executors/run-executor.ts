@@ -36,6 +36,11 @@ export interface ExecutionContext {
   onOutput(text: string, stream?: 'stdout' | 'stderr'): void;
   /** What a harness reported that is kept with the run (usage so far, its session id); resolves once stored. */
   onHarnessState?(state: HarnessState): Promise<void>;
+  /**
+   * The run's usage so far (all executions), at every update a harness reports, before it is
+   * stored (which is throttled): what the run's budget is checked against.
+   */
+  onUsage?(usage: RequestUsage): void;
 }
 
 /** A harness's state kept with the run: its usage so far (all executions), and the session a follow-up resumes. */

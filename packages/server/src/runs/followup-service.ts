@@ -1,4 +1,6 @@
-import { isTerminalState, RunFollowupRequestSchema, type RunCreatorInfo, type RunFollowupResponse } from '@agent-runs/core/contract';
+import { isTerminalState, RunFollowupRequestSchema, type RunBudget, type RunCreatorInfo, type RunFollowupResponse } from '@agent-runs/core/contract';
+import { InvalidInputError } from '../domain/domain-errors.js';
+import type { RunRecord } from '../store/runs/run-record.js';
 import type { RunExecutor } from '../executors/run-executor.js';
 import { invalidField, invalidInput, invalidLines } from '../domain/invalid-request-input.js';
 import type { ConversationStore } from '../store/conversations/conversation-store.js';
@@ -45,15 +47,29 @@ export class FollowupService {
     else this.remote.deliver(runId, toFollowupMessage(followup));
   }
 
+  /**
+   * A follow-up's new caps (those it names; the run's others stay), held to the run's principal's and environment's maxima and
+   * kept before its message is, so the execution the message starts runs under them. A cap
+   * on usage the run's executor cannot report is refused as at create.
+   */
+  private async raiseBudget(run: RunRecord, budget: RunBudget): Promise<void> {
+    this.runs.budgets.checkRaise(budget, run.creator.uid, run.agentConfig.environment_id, 'budget');
+    const issues = (this.executor.checkConfig?.({ ...run.agentConfig, budget }, run.creator.uid) ?? []).filter((issue) => issue.path.startsWith('agent_config.budget.'));
+    if (issues.length) throw new InvalidInputError(issues.map((issue) => ({ ...issue, path: issue.path.slice('agent_config.'.length) })));
+    // The caps it names replace the run's; those it leaves out stay.
+    await this.store.setBudget(run.id, { ...run.agentConfig.budget, ...budget });
+  }
+
   /** With an `Idempotency-Key` used before for this run, the follow-up is not added again (a retry after a lost answer). */
   async submit(runId: string, body: unknown, caller: RunCreatorInfo, idempotencyKey?: string): Promise<RunFollowupResponse> {
     if (body === undefined) throw invalidField('body', 'a JSON object with a message is required.');
     const parsed = RunFollowupRequestSchema.safeParse(body);
     if (!parsed.success) throw invalidInput(parsed.error, 'body');
-    const { message, mode } = parsed.data;
+    const { message, mode, budget } = parsed.data;
     const problems = this.executor.check?.(message, 'message') ?? [];
     if (problems.length) throw invalidLines(problems);
-    await this.runs.getOrThrow(runId, caller);
+    const before = await this.runs.getOrThrow(runId, caller);
+    if (budget) await this.raiseBudget(before, budget);
 
     const added = await this.conversations.addFollowup(runId, { text: message, mode: mode ?? null, at: this.clock.now(), idempotencyKey });
     const followup = added.message;

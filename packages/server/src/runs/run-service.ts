@@ -19,6 +19,7 @@ import { requestHash } from './request-hash.js';
 import { NO_PEERS, type Peers } from './peers.js';
 import type { RunEventLog } from './run-event-log.js';
 import type { RunQueue } from './run-queue.js';
+import { RunBudgets } from './run-budgets.js';
 import { runTitle } from './run-title.js';
 import type { RunMoves } from './run-moves.js';
 import { NO_REMOTE_RUNS, type RemoteRuns } from './remote-runs.js';
@@ -48,6 +49,8 @@ export class RunService {
     private readonly peers: Peers = NO_PEERS,
     /** Self-hosted workers: where runs go, and how a cancel reaches one a worker executes. */
     private readonly remote: RemoteRuns = NO_REMOTE_RUNS,
+    /** The configuration file's default budgets and maxima. */
+    readonly budgets: RunBudgets = new RunBudgets(undefined),
   ) {}
 
   /** Whether `principal` may read and cancel `run`. */
@@ -107,12 +110,13 @@ export class RunService {
 
     const skillSpec = skill ?? config.skill_spec;
     const resolved = await this.setup.resolve({ config, skill, identityUid: agentIdentityUid, principal: creator.uid });
-    const agentConfig = resolved.config;
-    const route = await this.remote.route(agentConfig);
+    const route = await this.remote.route(resolved.config);
     // A harness this server cannot start, or a model it has disabled, is refused now rather than failing later
-    // (for a run a worker executes, that worker's configuration decides).
-    const configProblems = route.remote ? [] : (this.executor.checkConfig?.(agentConfig, creator.uid) ?? []);
+    // (for a run a worker executes, that worker's configuration decides). Checked before the
+    // configured default budget is added: a default cost cap is no fault of a command run's.
+    const configProblems = route.remote ? [] : (this.executor.checkConfig?.(resolved.config, creator.uid) ?? []);
     if (configProblems.length) throw new InvalidInputError(configProblems);
+    const agentConfig = this.budgets.apply(resolved.config, creator.uid);
     if (instruction.trim() === '' && !agentConfig.base_prompt?.trim()) {
       // Skills this server does not have, or a conversation with no instruction, leave the agent nothing to do.
       throw invalidField('prompt', 'is required here: no skill this server has gives a base prompt, and no earlier instruction of the conversation is there to continue.');

@@ -22,6 +22,7 @@ import { NamedAgentService } from '../named-agents/named-agent-service.js';
 import { namedAgentVisible } from '../named-agents/named-agent-visibility.js';
 import { ClusterNode } from '../runs/cluster-node.js';
 import { RunMoves } from '../runs/run-moves.js';
+import { RunBudgets } from '../runs/run-budgets.js';
 import { ExecutionJournal } from '../runs/execution-journal.js';
 import { FollowupService } from '../runs/followup-service.js';
 import type { MonotonicClock } from '../runs/monotonic-clock.js';
@@ -170,7 +171,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   workersRef = workers;
   metrics = new ServerMetrics(store, workers);
   queue.onQueued(() => workers.queued());
-  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers, workers);
+  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers, workers, new RunBudgets(config.budgets));
   const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir, opts.dataDir);
   const followups = new FollowupService(store, moves, runs, conversations, queue, journal, executor, clock, events, peers, workers);
   const rules = new ScheduleRules(setup, timeZone);

@@ -9,6 +9,7 @@ import { EnvironmentExecutor } from '../executors/environment-executor.js';
 import { harnessExecutors } from '../executors/harness/harness-executor.js';
 import { HarnessRouter } from '../executors/harness/harness-router.js';
 import { HarnessSetup } from '../executors/harness/harness-setup.js';
+import { BudgetedExecutor } from '../executors/budgeted-executor.js';
 import { MaskedExecutor } from '../executors/masked-executor.js';
 import type { RunPolicy } from '../executors/run-policy.js';
 import type { ProcessGroupRecord, RunExecutor } from '../executors/run-executor.js';
@@ -69,7 +70,9 @@ export function wireExecutor({ opts, config, environments, principals, recordPro
   );
   // The named secrets are masked in whatever any executor hands back.
   const mask = new SecretMask(config.secrets.values());
-  const executor = mask.empty ? routed : new MaskedExecutor(routed, mask);
+  // Every run's budget is held by one wrapper, whichever executor does its work.
+  const budgeted = new BudgetedExecutor(routed);
+  const executor = mask.empty ? budgeted : new MaskedExecutor(budgeted, mask);
   return { executor, harnessSetup, models };
 }
 

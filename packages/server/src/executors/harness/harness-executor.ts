@@ -165,6 +165,8 @@ export class HarnessExecutor implements RunExecutor {
       writeState({ requestUsage: tally.toRequestUsage() });
     };
     const usageChanged = () => {
+      // Told at once (the budget stops the agent within this update); stored at most every USAGE_INTERVAL_MS.
+      context.onUsage?.(tally.toRequestUsage());
       usageDirty = true;
       usageTimer ??= setTimeout(flushUsage, USAGE_INTERVAL_MS);
     };

@@ -11,6 +11,20 @@ export function harnessOf(config: AmbientAgentConfig, defaultHarness: HarnessNam
 }
 
 /**
+ * Only a harness reports usage (tokens, and cost from its own figure or the model's list
+ * price); the command agent and the simulated one report none, so a cap on cost or tokens
+ * could never stop them: refused at create, naming the field.
+ */
+function usageCapsWithoutUsage(config: AmbientAgentConfig, executor: string): ValidationIssue[] {
+  const budget = config.budget;
+  return (['max_cost_usd', 'max_tokens'] as const).flatMap((field) =>
+    budget?.[field] === undefined
+      ? []
+      : [{ path: `agent_config.budget.${field}`, message: `cannot be set here: the ${executor} agent reports no usage to hold it to; only max_duration_seconds applies to it (or run a harness: agent_config.harness.type).` }],
+  );
+}
+
+/**
  * Hands each run to the executor of its harness, and a run that names none (or `oz`) to the
  * server's default harness, or to the server's own executor (simulated or command) when it
  * has no default. A harness the server cannot start is refused at create, naming the field.
@@ -43,7 +57,7 @@ export class HarnessRouter implements RunExecutor {
       return [{ path: 'agent_config.harness.type', message: `"${type}" is not a harness; use one of oz, claude, codex, gemini.` }];
     }
     const harness = harnessOf(config, this.setup.defaultHarness);
-    if (!harness) return [];
+    if (!harness) return usageCapsWithoutUsage(config, this.base.name);
     const secretName = this.setup.secretName(harness, config);
     const problem = this.setup.problem(harness, secretName, this.setup.secretScope(config, principal));
     if (problem) {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
+import type { RequestUsage, RunBudget, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import { LIST_OBJECT_ROWS, runListPage, runListStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS, RUNS_TABLE, toRunRecord, toRunRecordWithArtifacts, type RunRow } from './run-table.js';
@@ -149,6 +149,11 @@ export class PostgresRunStore implements RunStore {
     if (sets.length === 0) return this.get(id);
     params.push(id);
     return this.one(`UPDATE runs SET ${sets.join(', ')} WHERE id = $${params.length} RETURNING ${RUN_COLUMNS}`, params);
+  }
+
+  async setBudget(id: string, budget: RunBudget): Promise<RunRecord | undefined> {
+    // In place, so no other member of the configuration is written back from an older read.
+    return this.one(`UPDATE runs SET agent_config = jsonb_set(agent_config::jsonb, '{budget}', $1::jsonb)::text WHERE id = $2 RETURNING ${RUN_COLUMNS}`, [JSON.stringify(budget), id]);
   }
 
   async setProcessGroup(id: string, group: ProcessGroupRecord): Promise<void> {

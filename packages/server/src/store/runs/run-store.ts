@@ -1,5 +1,5 @@
 import type { Leases } from '../leases.js';
-import type { KnownRunState, RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
+import type { KnownRunState, RequestUsage, RunBudget, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import type { ListCursor } from './list-cursor.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
@@ -85,6 +85,8 @@ export interface RunStore {
   transition(id: string, change: RunTransition): Promise<RunRecord | undefined>;
   /** Keeps what a run's harness reported (usage so far, its session id), and `updatedAt` when given; answers the run as it is now. */
   setHarnessState(id: string, state: { requestUsage?: RequestUsage; harnessSessionId?: string }, updatedAt?: string): Promise<RunRecord | undefined>;
+  /** Replaces a run's `agent_config.budget` (a follow-up raised it); answers the run as it is now. */
+  setBudget(id: string, budget: RunBudget): Promise<RunRecord | undefined>;
   /** Records the process group doing a run's work. */
   setProcessGroup(id: string, group: ProcessGroupRecord): Promise<void>;
   /** The recorded process groups of the runs in one of `states`. */

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openDatabase } from '../sqlite-driver.js';
-import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
+import type { RequestUsage, RunBudget, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { LIST_ARRAY_ROWS, runListPage, runListStatement } from './run-list-query.js';
@@ -224,6 +224,13 @@ export class SqliteRunStore implements RunStore {
     if (updatedAt !== undefined) sets.push(`updated_at = ${STAMP}`), params.push(updatedAt);
     if (sets.length === 0) return this.get(id);
     const [row] = this.statement(`UPDATE OR FAIL runs SET ${sets.join(', ')} WHERE id = ? RETURNING ${COLUMNS}`).all(...params, id) as RunRow[];
+    return row ? toRecord(row) : undefined;
+  }
+
+  async setBudget(id: string, budget: RunBudget): Promise<RunRecord | undefined> {
+    // In place, so no other member of the configuration is written back from an older read.
+    const statement = this.statement(`UPDATE OR FAIL runs SET agent_config = json_set(agent_config, '$.budget', json(?)) WHERE id = ? RETURNING ${COLUMNS}`);
+    const [row] = await this.writes.run(() => statement.all(JSON.stringify(budget), id) as RunRow[]);
     return row ? toRecord(row) : undefined;
   }
 

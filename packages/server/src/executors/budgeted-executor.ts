@@ -1,0 +1,73 @@
+import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
+import { budgetReached, budgetStopMessage, durationReached } from './budget-stop.js';
+import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
+
+/**
+ * Holds every execution to its run's `agent_config.budget`: the usage a harness reports is
+ * checked as each update arrives (not as it is stored), and the execution's wall time
+ * against `max_duration_seconds`. At a cap the agent is stopped at once and the execution
+ * ends BLOCKED, its status message saying what was spent against which cap. A run already
+ * at a cap (a follow-up that did not raise it) is BLOCKED again without starting its agent.
+ */
+export class BudgetedExecutor implements RunExecutor {
+  readonly name: string;
+
+  constructor(
+    private readonly inner: RunExecutor,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.name = inner.name;
+  }
+
+  check(prompt: string, field?: string): string[] {
+    return this.inner.check?.(prompt, field) ?? [];
+  }
+
+  checkConfig(...args: Parameters<NonNullable<RunExecutor['checkConfig']>>) {
+    return this.inner.checkConfig?.(...args) ?? [];
+  }
+
+  start(context: ExecutionContext): Execution {
+    const budget = context.run.agentConfig.budget;
+    if (!budget) return this.inner.start(context);
+    const already = budgetReached(budget, context.run.requestUsage);
+    if (already) return { done: Promise.resolve({ state: 'BLOCKED', statusMessage: budgetStopMessage(already) }), cancel: async () => {} };
+
+    const startedAt = this.now();
+    let stopped: RunStatusMessage | undefined;
+    let execution: Execution | undefined;
+    let stopping: Promise<void> | undefined;
+    const stop = (spent: string) => {
+      if (stopped) return;
+      stopped = budgetStopMessage(spent);
+      stopping = execution ? execution.cancel() : undefined;
+    };
+    const onUsage = (usage: RequestUsage) => {
+      context.onUsage?.(usage);
+      const spent = budgetReached(budget, usage);
+      if (spent) stop(spent);
+    };
+    const timer =
+      budget.max_duration_seconds === undefined
+        ? undefined
+        : setTimeout(() => stop(durationReached(budget, this.now() - startedAt)), budget.max_duration_seconds * 1000);
+    timer?.unref();
+    execution = this.inner.start({ ...context, onUsage });
+    // Reached before start() returned (a first usage update already over the cap): stopped now.
+    if (stopped && !stopping) stopping = execution.cancel();
+    const done = execution.done.then(async (outcome): Promise<ExecutionOutcome> => {
+      if (timer) clearTimeout(timer);
+      if (!stopped) return outcome;
+      await stopping?.catch(() => {});
+      return { ...outcome, state: 'BLOCKED', statusMessage: stopped };
+    });
+    return {
+      ...execution,
+      done,
+      cancel: async () => {
+        if (timer) clearTimeout(timer);
+        await execution!.cancel();
+      },
+    };
+  }
+}

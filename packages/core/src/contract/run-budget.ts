@@ -35,6 +35,8 @@ export const RunBudgetSchema = RunBudgetCapsSchema
   .refine((budget) => BUDGET_FIELDS.some((field) => budget[field] !== undefined), {
     message: `needs at least one of ${BUDGET_FIELDS.join(', ')}`,
   })
-  .describe('Extension: caps on the run’s cost, tokens and wall time; at a cap the run ends BLOCKED');
+  .describe('Extension: caps on the run’s cost, tokens and wall time; at a cap the run ends BLOCKED')
+  // Marked in the OpenAPI document as ours, as the server's extension operations are.
+  .meta({ 'x-agent-runs-extension': true });
 
 export type RunBudget = z.infer<typeof RunBudgetSchema>;

@@ -27,7 +27,7 @@ export function budgetStopMessage(spent: string): RunStatusMessage {
   };
 }
 
-/** Dollars with enough digits to tell a small spend from its cap. */
+/** Dollars with enough digits to tell a small spend from its cap (four significant ones below a dollar). */
 function formatUsd(usd: number): string {
-  return usd >= 1 ? usd.toFixed(2) : usd.toFixed(4);
+  return usd >= 1 ? usd.toFixed(2) : String(Number(usd.toPrecision(4)));
 }

@@ -30,10 +30,10 @@ afterAll(async () => t?.close());
 describe('agent_config.budget on create', () => {
   it('refuses negative, non-numeric, absurd and empty caps, naming the field and the allowed range', async () => {
     const cases: [Record<string, unknown>, string, string][] = [
-      [{ max_duration_seconds: -5 }, 'config.budget.max_duration_seconds', 'a positive whole number up to 2592000'],
-      [{ max_tokens: 'lots' }, 'config.budget.max_tokens', 'a positive whole number up to 10000000000'],
-      [{ max_cost_usd: 1e12 }, 'config.budget.max_cost_usd', 'a positive number up to 100000'],
-      [{ max_duration_seconds: 1.5 }, 'config.budget.max_duration_seconds', 'a positive whole number up to 2592000'],
+      [{ max_duration_seconds: -5 }, 'config.budget.max_duration_seconds', 'a whole number from 1 to 2592000'],
+      [{ max_tokens: 'lots' }, 'config.budget.max_tokens', 'a whole number from 1 to 10000000000'],
+      [{ max_cost_usd: 1e12 }, 'config.budget.max_cost_usd', 'a number from 0.0001 to 100000'],
+      [{ max_duration_seconds: 1.5 }, 'config.budget.max_duration_seconds', 'a whole number from 1 to 2592000'],
       [{}, 'config.budget', 'needs at least one of max_cost_usd, max_tokens, max_duration_seconds'],
       [{ max_seconds: 5 }, 'config.budget.max_seconds', 'is not a known field'],
     ];
@@ -84,7 +84,7 @@ describe('the budgets: section of the configuration file', () => {
     expect(over.status).toBe(400);
     expect(over.body.issues).toEqual([{ path: 'budget.max_duration_seconds', message: expect.stringContaining('at most 60') }]);
     const bad = await post(t, `/api/v1/agent/runs/${run.body.run_id}/followups`, { message: 'more', budget: { max_duration_seconds: 0 } }, BOB.key);
-    expect(bad.body.issues).toContainEqual({ path: 'budget.max_duration_seconds', message: expect.stringContaining('a positive whole number') });
+    expect(bad.body.issues).toContainEqual({ path: 'budget.max_duration_seconds', message: expect.stringContaining('a whole number from 1 to') });
     const ok = await post(t, `/api/v1/agent/runs/${run.body.run_id}/followups`, { message: 'more', budget: { max_duration_seconds: 50 } }, BOB.key);
     expect(ok.status).toBe(200);
     expect((await t.raw(`/api/v1/agent/runs/${run.body.run_id}`, { key: BOB.key })).body.agent_config.budget).toEqual({ max_duration_seconds: 50 });
@@ -94,6 +94,6 @@ describe('the budgets: section of the configuration file', () => {
     const configFile = writeServerConfig({ budgets: { environments: { nowhere: { max: { max_cost_usd: 1 } } } } });
     await expect(startServer({ port: 0, storage: 'memory', quiet: true, configFile })).rejects.toThrow(/budgets\.environments\.nowhere.*no environment/);
     const negative = writeServerConfig({ budgets: { max: { max_cost_usd: -1 } } });
-    await expect(startServer({ port: 0, storage: 'memory', quiet: true, configFile: negative })).rejects.toThrow(/budgets\.max\.max_cost_usd.*positive number/);
+    await expect(startServer({ port: 0, storage: 'memory', quiet: true, configFile: negative })).rejects.toThrow(/budgets\.max\.max_cost_usd.*a number from 0\.0001/);
   });
 });

@@ -10,12 +10,16 @@ export const BUDGET_LIMITS = {
 export type BudgetField = keyof typeof BUDGET_LIMITS;
 export const BUDGET_FIELDS = Object.keys(BUDGET_LIMITS) as BudgetField[];
 
+/** The smallest cap of each kind (inclusive bounds: the OpenAPI 3.0 document has no portable exclusive one). */
+export const BUDGET_MINIMA = { max_cost_usd: 0.0001, max_tokens: 1, max_duration_seconds: 1 } as const;
+
 function cap(field: BudgetField, integer: boolean) {
+  const min = BUDGET_MINIMA[field];
   const max = BUDGET_LIMITS[field];
-  const range = `a positive ${integer ? 'whole number' : 'number'} up to ${max}`;
+  const range = `a ${integer ? 'whole number' : 'number'} from ${min} to ${max}`;
   const base = z.number({ error: `must be ${range}` });
   return (integer ? base.int(`must be ${range}`) : base)
-    .positive(`must be ${range}`)
+    .min(min, `must be ${range}`)
     .max(max, `must be ${range}`)
     .optional();
 }
@@ -25,7 +29,7 @@ function cap(field: BudgetField, integer: boolean) {
  * ends BLOCKED; a follow-up with a raised cap continues it. At least one cap is given.
  */
 export const RunBudgetCapsSchema = z.strictObject({
-  max_cost_usd: cap('max_cost_usd', false).describe(`Stop the run once its inference cost reaches this many US dollars (0 < x ≤ ${BUDGET_LIMITS.max_cost_usd})`),
+  max_cost_usd: cap('max_cost_usd', false).describe(`Stop the run once its inference cost reaches this many US dollars (${BUDGET_MINIMA.max_cost_usd}..${BUDGET_LIMITS.max_cost_usd})`),
   max_tokens: cap('max_tokens', true).describe(`Stop the run once it has used this many tokens (1..${BUDGET_LIMITS.max_tokens})`),
   max_duration_seconds: cap('max_duration_seconds', true).describe(`Stop an execution of the run after this many seconds (1..${BUDGET_LIMITS.max_duration_seconds})`),
 });

@@ -90,6 +90,24 @@ describe('the budgets: section of the configuration file', () => {
     expect((await t.raw(`/api/v1/agent/runs/${run.body.run_id}`, { key: BOB.key })).body.agent_config.budget).toEqual({ max_duration_seconds: 50 });
   });
 
+  it("carries a named agent's budget to its runs, and holds a schedule's to the maximum when it is made", async () => {
+    const agent = await post(t, '/api/v1/agent/identities', { name: 'careful', budget: { max_duration_seconds: 40 } }, BOB.key);
+    expect(agent.status, JSON.stringify(agent.body)).toBe(201);
+    expect(agent.body.budget).toEqual({ max_duration_seconds: 40 });
+    const run = await post(t, '/api/v1/agent/runs', { prompt: 'hello', agent_identity_uid: agent.body.uid }, BOB.key);
+    expect((await t.raw(`/api/v1/agent/runs/${run.body.run_id}`, { key: BOB.key })).body.agent_config.budget).toEqual({ max_duration_seconds: 40 });
+    const badAgent = await post(t, '/api/v1/agent/identities', { name: 'absurd', budget: { max_tokens: -1 } }, BOB.key);
+    expect(badAgent.body.issues).toContainEqual({ path: 'budget.max_tokens', message: expect.stringContaining('a whole number from 1 to') });
+
+    const schedule = { name: 'nightly', cron_schedule: '0 3 * * *', prompt: 'hello', agent_config: { budget: { max_duration_seconds: 61 } } };
+    const over = await post(t, '/api/v1/agent/schedules', schedule, BOB.key);
+    expect(over.status).toBe(400);
+    expect(over.body.issues).toEqual([{ path: 'agent_config.budget.max_duration_seconds', message: expect.stringContaining('at most 60') }]);
+    const ok = await post(t, '/api/v1/agent/schedules', { ...schedule, agent_config: { budget: { max_duration_seconds: 60 } } }, BOB.key);
+    expect(ok.status, JSON.stringify(ok.body)).toBeLessThan(300);
+    expect(ok.body.agent_config.budget).toEqual({ max_duration_seconds: 60 });
+  });
+
   it('refuses a file whose budgets name an environment it does not declare', async () => {
     const configFile = writeServerConfig({ budgets: { environments: { nowhere: { max: { max_cost_usd: 1 } } } } });
     await expect(startServer({ port: 0, storage: 'memory', quiet: true, configFile })).rejects.toThrow(/budgets\.environments\.nowhere.*no environment/);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PageInfoSchema } from './list-runs.js';
 import { pageQueryShape } from './page-query.js';
 import { MCPServersSchema } from './mcp-server-config.js';
+import { RunBudgetSchema } from './run-budget.js';
 
 export const AGENT_TYPES = ['FOREMAN', 'TRIAGE', 'SPEC', 'IMPLEMENT', 'REVIEW', 'VERIFY', 'CUSTOM'] as const;
 const ACCESS = ['read_write', 'read_only'] as const;
@@ -40,6 +41,7 @@ const identityFields = {
   default_runner_uid: z.string().nullable().optional(),
   on_behalf_of_enabled: z.boolean().nullable().optional(),
   harness: harness.nullable().optional(),
+  budget: RunBudgetSchema.nullable().optional().describe('Extension: the default caps of its runs (agent_config.budget); a run’s own replace them'),
   harness_auth_secrets: harnessAuthSecrets.nullable().optional(),
   inference_providers: inferenceProviders.nullable().optional(),
   secrets: z.array(secret).nullable().optional(),

@@ -1,4 +1,4 @@
-import type { AmbientAgentConfig, MCPServers } from '@agent-runs/core/contract';
+import type { AmbientAgentConfig, MCPServers, RunBudget } from '@agent-runs/core/contract';
 import { invalidField } from '../domain/invalid-request-input.js';
 import type { NamedAgentRecord, NamedAgentStore } from '../store/named-agents/named-agent-store.js';
 import type { RunOrigin } from '../store/runs/run-record.js';
@@ -73,6 +73,7 @@ export class RunSetupResolver {
         ...(text(b.environment_id) ? { environment_id: b.environment_id as string } : {}),
         ...(text(b.base_model) ? { model_id: b.base_model as string } : {}),
         ...(text(b.worker_host) ? { worker_host: b.worker_host as string } : {}),
+        ...(b.budget ? { budget: b.budget as RunBudget } : {}),
         ...(Array.isArray(b.skills) && b.skills.length ? { skills: b.skills as string[] } : {}),
       };
       const mcp = { ...((b.mcp_servers as MCPServers | undefined) ?? {}), ...(own.mcp_servers ?? {}) };

@@ -2,6 +2,7 @@ import type { RunCreatorInfo, ScheduleCreateRequestSchema, ScheduleUpdateRequest
 import type { z } from 'zod';
 import { SCHEDULE_FIELDS, type RunSetupResolver } from '../catalog/resolve-run-setup.js';
 import { invalidField, invalidInput } from '../domain/invalid-request-input.js';
+import { RunBudgets } from '../runs/run-budgets.js';
 import type { ScheduleBody } from '../store/schedules/schedule-store.js';
 import { parseCron, type CronSchedule } from '@agent-runs/core/cron';
 
@@ -13,6 +14,8 @@ export class ScheduleRules {
   constructor(
     private readonly setup: RunSetupResolver,
     readonly timeZone: string,
+    /** The configuration file's budget maxima, which each firing's run is held to. */
+    private readonly budgets: RunBudgets = new RunBudgets(undefined),
   ) {}
 
   /** The body, once valid; an unknown environment, skill or named agent is named now, not at the first tick. */
@@ -24,6 +27,8 @@ export class ScheduleRules {
     this.cron(value.cron_schedule);
     this.setup.checkWorkerHost(value.agent_config?.worker_host, 'agent_config.worker_host');
     const { config } = await this.setup.resolve({ config: value.agent_config, identityUid: value.agent_uid, principal: caller.uid }, SCHEDULE_FIELDS);
+    // A cap above the principal's maximum is named now, not at each firing.
+    this.budgets.apply(config, caller.uid);
     if (!value.prompt?.trim() && !config.base_prompt?.trim()) {
       // Skills this server does not have would leave each run nothing to do.
       throw invalidField('prompt', 'is required here: none of agent_config.skills names a skill this server has, so there is no base prompt to run.');

@@ -171,10 +171,11 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   workersRef = workers;
   metrics = new ServerMetrics(store, workers);
   queue.onQueued(() => workers.queued());
-  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers, workers, new RunBudgets(config.budgets));
+  const budgets = new RunBudgets(config.budgets);
+  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers, workers, budgets);
   const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir, opts.dataDir);
   const followups = new FollowupService(store, moves, runs, conversations, queue, journal, executor, clock, events, peers, workers);
-  const rules = new ScheduleRules(setup, timeZone);
+  const rules = new ScheduleRules(setup, timeZone, budgets);
   const scheduleLocks = new ScheduleLocks();
   const schedules = new ScheduleService(storage.schedules, rules, environments, opts.clock, opts.sharedRuns, scheduleLocks);
   const scheduler = new Scheduler(new ScheduleFiring(storage.schedules, runs, timeZone, opts.clock, opts.log, scheduleLocks), opts.schedulerIntervalMs, opts.log);

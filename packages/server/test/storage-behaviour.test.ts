@@ -295,6 +295,14 @@ describe.each(factories)('the $name storage', (factory) => {
     expect((await storage.runs.get('r2'))?.updatedAt).toBe(plusMs(time(5), 2));
   });
 
+  it("replaces a run's budget in place, the rest of its configuration as it was", async () => {
+    await created(storage.runs, newRun('r1', { agentConfig: { model_id: 'm', budget: { max_cost_usd: 0.5 } } }));
+    const raised = await storage.runs.setBudget('r1', { max_cost_usd: 2, max_duration_seconds: 60 });
+    expect(raised?.agentConfig).toEqual({ model_id: 'm', budget: { max_cost_usd: 2, max_duration_seconds: 60 } });
+    expect((await storage.runs.get('r1'))?.agentConfig).toEqual(raised?.agentConfig);
+    expect(await storage.runs.setBudget('missing', { max_tokens: 1 })).toBeUndefined();
+  });
+
   it('fails every run in the given states and counts them', async () => {
     await created(storage.runs, newRun('q'));
     await created(storage.runs, newRun('s', { state: 'SUCCEEDED' }));

@@ -68,4 +68,14 @@ describe('a Claude Code run under a cost cap', () => {
     expect(JSON.stringify(resumed.body['messages'])).toContain('Write hello.txt, then run the command.');
     expect(finished.request_usage?.inference_cost_usd).toBeGreaterThan(2 * TURN_USD);
   }, 120_000);
+
+  it('a token cap stops it the same way, naming the tokens used', async () => {
+    // One turn reports 116 to 135 tokens (TURN_USAGE, its output counted as it streams), two at least 232.
+    const before = model.agentTurns().length;
+    const created = await t.client.runs.create({ prompt: 'Write hello.txt, then run the command. SLOW-STEP', config: { harness: claude, budget: { max_tokens: 200 } } });
+    const blocked = await t.client.runs.wait(created.run_id, { timeout: 60_000 });
+    expect(blocked.state, JSON.stringify(blocked.status_message)).toBe('BLOCKED');
+    expect(blocked.status_message?.message).toMatch(/^stopped at the budget: (23[2-9]|2[4-6]\d|270) tokens used of max_tokens 200\. /);
+    expect(model.agentTurns().length - before).toBe(2);
+  }, 90_000);
 });

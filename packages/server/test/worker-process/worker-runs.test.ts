@@ -63,6 +63,16 @@ async function start(leaseMs: number, args: string[] = []): Promise<{ server: Wo
 }
 
 describe('agent-runs-worker', () => {
+  it("holds a run's duration cap as the server does: the agent stopped at it, the run BLOCKED with what it ran", async () => {
+    const { server } = await start(10_000);
+    const capped = run('run-capped', 'hang');
+    server.assign({ ...capped, agentConfig: { ...capped.agentConfig, budget: { max_duration_seconds: 1 } } }, INPUT);
+    const [finish] = await eventually(() => server.finishesOf('run-capped'), (f) => f.length > 0);
+    expect(finish!.body).toMatchObject({ state: 'BLOCKED', status_message: { error_code: 'budget_exceeded', message: expect.stringMatching(/^stopped at the budget: 1 s run of max_duration_seconds 1\. /) } });
+    // Its process is gone: its beat stands still.
+    expect(await alive('run-capped')).toBe(false);
+  });
+
   it('runs an assignment with the command agent: its lines reach the server at once, then its end with its artifacts', async () => {
     const { server, worker } = await start(10_000, ['--listen', '127.0.0.1:0', '--concurrency', '3']);
     expect(server.connects[0]).toMatchObject({ worker_host: 'box-1', capacity: 3, environments: [] });

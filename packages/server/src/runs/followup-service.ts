@@ -48,9 +48,10 @@ export class FollowupService {
   }
 
   /**
-   * A follow-up's new caps (those it names; the run's others stay), held to the run's principal's and environment's maxima and
-   * kept before its message is, so the execution the message starts runs under them. A cap
-   * on usage the run's executor cannot report is refused as at create.
+   * A follow-up's new caps (those it names; the run's others stay), held to the run's
+   * principal's and environment's maxima and kept before its message is, so the execution
+   * the message starts runs under them (one already running keeps the caps it started with).
+   * A cap on usage the run's executor cannot report is refused as at create.
    */
   private async raiseBudget(run: RunRecord, budget: RunBudget): Promise<void> {
     this.runs.budgets.checkRaise(budget, run.creator.uid, run.agentConfig.environment_id, 'budget');

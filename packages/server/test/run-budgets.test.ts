@@ -30,10 +30,10 @@ afterAll(async () => t?.close());
 describe('agent_config.budget on create', () => {
   it('refuses negative, non-numeric, absurd and empty caps, naming the field and the allowed range', async () => {
     const cases: [Record<string, unknown>, string, string][] = [
-      [{ max_duration_seconds: -5 }, 'config.budget.max_duration_seconds', 'a whole number from 1 to 2592000'],
+      [{ max_duration_seconds: -5 }, 'config.budget.max_duration_seconds', 'a whole number from 1 to 604800'],
       [{ max_tokens: 'lots' }, 'config.budget.max_tokens', 'a whole number from 1 to 10000000000'],
       [{ max_cost_usd: 1e12 }, 'config.budget.max_cost_usd', 'a number from 0.0001 to 100000'],
-      [{ max_duration_seconds: 1.5 }, 'config.budget.max_duration_seconds', 'a whole number from 1 to 2592000'],
+      [{ max_duration_seconds: 1.5 }, 'config.budget.max_duration_seconds', 'a whole number from 1 to 604800'],
       [{}, 'config.budget', 'needs at least one of max_cost_usd, max_tokens, max_duration_seconds'],
       [{ max_seconds: 5 }, 'config.budget.max_seconds', 'is not a known field'],
     ];

@@ -4,7 +4,8 @@ import { z } from 'zod';
 export const BUDGET_LIMITS = {
   max_cost_usd: 100_000,
   max_tokens: 10_000_000_000,
-  max_duration_seconds: 30 * 24 * 3600,
+  // A week: a timer of Node.js holds at most 24.8 days, and no agent run should need more.
+  max_duration_seconds: 7 * 24 * 3600,
 } as const;
 
 export type BudgetField = keyof typeof BUDGET_LIMITS;

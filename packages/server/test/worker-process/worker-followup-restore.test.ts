@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { nodeAgentCommand } from '../support/node-agent.js';
+import { gitRepo } from '../support/git-repo.js';
 import { writeServerConfig } from '../support/server-config.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
@@ -38,6 +39,30 @@ const AGENT = nodeAgentCommand(`
   }
 `);
 
+/**
+ * In environment `proj` (a repository checked out at `repo/`): execution 1 adds a line to
+ * `repo/README.md` and hands back the patch that adds it (one that does not apply when the
+ * prompt says `bad`); a later execution prints the file.
+ */
+const ENV_AGENT = nodeAgentCommand(`
+  const fs = require('fs');
+  const path = require('path');
+  let prompt = '';
+  process.stdin.on('data', (d) => (prompt += d)).on('end', () => {
+    if (process.env.AGENT_RUNS_EXECUTION === '1') {
+      fs.appendFileSync('repo/README.md', 'changed on the first worker\\n');
+      const context = prompt.includes('bad') ? 'a line the checkout does not hold' : 'hello from the repository';
+      const patch = 'diff --git a/repo/README.md b/repo/README.md\\n--- a/repo/README.md\\n+++ b/repo/README.md\\n@@ -1 +1,2 @@\\n ' + context + '\\n+changed on the first worker\\n';
+      fs.writeFileSync(path.join(process.env.AGENT_RUNS_ARTIFACTS_DIR, 'changes.patch'), patch);
+      console.log('wrote notes');
+    } else {
+      console.log('notes=' + fs.readFileSync('repo/README.md', 'utf8').trim().split('\\n').join('|'));
+    }
+  });
+`);
+const repo = gitRepo({ 'README.md': 'hello from the repository\n' });
+const ENVIRONMENTS = { proj: { repos: [{ url: repo, path: 'repo' }] } };
+
 const processes: (ServerProcess | WorkerProcess)[] = [];
 afterEach(async () => {
   for (const p of processes.splice(0)) {
@@ -48,7 +73,7 @@ afterEach(async () => {
 });
 
 async function startServer(): Promise<ServerProcess> {
-  const configFile = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_E2E_WORKER_TOKEN' }, worker_hosts: ['box-1'] } } });
+  const configFile = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_E2E_WORKER_TOKEN' }, worker_hosts: ['box-1'] } }, environments: ENVIRONMENTS });
   const server = await startServerProcess(['--memory', '--api-key', `tester=${KEY}`, '--config', configFile, '--lease', '6s'], {
     ...process.env,
     AGENT_RUNS_E2E_WORKER_TOKEN: TOKEN,
@@ -57,10 +82,14 @@ async function startServer(): Promise<ServerProcess> {
   return server;
 }
 
-async function startWorker(server: ServerProcess, instance: string): Promise<WorkerProcess> {
+async function startWorker(server: ServerProcess, instance: string, agent = AGENT): Promise<WorkerProcess> {
   const workDir = mkdtempSync(join(tmpdir(), 'worker-followup-'));
   const root = server.baseURL.replace(/\/api\/v1$/, '');
-  const worker = await startWorkerProcess(['--server', root, '--worker-host', 'box-1', '--instance-id', instance, '--command', AGENT, '--work-dir', workDir], TOKEN);
+  const config = writeServerConfig({ environments: ENVIRONMENTS });
+  const worker = await startWorkerProcess(
+    ['--server', root, '--worker-host', 'box-1', '--instance-id', instance, '--command', agent, '--work-dir', workDir, '--config', config],
+    TOKEN,
+  );
   processes.push(worker);
   return worker;
 }
@@ -79,8 +108,9 @@ const runOf = async (server: ServerProcess, id: string) => (await api(server, `/
 const outputOf = async (server: ServerProcess, id: string) => JSON.stringify((await api(server, `/agent/runs/${id}/output`)).body);
 
 /** A run on the worker, ended SUCCEEDED, and a follow-up sent to it. */
-async function runThenFollowUp(server: ServerProcess, beforeFollowup: (id: string) => Promise<void>): Promise<string> {
-  const created = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'write the notes', config: { worker_host: 'box-1' } } });
+async function runThenFollowUp(server: ServerProcess, beforeFollowup: (id: string) => Promise<void>, prompt = 'write the notes', environment?: string): Promise<string> {
+  const config = { worker_host: 'box-1', ...(environment ? { environment_id: environment } : {}) };
+  const created = await api(server, '/agent/run', { method: 'POST', body: { prompt, config } });
   expect(created.status).toBe(200);
   const id = created.body.run_id as string;
   const first = await eventually(() => runOf(server, id), (run) => run.state !== 'QUEUED' && run.state !== 'INPROGRESS', 10_000);
@@ -128,4 +158,28 @@ describe('a follow-up to a run that ended on a worker', () => {
     expect(output).toContain('box-1/first-a');
     expect(output).toContain("the run's changes.patch applied (1 of 1)");
   }, 40_000);
+
+  for (const [name, prompt, readme, said] of [
+    ['applies', 'write the notes', 'hello from the repository|changed on the first worker', "the run's changes.patch applied (1 of 1)"],
+    ['does not apply', 'write a bad patch', 'hello from the repository', 'patch 1 did not apply'],
+  ] as const) {
+    it(`restores the environment's checkout on another worker, then the patch when it ${name} (the execution runs either way)`, async () => {
+      const server = await startServer();
+      const first = await startWorker(server, 'first-a', ENV_AGENT);
+      const id = await runThenFollowUp(
+        server,
+        async () => {
+          first.child.kill('SIGKILL');
+          await first.exited;
+          await startWorker(server, 'second-b', ENV_AGENT);
+        },
+        prompt,
+        'proj',
+      );
+      const output = await outputOf(server, id);
+      expect(output).toContain(`notes=${readme}\\n`);
+      expect(output).toContain('the checkout of environment proj');
+      expect(output).toContain(said);
+    }, 40_000);
+  }
 });

@@ -64,6 +64,6 @@ export function restoredNote(restore: WorkspaceRestore, parts: { checkout?: stri
       `the run's changes.patch applied ${patches.applied} of ${total}: patch ${patches.failed.index + 1} did not apply (${patches.failed.complaint}), so the execution runs without it and those after it`,
     );
   }
-  if (parts.harnessSessionId) what.push(`the harness session ${parts.harnessSessionId}, resumed`);
-  return `[agent-runs] The working directory was restored on worker ${restore.here}: the run's last execution ran on ${restore.ranOn}, which is not here. Restored: ${what.join('; ')}.\n`;
+  if (parts.harnessSessionId) what.push(`the harness session ${parts.harnessSessionId}, handed to the harness to resume`);
+  return `[agent-runs] The working directory was restored on worker ${restore.here}: the run's last execution ran on ${restore.ranOn}, and its directory is not here. Restored: ${what.join('; ')}.\n`;
 }

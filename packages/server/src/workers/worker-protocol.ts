@@ -84,9 +84,9 @@ export type WorkerCommand = z.infer<typeof WorkerCommandSchema>;
  * A run claimed for the worker: the run as the server keeps it (`RunRecord`, as JSON) and
  * its execution's input (`ExecutionInput`; attachments' bytes in base64). Parsed loosely
  * here and turned back into the executor's types by `worker-wire.ts`. A follow-up's
- * execution (number > 1) that another worker or server ran before carries `workspace`: what
- * a worker without the run's working directory restores it from (the harness session is the
- * run's `harnessSessionId`).
+ * execution (number > 1) carries `workspace`: what a worker without the run's working
+ * directory (the last execution ran elsewhere) makes it again from; the harness session is
+ * the run's `harnessSessionId`.
  */
 export const WorkerAssignmentSchema = z.looseObject({
   claim,

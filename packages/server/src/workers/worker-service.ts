@@ -224,8 +224,9 @@ export class WorkerService implements RemoteRuns {
         continue;
       }
       if (!input) continue; // Changed meanwhile (cancelled): not this worker's.
-      // Its last execution ran elsewhere: the worker makes its working directory again, if it does not have it.
-      const workspace = last && last.server !== owner && input.number > 1 ? await this.workspaceOf(run.id, last.server) : undefined;
+      // A follow-up: what the worker makes the working directory again from, if it does not have it (it ran
+      // elsewhere, or this instance's start of it never reached it), whoever the conversation says ran it.
+      const workspace = last && input.number > 1 ? await this.workspaceOf(run.id, last.server) : undefined;
       hub.hold(run.id, instanceId);
       given.push({ runId: run.id, claim, execution: input.number });
       out.push(toWire(claim, run, input, workspace));

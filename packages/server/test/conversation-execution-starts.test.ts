@@ -27,11 +27,14 @@ describe.each(stores)('execution starts in the $name conversation store', ({ ena
     try {
       const c = storage.conversations;
       expect(await c.unended('r1')).toBeUndefined();
+      expect(await c.lastStart('r1')).toBeUndefined();
 
       expect((await claimAndBegin(storage, 'r1', 'server-a', 1))?.execution).toBe(1);
       expect(await c.unended('r1')).toEqual({ execution: 1, server: 'server-a' });
       await c.addResult('r1', { execution: 1, state: 'CANCELLED', text: 'stopped', at: time(2) });
       expect(await c.unended('r1')).toBeUndefined();
+      // Ended, its start still says where it ran (where its working directory is).
+      expect(await c.lastStart('r1')).toEqual({ execution: 1, server: 'server-a' });
 
       await c.addFollowup('r1', { text: 'again', mode: null, at: time(3) });
       const second = await claimAndBegin(storage, 'r1', 'server-b', 4);
@@ -40,8 +43,10 @@ describe.each(stores)('execution starts in the $name conversation store', ({ ena
       expect(await c.unended('r1')).toEqual({ execution: 2, server: 'server-b' });
       // Started and never ended (its server lost): the next is numbered after it all the same.
       expect((await claimAndBegin(storage, 'r1', 'server-a', 5))?.execution).toBe(3);
+      expect(await c.lastStart('r1')).toEqual({ execution: 3, server: 'server-a' });
       // Another run's starts are its own.
       expect(await c.unended('r2')).toBeUndefined();
+      expect(await c.lastStart('r2')).toBeUndefined();
 
       expect((await c.list('r1')).map((m) => [m.kind, m.text])).toEqual([
         ['result', 'stopped'],

@@ -1,16 +1,18 @@
 import { chmodSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { freshAgentDir, serverDir, writeAgentFile } from './agent-files.js';
+import { freshAgentDir, giveTree, serverDir, writeAgentFile } from './agent-files.js';
 import { readAgentFile } from './agent-tree.js';
 import type { RunPolicy } from './run-policy.js';
 import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
 import { sandboxForRun } from './sandbox/principal-users.js';
 import type { EnvironmentConfig } from '../domain/server-config.js';
+import type { AgentUser } from './sandbox/agent-user.js';
 import { prepareExecutionFiles, protocolDir } from './agent-protocol.js';
 import { commandEnv } from './command-env.js';
 import { processStartTime } from '../domain/process-identity.js';
 import { prepareWorkspace } from './prepare-workspace.js';
-import type { Execution, ExecutionContext, ExecutionOutcome, ProcessGroupRecord, RunExecutor } from './run-executor.js';
+import type { Execution, ExecutionContext, ExecutionOutcome, ProcessGroupRecord, RunExecutor, WorkspaceRestore } from './run-executor.js';
+import { applyPatches, restoredNote, workspaceToRestore } from './restore-workspace.js';
 import { runWorkDir } from './run-work-dir.js';
 
 /** Where the server notes a run's environment setup: `started` while it has not succeeded, `done` after. */
@@ -55,11 +57,16 @@ export class EnvironmentExecutor implements RunExecutor {
     const { run, input } = context;
     const envId = run.agentConfig.environment_id;
     const env = envId ? this.environments.get(envId) : undefined;
-    if (!env || (env.repos.length === 0 && env.setupCommands.length === 0)) return this.inner.start(context);
+    // A follow-up whose working directory is on another machine: made again here, as a first execution's, then patched.
+    const restore = workspaceToRestore(this.workRoot, context);
+    if (!env || (env.repos.length === 0 && env.setupCommands.length === 0)) {
+      if (restore) this.restore(context, restore, undefined, sandboxForRun(this.sandbox, run).user);
+      return this.inner.start(context);
+    }
     const note = setupNote(this.workRoot, run.id);
     // A follow-up execution works in the directory an earlier one prepared (a run from before
     // the note was kept has none: its first execution's setup is taken as done).
-    const retry = input.number !== 1 && readAgentFile(this.workRoot, note, 64).text === 'started';
+    const retry = input.number !== 1 && (restore !== undefined || readAgentFile(this.workRoot, note, 64).text === 'started');
     if (input.number !== 1 && !retry) return this.inner.start(context);
 
     const workDir = runWorkDir(this.workRoot, run.id);
@@ -85,6 +92,7 @@ export class EnvironmentExecutor implements RunExecutor {
       if (failure) return { state: 'FAILED', statusMessage: failure };
       if (cancelled) return { state: 'FAILED', statusMessage: { message: 'Cancelled.' } };
       writeAgentFile(note, 'done', undefined);
+      if (restore) this.restore(context, restore, envId, sandbox.user);
       agent = this.inner.start(context);
       if (agent.processGroup) this.recordProcessGroup(run.id, agent.processGroup);
       return agent.done;
@@ -98,5 +106,16 @@ export class EnvironmentExecutor implements RunExecutor {
         await agent?.cancel();
       },
     };
+  }
+
+  /** Applies the run's patches to the working directory (made now when there is no checkout), and says what was restored in the run's output. */
+  private restore(context: ExecutionContext, restore: WorkspaceRestore, checkout: string | undefined, owner?: AgentUser): void {
+    const workDir = runWorkDir(this.workRoot, context.run.id);
+    serverDir(this.workRoot);
+    serverDir(workDir);
+    const patches = applyPatches(workDir, restore.patches);
+    // What the patches wrote is the agent's, as the checkout is.
+    giveTree(this.workRoot, workDir, owner);
+    context.onOutput(restoredNote(restore, { ...(checkout ? { checkout } : {}), patches, harnessSessionId: context.run.harnessSessionId }));
   }
 }

@@ -41,6 +41,18 @@ export interface ExecutionContext {
    * stored (which is throttled): what the run's budget is checked against.
    */
   onUsage?(usage: RequestUsage): void;
+  /** A follow-up's execution where the run's working directory may not be: what to make it again from, if it is missing. */
+  restore?: WorkspaceRestore;
+}
+
+/** What a run's working directory is made again from on a machine that did not run its last execution. */
+export interface WorkspaceRestore {
+  /** Who ran the last execution (a worker `<worker_host>/<instance_id>` or a server), for the note in the output. */
+  ranOn: string;
+  /** Who restores it (this worker), for the same note. */
+  here: string;
+  /** The run's `changes.patch` files, oldest first. */
+  patches: Buffer[];
 }
 
 /** A harness's state kept with the run: its usage so far (all executions), and the session a follow-up resumes. */

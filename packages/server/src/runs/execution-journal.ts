@@ -77,6 +77,27 @@ export class ExecutionJournal {
     return this.conversations.unended(runId);
   }
 
+  /** The run's last execution started, ended or not, and who started it (a worker's lease owner, or a server): where its working directory is. */
+  lastStart(runId: string): Promise<{ execution: number; server: string } | undefined> {
+    return this.conversations.lastStart(runId);
+  }
+
+  /** When the oldest follow-up no execution has taken yet was sent (undefined when none waits). */
+  async waitingSince(runId: string): Promise<string | undefined> {
+    return (await this.conversations.pendingFollowups(runId))[0]?.createdAt;
+  }
+
+  /** The `changes.patch` files the run's executions left, oldest first: applied in order to the checkout, they make its working directory again. */
+  async changesPatches(runId: string): Promise<Buffer[]> {
+    const patches: Buffer[] = [];
+    for (const artifact of await this.artifacts.listByRun(runId)) {
+      if (artifact.type !== 'FILE' || artifact.data['filename'] !== 'changes.patch') continue;
+      const content = await this.artifacts.content(artifact.uid);
+      if (content?.length) patches.push(content);
+    }
+    return patches;
+  }
+
   /** Keeps what the execution made and its result in the conversation. */
   async record(
     runId: string,

@@ -225,7 +225,7 @@ export class PollLoop {
       return;
     }
     if (this.runs.has(wire.run.id)) return;
-    const run = new WorkerRun(this.host, wire.claim, wire.run, wire.input, sentAt);
+    const run = new WorkerRun(this.host, wire.claim, wire.run, wire.input, sentAt, wire.workspace);
     this.runs.set(run.runId, run);
     run.start();
   }

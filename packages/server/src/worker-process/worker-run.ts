@@ -3,7 +3,7 @@ import type { FollowupMessage, ExecutionInput } from '../executors/execution-inp
 import type { Execution, ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
 import type { RunRecord } from '../store/runs/run-record.js';
 import type { WorkerFinishRequest } from '../workers/worker-protocol.js';
-import { artifactsToWire } from '../workers/worker-wire.js';
+import { artifactsToWire, type WorkspaceSource } from '../workers/worker-wire.js';
 import { RunReporter } from './run-reporter.js';
 import { sendUnderLease, type LeaseView } from './send-under-lease.js';
 import type { WorkerConnection } from './worker-connection.js';
@@ -56,6 +56,8 @@ export class WorkerRun implements LeaseView {
     private readonly input: ExecutionInput,
     /** When the poll that brought it was sent: its lease runs from no earlier. */
     heldSince: number,
+    /** A follow-up's execution that ran elsewhere before: what its working directory is made again from, if it is not here. */
+    private readonly workspace?: WorkspaceSource,
   ) {
     this.renewedAt = heldSince;
     this.over = new Promise((resolve) => (this.markOver = resolve));
@@ -109,6 +111,7 @@ export class WorkerRun implements LeaseView {
         input: this.input,
         onOutput: (text, stream = 'stdout') => this.reporter.output(stream, text),
         onHarnessState: (state) => this.reporter.harnessState(state),
+        ...(this.workspace ? { restore: { ranOn: this.workspace.ranOn, here: this.host.instanceId, patches: this.workspace.patches } } : {}),
       });
     } catch (error) {
       void this.end({

@@ -83,12 +83,23 @@ export type WorkerCommand = z.infer<typeof WorkerCommandSchema>;
 /**
  * A run claimed for the worker: the run as the server keeps it (`RunRecord`, as JSON) and
  * its execution's input (`ExecutionInput`; attachments' bytes in base64). Parsed loosely
- * here and turned back into the executor's types by `worker-wire.ts`.
+ * here and turned back into the executor's types by `worker-wire.ts`. A follow-up's
+ * execution (number > 1) carries `workspace`: what a worker without the run's working
+ * directory (the last execution ran elsewhere) makes it again from; the harness session is
+ * the run's `harnessSessionId`.
  */
 export const WorkerAssignmentSchema = z.looseObject({
   claim,
   run: z.looseObject({ id: runId }),
   input: z.looseObject({ number: z.number().int().min(1) }),
+  workspace: z
+    .strictObject({
+      /** Who ran the run's last execution (`<worker_host>/<instance_id>`, or a server's name). */
+      ran_on: z.string().max(200),
+      /** The run's `changes.patch` files, oldest first, base64: applied in order to the checkout. */
+      patches_base64: z.array(z.string()).max(1_000),
+    })
+    .optional(),
 });
 export type WorkerAssignment = z.infer<typeof WorkerAssignmentSchema>;
 

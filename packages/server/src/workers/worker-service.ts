@@ -24,10 +24,27 @@ import {
   type WorkerReportRequest,
 } from './worker-protocol.js';
 import type { WorkerRouting } from './worker-routing.js';
-import { toWire } from './worker-wire.js';
+import { toWire, type WorkspaceSource } from './worker-wire.js';
+
+/** Waits `ms`, or until the poll's client goes away. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
 
 /** A poll writes its instance's row at most this often (unless what it runs changed). */
 const HEARTBEAT_WRITE_MS = 5_000;
+/** A follow-up waits at most this long for the worker instance holding its run's working directory (less with a short lease). */
+const AFFINITY_MAX_MS = 5_000;
+/** How soon a poll that left a run to the instance holding it looks at the queue again. */
+const AFFINITY_RETRY_MS = 250;
 /** A poll of a worker holding runs waits at most this fraction of the lease (see `poll`). */
 const HELD_POLL_FRACTION = 6;
 
@@ -162,13 +179,16 @@ export class WorkerService implements RemoteRuns {
     const assignments: WorkerAssignment[] = [];
     for (;;) {
       if (hub.hasCommands(body.instance_id) || hub.isClosed || signal.aborted) break;
+      let deferred = false;
       if (body.free_slots > 0 && !body.draining) {
-        await this.claimFor(host, owner, body.instance_id, body.free_slots, given, assignments);
+        deferred = await this.claimFor(host, owner, body.instance_id, body.free_slots, given, assignments);
         if (given.length) break;
       }
       const left = deadline - Date.now();
       if (left <= 0) break;
-      await hub.wait(body.instance_id, left, signal);
+      // A run left to the instance holding its working directory: looked at again shortly (the wake it caused is not for this poll).
+      if (deferred) await pause(Math.min(left, AFFINITY_RETRY_MS), signal);
+      else await hub.wait(body.instance_id, left, signal);
     }
     if (signal.aborted && given.length) {
       await this.giveBack(given);
@@ -177,14 +197,24 @@ export class WorkerService implements RemoteRuns {
     return { answer: { assignments, commands: hub.takeCommands(body.instance_id), renewed, lease_ms: leaseMs }, given };
   }
 
-  /** Claims up to `slots` queued runs of the worker's host (and unrouted ones, for a server that runs none itself). */
-  private async claimFor(host: string, owner: string, instanceId: string, slots: number, given: GivenRun[], out: WorkerAssignment[]): Promise<void> {
+  /**
+   * Claims up to `slots` queued runs of the worker's host (and unrouted ones, for a server
+   * that runs none itself). True when it gave one back for the instance that holds its
+   * working directory (see `leftToHolder`): the caller looks again shortly rather than wait.
+   */
+  private async claimFor(host: string, owner: string, instanceId: string, slots: number, given: GivenRun[], out: WorkerAssignment[]): Promise<boolean> {
     const { moves, journal, leaseMs, hub } = this.o;
     const hosts: WorkerHosts = this.o.workersOnly ? [host, ''] : [host, host];
     while (given.length < slots) {
       const run = await moves.claimFor(owner, leaseMs, hosts);
-      if (!run) return;
+      if (!run) return false;
       const claim = run.startedAt!;
+      const last = await journal.lastStart(run.id).catch(() => undefined);
+      if (last && last.server !== owner && (await this.leftToHolder(run.id, last.server))) {
+        await moves.release(run.id, claim).catch(() => undefined);
+        this.o.runQueued();
+        return true;
+      }
       let input;
       try {
         input = await journal.prepare(run, owner);
@@ -194,10 +224,42 @@ export class WorkerService implements RemoteRuns {
         continue;
       }
       if (!input) continue; // Changed meanwhile (cancelled): not this worker's.
+      // A follow-up: what the worker makes the working directory again from, if it does not have it (it ran
+      // elsewhere, or this instance's start of it never reached it), whoever the conversation says ran it.
+      const workspace = last && input.number > 1 ? await this.workspaceOf(run.id, last.server) : undefined;
       hub.hold(run.id, instanceId);
       given.push({ runId: run.id, claim, execution: input.number });
-      out.push(toWire(claim, run, input));
+      out.push(toWire(claim, run, input, workspace));
     }
+    return false;
+  }
+
+  /**
+   * Whether a follow-up's execution waits for the worker instance that ran the run's last
+   * execution (`lastOwner`, its lease owner), which holds its working directory: while that
+   * instance is connected and not draining, for a bound from when the follow-up came. Past
+   * it, or with that instance gone, any worker of the id takes the run and restores it.
+   */
+  private async leftToHolder(runId: string, lastOwner: string): Promise<boolean> {
+    if (!isWorkerOwner(lastOwner)) return false;
+    const since = await this.o.journal.waitingSince(runId).catch(() => undefined);
+    if (since === undefined || Date.now() - Date.parse(since) >= this.affinityMs) return false;
+    const instanceId = lastOwner.split('/')[2] ?? '';
+    const heardSince = Date.parse(this.since());
+    const known = this.o.hub.get(instanceId);
+    if (known) return known.heardAt >= heardSince && !known.worker.draining;
+    const stored = await this.o.registry.get(instanceId).catch(() => undefined);
+    return stored !== undefined && Date.parse(stored.last_heartbeat_at) >= heardSince && !stored.draining;
+  }
+
+  /** How long a follow-up waits for the instance holding the run's working directory: a few seconds, well inside a lease. */
+  private get affinityMs(): number {
+    return Math.min(AFFINITY_MAX_MS, Math.floor(this.o.leaseMs / 3));
+  }
+
+  /** What a worker that did not run the last execution makes the working directory again from. */
+  private async workspaceOf(runId: string, lastOwner: string): Promise<WorkspaceSource> {
+    return { ranOn: isWorkerOwner(lastOwner) ? lastOwner.slice('worker/'.length) : lastOwner, patches: await this.o.journal.changesPatches(runId) };
   }
 
   /** Runs whose assignment never reached the worker: back in line, their executions ended unstarted. */

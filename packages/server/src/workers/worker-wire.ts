@@ -9,9 +9,10 @@ import type { WorkerAssignment, WorkerFinishRequest } from './worker-protocol.js
  * attachments' bytes in base64; a finish's artifacts with their bytes in base64. The server
  * calls `toWire`, the worker `fromWire` and `artifactsToWire`.
  */
-export function toWire(claim: string, run: RunRecord, input: ExecutionInput): WorkerAssignment {
+export function toWire(claim: string, run: RunRecord, input: ExecutionInput, workspace?: WorkspaceSource): WorkerAssignment {
   return {
     claim,
+    ...(workspace ? { workspace: { ran_on: workspace.ranOn, patches_base64: workspace.patches.map((p) => p.toString('base64')) } } : {}),
     run: { ...run } as WorkerAssignment['run'],
     input: {
       ...input,
@@ -20,13 +21,19 @@ export function toWire(claim: string, run: RunRecord, input: ExecutionInput): Wo
   };
 }
 
+/** Where a follow-up's working directory was, and the patches that make it again (the assignment's `workspace`). */
+export interface WorkspaceSource {
+  ranOn: string;
+  patches: Buffer[];
+}
+
 /** Thrown when an assignment does not hold what an execution starts from. */
 export class WireFormatError extends Error {}
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An assignment as the executor takes it: the run, and its input with attachments decoded; throws WireFormatError naming what is missing. */
-export function fromWire(assignment: WorkerAssignment): { claim: string; run: RunRecord; input: ExecutionInput } {
+export function fromWire(assignment: WorkerAssignment): { claim: string; run: RunRecord; input: ExecutionInput; workspace?: WorkspaceSource } {
   const run = assignment.run as Record<string, unknown>;
   for (const field of ['id', 'prompt', 'sessionId', 'createdAt'] as const) {
     if (typeof run[field] !== 'string') throw new WireFormatError(`run.${field} must be a string`);
@@ -49,6 +56,9 @@ export function fromWire(assignment: WorkerAssignment): { claim: string; run: Ru
     // The run runs under the claim the server gave it, whatever `startedAt` the record says.
     run: { ...(run as unknown as RunRecord), startedAt: assignment.claim },
     input: { ...(input as unknown as ExecutionInput), attachments, usedBytes: typeof input.usedBytes === 'number' ? input.usedBytes : 0 },
+    ...(assignment.workspace
+      ? { workspace: { ranOn: assignment.workspace.ran_on, patches: assignment.workspace.patches_base64.map((p) => Buffer.from(p, 'base64')) } }
+      : {}),
   };
 }
 

@@ -39,12 +39,16 @@ export interface ConversationStore {
   beginExecution(runId: string, start: { claim: string | null; server: string; at: string }): Promise<{ execution: number; followups: RunMessage[] } | undefined>;
   /** The run's last execution started, when it has no result yet (still running, being stopped, or lost with its server). */
   unended(runId: string): Promise<{ execution: number; server: string } | undefined>;
+  /** The run's last execution started, ended or not, and who started it: where its working directory is. */
+  lastStart(runId: string): Promise<{ execution: number; server: string } | undefined>;
 }
 
 /** Both stores' reads of the last execution started and not ended (`?` parameters: the run id twice). */
 export const UNENDED_SQL = `SELECT s.execution, s.text AS server
   FROM (SELECT execution, text FROM run_messages WHERE run_id = ? AND kind = 'start' ORDER BY seq DESC LIMIT 1) s
   WHERE NOT EXISTS (SELECT 1 FROM run_messages r WHERE r.run_id = ? AND r.kind = 'result' AND r.execution = s.execution)`;
+/** Both stores' read of the last execution started (`?` parameter: the run id). */
+export const LAST_START_SQL = "SELECT execution, text AS server FROM run_messages WHERE run_id = ? AND kind = 'start' ORDER BY seq DESC LIMIT 1";
 /** Both stores' read of a run's claim, taken by `beginExecution` (PostgreSQL adds FOR UPDATE). */
 export const CLAIM_SQL = 'SELECT state, started_at FROM runs WHERE id = ?';
 /** Both stores' follow-ups no execution has taken yet, oldest first. */

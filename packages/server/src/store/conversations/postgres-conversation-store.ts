@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { CLAIM_SQL, EXECUTION_COUNT_SQL, LIST_SQL_WHERE, PENDING_SQL_WHERE, RELEASE_SQL, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
+import { CLAIM_SQL, EXECUTION_COUNT_SQL, LAST_START_SQL, LIST_SQL_WHERE, PENDING_SQL_WHERE, RELEASE_SQL, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
 import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow } from './message-table.js';
 import { inTransaction, toNumber } from '../postgres-transaction.js';
 import { numbered, postgresDialect } from '../sql-dialect.js';
@@ -16,6 +16,7 @@ const INSERT = insertStatement(
 const LIST = numbered(`SELECT ${COLUMNS} FROM run_messages WHERE ${LIST_SQL_WHERE} ORDER BY seq`);
 const LAST = numbered(EXECUTION_COUNT_SQL);
 const UNENDED = numbered(UNENDED_SQL);
+const LAST_START = numbered(LAST_START_SQL);
 const RELEASE = numbered(RELEASE_SQL);
 const PENDING = numbered(`SELECT ${COLUMNS} FROM run_messages WHERE ${PENDING_SQL_WHERE} ORDER BY seq`);
 // Held to the commit: a cancel, a requeue or another server's claim of the run waits for it.
@@ -94,6 +95,11 @@ export class PostgresConversationStore implements ConversationStore {
 
   async unended(runId: string): Promise<{ execution: number; server: string } | undefined> {
     const { rows } = await this.pool.query<{ execution: number; server: string }>(UNENDED, [runId, runId]);
+    return rows[0];
+  }
+
+  async lastStart(runId: string): Promise<{ execution: number; server: string } | undefined> {
+    const { rows } = await this.pool.query<{ execution: number; server: string }>(LAST_START, [runId]);
     return rows[0];
   }
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { CLAIM_SQL, EXECUTION_COUNT_SQL, LIST_SQL_WHERE, PENDING_SQL_WHERE, RELEASE_SQL, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
+import { CLAIM_SQL, EXECUTION_COUNT_SQL, LAST_START_SQL, LIST_SQL_WHERE, PENDING_SQL_WHERE, RELEASE_SQL, UNENDED_SQL, type ConversationStore, type RunMessage } from './conversation-store.js';
 import { MESSAGE_COLUMNS as COLUMNS, MESSAGES_TABLE, toMessage, type MessageRow, type MessageWrite } from './message-table.js';
 import { sqliteDialect } from '../sql-dialect.js';
 import { sqliteOrFail } from '../sqlite-or-fail.js';
@@ -18,6 +18,7 @@ export class SqliteConversationStore implements ConversationStore {
   private readonly releaseAll: Database.Statement;
   private readonly last: Database.Statement;
   private readonly lastUnended: Database.Statement;
+  private readonly lastStarted: Database.Statement;
   private readonly byKey: Database.Statement;
   private readonly begin: (runId: string, claim: string | null, server: string, at: string) => { execution: number; followups: RunMessage[] } | undefined;
 
@@ -34,6 +35,7 @@ export class SqliteConversationStore implements ConversationStore {
     this.releaseAll = db.prepare(RELEASE_SQL);
     this.last = db.prepare(EXECUTION_COUNT_SQL);
     this.lastUnended = db.prepare(UNENDED_SQL);
+    this.lastStarted = db.prepare(LAST_START_SQL);
     this.begin = db.transaction((runId: string, claim: string | null, server: string, at: string) => {
       const run = claimOf.get(runId) as { state: string; started_at: string | null } | undefined;
       if (run?.state !== 'INPROGRESS' || run.started_at !== claim) return undefined;
@@ -94,5 +96,9 @@ export class SqliteConversationStore implements ConversationStore {
 
   async unended(runId: string): Promise<{ execution: number; server: string } | undefined> {
     return this.lastUnended.get(runId, runId) as { execution: number; server: string } | undefined;
+  }
+
+  async lastStart(runId: string): Promise<{ execution: number; server: string } | undefined> {
+    return this.lastStarted.get(runId) as { execution: number; server: string } | undefined;
   }
 }

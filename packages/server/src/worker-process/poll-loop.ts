@@ -48,6 +48,7 @@ export class PollLoop {
   /** Aborts a poll in flight, once nothing could come of it (draining, no runs). */
   private pollAbort: AbortController | undefined;
   private pollDraining = false;
+  private saidDraining = false;
   /** The outage being logged, so it is said once, not once per try. */
   private outage: string | undefined;
   private readonly host: RunHost;
@@ -116,8 +117,19 @@ export class PollLoop {
     if (!this.done) return;
     this.wake?.();
     // A poll sent while draining can bring no run: it may be cut short. One sent before is
-    // waited for, since a run it brings was claimed for this worker.
+    // waited for, since a run it brings was claimed for this worker; a second poll saying the
+    // worker drains has the server answer it now instead of at the end of its wait.
     if (this.pollDraining) this.pollAbort?.abort();
+    else if (this.pollAbort) this.sayDraining();
+  }
+
+  /** Tells the server this idle worker drains (once): its poll waiting for runs is answered empty. */
+  private sayDraining(): void {
+    if (this.saidDraining) return;
+    this.saidDraining = true;
+    const body: WorkerPollRequest = { instance_id: this.options.announce.instance_id, free_slots: 0, draining: true, runs: [] };
+    // Best effort: without it, the waiting poll ends at its own time, as before.
+    this.options.connection.post('poll', body).catch(() => undefined);
   }
 
   private async pause(ms: number): Promise<void> {

@@ -39,17 +39,28 @@ export class WorkerHub {
     return this.instances.get(instanceId);
   }
 
-  /** A poll came: the instance is alive, with this many runs and this drain state. */
-  /** A poll came: the instance is alive, with this many runs and this drain state. Answers it when its row is due a write. */
-  heard(instanceId: string, running: number, draining: boolean, now: number, writeEveryMs: number): WorkerInstance | undefined {
+  /**
+   * A poll came: the instance is alive, with this many runs and this drain state. Answers it
+   * when its row is due a write. An instance that said it drains stays draining until it
+   * connects again (a poll it sent before, arriving late, does not undo it), and its poll
+   * waiting for runs is woken to answer empty.
+   */
+  heard(instanceId: string, running: number, said: boolean, now: number, writeEveryMs: number): WorkerInstance | undefined {
     const known = this.instances.get(instanceId);
     if (!known) return undefined;
+    const draining = known.worker.draining || said;
+    if (draining && !known.worker.draining) this.wake(instanceId);
     const changed = known.worker.running_runs !== running || known.worker.draining !== draining;
     known.heardAt = now;
     known.worker = { ...known.worker, running_runs: running, draining, last_heartbeat_at: new Date(now).toISOString() };
     if (!changed && now - known.writtenAt < writeEveryMs) return undefined;
     known.writtenAt = now;
     return known;
+  }
+
+  /** Whether the instance said it drains: it takes no run. */
+  isDraining(instanceId: string): boolean {
+    return this.instances.get(instanceId)?.worker.draining === true;
   }
 
   /** Whether an instance serving `host` was heard from since `since`. */

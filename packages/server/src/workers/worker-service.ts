@@ -174,11 +174,16 @@ export class WorkerService implements RemoteRuns {
     // A worker learns of a renewal only from the answer, and fences its runs by the poll that
     // renewed them: holding runs, it hears back within a sixth of the lease, so that one poll
     // lost (a server killed, a reset) and its retry still land well before its fence.
-    const deadline = Date.now() + (body.runs.length ? Math.floor(leaseMs / HELD_POLL_FRACTION) : this.pollWaitMs);
+    // A draining instance holding nothing sends one poll to say so (see below): answered at once.
+    const waitMs = body.runs.length ? Math.floor(leaseMs / HELD_POLL_FRACTION) : body.draining ? 0 : this.pollWaitMs;
+    const deadline = Date.now() + waitMs;
     const given: GivenRun[] = [];
     const assignments: WorkerAssignment[] = [];
     for (;;) {
       if (hub.hasCommands(body.instance_id) || hub.isClosed || signal.aborted) break;
+      // The instance drains since this poll came (its next poll said so): it takes no run, and
+      // this poll, which waited for runs, is answered now so that an idle worker exits at once.
+      if (!body.draining && hub.isDraining(body.instance_id)) break;
       let deferred = false;
       if (body.free_slots > 0 && !body.draining) {
         deferred = await this.claimFor(host, owner, body.instance_id, body.free_slots, given, assignments);

@@ -95,6 +95,22 @@ describe('agent-runs-worker with a real server', () => {
     expect((await runOf(server, third)).state).toBe('QUEUED');
   }, 15_000);
 
+  it('idle on SIGTERM: exits 0 at once, not at the end of its waiting poll, and a run created then waits for the next worker', async () => {
+    const server = await startServer();
+    const { worker } = await startWorker(server);
+    // Connected, and its first poll waiting at the server (an idle poll waits 25 s there).
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const signalled = performance.now();
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+    // Without the drain notice it waited out the poll: over 20 s.
+    expect(performance.now() - signalled).toBeLessThan(5_000);
+    const after = await createRun(server, 'ok');
+    const next = await startWorker(server);
+    expect((await ended(server, after)).state).toBe('SUCCEEDED');
+    next.worker.child.kill('SIGTERM');
+  }, 20_000);
+
   it('frozen past its short lease (SIGSTOP, SIGCONT): its agent is stopped and nothing it sends lands; the run FAILED naming the worker', async () => {
     const server = await startServer('3s');
     const { worker, workDir } = await startWorker(server, ['--instance-id', 'frozen-1']);

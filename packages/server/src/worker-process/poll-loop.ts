@@ -16,6 +16,7 @@ import { fromWire, WireFormatError } from '../workers/worker-wire.js';
 import { NoAnswerError, problemText, type WorkerAnswer, type WorkerConnection } from './worker-connection.js';
 import type { WorkerMetrics } from './worker-metrics.js';
 import { sendUnderLease } from './send-under-lease.js';
+import type { WorkDirKeeper } from './work-dir-keeper.js';
 import { leaseMargin, WorkerRun, type RunHost } from './worker-run.js';
 
 /** How often each run's lease is looked at: well inside the smallest margin (2 s). */
@@ -31,7 +32,8 @@ export interface PollLoopOptions {
   log(line: string): void;
   /** What connect announces. */
   announce: Omit<WorkerConnectRequest, 'version'>;
-
+  /** Keeps the working directories of the runs ended here within a bound. */
+  workDirs?: WorkDirKeeper;
 }
 
 /**
@@ -65,6 +67,7 @@ export class PollLoop {
       ended: (run) => {
         if (this.runs.get(run.runId) === run) this.runs.delete(run.runId);
         this.options.metrics.activeRuns.set(this.runs.size);
+        void this.options.workDirs?.ended(run.runId, () => new Set(this.runs.keys()));
         this.maybeDone();
       },
     };

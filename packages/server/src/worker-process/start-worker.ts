@@ -13,6 +13,7 @@ import { WorkerConnection } from './worker-connection.js';
 import type { WorkerOptions } from './worker-flags.js';
 import { listenForProbes } from './worker-listener.js';
 import { workerLog } from './worker-log.js';
+import { WorkDirKeeper } from './work-dir-keeper.js';
 import { WorkerMetrics } from './worker-metrics.js';
 
 export interface RunningWorker {
@@ -51,6 +52,7 @@ export async function startWorker(options: WorkerOptions, write?: (line: string)
     executor,
     metrics,
     log,
+    workDirs: new WorkDirKeeper(resolved.workDir, options.keepWorkDirs, log),
     announce: {
       worker_host: options.workerHost,
       instance_id: options.instanceId,

@@ -17,6 +17,7 @@ export const WORKER_ENV = {
   drainTimeout: 'AGENT_RUNS_WORKER_DRAIN_TIMEOUT',
   listen: 'AGENT_RUNS_WORKER_LISTEN',
   instanceId: 'AGENT_RUNS_WORKER_INSTANCE_ID',
+  keepWorkDirs: 'AGENT_RUNS_WORKER_KEEP_WORK_DIRS',
   quiet: 'AGENT_RUNS_WORKER_QUIET',
   executor: 'AGENT_RUNS_WORKER_EXECUTOR',
   command: 'AGENT_RUNS_WORKER_COMMAND',
@@ -47,6 +48,8 @@ const WORKER_EXECUTOR_ENV: ExecutorEnv = {
 
 export const DEFAULT_WORKER_CONCURRENCY = 2;
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10 * 60_000;
+export const DEFAULT_KEEP_WORK_DIRS = 50;
+const MAX_KEEP_WORK_DIRS = 100_000;
 
 const EXECUTOR_ROWS = executorHelpRows(WORKER_EXECUTOR_ENV, 'worker');
 const HELP_ROWS: HelpRow[] = [
@@ -67,6 +70,11 @@ const HELP_ROWS: HelpRow[] = [
   EXECUTOR_ROWS['agent-user'],
   EXECUTOR_ROWS['network'],
   EXECUTOR_ROWS['work-dir'],
+  [
+    '--keep-work-dirs <n>',
+    `The working directories of ended runs kept for their follow-ups (the most recently ended); older ones are removed, and a follow-up to such a run makes its directory again from the environment's checkout and the run's patches. Default ${DEFAULT_KEEP_WORK_DIRS}.`,
+    WORKER_ENV.keepWorkDirs,
+  ],
   EXECUTOR_ROWS['agent-env'],
   EXECUTOR_ROWS['simulated-duration'],
   ['--drain-timeout <duration>', 'On SIGTERM or SIGINT: take no new run, let running ones finish for this long, then stop them (a second signal stops them at once). Default 10m.', WORKER_ENV.drainTimeout],
@@ -96,6 +104,8 @@ export interface WorkerOptions {
   drainTimeoutMs: number;
   listen: { host: string; port: number } | undefined;
   instanceId: string;
+  /** How many ended runs' working directories are kept. */
+  keepWorkDirs: number;
   quiet: boolean;
   executor: ExecutorArgs;
 }
@@ -160,6 +170,7 @@ export function parseWorkerArgs(argv: string[], env: Record<string, string | und
     'drain-timeout': { type: 'string' },
     listen: { type: 'string' },
     'instance-id': { type: 'string' },
+    'keep-work-dirs': { type: 'string' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -174,6 +185,8 @@ export function parseWorkerArgs(argv: string[], env: Record<string, string | und
   if (concurrency < 1 || concurrency > MAX_WORKER_CAPACITY) throw new ServerConfigError(`--concurrency must be from 1 to ${MAX_WORKER_CAPACITY}, got ${concurrency}.`);
   const instanceId = (values['instance-id'] ?? env[WORKER_ENV.instanceId])?.trim() || defaultInstanceId();
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(instanceId)) throw new ServerConfigError(`--instance-id must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit, got "${instanceId}".`);
+  const keepWorkDirs = integerFrom('--keep-work-dirs', values['keep-work-dirs'] ?? env[WORKER_ENV.keepWorkDirs]) ?? DEFAULT_KEEP_WORK_DIRS;
+  if (keepWorkDirs > MAX_KEEP_WORK_DIRS) throw new ServerConfigError(`--keep-work-dirs must be from 0 to ${MAX_KEEP_WORK_DIRS}, got ${keepWorkDirs}.`);
   return {
     help: false,
     options: {
@@ -184,6 +197,7 @@ export function parseWorkerArgs(argv: string[], env: Record<string, string | und
       drainTimeoutMs: durationFrom('--drain-timeout', values['drain-timeout'] ?? env[WORKER_ENV.drainTimeout]) ?? DEFAULT_DRAIN_TIMEOUT_MS,
       listen: listenAddress(values.listen ?? env[WORKER_ENV.listen]),
       instanceId,
+      keepWorkDirs,
       quiet: values.quiet ?? truthy(env[WORKER_ENV.quiet]),
       executor: readExecutorArgs(values, env, WORKER_EXECUTOR_ENV),
     },

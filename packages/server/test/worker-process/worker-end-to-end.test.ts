@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -110,6 +110,28 @@ describe('agent-runs-worker with a real server', () => {
     expect((await ended(server, after)).state).toBe('SUCCEEDED');
     next.worker.child.kill('SIGTERM');
   }, 20_000);
+
+  it('keeps the working directories of the last --keep-work-dirs ended runs, removing older ones with their protocol files', async () => {
+    const server = await startServer();
+    const { worker, workDir } = await startWorker(server, ['--keep-work-dirs', '1']);
+    writeFileSync(join(workDir, 'operator-notes.txt'), 'not a run\n');
+    const ids: string[] = [];
+    for (const prompt of ['ok', 'ok', 'ok']) {
+      const id = await createRun(server, prompt);
+      expect((await ended(server, id)).state).toBe('SUCCEEDED');
+      ids.push(id);
+    }
+    const runDirs = () => readdirSync(workDir).filter((name) => ids.includes(name)).sort();
+    await eventually(runDirs, (dirs) => dirs.length === 1);
+    expect(runDirs()).toEqual([ids[2]]);
+    expect(readdirSync(join(workDir, '.agent-runs')).filter((name) => ids.includes(name))).toEqual([ids[2]]);
+    expect(existsSync(join(workDir, 'operator-notes.txt'))).toBe(true);
+    // A follow-up to a run whose directory went still runs: the worker makes it again.
+    expect((await api(server, `/agent/runs/${ids[0]}/followups`, { method: 'POST', body: { message: 'ok' } })).status).toBeLessThan(300);
+    await eventually(() => worker.stderr(), (text) => text.includes(`Run ${ids[0]}: taken (execution 2)`), 15_000);
+    await eventually(() => outputOf(server, ids[0]!), (output) => output.includes('working directory was restored'), 15_000);
+    expect((await ended(server, ids[0]!)).state).toBe('SUCCEEDED');
+  }, 30_000);
 
   it('frozen past its short lease (SIGSTOP, SIGCONT): its agent is stopped and nothing it sends lands; the run FAILED naming the worker', async () => {
     const server = await startServer('3s');

@@ -321,16 +321,26 @@ export class WorkerService implements RemoteRuns {
     if (await journal.requeueIfPending(runId).catch(() => false)) this.o.runQueued();
   }
 
-  /** The finish's artifacts, decoded, within the run's limits (those past them are left out, and said so in the log). */
+  /**
+   * The finish's artifacts, decoded, within the run's limits: a worker whose own limits are
+   * wider may send more. Those past them are left out, and the run's output says which (as
+   * the server's own executor says of files it skips), so its owner learns of it.
+   */
   private async artifacts(runId: string, body: WorkerFinishRequest): Promise<NewArtifact[]> {
     const { limits } = this.o;
     let used = await this.o.journal.usedBytes(runId);
     const kept: NewArtifact[] = [];
-    for (const a of (body.artifacts ?? []).slice(0, limits.maxArtifactsPerExecution)) {
+    const sent = body.artifacts ?? [];
+    const note = (text: string) => this.o.events.output(runId, 'stderr', `[agent-runs] ${text}\n`);
+    if (sent.length > limits.maxArtifactsPerExecution) {
+      note(`${sent.length - limits.maxArtifactsPerExecution} artifact(s) from the worker left out: an execution keeps at most ${limits.maxArtifactsPerExecution}.`);
+    }
+    for (const a of sent.slice(0, limits.maxArtifactsPerExecution)) {
       const content = a.content_base64 !== undefined ? Buffer.from(a.content_base64, 'base64') : undefined;
       const size = content?.length ?? 0;
       if (size > limits.maxFileBytes || used + size > limits.maxRunBytes) {
-        this.o.log(`Run ${runId}: an artifact of ${size} bytes from its worker is past the run's limits; left out.`);
+        const why = size > limits.maxFileBytes ? `over the limit of ${limits.maxFileBytes} bytes per file` : `past the run's ${limits.maxRunBytes} bytes of artifacts`;
+        note(`an artifact of ${size} bytes from the worker (${a.type}) left out: ${why}.`);
         continue;
       }
       used += size;

@@ -146,6 +146,29 @@ describe('self-hosted workers, the server side', () => {
     expect((await send(s, `runs/${runId}/finish`, { instance_id: 'w1', claim, execution: input.number, state: 'SUCCEEDED' })).status).toBe(409);
   });
 
+  it("keeps a finish's artifacts within the run's limits, and says in the run's output which it left out", async () => {
+    const s = await serverWithWorkers({ maxArtifactBytes: 8 });
+    const runId = await createRun(s);
+    await connect(s);
+    const { claim, input } = fromWire((await poll(s)).assignments[0]!);
+    const file = (name: string, text: string) => ({
+      type: 'FILE',
+      data: { filename: name, filepath: name, mime_type: 'text/plain', size_bytes: text.length },
+      content_base64: Buffer.from(text).toString('base64'),
+    });
+    const finish = await send(s, `runs/${runId}/finish`, { instance_id: 'w1', claim, execution: input.number, state: 'SUCCEEDED', artifacts: [file('small.txt', 'ok'), file('big.txt', 'far too long')] });
+    expect(finish.status).toBe(204);
+    const done = await runOf(s, runId);
+    expect(done.state).toBe('SUCCEEDED');
+    expect(JSON.stringify(done.artifacts)).toContain('small.txt');
+    expect(JSON.stringify(done.artifacts)).not.toContain('big.txt');
+    await eventually(
+      () => s.raw(`/api/v1/agent/runs/${runId}/output`),
+      (r) => JSON.stringify(r.body).includes('an artifact of 12 bytes from the worker (FILE) left out: over the limit of 8 bytes per file'),
+      5000,
+    );
+  });
+
   it('answers a waiting poll as soon as a run is queued for its host', async () => {
     const s = await serverWithWorkers();
     await connect(s);

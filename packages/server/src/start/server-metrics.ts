@@ -12,6 +12,8 @@ export class ServerMetrics {
   readonly registry = new Registry();
   /** Runs failed here because their worker's lease ran out, by worker id. */
   readonly leasesLost: Counter<'worker_host'>;
+  /** Runs created here for a worker id whose connected workers had no free slot, by worker id. */
+  readonly atCapacityRuns: Counter<'worker_host'>;
 
   constructor(store: Pick<RunStore, 'activeCounts'>, workers: Pick<WorkerService, 'connected'>) {
     const registers = [this.registry];
@@ -45,12 +47,23 @@ export class ServerMetrics {
         for (const w of (await read())[1].workers) this.inc({ worker_host: w.worker_host }, w.draining ? 0 : Math.max(0, w.capacity - w.running_runs));
       },
     });
+    this.atCapacityRuns = new Counter({
+      name: 'agent_runs_worker_at_capacity_total',
+      help: 'Runs created on this server for a worker id whose connected workers had no free slot (the run waits in line), by worker id.',
+      labelNames: ['worker_host'],
+      registers,
+    });
     this.leasesLost = new Counter({ name: 'agent_runs_worker_leases_lost_total', help: 'Runs this server failed because their worker stopped renewing its lease, by worker id.', labelNames: ['worker_host'], registers });
   }
 
   /** Told by the services: a worker's lease ran out and its run was failed. */
   leaseLost = (workerHost: string): void => {
     this.leasesLost.inc({ worker_host: workerHost });
+  };
+
+  /** Told by routing: a run was created for a worker id with every connected slot taken. */
+  atCapacity = (workerHost: string): void => {
+    this.atCapacityRuns.inc({ worker_host: workerHost });
   };
 
   async render(): Promise<string> {

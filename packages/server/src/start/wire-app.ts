@@ -146,8 +146,9 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const routing = new WorkerRouting(
     workerAuth.knownHosts(),
     (id) => environments.get(id)?.workerHost,
-    async (host) => (await workersRef?.serves(host)) ?? false,
+    async (host) => (await workersRef?.availability(host)) ?? { connected: false, freeSlots: 0 },
     opts.workersOnly,
+    (host) => metrics?.atCapacity(host),
   );
   const workers = new WorkerService({
     store,

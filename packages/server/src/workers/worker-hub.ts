@@ -63,11 +63,11 @@ export class WorkerHub {
     return this.instances.get(instanceId)?.worker.draining === true;
   }
 
-  /** Whether an instance serving `host` was heard from since `since`. */
-  serves(host: string, since: number): boolean {
-    for (const i of this.instances.values()) if (i.worker.worker_host === host && i.heardAt >= since) return true;
-    return false;
+  /** The instances serving `host` heard from since `since`, as they said last. */
+  heardSince(host: string, since: number): ConnectedWorker[] {
+    return [...this.instances.values()].filter((i) => i.worker.worker_host === host && i.heardAt >= since).map((i) => i.worker);
   }
+
 
   /** Waits until woken, `ms` pass, the poll's client goes away, or the hub closes. */
   wait(instanceId: string, ms: number, signal?: AbortSignal): Promise<void> {

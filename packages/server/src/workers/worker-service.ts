@@ -1,4 +1,4 @@
-import type { ConnectedWorkersResponse, RunStatusMessage } from '@agent-runs/core/contract';
+import type { ConnectedWorker, ConnectedWorkersResponse, RunStatusMessage } from '@agent-runs/core/contract';
 import { ConflictError } from '../domain/domain-errors.js';
 import type { LeaseLosses } from '../domain/lease-losses.js';
 import type { ArtifactLimits, FollowupMessage } from '../executors/execution-input.js';
@@ -23,7 +23,7 @@ import {
   type WorkerPollResponse,
   type WorkerReportRequest,
 } from './worker-protocol.js';
-import type { WorkerRouting } from './worker-routing.js';
+import type { WorkerAvailability, WorkerRouting } from './worker-routing.js';
 import { toWire, type WorkspaceSource } from './worker-wire.js';
 
 /** Waits `ms`, or until the poll's client goes away. */
@@ -382,10 +382,18 @@ export class WorkerService implements RemoteRuns {
     return { workers: rows.map(({ token_name: _token, ...worker }) => worker) };
   }
 
-  /** Whether a worker of `host` was heard from lately (by any server). */
-  async serves(host: string): Promise<boolean> {
-    if (this.o.hub.serves(host, Date.parse(this.since()))) return true;
-    return (await this.o.registry.heardSince(this.since())).some((w) => w.worker_host === host);
+  /**
+   * The workers of `host` heard from lately (by any server) and their free slots: the stored
+   * rows (written every few seconds), with what this server heard since for its own pollers.
+   */
+  async availability(host: string): Promise<WorkerAvailability> {
+    const since = this.since();
+    const workers = new Map<string, ConnectedWorker>();
+    for (const w of await this.o.registry.heardSince(since)) if (w.worker_host === host) workers.set(w.instance_id, w);
+    for (const w of this.o.hub.heardSince(host, Date.parse(since))) workers.set(w.instance_id, w);
+    let freeSlots = 0;
+    for (const w of workers.values()) if (!w.draining) freeSlots += Math.max(0, w.capacity - w.running_runs);
+    return { connected: workers.size > 0, freeSlots };
   }
 
   // RemoteRuns

@@ -68,6 +68,34 @@ describe('GET /metrics', () => {
     await eventually(async () => (await metrics(s.server.url)).text, (text) => /^agent_runs_worker_leases_lost_total\{worker_host="gpu"\} 1$/m.test(text), 10_000);
   });
 
+  it('counts the runs created while every connected slot of their worker id was taken', async () => {
+    const s = await server();
+    const send = (path: string, body: unknown) =>
+      fetch(`${s.server.url}/api/v1/workers/${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const create = async () => {
+      const res = await s.raw('/api/v1/agent/runs', { method: 'POST', body: JSON.stringify({ prompt: 'busy', config: { worker_host: 'gpu' } }), headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBeLessThan(300);
+    };
+    // None connected: the run waits for one to connect, which is not a full pool.
+    await create();
+    expect((await metrics(s.server.url)).text).not.toMatch(/^agent_runs_worker_at_capacity_total\{/m);
+    expect((await send('connect', { worker_host: 'gpu', instance_id: 'm3', version: 'test', capacity: 1, harnesses: [], environments: [] })).status).toBe(200);
+    const polled = (await (await send('poll', { instance_id: 'm3', free_slots: 1, draining: false, runs: [] })).json()) as { assignments: { claim: string; run: { id: string } }[] };
+    expect(polled.assignments).toHaveLength(1);
+    // Its one slot is taken (its next poll says so): the next run waits for a slot.
+    const held = polled.assignments.map((a) => ({ run_id: a.run.id, claim: a.claim }));
+    const next = send('poll', { instance_id: 'm3', free_slots: 0, draining: false, runs: held });
+    await eventually(
+      async () => (await s.raw('/api/v1/agent/connected-self-hosted-workers')).body,
+      (body) => body.workers?.[0]?.running_runs === 1,
+      5000,
+    );
+    await create();
+    await create();
+    expect((await metrics(s.server.url)).text).toMatch(/^agent_runs_worker_at_capacity_total\{worker_host="gpu"\} 2$/m);
+    await next;
+  });
+
   it('with metrics_token, takes that token and nothing else', async () => {
     const s = await server({ metrics_token: { from_env: 'AGENT_RUNS_TEST_METRICS_TOKEN' } });
     expect((await metrics(s.server.url)).status).toBe(401);

@@ -30,6 +30,14 @@ export class BudgetedExecutor implements RunExecutor {
   start(context: ExecutionContext): Execution {
     const budget = context.run.agentConfig.budget;
     if (!budget) return this.inner.start(context);
+    // A server does this at create for its own executor; a run sent to a worker meets the
+    // worker's agent only here. A cap its agent cannot be held to (no usage reported) is not
+    // run uncapped.
+    const unheld = (this.inner.checkConfig?.(context.run.agentConfig, undefined) ?? []).filter((issue) => issue.path.startsWith('agent_config.budget.'));
+    if (unheld.length) {
+      const message = unheld.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+      return { done: Promise.resolve({ state: 'FAILED', statusMessage: { message: `The run's budget cannot be held here: ${message}` } }), cancel: async () => {} };
+    }
     const already = budgetReached(budget, context.run.requestUsage);
     if (already) return { done: Promise.resolve({ state: 'BLOCKED', statusMessage: budgetStopMessage(already) }), cancel: async () => {} };
 

@@ -30,14 +30,12 @@ export class BudgetedExecutor implements RunExecutor {
   start(context: ExecutionContext): Execution {
     const budget = context.run.agentConfig.budget;
     if (!budget) return this.inner.start(context);
-    // A server does this at create for its own executor; a run sent to a worker meets the
-    // worker's agent only here. A cap its agent cannot be held to (no usage reported) is not
-    // run uncapped.
+    // A server refuses at create a cap its own agent cannot be held to; a run sent to a worker
+    // meets the worker's agent only here, where an explicit cap and a configured default look
+    // alike (and a default is no fault of the run's). It runs, and its output says which caps
+    // nothing here can reach.
     const unheld = (this.inner.checkConfig?.(context.run.agentConfig, undefined) ?? []).filter((issue) => issue.path.startsWith('agent_config.budget.'));
-    if (unheld.length) {
-      const message = unheld.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
-      return { done: Promise.resolve({ state: 'FAILED', statusMessage: { message: `The run's budget cannot be held here: ${message}` } }), cancel: async () => {} };
-    }
+    for (const issue of unheld) context.onOutput(`[agent-runs] ${issue.path} cannot be held here: ${issue.message}\n`, 'stderr');
     const already = budgetReached(budget, context.run.requestUsage);
     if (already) return { done: Promise.resolve({ state: 'BLOCKED', statusMessage: budgetStopMessage(already) }), cancel: async () => {} };
 

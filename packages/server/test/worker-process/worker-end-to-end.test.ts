@@ -133,15 +133,13 @@ describe('agent-runs-worker with a real server', () => {
     expect((await ended(server, ids[0]!)).state).toBe('SUCCEEDED');
   }, 30_000);
 
-  it('does not run uncapped a cost cap its agent cannot be held to (the command agent reports no usage): FAILED naming the field', async () => {
+  it("says in the run's output which caps the worker's agent cannot be held to (the command agent reports no usage)", async () => {
     const server = await startServer();
     await startWorker(server);
     const created = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'ok', config: { worker_host: 'box-1', budget: { max_cost_usd: 1 } } } });
     expect(created.status).toBe(200);
-    const run = await ended(server, created.body.run_id);
-    expect(run.state).toBe('FAILED');
-    expect(run.status_message.message).toContain('agent_config.budget.max_cost_usd');
-    expect(await outputOf(server, created.body.run_id)).not.toContain('line one');
+    expect((await ended(server, created.body.run_id)).state).toBe('SUCCEEDED');
+    expect(await outputOf(server, created.body.run_id)).toContain('agent_config.budget.max_cost_usd cannot be held here');
   }, 15_000);
 
   it('frozen past its short lease (SIGSTOP, SIGCONT): its agent is stopped and nothing it sends lands; the run FAILED naming the worker', async () => {

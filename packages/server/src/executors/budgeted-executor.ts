@@ -1,6 +1,7 @@
 import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import { budgetReached, budgetStopMessage, durationReached } from './budget-stop.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
+import { WrappingExecutor } from './wrapping-executor.js';
 
 /**
  * Holds every execution to its run's `agent_config.budget`: the usage a harness reports is
@@ -9,22 +10,12 @@ import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from 
  * ends BLOCKED, its status message saying what was spent against which cap. A run already
  * at a cap (a follow-up that did not raise it) is BLOCKED again without starting its agent.
  */
-export class BudgetedExecutor implements RunExecutor {
-  readonly name: string;
-
+export class BudgetedExecutor extends WrappingExecutor {
   constructor(
-    private readonly inner: RunExecutor,
+    inner: RunExecutor,
     private readonly now: () => number = Date.now,
   ) {
-    this.name = inner.name;
-  }
-
-  check(prompt: string, field?: string): string[] {
-    return this.inner.check?.(prompt, field) ?? [];
-  }
-
-  checkConfig(...args: Parameters<NonNullable<RunExecutor['checkConfig']>>) {
-    return this.inner.checkConfig?.(...args) ?? [];
+    super(inner);
   }
 
   start(context: ExecutionContext): Execution {

@@ -1,6 +1,7 @@
 import type { NewArtifact } from '../store/artifacts/artifact-store.js';
 import type { SecretMask } from '../domain/secret-mask.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
+import { WrappingExecutor } from './wrapping-executor.js';
 
 /** An artifact's descriptive fields masked (names, descriptions, URLs, PLAN text); file bytes are the agent's own. */
 function maskArtifact(mask: SecretMask, artifact: NewArtifact): NewArtifact {
@@ -14,22 +15,12 @@ function maskArtifact(mask: SecretMask, artifact: NewArtifact): NewArtifact {
  * stream, stored output, transcript, conversation, session page and every client reading
  * them (MCP, the Action) only ever see `***`.
  */
-export class MaskedExecutor implements RunExecutor {
-  readonly name: string;
-
+export class MaskedExecutor extends WrappingExecutor {
   constructor(
-    private readonly inner: RunExecutor,
+    inner: RunExecutor,
     private readonly mask: SecretMask,
   ) {
-    this.name = inner.name;
-  }
-
-  check(prompt: string, field?: string): string[] {
-    return this.inner.check?.(prompt, field) ?? [];
-  }
-
-  checkConfig(...args: Parameters<NonNullable<RunExecutor['checkConfig']>>) {
-    return this.inner.checkConfig?.(...args) ?? [];
+    super(inner);
   }
 
   start(context: ExecutionContext): Execution {

@@ -50,8 +50,9 @@ export class WorkDirKeeper {
       // A follow-up may have brought one of them back meanwhile.
       if (inFlight().has(name)) continue;
       try {
-        await rm(runWorkDir(this.root, name), { recursive: true, force: true });
+        // Its protocol files first: a run whose directory is gone has nothing left behind.
         await rm(protocolDir(this.root, name), { recursive: true, force: true });
+        await rm(runWorkDir(this.root, name), { recursive: true, force: true });
       } catch (error) {
         this.log(`Could not remove the working directory of ended run ${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }

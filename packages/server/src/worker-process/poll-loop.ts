@@ -181,7 +181,7 @@ export class PollLoop {
     const held = [...this.runs.values()].filter((run) => run.held);
     const body: WorkerPollRequest = {
       instance_id: this.options.announce.instance_id,
-      free_slots: this.draining ? 0 : Math.max(0, this.options.announce.capacity - this.runs.size),
+      free_slots: this.draining ? 0 : Math.max(0, this.options.announce.capacity - [...this.runs.values()].filter((run) => !run.finishing).length),
       draining: this.draining,
       runs: held.map((run) => ({ run_id: run.runId, claim: run.claim })),
     };
@@ -212,7 +212,8 @@ export class PollLoop {
     const renewedIds = new Set(renewed);
     for (const run of held) {
       if (renewedIds.has(run.runId)) run.renewed(sentAt);
-      else run.loseLease('the server did not renew its lease');
+      // Let go by its finish, which landed before this answer came.
+      else if (!run.finishing) run.loseLease('the server did not renew its lease');
     }
     // Runs first: a command may name a run this same answer brings.
     for (const assignment of assignments) this.take(assignment, sentAt);

@@ -43,6 +43,7 @@ export class WorkerRun implements LeaseView {
   private renewedAt: number;
   private execution: Execution | undefined;
   private ending = false;
+  private finishSent = false;
   private lostReason: string | undefined;
   private readonly reporter: RunReporter;
   /** Settles once the run is over here. */
@@ -78,6 +79,15 @@ export class WorkerRun implements LeaseView {
 
   get lost(): boolean {
     return this.lostReason !== undefined;
+  }
+
+  /**
+   * Its finish is on its way: its agent is over, so its slot is free (the server answers the
+   * poll waiting then, for the worker to ask for the next run at once), and a poll that finds
+   * its lease let go (the finish landed) is not a lost lease.
+   */
+  get finishing(): boolean {
+    return this.finishSent;
   }
 
   /** Whether polls should still name it (and renew its lease): it is not given up. */
@@ -181,6 +191,7 @@ export class WorkerRun implements LeaseView {
     await this.reporter.flush();
     if (this.lost) return this.close();
     const finish = this.finishRequest(ending);
+    this.finishSent = true;
     const result = await sendUnderLease(this.host.connection, `runs/${encodeURIComponent(this.run.id)}/finish`, finish, this).catch((error: unknown) => ({
       kind: 'refused' as const,
       reason: (error as Error).message,

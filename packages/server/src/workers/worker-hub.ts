@@ -28,6 +28,7 @@ export class WorkerHub {
   private readonly waiters = new Set<Waiter>();
   private readonly commands = new Map<string, WorkerCommand[]>();
   private readonly holders = new Map<string, string>();
+  private readonly freed = new Map<string, number>();
   private closed = false;
 
   /** A worker connected (again): it replaces what was known of that instance. */
@@ -95,6 +96,20 @@ export class WorkerHub {
 
   private wake(instanceId: string): void {
     for (const waiter of [...this.waiters]) if (waiter.instanceId === instanceId) waiter.wake();
+  }
+
+  /**
+   * A run the instance held ended: its poll waiting (holding runs, it waits only for
+   * commands) is answered now, so that its next poll asks for a run for the free slot.
+   */
+  slotFreed(instanceId: string): void {
+    this.freed.set(instanceId, this.freedCount(instanceId) + 1);
+    this.wake(instanceId);
+  }
+
+  /** How many slots the instance freed so far: a poll answers once it changes. */
+  freedCount(instanceId: string): number {
+    return this.freed.get(instanceId) ?? 0;
   }
 
   /** Queues a command for the instance's next poll, and wakes the one waiting. */

@@ -177,10 +177,13 @@ export class WorkerService implements RemoteRuns {
     // A draining instance holding nothing sends one poll to say so (see below): answered at once.
     const waitMs = body.runs.length ? Math.floor(leaseMs / HELD_POLL_FRACTION) : body.draining ? 0 : this.pollWaitMs;
     const deadline = Date.now() + waitMs;
+    const freed = hub.freedCount(body.instance_id);
     const given: GivenRun[] = [];
     const assignments: WorkerAssignment[] = [];
     for (;;) {
       if (hub.hasCommands(body.instance_id) || hub.isClosed || signal.aborted) break;
+      // A run it held ended since: answered now, so that the slot is asked to be filled at once.
+      if (hub.freedCount(body.instance_id) !== freed) break;
       // The instance drains since this poll came (its next poll said so): it takes no run, and
       // this poll, which waited for runs, is answered now so that an idle worker exits at once.
       if (!body.draining && hub.isDraining(body.instance_id)) break;
@@ -318,6 +321,7 @@ export class WorkerService implements RemoteRuns {
     else await moves.finish(runId, { state: body.state, ...(statusMessage ? { statusMessage } : {}) }, body.claim);
     await store.leases.release(owner, [runId]).catch(() => undefined);
     hub.letGo(runId);
+    hub.slotFreed(body.instance_id);
     if (await journal.requeueIfPending(runId).catch(() => false)) this.o.runQueued();
   }
 

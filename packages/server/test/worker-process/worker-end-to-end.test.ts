@@ -95,6 +95,17 @@ describe('agent-runs-worker with a real server', () => {
     expect((await runOf(server, third)).state).toBe('QUEUED');
   }, 15_000);
 
+  it('asks for the next run as soon as one ends: a full worker does not wait out its poll to fill the slot', async () => {
+    // Holding runs, a poll waits up to a sixth of the lease (5 s here) for commands.
+    const server = await startServer('30s');
+    await startWorker(server, ['--concurrency', '1']);
+    const ids = [await createRun(server, 'sleep 500'), await createRun(server, 'sleep 500')];
+    const [first, second] = await Promise.all(ids.map((id) => ended(server, id)));
+    expect([first.state, second.state]).toEqual(['SUCCEEDED', 'SUCCEEDED']);
+    // The agent takes 0.5 s; before the server answered the waiting poll on a finish, the slot stayed empty about 4.5 s more.
+    expect(Date.parse(second.started_at) - Date.parse(first.started_at)).toBeLessThan(2_500);
+  }, 20_000);
+
   it('idle on SIGTERM: exits 0 at once, not at the end of its waiting poll, and a run created then waits for the next worker', async () => {
     const server = await startServer();
     const { worker } = await startWorker(server);

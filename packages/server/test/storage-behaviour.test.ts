@@ -295,6 +295,18 @@ describe.each(factories)('the $name storage', (factory) => {
     expect((await storage.runs.get('r2'))?.updatedAt).toBe(plusMs(time(5), 2));
   });
 
+  it("answers the claim (started_at) of each run asked for that exists, in one read of any length", async () => {
+    const ids = Array.from({ length: 70 }, (_, i) => `c${String(i).padStart(2, '0')}`);
+    for (const id of ids) await created(storage.runs, newRun(id, { updatedAt: time(1) }));
+    const claimed = await storage.runs.claimNext('a', time(5), 60_000);
+    const claims = await storage.runs.claimsOf([...ids, 'unknown']);
+    expect(claims.size).toBe(70);
+    expect(claims.get(claimed!.id)).toBe(claimed!.startedAt);
+    expect([...claims.entries()].filter(([, at]) => at !== undefined)).toEqual([[claimed!.id, claimed!.startedAt]]);
+    expect(claims.has('unknown')).toBe(false);
+    expect((await storage.runs.claimsOf([])).size).toBe(0);
+  });
+
   it("replaces a run's budget in place, the rest of its configuration as it was", async () => {
     await created(storage.runs, newRun('r1', { agentConfig: { model_id: 'm', budget: { max_cost_usd: 0.5 } } }));
     const raised = await storage.runs.setBudget('r1', { max_cost_usd: 2, max_duration_seconds: 60 });

@@ -168,8 +168,8 @@ export class WorkerService implements RemoteRuns {
     const due = hub.heard(body.instance_id, body.runs.length, body.draining, Date.now(), HEARTBEAT_WRITE_MS);
     if (due) await this.o.registry.put({ ...due.worker, token_name: due.tokenName });
     // Renewed only under the claim the worker runs it by: a run claimed again since is not its run any more.
-    const current = await Promise.all(kept.map((id) => store.get(id)));
-    const renewed = kept.filter((id, i) => claims.has(id) && current[i]?.startedAt === claims.get(id));
+    const current = await store.claimsOf(kept);
+    const renewed = kept.filter((id) => claims.has(id) && current.get(id) === claims.get(id));
     for (const id of keys) if (!kept.includes(id)) hub.letGo(id);
     // A worker learns of a renewal only from the answer, and fences its runs by the poll that
     // renewed them: holding runs, it hears back within a sixth of the lease, so that one poll

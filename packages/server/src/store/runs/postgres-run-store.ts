@@ -105,6 +105,12 @@ export class PostgresRunStore implements RunStore {
     return this.one(`SELECT ${RUN_COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE id = $1`, [id], 'agent-runs-run-by-id');
   }
 
+  async claimsOf(ids: readonly string[]): Promise<Map<string, string | undefined>> {
+    if (ids.length === 0) return new Map();
+    const { rows } = await this.pool.query<{ id: string; started_at: string | null }>('SELECT id, started_at FROM runs WHERE id = ANY($1::text[])', [[...ids]]);
+    return new Map(rows.map((row) => [row.id, row.started_at ?? undefined]));
+  }
+
   async getBySession(sessionId: string): Promise<RunRecord | undefined> {
     return this.one(`SELECT ${RUN_COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE session_id = $1`, [sessionId]);
   }

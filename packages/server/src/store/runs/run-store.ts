@@ -97,6 +97,8 @@ export interface RunStore {
    * waits. However many servers claim at once, each run goes to exactly one of them. Its
    * `startedAt` is its new `updatedAt`, later than every earlier claim's: it names the claim.
    */
+  /** The `started_at` of each of these runs that exists (its claim, when INPROGRESS): what a worker's poll holds its claims to, in one read. */
+  claimsOf(ids: readonly string[]): Promise<Map<string, string | undefined>>;
   /** The leases on INPROGRESS runs: a worker's polls renew its runs' through them, its reports are fenced by them. */
   readonly leases: Leases<RunRecord>;
   claimNext(owner: string, at: string, leaseMs: number, hosts?: WorkerHosts): Promise<RunRecord | undefined>;

@@ -40,6 +40,9 @@ function readRunWithArtifacts(row: unknown[]): RunRecord {
 }
 
 /** SQLite storage: a file in WAL mode, or `:memory:` for tests. */
+/** The most runs `claimsOf` reads in one statement. */
+const CLAIMS_PER_READ = 32;
+
 export class SqliteRunStore implements RunStore {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
@@ -174,6 +177,17 @@ export class SqliteRunStore implements RunStore {
   async get(id: string): Promise<RunRecord | undefined> {
     const row = this.byId.get(id) as unknown[] | undefined;
     return row ? readRunWithArtifacts(row) : undefined;
+  }
+
+  async claimsOf(ids: readonly string[]): Promise<Map<string, string | undefined>> {
+    const claims = new Map<string, string | undefined>();
+    // In lists of at most CLAIMS_PER_READ: as many prepared statements at most, whatever a worker's capacity.
+    for (let i = 0; i < ids.length; i += CLAIMS_PER_READ) {
+      const part = ids.slice(i, i + CLAIMS_PER_READ);
+      const rows = this.statement(`SELECT id, started_at FROM runs WHERE ${sqliteDialect.inList('id', 1, part.length)}`).all(...part) as { id: string; started_at: string | null }[];
+      for (const row of rows) claims.set(row.id, row.started_at ?? undefined);
+    }
+    return claims;
   }
 
   async getAttachments(id: string): Promise<StoredAttachment[]> {

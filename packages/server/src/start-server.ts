@@ -60,7 +60,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const serve = async (): Promise<RunningServer> => {
     const clock = new MonotonicClock();
     // Alone on its database, what was in flight was the last server's; shared, leases tell.
-    if (!storage.cluster) await recoverAfterRestart(storage.runs, opts.workDir, clock.now(), opts.log);
+    if (!storage.cluster) await recoverAfterRestart(storage, opts.workDir, clock.now(), opts.leaseMs, opts.log);
     const { apiKey, keys, apiKeyFile, announce } = serverApiKeys(opts.apiKeys, opts.dataDir, opts.noAuth, opts.log);
     if (opts.executor === 'command' && options.workDir === undefined) ensurePrivateDir(opts.workDir);
     checkSecretOwners(config.secrets, keys.map((k) => k.principal));

@@ -39,6 +39,11 @@ export interface Leases<R, Tx = unknown> {
    * still held; answers their keys, so work whose lease was lost meanwhile can be let go.
    */
   renew(owner: string, leaseMs: number, options?: { keys?: readonly string[]; now?: number }): Promise<string[]>;
+  /**
+   * Leases the held rows of `keys` to `owner` for `leaseMs`, whoever held them: a server
+   * restarted alone on its database gives a worker back the runs it was running.
+   */
+  adopt(owner: string, keys: readonly string[], leaseMs: number, now?: number): Promise<void>;
   /** Who holds the lease of the row of `key` while it has not run out (a worker's report is fenced by it). */
   holder(key: string, now?: number): Promise<string | undefined>;
   /** Lets go of the leases `owner` holds (only those of `keys`), or of every lease without an owner. */

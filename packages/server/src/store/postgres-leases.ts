@@ -81,6 +81,13 @@ export class PostgresLeases<R> implements Leases<R, pg.PoolClient> {
     return rows.map((row) => String(row['key']));
   }
 
+  async adopt(owner: string, keys: readonly string[], leaseMs: number, now?: number): Promise<void> {
+    if (keys.length === 0) return;
+    const { name, alias, owner: ownerColumn, expiresAt, held } = this.table;
+    const [until, untilValues] = this.until(leaseMs, now);
+    await this.pool.query(numbered(`UPDATE ${name} ${alias} SET ${ownerColumn} = ?, ${expiresAt} = ${until} WHERE ${held} AND ${this.inKeys}`), [owner, ...untilValues, keys]);
+  }
+
   async release(owner?: string, keys?: readonly string[]): Promise<void> {
     const { name, alias, owner: ownerColumn, expiresAt } = this.table;
     const whose = owner === undefined ? `${alias}.${ownerColumn} IS NOT NULL` : `${alias}.${ownerColumn} = ?`;

@@ -124,6 +124,11 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
     return rows.map((row) => String(row['key']));
   }
 
+  async adopt(owner: string, keys: readonly string[], leaseMs: number, now?: number): Promise<void> {
+    const expiresAt = this.now(now) + leaseMs;
+    for (const k of this.stillHeld(keys)) this.leases.set(k, { owner, expiresAt });
+  }
+
   async holder(key: string, now?: number): Promise<string | undefined> {
     const lease = this.leases.get(key);
     return lease && lease.expiresAt >= this.now(now) ? lease.owner : undefined;

@@ -171,6 +171,8 @@ export class WorkerService implements RemoteRuns {
     const current = await store.claimsOf(kept);
     const renewed = kept.filter((id) => claims.has(id) && current.get(id) === claims.get(id));
     for (const id of keys) if (!kept.includes(id)) hub.letGo(id);
+    // Known here from now on, whichever server gave them (a restart, another server of the database): cancels and follow-ups find the instance.
+    for (const id of renewed) hub.hold(id, body.instance_id);
     // A worker learns of a renewal only from the answer, and fences its runs by the poll that
     // renewed them: holding runs, it hears back within a sixth of the lease, so that one poll
     // lost (a server killed, a reset) and its retry still land well before its fence.

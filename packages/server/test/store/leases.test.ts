@@ -109,6 +109,18 @@ describe.each(dialects)('leases on $name', ({ enabled, open }) => {
     expect(await leases.renew('one', 30_000)).toEqual(['a']);
   });
 
+  it.runIf(enabled)('adopts held rows for a new owner, whoever held them: its renewals hold them, the former owner\'s do not', async () => {
+    const { leases, close } = await open(['a', 'b', 'c']);
+    await claim(leases, 'one', 2);
+    await close('c');
+    await leases.adopt('two', ['a', 'c'], 30_000);
+    expect(await leases.holder('a')).toBe('two');
+    // c is no longer held: there is nothing of it to adopt.
+    expect(await leases.holder('c')).toBeUndefined();
+    expect(await leases.renew('two', 30_000)).toEqual(['a']);
+    expect(await leases.renew('one', 30_000)).toEqual(['b']);
+  });
+
   it.runIf(enabled)('lets go of the leases released, for the next claim to take', async () => {
     const { leases } = await open(['a', 'b', 'c']);
     await claim(leases, 'one', 3);

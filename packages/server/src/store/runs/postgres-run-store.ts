@@ -182,14 +182,19 @@ export class PostgresRunStore implements RunStore {
     return rows.map(toActiveCount);
   }
 
-  async failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number> {
+  async failAll(states: readonly string[], message: RunStatusMessage, at: string, except: readonly string[] = []): Promise<number> {
     if (states.length === 0) return 0;
     const result = await this.pool.query(
       `UPDATE runs SET state = 'FAILED', updated_at = ${postgresDialect.nextStamp('$1')}, status_message = $2, owner = NULL, lease_expires_at = NULL
-       WHERE state = ANY($3::text[])`,
-      [at, JSON.stringify(message), [...states]],
+       WHERE state = ANY($3::text[]) AND id <> ALL($4::text[])`,
+      [at, JSON.stringify(message), [...states], [...except]],
     );
     return result.rowCount ?? 0;
+  }
+
+  async inProgressOnWorkers(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>("SELECT id FROM runs WHERE state = 'INPROGRESS' AND worker_host <> ''");
+    return rows.map((row) => row.id);
   }
 
   /** The pool belongs to the storage; its close() ends it. */

@@ -105,7 +105,9 @@ export interface RunStore {
   /** How many runs are QUEUED and INPROGRESS, per worker id ('' for the server's own): what `/metrics` shows. */
   activeCounts(): Promise<ActiveCount[]>;
   /** Marks every run in one of `states` as FAILED with `message`; returns how many. */
-  failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number>;
+  failAll(states: readonly string[], message: RunStatusMessage, at: string, except?: readonly string[]): Promise<number>;
+  /** The ids of the INPROGRESS runs routed to a worker id: what a restarted server alone on its database may give back to their workers. */
+  inProgressOnWorkers(): Promise<string[]>;
   close(): Promise<void>;
 }
 

@@ -267,13 +267,17 @@ export class SqliteRunStore implements RunStore {
     return (this.statement(ACTIVE_COUNTS_SQL).all() as Parameters<typeof toActiveCount>[0][]).map(toActiveCount);
   }
 
-  async failAll(states: readonly string[], message: RunStatusMessage, at: string): Promise<number> {
+  async failAll(states: readonly string[], message: RunStatusMessage, at: string, except: readonly string[] = []): Promise<number> {
     if (states.length === 0) return 0;
     const info = this.statement(
-      `UPDATE runs SET state = 'FAILED', updated_at = ${STAMP}, status_message = ? WHERE state IN (${states.map(() => '?').join(', ')})`,
-    ).run(at, JSON.stringify(message), ...states);
+      `UPDATE runs SET state = 'FAILED', updated_at = ${STAMP}, status_message = ? WHERE state IN (${states.map(() => '?').join(', ')}) AND id NOT IN (SELECT value FROM json_each(?))`,
+    ).run(at, JSON.stringify(message), ...states, JSON.stringify(except));
     if (states.includes('INPROGRESS')) this.leases.releaseNow();
     return info.changes;
+  }
+
+  async inProgressOnWorkers(): Promise<string[]> {
+    return (this.statement("SELECT id FROM runs WHERE state = 'INPROGRESS' AND worker_host <> ''").all() as { id: string }[]).map((row) => row.id);
   }
 
   /**

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
+import { api, runOf, ended, outputOf, TESTER_KEY } from '../support/server-api.js';
 import { writeServerConfig } from '../support/server-config.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { agentBeats, WORKER_AGENT } from '../support/worker-agent.js';
@@ -11,7 +12,7 @@ import { startWorkerProcess, type WorkerProcess } from '../support/worker-proces
 /** A real server process and real worker processes on loopback, the worker token from the server's configuration file. */
 
 const TOKEN = 'worker-e2e-token-7d1f0a93c2';
-const KEY = 'tester-key-0123456789';
+const KEY = TESTER_KEY;
 
 const processes: (ServerProcess | WorkerProcess)[] = [];
 afterEach(async () => {
@@ -38,15 +39,6 @@ async function startWorker(server: ServerProcess, args: string[] = []): Promise<
   return { worker, workDir };
 }
 
-async function api(server: ServerProcess, path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${server.baseURL}${path}`, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${KEY}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
 
 async function createRun(server: ServerProcess, prompt: string): Promise<string> {
   const created = await api(server, '/agent/run', { method: 'POST', body: { prompt, config: { worker_host: 'box-1' } } });
@@ -54,10 +46,6 @@ async function createRun(server: ServerProcess, prompt: string): Promise<string>
   return created.body.run_id as string;
 }
 
-const runOf = async (server: ServerProcess, id: string) => (await api(server, `/agent/runs/${id}`)).body;
-const ended = (server: ServerProcess, id: string, timeoutMs = 10_000) =>
-  eventually(() => runOf(server, id), (run) => ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED'].includes(run.state), timeoutMs);
-const outputOf = async (server: ServerProcess, id: string) => JSON.stringify((await api(server, `/agent/runs/${id}/output`)).body);
 
 describe('agent-runs-worker with a real server', () => {
   it('runs a run routed to its host there: SUCCEEDED with its output and artifacts on the server', async () => {

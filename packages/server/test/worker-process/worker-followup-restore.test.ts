@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { nodeAgentCommand } from '../support/node-agent.js';
 import { gitRepo } from '../support/git-repo.js';
+import { api, runOf, ended, outputOf, TESTER_KEY } from '../support/server-api.js';
 import { writeServerConfig } from '../support/server-config.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
@@ -17,7 +18,7 @@ import { startWorkerProcess, type WorkerProcess } from '../support/worker-proces
  */
 
 const TOKEN = 'worker-followup-token-51c0e9a7d2';
-const KEY = 'tester-key-0123456789';
+const KEY = TESTER_KEY;
 
 /**
  * Execution 1 writes `notes.txt` (and hands back a changes.patch that adds it, as a
@@ -94,18 +95,7 @@ async function startWorker(server: ServerProcess, instance: string, agent = AGEN
   return worker;
 }
 
-async function api(server: ServerProcess, path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${server.baseURL}${path}`, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${KEY}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
 
-const runOf = async (server: ServerProcess, id: string) => (await api(server, `/agent/runs/${id}`)).body;
-const outputOf = async (server: ServerProcess, id: string) => JSON.stringify((await api(server, `/agent/runs/${id}/output`)).body);
 
 /** A run on the worker, ended SUCCEEDED, and a follow-up sent to it. */
 async function runThenFollowUp(server: ServerProcess, beforeFollowup: (id: string) => Promise<void>, prompt = 'write the notes', environment?: string): Promise<string> {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
+import { api, runOf, ended, TESTER_KEY } from '../support/server-api.js';
 import { writeServerConfig } from '../support/server-config.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { agentBeats, WORKER_AGENT } from '../support/worker-agent.js';
@@ -15,7 +16,7 @@ import { startWorkerProcess, type WorkerProcess } from '../support/worker-proces
  * worker's next poll renews them. Real server and worker processes on loopback.
  */
 const TOKEN = 'restart-worker-token-51c0d2e9';
-const KEY = 'tester-key-0123456789';
+const KEY = TESTER_KEY;
 
 const processes: (ServerProcess | WorkerProcess)[] = [];
 afterEach(async () => {
@@ -45,19 +46,7 @@ async function startServer(dataDir: string, port: number): Promise<ServerProcess
   return server;
 }
 
-async function api(server: ServerProcess, path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${server.baseURL}${path}`, {
-    method: init.method ?? 'GET',
-    headers: { authorization: `Bearer ${KEY}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
 
-const runOf = async (server: ServerProcess, id: string) => (await api(server, `/agent/runs/${id}`)).body;
-const ended = (server: ServerProcess, id: string, timeoutMs = 15_000) =>
-  eventually(() => runOf(server, id), (run) => ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED'].includes(run.state), timeoutMs);
 
 describe('a SQLite server restarted under its workers', () => {
   it('leaves their runs in progress to them: one finishes SUCCEEDED, and a cancel sent to the new server reaches the other', async () => {

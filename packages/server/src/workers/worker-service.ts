@@ -1,17 +1,10 @@
 import type { ConnectedWorker, ConnectedWorkersResponse, RunStatusMessage } from '@agent-runs/core/contract';
 import { ConflictError } from '../domain/domain-errors.js';
 import type { LeaseLosses } from '../domain/lease-losses.js';
-import type { ArtifactLimits, FollowupMessage } from '../executors/execution-input.js';
-import type { ExecutionJournal } from '../runs/execution-journal.js';
-import type { MonotonicClock } from '../runs/monotonic-clock.js';
+import type { FollowupMessage } from '../executors/execution-input.js';
 import type { RemoteRuns, RunRoute } from '../runs/remote-runs.js';
-import type { RunEventLog } from '../runs/run-event-log.js';
-import type { RunMoves } from '../runs/run-moves.js';
-import type { NewArtifact } from '../store/artifacts/artifact-store.js';
-import type { RunRecord } from '../store/runs/run-record.js';
-import type { RunStore, WorkerHosts } from '../store/runs/run-store.js';
+import type { WorkerHosts } from '../store/runs/run-store.js';
 import type { ConnectedWorkerStore } from '../store/workers/connected-worker-store.js';
-import type { WorkerHub } from './worker-hub.js';
 import { lostWorkerMessage, isWorkerOwner, workerHostOf, workerOwner } from './worker-owner.js';
 import {
   POLL_WAIT_MS,
@@ -24,6 +17,7 @@ import {
   type WorkerReportRequest,
 } from './worker-protocol.js';
 import type { WorkerAvailability, WorkerRouting } from './worker-routing.js';
+import { WorkerRunWrites, type WorkerRunWritesOptions } from './worker-run-writes.js';
 import { toWire, type WorkspaceSource } from './worker-wire.js';
 
 /** Waits `ms`, or until the poll's client goes away. */
@@ -61,23 +55,14 @@ export interface GivenRun {
   execution: number;
 }
 
-export interface WorkerServiceOptions {
-  store: RunStore;
-  moves: RunMoves;
-  journal: ExecutionJournal;
-  events: RunEventLog;
-  clock: MonotonicClock;
-  hub: WorkerHub;
+export interface WorkerServiceOptions extends WorkerRunWritesOptions {
   /** The worker processes connected to any server of the database. */
   registry: ConnectedWorkerStore;
   routing: WorkerRouting;
   leaseMs: number;
   /** The server runs nothing itself: workers take the runs that name no worker_host too. */
   workersOnly: boolean;
-  limits: ArtifactLimits;
   serverVersion: string;
-  /** A run went back to QUEUED (a follow-up pending, a poll's answer lost): claimers are told. */
-  runQueued: () => void;
   /** Whether this server fails the runs of workers whose lease ran out (SQLite; on PostgreSQL the cluster does). */
   expiresLeases: boolean;
   log: (line: string) => void;
@@ -96,7 +81,12 @@ export class WorkerService implements RemoteRuns {
   private timer: NodeJS.Timeout | undefined;
   private checking = false;
 
-  constructor(private readonly o: WorkerServiceOptions) {}
+  /** The reports and finishes of the runs workers execute. */
+  private readonly writes: WorkerRunWrites;
+
+  constructor(private readonly o: WorkerServiceOptions) {
+    this.writes = new WorkerRunWrites(o, async (grant, instanceId) => (await this.instance(grant, instanceId)).owner);
+  }
 
   /** Starts failing runs of workers that stopped renewing their leases (where this server must). */
   start(): void {
@@ -282,77 +272,12 @@ export class WorkerService implements RemoteRuns {
     if (given.length) this.o.runQueued();
   }
 
-  /** The run, while the worker's lease on it under `claim` holds; a 409 (conflict) otherwise. */
-  private async fenced(grant: WorkerGrant, runId: string, instanceId: string, claim: string): Promise<{ run: RunRecord; owner: string }> {
-    const { owner } = await this.instance(grant, instanceId);
-    const run = await this.o.store.get(runId);
-    const holds = run?.state === 'INPROGRESS' && run.startedAt === claim && (await this.o.store.leases.holder(runId)) === owner;
-    if (!run || !holds) throw new ConflictError('The lease on this run was given up: stop its agent.', false);
-    return { run, owner };
-  }
-
   async report(grant: WorkerGrant, runId: string, body: WorkerReportRequest): Promise<void> {
-    const { events, store, clock } = this.o;
-    await this.fenced(grant, runId, body.instance_id, body.claim);
-    for (const line of body.output ?? []) events.output(runId, line.stream, line.text);
-    const state = body.harness_state;
-    if (state && (state.request_usage !== undefined || state.harness_session_id !== undefined)) {
-      const updated = await store.setHarnessState(
-        runId,
-        { ...(state.request_usage ? { requestUsage: state.request_usage } : {}), ...(state.harness_session_id ? { harnessSessionId: state.harness_session_id } : {}) },
-        state.request_usage ? clock.now() : undefined,
-      );
-      if (updated && state.request_usage) await events.runChanged(updated).catch(() => {});
-    }
+    await this.writes.report(grant, runId, body);
   }
 
   async finish(grant: WorkerGrant, runId: string, body: WorkerFinishRequest): Promise<void> {
-    const { journal, moves, store, hub } = this.o;
-    const { owner } = await this.fenced(grant, runId, body.instance_id, body.claim);
-    const unended = await journal.unended(runId);
-    if (unended?.execution !== body.execution) throw new ConflictError(`Execution ${body.execution} of run ${runId} is not the one running.`, false);
-    const artifacts = await this.artifacts(runId, body);
-    const statusMessage = body.status_message;
-    await journal.record(runId, { number: body.execution }, {
-      state: body.state,
-      ...(statusMessage ? { statusMessage } : {}),
-      artifacts,
-      ...(body.taken_followups ? { takenFollowups: body.taken_followups } : {}),
-    });
-    if (body.state === 'CANCELLED') await moves.cancel(runId, statusMessage ?? { message: 'The worker stopped the run.' });
-    else await moves.finish(runId, { state: body.state, ...(statusMessage ? { statusMessage } : {}) }, body.claim);
-    await store.leases.release(owner, [runId]).catch(() => undefined);
-    hub.letGo(runId);
-    hub.slotFreed(body.instance_id);
-    if (await journal.requeueIfPending(runId).catch(() => false)) this.o.runQueued();
-  }
-
-  /**
-   * The finish's artifacts, decoded, within the run's limits: a worker whose own limits are
-   * wider may send more. Those past them are left out, and the run's output says which (as
-   * the server's own executor says of files it skips), so its owner learns of it.
-   */
-  private async artifacts(runId: string, body: WorkerFinishRequest): Promise<NewArtifact[]> {
-    const { limits } = this.o;
-    let used = await this.o.journal.usedBytes(runId);
-    const kept: NewArtifact[] = [];
-    const sent = body.artifacts ?? [];
-    const note = (text: string) => this.o.events.output(runId, 'stderr', `[agent-runs] ${text}\n`);
-    if (sent.length > limits.maxArtifactsPerExecution) {
-      note(`${sent.length - limits.maxArtifactsPerExecution} artifact(s) from the worker left out: an execution keeps at most ${limits.maxArtifactsPerExecution}.`);
-    }
-    for (const a of sent.slice(0, limits.maxArtifactsPerExecution)) {
-      const content = a.content_base64 !== undefined ? Buffer.from(a.content_base64, 'base64') : undefined;
-      const size = content?.length ?? 0;
-      if (size > limits.maxFileBytes || used + size > limits.maxRunBytes) {
-        const why = size > limits.maxFileBytes ? `over the limit of ${limits.maxFileBytes} bytes per file` : `past the run's ${limits.maxRunBytes} bytes of artifacts`;
-        note(`an artifact of ${size} bytes from the worker (${a.type}) left out: ${why}.`);
-        continue;
-      }
-      used += size;
-      kept.push({ type: a.type, data: a.data, ...(content ? { content } : {}) });
-    }
-    return kept;
+    await this.writes.finish(grant, runId, body);
   }
 
   /** Fails the runs of workers whose lease ran out, and ends their executions in the conversation. */

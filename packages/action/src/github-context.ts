@@ -1,8 +1,8 @@
 import { context } from '@actions/github';
 import type { TitleContext } from './default-title.js';
 
-/** The workflow's context as the title and the pull request comment need it. */
-export function readGitHubContext(): TitleContext & { owner: string | undefined; repo: string | undefined } {
+/** The workflow's context as the title, the pull request comment and the trigger check need it. */
+export function readGitHubContext(): TitleContext & { owner: string | undefined; repo: string | undefined; eventName: string; actor: string } {
   let owner: string | undefined;
   let repo: string | undefined;
   try {
@@ -16,5 +16,7 @@ export function readGitHubContext(): TitleContext & { owner: string | undefined;
     repository: owner && repo ? `${owner}/${repo}` : undefined,
     owner,
     repo,
+    eventName: context.eventName ?? '',
+    actor: context.actor ?? '',
   };
 }

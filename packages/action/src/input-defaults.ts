@@ -10,4 +10,5 @@ export const INPUT_DEFAULTS = {
   'cancel-on-job-cancel': 'true',
   'job-summary': 'true',
   comment: 'false',
+  'allow-forks': 'false',
 } as const;

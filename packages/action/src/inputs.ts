@@ -41,6 +41,9 @@ export interface ActionInputs {
   githubToken: string | undefined;
   /** The `agent` input: a named agent's name or id, looked up before the create. */
   agent: string | undefined;
+  /** Who may start runs from events of others (`allow-forks`, `allowed-actors`). */
+  allowForks: boolean;
+  allowedActors: string[];
 }
 
 export type ReadInput = (name: string) => string;
@@ -163,6 +166,9 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
     problems.push('Input "github-token" is required when "comment" is true: pass github-token: ${{ github.token }} (with pull-requests: write).');
   }
 
+  const allowForks = boolean('allow-forks');
+  const allowedActors = readActors(get('allowed-actors'), problems);
+
   if (problems.length > 0) throw new InputError(problems);
   return {
     request,
@@ -179,7 +185,20 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
     comment,
     githubToken,
     agent: get('agent') || undefined,
+    allowForks,
+    allowedActors,
   };
+}
+
+/** GitHub logins: 1-39 letters, digits or single hyphens (bots end in `[bot]`). */
+const LOGIN = /^[A-Za-z0-9](?:-?[A-Za-z0-9]){0,38}(?:\[bot\])?$/;
+
+/** `allowed-actors`: logins separated by commas or new lines. */
+function readActors(value: string, problems: string[]): string[] {
+  const logins = value.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+  const bad = logins.filter((login) => !LOGIN.test(login));
+  if (bad.length > 0) problems.push(`Input "allowed-actors" must list GitHub logins separated by commas or new lines; not a login: ${bad.map((b) => JSON.stringify(b.slice(0, 60))).join(', ')}.`);
+  return logins.filter((login) => LOGIN.test(login));
 }
 
 /** The key and address alone: all the post step needs. Problems are added to `problems`. */

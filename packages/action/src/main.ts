@@ -6,6 +6,7 @@ import { errorMessage, type ErrorContext } from './error-message.js';
 import { artifactLinks } from './artifact-links.js';
 import { startAndFollow, type RunStart } from './start-and-follow.js';
 import { readGitHubContext } from './github-context.js';
+import { checkTrigger } from './trigger-check.js';
 import { InputError } from './input-error.js';
 import { readInputs } from './inputs.js';
 import { resolveEnvironmentAndAgent } from './resolve-environment-and-agent.js';
@@ -32,6 +33,12 @@ export async function run(): Promise<void> {
     errorContext.baseURL = client.baseURL;
 
     const github = readGitHubContext();
+    const verdict = await checkTrigger(github, { allowForks: inputs.allowForks, allowedActors: inputs.allowedActors, githubToken: inputs.githubToken });
+    if (!verdict.allowed) {
+      core.setFailed(visibleText(verdict.reason));
+      return;
+    }
+    for (const note of verdict.notes) core.warning(visibleText(note));
     let how: RunStart;
     if (inputs.followup) {
       core.debug(`Following up run ${inputs.followup.runId} at ${client.baseURL}`);

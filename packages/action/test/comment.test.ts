@@ -50,7 +50,7 @@ const step = (payload: unknown) =>
 
 describe('comment on the pull request', () => {
   it('posts the outcome as a table on the pull request that triggered the workflow', async () => {
-    const result = await step({ pull_request: { number: 7 } });
+    const result = await step({ pull_request: { number: 7, author_association: 'MEMBER' } });
     expect(result.code).toBe(0);
     const posted = github.requests.at(-1)!;
     expect(posted.method).toBe('POST');
@@ -74,7 +74,7 @@ describe('comment on the pull request', () => {
   it('only warns when GitHub refuses the comment', async () => {
     refuse = true;
     try {
-      const result = await step({ pull_request: { number: 7 } });
+      const result = await step({ pull_request: { number: 7, author_association: 'MEMBER' } });
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/::warning::Could not comment on pull request #7 \(403\).*pull-requests: write/);
     } finally {

@@ -78,7 +78,7 @@ describe.concurrent('a run that ends', () => {
 describe.concurrent('what the server records', () => {
   it('records the source GITHUB_ACTION and the title from the repository, workflow and pull request', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'event-'));
-    writeFileSync(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 42 } }));
+    writeFileSync(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 42, author_association: 'MEMBER' } }));
     const step = await runStep({
       inputs: inputs({ prompt: 'Review [simulate 100ms]', name: 'review', wait: 'false' }),
       env: { ...github, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: join(dir, 'event.json') },

@@ -29,7 +29,7 @@ afterAll(async () => {
 
 function step(inputs: Record<string, string> = {}): Promise<StepResult> {
   const event = join(dir, 'event.json');
-  writeFileSync(event, JSON.stringify({ pull_request: { number: 7 } }));
+  writeFileSync(event, JSON.stringify({ pull_request: { number: 7, author_association: 'MEMBER' } }));
   return runStep({
     inputs: {
       prompt: 'Do the work',

@@ -403,10 +403,11 @@ describe.each(factories)('the $name storage', (factory) => {
     expect(await storage.schedules.replace(newSchedule('s1'))).toBe(false);
   });
 
-  it('claims the run waiting longest first, and none when nothing waits', async () => {
-    await created(storage.runs, newRun('late', { updatedAt: time(5) }));
-    await created(storage.runs, newRun('early', { updatedAt: time(1) }));
-    await created(storage.runs, newRun('early-too', { updatedAt: time(1) }));
+  it('claims the run waiting longest first among runs of equal turns (one each of several principals), and none when nothing waits', async () => {
+    const by = (uid: string) => ({ creator: { uid } });
+    await created(storage.runs, newRun('late', { updatedAt: time(5), ...by('a') }));
+    await created(storage.runs, newRun('early', { updatedAt: time(1), ...by('b') }));
+    await created(storage.runs, newRun('early-too', { updatedAt: time(1), ...by('c') }));
     await created(storage.runs, newRun('done', { updatedAt: time(0), state: 'SUCCEEDED' }));
     const claimed: string[] = [];
     for (let run = await storage.runs.claimNext('a', time(9), 60_000); run; run = await storage.runs.claimNext('a', time(9), 60_000)) {
@@ -414,6 +415,50 @@ describe.each(factories)('the $name storage', (factory) => {
       claimed.push(run.id);
     }
     expect(claimed).toEqual(['early', 'early-too', 'late']);
+  });
+
+  it("takes turns between principals: one's long line does not keep another's run from the next claim", async () => {
+    const run = (id: string, uid: string) => created(storage.runs, newRun(id, { creator: { uid } }));
+    for (let i = 1; i <= 5; i++) await run(`a${i}`, 'a');
+    // a1 starts; b's and c's runs, created after all of a's, come next (a had its turn), then a's line goes on, with c's second among them.
+    expect((await storage.runs.claimNext('s', time(2), 60_000))?.id).toBe('a1');
+    await run('b1', 'b');
+    await run('c1', 'c');
+    await run('c2', 'c');
+    const order: string[] = [];
+    for (let r = await storage.runs.claimNext('s', time(3), 60_000); r; r = await storage.runs.claimNext('s', time(3), 60_000)) order.push(r.id);
+    expect(order).toEqual(['b1', 'c1', 'a2', 'c2', 'a3', 'a4', 'a5']);
+  });
+
+  it('gives runs created together (in one write) their turns in line', async () => {
+    await Promise.all(Array.from({ length: 6 }, (_, i) => created(storage.runs, newRun(`a${i}`, { creator: { uid: 'a' } }))));
+    await created(storage.runs, newRun('b0', { creator: { uid: 'b' } }));
+    const order: string[] = [];
+    for (let r = await storage.runs.claimNext('s', time(3), 60_000); r; r = await storage.runs.claimNext('s', time(3), 60_000)) order.push(r.id);
+    expect(order.slice(0, 2)).toEqual(['a0', 'b0']);
+  });
+
+  it('keeps the turn of a run let go by its server, and gives one queued again by a follow-up a turn after its principal\'s line', async () => {
+    const run = (id: string, uid: string) => created(storage.runs, newRun(id, { creator: { uid } }));
+    const claimAll = async (at: string) => {
+      const order: string[] = [];
+      for (let r = await storage.runs.claimNext('s', at, 60_000); r; r = await storage.runs.claimNext('s', at, 60_000)) order.push(r.id);
+      return order;
+    };
+    await run('a1', 'a');
+    await run('a2', 'a');
+    await run('b1', 'b');
+    const a1 = await storage.runs.claimNext('s', time(2), 60_000);
+    expect(a1?.id).toBe('a1');
+    // Let go (its server stopped): back in line at its own turn, so before a2, which is older but a turn later.
+    await storage.runs.transition('a1', { from: ['INPROGRESS'], to: 'QUEUED', at: time(3), claim: a1!.startedAt! });
+    expect(await claimAll(time(4))).toEqual(['b1', 'a1', 'a2']);
+    await run('a3', 'a');
+    await run('b2', 'b');
+    await storage.runs.transition('a1', { from: ['INPROGRESS'], to: 'SUCCEEDED', at: time(5) });
+    // A follow-up: queued again after a3 (its principal's line), and so after b2 too.
+    await storage.runs.transition('a1', { from: ['SUCCEEDED'], to: 'QUEUED', at: time(6) });
+    expect(await claimAll(time(7))).toEqual(['a3', 'b2', 'a1']);
   });
 
   it('drops the oldest output past the bound, counts it, and keeps the newest chunk whatever its size', async () => {

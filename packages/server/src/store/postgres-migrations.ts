@@ -7,7 +7,8 @@ import { RUN_EVENT_LOGS_TABLE, RUN_EVENTS_TABLE } from './run-events/run-event-t
 import { RUN_ATTACHMENTS_TABLE } from './runs/run-attachment-table.js';
 import { RUN_METADATA_TABLE } from './runs/run-metadata-table.js';
 import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
-import { RUNS_TABLE, RUNS_WORKER_HOST } from './runs/run-table.js';
+import { RUNS_TABLE, RUNS_TURN, RUNS_WORKER_HOST } from './runs/run-table.js';
+import { POSTGRES_RUN_TURNS } from './runs/run-turns.js';
 import { SCHEDULE_FIRING_LEASE_COLUMNS, SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { SHARED_SECRETS_TABLE } from './secret-table.js';
 import { CONNECTED_WORKERS_TABLE } from './workers/connected-worker-table.js';
@@ -41,7 +42,7 @@ export const MIGRATION_LOCK_KEY = 0x61676e74;
 // servers' clocks never matter. The described tables come from their descriptions
 // (table-schema.ts), with every column not marked `added`.
 const SCHEMA_V1 = `
-${createTable(RUNS_TABLE, postgresDialect, { later: RUNS_WORKER_HOST })}
+${createTable(RUNS_TABLE, postgresDialect, { later: [...RUNS_WORKER_HOST, ...RUNS_TURN] })}
 ${createTable(RUN_PROCESSES_TABLE, postgresDialect)}
 ${createTable(RUN_METADATA_TABLE, postgresDialect)}
 ${createTable(RUN_ATTACHMENTS_TABLE, postgresDialect)}
@@ -150,6 +151,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 6 + addedColumnSteps(postgresDialect, 3).length,
     name: 'runs routed to self-hosted workers, and the workers connected',
     sql: `${addColumns(RUNS_TABLE, postgresDialect, ['worker_host'])}${createIndexes(RUNS_TABLE, postgresDialect, ['runs_by_worker_host'])}${createTable(CONNECTED_WORKERS_TABLE, postgresDialect)}`,
+  },
+  // Fair turns between principals: each queued run's turn, set by the database (run-turns.ts), and the claim's index.
+  {
+    version: 7 + addedColumnSteps(postgresDialect, 3).length,
+    name: 'fair turns between principals',
+    sql: `${addColumns(RUNS_TABLE, postgresDialect, ['turn'])}${createIndexes(RUNS_TABLE, postgresDialect, ['runs_by_turn', 'runs_queued_by_creator'])}${POSTGRES_RUN_TURNS}`,
   },
 ];
 

@@ -8,7 +8,8 @@ import { RUN_ATTACHMENTS_TABLE } from './runs/run-attachment-table.js';
 import { RUN_METADATA_TABLE } from './runs/run-metadata-table.js';
 import { RUN_OUTPUTS_TABLE } from './runs/run-output-table.js';
 import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
-import { RUNS_TABLE, RUNS_WORKER_HOST } from './runs/run-table.js';
+import { RUNS_TABLE, RUNS_TURN, RUNS_WORKER_HOST } from './runs/run-table.js';
+import { SQLITE_RUN_TURNS } from './runs/run-turns.js';
 import { SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { CONNECTED_WORKERS_TABLE } from './workers/connected-worker-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
@@ -38,7 +39,7 @@ const RUNS_V6_INDEXES = ['runs_by_environment', 'runs_by_skill'];
 
 // `IF NOT EXISTS` lets files made before versioning adopt it.
 const RUNS_V1 = `
-${createTable(RUNS_TABLE, sqliteDialect, { later: [...RUNS_V4_COLUMNS, ...RUNS_V4_INDEXES, ...RUNS_V6_COLUMNS, ...RUNS_V6_INDEXES, ...RUNS_WORKER_HOST], ifNotExists: true })}
+${createTable(RUNS_TABLE, sqliteDialect, { later: [...RUNS_V4_COLUMNS, ...RUNS_V4_INDEXES, ...RUNS_V6_COLUMNS, ...RUNS_V6_INDEXES, ...RUNS_WORKER_HOST, ...RUNS_TURN], ifNotExists: true })}
 ${createTable(RUN_OUTPUTS_TABLE, sqliteDialect, { ifNotExists: true })}
 `;
 
@@ -97,6 +98,13 @@ ${createIndexes(RUNS_TABLE, sqliteDialect, ['runs_by_worker_host'])}
 ${createTable(CONNECTED_WORKERS_TABLE, sqliteDialect)}
 `;
 
+// Fair turns between principals: each queued run's turn, set by the database (run-turns.ts), and the claim's index.
+const RUNS_TURN_STEP = `
+${addColumns(RUNS_TABLE, sqliteDialect, ['turn'])}
+${createIndexes(RUNS_TABLE, sqliteDialect, ['runs_by_turn', 'runs_queued_by_creator'])}
+${SQLITE_RUN_TURNS}
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'runs', sql: RUNS_V1 },
   { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
@@ -111,6 +119,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 8 + addedColumnSteps(sqliteDialect, 7).length, name: 'webhook triggers by event type', sql: SQLITE_WEBHOOK_TRIGGERS_BY_TYPE },
   { version: 9 + addedColumnSteps(sqliteDialect, 7).length, name: 'webhook payloads once per event', sql: SQLITE_WEBHOOK_PAYLOADS },
   { version: 10 + addedColumnSteps(sqliteDialect, 7).length, name: 'runs routed to self-hosted workers, and the workers connected', sql: RUNS_WORKER_HOST_STEP },
+  { version: 11 + addedColumnSteps(sqliteDialect, 7).length, name: 'fair turns between principals', sql: RUNS_TURN_STEP },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

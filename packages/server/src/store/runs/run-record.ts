@@ -71,6 +71,8 @@ export type NewRun = Omit<RunRecord, 'seq'> & {
   attachments?: StoredAttachment[];
   /** The self-hosted workers that execute the run (their `worker_host`); '' or absent: the server's own executor. */
   workerHost?: string | undefined;
+  /** Its place in the fair turns between principals (run-turns.ts), as the store works it out: never given by a caller. */
+  turn?: number | undefined;
 };
 
 /** The stored form of attachments from a create body. */

@@ -54,6 +54,8 @@ export const RUNS_TABLE: TableDescription<NewRun, RunRecord> = {
     // Where the run executes: '' the server's own executor, else the self-hosted workers of that id
     // (added by a step of its own, after the steps already numbered past the `added` ones).
     { name: 'worker_host', type: 'text', write: (r) => r.workerHost ?? '', notNull: true, default: "''" },
+    // Its place in the fair turns between principals, set by the database as it is queued (run-turns.ts).
+    { name: 'turn', type: 'integer', write: (r) => r.turn ?? 0, notNull: true, default: '0' },
   ],
   // Every sort has an index ending in `seq`, so a keyset page is an index range scan whatever the number of runs.
   indexes: [
@@ -74,11 +76,19 @@ export const RUNS_TABLE: TableDescription<NewRun, RunRecord> = {
     { name: 'runs_by_lease', on: 'lease_expires_at', where: "state = 'INPROGRESS'", only: 'postgres' },
     // A claim's `due`: the queued runs of the hosts a claimer serves, oldest first.
     { name: 'runs_by_worker_host', on: 'worker_host, updated_at, seq', where: "state = 'QUEUED'" },
+    // The claim's order since fair turns: the queued runs by turn, then age (a claim filters its hosts on the way, as it did
+    // walking runs_by_state; `state` first, so that SQLite's planner sees the claim's equality and walks it without a sort).
+    { name: 'runs_by_turn', on: 'state, turn, updated_at, seq', where: "state = 'QUEUED'" },
+    // A principal's last queued turn, which its next run follows (run-turns.ts).
+    { name: 'runs_queued_by_creator', on: 'creator_uid, worker_host, turn', where: "state = 'QUEUED'" },
   ],
 };
 
 /** The columns and index of runs that the migration step after the webhooks' adds (both databases). */
 export const RUNS_WORKER_HOST = ['worker_host', 'runs_by_worker_host'] as const;
+
+/** The column and indexes of fair turns, added by the step after the workers' (both databases). */
+export const RUNS_TURN = ['turn', 'runs_by_turn', 'runs_queued_by_creator'] as const;
 
 /** What a read of a run selects (also what an UPDATE … RETURNING answers). */
 export const RUN_COLUMNS = selectList(RUNS_TABLE);
@@ -87,9 +97,10 @@ export const RUN_COLUMNS = selectList(RUNS_TABLE);
 export const toRunRecord = rowReader(RUNS_TABLE);
 
 /**
- * Runs as leased: a claim takes the QUEUED run waiting longest (oldest `updated_at`, then
- * `seq`) and starts it, its `started_at` its new `updated_at` (bound: the claim's time,
- * twice), which names the claim; the lease lasts while it is INPROGRESS.
+ * Runs as leased: a claim takes the QUEUED run whose turn comes first (run-turns.ts: turns
+ * go round the principals), the one waiting longest (oldest `updated_at`, then `seq`) among
+ * equal turns, and starts it, its `started_at` its new `updated_at` (bound: the claim's
+ * time, twice), which names the claim; the lease lasts while it is INPROGRESS.
  */
 export function leasedRuns(dialect: SqlDialect): LeasedTable {
   const stamp = dialect.nextStamp('?');
@@ -104,7 +115,7 @@ export function leasedRuns(dialect: SqlDialect): LeasedTable {
     held: "runs.state = 'INPROGRESS'",
     // The claimer's hosts, two bound values ('' the server's own; a worker's id, or '' twice).
     due: "runs.state = 'QUEUED' AND runs.worker_host IN (?, ?)",
-    order: 'runs.updated_at, runs.seq',
+    order: 'runs.turn, runs.updated_at, runs.seq',
     claimSets: `state = 'INPROGRESS', updated_at = ${stamp}, started_at = ${stamp}`,
     columns: RUN_COLUMNS,
   };

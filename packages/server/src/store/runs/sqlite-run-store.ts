@@ -5,6 +5,7 @@ import type { ProcessGroupRecord } from './process-group-record.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { LIST_ARRAY_ROWS, runListPage, runListStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
+import { SQLITE_NEXT_TURN } from './run-turns.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 import { ACTIVE_COUNTS_SQL, SERVER_HOSTS, toActiveCount, type ActiveCount, type WorkerHosts } from './run-store.js';
 import { migrateSqlite } from '../sqlite-migrations.js';
@@ -50,6 +51,8 @@ export class SqliteRunStore implements RunStore {
   private readonly insertOne: (run: NewRun, event: CreatedRunEvent | undefined) => Database.RunResult;
   private readonly insertFirstEvent: (runId: string, event: CreatedRunEvent) => void;
   private readonly byId: Database.Statement;
+  /** The turn a queued run takes as it is created (run-turns.ts). */
+  private readonly nextTurn: Database.Statement;
   private readonly bySession: Database.Statement;
   private readonly metadata: SqliteRunMetadata;
   private readonly attachments: SqliteRunAttachments;
@@ -81,17 +84,24 @@ export class SqliteRunStore implements RunStore {
     this.attachments = new SqliteRunAttachments(this.db);
     this.insertFirstEvent = sqliteFirstRunEvent(this.db);
     this.insertOne = this.db.transaction((run: NewRun, event: CreatedRunEvent | undefined) => this.insertNow(run, event));
+    this.nextTurn = this.db.prepare(SQLITE_NEXT_TURN);
     this.byId = this.db.prepare(`SELECT ${COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE id = ?`).raw(true);
     this.bySession = this.db.prepare(`SELECT ${COLUMNS}, ${HAS_ARTIFACTS} FROM runs WHERE session_id = ?`).raw(true);
   }
 
   /** The run's row, metadata, attachments and first event; inside a transaction. */
   private insertNow(run: NewRun, event?: CreatedRunEvent): Database.RunResult {
-    const info = this.insertRun.run(INSERT_RUN.values(run));
+    const info = this.insertRun.run(this.insertValues(run));
     this.metadata.add(run.id, run.metadata);
     this.attachments.add(run.id, run.attachments);
     if (event) this.insertFirstEvent(run.id, event);
     return info;
+  }
+
+  /** The insert's values, a queued run's turn among them (read in the insert's transaction). */
+  private insertValues(run: NewRun): unknown[] {
+    const turn = run.state === 'QUEUED' ? (this.nextTurn.get({ host: run.workerHost ?? '', creator: run.creator.uid ?? '' }) as { turn: number }).turn : 0;
+    return INSERT_RUN.values({ ...run, turn });
   }
 
   /** A statement prepared once per SQL text; `raw` ones (rows as arrays) are kept apart. */
@@ -140,7 +150,7 @@ export class SqliteRunStore implements RunStore {
     if (earlier) return earlier;
     let info: Database.RunResult;
     try {
-      info = this.insertRun.run(INSERT_RUN.values(run));
+      info = this.insertRun.run(this.insertValues(run));
     } catch (error) {
       const raced = this.racedOn(run, error);
       if (raced) return raced;

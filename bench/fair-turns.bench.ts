@@ -22,7 +22,7 @@ type Storage = Awaited<ReturnType<typeof open>>;
 
 async function open(file: string, turns: boolean) {
   const { openSqliteStorage } = (await import(storeDist('open-sqlite-storage.js'))) as typeof import('../packages/server/src/store/open-sqlite-storage.js');
-  const storage = openSqliteStorage(file);
+  const storage = openSqliteStorage(file) as ReturnType<typeof openSqliteStorage> & { runs: { db: import('better-sqlite3').Database } };
   if (!turns) {
     // Every run takes turn 0: the claim's order is the age alone, as before fair turns.
     storage.runs.db.exec('DROP TRIGGER runs_turn_on_requeue');

@@ -17,6 +17,9 @@ import {
   type AmbientAgentConfig,
   type IssueNames,
   type RunAgentRequest,
+  type RunBudget,
+  BUDGET_LIMITS,
+  BUDGET_MINIMA,
 } from '@agent-runs/core';
 import { INPUT_DEFAULTS } from './input-defaults.js';
 import { InputError } from './input-error.js';
@@ -25,8 +28,8 @@ import { InputError } from './input-error.js';
 export interface ActionInputs {
   /** The create body, without the default title (that comes from the GitHub context). */
   request: RunAgentRequest;
-  /** With `run-id` and `message`: follow up that run instead of creating one. */
-  followup: { runId: string; message: string } | undefined;
+  /** With `run-id` and `message`: follow up that run instead of creating one (with a raised budget, where the inputs name one). */
+  followup: { runId: string; message: string; budget?: RunBudget } | undefined;
   apiKey: string;
   baseURL: string | undefined;
   wait: boolean;
@@ -65,6 +68,9 @@ const INPUT_NAMES: IssueNames = {
   'config.environment_id': 'Input "environment"',
   'config.worker_host': 'Input "worker-host"',
   'config.mcp_servers': 'Input "mcp-servers"',
+  'config.budget.max_cost_usd': 'Input "max-cost-usd"',
+  'config.budget.max_tokens': 'Input "max-tokens"',
+  'config.budget.max_duration_seconds': 'Input "max-duration"',
   'prompt-file': 'Input "prompt-file"',
 };
 
@@ -126,6 +132,8 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
   setConfig('base-prompt', 'base_prompt');
   setConfig('environment', 'environment_id');
   setConfig('worker-host', 'worker_host');
+  const budget = readBudget(get, problems);
+  if (budget && !followup) config.budget = budget;
   const mcp = get('mcp-servers');
   if (mcp) {
     try {
@@ -172,7 +180,7 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
   if (problems.length > 0) throw new InputError(problems);
   return {
     request,
-    followup,
+    followup: followup && budget ? { ...followup, budget } : followup,
     apiKey,
     baseURL,
     wait,
@@ -188,6 +196,34 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
     allowForks,
     allowedActors,
   };
+}
+
+/**
+ * `max-cost-usd`, `max-tokens` and `max-duration`: the run's budget (at a cap it ends
+ * BLOCKED; on a follow-up, a raised cap continues it), or undefined when none is given.
+ */
+function readBudget(get: (name: string) => string, problems: string[]): RunBudget | undefined {
+  const budget: RunBudget = {};
+  const number = (name: string, field: 'max_cost_usd' | 'max_tokens') => {
+    const text = get(name);
+    if (text === '') return;
+    const integer = field === 'max_tokens';
+    const value = (integer ? /^\d+$/ : /^(\d+(\.\d*)?|\.\d+)$/).test(text) ? Number(text) : Number.NaN;
+    const [min, max] = [BUDGET_MINIMA[field], BUDGET_LIMITS[field]];
+    if (value >= min && value <= max) budget[field] = value;
+    else problems.push(`Input "${name}" must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, got "${text.slice(0, 40)}".`);
+  };
+  number('max-cost-usd', 'max_cost_usd');
+  number('max-tokens', 'max_tokens');
+  const duration = get('max-duration');
+  if (duration !== '') {
+    const { ms = 0, problem } = readDuration(duration);
+    const seconds = Math.ceil(ms / 1000);
+    if (problem !== undefined || ms <= 0 || seconds > BUDGET_LIMITS.max_duration_seconds) {
+      problems.push(`Input "max-duration" ${problem ?? `must be ${DURATION_HINT}, greater than zero and at most 7d, got "${duration.slice(0, 40)}"`}.`);
+    } else budget.max_duration_seconds = seconds;
+  }
+  return Object.keys(budget).length > 0 ? budget : undefined;
 }
 
 /** GitHub logins: 1-39 letters, digits or single hyphens (bots end in `[bot]`). */

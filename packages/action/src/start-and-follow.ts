@@ -3,6 +3,7 @@ import {
   runHeadline,
   type AgentRunsClient,
   type RunAgentRequest,
+  type RunBudget,
   type RunItem,
 } from '@agent-runs/core';
 import { AgentOutputLog } from './agent-output-log.js';
@@ -31,13 +32,13 @@ type FollowOptions = Pick<
 const link = (run: RunItem) => (run.session_link ? ` ${publicSessionLink(run.session_link)}` : '');
 
 /** What the step does to get a run going: create one, or follow up an existing one. */
-export type RunStart = { request: RunAgentRequest } | { followup: { runId: string; message: string } };
+export type RunStart = { request: RunAgentRequest } | { followup: { runId: string; message: string; budget?: RunBudget } };
 
 /** The run, a line to log, and for a follow-up its id: following shows only the execution it started. */
 async function start(client: AgentRunsClient, how: RunStart): Promise<{ runId: string; line: string; followupId: string | undefined }> {
   if ('followup' in how) {
-    const { runId, message } = how.followup;
-    const answer = await client.runs.followup(runId, { message });
+    const { runId, message, budget } = how.followup;
+    const answer = await client.runs.followup(runId, { message, ...(budget ? { budget } : {}) });
     return { runId, line: `Sent a follow-up to run ${runId}${answer.state ? ` (${answer.state})` : ''}.`, followupId: answer.followup_id };
   }
   const created = await client.runs.create(how.request);

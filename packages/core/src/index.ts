@@ -96,7 +96,7 @@ export {
   type MCPServers,
 } from './contract/mcp-server-config.js';
 export { AmbientAgentConfigSchema, type AmbientAgentConfig } from './contract/ambient-agent-config.js';
-export { RunBudgetSchema, BUDGET_LIMITS, type RunBudget } from './contract/run-budget.js';
+export { RunBudgetSchema, RunBudgetCapsSchema, BUDGET_LIMITS, BUDGET_MINIMA, type RunBudget } from './contract/run-budget.js';
 export {
   RunAgentRequestSchema,
   AttachmentInputSchema,
@@ -291,6 +291,7 @@ export {
 } from './format/duration.js';
 export { visibleText, type VisibleTextOptions } from './format/visible-text.js';
 export { runDurationMs, describeState, runHeadline, runSummaryRows, summarizeRun } from './format/run-summary.js';
+export { formatSpend } from './format/run-spend.js';
 export { formatUsage, formatUsd } from './format/usage-line.js';
 export { parseMcpServersInput } from './input/mcp-servers-input.js';
 export { environmentIdFor, agentUidFor, identityUidFor } from './input/ids-from-names.js';

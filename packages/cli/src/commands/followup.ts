@@ -1,9 +1,10 @@
-import { RunModeSchema } from '@agent-runs/core';
+import { RunModeSchema, withIssueNames } from '@agent-runs/core';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { chooseDisplay } from '../follow/choose-display.js';
 import { followOnTerminal } from '../follow/follow-on-terminal.js';
 import { reportOutcome } from '../follow/report-outcome.js';
+import { budgetFromFlags, BUDGET_FLAG_NAMES, BUDGET_FLAGS } from '../input/budget-flags.js';
 import { durationFlag, timeoutFlag } from '../input/duration-flag.js';
 import { writeJson } from '../render/json-output.js';
 import { UsageError } from '../usage-error.js';
@@ -23,10 +24,15 @@ export const followupCommand: Command = {
   usesApi: true,
   flags: {
     mode: { type: 'string', value: '<mode>', description: `How the agent works on it: ${MODES.join(', ')} (default normal)` },
+    ...BUDGET_FLAGS,
     wait: { type: 'boolean', description: 'Follow the run until it ends, then exit with its outcome' },
     ...WAIT_FLAGS,
   },
-  examples: ['$0 followup 6f1c2a9e-… "Also add a test for the empty case"', '$0 followup 6f1c2a9e-… "Rebase on main" --wait --timeout 30m'],
+  examples: [
+    '$0 followup 6f1c2a9e-… "Also add a test for the empty case"',
+    '$0 followup 6f1c2a9e-… "Rebase on main" --wait --timeout 30m',
+    '$0 followup 6f1c2a9e-… "Go on" --max-cost-usd 5 --wait   # a BLOCKED run, its cap raised',
+  ],
   async run(flags, ctx) {
     const [runId, message, ...extra] = flags.positionals;
     if (runId === undefined || runId.trim() === '') {
@@ -48,7 +54,12 @@ export const followupCommand: Command = {
     const timeoutMs = timeoutFlag(flags);
     const pollIntervalMs = durationFlag(flags, 'poll-interval');
     const client = ctx.client();
-    const answer = await client.runs.followup(runId.trim(), { message, mode: mode as (typeof MODES)[number] | undefined });
+    const budget = budgetFromFlags(flags);
+    const answer = await client.runs
+      .followup(runId.trim(), { message, mode: mode as (typeof MODES)[number] | undefined, ...(budget ? { budget } : {}) })
+      .catch((error: unknown) => {
+        throw withIssueNames(error, BUDGET_FLAG_NAMES);
+      });
     if (!wait) {
       if (json) writeJson(ctx.io.stdout, answer);
       else ctx.io.stdout.write(`Follow-up sent to ${runId.trim()}${answer.state ? ` (now ${answer.state})` : ''}.\n`);

@@ -10,6 +10,7 @@ import { durationFlag, timeoutFlag } from '../input/duration-flag.js';
 import { paintFor } from '../render/colors.js';
 import { writeJson } from '../render/json-output.js';
 import { WAIT_FLAGS } from './wait-flags.js';
+import { BUDGET_FLAGS } from '../input/budget-flags.js';
 
 export const runCommand: Command = {
   name: 'run',
@@ -42,6 +43,7 @@ export const runCommand: Command = {
       value: '<id>',
       description: 'Run on a self-hosted worker connected under this id (see the workers command)',
     },
+    ...BUDGET_FLAGS,
     team: { type: 'boolean', description: 'Create a team-owned run' },
     wait: { type: 'boolean', short: 'w', description: 'Follow the run until it ends; exit with its outcome' },
     ...WAIT_FLAGS,
@@ -54,6 +56,7 @@ export const runCommand: Command = {
     '$0 run "Fix the failing test" --harness claude --model claude-sonnet-4-5 --wait',
     `$0 run "Triage new issues" --mcp '{"github": {"url": "https://mcp.example.com/github"}}'`,
     '$0 run "Train the model" --worker-host gpu --wait',
+    '$0 run "Fix the failing test" --harness claude --max-cost-usd 2 --max-duration 30m --wait',
     '$0 run "Summarize the repo" --json | jq -r .run_id',
   ],
   async run(flags, ctx) {

@@ -1,4 +1,4 @@
-import { formatElapsed, visibleText, type FollowOutcome } from '@agent-runs/core';
+import { formatElapsed, visibleText, type FollowOutcome, type RunItem } from '@agent-runs/core';
 import type { CommandContext } from '../command.js';
 import { EXIT, exitCodeForState } from '../exit-codes.js';
 import { paintFor } from '../render/colors.js';
@@ -11,6 +11,18 @@ export function followUpHint(ctx: CommandContext, runId: string): string {
   return `Follow it with "${ctx.invocation} wait ${runId}${target}" or cancel it with "${ctx.invocation} cancel ${runId}${target}".`;
 }
 
+/** How to go on with a run stopped at its budget: a follow-up raising the cap it reached. */
+export function budgetHint(ctx: CommandContext, run: RunItem): string {
+  const budget = run.agent_config?.budget ?? {};
+  const target = ctx.targetFlags ? ` ${ctx.targetFlags}` : '';
+  const raised = [
+    budget.max_cost_usd !== undefined ? `--max-cost-usd ${Number((budget.max_cost_usd * 2).toPrecision(6))}` : '',
+    budget.max_tokens !== undefined ? `--max-tokens ${budget.max_tokens * 2}` : '',
+    budget.max_duration_seconds !== undefined ? `--max-duration ${budget.max_duration_seconds * 2}s` : '',
+  ].filter(Boolean);
+  return `The run stopped at its budget; it goes on with a raised cap: "${ctx.invocation} followup ${visibleText(run.run_id)} 'Go on' ${raised.join(' ')}${target}".`;
+}
+
 /** Prints the result of a follow (summary or JSON on stdout, hints on stderr) and gives the exit code. */
 export function reportOutcome(outcome: FollowOutcome, runId: string, ctx: CommandContext, json: boolean): number {
   const { io } = ctx;
@@ -18,6 +30,9 @@ export function reportOutcome(outcome: FollowOutcome, runId: string, ctx: Comman
     case 'finished': {
       if (json) writeJson(io.stdout, outcome.run);
       else io.stdout.write(renderRunSummary(outcome.run, paintFor(io.stdout, io.env)));
+      if (outcome.run.state === 'BLOCKED' && outcome.run.status_message?.error_code === 'budget_exceeded') {
+        io.stderr.write(`${budgetHint(ctx, outcome.run)}\n`);
+      }
       return exitCodeForState(outcome.run.state);
     }
     case 'timed-out': {

@@ -1,6 +1,7 @@
 import { parseMcpServersInput, type AmbientAgentConfig, type IssueNames, type RunAgentRequest } from '@agent-runs/core';
 import type { ParsedFlags } from '../flags/parsed-flags.js';
 import { UsageError } from '../usage-error.js';
+import { budgetFromFlags, BUDGET_FLAG_NAMES } from './budget-flags.js';
 import { readPrompt } from './read-prompt.js';
 
 /** Which flag sets each field of the request: the client's validation errors name these. */
@@ -22,6 +23,7 @@ export const RUN_FLAG_NAMES: IssueNames = {
   'config.idle_timeout_minutes': '--idle-timeout',
   'config.worker_host': '--worker-host',
   'agent_config.worker_host': '--worker-host',
+  ...BUDGET_FLAG_NAMES,
 };
 
 /** The harnesses a run may name (`oz` is the server's default one). */
@@ -56,6 +58,7 @@ export function runRequestFromFlags(flags: ParsedFlags): RunAgentRequest {
   set('worker_host', flags.nonEmpty('worker-host'));
   set('idle_timeout_minutes', minutes(flags));
   if (flags.bool('computer-use')) config.computer_use_enabled = true;
+  set('budget', budgetFromFlags(flags));
   const mcp = flags.string('mcp');
   if (mcp !== undefined) config.mcp_servers = parseMcpServersInput(mcp, '--mcp');
 

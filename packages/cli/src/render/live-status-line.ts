@@ -1,7 +1,8 @@
-import { formatElapsed, isTerminalState, runDurationMs, visibleText, type RunItem, type RunOutputData, type RunUpdate } from '@agent-runs/core';
+import { formatElapsed, formatSpend, isTerminalState, runDurationMs, visibleText, type RunItem, type RunOutputData, type RunUpdate } from '@agent-runs/core';
 import type { OutputStream } from '../io.js';
 import type { Paint } from './colors.js';
 import { OutputLines } from './output-lines.js';
+
 import type { RunDisplay } from './run-display.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -79,7 +80,8 @@ export class LiveStatusLine implements RunDisplay {
     const spinner = this.paint.cyan(FRAMES[this.frame++ % FRAMES.length]!);
     const state = this.run ? this.paint.state(visibleText(this.run.state)) : 'connecting';
     const elapsed = this.elapsed();
-    const head = `${spinner} ${state} ${this.paint.dim(elapsed)}  `;
+    const spend = formatSpend(this.run);
+    const head = `${spinner} ${state} ${this.paint.dim(elapsed)}${spend ? ` ${this.paint.dim(`(${spend})`)}` : ''}  `;
     // The title comes from the server: shown with its control characters escaped, never interpreted.
     const title = visibleText(this.run?.title ?? this.runId);
     const room = (this.stream.columns || 80) - visibleLength(head) - 1;

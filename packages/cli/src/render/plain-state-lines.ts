@@ -1,6 +1,7 @@
-import { formatElapsed, runDurationMs, visibleText, type RunChange, type RunOutputData } from '@agent-runs/core';
+import { formatElapsed, formatSpend, runDurationMs, visibleText, type RunChange, type RunOutputData } from '@agent-runs/core';
 import type { OutputStream } from '../io.js';
 import { OutputLines } from './output-lines.js';
+
 import type { RunDisplay } from './run-display.js';
 
 /**
@@ -24,7 +25,8 @@ export class PlainStateLines implements RunDisplay {
     const note = message ? `: ${message}` : '';
     // The run's own age, not how long this command has watched it.
     const age = formatElapsed(runDurationMs(run) ?? elapsedMs);
-    this.stream.write(`${visibleText(`run ${run.run_id}: ${run.state} (${age})${note}`)}\n`);
+    const spend = formatSpend(run);
+    this.stream.write(`${visibleText(`run ${run.run_id}: ${run.state} (${age}${spend ? `, ${spend}` : ''})${note}`)}\n`);
   }
 
   note(text: string): void {

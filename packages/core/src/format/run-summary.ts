@@ -1,4 +1,5 @@
 import { formatUsage } from './usage-line.js';
+import { formatSpend } from './run-spend.js';
 import type { RunItem } from '../contract/run-item.js';
 import { isTerminalState } from '../contract/run-state.js';
 import { formatElapsed } from './duration.js';
@@ -45,7 +46,9 @@ export function describeState(state: string): string {
  */
 export function runHeadline(run: RunItem, withStatus = false): string {
   const message = withStatus ? run.status_message?.message : undefined;
-  return `Run ${run.run_id} ${describeState(run.state)}${message ? `: ${message}` : '.'}`;
+  // Blocked at its budget, it needs a raised cap rather than an approval.
+  const state = run.state === 'BLOCKED' && run.status_message?.error_code === 'budget_exceeded' ? 'is blocked at its budget' : describeState(run.state);
+  return `Run ${run.run_id} ${state}${message ? `: ${message}` : '.'}`;
 }
 
 /** The facts of a run as label/value rows, in the order people read them. */
@@ -64,6 +67,8 @@ export function runSummaryRows(run: RunItem): Array<[string, string]> {
   if (run.session_link) rows.push(['Session', run.session_link]);
   const usage = formatUsage(run.request_usage);
   if (usage) rows.push(['Usage', usage]);
+  const spend = formatSpend(run);
+  if (spend) rows.push(['Budget', `${spend} spent`]);
   if (run.status_message?.message) rows.push(['Status', run.status_message.message]);
   return rows;
 }

@@ -6,6 +6,7 @@ import { RESULT_TTL_MS } from '../tasks/task-registry.js';
 import { runAsTask } from '../tasks/task-scope.js';
 import { waitForRunOutput, waitResult } from '../wait/wait-result.js';
 import { waitTimeoutArgument, waitTimeoutMs } from '../wait/wait-timeout-argument.js';
+import { BUDGET_ARGUMENTS, budgetOf } from './budget-arguments.js';
 import { resolveCreateRunInputs } from './create-run-missing.js';
 import { followRunInTask } from './follow-run-in-task.js';
 import { toolErrorResult } from './tool-error.js';
@@ -29,7 +30,8 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         'run_id and its first state (usually QUEUED); then call wait_for_run with the run_id to follow it to the end, ' +
         'or get_run to check on it. Each call starts a new run: do not call it again to retry a wait. A `skill`, an ' +
         '`environment` and a named `agent` may be given by name or id; when unsure which exist, call list_skills, ' +
-        'list_environments or list_agents first; `worker_host` runs it on a self-hosted worker (see list_workers). When the prompt is missing or an environment or agent is unknown, ' +
+        'list_environments or list_agents first; `worker_host` runs it on a self-hosted worker (see list_workers); `max_cost_usd`, ' +
+        '`max_tokens` and `max_duration_seconds` cap what it may spend (at a cap it ends BLOCKED). When the prompt is missing or an environment or agent is unknown, ' +
         'hosts that can ask their user are asked for it (with the valid choices); others get an error naming them. ' +
         'With wait: true it then follows the run to the end like wait_for_run (hosts with the tasks extension get a ' +
         'task they can leave, poll and cancel, which cancels the run).',
@@ -58,6 +60,7 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
           .min(1)
           .optional()
           .describe('Run on a self-hosted worker connected under this id (see list_workers); sets config.worker_host'),
+        ...BUDGET_ARGUMENTS,
         team: request.team,
         config: request.config,
         wait: z.boolean().optional().describe('Follow the run to the end before answering, like wait_for_run (default false)'),
@@ -71,8 +74,10 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         // A missing prompt, or an environment or agent the server lacks, is asked of the user.
         const resolved = await resolveCreateRunInputs(server, ctx.client, ask, given);
         if (resolved.kind === 'answer') return resolved.result;
-        const { environment, agent, harness, model, worker_host, wait, timeout, ...args } = { ...given, ...resolved.inputs };
+        const { environment, agent, harness, model, worker_host, wait, timeout, max_cost_usd, max_tokens, max_duration_seconds, ...args } = { ...given, ...resolved.inputs };
         const body = { ...args } as RunAgentRequest & { agent_identity_uid?: string };
+        const budget = budgetOf({ max_cost_usd, max_tokens, max_duration_seconds });
+        if (budget) body.config = { ...body.config, budget: { ...body.config?.budget, ...budget } };
         if (worker_host !== undefined) body.config = { ...body.config, worker_host };
         if (harness !== undefined) body.config = { ...body.config, harness: { ...body.config?.harness, type: harness, ...(model !== undefined ? { model_id: model } : {}) } };
         else if (model !== undefined) body.config = { ...body.config, model_id: model };

@@ -1,3 +1,4 @@
+import { BUDGET_ARGUMENTS, budgetOf } from './budget-arguments.js';
 import { z } from 'zod';
 import { definedOnly, RunFollowupRequestSchema, RunModeSchema } from '@agent-runs/core';
 import type { McpServer } from '@modelcontextprotocol/server';
@@ -31,15 +32,17 @@ export function registerFollowUpRunTool(server: McpServer, ctx: ServerContext): 
         run_id: runIdArgument,
         message: RunFollowupRequestSchema.shape.message.describe('What to tell the run'),
         mode: RunModeSchema.optional().describe('normal (default), plan or orchestrate'),
+        ...BUDGET_ARGUMENTS,
         wait: z.boolean().optional().describe('Wait for the run to finish answering (default false)'),
         timeout: waitTimeoutArgument,
       }),
       outputSchema: followUpOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    async ({ run_id, message, mode, wait, timeout }, extra): Promise<CallToolResult> => {
+    async ({ run_id, message, mode, wait, timeout, max_cost_usd, max_tokens, max_duration_seconds }, extra): Promise<CallToolResult> => {
       try {
-        const answer = await ctx.client.runs.followup(run_id, { message, mode });
+        const budget = budgetOf({ max_cost_usd, max_tokens, max_duration_seconds });
+        const answer = await ctx.client.runs.followup(run_id, { message, mode, ...(budget ? { budget } : {}) });
         const output: z.infer<typeof followUpOutput> = definedOnly({
           run_id,
           state: answer.state || undefined,

@@ -16,9 +16,16 @@ export const waitForRunOutput = z.object({
 export type WaitForRunOutput = z.infer<typeof waitForRunOutput>;
 
 /** What to tell the assistant after a terminal state it may need to act on. */
-function afterwards(state: string): string | undefined {
+function afterwards(state: string, errorCode: string | undefined): string | undefined {
   switch (state) {
     case 'BLOCKED':
+      if (errorCode === 'budget_exceeded') {
+        return (
+          'The run stopped at its budget (the status message says what it spent against which cap). To continue it, ' +
+          'ask the user, then call follow_up_run with a raised cap (max_cost_usd, max_tokens or max_duration_seconds): ' +
+          'the agent resumes where it stopped.'
+        );
+      }
       return 'The run needs a person: tell the user, and open the session link if there is one.';
     case 'FAILED':
     case 'ERROR':
@@ -48,7 +55,7 @@ export function waitResult(runId: string, outcome: FollowWithProgressOutcome): C
   }
   if (run) {
     lines.push(summarizeRun(run));
-    const next = outcome.finished ? afterwards(run.state) : undefined;
+    const next = outcome.finished ? afterwards(run.state, run.status_message?.error_code) : undefined;
     if (next) lines.push(next);
   }
   return { structuredContent: output, content: [{ type: 'text', text: lines.join('\n') }] };

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchRow } from './bench-row.js';
+import { newRun } from '../packages/server/test/support/new-run.js';
 import { fmt } from './server-load.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,28 +32,13 @@ async function open(file: string, turns: boolean) {
   return storage;
 }
 
-const newRun = (i: number) => ({
-  id: `run-${i}`,
-  title: `run ${i}`,
-  state: 'QUEUED' as const,
-  prompt: 'a prompt',
-  createdAt: AT,
-  updatedAt: AT,
-  startedAt: null,
-  statusMessage: null,
-  source: 'API',
-  creator: { uid: `principal-${i % PRINCIPALS}` },
-  sessionId: `session-${i}`,
-  agentConfig: {},
-  request: {},
-  idempotencyKey: null,
-  requestHash: null,
-});
+/** Run i, of one of PRINCIPALS principals. */
+const runOf = (i: number) => newRun(`run-${i}`, { creator: { uid: `principal-${i % PRINCIPALS}` } });
 
 /** ms to create RUNS runs, then ms to claim them all. */
 async function measure(storage: Storage): Promise<{ create: number; claim: number }> {
   let started = performance.now();
-  for (let i = 0; i < RUNS; i++) await storage.runs.create(newRun(i) as never);
+  for (let i = 0; i < RUNS; i++) await storage.runs.create(runOf(i));
   const create = performance.now() - started;
   started = performance.now();
   let claimed = 0;

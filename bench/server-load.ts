@@ -1,7 +1,8 @@
 /**
  * What the server benches share: the load generator, seeding the SQLite store, percentiles
- * and number formatting, so that every server figure comes from the same client.
+ * and number formatting, a process's CPU time, so that every server figure comes from the same client.
  */
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
@@ -149,3 +150,13 @@ export const percentile = (values: number[], p: number) => {
 };
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** CPU seconds a process has used (Linux), to compare work done whatever else runs on the machine. */
+export function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}

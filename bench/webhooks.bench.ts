@@ -15,7 +15,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchRow } from './bench-row.js';
-import { BENCH_AUTH as AUTH, BENCH_KEY as KEY, fmt, percentile, throughput } from './server-load.js';
+import { BENCH_AUTH as AUTH, BENCH_KEY as KEY, cpuSeconds, fmt, percentile, throughput } from './server-load.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const serverDist = pathToFileURL(join(root, 'packages/server/dist/index.js')).href;
@@ -41,16 +41,6 @@ async function startChild(options: Record<string, unknown>): Promise<{ origin: s
   const child = spawn(process.execPath, [...NODE_ARGS, '--input-type=module', '-e', serverScript(options)], { env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'inherit'] });
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
   return { origin: chunk.toString().trim(), child, dataDir };
-}
-
-/** CPU seconds a process has used (Linux), to compare work done whatever else runs on the machine. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /** The machine's CPU ticks, busy and in all (Linux), to tell whether a measurement had idle cores left. */

@@ -15,14 +15,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchRow } from './bench-row.js';
-import { BENCH_AUTH as AUTH, BENCH_KEY as KEY, fmt, percentile } from './server-load.js';
+import { BENCH_AUTH as AUTH, BENCH_KEY as KEY, cpuSeconds, fmt, percentile } from './server-load.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const serverDist = pathToFileURL(join(root, 'packages/server/dist/index.js')).href;
@@ -95,16 +95,6 @@ async function startWorker(server: string, dir: string, name: string): Promise<C
 async function stop(...children: Child[]): Promise<void> {
   for (const c of children) c.child.kill('SIGTERM');
   await Promise.all(children.map((c) => c.exited));
-}
-
-/** CPU seconds a process has used (Linux). */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 async function api(origin: string, path: string, body?: unknown): Promise<any> {

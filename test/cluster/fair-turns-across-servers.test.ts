@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { expectNextAfterAnothersLongLine } from '../support/fair-turns.js';
 import { AgentRunsClient } from '@agent-runs/core';
 import { startServer, type RunningServer } from '@agent-runs/server';
 import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../support/postgres.js';
@@ -36,17 +37,6 @@ describe.runIf(postgresAdminUrl)('fair turns on two servers sharing a database',
   });
 
   it("starts B's run at the next free slot of either server while A has 200 in line", async () => {
-    const ids: string[] = [];
-    for (let i = 0; i < 200; i++) ids.push((await a.runs.create({ prompt: `A ${i}` })).run_id);
-    const mine = await b.runs.create({ prompt: 'B' });
-    const run = await b.runs.wait(mine.run_id, { timeout: 15_000 });
-    expect(run.state).toBe('SUCCEEDED');
-    const aRuns = [];
-    for await (const r of a.runs.list({ limit: 100 })) aRuns.push(r);
-    expect(aRuns).toHaveLength(200);
-    const between = aRuns.filter((r) => r.started_at && r.started_at > run.created_at && r.started_at < run.started_at!);
-    expect(between.map((r) => r.title)).toEqual([]);
-    expect(aRuns.filter((r) => r.state === 'QUEUED').length).toBeGreaterThan(150);
-    for (const id of ids) await a.runs.cancel(id).catch(() => undefined);
+    await expectNextAfterAnothersLongLine(a, b);
   }, 40_000);
 });

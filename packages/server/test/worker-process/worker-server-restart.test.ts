@@ -19,6 +19,8 @@ const TOKEN = 'restart-worker-token-51c0d2e9';
 const KEY = TESTER_KEY;
 
 const processes: (ServerProcess | WorkerProcess)[] = [];
+/** The first server each test starts. */
+const servers: ServerProcess[] = [];
 afterEach(async () => {
   for (const p of processes.splice(0)) {
     if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
@@ -48,14 +50,21 @@ async function startServer(dataDir: string, port: number): Promise<ServerProcess
 
 
 
+/** A server on a data directory of its own, at a port it can be started on again, and a worker connected to it. */
+async function serverAndWorker() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'worker-restart-data-'));
+  const workDir = mkdtempSync(join(tmpdir(), 'worker-restart-work-'));
+  const port = await freePort();
+  servers.splice(0, servers.length, await startServer(dataDir, port));
+  const worker = await startWorkerProcess(['--server', `http://127.0.0.1:${port}`, '--worker-host', 'box-1', '--command', WORKER_AGENT, '--work-dir', workDir], TOKEN);
+  processes.push(worker);
+  return { dataDir, workDir, port, worker };
+}
+
 describe('a SQLite server restarted under its workers', () => {
   it('leaves their runs in progress to them: one finishes SUCCEEDED, and a cancel sent to the new server reaches the other', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'worker-restart-data-'));
-    const workDir = mkdtempSync(join(tmpdir(), 'worker-restart-work-'));
-    const port = await freePort();
-    let server = await startServer(dataDir, port);
-    const worker = await startWorkerProcess(['--server', `http://127.0.0.1:${port}`, '--worker-host', 'box-1', '--command', WORKER_AGENT, '--work-dir', workDir], TOKEN);
-    processes.push(worker);
+    const { dataDir, workDir, port, worker } = await serverAndWorker();
+    let server = servers[0]!;
     const create = async (prompt: string) => (await api(server, '/agent/run', { method: 'POST', body: { prompt, config: { worker_host: 'box-1' } } })).body.run_id as string;
     const sleeper = await create('sleep 4000');
     const hanger = await create('hang');
@@ -75,12 +84,8 @@ describe('a SQLite server restarted under its workers', () => {
   }, 40_000);
 
   it('fails them once their lease runs out when the worker does not come back', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'worker-restart-data-'));
-    const workDir = mkdtempSync(join(tmpdir(), 'worker-restart-work-'));
-    const port = await freePort();
-    let server = await startServer(dataDir, port);
-    const worker = await startWorkerProcess(['--server', `http://127.0.0.1:${port}`, '--worker-host', 'box-1', '--command', WORKER_AGENT, '--work-dir', workDir], TOKEN);
-    processes.push(worker);
+    const { dataDir, workDir, port, worker } = await serverAndWorker();
+    let server = servers[0]!;
     const id = (await api(server, '/agent/run', { method: 'POST', body: { prompt: 'hang', config: { worker_host: 'box-1' } } })).body.run_id as string;
     await eventually(() => agentBeats(workDir, id), (up) => up);
     worker.child.kill('SIGKILL');

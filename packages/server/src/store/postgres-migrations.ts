@@ -10,6 +10,7 @@ import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
 import { RUNS_TABLE, RUNS_WORKER_HOST } from './runs/run-table.js';
 import { SCHEDULE_FIRING_LEASE_COLUMNS, SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { SHARED_SECRETS_TABLE } from './secret-table.js';
+import { AGENT_EVENTS_TABLE, AGENT_MESSAGES_TABLE } from './mailbox/mailbox-tables.js';
 import { CONNECTED_WORKERS_TABLE } from './workers/connected-worker-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
@@ -150,6 +151,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 6 + addedColumnSteps(postgresDialect, 3).length,
     name: 'runs routed to self-hosted workers, and the workers connected',
     sql: `${addColumns(RUNS_TABLE, postgresDialect, ['worker_host'])}${createIndexes(RUNS_TABLE, postgresDialect, ['runs_by_worker_host'])}${createTable(CONNECTED_WORKERS_TABLE, postgresDialect)}`,
+  },
+  // The run-to-run mailbox and the lifecycle event feed.
+  {
+    version: 7 + addedColumnSteps(postgresDialect, 3).length,
+    name: 'agent messages and events',
+    sql: `${createTable(AGENT_MESSAGES_TABLE, postgresDialect)}\n${createTable(AGENT_EVENTS_TABLE, postgresDialect)}`,
   },
 ];
 

@@ -10,6 +10,7 @@ import { RUN_OUTPUTS_TABLE } from './runs/run-output-table.js';
 import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
 import { RUNS_TABLE, RUNS_WORKER_HOST } from './runs/run-table.js';
 import { SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
+import { AGENT_EVENTS_TABLE, AGENT_MESSAGES_TABLE } from './mailbox/mailbox-tables.js';
 import { CONNECTED_WORKERS_TABLE } from './workers/connected-worker-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
@@ -97,6 +98,12 @@ ${createIndexes(RUNS_TABLE, sqliteDialect, ['runs_by_worker_host'])}
 ${createTable(CONNECTED_WORKERS_TABLE, sqliteDialect)}
 `;
 
+// The run-to-run mailbox and the lifecycle event feed.
+const AGENT_MAILBOX_STEP = `
+${createTable(AGENT_MESSAGES_TABLE, sqliteDialect)}
+${createTable(AGENT_EVENTS_TABLE, sqliteDialect)}
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'runs', sql: RUNS_V1 },
   { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
@@ -111,6 +118,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 8 + addedColumnSteps(sqliteDialect, 7).length, name: 'webhook triggers by event type', sql: SQLITE_WEBHOOK_TRIGGERS_BY_TYPE },
   { version: 9 + addedColumnSteps(sqliteDialect, 7).length, name: 'webhook payloads once per event', sql: SQLITE_WEBHOOK_PAYLOADS },
   { version: 10 + addedColumnSteps(sqliteDialect, 7).length, name: 'runs routed to self-hosted workers, and the workers connected', sql: RUNS_WORKER_HOST_STEP },
+  { version: 11 + addedColumnSteps(sqliteDialect, 7).length, name: 'agent messages and events', sql: AGENT_MAILBOX_STEP },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -15,8 +15,8 @@ export interface AgentEventRecord {
   sequence: number;
   runId: string;
   eventType: string;
-  refId?: string;
-  executionId?: string;
+  refId?: string | undefined;
+  executionId?: string | undefined;
   occurredAt: string;
 }
 

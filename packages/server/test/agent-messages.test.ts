@@ -33,6 +33,11 @@ async function createRun(s: TestServer, prompt: string, key = KEYS[0]!.key): Pro
 
 describe('the mailbox', () => {
   it('sends to several runs in order, lists an inbox, reads and marks delivered', async () => {
+    // One slot, taken: the recipients wait QUEUED, so no agent marks a message delivered but the endpoint.
+    const q = await startTestServer({ apiKeys: KEYS, concurrency: 1 });
+    servers.push(q);
+    const t = q;
+    await createRun(t, '[simulate hang]');
     const [sender, a, b] = [await createRun(t, '[simulate hang]'), await createRun(t, '[simulate hang]'), await createRun(t, '[simulate hang]')];
     const sent = await post(t, '/agent/messages', { to: [a, b], subject: 'plan', body: 'do part one', sender_run_id: sender });
     expect(sent.status).toBe(200);
@@ -61,7 +66,6 @@ describe('the mailbox', () => {
     const [header] = (await get(t, `/agent/messages/${b}`)).body;
     expect(header.delivered_at).toEqual(expect.any(String));
     expect(header.read_at).toBeNull();
-    for (const id of [sender, a, b]) await post(t, `/agent/runs/${id}/cancel`);
   });
 
   it('answers 422 naming the recipient that has ended, and sends to none', async () => {
@@ -136,6 +140,30 @@ describe('the mailbox', () => {
     expect(answer.status).toBe(400);
     expect(answer.body.issues).toEqual([{ path, message: expect.stringMatching(message) }]);
   });
+});
+
+describe('a full inbox', () => {
+  it('drops its oldest read message for a new one, and refuses one when all 1,000 are unread', async () => {
+    const [sender, to] = [await createRun(t, '[simulate hang]'), await createRun(t, '[simulate hang]')];
+    const send = (subject: string) => post(t, '/agent/messages', { to: [to], subject, body: 'b', sender_run_id: sender });
+    const ids: string[] = [];
+    for (let batch = 0; batch < 20; batch++) {
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => send(`m${batch * 50 + i}`)));
+      for (const answer of answers) {
+        expect(answer.status).toBe(200);
+        ids.push(answer.body.message_ids[0]);
+      }
+    }
+    const full = await send('one too many');
+    expect(full.status).toBe(422);
+    expect(full.body.issues).toEqual([{ path: 'to[0]', message: expect.stringContaining('is full (1000 messages') }]);
+    const oldest = (await get(t, `/agent/messages/${to}?limit=1`)).body[0].message_id;
+    expect((await post(t, `/agent/messages/${oldest}/read`)).status).toBe(200);
+    expect((await send('fits now')).status).toBe(200);
+    expect((await get(t, `/agent/messages/${to}?limit=1`)).body[0].message_id).not.toBe(oldest);
+    expect((await post(t, `/agent/messages/${oldest}/read`)).status).toBe(404);
+    for (const run of [sender, to]) await post(t, `/agent/runs/${run}/cancel`);
+  }, 60_000);
 });
 
 describe('a message to a running command agent', () => {

@@ -104,6 +104,17 @@ esac
     expect((await second.client.runs.conversation(runId)).steps).toHaveLength(1);
   });
 
+  it('hands a message sent through another server to the running agent, marked delivered', async () => {
+    const { runId, second } = await onFirstThroughSecond('inbox');
+    await expect.poll(async () => (await second.client.runs.output(runId)).text, { timeout: 10_000 }).toContain('ready');
+    const { message_ids } = await second.client.messages.send({ to: [runId], subject: 'note', body: 'over there', sender_run_id: runId });
+    const run = await second.client.runs.wait(runId, { timeout: 20_000 });
+    expect(run.state).toBe('SUCCEEDED');
+    expect((await second.client.runs.output(runId)).text).toMatch(/heard: .*"kind":"agent_message".*over there/);
+    const [header] = await second.client.messages.list(runId);
+    expect(header).toMatchObject({ message_id: message_ids[0], delivered_at: expect.any(String) });
+  });
+
   it('opens a session link made by one server on another (the servers share the link keys)', async () => {
     const { runId, first, second } = await onFirstThroughSecond('ticks');
     const link = new URL((await first.client.runs.get(runId)).session_link!);

@@ -16,6 +16,7 @@ import {
 } from '@agent-runs/core/contract';
 import { NotFoundError, UnprocessableError } from '../domain/domain-errors.js';
 import { invalidField, invalidInput } from '../domain/invalid-request-input.js';
+import { NO_PEERS, type Peers } from '../runs/peers.js';
 import type { RunQueue } from '../runs/run-queue.js';
 import type { RunService } from '../runs/run-service.js';
 import type { MonotonicClock } from '../runs/monotonic-clock.js';
@@ -58,6 +59,8 @@ export class MailboxService {
     private readonly runs: RunService,
     private readonly queue: RunQueue,
     private readonly clock: MonotonicClock,
+    /** The other servers of the database: one of them may be executing a recipient. */
+    private readonly peers: Peers = NO_PEERS,
     private readonly inboxLimit = MAX_INBOX_MESSAGES,
   ) {}
 
@@ -79,7 +82,11 @@ export class MailboxService {
       messages,
       messages.map((m) => ({ runId: m.recipientRunId, eventType: 'new_message', refId: m.id, occurredAt: sentAt })),
     );
-    for (const m of messages) await this.deliverIfRunning(m);
+    for (const [i, m] of messages.entries()) {
+      // Executed here, or perhaps by another server, which is told.
+      if (this.queue.isActive(m.recipientRunId)) await this.deliverIfRunning(m);
+      else if (recipients[i]!.state === 'INPROGRESS') this.peers.publish({ kind: 'message', runId: m.recipientRunId, messageId: m.id });
+    }
     return { message_ids: messages.map((m) => m.id) };
   }
 
@@ -89,6 +96,12 @@ export class MailboxService {
     if (over <= 0) return;
     const dropped = await this.store.dropOldestRead(runId, over);
     if (dropped < over) throw new UnprocessableError([{ path, message: `the inbox of run ${runId} is full (${this.inboxLimit} messages, none read that could be dropped)` }]);
+  }
+
+  /** A message another server took for a run this one executes: appended to the agent's inbox. */
+  async deliverHere(runId: string, messageId: string): Promise<void> {
+    const m = await this.store.get(messageId);
+    if (m && m.recipientRunId === runId) await this.deliverIfRunning(m);
   }
 
   /** A running agent this server executes gets the message in its inbox file at once; it is then delivered. */

@@ -207,7 +207,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     reads,
     events,
     followups,
-    mailbox: new MailboxService(storage.mailbox, runs, queue, clock),
+    mailbox: new MailboxService(storage.mailbox, runs, queue, clock, peers),
     schedules,
     namedAgents: new NamedAgentService(namedAgentStore, setup, environments, opts.clock, opts.sharedRuns),
     webhooks: new WebhookService({

@@ -228,6 +228,26 @@ describe('the event feed', () => {
     for (const run of [a, b, other, sender]) await post(t, `/agent/runs/${run}/cancel`);
   });
 
+  it('resumes from a sequence across a restart, without loss or duplicates, and keeps the messages', async () => {
+    const dataDir = join(root, 'restart-data');
+    const before = await startTestServer({ storage: 'file', dataDir, apiKeys: KEYS, concurrency: 1 });
+    const run = await createRun(before, '[simulate hang]');
+    const queued = await createRun(before, '[simulate 10ms]');
+    const first = (await post(before, `/agent/events/${run}`, { event_type: 'run_in_progress' })).body.sequence;
+    const sent = await post(before, '/agent/messages', { to: [queued], subject: 'kept', body: 'across', sender_run_id: run });
+    await before.close();
+    const after = await startTestServer({ storage: 'file', dataDir, apiKeys: KEYS, concurrency: 1 });
+    servers.push(after);
+    const later = (await post(after, `/agent/events/${queued}`, { event_type: 'run_blocked' })).body.sequence;
+    expect(later).toBeGreaterThan(first);
+    const events = (await get(after, `/agent/events?run_ids=${run},${queued}&since=${first}`)).body;
+    expect(events.map((e: { event_type: string; run_id: string }) => [e.run_id, e.event_type])).toEqual([
+      [queued, 'new_message'],
+      [queued, 'run_blocked'],
+    ]);
+    expect((await post(after, `/agent/messages/${sent.body.message_ids[0]}/read`)).body.body).toBe('across');
+  });
+
   it.each([
     ['', 'run_ids', /required/],
     ['run_ids=RUN&since=-1', 'since', /sequence number/],

@@ -7,12 +7,21 @@ import type { AgentEventRecord, AgentMessageRecord, InboxQuery, MailboxStore, Ne
 
 const SQL = mailboxStatements(postgresDialect);
 
+/**
+ * Held by every transaction that adds events, until it commits: a sequence is then taken
+ * and committed before the next one is taken, so a poll that saw sequence N never misses an
+ * event numbered below N committed later by another server (which a bare identity allows).
+ */
+export const AGENT_EVENTS_LOCK_KEY = 0x61676576;
+const LOCK = 'SELECT pg_advisory_xact_lock($1)';
+
 /** The mailbox in PostgreSQL. */
 export class PostgresMailboxStore implements MailboxStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async send(messages: readonly AgentMessageRecord[], events: readonly NewAgentEvent[]): Promise<void> {
     await inTransaction(this.pool, async (client) => {
+      await client.query(LOCK, [AGENT_EVENTS_LOCK_KEY]);
       for (const m of messages) await client.query(SQL.insertMessage.sql, SQL.insertMessage.values(m));
       for (const e of events) await client.query(SQL.insertEvent.sql, SQL.insertEvent.values(e));
     });
@@ -44,8 +53,11 @@ export class PostgresMailboxStore implements MailboxStore {
   }
 
   async addEvent(event: NewAgentEvent): Promise<number> {
-    const { rows } = await this.pool.query<{ sequence: string }>(SQL.insertEvent.sql, SQL.insertEvent.values(event));
-    return Number(rows[0]!.sequence);
+    return inTransaction(this.pool, async (client) => {
+      await client.query(LOCK, [AGENT_EVENTS_LOCK_KEY]);
+      const { rows } = await client.query<{ sequence: string }>(SQL.insertEvent.sql, SQL.insertEvent.values(event));
+      return Number(rows[0]!.sequence);
+    });
   }
 
   async events(runIds: readonly string[], since: number, limit: number): Promise<AgentEventRecord[]> {

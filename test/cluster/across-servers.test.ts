@@ -104,6 +104,40 @@ esac
     expect((await second.client.runs.conversation(runId)).steps).toHaveLength(1);
   });
 
+  it('hands a message sent through another server to the running agent, marked delivered', async () => {
+    const { runId, second } = await onFirstThroughSecond('inbox');
+    await expect.poll(async () => (await second.client.runs.output(runId)).text, { timeout: 10_000 }).toContain('ready');
+    const { message_ids } = await second.client.messages.send({ to: [runId], subject: 'note', body: 'over there', sender_run_id: runId });
+    const run = await second.client.runs.wait(runId, { timeout: 20_000 });
+    expect(run.state).toBe('SUCCEEDED');
+    expect((await second.client.runs.output(runId)).text).toMatch(/heard: .*"kind":"agent_message".*over there/);
+    const [header] = await second.client.messages.list(runId);
+    expect(header).toMatchObject({ message_id: message_ids[0], delivered_at: expect.any(String) });
+  });
+
+  it('polls events reported through two servers at once by sequence, missing none and repeating none', async () => {
+    const { runId, first, second } = await onFirstThroughSecond('ticks');
+    const seen: number[] = [];
+    let since = 0;
+    const poll = async () => {
+      for (const event of await first.client.events.list({ run_ids: [runId], since, limit: 500 })) {
+        seen.push(event.sequence);
+        since = event.sequence;
+      }
+    };
+    let reporting = true;
+    const polling = (async () => {
+      while (reporting) await poll();
+    })();
+    const reported = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => (i % 2 ? first : second).client.events.report(runId, { event_type: 'run_in_progress', ref_id: String(i) })),
+    );
+    reporting = false;
+    await polling;
+    await poll();
+    expect(seen).toEqual(reported.map((r) => r.sequence).sort((x, y) => x - y));
+  });
+
   it('opens a session link made by one server on another (the servers share the link keys)', async () => {
     const { runId, first, second } = await onFirstThroughSecond('ticks');
     const link = new URL((await first.client.runs.get(runId)).session_link!);

@@ -8,6 +8,8 @@ import { Environments } from './resources/environments.js';
 import { Models } from './resources/models.js';
 import { Skills } from './resources/skills.js';
 import { Schedules } from './resources/schedules.js';
+import { Messages } from './resources/messages.js';
+import { Events } from './resources/events.js';
 import { Artifacts } from './resources/artifacts.js';
 import { Webhooks } from './resources/webhooks.js';
 import { Workers } from './resources/workers.js';
@@ -37,6 +39,10 @@ export class AgentRunsClient {
   readonly conversations: Conversations;
   /** Runs started on a cron. */
   readonly schedules: Schedules;
+  /** The run-to-run mailbox (`/agent/messages`). */
+  readonly messages: Messages;
+  /** The lifecycle event feed of runs (`/agent/events`). */
+  readonly events: Events;
   /** Webhook subscriptions and their deliveries (an extension of the API). */
   readonly webhooks: Webhooks;
   /** Where runs execute. */
@@ -79,6 +85,8 @@ export class AgentRunsClient {
     this.conversations = new Conversations(send);
     this.artifacts = new Artifacts(send, this.download);
     this.schedules = new Schedules(send);
+    this.messages = new Messages(send);
+    this.events = new Events(send);
     this.webhooks = new Webhooks(send);
     this.environments = new Environments(send);
     this.models = new Models(send);

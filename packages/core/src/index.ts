@@ -8,6 +8,8 @@ export { RunsPage, PagePromise } from './resources/runs-page.js';
 export { Sessions } from './resources/sessions.js';
 export { Conversations } from './resources/conversations.js';
 export { Schedules } from './resources/schedules.js';
+export { Messages, type ListAgentMessagesQuery } from './resources/messages.js';
+export { Events, type PollAgentEventsQuery } from './resources/events.js';
 export { Webhooks } from './resources/webhooks.js';
 export { Environments } from './resources/environments.js';
 export { Models } from './resources/models.js';

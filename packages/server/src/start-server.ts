@@ -86,7 +86,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     originGuard = originGuardFor(opts.host, address.port, publicUrl, opts.allowedHosts);
     // Runs left QUEUED (by the last server here, or by any server of a shared database).
     wired.queue.pump();
-    wired.node?.start({ queue: wired.queue, events: wired.events, followups: wired.followups, workers: wired.workers });
+    wired.node?.start({ queue: wired.queue, events: wired.events, followups: wired.followups, messages: wired.app.mailbox, workers: wired.workers });
     wired.workers.start();
     wired.scheduler.start();
     // Alone on its database, no other server holds a webhook delivery: the last one's leases go.

@@ -148,6 +148,18 @@ describe('every answer of the API, against the OpenAPI document the server serve
     expect((await call('POST', `/workers/runs/${given.id}/finish`, { ...lease, execution: input.number, state: 'SUCCEEDED' }, worker)).status).toBe(204);
     expect((await call('POST', `/workers/runs/${given.id}/finish`, { ...lease, execution: input.number, state: 'SUCCEEDED' }, worker)).status).toBe(409);
 
+    // The mailbox and the event feed: a send, an inbox, a read, a delivered mark, 422 for an ended run; a report and a poll.
+    const listener = (await call('POST', '/agent/runs', { prompt: 'Listen [simulate hang]' })).body.run_id;
+    const sent = await call('POST', '/agent/messages', { to: [listener], subject: 'hi', body: 'there', sender_run_id: runId });
+    expect(sent.status).toBe(200);
+    expect((await call('POST', '/agent/messages', { to: [runId], subject: 'hi', body: 'there', sender_run_id: listener })).status).toBe(422);
+    expect((await call('GET', `/agent/messages/${listener}?unread=true&limit=10`)).status).toBe(200);
+    expect((await call('POST', `/agent/messages/${sent.body.message_ids[0]}/read`)).status).toBe(200);
+    expect((await call('POST', `/agent/messages/${sent.body.message_ids[0]}/delivered`)).status).toBe(204);
+    expect((await call('POST', `/agent/events/${listener}`, { event_type: 'run_in_progress' })).status).toBe(200);
+    expect((await call('GET', `/agent/events?run_ids=${listener}&since=0`)).status).toBe(200);
+    expect((await call('POST', `/agent/runs/${listener}/cancel`)).status).toBe(200);
+
     // The errors a client meets: bad input, no key, nothing there, a reused idempotency key.
     expect((await call('POST', '/agent/runs', { prompt: 7 })).status).toBe(400);
     expect((await call('GET', '/agent/runs?limit=zero')).status).toBe(400);

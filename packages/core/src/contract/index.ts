@@ -30,6 +30,8 @@ export * from './format-issues.js';
 export * from './defined-only.js';
 export * from './artifact-response.js';
 export * from './followup.js';
+export * from './agent-message.js';
+export * from './agent-event.js';
 export * from './conversation.js';
 export * from './handoff-attachments.js';
 export * from './run-event-schemas.js';

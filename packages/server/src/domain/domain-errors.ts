@@ -22,6 +22,17 @@ export class InvalidInputError extends DomainError {
   }
 }
 
+/** The request is well formed but cannot be carried out as it stands (a message to a run that has ended); `issues` name the fields. */
+export class UnprocessableError extends DomainError {
+  override name = 'UnprocessableError';
+  constructor(
+    readonly issues: readonly ValidationIssue[],
+    message = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; '),
+  ) {
+    super(message);
+  }
+}
+
 /** The request is valid but the thing is not in a state that allows it now. */
 export class ConflictError extends DomainError {
   override name = 'ConflictError';

@@ -9,6 +9,10 @@ export interface FollowupMessage {
   message: string;
   mode: string | null;
   created_at: string;
+  /** `agent_message` for a message from another run (its text is the body); absent for a follow-up. */
+  kind?: 'agent_message';
+  sender_run_id?: string;
+  subject?: string;
 }
 
 /** One line of the conversation file the agent reads. */

@@ -1,10 +1,11 @@
-import { ConflictError, InvalidInputError, NotFoundError, UnavailableError, type DomainError } from '../domain/domain-errors.js';
+import { ConflictError, InvalidInputError, NotFoundError, UnprocessableError, UnavailableError, type DomainError } from '../domain/domain-errors.js';
 import { ApiProblem } from './api-problem.js';
 
 /** The one place a service's domain error becomes the problem the caller reads. */
 export function domainProblem(error: DomainError): ApiProblem | undefined {
   if (error instanceof NotFoundError) return new ApiProblem('resource_not_found', error.message);
   if (error instanceof InvalidInputError) return new ApiProblem('invalid_request', error.message, { issues: error.issues });
+  if (error instanceof UnprocessableError) return new ApiProblem('operation_not_supported', error.message, { issues: error.issues });
   if (error instanceof ConflictError) return new ApiProblem('conflict', error.message, { retryable: error.retryable });
   if (error instanceof UnavailableError) {
     const after = error.retryAfterSeconds;

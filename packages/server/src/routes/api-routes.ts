@@ -28,6 +28,12 @@ import { listSchedulesRoute } from './list-schedules.js';
 import { pauseScheduleRoute } from './pause-schedule.js';
 import { resumeScheduleRoute } from './resume-schedule.js';
 import { updateScheduleRoute } from './update-schedule.js';
+import { sendAgentMessageRoute } from './send-agent-message.js';
+import { listAgentMessagesRoute } from './list-agent-messages.js';
+import { readAgentMessageRoute } from './read-agent-message.js';
+import { markAgentMessageDeliveredRoute } from './mark-agent-message-delivered.js';
+import { pollAgentEventsRoute } from './poll-agent-events.js';
+import { reportAgentEventRoute } from './report-agent-event.js';
 import { createNamedAgentRoute } from './create-named-agent.js';
 import { deleteNamedAgentRoute } from './delete-named-agent.js';
 import { getNamedAgentRoute } from './get-named-agent.js';
@@ -82,6 +88,12 @@ const API_ROUTES: readonly AppRoute[] = [
   listSkillsRoute,
   ...webhookRoutes,
   listModelsRoute,
+  sendAgentMessageRoute,
+  listAgentMessagesRoute,
+  readAgentMessageRoute,
+  markAgentMessageDeliveredRoute,
+  pollAgentEventsRoute,
+  reportAgentEventRoute,
   listConnectedWorkersRoute,
   connectWorkerRoute,
   pollWorkerRoute,

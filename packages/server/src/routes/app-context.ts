@@ -1,6 +1,7 @@
 import type { CatalogService } from '../catalog/catalog-service.js';
 import type { ModelCatalog } from '../catalog/model-catalog.js';
 import type { HttpContext, Route, RouteRequest } from '../http/route.js';
+import type { MailboxService } from '../messages/mailbox-service.js';
 import type { NamedAgentService } from '../named-agents/named-agent-service.js';
 import type { DocumentedRoute } from '../openapi/openapi-operation.js';
 import type { FollowupService } from '../runs/followup-service.js';
@@ -22,6 +23,8 @@ export interface AppContext extends HttpContext {
   /** Each run's event log and open streams. */
   events: RunEventLog;
   followups: FollowupService;
+  /** The run-to-run mailbox and the lifecycle event feed. */
+  mailbox: MailboxService;
   schedules: ScheduleService;
   namedAgents: NamedAgentService;
   /** Webhook subscriptions and their deliveries. */

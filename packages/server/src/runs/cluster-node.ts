@@ -37,6 +37,8 @@ interface Parts {
   workers?: RemoteRuns;
   events: RunEventLog;
   followups: FollowupService;
+  /** The mailbox: a message to a run executed here, sent through another server. */
+  messages?: { deliverHere(runId: string, messageId: string): Promise<void> };
 }
 
 /**
@@ -103,6 +105,11 @@ export class ClusterNode implements Peers {
       case 'followup':
         parts.followups.deliverHere(signal.runId, signal.followupId).catch((error: unknown) => {
           this.log(`Could not hand follow-up ${signal.followupId} to run ${signal.runId}: ${(error as Error).message}`);
+        });
+        return;
+      case 'message':
+        parts.messages?.deliverHere(signal.runId, signal.messageId).catch((error: unknown) => {
+          this.log(`Could not hand message ${signal.messageId} to run ${signal.runId}: ${(error as Error).message}`);
         });
     }
   }

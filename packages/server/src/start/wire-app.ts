@@ -18,6 +18,7 @@ import type { AppContext } from '../routes/app-context.js';
 import { SessionTokens } from '../http/session-access.js';
 import { SignedLinks } from '../http/signed-links.js';
 import { SseHeartbeat } from '../http/sse-heartbeat.js';
+import { MailboxService } from '../messages/mailbox-service.js';
 import { NamedAgentService } from '../named-agents/named-agent-service.js';
 import { namedAgentVisible } from '../named-agents/named-agent-visibility.js';
 import { ClusterNode } from '../runs/cluster-node.js';
@@ -206,6 +207,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     reads,
     events,
     followups,
+    mailbox: new MailboxService(storage.mailbox, runs, queue, clock, peers),
     schedules,
     namedAgents: new NamedAgentService(namedAgentStore, setup, environments, opts.clock, opts.sharedRuns),
     webhooks: new WebhookService({

@@ -14,7 +14,9 @@ export type ClusterSignal =
   /** The run was cancelled: the server executing it stops the work. */
   | { kind: 'cancel'; runId: string }
   /** A follow-up for a run in progress: the server executing it hands it to the agent. */
-  | { kind: 'followup'; runId: string; followupId: string };
+  | { kind: 'followup'; runId: string; followupId: string }
+  /** A message to a run in progress: the server executing it appends it to the agent's inbox. */
+  | { kind: 'message'; runId: string; messageId: string };
 
 /** Signals between the servers of one database (PostgreSQL LISTEN/NOTIFY). */
 export interface ClusterSignals {

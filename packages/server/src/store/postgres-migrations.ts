@@ -11,6 +11,7 @@ import { RUNS_TABLE, RUNS_TURN, RUNS_WORKER_HOST } from './runs/run-table.js';
 import { POSTGRES_RUN_TURNS } from './runs/run-turns.js';
 import { SCHEDULE_FIRING_LEASE_COLUMNS, SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { SHARED_SECRETS_TABLE } from './secret-table.js';
+import { AGENT_EVENTS_TABLE, AGENT_MESSAGES_TABLE } from './mailbox/mailbox-tables.js';
 import { CONNECTED_WORKERS_TABLE } from './workers/connected-worker-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
@@ -157,6 +158,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 7 + addedColumnSteps(postgresDialect, 3).length,
     name: 'fair turns between principals',
     sql: `${addColumns(RUNS_TABLE, postgresDialect, ['turn'])}${createIndexes(RUNS_TABLE, postgresDialect, ['runs_by_turn', 'runs_queued_by_creator'])}${POSTGRES_RUN_TURNS}`,
+  },
+  // The run-to-run mailbox and the lifecycle event feed.
+  {
+    version: 8 + addedColumnSteps(postgresDialect, 3).length,
+    name: 'agent messages and events',
+    sql: `${createTable(AGENT_MESSAGES_TABLE, postgresDialect)}\n${createTable(AGENT_EVENTS_TABLE, postgresDialect)}`,
   },
 ];
 

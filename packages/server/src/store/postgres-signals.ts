@@ -31,6 +31,8 @@ export function parseSignal(payload: string | undefined, self: string): ClusterS
       return isText(v.runId) ? { kind: 'cancel', runId: v.runId } : undefined;
     case 'followup':
       return isText(v.runId) && isText(v.followupId) ? { kind: 'followup', runId: v.runId, followupId: v.followupId } : undefined;
+    case 'message':
+      return isText(v.runId) && isText(v.messageId) ? { kind: 'message', runId: v.runId, messageId: v.messageId } : undefined;
     default:
       return undefined;
   }

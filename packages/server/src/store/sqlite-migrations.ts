@@ -11,6 +11,7 @@ import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
 import { RUNS_TABLE, RUNS_TURN, RUNS_WORKER_HOST } from './runs/run-table.js';
 import { SQLITE_RUN_TURNS } from './runs/run-turns.js';
 import { SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
+import { AGENT_EVENTS_TABLE, AGENT_MESSAGES_TABLE } from './mailbox/mailbox-tables.js';
 import { CONNECTED_WORKERS_TABLE } from './workers/connected-worker-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { refuseNewerSchema } from './schema-version.js';
@@ -105,6 +106,12 @@ ${createIndexes(RUNS_TABLE, sqliteDialect, ['runs_by_turn', 'runs_queued_by_crea
 ${SQLITE_RUN_TURNS}
 `;
 
+// The run-to-run mailbox and the lifecycle event feed.
+const AGENT_MAILBOX_STEP = `
+${createTable(AGENT_MESSAGES_TABLE, sqliteDialect)}
+${createTable(AGENT_EVENTS_TABLE, sqliteDialect)}
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'runs', sql: RUNS_V1 },
   { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
@@ -120,6 +127,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 9 + addedColumnSteps(sqliteDialect, 7).length, name: 'webhook payloads once per event', sql: SQLITE_WEBHOOK_PAYLOADS },
   { version: 10 + addedColumnSteps(sqliteDialect, 7).length, name: 'runs routed to self-hosted workers, and the workers connected', sql: RUNS_WORKER_HOST_STEP },
   { version: 11 + addedColumnSteps(sqliteDialect, 7).length, name: 'fair turns between principals', sql: RUNS_TURN_STEP },
+  { version: 12 + addedColumnSteps(sqliteDialect, 7).length, name: 'agent messages and events', sql: AGENT_MAILBOX_STEP },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -7,6 +7,7 @@ import type { RunStore } from './runs/run-store.js';
 import type { ScheduleStore } from './schedules/schedule-store.js';
 import type { CatalogActivity } from './catalog/catalog-activity.js';
 import type { WebhookStore } from './webhooks/webhook-store.js';
+import type { MailboxStore } from './mailbox/mailbox-store.js';
 import type { ConnectedWorkerStore } from './workers/connected-worker-store.js';
 
 /** Every store of one database: SQLite (one server) or PostgreSQL (any number of servers). */
@@ -21,6 +22,8 @@ export interface Storage {
   webhooks: WebhookStore;
   /** The self-hosted worker processes connected to the servers of the database. */
   workers: ConnectedWorkerStore;
+  /** The run-to-run mailbox and the lifecycle event feed. */
+  mailbox: MailboxStore;
   /** Present when several servers may share the database. */
   cluster?: ClusterStore;
   /** Where the data is, for the start-up line ("data in ./data", "PostgreSQL db@host:5432"). */

@@ -2,7 +2,7 @@ import { CALLER_SOURCE_HEADER, sourceFromHeader } from '@agent-runs/core/contrac
 import { readJsonBody } from '../http/read-json-body.js';
 import type { OpenApiOperation } from '../openapi/openapi-operation.js';
 import { json, ok, problem, ref } from '../openapi/openapi-parts.js';
-import { runProblems } from '../openapi/problem-responses.js';
+import { overQuota, runProblems } from '../openapi/problem-responses.js';
 import type { AppRoute, AppRouteRequest } from './app-context.js';
 import { idempotencyKeyOf } from './idempotency-key.js';
 
@@ -31,6 +31,7 @@ const createRunOperation: OpenApiOperation = {
     '409': problem('Idempotency-Key reused with another body'),
     '413': problem('The body is larger than the server accepts'),
     ...runProblems,
+    ...overQuota,
   },
 };
 

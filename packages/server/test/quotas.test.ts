@@ -32,6 +32,9 @@ describe('creates_per_minute', () => {
   it('answers 429 over the quota, with Retry-After and the RateLimit headers, and the problem names the quota', async () => {
     const first = await create(t, ALICE.key);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
+    // A create that went through says where the caller stands.
+    expect(first.headers.get('ratelimit-policy')).toBe('"creates";q=2;w=60');
+    expect(first.headers.get('ratelimit')).toMatch(/^"creates";r=1;t=\d+$/);
     expect((await create(t, ALICE.key)).status).toBe(200);
     const over = await create(t, ALICE.key);
     expect(over.status).toBe(429);
@@ -53,7 +56,11 @@ describe('creates_per_minute', () => {
   });
 
   it("is each principal's own: a principal's rule replaces the default, and an empty rule is no limit", async () => {
-    for (let i = 0; i < 3; i++) expect((await create(t, CAROL.key)).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const res = await create(t, CAROL.key);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit')).toBeNull();
+    }
   });
 });
 

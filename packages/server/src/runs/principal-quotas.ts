@@ -31,10 +31,10 @@ export class PrincipalQuotas {
     return (principal !== undefined ? this.policy.principals?.[principal] : undefined) ?? this.policy.default;
   }
 
-  /** Throws QuotaExceededError when one more run now would be over a quota; else the per-minute standing, if it applies. */
-  async check(principal: string | undefined, now: Date = new Date()): Promise<QuotaStanding | undefined> {
+  /** Throws QuotaExceededError when one more run now would be over a quota. */
+  async check(principal: string | undefined, now: Date = new Date()): Promise<void> {
     const rule = this.rule(principal);
-    if (!rule || principal === undefined) return undefined;
+    if (!rule || principal === undefined) return;
     const who = `principal ${principal}`;
     if (rule.runs_queued !== undefined) {
       const held = await this.count(principal, rule.runs_queued, { states: ['QUEUED'] });
@@ -49,7 +49,7 @@ export class PrincipalQuotas {
       }
     }
     const limit = rule.creates_per_minute;
-    if (limit === undefined) return undefined;
+    if (limit === undefined) return;
     const since = new Date(now.getTime() - MINUTE_MS).toISOString();
     const recent = await this.store.list({ creator: principal, createdAfter: since, limit: limit + 1, sortBy: 'created_at', sortOrder: 'asc' });
     const created = recent.runs.length;
@@ -59,7 +59,16 @@ export class PrincipalQuotas {
       const frees = Math.max(1, Math.ceil((Date.parse(oldest.createdAt) + MINUTE_MS - now.getTime()) / 1000));
       throw new QuotaExceededError('creates', limit, 60, frees, `${who} created ${created} runs in the last 60 seconds, its quota creates_per_minute (${limit}); the next frees in ${frees} s.`);
     }
-    return { quota: 'creates', limit, windowSeconds: 60, remaining: limit - created - 1, resetSeconds: 60 };
+  }
+
+  /** Where the principal stands against its per-minute quota after a create that went through; undefined when none applies. */
+  async standing(principal: string | undefined, now: Date = new Date()): Promise<QuotaStanding | undefined> {
+    const limit = this.rule(principal)?.creates_per_minute;
+    if (limit === undefined || principal === undefined) return undefined;
+    const recent = await this.store.list({ creator: principal, createdAfter: new Date(now.getTime() - MINUTE_MS).toISOString(), limit: limit + 1, sortBy: 'created_at', sortOrder: 'asc' });
+    const oldest = recent.runs[0];
+    const reset = oldest ? Math.max(1, Math.ceil((Date.parse(oldest.createdAt) + MINUTE_MS - now.getTime()) / 1000)) : 60;
+    return { quota: 'creates', limit, windowSeconds: 60, remaining: limit - recent.runs.length, resetSeconds: reset };
   }
 
   private async count(principal: string, limit: number, filter: { states: ('QUEUED' | 'INPROGRESS')[] }): Promise<number> {

@@ -55,6 +55,19 @@ describe('creates_per_minute', () => {
     expect((error as RateLimitError).headers['ratelimit-policy']).toBe('"creates";q=2;w=60');
   });
 
+  it('holds for a follow-up to an ended run, which queues it again; not for one to a live run', async () => {
+    const page = await t.raw('/api/v1/agent/runs?limit=5', { key: ALICE.key });
+    const [live, ended] = page.body.runs.map((r: { run_id: string }) => r.run_id) as string[];
+    const followup = (id: string) =>
+      t.raw(`/api/v1/agent/runs/${id}/followups`, { method: 'POST', key: ALICE.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'more' }) });
+    expect((await followup(live!)).status).toBeLessThan(300);
+    expect((await t.raw(`/api/v1/agent/runs/${ended}/cancel`, { method: 'POST', key: ALICE.key })).status).toBeLessThan(300);
+    const over = await followup(ended!);
+    expect(over.status).toBe(429);
+    expect(over.body.detail).toContain('creates_per_minute (2)');
+    expect(over.headers.get('ratelimit-policy')).toBe('"creates";q=2;w=60');
+  });
+
   it("is each principal's own: a principal's rule replaces the default, and an empty rule is no limit", async () => {
     for (let i = 0; i < 3; i++) {
       const res = await create(t, CAROL.key);

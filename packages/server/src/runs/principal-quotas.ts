@@ -51,11 +51,12 @@ export class PrincipalQuotas {
     const limit = rule.creates_per_minute;
     if (limit === undefined) return;
     const since = new Date(now.getTime() - MINUTE_MS).toISOString();
-    const recent = await this.store.list({ creator: principal, createdAfter: since, limit: limit + 1, sortBy: 'created_at', sortOrder: 'asc' });
-    const created = recent.runs.length;
+    const window = { creator: principal, createdAfter: since, sortBy: 'created_at', sortOrder: 'asc' } as const;
+    const created = await this.store.count({ ...window, limit });
     if (created >= limit) {
-      // The oldest of the window's last `limit` creates leaves the window first.
-      const oldest = recent.runs[created - limit]!;
+      // Only now are runs read: the oldest of the window's last `limit` creates leaves it first.
+      const recent = await this.store.list({ ...window, limit: limit + 1 });
+      const oldest = recent.runs[Math.max(0, recent.runs.length - limit)]!;
       const frees = Math.max(1, Math.ceil((Date.parse(oldest.createdAt) + MINUTE_MS - now.getTime()) / 1000));
       throw new QuotaExceededError('creates', limit, 60, frees, `${who} created ${created} runs in the last 60 seconds, its quota creates_per_minute (${limit}); the next frees in ${frees} s.`);
     }
@@ -65,14 +66,15 @@ export class PrincipalQuotas {
   async standing(principal: string | undefined, now: Date = new Date()): Promise<QuotaStanding | undefined> {
     const limit = this.rule(principal)?.creates_per_minute;
     if (limit === undefined || principal === undefined) return undefined;
-    const recent = await this.store.list({ creator: principal, createdAfter: new Date(now.getTime() - MINUTE_MS).toISOString(), limit: limit + 1, sortBy: 'created_at', sortOrder: 'asc' });
-    const oldest = recent.runs[0];
+    const window = { creator: principal, createdAfter: new Date(now.getTime() - MINUTE_MS).toISOString(), sortBy: 'created_at', sortOrder: 'asc' } as const;
+    const created = await this.store.count({ ...window, limit });
+    // The oldest run of the window, the one that leaves it first: one row by the created_at order.
+    const [oldest] = (await this.store.list({ ...window, limit: 1 })).runs;
     const reset = oldest ? Math.max(1, Math.ceil((Date.parse(oldest.createdAt) + MINUTE_MS - now.getTime()) / 1000)) : 60;
-    return { quota: 'creates', limit, windowSeconds: 60, remaining: limit - recent.runs.length, resetSeconds: reset };
+    return { quota: 'creates', limit, windowSeconds: 60, remaining: limit - created, resetSeconds: reset };
   }
 
   private async count(principal: string, limit: number, filter: { states: ('QUEUED' | 'INPROGRESS')[] }): Promise<number> {
-    const page = await this.store.list({ creator: principal, ...filter, limit: limit + 1, sortBy: 'created_at', sortOrder: 'desc' });
-    return page.runs.length;
+    return this.store.count({ creator: principal, ...filter, limit, sortBy: 'created_at', sortOrder: 'desc' });
   }
 }

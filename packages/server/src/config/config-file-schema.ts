@@ -129,6 +129,21 @@ const BudgetsSchema = BudgetRuleSchema.extend({
   environments: z.record(z.string().min(1, 'must name an environment of the environments: section'), BudgetRuleSchema).optional(),
 });
 
+/** A principal's quotas: counts are whole numbers, spend a sum of dollars; an absent field is no limit. */
+const QuotaRuleSchema = z.strictObject({
+  runs_in_flight: wholeNumber(0, 1_000_000).optional(),
+  runs_queued: wholeNumber(0, 1_000_000).optional(),
+  creates_per_minute: wholeNumber(0, 1_000_000).optional(),
+  // Refused, not ignored: a cap that is not held must not look as if it were.
+  spend_per_day_usd: z.never({ error: 'is not held by this server yet: cap what each run may spend with the budgets: section instead' }).optional(),
+});
+
+/** The `quotas:` section: the rule for every principal, and a principal's own rule instead of it. */
+const QuotasSchema = z.strictObject({
+  default: QuotaRuleSchema.optional(),
+  principals: z.record(z.string().trim().min(1, "must name a principal of this server's API keys"), QuotaRuleSchema).optional(),
+});
+
 /**
  * The server's configuration file (JSON or YAML). Strict: a misspelt key is named rather
  * than ignored. Relative paths are relative to the file.
@@ -155,6 +170,7 @@ export const ConfigFileSchema = z.strictObject({
     .optional(),
   metrics_token: z.union([z.string().regex(SECRET_NAME, METRICS_TOKEN_HINT), SecretSchema], { error: METRICS_TOKEN_HINT }).optional(),
   budgets: BudgetsSchema.optional(),
+  quotas: QuotasSchema.optional(),
   workers: z
     .record(z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'a worker token name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'), WorkerTokenSchema)
     .optional(),

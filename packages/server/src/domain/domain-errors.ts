@@ -55,3 +55,22 @@ export class UnavailableError extends DomainError {
     super(message);
   }
 }
+
+/**
+ * A principal is over one of its quotas (the `quotas:` section): too many runs held or
+ * started. The same request may succeed once the quota frees, in `retryAfterSeconds`.
+ */
+export class QuotaExceededError extends DomainError {
+  override name = 'QuotaExceededError';
+  constructor(
+    /** The quota's name, as the RateLimit headers name their policy: `creates`, `queued`, `in_flight`. */
+    readonly quota: string,
+    readonly limit: number,
+    /** The quota's window in seconds (a count held at once has none: its Retry-After is a guess). */
+    readonly windowSeconds: number,
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -70,6 +70,24 @@ export interface ServerConfig {
   workerTokens?: WorkerToken[] | undefined;
   /** The `budgets:` section: runs' default caps and the most they may name. */
   budgets?: BudgetPolicy | undefined;
+  /** The `quotas:` section: how many runs a principal may hold and start. */
+  quotas?: QuotaPolicy | undefined;
+}
+
+/** One principal's quotas; an absent field is no limit. */
+export interface QuotaRule {
+  /** Runs INPROGRESS at once. */
+  runs_in_flight?: number | undefined;
+  /** Runs QUEUED at once. */
+  runs_queued?: number | undefined;
+  /** Runs created (follow-ups included) in any 60 seconds. */
+  creates_per_minute?: number | undefined;
+}
+
+/** The `quotas:` section: the rule for every principal, and one per principal that replaces it. */
+export interface QuotaPolicy {
+  default?: QuotaRule | undefined;
+  principals?: Record<string, QuotaRule> | undefined;
 }
 
 /** Caps on a run's cost, tokens and wall time (core's `RunBudget`, restated here so the ground floor imports no contract). */

@@ -1,5 +1,6 @@
-import { ConflictError, InvalidInputError, NotFoundError, UnprocessableError, UnavailableError, type DomainError } from '../domain/domain-errors.js';
+import { ConflictError, InvalidInputError, NotFoundError, QuotaExceededError, UnprocessableError, UnavailableError, type DomainError } from '../domain/domain-errors.js';
 import { ApiProblem } from './api-problem.js';
+import { rateLimitHeaders } from './rate-limit-headers.js';
 
 /** The one place a service's domain error becomes the problem the caller reads. */
 export function domainProblem(error: DomainError): ApiProblem | undefined {
@@ -10,6 +11,10 @@ export function domainProblem(error: DomainError): ApiProblem | undefined {
   if (error instanceof UnavailableError) {
     const after = error.retryAfterSeconds;
     return new ApiProblem('resource_unavailable', error.message, { headers: after === undefined ? {} : { 'retry-after': String(after) } });
+  }
+  if (error instanceof QuotaExceededError) {
+    const headers = { 'retry-after': String(error.retryAfterSeconds), ...rateLimitHeaders(error.quota, error.limit, error.windowSeconds, 0, error.retryAfterSeconds) };
+    return new ApiProblem('rate_limited', error.message, { headers });
   }
   // A kind http/ does not know yet is answered (and logged) as an internal error.
   return undefined;

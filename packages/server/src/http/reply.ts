@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * values for that, and one of these otherwise. `sendResult` (send-result.ts) writes both.
  */
 export type Reply =
-  | { readonly reply: 'json'; readonly status: number; readonly value: unknown }
+  | { readonly reply: 'json'; readonly status: number; readonly value: unknown; readonly headers?: Record<string, string> | undefined }
   | { readonly reply: 'empty'; readonly status: number; readonly headers: Record<string, string | number> }
   | { readonly reply: 'html'; readonly status: number; readonly html: string }
   | { readonly reply: 'bytes'; readonly status: number; readonly body: string | Buffer; readonly headers: Record<string, string> }
@@ -32,7 +32,7 @@ export function isReply(value: unknown): value is Reply {
 }
 
 /** A JSON body with another status than 200 (a 201 for a create). */
-export const json = (value: unknown, status: number) => make({ reply: 'json', status, value });
+export const json = (value: unknown, status: number, headers?: Record<string, string>) => make({ reply: 'json', status, value, headers });
 /** No body: a 204, or a redirect with its `location`. */
 export const empty = (status: number, headers: Record<string, string | number> = {}) => make({ reply: 'empty', status, headers });
 /** A page, sent with the page headers (no script from elsewhere, no cache). */

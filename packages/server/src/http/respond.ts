@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { ApiProblem } from './api-problem.js';
 
-export function sendJson(res: ServerResponse, status: number, value: unknown): void {
+/** `extra`: headers of this answer alone (a quota's RateLimit headers). */
+export function sendJson(res: ServerResponse, status: number, value: unknown, extra?: Record<string, string>): void {
   const body = JSON.stringify(value);
   // Raw header pairs: no object of header names to walk per answer.
   res.writeHead(status, [
@@ -12,6 +13,7 @@ export function sendJson(res: ServerResponse, status: number, value: unknown): v
     // Answers echo run text: no browser may sniff them into HTML.
     'x-content-type-options',
     'nosniff',
+    ...(extra ? Object.entries(extra).flat() : []),
   ]);
   res.end(body);
 }

@@ -11,7 +11,7 @@ export function sendResult(req: IncomingMessage, res: ServerResponse, result: un
   }
   switch (result.reply) {
     case 'json':
-      sendJson(res, result.status, result.value);
+      sendJson(res, result.status, result.value, result.headers);
       return;
     case 'empty':
       res.writeHead(result.status, result.headers).end();

@@ -13,3 +13,14 @@ export const catalogProblems = { ...invalidRequest, ...unauthorized };
 export const noSuchCatalogItem = { '404': problem('No such schedule or named agent') };
 /** What an operation on one webhook subscription may answer. */
 export const webhookProblems = { ...unauthorized, '404': problem('No such webhook, or another principal’s') };
+/** A create or follow-up over a principal quota (the configuration file's `quotas:`), with when it frees. */
+export const overQuota = {
+  '429': {
+    ...problem('Over a principal quota; the problem names it and when it frees'),
+    headers: {
+      'Retry-After': { description: 'Seconds until the quota may allow the request', schema: { type: 'integer' } },
+      'RateLimit-Policy': { description: 'The quota, as draft-ietf-httpapi-ratelimit-headers has it: "creates";q=60;w=60', schema: { type: 'string' } },
+      RateLimit: { description: 'What is left of it: "creates";r=0;t=12', schema: { type: 'string' } },
+    },
+  },
+};

@@ -1,19 +1,25 @@
 import { CALLER_SOURCE_HEADER, sourceFromHeader } from '@agent-runs/core/contract';
+import { rateLimitHeaders } from '../http/rate-limit-headers.js';
 import { readJsonBody } from '../http/read-json-body.js';
+import { json as jsonReply } from '../http/reply.js';
 import type { OpenApiOperation } from '../openapi/openapi-operation.js';
 import { json, ok, problem, ref } from '../openapi/openapi-parts.js';
-import { runProblems } from '../openapi/problem-responses.js';
+import { overQuota, runProblems } from '../openapi/problem-responses.js';
 import type { AppRoute, AppRouteRequest } from './app-context.js';
 import { idempotencyKeyOf } from './idempotency-key.js';
 
 async function createRun({ req, app, caller }: AppRouteRequest) {
   const body = await readJsonBody(req, app.maxBodyBytes);
-  return app.runs.create({
+  const response = await app.runs.create({
     body,
     creator: caller,
     source: sourceFromHeader(req.headers[CALLER_SOURCE_HEADER]),
     idempotencyKey: idempotencyKeyOf(req),
   });
+  // Where the caller stands against its per-minute quota, when one applies (none: no extra read).
+  const standing = await app.runs.quotas?.standing(caller.uid);
+  if (!standing) return response;
+  return jsonReply(response, 200, rateLimitHeaders(standing.quota, standing.limit, standing.windowSeconds, standing.remaining, standing.resetSeconds));
 }
 
 const createRunOperation: OpenApiOperation = {
@@ -31,6 +37,7 @@ const createRunOperation: OpenApiOperation = {
     '409': problem('Idempotency-Key reused with another body'),
     '413': problem('The body is larger than the server accepts'),
     ...runProblems,
+    ...overQuota,
   },
 };
 

@@ -1,6 +1,6 @@
 import { readJsonBody } from '../http/read-json-body.js';
 import { json, ok, ref } from '../openapi/openapi-parts.js';
-import { invalidRequest, runPartProblems } from '../openapi/problem-responses.js';
+import { invalidRequest, overQuota, runPartProblems } from '../openapi/problem-responses.js';
 import type { AppRoute } from './app-context.js';
 import { idempotencyKeyOf } from './idempotency-key.js';
 
@@ -13,7 +13,7 @@ export const submitFollowupRoute: AppRoute = {
     operationId: 'submitFollowup',
     summary: 'Send a run a follow-up, in any state: a queued run starts with it, a running one gets it in its inbox, an ended (or cancelled) one runs again',
     requestBody: { required: true, content: json(ref('RunFollowupRequest')) },
-    responses: { ...ok('Taken', 'RunFollowupResponse'), ...invalidRequest, ...runPartProblems },
+    responses: { ...ok('Taken', 'RunFollowupResponse'), ...invalidRequest, ...runPartProblems, ...overQuota },
   },
   async handle({ req, params, app, caller }) {
     const body = await readJsonBody(req, app.maxBodyBytes);

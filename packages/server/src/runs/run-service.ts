@@ -20,6 +20,7 @@ import { NO_PEERS, type Peers } from './peers.js';
 import type { RunEventLog } from './run-event-log.js';
 import type { RunQueue } from './run-queue.js';
 import { RunBudgets } from './run-budgets.js';
+import { PrincipalQuotas } from './principal-quotas.js';
 import { runTitle } from './run-title.js';
 import type { RunMoves } from './run-moves.js';
 import { NO_REMOTE_RUNS, type RemoteRuns } from './remote-runs.js';
@@ -51,6 +52,8 @@ export class RunService {
     private readonly remote: RemoteRuns = NO_REMOTE_RUNS,
     /** The configuration file's default budgets and maxima. */
     readonly budgets: RunBudgets = new RunBudgets(undefined),
+    /** The configuration file's quotas per principal, held at create and follow-up. */
+    readonly quotas: PrincipalQuotas | undefined = undefined,
   ) {}
 
   /** Whether `principal` may read and cancel `run`. */
@@ -121,6 +124,8 @@ export class RunService {
       // Skills this server does not have, or a conversation with no instruction, leave the agent nothing to do.
       throw invalidField('prompt', 'is required here: no skill this server has gives a base prompt, and no earlier instruction of the conversation is there to continue.');
     }
+    // Last of the checks: a request refused for its content is not counted against the caller's quota.
+    await this.quotas?.check(creator.uid);
     const origin = { ...resolved.origin, ...(schedule ? { schedule } : {}) };
     const now = this.clock.now();
     const run: NewRun = {

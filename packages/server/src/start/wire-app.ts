@@ -24,6 +24,7 @@ import { namedAgentVisible } from '../named-agents/named-agent-visibility.js';
 import { ClusterNode } from '../runs/cluster-node.js';
 import { RunMoves } from '../runs/run-moves.js';
 import { RunBudgets } from '../runs/run-budgets.js';
+import { PrincipalQuotas } from '../runs/principal-quotas.js';
 import { ExecutionJournal } from '../runs/execution-journal.js';
 import { FollowupService } from '../runs/followup-service.js';
 import type { MonotonicClock } from '../runs/monotonic-clock.js';
@@ -174,7 +175,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   metrics = new ServerMetrics(store, workers);
   queue.onQueued(() => workers.queued());
   const budgets = new RunBudgets(config.budgets);
-  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers, workers, budgets);
+  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers, workers, budgets, config.quotas ? new PrincipalQuotas(config.quotas, store) : undefined);
   const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir, opts.dataDir);
   const followups = new FollowupService(store, moves, runs, conversations, queue, journal, executor, clock, events, peers, workers);
   const rules = new ScheduleRules(setup, timeZone, budgets);

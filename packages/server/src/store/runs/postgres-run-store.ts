@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { RequestUsage, RunBudget, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
-import { LIST_OBJECT_ROWS, runListPage, runListStatement } from './run-list-query.js';
+import { LIST_OBJECT_ROWS, runListPage, runListStatement, runCountStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS, RUNS_TABLE, toRunRecord, toRunRecordWithArtifacts, type RunRow } from './run-table.js';
 import { PostgresLeases } from '../postgres-leases.js';
 import { postgresDialect } from '../sql-dialect.js';
@@ -129,6 +129,12 @@ export class PostgresRunStore implements RunStore {
     const { sql, params } = runListStatement(query, postgresDialect);
     const { rows } = await this.pool.query<RunRow>(sql, params);
     return runListPage(rows, query, LIST_OBJECT_ROWS);
+  }
+
+  async count(query: RunListQuery): Promise<number> {
+    const { sql, params } = runCountStatement(query, postgresDialect);
+    const { rows } = await this.pool.query<{ n: string }>(sql, params);
+    return Number(rows[0]?.n ?? 0);
   }
 
   /** One UPDATE guarded by the state, so of two racing transitions only one applies. */

@@ -16,7 +16,7 @@ export interface RunListStatement {
  * the filters, `q` as an escaped LIKE, the cursor, and one row beyond `limit` to tell whether
  * another page follows.
  */
-export function runListStatement(query: RunListQuery, dialect: SqlDialect): RunListStatement {
+export function runListStatement(query: RunListQuery, dialect: SqlDialect, select = `${RUN_COLUMNS}, config_name`): RunListStatement {
   const where: string[] = [];
   const params: unknown[] = [];
   const bind = (value: unknown): string => {
@@ -64,7 +64,7 @@ export function runListStatement(query: RunListQuery, dialect: SqlDialect): RunL
     where.push(`(${column}, seq) ${desc ? '<' : '>'} (${bind(query.after.value)}, ${dialect.cast(bind(query.after.seq), 'bigint')})`);
   }
   const direction = desc ? 'DESC' : 'ASC';
-  const sql = `SELECT ${RUN_COLUMNS}, config_name FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+  const sql = `SELECT ${select} FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
     ORDER BY ${column} ${direction}, seq ${direction} LIMIT ${bind(query.limit + 1)}`;
   return { sql, params };
 }
@@ -88,6 +88,15 @@ export const LIST_ARRAY_ROWS: ListRowReader<readonly unknown[]> = {
   record: arrayRowReader(RUNS_TABLE),
   column: (row, name) => row[LIST_POSITIONS.get(name)!],
 };
+
+/**
+ * How many runs match, counting no further than `limit + 1` (a quota asks whether it is
+ * reached, not the whole count): the list's own WHERE, with no column read or decoded.
+ */
+export function runCountStatement(query: RunListQuery, dialect: SqlDialect): RunListStatement {
+  const { sql, params } = runListStatement(query, dialect, '1 AS one');
+  return { sql: `SELECT count(*) AS n FROM (${sql}) AS capped`, params };
+}
 
 /** The page the rows of `runListStatement` make: at most `limit` runs, and a cursor when more follow. */
 export function runListPage<R>(rows: readonly R[], query: RunListQuery, reader: ListRowReader<R>): RunListPage {

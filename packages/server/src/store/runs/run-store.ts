@@ -81,6 +81,8 @@ export interface RunStore {
   /** The runs of a conversation, oldest first (the first one started it, and its creator owns it). */
   conversationRuns(conversationId: string): Promise<RunRecord[]>;
   list(query: RunListQuery): Promise<RunListPage>;
+  /** How many runs `list` would find, counting up to `limit + 1` at most. */
+  count(query: RunListQuery): Promise<number>;
   /** Applies the transition if the run is in one of `from`; returns the updated run or undefined. */
   transition(id: string, change: RunTransition): Promise<RunRecord | undefined>;
   /** Keeps what a run's harness reported (usage so far, its session id), and `updatedAt` when given; answers the run as it is now. */

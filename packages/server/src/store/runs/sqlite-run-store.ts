@@ -3,7 +3,7 @@ import { openDatabase } from '../sqlite-driver.js';
 import type { RequestUsage, RunBudget, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
-import { LIST_ARRAY_ROWS, runListPage, runListStatement } from './run-list-query.js';
+import { LIST_ARRAY_ROWS, runListPage, runListStatement, runCountStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
 import { SQLITE_NEXT_TURN } from './run-turns.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
@@ -218,6 +218,11 @@ export class SqliteRunStore implements RunStore {
     const { sql, params } = runListStatement(query, sqliteDialect);
     // Raw mode: each row an array read by position, not an object of column names.
     return runListPage(this.statement(sql, true).all(...params) as unknown[][], query, LIST_ARRAY_ROWS);
+  }
+
+  async count(query: RunListQuery): Promise<number> {
+    const { sql, params } = runCountStatement(query, sqliteDialect);
+    return Number((this.statement(sql).get(...params) as { n: number }).n);
   }
 
   async transition(id: string, change: RunTransition): Promise<RunRecord | undefined> {

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentRunsClient, RateLimitError } from '@agent-runs/core';
+import { startServer } from '../src/index.js';
+import { startTestServer, type TestServer } from './support/start-test-server.js';
+import { writeServerConfig } from './support/server-config.js';
+
+const ALICE = { key: 'alice-key-0123456789abcdef', principal: 'alice' };
+const BOB = { key: 'bob-key-0123456789abcdef', principal: 'bob' };
+const ERIN = { key: 'erin-key-0123456789abcdef', principal: 'erin' };
+const CAROL = { key: 'carol-key-0123456789abcdef', principal: 'carol' };
+
+const create = (t: TestServer, key: string) =>
+  t.raw('/api/v1/agent/runs', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'hello' }) });
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer({
+    apiKeys: [ALICE, BOB, CAROL],
+    // Runs stay in progress for the whole test, so a count held at once stays held.
+    simulatedDurationMs: 60_000,
+    configFile: writeServerConfig({
+      quotas: {
+        default: { creates_per_minute: 2 },
+        principals: { carol: {} },
+      },
+    }),
+  });
+});
+afterAll(async () => t?.close());
+
+describe('creates_per_minute', () => {
+  it('answers 429 over the quota, with Retry-After and the RateLimit headers, and the problem names the quota', async () => {
+    const first = await create(t, ALICE.key);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    // A create that went through says where the caller stands.
+    expect(first.headers.get('ratelimit-policy')).toBe('"creates";q=2;w=60');
+    expect(first.headers.get('ratelimit')).toMatch(/^"creates";r=1;t=\d+$/);
+    expect((await create(t, ALICE.key)).status).toBe(200);
+    const over = await create(t, ALICE.key);
+    expect(over.status).toBe(429);
+    expect(over.body.type).toMatch(/rate_limited$/);
+    expect(over.body.detail).toContain('creates_per_minute (2)');
+    const retryAfter = Number(over.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(over.headers.get('ratelimit-policy')).toBe('"creates";q=2;w=60');
+    expect(over.headers.get('ratelimit')).toBe(`"creates";r=0;t=${retryAfter}`);
+  });
+
+  it('is thrown by the client as a RateLimitError naming the quota when it may not retry', async () => {
+    const client = new AgentRunsClient({ baseURL: t.server.baseURL, apiKey: ALICE.key, maxRetries: 0 });
+    const error = await client.runs.create({ prompt: 'hello' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).message).toContain('creates_per_minute');
+    expect((error as RateLimitError).headers['ratelimit-policy']).toBe('"creates";q=2;w=60');
+  });
+
+  it('holds for a follow-up to an ended run, which queues it again; not for one to a live run', async () => {
+    const page = await t.raw('/api/v1/agent/runs?limit=5', { key: ALICE.key });
+    const [live, ended] = page.body.runs.map((r: { run_id: string }) => r.run_id) as string[];
+    const followup = (id: string) =>
+      t.raw(`/api/v1/agent/runs/${id}/followups`, { method: 'POST', key: ALICE.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'more' }) });
+    expect((await followup(live!)).status).toBeLessThan(300);
+    expect((await t.raw(`/api/v1/agent/runs/${ended}/cancel`, { method: 'POST', key: ALICE.key })).status).toBeLessThan(300);
+    const over = await followup(ended!);
+    expect(over.status).toBe(429);
+    expect(over.body.detail).toContain('creates_per_minute (2)');
+    expect(over.headers.get('ratelimit-policy')).toBe('"creates";q=2;w=60');
+  });
+
+  it("is each principal's own: a principal's rule replaces the default, and an empty rule is no limit", async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await create(t, CAROL.key);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit')).toBeNull();
+    }
+  });
+});
+
+describe('runs_in_flight and runs_queued', () => {
+  let held: TestServer;
+  beforeAll(async () => {
+    // One run at a time: bob's run holds the server, so erin's waits in the queue.
+    held = await startTestServer({
+      apiKeys: [BOB, ERIN],
+      concurrency: 1,
+      simulatedDurationMs: 60_000,
+      configFile: writeServerConfig({ quotas: { principals: { bob: { runs_in_flight: 1 }, erin: { runs_queued: 1 } } } }),
+    });
+  });
+  afterAll(async () => held?.close());
+
+  it('answers 429 while the principal holds as many runs in progress, or queued, as its quota', async () => {
+    const first = await create(held, BOB.key);
+    expect(first.status).toBe(200);
+    await expect.poll(async () => (await held.raw(`/api/v1/agent/runs/${first.body.run_id}`, { key: BOB.key })).body.state, { timeout: 10_000 }).toBe('INPROGRESS');
+    const overFlight = await create(held, BOB.key);
+    expect(overFlight.status).toBe(429);
+    expect(overFlight.body.detail).toContain('runs_in_flight (1)');
+    expect(overFlight.headers.get('ratelimit-policy')).toBe('"in_flight";q=1;w=0');
+    expect(overFlight.headers.get('retry-after')).toBeTruthy();
+
+    const queued = await create(held, ERIN.key);
+    expect(queued.status).toBe(200);
+    expect((await held.raw(`/api/v1/agent/runs/${queued.body.run_id}`, { key: ERIN.key })).body.state).toBe('QUEUED');
+    const overQueue = await create(held, ERIN.key);
+    expect(overQueue.status).toBe(429);
+    expect(overQueue.body.detail).toContain('runs_queued (1)');
+    expect(overQueue.headers.get('ratelimit')).toMatch(/^"queued";r=0;t=\d+$/);
+  });
+});
+
+describe('the quotas: section of the configuration file', () => {
+  it('refuses negative, fractional, absurd and unknown values, naming the field and the valid range', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ default: { runs_queued: -1 } }, /quotas\.default\.runs_queued.*a whole number from 0 to 1000000/],
+      [{ default: { creates_per_minute: 1.5 } }, /quotas\.default\.creates_per_minute.*a whole number from 0 to 1000000/],
+      [{ principals: { bob: { runs_in_flight: 2e6 } } }, /quotas\.principals\.bob\.runs_in_flight.*a whole number from 0 to 1000000/],
+      [{ default: { spend_per_day_usd: 5 } }, /quotas\.default\.spend_per_day_usd.*is not held by this server yet/],
+      [{ default: { runs_per_hour: 3 } }, /quotas\.default.*runs_per_hour/],
+    ];
+    for (const [quotas, message] of cases) {
+      const configFile = writeServerConfig({ quotas });
+      await expect(startServer({ port: 0, storage: 'memory', quiet: true, configFile }), JSON.stringify(quotas)).rejects.toThrow(message);
+    }
+  });
+});

@@ -102,7 +102,7 @@ describe('agent-runs-worker', () => {
     const { server } = await start(10_000);
     server.assign(run('run-cancel', 'hang'), INPUT);
     await eventually(() => pidOf(server, 'run-cancel'), (p) => p !== undefined);
-    expect(await alive('run-cancel')).toBe(true);
+    await eventually(() => alive('run-cancel'), (up) => up);
     server.command({ kind: 'cancel', run_id: 'run-cancel' });
     const [finish] = await eventually(() => server.finishesOf('run-cancel'), (f) => f.length > 0);
     expect(finish!.body.state).toBe('CANCELLED');
@@ -172,7 +172,7 @@ describe('agent-runs-worker', () => {
     worker.child.kill('SIGSTOP');
     const frozenAt = performance.now();
     await new Promise((resolve) => setTimeout(resolve, 3_500));
-    expect(await alive('run-frozen')).toBe(true);
+    await eventually(() => alive('run-frozen'), (up) => up);
     worker.child.kill('SIGCONT');
     await eventually(() => alive('run-frozen'), (up) => !up, 5_000);
     // Let whatever it might still send arrive.

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +35,7 @@ export function runBranchName(runId: string): string {
  * with the token. The token reaches git as an `http.extraheader` set through
  * `GIT_CONFIG_COUNT`, so it is in no argv, URL or file; hooks are off.
  */
-export function pushRunBranch(input: RunBranch): PushResult {
+export async function pushRunBranch(input: RunBranch): Promise<PushResult> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-runs-pr-'));
   try {
     const basic = Buffer.from(`x-access-token:${input.token}`).toString('base64');
@@ -52,27 +52,42 @@ export function pushRunBranch(input: RunBranch): PushResult {
       GIT_COMMITTER_NAME: input.author.name,
       GIT_COMMITTER_EMAIL: input.author.email,
     };
-    const git = (args: string[], stdin?: string) => {
-      const r = spawnSync('git', args, { cwd: dir, env, input: stdin, encoding: 'utf8', timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_GIT_OUTPUT });
+    const git = async (args: string[], stdin?: string) => {
+      const r = await runGit(dir, args, env, stdin);
       // git's own words, with the token cut out should a remote ever echo it.
-      const detail = `${r.stderr ?? ''}${r.error ? String(r.error.message) : ''}`.split(input.token).join('***').split(basic).join('***').trim().slice(-500);
-      return { ok: r.status === 0, out: r.stdout ?? '', detail };
+      const detail = r.stderr.split(input.token).join('***').split(basic).join('***').trim().slice(-500);
+      return { ok: r.status === 0, out: r.stdout, detail };
     };
-    const clone = git(['clone', '--quiet', '--no-tags', ...(input.base ? ['--branch', input.base] : []), '--', input.url, 'repo']);
+    const clone = await git(['clone', '--quiet', '--no-tags', ...(input.base ? ['--branch', input.base] : []), '--', input.url, 'repo']);
     if (!clone.ok) return { ok: false, step: 'clone', detail: clone.detail };
     const inRepo = (args: string[], stdin?: string) => git(['-C', 'repo', ...args], stdin);
-    const base = input.base ?? inRepo(['rev-parse', '--abbrev-ref', 'HEAD']).out.trim();
-    const checkout = inRepo(['checkout', '--quiet', '-b', input.branch]);
+    const base = input.base ?? (await inRepo(['rev-parse', '--abbrev-ref', 'HEAD'])).out.trim();
+    const checkout = await inRepo(['checkout', '--quiet', '-b', input.branch]);
     if (!checkout.ok) return { ok: false, step: 'commit', detail: checkout.detail };
-    const apply = inRepo(['apply', '--index', '--binary', '-'], input.patch);
+    const apply = await inRepo(['apply', '--index', '--binary', '-'], input.patch);
     if (!apply.ok) return { ok: false, step: 'apply', detail: apply.detail };
     // The message on stdin: a title starting with "-" stays a message.
-    const commit = inRepo(['commit', '--quiet', '--no-verify', '-F', '-'], input.message);
+    const commit = await inRepo(['commit', '--quiet', '--no-verify', '-F', '-'], input.message);
     if (!commit.ok) return { ok: false, step: 'commit', detail: commit.detail };
-    const push = inRepo(['push', '--quiet', '--no-verify', 'origin', `refs/heads/${input.branch}:refs/heads/${input.branch}`]);
+    const push = await inRepo(['push', '--quiet', '--no-verify', 'origin', `refs/heads/${input.branch}:refs/heads/${input.branch}`]);
     if (!push.ok) return { ok: false, step: 'push', detail: push.detail };
     return { ok: true, base };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** git run to its end without blocking the server: its status, stdout and stderr (each cut at MAX_GIT_OUTPUT). */
+function runGit(cwd: string, args: string[], env: Record<string, string>, stdin?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], timeout: GIT_TIMEOUT_MS });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout = (stdout + c).slice(0, MAX_GIT_OUTPUT)));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr = (stderr + c).slice(-MAX_GIT_OUTPUT)));
+    child.stdin.on('error', () => {});
+    child.stdin.end(stdin ?? '');
+    child.on('error', (error) => resolve({ status: null, stdout, stderr: `${stderr}${error.message}` }));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }

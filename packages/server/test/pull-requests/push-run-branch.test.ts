@@ -26,9 +26,9 @@ describe('pushing a run\'s branch', () => {
     expect(runBranchName('--upload-pack=x')).toBe('agent-runs/--upload');
   });
 
-  it('pushes a branch holding exactly the run\'s changes, with a message that starts with "-"', () => {
+  it('pushes a branch holding exactly the run\'s changes, with a message that starts with "-"', async () => {
     const { remote, patch } = remoteAndPatch();
-    const result = pushRunBranch({ url: remote, branch: 'agent-runs/abcdef12', patch, message: '--amend everything\n\nDone.', author: { name: 'Bot', email: 'bot@example.com' }, token: TOKEN });
+    const result = await pushRunBranch({ url: remote, branch: 'agent-runs/abcdef12', patch, message: '--amend everything\n\nDone.', author: { name: 'Bot', email: 'bot@example.com' }, token: TOKEN });
     expect(result).toEqual({ ok: true, base: 'main' });
     expect(git(remote, 'diff', '--name-only', 'main', 'agent-runs/abcdef12').trim().split('\n')).toEqual(['README.md', 'notes.txt']);
     expect(git(remote, 'show', 'agent-runs/abcdef12:notes.txt')).toBe('written by the agent\n');
@@ -36,20 +36,20 @@ describe('pushing a run\'s branch', () => {
     expect(git(remote, 'rev-list', '--count', 'main..agent-runs/abcdef12').trim()).toBe('1');
   });
 
-  it('says which step failed when the remote refuses the push, without the token', () => {
+  it('says which step failed when the remote refuses the push, without the token', async () => {
     const { remote, patch } = remoteAndPatch();
     writeFileSync(join(remote, 'hooks', 'pre-receive'), '#!/bin/sh\necho "protected: pushes are refused" >&2\nexit 1\n');
     chmodSync(join(remote, 'hooks', 'pre-receive'), 0o755);
-    const result = pushRunBranch({ url: remote, branch: 'agent-runs/abcdef12', patch, message: 'x', author: { name: 'Bot', email: 'bot@example.com' }, token: TOKEN });
+    const result = await pushRunBranch({ url: remote, branch: 'agent-runs/abcdef12', patch, message: 'x', author: { name: 'Bot', email: 'bot@example.com' }, token: TOKEN });
     expect(result).toMatchObject({ ok: false, step: 'push' });
     expect(JSON.stringify(result)).toMatch(/pushes are refused/);
     expect(JSON.stringify(result)).not.toContain(TOKEN);
     expect(git(remote, 'branch', '--list', 'agent-runs/*').trim()).toBe('');
   });
 
-  it('fails at the clone for a base branch the remote lacks', () => {
+  it('fails at the clone for a base branch the remote lacks', async () => {
     const { remote, patch } = remoteAndPatch();
-    const result = pushRunBranch({ url: remote, base: 'release', branch: 'agent-runs/abcdef12', patch, message: 'x', author: { name: 'Bot', email: 'bot@example.com' }, token: TOKEN });
+    const result = await pushRunBranch({ url: remote, base: 'release', branch: 'agent-runs/abcdef12', patch, message: 'x', author: { name: 'Bot', email: 'bot@example.com' }, token: TOKEN });
     expect(result).toMatchObject({ ok: false, step: 'clone' });
     expect(JSON.stringify(result)).toMatch(/release/);
   });

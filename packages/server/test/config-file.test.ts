@@ -28,6 +28,46 @@ describe('the configuration file', () => {
     ]);
   });
 
+  it('reads a repository\'s pull_requests settings, off unless asked, with GitHub\'s API by default', () => {
+    const file = configFile(
+      'server.yaml',
+      [
+        'secrets:',
+        '  GH_TOKEN: { from_env: GH_TOKEN }',
+        'environments:',
+        '  web:',
+        '    repos:',
+        '      - url: https://github.com/acme/web.git',
+        '        pull_requests: { mode: draft, credential: GH_TOKEN, author: { name: Bot, email: bot@example.com } }',
+        '      - url: https://github.com/acme/api.git',
+        '        pull_requests: { mode: ready, base: main, credential: GH_TOKEN, api_url: "https://ghe.example.com/api/v3/" }',
+        '      - url: https://github.com/acme/docs.git',
+        '        pull_requests: { base: main }',
+        '',
+      ].join('\n'),
+    );
+    const [web] = loadConfigFile(file, { GH_TOKEN: 'ghp_x' }).environments;
+    expect(web!.repos.map((r) => r.pullRequests)).toEqual([
+      { mode: 'draft', base: undefined, credential: 'GH_TOKEN', apiUrl: 'https://api.github.com', author: { name: 'Bot', email: 'bot@example.com' } },
+      { mode: 'ready', base: 'main', credential: 'GH_TOKEN', apiUrl: 'https://ghe.example.com/api/v3', author: undefined },
+      undefined,
+    ]);
+  });
+
+  const prRepo = (settings: string) =>
+    `secrets:\n  GH_TOKEN: { from_env: GH_TOKEN }\nenvironments:\n  web:\n    repos:\n      - url: https://github.com/acme/web.git\n        pull_requests: ${settings}\n`;
+  it.each([
+    ['an unknown mode', prRepo('{ mode: open, credential: GH_TOKEN }'), /, line 7: environments\.web\.repos\[0\]\.pull_requests\.mode: must be draft, ready or off$/],
+    ['no credential', prRepo('{ mode: draft }'), /, line 7: environments\.web\.repos\[0\]\.pull_requests: mode draft needs credential: the name of a secret declared under secrets/],
+    ['an undeclared credential', prRepo('{ mode: draft, credential: OTHER }'), /, line 7: environments\.web\.repos\[0\]\.pull_requests\.credential: "OTHER" is not declared under secrets \(declared: GH_TOKEN\)\.$/],
+    ['a GitHub App credential', prRepo('{ mode: draft, credential: { app_id: 1 } }'), /pull_requests\.credential: must name a secret declared under secrets that holds a GitHub token .*GitHub App credentials are not supported yet$/],
+    ['an API URL that is none', prRepo('{ mode: draft, credential: GH_TOKEN, api_url: "ftp://x" }'), /pull_requests\.api_url: must be an http\(s\) URL of a GitHub API/],
+    ['an author without e-mail', prRepo('{ mode: draft, credential: GH_TOKEN, author: { name: Bot, email: nope } }'), /pull_requests\.author\.email: must be an e-mail address$/],
+  ])('names the pull_requests field for %s', (_what, text, expected) => {
+    const file = configFile('server.yaml', text);
+    expect(() => loadConfigFile(file, { GH_TOKEN: 'ghp_x' })).toThrow(expected);
+  });
+
   it.each([
     ['a YAML syntax error', 'server.yaml', 'environments:\n  web: [unclosed\n', /, line \d: not valid YAML or JSON: /],
     ['an unknown key', 'server.yaml', 'environments:\n  web:\n    setup_comands: [make]\n', /, line 3: environments\.web: unknown key\(s\) setup_comands$/],

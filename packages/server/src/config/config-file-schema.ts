@@ -6,6 +6,29 @@ import { RunBudgetCapsSchema, WORKER_HOST_PATTERN } from '@agent-runs/core/contr
 /** `.`, `a/..` and the like name the working directory itself, or above it: a checkout there would replace it. */
 export const insideParent = (path: string) => !/^\.\.?\/?$/.test(posix.normalize(path)) && !posix.normalize(path).startsWith('../');
 
+const PR_CREDENTIAL_HINT =
+  'must name a secret declared under secrets that holds a GitHub token (letters, digits and _); GitHub App credentials are not supported yet';
+
+/**
+ * Pull requests the server opens after a run that changed this repository: how (`draft`,
+ * `ready`, or `off`), against which branch, with which declared secret (a token the agent
+ * never sees), at which GitHub API, and in whose name the commit is.
+ */
+const PullRequestsSchema = z.strictObject({
+  mode: z.enum(['draft', 'ready', 'off'], { error: 'must be draft, ready or off' }).default('off'),
+  base: z.string().trim().min(1, 'must name a branch (default: the repository\'s default branch)').optional(),
+  credential: z.string({ error: PR_CREDENTIAL_HINT }).regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, PR_CREDENTIAL_HINT).optional(),
+  api_url: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL of a GitHub API (default https://api.github.com; GitHub Enterprise: https://HOST/api/v3)' })
+    .optional(),
+  author: z
+    .strictObject({
+      name: z.string({ error: 'must be the name commits are made in' }).trim().min(1, 'must be the name commits are made in'),
+      email: z.email({ error: 'must be an e-mail address' }),
+    })
+    .optional(),
+});
+
 /** A repository checked out into each run's working directory. */
 const RepoSchema = z.strictObject({
   url: z
@@ -18,6 +41,7 @@ const RepoSchema = z.strictObject({
     .refine(insideParent, 'must name a directory inside the working directory, not "." (the working directory itself)')
     .optional(),
   ref: z.string().trim().min(1, 'must name a branch or tag').optional(),
+  pull_requests: PullRequestsSchema.optional(),
 });
 
 /** `none`, `full`, or the hosts agents may reach (checked when the file is read). */

@@ -5,12 +5,14 @@ import { issuePath } from '@agent-runs/core/contract';
 import { isTimeZone } from '@agent-runs/core/cron';
 import { ConfigFileSchema, insideParent, type ConfigFile } from './config-file-schema.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
-import { type DeclaredWebhook, type WorkerToken, type EnvironmentConfig, type RepoSource, type ServerConfig } from '../domain/server-config.js';
+import { type DeclaredWebhook, type WorkerToken, type EnvironmentConfig, type PullRequestSettings, type RepoSource, type ServerConfig } from '../domain/server-config.js';
 import { NamedSecrets } from '../domain/named-secrets.js';
 import { HARNESS_NAMES, type HarnessesConfig } from '../domain/harness-config.js';
 import { readNetworkPolicy } from '../executors/sandbox/network-policy.js';
 import { webhookSecretProblem } from '../webhooks/webhook-secret.js';
 import { readSecretValue } from './secret-source.js';
+
+type PullRequestsSection = NonNullable<NonNullable<NonNullable<ConfigFile['environments']>[string]['repos']>[number]['pull_requests']>;
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
@@ -142,6 +144,25 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     }
     return policy;
   };
+  /** A repository's pull request settings, or nothing when off; a token must come from a declared secret. */
+  const pullRequestSettings = (section: PullRequestsSection | undefined, path: (string | number)[]): PullRequestSettings | undefined => {
+    if (section === undefined || section.mode === 'off') return undefined;
+    if (section.credential === undefined) {
+      const { line, key } = at(path);
+      fail(file, line, key, `mode ${section.mode} needs credential: the name of a secret declared under secrets that holds a GitHub token (or set mode: off).`);
+    }
+    if (!secrets.has(section.credential)) {
+      const { line, key } = at([...path, 'credential']);
+      fail(file, line, key, `"${section.credential}" is not declared under secrets (declared: ${[...secrets.keys()].join(', ') || 'none'}).`);
+    }
+    return {
+      mode: section.mode,
+      base: section.base,
+      credential: section.credential,
+      apiUrl: (section.api_url ?? 'https://api.github.com').replace(/\/+$/, ''),
+      author: section.author,
+    };
+  };
   const environments = Object.entries(config.environments ?? {}).map(([id, env]): EnvironmentConfig => {
     for (const [i, name] of (env.secrets ?? []).entries()) {
       if (!secrets.has(name)) {
@@ -170,7 +191,8 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
         fail(file, line, key, `two repositories check out into "${dir}"; give one of them another path.`);
       }
       seen.add(dir);
-      return { url, path: dir, ref: repo.ref || undefined, ...names };
+      const pullRequests = pullRequestSettings(repo.pull_requests, ['environments', id, 'repos', i, 'pull_requests']);
+      return { url, path: dir, ref: repo.ref || undefined, ...names, ...(pullRequests ? { pullRequests } : {}) };
     });
     const knownHosts = workerTokens.flatMap((t) => t.workerHosts);
     if (env.worker_host !== undefined && env.worker_host !== 'warp' && !knownHosts.includes(env.worker_host)) {

@@ -12,6 +12,21 @@ export interface RepoSource {
   /** For the contract's `github_repos`: owner and name read from the URL. */
   owner: string;
   repo: string;
+  /** Pull requests the server opens after a run that changed it; absent when off. */
+  pullRequests?: PullRequestSettings | undefined;
+}
+
+/** An environment repository's `pull_requests:` settings, checked (mode never `off` here). */
+export interface PullRequestSettings {
+  mode: 'draft' | 'ready';
+  /** The branch the pull request targets; absent: the repository's default branch. */
+  base?: string | undefined;
+  /** Name of the declared secret holding the token (resolved at push time, never given to the agent). */
+  credential: string;
+  /** GitHub's REST API root (GitHub Enterprise: https://HOST/api/v3). */
+  apiUrl: string;
+  /** Who commits; absent: the server's default identity. */
+  author?: { name: string; email: string } | undefined;
 }
 
 export interface EnvironmentConfig {

@@ -1,0 +1,45 @@
+import { Octokit } from '@octokit/rest';
+
+export interface PullRequestToOpen {
+  apiUrl: string;
+  token: string;
+  owner: string;
+  repo: string;
+  head: string;
+  base: string;
+  title: string;
+  body: string;
+  draft: boolean;
+}
+
+export type OpenResult = { ok: true; url: string; number: number } | { ok: false; detail: string };
+
+/**
+ * Opens the pull request through GitHub's REST API. A refusal comes back as words naming what
+ * to fix (an expired token, a pull request that exists already), never as a throw or the token.
+ */
+export async function openPullRequest(pr: PullRequestToOpen): Promise<OpenResult> {
+  const octokit = new Octokit({ auth: pr.token, baseUrl: pr.apiUrl, request: { retries: 0 }, log: { debug() {}, info() {}, warn() {}, error() {} } });
+  try {
+    const { data } = await octokit.rest.pulls.create({ owner: pr.owner, repo: pr.repo, head: pr.head, base: pr.base, title: pr.title, body: pr.body, draft: pr.draft });
+    return { ok: true, url: data.html_url, number: data.number };
+  } catch (error) {
+    return { ok: false, detail: refusal(error).split(pr.token).join('***') };
+  }
+}
+
+/** GitHub's status and message (and its errors' messages, as a 422 gives them), with what to do. */
+function refusal(error: unknown): string {
+  const e = error as { status?: number; response?: { data?: { message?: unknown; errors?: { message?: unknown }[] } }; message?: string };
+  const status = typeof e.status === 'number' ? e.status : undefined;
+  const data = e.response?.data;
+  const said = [typeof data?.message === 'string' ? data.message : undefined, ...(data?.errors ?? []).map((x) => (typeof x?.message === 'string' ? x.message : undefined))]
+    .filter((x): x is string => !!x)
+    .join('; ')
+    .slice(0, 300);
+  if (status === 401) return `GitHub answered 401 (${said || 'Bad credentials'}): the credential's token is wrong or expired; replace the secret's value.`;
+  if (status === 403) return `GitHub answered 403 (${said}): the token may not open pull requests on this repository; give it pull request write access.`;
+  if (status === 422) return `GitHub answered 422 (${said}): the branch is pushed; open or update the pull request by hand.`;
+  if (status !== undefined) return `GitHub answered ${status} (${said}).`;
+  return `GitHub's API could not be reached (${String(e.message ?? error).slice(0, 200)}); check api_url.`;
+}

@@ -1,0 +1,91 @@
+import type { RepoSource } from '../domain/server-config.js';
+import type { NewArtifact } from '../store/artifacts/artifact-store.js';
+import { openPullRequest } from './open-pull-request.js';
+import { DEFAULT_AUTHOR, pushRunBranch, runBranchName } from './push-run-branch.js';
+
+/** What a SUCCEEDED run gives to the pull requests of its environment's repositories. */
+export interface RunChanges {
+  runId: string;
+  title: string;
+  /** The run's result, for the commit message and the pull request's body. */
+  result: string;
+  /** Where the run is seen, its cost and tokens: lines of the body. */
+  details: string[];
+  /** The execution's `changes.patch` (all repositories, each under its directory). */
+  patch: string;
+}
+
+export interface Published {
+  artifacts: NewArtifact[];
+  /** One sentence per repository: the pull request opened, or what failed and what to fix. */
+  notes: string[];
+}
+
+/** The part of a working directory's patch that touches `dir`, its paths made the repository's own. */
+export function repoPatch(patch: string, dir: string): string {
+  const sections = patch.split(/^(?=diff --git )/m);
+  const prefix = dir && dir !== '.' ? `${dir}/` : '';
+  const mine = sections.filter((s) => s.startsWith(`diff --git a/${prefix}`));
+  if (!prefix) return mine.join('');
+  const strip = (text: string) => text.split(`a/${prefix}`).join('a/').split(`b/${prefix}`).join('b/');
+  // Only the header lines name paths; the content is left as it is.
+  return mine.map((s) => s.replace(/^(diff --git .*|--- .*|\+\+\+ .*)$/gm, strip)).join('');
+}
+
+/**
+ * Pushes each repository's changes on `agent-runs/<id>` and opens its pull request. A failure
+ * keeps the work (the patch stays with the run) and is said, with what to fix; nothing throws.
+ */
+export async function publishRunChanges(repos: readonly RepoSource[], changes: RunChanges, token: (secret: string) => string | undefined): Promise<Published> {
+  const published: Published = { artifacts: [], notes: [] };
+  const branch = runBranchName(changes.runId);
+  for (const repo of repos) {
+    const settings = repo.pullRequests;
+    if (!settings) continue;
+    const patch = repoPatch(changes.patch, repo.path);
+    if (!patch.trim()) continue;
+    const name = `${repo.owner}/${repo.repo}`;
+    const secret = token(settings.credential);
+    if (!secret) {
+      published.notes.push(`No pull request for ${name}: the secret ${settings.credential} has no value; set it and push the kept changes.patch by hand.`);
+      continue;
+    }
+    const title = oneLine(changes.title) || `Changes of run ${changes.runId}`;
+    const pushed = await pushRunBranch({
+      url: repo.url,
+      base: settings.base,
+      branch,
+      patch,
+      message: `${title}\n\n${changes.result}`.trim(),
+      author: settings.author ?? DEFAULT_AUTHOR,
+      token: secret,
+    });
+    if (!pushed.ok) {
+      published.notes.push(`No pull request for ${name}: the ${pushed.step} failed (${oneLine(pushed.detail)}); the changes are kept in changes.patch.`);
+      continue;
+    }
+    const opened = await openPullRequest({
+      apiUrl: settings.apiUrl,
+      token: secret,
+      owner: repo.owner,
+      repo: repo.repo,
+      head: branch,
+      base: pushed.base,
+      title,
+      body: [changes.result, '', ...changes.details].join('\n').trim(),
+      draft: settings.mode === 'draft',
+    });
+    if (!opened.ok) {
+      published.notes.push(`Branch ${branch} pushed to ${name}, but no pull request: ${opened.detail}`);
+      continue;
+    }
+    published.artifacts.push({ type: 'PULL_REQUEST', data: { url: opened.url, branch } });
+    published.notes.push(`Pull request opened: ${opened.url}`);
+  }
+  return published;
+}
+
+/** A run's title in a commit subject or a pull request title: one line, no control characters. */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 200);
+}

@@ -1,0 +1,70 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RepoSource } from '../../src/domain/server-config.js';
+import { publishRunChanges } from '../../src/pull-requests/publish-run-changes.js';
+import { gitRepo } from '../support/git-repo.js';
+import { scriptedGithub } from '../support/scripted-github.js';
+
+const TOKEN = 'ghp_secretTOKEN1234567890';
+const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => Promise.all(closers.splice(0).map((c) => c())));
+
+/** A bare remote, and a working directory's patch that adds web/notes.txt (as the executor prints it, under web/). */
+function remoteAndPatch(): { remote: string; patch: string } {
+  const source = gitRepo({ 'README.md': 'hello\n' });
+  const remote = join(mkdtempSync(join(tmpdir(), 'agent-runs-remote-')), 'web.git');
+  git(tmpdir(), 'clone', '-q', '--bare', source, remote);
+  writeFileSync(join(source, 'notes.txt'), 'written by the agent\n');
+  git(source, 'add', '-A');
+  return { remote, patch: git(source, 'diff', '--cached', '--binary', '--src-prefix=a/web/', '--dst-prefix=b/web/') };
+}
+
+async function github(answer: Parameters<typeof scriptedGithub>[1]) {
+  const api = await scriptedGithub(TOKEN, answer);
+  closers.push(api.close);
+  return api;
+}
+
+const changes = (patch: string) => ({ runId: 'abcdef1234567890', title: '-rf Add notes', result: 'Added notes.txt.', details: ['Run: http://127.0.0.1/runs/abcdef12', 'Cost: $0.01, tokens: 1200'], patch });
+const repo = (remote: string, apiUrl: string, mode: 'draft' | 'ready' | undefined): RepoSource => ({
+  url: remote,
+  path: 'web',
+  owner: 'acme',
+  repo: 'web',
+  ...(mode ? { pullRequests: { mode, credential: 'GH_TOKEN', apiUrl } } : {}),
+});
+const secrets = (name: string) => (name === 'GH_TOKEN' ? TOKEN : undefined);
+
+describe('publishing a run\'s changes', () => {
+  it('pushes the branch with exactly the run\'s changes and opens a draft pull request with the summary', async () => {
+    const { remote, patch } = remoteAndPatch();
+    const api = await github({ status: 201, number: 12 });
+    const published = await publishRunChanges([repo(remote, api.url, 'draft')], changes(patch), secrets);
+    expect(published).toEqual({ artifacts: [{ type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/12', branch: 'agent-runs/abcdef12' } }], notes: ['Pull request opened: https://github.com/acme/web/pull/12'] });
+    expect(git(remote, 'diff', '--name-only', 'main', 'agent-runs/abcdef12').trim()).toBe('notes.txt');
+    expect(api.seen).toHaveLength(1);
+    expect(api.seen[0]).toMatchObject({ path: '/repos/acme/web/pulls', authorization: `token ${TOKEN}` });
+    expect(api.seen[0]!.body).toEqual({ head: 'agent-runs/abcdef12', base: 'main', title: '-rf Add notes', draft: true, body: 'Added notes.txt.\n\nRun: http://127.0.0.1/runs/abcdef12\nCost: $0.01, tokens: 1200' });
+  });
+
+  it('names a 422 (a pull request exists) and keeps the branch, without the token', async () => {
+    const { remote, patch } = remoteAndPatch();
+    const api = await github({ status: 422, message: 'Validation Failed', errors: [{ message: 'A pull request already exists for acme:agent-runs/abcdef12.' }] });
+    const published = await publishRunChanges([repo(remote, api.url, 'ready')], changes(patch), secrets);
+    expect(published.artifacts).toEqual([]);
+    expect(published.notes).toEqual([expect.stringMatching(/^Branch agent-runs\/abcdef12 pushed to acme\/web, but no pull request: GitHub answered 422 .*A pull request already exists/)]);
+    expect(JSON.stringify(published)).not.toContain(TOKEN);
+  });
+
+  it('pushes nothing and calls no API when pull requests are off', async () => {
+    const { remote, patch } = remoteAndPatch();
+    const api = await github({ status: 201, number: 1 });
+    expect(await publishRunChanges([repo(remote, api.url, undefined)], changes(patch), secrets)).toEqual({ artifacts: [], notes: [] });
+    expect(git(remote, 'branch', '--list', 'agent-runs/*').trim()).toBe('');
+    expect(api.seen).toEqual([]);
+  });
+});

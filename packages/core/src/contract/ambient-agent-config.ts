@@ -60,6 +60,10 @@ export const AmbientAgentConfigSchema = z
     runner_id: z.string().optional().describe('The runner that should execute the run'),
     worker_host: z.string().optional().describe('Self-hosted worker that should execute the run'),
     budget: RunBudgetSchema.optional(),
+    pull_request: z
+      .enum(['draft', 'ready', 'off'], { error: 'must be draft, ready or off' })
+      .optional()
+      .describe('Extension: whether the server opens a pull request with the run’s changes (draft or ready) or not (off); only where the run’s environment declares pull_requests. Absent: the environment’s own mode'),
   })
   .describe('Configuration for a cloud agent run');
 

@@ -21,6 +21,17 @@ export class EnvironmentRegistry {
   }
 
   /** `environment_id: "x" names no environment; declared: a, b` for a 400. */
+  /** A run asked for a pull request where its environment has no repository that takes one. */
+  noPullRequests(field: string, id: string | undefined): InvalidInputError {
+    const allowing = [...this.byId.values()].filter((env) => env.repos.some((repo) => repo.pullRequests)).map((env) => env.id);
+    return invalidField(
+      field,
+      `${id === undefined ? 'a run with no environment_id' : `environment "${id}"`} has no repository with pull_requests settings, so no pull request can be opened; ${
+        allowing.length ? `environments that allow one: ${allowing.join(', ')}` : 'declare pull_requests (credential, mode) on a repository of an environment in the configuration file'
+      }, or leave pull_request out.`,
+    );
+  }
+
   unknownEnvironment(field: string, id: string): InvalidInputError {
     const ids = [...this.byId.keys()];
     return invalidField(

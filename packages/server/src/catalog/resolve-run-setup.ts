@@ -85,6 +85,11 @@ export class RunSetupResolver {
       const field = own.environment_id !== undefined ? `${fields.config}.environment_id` : `${fields.identity} (environment_id)`;
       throw this.environments.unknownEnvironment(field, config.environment_id);
     }
+    const askedPr = own['pull_request'];
+    if (askedPr !== undefined && askedPr !== 'off') {
+      const env = config.environment_id !== undefined ? this.environments.get(config.environment_id) : undefined;
+      if (!env?.repos.some((repo) => repo.pullRequests)) throw this.environments.noPullRequests(`${fields.config}.pull_request`, config.environment_id);
+    }
 
     const primarySpec = request.skill ?? own.skill_spec;
     const origin: RunOrigin = {};

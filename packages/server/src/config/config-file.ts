@@ -146,7 +146,7 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
   };
   /** A repository's pull request settings, or nothing when off; a token must come from a declared secret. */
   const pullRequestSettings = (section: PullRequestsSection | undefined, path: (string | number)[]): PullRequestSettings | undefined => {
-    if (section === undefined || section.mode === 'off') return undefined;
+    if (section === undefined || (section.mode === 'off' && section.credential === undefined)) return undefined;
     if (section.credential === undefined) {
       const { line, key } = at(path);
       fail(file, line, key, `mode ${section.mode} needs credential: the name of a secret declared under secrets that holds a GitHub token (or set mode: off).`);
@@ -192,6 +192,11 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
       }
       seen.add(dir);
       const pullRequests = pullRequestSettings(repo.pull_requests, ['environments', id, 'repos', i, 'pull_requests']);
+      if (pullRequests && (env.secrets ?? []).includes(pullRequests.credential)) {
+        // The push credential is the server's: an agent that held it could push anything anywhere it reaches.
+        const { line, key } = at(['environments', id, 'repos', i, 'pull_requests', 'credential']);
+        fail(file, line, key, `"${pullRequests.credential}" is also listed under environments.${id}.secrets, which gives it to the agent; a pull request credential must stay out of the agent's reach (remove it there).`);
+      }
       return { url, path: dir, ref: repo.ref || undefined, ...names, ...(pullRequests ? { pullRequests } : {}) };
     });
     const knownHosts = workerTokens.flatMap((t) => t.workerHosts);

@@ -16,9 +16,9 @@ export interface RepoSource {
   pullRequests?: PullRequestSettings | undefined;
 }
 
-/** An environment repository's `pull_requests:` settings, checked (mode never `off` here). */
+/** An environment repository's `pull_requests:` settings, checked. `off` with a credential: only runs that ask for one get a pull request. */
 export interface PullRequestSettings {
-  mode: 'draft' | 'ready';
+  mode: 'draft' | 'ready' | 'off';
   /** The branch the pull request targets; absent: the repository's default branch. */
   base?: string | undefined;
   /** Name of the declared secret holding the token (resolved at push time, never given to the agent). */

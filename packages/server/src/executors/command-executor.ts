@@ -4,6 +4,7 @@ import { shellLine } from './agent-spawn.js';
 import { superviseAgent } from './agent-process.js';
 import { exitOutcome } from './exit-outcome.js';
 import { commandEnv } from './command-env.js';
+import { changesPatch, gitAsAgent, recordChangesStart } from './changes-patch.js';
 import { processTreeFile } from './process-tree.js';
 import { writeAgentFile } from './agent-files.js';
 import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
@@ -33,7 +34,8 @@ export interface CommandExecutorOptions {
 /**
  * Runs the configured agent command for each run: the prompt on stdin, the run in
  * environment variables, its MCP servers in `mcp.json`, in a working directory of its
- * own. Exit 0 is SUCCEEDED; anything else FAILED with the end of stderr.
+ * own. Exit 0 is SUCCEEDED; anything else FAILED with the end of stderr. What it changed in
+ * the repositories of its working directory is the execution's `changes.patch`.
  */
 export class CommandExecutor implements RunExecutor {
   readonly name = 'command';
@@ -48,6 +50,9 @@ export class CommandExecutor implements RunExecutor {
     writeAgentFile(mcpConfigPath, `${JSON.stringify({ mcpServers: run.agentConfig.mcp_servers ?? {} }, null, 2)}\n`, sandbox.user);
     const files = prepareExecutionFiles(this.options.workRoot, run.id, input, sandbox.user);
     const policy = this.options.runPolicy?.(run) ?? { env: {} };
+    // What the repositories hold now, so the end hands back what the agent changed (a harness's runs do the same).
+    const git = gitAsAgent(sandbox, workDir);
+    const changesStart = recordChangesStart(this.options.workRoot, workDir, git);
 
     let stderrTail = '';
     const agent = superviseAgent(
@@ -75,6 +80,9 @@ export class CommandExecutor implements RunExecutor {
     const done = agent.exited.then((exit): ExecutionOutcome => {
       const report = readAgentReport(files, input);
       for (const note of report.notes) onOutput(`[agent-runs] ${note}\n`);
+      const changes = changesPatch(workDir, changesStart, git);
+      if (changes.note) onOutput(`[agent-runs] ${changes.note}\n`);
+      if (changes.artifact) report.artifacts.push(changes.artifact);
       const tail = stderrTail.trim();
       const outcome = exitOutcome(exit, this.options.timeoutMs, 'The agent command', { result: report.result, lastWords: tail ? `: ${tail}` : undefined });
       return { ...outcome, artifacts: report.artifacts, takenFollowups: report.takenFollowups };

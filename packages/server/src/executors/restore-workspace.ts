@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { GIT_TIMEOUT_MS, gitEnv } from './harness/changes-patch.js';
+import { GIT_TIMEOUT_MS, gitEnv } from './changes-patch.js';
 import type { ExecutionContext, WorkspaceRestore } from './run-executor.js';
 import { runWorkDir } from './run-work-dir.js';
 

@@ -1,6 +1,6 @@
 import type { RepoSource } from '../domain/server-config.js';
 import type { NewArtifact } from '../store/artifacts/artifact-store.js';
-import { openPullRequest } from './open-pull-request.js';
+import { commentOnPullRequest, openPullRequest } from './open-pull-request.js';
 import { DEFAULT_AUTHOR, pushRunBranch, runBranchName } from './push-run-branch.js';
 
 /** What a SUCCEEDED run gives to the pull requests of its environment's repositories. */
@@ -13,6 +13,10 @@ export interface RunChanges {
   details: string[];
   /** The execution's `changes.patch` (all repositories, each under its directory). */
   patch: string;
+  /** The execution's number: past the first, a follow-up's. */
+  execution: number;
+  /** The pull requests the run's earlier executions opened (their PULL_REQUEST artifacts' `url`). */
+  earlier: readonly string[];
 }
 
 export interface Published {
@@ -64,6 +68,20 @@ export async function publishRunChanges(repos: readonly RepoSource[], changes: R
       published.notes.push(`No pull request for ${name}: the ${pushed.step} failed (${oneLine(pushed.detail)}); the changes are kept in changes.patch.`);
       continue;
     }
+    const open = earlierPullRequest(changes.earlier, repo);
+    if (open) {
+      // A follow-up's commit updates the pull request already open; a comment says what it did.
+      const commented = await commentOnPullRequest({
+        apiUrl: settings.apiUrl,
+        token: secret,
+        owner: repo.owner,
+        repo: repo.repo,
+        number: open.number,
+        body: [`Follow-up (execution ${changes.execution}) pushed to ${branch}:`, '', changes.result, '', ...changes.details].join('\n').trim(),
+      });
+      published.notes.push(commented.ok ? `Pull request updated: ${open.url}` : `Pull request ${open.url} updated, but not commented on: ${commented.detail}`);
+      continue;
+    }
     const opened = await openPullRequest({
       apiUrl: settings.apiUrl,
       token: secret,
@@ -88,4 +106,13 @@ export async function publishRunChanges(repos: readonly RepoSource[], changes: R
 /** A run's title in a commit subject or a pull request title: one line, no control characters. */
 function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 200);
+}
+
+/** The pull request an earlier execution opened on this repository: its URL ends in `/<owner>/<repo>/pull/<number>`. */
+function earlierPullRequest(urls: readonly string[], repo: RepoSource): { url: string; number: number } | undefined {
+  for (const url of urls) {
+    const found = /\/([^/]+)\/([^/]+)\/pull\/(\d+)$/.exec(url);
+    if (found && found[1]!.toLowerCase() === repo.owner.toLowerCase() && found[2]!.toLowerCase() === repo.repo.toLowerCase()) return { url, number: Number(found[3]) };
+  }
+  return undefined;
 }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gitEnv, GIT_TIMEOUT_MS, MAX_GIT_OUTPUT } from '../executors/harness/changes-patch.js';
+import { gitEnv, GIT_TIMEOUT_MS, MAX_GIT_OUTPUT } from '../executors/changes-patch.js';
 
 /** What is pushed: the run's patch on a branch of its own, made from the remote's base. */
 export interface RunBranch {
@@ -20,7 +20,7 @@ export interface RunBranch {
   token: string;
 }
 
-export type PushResult = { ok: true; base: string } | { ok: false; step: 'clone' | 'apply' | 'commit' | 'push'; detail: string };
+export type PushResult = { ok: true; base: string; /** The branch was there already: this added a commit to it. */ continued: boolean } | { ok: false; step: 'clone' | 'apply' | 'commit' | 'push'; detail: string };
 
 export const DEFAULT_AUTHOR = { name: 'agent-runs', email: 'agent-runs@users.noreply.github.com' };
 
@@ -62,7 +62,10 @@ export async function pushRunBranch(input: RunBranch): Promise<PushResult> {
     if (!clone.ok) return { ok: false, step: 'clone', detail: clone.detail };
     const inRepo = (args: string[], stdin?: string) => git(['-C', 'repo', ...args], stdin);
     const base = input.base ?? (await inRepo(['rev-parse', '--abbrev-ref', 'HEAD'])).out.trim();
-    const checkout = await inRepo(['checkout', '--quiet', '-b', input.branch]);
+    // A follow-up's changes go on the run's branch where an earlier execution pushed it: its
+    // working directory was made from the base and the run's earlier patches, so they apply there.
+    const pushed = (await inRepo(['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${input.branch}`])).ok;
+    const checkout = await inRepo(['checkout', '--quiet', '-b', input.branch, ...(pushed ? [`refs/remotes/origin/${input.branch}`] : [])]);
     if (!checkout.ok) return { ok: false, step: 'commit', detail: checkout.detail };
     const apply = await inRepo(['apply', '--index', '--binary', '-'], input.patch);
     if (!apply.ok) return { ok: false, step: 'apply', detail: apply.detail };
@@ -71,7 +74,7 @@ export async function pushRunBranch(input: RunBranch): Promise<PushResult> {
     if (!commit.ok) return { ok: false, step: 'commit', detail: commit.detail };
     const push = await inRepo(['push', '--quiet', '--no-verify', 'origin', `refs/heads/${input.branch}:refs/heads/${input.branch}`]);
     if (!push.ok) return { ok: false, step: 'push', detail: push.detail };
-    return { ok: true, base };
+    return { ok: true, base, continued: pushed };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

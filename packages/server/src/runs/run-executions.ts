@@ -4,6 +4,7 @@ import type { ExecutionInput, FollowupMessage } from '../executors/execution-inp
 import type { Execution, ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
 import type { RunRecord } from '../store/runs/run-record.js';
 import type { RunStore } from '../store/runs/run-store.js';
+import type { PublishChanges } from '../pull-requests/run-pull-requests.js';
 import type { ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
 import type { RunEventLog } from './run-event-log.js';
@@ -45,6 +46,8 @@ export interface RunExecutionsOptions {
   ended: (runId: string, outcome: ExecutionOutcome, claim: string | null) => Promise<void>;
   /** An execution was taken away: its slot is free. */
   freed: () => void;
+  /** What a SUCCEEDED execution's changes become before its end is recorded (pull requests); bounded by its own timeouts. */
+  publish?: PublishChanges | undefined;
 }
 
 /**
@@ -233,8 +236,9 @@ export class RunExecutions {
         log(`Could not record the process group of run ${run.id}: ${(error as Error).message}`);
       });
     }
+    const publish = this.options.publish;
     execution.done.then(
-      (outcome) => this.finish(run, active, input, outcome),
+      async (outcome) => this.finish(run, active, input, publish && this.active.get(run.id) === active ? await publish(run, input.number, outcome) : outcome),
       (error: unknown) =>
         this.finish(run, active, input, {
           state: 'ERROR',

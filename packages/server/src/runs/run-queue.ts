@@ -1,6 +1,7 @@
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { FollowupMessage } from '../executors/execution-input.js';
 import type { ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
+import type { PublishChanges } from '../pull-requests/run-pull-requests.js';
 import type { RunStore } from '../store/runs/run-store.js';
 import type { ExecutionJournal } from './execution-journal.js';
 import type { MonotonicClock } from './monotonic-clock.js';
@@ -38,6 +39,8 @@ export interface RunQueueOptions {
   peers: Peers;
   /** This server runs no agent itself (`--workers-only`): its queue claims nothing, workers take every run. */
   claimsNothing?: boolean;
+  /** What a SUCCEEDED execution's changes become before its end is recorded. */
+  publish?: PublishChanges | undefined;
 }
 
 /**
@@ -76,6 +79,7 @@ export class RunQueue {
       previousBoundMs: options.peers === NO_PEERS ? undefined : options.owner.leaseMs + PREVIOUS_MARGIN_MS,
       ended: (runId, outcome, claim) => this.ended(runId, outcome, claim),
       freed: () => this.pump(),
+      publish: options.publish,
     });
   }
 

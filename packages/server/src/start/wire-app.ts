@@ -30,6 +30,7 @@ import { FollowupService } from '../runs/followup-service.js';
 import type { MonotonicClock } from '../runs/monotonic-clock.js';
 import { NO_PEERS } from '../runs/peers.js';
 import { RunEventLog } from '../runs/run-event-log.js';
+import { RunPullRequests } from '../pull-requests/run-pull-requests.js';
 import { RunQueue } from '../runs/run-queue.js';
 import { RunReads } from '../runs/run-reads.js';
 import { RunService } from '../runs/run-service.js';
@@ -129,7 +130,9 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const events = new RunEventLog(storage.events, runItem, opts.outputLimitBytes, opts.log);
   const moves = new RunMoves(store, clock, events);
   const journal = new ExecutionJournal(store, moves, conversations, artifacts, runAttachmentSource(store), limits, clock, events);
+  const pullRequests = new RunPullRequests({ environments, secrets: config.secrets, store, artifacts, runPage: (id) => `${publicUrl()}/runs/${id}`, log: opts.log });
   const queue = new RunQueue({
+    publish: pullRequests.publish,
     store,
     moves,
     executor,
@@ -153,6 +156,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     (host) => metrics?.atCapacity(host),
   );
   const workers = new WorkerService({
+    publish: pullRequests.publish,
     store,
     moves,
     journal,

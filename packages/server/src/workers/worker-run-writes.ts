@@ -1,5 +1,6 @@
 import { ConflictError } from '../domain/domain-errors.js';
 import type { ArtifactLimits } from '../executors/execution-input.js';
+import type { PublishChanges } from '../pull-requests/run-pull-requests.js';
 import type { ExecutionJournal } from '../runs/execution-journal.js';
 import type { MonotonicClock } from '../runs/monotonic-clock.js';
 import type { RunEventLog } from '../runs/run-event-log.js';
@@ -21,6 +22,8 @@ export interface WorkerRunWritesOptions {
   limits: ArtifactLimits;
   /** A run went back to QUEUED (a follow-up pending, a poll's answer lost): claimers are told. */
   runQueued: () => void;
+  /** What a SUCCEEDED execution's changes become before its end is recorded (pull requests, made here: the worker holds no push credential). */
+  publish?: PublishChanges | undefined;
 }
 
 /**
@@ -64,8 +67,14 @@ export class WorkerRunWrites {
     const { owner } = await this.fenced(grant, runId, body.instance_id, body.claim);
     const unended = await journal.unended(runId);
     if (unended?.execution !== body.execution) throw new ConflictError(`Execution ${body.execution} of run ${runId} is not the one running.`, false);
-    const artifacts = await this.artifacts(runId, body);
-    const statusMessage = body.status_message;
+    let artifacts = await this.artifacts(runId, body);
+    let statusMessage = body.status_message;
+    const run = body.state === 'SUCCEEDED' && this.o.publish ? await store.get(runId) : undefined;
+    if (run && this.o.publish) {
+      const published = await this.o.publish(run, body.execution, { state: 'SUCCEEDED', ...(statusMessage ? { statusMessage } : {}), artifacts });
+      artifacts = published.artifacts ?? artifacts;
+      statusMessage = published.statusMessage ?? statusMessage;
+    }
     await journal.record(runId, { number: body.execution }, {
       state: body.state,
       ...(statusMessage ? { statusMessage } : {}),

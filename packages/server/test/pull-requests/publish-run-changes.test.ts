@@ -29,7 +29,7 @@ async function github(answer: Parameters<typeof scriptedGithub>[1]) {
   return api;
 }
 
-const changes = (patch: string) => ({ runId: 'abcdef1234567890', title: '-rf Add notes', result: 'Added notes.txt.', details: ['Run: http://127.0.0.1/runs/abcdef12', 'Cost: $0.01, tokens: 1200'], patch });
+const changes = (patch: string) => ({ runId: 'abcdef1234567890', title: '-rf Add notes', result: 'Added notes.txt.', details: ['Run: http://127.0.0.1/runs/abcdef12', 'Cost: $0.01, tokens: 1200'], patch, execution: 1, earlier: [] as string[] });
 const repo = (remote: string, apiUrl: string, mode: 'draft' | 'ready' | undefined): RepoSource => ({
   url: remote,
   path: 'web',

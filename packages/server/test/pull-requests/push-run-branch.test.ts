@@ -29,11 +29,25 @@ describe('pushing a run\'s branch', () => {
   it('pushes a branch holding exactly the run\'s changes, with a message that starts with "-"', async () => {
     const { remote, patch } = remoteAndPatch();
     const result = await pushRunBranch({ url: remote, branch: 'agent-runs/abcdef12', patch, message: '--amend everything\n\nDone.', author: { name: 'Bot', email: 'bot@example.com' }, token: TOKEN });
-    expect(result).toEqual({ ok: true, base: 'main' });
+    expect(result).toEqual({ ok: true, base: 'main', continued: false });
     expect(git(remote, 'diff', '--name-only', 'main', 'agent-runs/abcdef12').trim().split('\n')).toEqual(['README.md', 'notes.txt']);
     expect(git(remote, 'show', 'agent-runs/abcdef12:notes.txt')).toBe('written by the agent\n');
     expect(git(remote, 'log', '-1', '--format=%an <%ae>|%cn|%s', 'agent-runs/abcdef12').trim()).toBe('Bot <bot@example.com>|Bot|--amend everything');
     expect(git(remote, 'rev-list', '--count', 'main..agent-runs/abcdef12').trim()).toBe('1');
+  });
+
+  it('adds a commit to the run\'s branch where it was pushed already (a follow-up\'s changes)', async () => {
+    const { remote, patch } = remoteAndPatch();
+    const author = { name: 'Bot', email: 'bot@example.com' };
+    await pushRunBranch({ url: remote, branch: 'agent-runs/abcdef12', patch, message: 'first', author, token: TOKEN });
+    // The follow-up's working directory held the first patch already: its own changes are on top of it.
+    const next = gitRepo({ 'README.md': 'hello, changed\n', 'notes.txt': 'written by the agent\n' });
+    writeFileSync(join(next, 'notes.txt'), 'written by the agent\nand the follow-up\n');
+    git(next, 'add', '-A');
+    const followup = git(next, 'diff', '--cached', '--binary');
+    expect(await pushRunBranch({ url: remote, branch: 'agent-runs/abcdef12', patch: followup, message: 'second', author, token: TOKEN })).toEqual({ ok: true, base: 'main', continued: true });
+    expect(git(remote, 'log', '--format=%s', 'main..agent-runs/abcdef12').trim().split('\n')).toEqual(['second', 'first']);
+    expect(git(remote, 'show', 'agent-runs/abcdef12:notes.txt')).toBe('written by the agent\nand the follow-up\n');
   });
 
   it('says which step failed when the remote refuses the push, without the token', async () => {

@@ -2,7 +2,7 @@ import { closeSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { executionFiles, readAgentReport } from '../../src/executors/agent-protocol.js';
 import { openAgentFile } from '../../src/executors/agent-tree.js';
-import { recordChangesStart } from '../../src/executors/harness/changes-patch.js';
+import { recordChangesStart } from '../../src/executors/changes-patch.js';
 import { harnessTranscriptLines } from '../../src/executors/harness/harness-executor.js';
 import { harnessTurnMessages } from '../../src/executors/harness/harness-turns.js';
 import { runWorkDir } from '../../src/executors/run-work-dir.js';

@@ -11,7 +11,7 @@ export interface SeenRequest {
 /** Answers as GitHub does to `POST /repos/:owner/:repo/pulls`: 201, or the scripted refusal. */
 export type GithubAnswer = { status: 201; number: number } | { status: 401 | 422; message: string; errors?: { message: string }[] };
 
-/** A GitHub REST API on loopback: checks the token header, records each request, answers as scripted. */
+/** A GitHub REST API on loopback: checks the token header, records each request, answers a pull request as scripted and takes comments on one. */
 export async function scriptedGithub(token: string, answer: GithubAnswer): Promise<{ url: string; seen: SeenRequest[]; close: () => Promise<void> }> {
   const seen: SeenRequest[] = [];
   const server = createServer(async (req, res) => {
@@ -23,6 +23,8 @@ export async function scriptedGithub(token: string, answer: GithubAnswer): Promi
       res.end(JSON.stringify(json));
     };
     if (req.headers.authorization !== `token ${token}` && req.headers.authorization !== `Bearer ${token}`) return send(401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
+    const comment = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(req.url ?? '');
+    if (req.method === 'POST' && comment) return send(201, { id: seen.length, html_url: `https://github.com/${comment[1]}/${comment[2]}/pull/${comment[3]}#issuecomment-${seen.length}` });
     const match = /^\/repos\/([^/]+)\/([^/]+)\/pulls$/.exec(req.url ?? '');
     if (req.method !== 'POST' || !match) return send(404, { message: 'Not Found' });
     if (answer.status === 201) return send(201, { number: answer.number, html_url: `https://github.com/${match[1]}/${match[2]}/pull/${answer.number}`, state: 'open' });

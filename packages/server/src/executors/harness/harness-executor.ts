@@ -5,7 +5,6 @@ import type { HarnessName } from '../../domain/harness-config.js';
 import { prepareExecutionFiles, protocolDir, readAgentReport } from '../agent-protocol.js';
 import { createServerFile, giveTree, reclaimTree, serverDir } from '../agent-files.js';
 import { agentPathExists, readAgentFile } from '../agent-tree.js';
-import { runAsAgent } from '../agent-spawn.js';
 import { exitedCleanly, superviseAgent, type AgentExit } from '../agent-process.js';
 import { exitOutcome } from '../exit-outcome.js';
 import { prepareWorkDir } from '../run-work-dir.js';
@@ -20,7 +19,7 @@ import { processTreeFile } from '../process-tree.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from '../run-executor.js';
 import type { HarnessDriver } from './harness-driver.js';
 import type { HarnessSetup } from './harness-setup.js';
-import { changesPatch, GIT_TIMEOUT_MS, gitEnv, MAX_GIT_OUTPUT, recordChangesStart, runGitAsServer, type RunGit } from './changes-patch.js';
+import { changesPatch, gitAsAgent, recordChangesStart } from '../changes-patch.js';
 import { harnessPrompt } from './harness-prompt.js';
 import { harnessTurnsPath, TurnsWriter } from './harness-turns.js';
 import { LineSplitter } from './line-splitter.js';
@@ -69,16 +68,6 @@ export function modelHosts(driver: HarnessDriver, env: NodeJS.ProcessEnv): { hos
 /** `home` when it is the state directory or inside it, else undefined (the sandbox's private one). */
 function insideState(home: string | undefined, stateDir: string): string | undefined {
   return home !== undefined && (home === stateDir || home.startsWith(`${stateDir}/`)) ? home : undefined;
-}
-
-/** git over the agent's repositories, run as the agent is (sandboxed, as the agent user), never with the server's rights. */
-function gitAsAgent(sandbox: AgentSandbox, workDir: string): RunGit {
-  if (!sandbox.bwrap && !sandbox.user) return runGitAsServer;
-  return (cwd, command, args, env) => {
-    const spec = { command, args, cwd, env: { ...gitEnv(), HOME: workDir, ...env }, sandbox, writable: [workDir], network: { kind: 'none' as const } };
-    const result = runAsAgent(spec, { timeoutMs: GIT_TIMEOUT_MS, maxBuffer: MAX_GIT_OUTPUT });
-    return result.status === 0 ? result.stdout.toString('utf8') : undefined;
-  };
 }
 
 /**

@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { NewArtifact } from '../../store/artifacts/artifact-store.js';
-import { inAgentDir, type AgentDir } from '../agent-tree.js';
+import type { NewArtifact } from '../store/artifacts/artifact-store.js';
+import { inAgentDir, type AgentDir } from './agent-tree.js';
+import { runAsAgent } from './agent-spawn.js';
+import type { AgentSandbox } from './sandbox/agent-sandbox.js';
 
 /** Largest patch kept as the execution's `changes.patch`; a larger one is cut there with a note. */
 export const MAX_PATCH_BYTES = 5 * 1024 * 1024;
@@ -24,6 +26,16 @@ export const runGitAsServer: RunGit = (cwd, command, args, env) => {
   const result = spawnSync(command, args, { cwd, env: { ...gitEnv(), ...env }, encoding: 'buffer', timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_GIT_OUTPUT });
   return result.status === 0 ? result.stdout.toString('utf8') : undefined;
 };
+
+/** git over the agent's repositories, run as the agent is (sandboxed, as the agent user), never with the server's rights. */
+export function gitAsAgent(sandbox: AgentSandbox, workDir: string): RunGit {
+  if (!sandbox.bwrap && !sandbox.user) return runGitAsServer;
+  return (cwd, command, args, env) => {
+    const spec = { command, args, cwd, env: { ...gitEnv(), HOME: workDir, ...env }, sandbox, writable: [workDir], network: { kind: 'none' as const } };
+    const result = runAsAgent(spec, { timeoutMs: GIT_TIMEOUT_MS, maxBuffer: MAX_GIT_OUTPUT });
+    return result.status === 0 ? result.stdout.toString('utf8') : undefined;
+  };
+}
 
 /** The variables git runs with: no system configuration, never a prompt. */
 export function gitEnv(): Record<string, string> {

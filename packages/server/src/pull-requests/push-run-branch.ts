@@ -10,7 +10,7 @@ export interface RunBranch {
   url: string;
   /** The branch the work starts from; absent: the remote's default branch. */
   base?: string | undefined;
-  /** `agent-runs/<first 8 characters of the run id>`. */
+  /** `agent-runs/<run id>`. */
   branch: string;
   /** The run's changes to this repository, as `git diff` printed them. */
   patch: string;
@@ -24,9 +24,12 @@ export type PushResult = { ok: true; base: string; /** The branch was there alre
 
 export const DEFAULT_AUTHOR = { name: 'agent-runs', email: 'agent-runs@users.noreply.github.com' };
 
-/** `agent-runs/` and the run id's first 8 characters: a name git takes, never an option. */
+/**
+ * `agent-runs/` and the whole run id: a name git takes, never an option. Not a prefix of it:
+ * run ids begin with their time, so runs created in the same minute share their first characters.
+ */
 export function runBranchName(runId: string): string {
-  return `agent-runs/${runId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 8) || 'run'}`;
+  return `agent-runs/${runId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 64) || 'run'}`;
 }
 
 /**

@@ -44,19 +44,19 @@ describe('publishing a run\'s changes', () => {
     const { remote, patch } = remoteAndPatch();
     const api = await github({ status: 201, number: 12 });
     const published = await publishRunChanges([repo(remote, api.url, 'draft')], changes(patch), secrets);
-    expect(published).toEqual({ artifacts: [{ type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/12', branch: 'agent-runs/abcdef12' } }], notes: ['Pull request opened: https://github.com/acme/web/pull/12'] });
-    expect(git(remote, 'diff', '--name-only', 'main', 'agent-runs/abcdef12').trim()).toBe('notes.txt');
+    expect(published).toEqual({ artifacts: [{ type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/12', branch: 'agent-runs/abcdef1234567890' } }], notes: ['Pull request opened: https://github.com/acme/web/pull/12'] });
+    expect(git(remote, 'diff', '--name-only', 'main', 'agent-runs/abcdef1234567890').trim()).toBe('notes.txt');
     expect(api.seen).toHaveLength(1);
     expect(api.seen[0]).toMatchObject({ path: '/repos/acme/web/pulls', authorization: `token ${TOKEN}` });
-    expect(api.seen[0]!.body).toEqual({ head: 'agent-runs/abcdef12', base: 'main', title: '-rf Add notes', draft: true, body: 'Added notes.txt.\n\nRun: http://127.0.0.1/runs/abcdef12\nCost: $0.01, tokens: 1200' });
+    expect(api.seen[0]!.body).toEqual({ head: 'agent-runs/abcdef1234567890', base: 'main', title: '-rf Add notes', draft: true, body: 'Added notes.txt.\n\nRun: http://127.0.0.1/runs/abcdef12\nCost: $0.01, tokens: 1200' });
   });
 
   it('names a 422 (a pull request exists) and keeps the branch, without the token', async () => {
     const { remote, patch } = remoteAndPatch();
-    const api = await github({ status: 422, message: 'Validation Failed', errors: [{ message: 'A pull request already exists for acme:agent-runs/abcdef12.' }] });
+    const api = await github({ status: 422, message: 'Validation Failed', errors: [{ message: 'A pull request already exists for acme:agent-runs/abcdef1234567890.' }] });
     const published = await publishRunChanges([repo(remote, api.url, 'ready')], changes(patch), secrets);
     expect(published.artifacts).toEqual([]);
-    expect(published.notes).toEqual([expect.stringMatching(/^Branch agent-runs\/abcdef12 pushed to acme\/web, but no pull request: GitHub answered 422 .*A pull request already exists/)]);
+    expect(published.notes).toEqual([expect.stringMatching(/^Branch agent-runs\/abcdef1234567890 pushed to acme\/web, but no pull request: GitHub answered 422 .*A pull request already exists/)]);
     expect(JSON.stringify(published)).not.toContain(TOKEN);
   });
 

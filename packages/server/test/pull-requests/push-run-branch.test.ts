@@ -21,9 +21,10 @@ function remoteAndPatch(): { remote: string; patch: string } {
 }
 
 describe('pushing a run\'s branch', () => {
-  it('names the branch after the run id\'s first 8 characters, never as an option', () => {
-    expect(runBranchName('0123456789abcdef')).toBe('agent-runs/01234567');
-    expect(runBranchName('--upload-pack=x')).toBe('agent-runs/--upload');
+  it('names the branch after the whole run id, never as an option', () => {
+    // Two runs of one minute share their ids' first characters: the branch tells them apart.
+    expect(runBranchName('019ad0c2-1111-7000-8000-000000000001')).toBe('agent-runs/019ad0c2-1111-7000-8000-000000000001');
+    expect(runBranchName('--upload-pack=x y')).toBe('agent-runs/--upload-packxy');
   });
 
   it('pushes a branch holding exactly the run\'s changes, with a message that starts with "-"', async () => {

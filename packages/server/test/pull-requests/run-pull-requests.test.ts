@@ -1,0 +1,139 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gitRepo } from '../support/git-repo.js';
+import { nodeAgentCommand } from '../support/node-agent.js';
+import { scriptedGithub } from '../support/scripted-github.js';
+import { tempTree, writeServerConfig } from '../support/server-config.js';
+import { startTestServer, type TestServer } from '../support/start-test-server.js';
+import { eventually } from '../support/eventually.js';
+
+/**
+ * A run's changes as a pull request, end to end: a real server runs the command agent in a
+ * checkout of a real remote (a bare repository on disk), pushes its branch there and opens
+ * the pull request through octokit against a scripted GitHub API on loopback.
+ */
+
+const TOKEN = 'ghp_pushTOKENnever4agents0123456789';
+const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
+
+/** A bare remote (`…/acme/web.git`: the server reads acme/web from its path) made from a repository holding README.md. */
+function remote(): string {
+  const bare = join(mkdtempSync(join(tmpdir(), 'agent-runs-pr-remote-')), 'acme', 'web.git');
+  git(tmpdir(), 'clone', '-q', '--bare', gitRepo({ 'README.md': 'hello\n' }), bare);
+  return bare;
+}
+
+// The prompt says what the agent does: `write <text>` appends a line to web/notes.txt, `hang`
+// writes it and waits to be cancelled. It prints every variable it was given, so a test sees
+// whether the push credential was among them.
+const AGENT = nodeAgentCommand(`
+  let prompt = '';
+  process.stdin.on('data', (d) => (prompt += d)).on('end', () => {
+    const fs = require('node:fs');
+    console.log(JSON.stringify(process.env));
+    const [mode, ...words] = prompt.trim().split(' ');
+    fs.appendFileSync('web/notes.txt', words.join(' ') + '\\n');
+    if (mode === 'hang') setInterval(() => {}, 1000);
+  });
+`);
+
+const remotes = { main: remote(), refusing: remote(), off: remote() };
+writeFileSync(join(remotes.refusing, 'hooks', 'pre-receive'), '#!/bin/sh\necho "protected branch: pushes are refused" >&2\nexit 1\n');
+chmodSync(join(remotes.refusing, 'hooks', 'pre-receive'), 0o755);
+const tokenFile = join(tempTree({ token: TOKEN }), 'token');
+const workRoot = tempTree({}, 'agent-runs-pr-work-');
+
+let t: TestServer;
+let api: Awaited<ReturnType<typeof scriptedGithub>>;
+beforeAll(async () => {
+  api = await scriptedGithub(TOKEN, { status: 201, number: 42 });
+  const pullRequests = (mode: string) => ({ mode, credential: 'GH_TOKEN', api_url: api.url });
+  t = await startTestServer({
+    executor: 'command',
+    command: AGENT,
+    workDir: workRoot,
+    configFile: writeServerConfig({
+      secrets: { GH_TOKEN: { from_file: tokenFile } },
+      environments: {
+        web: { repos: [{ url: remotes.main, path: 'web', pull_requests: pullRequests('ready') }] },
+        refusing: { repos: [{ url: remotes.refusing, path: 'web', pull_requests: pullRequests('draft') }] },
+        asked: { repos: [{ url: remotes.off, path: 'web', pull_requests: pullRequests('off') }] },
+        plain: { repos: [{ url: remote(), path: 'web' }] },
+      },
+    }),
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  await api?.close();
+  rmSync(workRoot, { recursive: true, force: true });
+});
+
+const ended = (runId: string) => eventually(() => t.client.runs.get(runId), (run) => ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED'].includes(run.state), 20_000);
+const prArtifacts = (run: { artifacts?: { artifact_type: string; data: unknown }[] | null | undefined }) => (run.artifacts ?? []).filter((a) => a.artifact_type === 'PULL_REQUEST').map((a) => a.data);
+const branches = (bare: string) => git(bare, 'branch', '--list', 'agent-runs/*').trim();
+
+describe('a run whose environment takes pull requests', () => {
+  it('ends with its branch pushed, holding exactly its changes, and a pull request opened with its summary', async () => {
+    const { run_id } = await t.client.runs.create({ prompt: 'write first line', config: { environment_id: 'web' } });
+    const run = await ended(run_id);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const branch = `agent-runs/${run_id}`;
+    expect(prArtifacts(run)).toEqual([expect.objectContaining({ url: 'https://github.com/acme/web/pull/42', branch })]);
+    expect(run.status_message?.message).toContain('Pull request opened: https://github.com/acme/web/pull/42');
+    expect(git(remotes.main, 'diff', '--name-only', 'main', branch).trim()).toBe('notes.txt');
+    expect(git(remotes.main, 'show', `${branch}:notes.txt`)).toBe('first line\n');
+    // The body links the run's page, which asks for a sign-in.
+    const opened = api.seen.find((r) => r.path.endsWith('/pulls'))!;
+    expect(opened).toMatchObject({ method: 'POST', authorization: `token ${TOKEN}`, body: { head: branch, base: 'main', draft: false } });
+    expect((opened.body as { body: string }).body).toContain(`${t.server.url}/runs/${run_id}`);
+    // The agent never had the token: not among its variables, not in anything the run shows.
+    const output = (await t.client.runs.output(run_id)).text;
+    expect(output).toContain('"PATH"');
+    expect(JSON.stringify(run) + output).not.toContain(TOKEN);
+
+    // A follow-up's changes are a new commit on the same branch, and a comment on the pull request.
+    await t.client.runs.followup(run_id, { message: 'again' });
+    const again = await eventually(() => t.client.runs.get(run_id), (r) => r.state === 'SUCCEEDED' && (r.status_message?.message ?? '').includes('updated'), 20_000);
+    expect(again.status_message?.message).toContain('Pull request updated: https://github.com/acme/web/pull/42');
+    expect(git(remotes.main, 'rev-list', '--count', `main..${branch}`).trim()).toBe('2');
+    expect(prArtifacts(again)).toHaveLength(1);
+    const comment = api.seen.find((r) => r.path === '/repos/acme/web/issues/42/comments');
+    expect((comment?.body as { body: string }).body).toMatch(/^Follow-up \(execution 2\) pushed to agent-runs\//);
+  }, 60_000);
+
+  it('keeps its outcome and its changes.patch when the remote refuses the push, and says what failed', async () => {
+    const { run_id } = await t.client.runs.create({ prompt: 'write refused line', config: { environment_id: 'refusing' } });
+    const run = await ended(run_id);
+    expect(run.state).toBe('SUCCEEDED');
+    expect(run.status_message?.message).toMatch(/No pull request for acme\/web: the push failed \(.*pushes are refused.*\); the changes are kept in changes\.patch\./);
+    expect(prArtifacts(run)).toEqual([]);
+    expect(run.artifacts?.some((a) => (a.data as { filename?: string }).filename === 'changes.patch')).toBe(true);
+    expect(branches(remotes.refusing)).toBe('');
+  }, 30_000);
+
+  it('opens one where the environment is off only when the run asks, and refuses to ask where no repository takes one', async () => {
+    const plain = await t.client.runs.create({ prompt: 'write nothing asked', config: { environment_id: 'asked' } });
+    expect((await ended(plain.run_id)).state).toBe('SUCCEEDED');
+    expect(branches(remotes.off)).toBe('');
+    const asked = await t.client.runs.create({ prompt: 'write asked for', config: { environment_id: 'asked', pull_request: 'draft' } });
+    const run = await ended(asked.run_id);
+    expect(prArtifacts(run)).toHaveLength(1);
+    expect(branches(remotes.off)).toBe(`agent-runs/${asked.run_id}`);
+    const refused = await t.raw('/api/v1/agent/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'x', config: { environment_id: 'plain', pull_request: 'ready' } }) });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toMatch(/config\.pull_request.*environment \\"plain\\" has no repository with pull_requests settings.*environments that allow one: web, refusing, asked/);
+  }, 30_000);
+
+  it('pushes nothing for a cancelled run', async () => {
+    const { run_id } = await t.client.runs.create({ prompt: 'hang half done', config: { environment_id: 'web' } });
+    await eventually(() => t.client.runs.get(run_id), (r) => r.state === 'INPROGRESS', 20_000);
+    await eventually(() => t.client.runs.output(run_id), (o) => o.text.includes('"PATH"'), 20_000);
+    await t.client.runs.cancel(run_id);
+    expect((await ended(run_id)).state).toBe('CANCELLED');
+    expect(branches(remotes.main)).not.toContain(`agent-runs/${run_id}`);
+  }, 30_000);
+});

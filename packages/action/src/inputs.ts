@@ -67,6 +67,7 @@ const INPUT_NAMES: IssueNames = {
   'config.base_prompt': 'Input "base-prompt"',
   'config.environment_id': 'Input "environment"',
   'config.worker_host': 'Input "worker-host"',
+  'config.pull_request': 'Input "pull-request"',
   'config.mcp_servers': 'Input "mcp-servers"',
   'config.budget.max_cost_usd': 'Input "max-cost-usd"',
   'config.budget.max_tokens': 'Input "max-tokens"',
@@ -132,6 +133,12 @@ export function readInputs(read: ReadInput = readActionInput, env: NodeJS.Proces
   setConfig('base-prompt', 'base_prompt');
   setConfig('environment', 'environment_id');
   setConfig('worker-host', 'worker_host');
+  const pullRequest = get('pull-request');
+  if (pullRequest) {
+    if (!['draft', 'ready', 'off'].includes(pullRequest)) problems.push(`Input "pull-request" must be draft, ready or off, got "${pullRequest.slice(0, 40)}".`);
+    else if (followup) problems.push('Input "pull-request" is a new run\'s: a follow-up ("run-id" and "message") updates the pull request its run opened, so leave it unset.');
+    else config.pull_request = pullRequest as 'draft' | 'ready' | 'off';
+  }
   const budget = readBudget(get, problems);
   if (budget && !followup) config.budget = budget;
   const mcp = get('mcp-servers');

@@ -44,6 +44,11 @@ export const runCommand: Command = {
       description: 'Run on a self-hosted worker connected under this id (see the workers command)',
     },
     ...BUDGET_FLAGS,
+    pr: {
+      type: 'string',
+      value: '<draft|ready|off>',
+      description: 'Open a pull request with the run\'s changes (draft or ready), or none (off); only where the environment declares pull_requests (default: the environment\'s own)',
+    },
     team: { type: 'boolean', description: 'Create a team-owned run' },
     wait: { type: 'boolean', short: 'w', description: 'Follow the run until it ends; exit with its outcome' },
     ...WAIT_FLAGS,
@@ -57,6 +62,7 @@ export const runCommand: Command = {
     `$0 run "Triage new issues" --mcp '{"github": {"url": "https://mcp.example.com/github"}}'`,
     '$0 run "Train the model" --worker-host gpu --wait',
     '$0 run "Fix the failing test" --harness claude --max-cost-usd 2 --max-duration 30m --wait',
+    '$0 run "Fix the failing test and open a pull request" --environment web --pr draft --wait',
     '$0 run "Summarize the repo" --json | jq -r .run_id',
   ],
   async run(flags, ctx) {

@@ -23,8 +23,13 @@ export const RUN_FLAG_NAMES: IssueNames = {
   'config.idle_timeout_minutes': '--idle-timeout',
   'config.worker_host': '--worker-host',
   'agent_config.worker_host': '--worker-host',
+  'config.pull_request': '--pr',
+  'agent_config.pull_request': '--pr',
   ...BUDGET_FLAG_NAMES,
 };
+
+/** What `--pr` takes: a draft or ready pull request with the run's changes, or none. */
+const PR_MODES = ['draft', 'ready', 'off'] as const;
 
 /** The harnesses a run may name (`oz` is the server's default one). */
 const HARNESSES = ['claude', 'codex', 'gemini', 'oz'];
@@ -59,6 +64,11 @@ export function runRequestFromFlags(flags: ParsedFlags): RunAgentRequest {
   set('idle_timeout_minutes', minutes(flags));
   if (flags.bool('computer-use')) config.computer_use_enabled = true;
   set('budget', budgetFromFlags(flags));
+  const pr = flags.nonEmpty('pr');
+  if (pr !== undefined) {
+    if (!(PR_MODES as readonly string[]).includes(pr)) throw new UsageError(`--pr must be one of ${PR_MODES.join(', ')}, got "${pr}".`, flags.command);
+    config.pull_request = pr as (typeof PR_MODES)[number];
+  }
   const mcp = flags.string('mcp');
   if (mcp !== undefined) config.mcp_servers = parseMcpServersInput(mcp, '--mcp');
 

@@ -31,7 +31,7 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         'or get_run to check on it. Each call starts a new run: do not call it again to retry a wait. A `skill`, an ' +
         '`environment` and a named `agent` may be given by name or id; when unsure which exist, call list_skills, ' +
         'list_environments or list_agents first; `worker_host` runs it on a self-hosted worker (see list_workers); `max_cost_usd`, ' +
-        '`max_tokens` and `max_duration_seconds` cap what it may spend (at a cap it ends BLOCKED). When the prompt is missing or an environment or agent is unknown, ' +
+        '`max_tokens` and `max_duration_seconds` cap what it may spend (at a cap it ends BLOCKED); `pull_request` (draft or ready) has the server open a pull request with its changes where the environment allows it. When the prompt is missing or an environment or agent is unknown, ' +
         'hosts that can ask their user are asked for it (with the valid choices); others get an error naming them. ' +
         'With wait: true it then follows the run to the end like wait_for_run (hosts with the tasks extension get a ' +
         'task they can leave, poll and cancel, which cancels the run).',
@@ -61,6 +61,10 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
           .optional()
           .describe('Run on a self-hosted worker connected under this id (see list_workers); sets config.worker_host'),
         ...BUDGET_ARGUMENTS,
+        pull_request: z
+          .enum(['draft', 'ready', 'off'])
+          .optional()
+          .describe('Open a pull request with the run’s changes (draft or ready), or none (off); only where the environment declares pull_requests (default: the environment’s own); sets config.pull_request'),
         team: request.team,
         config: request.config,
         wait: z.boolean().optional().describe('Follow the run to the end before answering, like wait_for_run (default false)'),
@@ -74,11 +78,12 @@ export function registerCreateRunTool(server: McpServer, ctx: ServerContext): vo
         // A missing prompt, or an environment or agent the server lacks, is asked of the user.
         const resolved = await resolveCreateRunInputs(server, ctx.client, ask, given);
         if (resolved.kind === 'answer') return resolved.result;
-        const { environment, agent, harness, model, worker_host, wait, timeout, max_cost_usd, max_tokens, max_duration_seconds, ...args } = { ...given, ...resolved.inputs };
+        const { environment, agent, harness, model, worker_host, pull_request, wait, timeout, max_cost_usd, max_tokens, max_duration_seconds, ...args } = { ...given, ...resolved.inputs };
         const body = { ...args } as RunAgentRequest & { agent_identity_uid?: string };
         const budget = budgetOf({ max_cost_usd, max_tokens, max_duration_seconds });
         if (budget) body.config = { ...body.config, budget: { ...body.config?.budget, ...budget } };
         if (worker_host !== undefined) body.config = { ...body.config, worker_host };
+        if (pull_request !== undefined) body.config = { ...body.config, pull_request };
         if (harness !== undefined) body.config = { ...body.config, harness: { ...body.config?.harness, type: harness, ...(model !== undefined ? { model_id: model } : {}) } };
         else if (model !== undefined) body.config = { ...body.config, model_id: model };
         if (environment !== undefined) {

@@ -121,3 +121,15 @@ export function changesPatch(workDir: string, starts: readonly RepoStart[], run:
     ...(note ? { note } : {}),
   };
 }
+
+/**
+ * Adds the execution's `changes.patch` to what its agent reported, unless the agent handed
+ * back one of its own (a script that makes its patch itself): two would apply the same
+ * changes twice when a follow-up's working directory is made again from them.
+ */
+export function addChangesPatch(artifacts: NewArtifact[], workDir: string, starts: readonly RepoStart[], run: RunGit, say: (note: string) => void): void {
+  if (artifacts.some((a) => a.type === 'FILE' && a.data['filename'] === 'changes.patch')) return;
+  const changes = changesPatch(workDir, starts, run);
+  if (changes.note) say(changes.note);
+  if (changes.artifact) artifacts.push(changes.artifact);
+}

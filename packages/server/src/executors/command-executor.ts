@@ -4,7 +4,7 @@ import { shellLine } from './agent-spawn.js';
 import { superviseAgent } from './agent-process.js';
 import { exitOutcome } from './exit-outcome.js';
 import { commandEnv } from './command-env.js';
-import { changesPatch, gitAsAgent, recordChangesStart } from './changes-patch.js';
+import { addChangesPatch, gitAsAgent, recordChangesStart } from './changes-patch.js';
 import { processTreeFile } from './process-tree.js';
 import { writeAgentFile } from './agent-files.js';
 import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
@@ -80,9 +80,7 @@ export class CommandExecutor implements RunExecutor {
     const done = agent.exited.then((exit): ExecutionOutcome => {
       const report = readAgentReport(files, input);
       for (const note of report.notes) onOutput(`[agent-runs] ${note}\n`);
-      const changes = changesPatch(workDir, changesStart, git);
-      if (changes.note) onOutput(`[agent-runs] ${changes.note}\n`);
-      if (changes.artifact) report.artifacts.push(changes.artifact);
+      addChangesPatch(report.artifacts, workDir, changesStart, git, (note) => onOutput(`[agent-runs] ${note}\n`));
       const tail = stderrTail.trim();
       const outcome = exitOutcome(exit, this.options.timeoutMs, 'The agent command', { result: report.result, lastWords: tail ? `: ${tail}` : undefined });
       return { ...outcome, artifacts: report.artifacts, takenFollowups: report.takenFollowups };

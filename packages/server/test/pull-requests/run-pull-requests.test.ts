@@ -1,10 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitRepo } from '../support/git-repo.js';
-import { nodeAgentCommand } from '../support/node-agent.js';
+import { bareRemote as remote, git, runBranches as branches } from '../support/git-remote.js';
+import { EDITING_AGENT as AGENT } from '../support/editing-agent.js';
 import { scriptedGithub } from '../support/scripted-github.js';
 import { tempTree, writeServerConfig } from '../support/server-config.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';
@@ -17,28 +15,6 @@ import { eventually } from '../support/eventually.js';
  */
 
 const TOKEN = 'ghp_pushTOKENnever4agents0123456789';
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
-
-/** A bare remote (`…/acme/web.git`: the server reads acme/web from its path) made from a repository holding README.md. */
-function remote(): string {
-  const bare = join(mkdtempSync(join(tmpdir(), 'agent-runs-pr-remote-')), 'acme', 'web.git');
-  git(tmpdir(), 'clone', '-q', '--bare', gitRepo({ 'README.md': 'hello\n' }), bare);
-  return bare;
-}
-
-// The prompt says what the agent does: `write <text>` appends a line to web/notes.txt, `hang`
-// writes it and waits to be cancelled. It prints every variable it was given, so a test sees
-// whether the push credential was among them.
-const AGENT = nodeAgentCommand(`
-  let prompt = '';
-  process.stdin.on('data', (d) => (prompt += d)).on('end', () => {
-    const fs = require('node:fs');
-    console.log(JSON.stringify(process.env));
-    const [mode, ...words] = prompt.trim().split(' ');
-    fs.appendFileSync('web/notes.txt', words.join(' ') + '\\n');
-    if (mode === 'hang') setInterval(() => {}, 1000);
-  });
-`);
 
 const remotes = { main: remote(), refusing: remote(), off: remote() };
 writeFileSync(join(remotes.refusing, 'hooks', 'pre-receive'), '#!/bin/sh\necho "protected branch: pushes are refused" >&2\nexit 1\n');
@@ -74,7 +50,6 @@ afterAll(async () => {
 
 const ended = (runId: string) => eventually(() => t.client.runs.get(runId), (run) => ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED'].includes(run.state), 20_000);
 const prArtifacts = (run: { artifacts?: { artifact_type: string; data: unknown }[] | null | undefined }) => (run.artifacts ?? []).filter((a) => a.artifact_type === 'PULL_REQUEST').map((a) => a.data);
-const branches = (bare: string) => git(bare, 'branch', '--list', 'agent-runs/*').trim();
 
 describe('a run whose environment takes pull requests', () => {
   it('ends with its branch pushed, holding exactly its changes, and a pull request opened with its summary', async () => {

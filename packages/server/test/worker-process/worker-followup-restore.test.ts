@@ -104,7 +104,7 @@ async function runThenFollowUp(server: ServerProcess, beforeFollowup: (id: strin
   expect(created.status).toBe(200);
   const id = created.body.run_id as string;
   const first = await eventually(() => runOf(server, id), (run) => run.state !== 'QUEUED' && run.state !== 'INPROGRESS', 10_000);
-  expect(first.state).toBe('SUCCEEDED');
+  expect(first.state, JSON.stringify(first.status_message)).toBe('SUCCEEDED');
   expect(await outputOf(server, id)).toContain('wrote notes');
   await beforeFollowup(id);
   const sent = await api(server, `/agent/runs/${id}/followups`, { method: 'POST', body: { message: 'read the notes' } });

@@ -28,12 +28,13 @@ describe('the configuration file', () => {
     ]);
   });
 
-  it('reads a repository\'s pull_requests settings, off unless asked, with GitHub\'s API by default', () => {
+  it('reads a repository\'s pull_requests settings (a token or a GitHub App), off unless asked, with GitHub\'s API by default', () => {
     const file = configFile(
       'server.yaml',
       [
         'secrets:',
         '  GH_TOKEN: { from_env: GH_TOKEN }',
+        '  APP_KEY: { from_env: APP_KEY }',
         'environments:',
         '  web:',
         '    repos:',
@@ -43,14 +44,17 @@ describe('the configuration file', () => {
         '        pull_requests: { mode: ready, base: main, credential: GH_TOKEN, api_url: "https://ghe.example.com/api/v3/" }',
         '      - url: https://github.com/acme/docs.git',
         '        pull_requests: { base: main }',
+        '      - url: https://github.com/acme/site.git',
+        '        pull_requests: { credential: { app_id: 12, private_key: APP_KEY } }',
         '',
       ].join('\n'),
     );
-    const [web] = loadConfigFile(file, { GH_TOKEN: 'ghp_x' }).environments;
+    const [web] = loadConfigFile(file, { GH_TOKEN: 'ghp_x', APP_KEY: 'key' }).environments;
     expect(web!.repos.map((r) => r.pullRequests)).toEqual([
-      { mode: 'draft', base: undefined, credential: 'GH_TOKEN', apiUrl: 'https://api.github.com', author: { name: 'Bot', email: 'bot@example.com' } },
-      { mode: 'ready', base: 'main', credential: 'GH_TOKEN', apiUrl: 'https://ghe.example.com/api/v3', author: undefined },
+      { mode: 'draft', base: undefined, credential: { kind: 'token', secret: 'GH_TOKEN' }, apiUrl: 'https://api.github.com', author: { name: 'Bot', email: 'bot@example.com' } },
+      { mode: 'ready', base: 'main', credential: { kind: 'token', secret: 'GH_TOKEN' }, apiUrl: 'https://ghe.example.com/api/v3', author: undefined },
       undefined,
+      { mode: 'off', base: undefined, credential: { kind: 'app', appId: 12, privateKey: 'APP_KEY', installationId: undefined }, apiUrl: 'https://api.github.com', author: undefined },
     ]);
   });
 
@@ -60,7 +64,9 @@ describe('the configuration file', () => {
     ['an unknown mode', prRepo('{ mode: open, credential: GH_TOKEN }'), /, line 7: environments\.web\.repos\[0\]\.pull_requests\.mode: must be draft, ready or off$/],
     ['no credential', prRepo('{ mode: draft }'), /, line 7: environments\.web\.repos\[0\]\.pull_requests: mode draft needs credential: the name of a secret declared under secrets/],
     ['an undeclared credential', prRepo('{ mode: draft, credential: OTHER }'), /, line 7: environments\.web\.repos\[0\]\.pull_requests\.credential: "OTHER" is not declared under secrets \(declared: GH_TOKEN\)\.$/],
-    ['a GitHub App credential', prRepo('{ mode: draft, credential: { app_id: 1 } }'), /pull_requests\.credential: must name a secret declared under secrets that holds a GitHub token .*GitHub App credentials are not supported yet$/],
+    ['a GitHub App without its key', prRepo('{ mode: draft, credential: { app_id: 1 } }'), /pull_requests\.credential: must name a secret declared under secrets that holds a GitHub token .*or be a GitHub App: \{ app_id: 123, private_key: SECRET_NAME/],
+    ['a GitHub App key not declared', prRepo('{ mode: draft, credential: { app_id: 1, private_key: NOPE } }'), /pull_requests\.credential\.private_key: "NOPE" is not declared under secrets \(declared: GH_TOKEN\)\.$/],
+    ['a credential the agent is given too', prRepo('{ mode: draft, credential: GH_TOKEN }').replace('  web:\n', '  web:\n    secrets: [GH_TOKEN]\n'), /pull_requests\.credential: "GH_TOKEN" is also listed under environments\.web\.secrets, which gives it to the agent/],
     ['an API URL that is none', prRepo('{ mode: draft, credential: GH_TOKEN, api_url: "ftp://x" }'), /pull_requests\.api_url: must be an http\(s\) URL of a GitHub API/],
     ['an author without e-mail', prRepo('{ mode: draft, credential: GH_TOKEN, author: { name: Bot, email: nope } }'), /pull_requests\.author\.email: must be an e-mail address$/],
   ])('names the pull_requests field for %s', (_what, text, expected) => {

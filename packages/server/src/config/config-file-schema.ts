@@ -7,7 +7,21 @@ import { RunBudgetCapsSchema, WORKER_HOST_PATTERN } from '@agent-runs/core/contr
 export const insideParent = (path: string) => !/^\.\.?\/?$/.test(posix.normalize(path)) && !posix.normalize(path).startsWith('../');
 
 const PR_CREDENTIAL_HINT =
-  'must name a secret declared under secrets that holds a GitHub token (letters, digits and _); GitHub App credentials are not supported yet';
+  'must name a secret declared under secrets that holds a GitHub token (letters, digits and _), or be a GitHub App: { app_id: 123, private_key: SECRET_NAME, installation_id: 456 (optional) }';
+const SECRET_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
+
+/** A token's secret by name, or a GitHub App whose key (a secret by name) mints installation tokens. */
+const PullRequestCredentialSchema = z.union(
+  [
+    z.string().regex(SECRET_NAME_RE),
+    z.strictObject({
+      app_id: z.number().int().positive(),
+      private_key: z.string().regex(SECRET_NAME_RE),
+      installation_id: z.number().int().positive().optional(),
+    }),
+  ],
+  { error: PR_CREDENTIAL_HINT },
+);
 
 /**
  * Pull requests the server opens after a run that changed this repository: how (`draft`,
@@ -17,7 +31,7 @@ const PR_CREDENTIAL_HINT =
 const PullRequestsSchema = z.strictObject({
   mode: z.enum(['draft', 'ready', 'off'], { error: 'must be draft, ready or off' }).default('off'),
   base: z.string().trim().min(1, 'must name a branch (default: the repository\'s default branch)').optional(),
-  credential: z.string({ error: PR_CREDENTIAL_HINT }).regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, PR_CREDENTIAL_HINT).optional(),
+  credential: PullRequestCredentialSchema.optional(),
   api_url: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL of a GitHub API (default https://api.github.com; GitHub Enterprise: https://HOST/api/v3)' })
     .optional(),

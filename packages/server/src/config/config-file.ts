@@ -5,7 +5,7 @@ import { issuePath } from '@agent-runs/core/contract';
 import { isTimeZone } from '@agent-runs/core/cron';
 import { ConfigFileSchema, insideParent, type ConfigFile } from './config-file-schema.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
-import { type DeclaredWebhook, type WorkerToken, type EnvironmentConfig, type PullRequestSettings, type RepoSource, type ServerConfig } from '../domain/server-config.js';
+import { credentialSecrets, type DeclaredWebhook, type WorkerToken, type EnvironmentConfig, type PullRequestCredential, type PullRequestSettings, type RepoSource, type ServerConfig } from '../domain/server-config.js';
 import { NamedSecrets } from '../domain/named-secrets.js';
 import { HARNESS_NAMES, type HarnessesConfig } from '../domain/harness-config.js';
 import { readNetworkPolicy } from '../executors/sandbox/network-policy.js';
@@ -149,16 +149,23 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     if (section === undefined || (section.mode === 'off' && section.credential === undefined)) return undefined;
     if (section.credential === undefined) {
       const { line, key } = at(path);
-      fail(file, line, key, `mode ${section.mode} needs credential: the name of a secret declared under secrets that holds a GitHub token (or set mode: off).`);
+      fail(file, line, key, `mode ${section.mode} needs credential: the name of a secret declared under secrets that holds a GitHub token, or a GitHub App { app_id, private_key } (or set mode: off).`);
     }
-    if (!secrets.has(section.credential)) {
-      const { line, key } = at([...path, 'credential']);
-      fail(file, line, key, `"${section.credential}" is not declared under secrets (declared: ${[...secrets.keys()].join(', ') || 'none'}).`);
+    const credential: PullRequestCredential =
+      typeof section.credential === 'string'
+        ? { kind: 'token', secret: section.credential }
+        : { kind: 'app', appId: section.credential.app_id, privateKey: section.credential.private_key, installationId: section.credential.installation_id };
+    const named = typeof section.credential === 'string' ? [...path, 'credential'] : [...path, 'credential', 'private_key'];
+    for (const name of credentialSecrets(credential)) {
+      if (!secrets.has(name)) {
+        const { line, key } = at(named);
+        fail(file, line, key, `"${name}" is not declared under secrets (declared: ${[...secrets.keys()].join(', ') || 'none'}).`);
+      }
     }
     return {
       mode: section.mode,
       base: section.base,
-      credential: section.credential,
+      credential,
       apiUrl: (section.api_url ?? 'https://api.github.com').replace(/\/+$/, ''),
       author: section.author,
     };
@@ -192,10 +199,11 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
       }
       seen.add(dir);
       const pullRequests = pullRequestSettings(repo.pull_requests, ['environments', id, 'repos', i, 'pull_requests']);
-      if (pullRequests && (env.secrets ?? []).includes(pullRequests.credential)) {
+      const given = pullRequests ? credentialSecrets(pullRequests.credential).filter((name) => (env.secrets ?? []).includes(name)) : [];
+      if (given.length > 0) {
         // The push credential is the server's: an agent that held it could push anything anywhere it reaches.
         const { line, key } = at(['environments', id, 'repos', i, 'pull_requests', 'credential']);
-        fail(file, line, key, `"${pullRequests.credential}" is also listed under environments.${id}.secrets, which gives it to the agent; a pull request credential must stay out of the agent's reach (remove it there).`);
+        fail(file, line, key, `"${given[0]}" is also listed under environments.${id}.secrets, which gives it to the agent; a pull request credential must stay out of the agent's reach (remove it there).`);
       }
       return { url, path: dir, ref: repo.ref || undefined, ...names, ...(pullRequests ? { pullRequests } : {}) };
     });

@@ -16,13 +16,22 @@ export interface RepoSource {
   pullRequests?: PullRequestSettings | undefined;
 }
 
+/**
+ * A GitHub credential by the names of declared secrets: a token, or a GitHub App whose private
+ * key mints an installation token for the one repository (found by the App when not given).
+ */
+export type PullRequestCredential = { kind: 'token'; secret: string } | { kind: 'app'; appId: number; privateKey: string; installationId?: number | undefined };
+
+/** The secret names a credential reads. */
+export const credentialSecrets = (credential: PullRequestCredential): string[] => (credential.kind === 'token' ? [credential.secret] : [credential.privateKey]);
+
 /** An environment repository's `pull_requests:` settings, checked. `off` with a credential: only runs that ask for one get a pull request. */
 export interface PullRequestSettings {
   mode: 'draft' | 'ready' | 'off';
   /** The branch the pull request targets; absent: the repository's default branch. */
   base?: string | undefined;
-  /** Name of the declared secret holding the token (resolved at push time, never given to the agent). */
-  credential: string;
+  /** What pushes and opens the pull request (resolved at push time, never given to the agent). */
+  credential: PullRequestCredential;
   /** GitHub's REST API root (GitHub Enterprise: https://HOST/api/v3). */
   apiUrl: string;
   /** Who commits; absent: the server's default identity. */

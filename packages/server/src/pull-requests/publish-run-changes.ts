@@ -1,5 +1,6 @@
 import type { RepoSource } from '../domain/server-config.js';
 import type { NewArtifact } from '../store/artifacts/artifact-store.js';
+import { repoToken } from './github-credential.js';
 import { commentOnPullRequest, openPullRequest } from './open-pull-request.js';
 import { DEFAULT_AUTHOR, pushRunBranch, runBranchName } from './push-run-branch.js';
 
@@ -40,7 +41,7 @@ export function repoPatch(patch: string, dir: string): string {
  * Pushes each repository's changes on `agent-runs/<id>` and opens its pull request. A failure
  * keeps the work (the patch stays with the run) and is said, with what to fix; nothing throws.
  */
-export async function publishRunChanges(repos: readonly RepoSource[], changes: RunChanges, token: (secret: string) => string | undefined): Promise<Published> {
+export async function publishRunChanges(repos: readonly RepoSource[], changes: RunChanges, secret: (name: string) => string | undefined): Promise<Published> {
   const published: Published = { artifacts: [], notes: [] };
   const branch = runBranchName(changes.runId);
   for (const repo of repos) {
@@ -49,11 +50,12 @@ export async function publishRunChanges(repos: readonly RepoSource[], changes: R
     const patch = repoPatch(changes.patch, repo.path);
     if (!patch.trim()) continue;
     const name = `${repo.owner}/${repo.repo}`;
-    const secret = token(settings.credential);
-    if (!secret) {
-      published.notes.push(`No pull request for ${name}: the secret ${settings.credential} has no value; set it and push the kept changes.patch by hand.`);
+    const credential = await repoToken(settings.credential, secret, { apiUrl: settings.apiUrl, owner: repo.owner, repo: repo.repo });
+    if (!credential.ok) {
+      published.notes.push(`No pull request for ${name}: ${credential.detail}; the changes are kept in changes.patch.`);
       continue;
     }
+    const token = credential.token;
     const title = oneLine(changes.title) || `Changes of run ${changes.runId}`;
     const pushed = await pushRunBranch({
       url: repo.url,
@@ -62,7 +64,7 @@ export async function publishRunChanges(repos: readonly RepoSource[], changes: R
       patch,
       message: `${title}\n\n${changes.result}`.trim(),
       author: settings.author ?? DEFAULT_AUTHOR,
-      token: secret,
+      token,
     });
     if (!pushed.ok) {
       published.notes.push(`No pull request for ${name}: the ${pushed.step} failed (${oneLine(pushed.detail)}); the changes are kept in changes.patch.`);
@@ -73,7 +75,7 @@ export async function publishRunChanges(repos: readonly RepoSource[], changes: R
       // A follow-up's commit updates the pull request already open; a comment says what it did.
       const commented = await commentOnPullRequest({
         apiUrl: settings.apiUrl,
-        token: secret,
+        token,
         owner: repo.owner,
         repo: repo.repo,
         number: open.number,
@@ -84,7 +86,7 @@ export async function publishRunChanges(repos: readonly RepoSource[], changes: R
     }
     const opened = await openPullRequest({
       apiUrl: settings.apiUrl,
-      token: secret,
+      token,
       owner: repo.owner,
       repo: repo.repo,
       head: branch,

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,8 +24,8 @@ function remoteAndPatch(): { remote: string; patch: string } {
   return { remote, patch: git(source, 'diff', '--cached', '--binary', '--src-prefix=a/web/', '--dst-prefix=b/web/') };
 }
 
-async function github(answer: Parameters<typeof scriptedGithub>[1]) {
-  const api = await scriptedGithub(TOKEN, answer);
+async function github(answer: Parameters<typeof scriptedGithub>[1], app?: Parameters<typeof scriptedGithub>[2]) {
+  const api = await scriptedGithub(TOKEN, answer, app);
   closers.push(api.close);
   return api;
 }
@@ -35,7 +36,7 @@ const repo = (remote: string, apiUrl: string, mode: 'draft' | 'ready' | undefine
   path: 'web',
   owner: 'acme',
   repo: 'web',
-  ...(mode ? { pullRequests: { mode, credential: 'GH_TOKEN', apiUrl } } : {}),
+  ...(mode ? { pullRequests: { mode, credential: { kind: 'token', secret: 'GH_TOKEN' }, apiUrl } } : {}),
 });
 const secrets = (name: string) => (name === 'GH_TOKEN' ? TOKEN : undefined);
 
@@ -66,5 +67,40 @@ describe('publishing a run\'s changes', () => {
     expect(await publishRunChanges([repo(remote, api.url, undefined)], changes(patch), secrets)).toEqual({ artifacts: [], notes: [] });
     expect(git(remote, 'branch', '--list', 'agent-runs/*').trim()).toBe('');
     expect(api.seen).toEqual([]);
+  });
+
+  it('with a GitHub App, pushes and opens with an installation token minted for the repository, never sending the key', async () => {
+    const { remote, patch } = remoteAndPatch();
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    // TOKEN is what the App's installation mints here: pulls are refused with anything else.
+    const api = await github({ status: 201, number: 5 }, { id: 4242, publicKey, installationId: 77 });
+    const app = (installationId?: number): RepoSource => ({
+      url: remote,
+      path: 'web',
+      owner: 'acme',
+      repo: 'web',
+      pullRequests: { mode: 'ready', credential: { kind: 'app', appId: 4242, privateKey: 'APP_KEY', installationId }, apiUrl: api.url },
+    });
+    const published = await publishRunChanges([app()], changes(patch), (name) => (name === 'APP_KEY' ? pem : undefined));
+    expect(published.notes).toEqual(['Pull request opened: https://github.com/acme/web/pull/5']);
+    // Found its installation with its JWT, minted a token for web alone, opened the pull request with it.
+    expect(api.seen.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /repos/acme/web/installation', 'POST /app/installations/77/access_tokens', 'POST /repos/acme/web/pulls']);
+    expect(api.seen[1]!.body).toMatchObject({ repositories: ['web'] });
+    expect(api.seen[2]!.authorization).toBe(`token ${TOKEN}`);
+    expect(JSON.stringify(api.seen)).not.toContain('PRIVATE KEY');
+    expect(JSON.stringify(published)).not.toContain(TOKEN);
+  });
+
+  it('names a GitHub App whose key GitHub does not take, keeping the changes', async () => {
+    const { remote, patch } = remoteAndPatch();
+    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const api = await github({ status: 201, number: 5 }, { id: 4242, publicKey, installationId: 77 });
+    const repo: RepoSource = { url: remote, path: 'web', owner: 'acme', repo: 'web', pullRequests: { mode: 'ready', credential: { kind: 'app', appId: 4242, privateKey: 'APP_KEY', installationId: 77 }, apiUrl: api.url } };
+    const published = await publishRunChanges([repo], changes(patch), () => other);
+    expect(published.notes).toEqual([expect.stringMatching(/^No pull request for acme\/web: the GitHub App 4242 could not get a token for acme\/web: GitHub answered 401: .*\(check app_id and the private key\); the changes are kept in changes\.patch\.$/)]);
+    expect(git(remote, 'branch', '--list', 'agent-runs/*').trim()).toBe('');
+    expect(JSON.stringify(published)).not.toContain('PRIVATE KEY');
   });
 });

@@ -49,7 +49,7 @@ afterAll(async () => {
 });
 
 const ended = (runId: string) => eventually(() => t.client.runs.get(runId), (run) => ['SUCCEEDED', 'FAILED', 'ERROR', 'CANCELLED', 'BLOCKED'].includes(run.state), 20_000);
-const prArtifacts = (run: { artifacts?: { artifact_type: string; data: unknown }[] | null | undefined }) => (run.artifacts ?? []).filter((a) => a.artifact_type === 'PULL_REQUEST').map((a) => a.data);
+const prArtifacts = (run: { artifacts?: { artifact_type: string; data?: unknown }[] | null | undefined }) => (run.artifacts ?? []).filter((a) => a.artifact_type === 'PULL_REQUEST').map((a) => a.data);
 
 describe('a run whose environment takes pull requests', () => {
   it('ends with its branch pushed, holding exactly its changes, and a pull request opened with its summary', async () => {

@@ -5,6 +5,7 @@ import { conversationCommand } from './conversation.js';
 import { downloadCommand } from './download.js';
 import { followupCommand } from './followup.js';
 import { getCommand } from './get.js';
+import { treeCommand } from './tree.js';
 import { listCommand } from './list.js';
 import { logsCommand } from './logs.js';
 import { quickstartCommand } from './quickstart.js';
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   runCommand,
   waitCommand,
   getCommand,
+  treeCommand,
   logsCommand,
   listCommand,
   cancelCommand,

@@ -1,3 +1,4 @@
+import { buildRunTree, MAX_TREE_RUNS, type RunTreeNode } from '../tree/run-tree.js';
 import { ListRunsQuerySchema, ListRunsResponseSchema, type ListRunsQuery } from '../contract/list-runs.js';
 import { RunAgentRequestSchema, type RunAgentRequest } from '../contract/run-agent-request.js';
 import { RunAgentResponseSchema, type RunAgentResponse } from '../contract/run-agent-response.js';
@@ -93,6 +94,26 @@ export class Runs {
       }
     };
     return new PagePromise(() => start(false), () => start(true));
+  }
+
+  /**
+   * The run and every run it started, and theirs (by `parent_run_id`), as a tree: the runs
+   * listed with `ancestor_run_id`, at most `MAX_TREE_RUNS`. Undefined members never: a run
+   * that is not found is a NotFoundError, as `get` gives it.
+   */
+  async tree(runId: string, options: RequestOptions = {}): Promise<RunTreeNode & { truncated: boolean }> {
+    const root = await this.get(runId, options);
+    const runs: RunItem[] = [];
+    let truncated = false;
+    for await (const run of this.list({ ancestor_run_id: runId, limit: 100 }, options)) {
+      if (runs.length >= MAX_TREE_RUNS) {
+        truncated = true;
+        break;
+      }
+      runs.push(run);
+    }
+    if (!runs.some((run) => run.run_id === root.run_id)) runs.push(root);
+    return { ...buildRunTree(runs, root.run_id)!, truncated };
   }
 
   /** Cancels a queued or running run; resolves with its id. */

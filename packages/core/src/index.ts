@@ -294,7 +294,7 @@ export {
 export { visibleText, type VisibleTextOptions } from './format/visible-text.js';
 export { runDurationMs, describeState, runHeadline, runSummaryRows, summarizeRun } from './format/run-summary.js';
 export { formatSpend } from './format/run-spend.js';
-export { buildRunTree, childStates, treeRuns, MAX_TREE_RUNS, type RunTreeNode } from './tree/run-tree.js';
+export { buildRunTree, childStates, treeRuns, MAX_TREE_RUNS, type RunTreeNode } from './tree/index.js';
 export { formatUsage, formatUsd } from './format/usage-line.js';
 export { parseMcpServersInput } from './input/mcp-servers-input.js';
 export { environmentIdFor, agentUidFor, identityUidFor } from './input/ids-from-names.js';

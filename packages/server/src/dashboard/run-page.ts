@@ -4,6 +4,8 @@ import { html, type SafeHtml } from './html.js';
 import { csrfField, errorNote, layout, time } from './layout.js';
 import type { DashboardSession } from './dashboard-sessions.js';
 import { costOf, formatCost, harnessModel, runDuration, stateBadge } from './run-row.js';
+import { runTreeView } from './run-tree-view.js';
+import type { RunTreeNode } from '@agent-runs/core/tree';
 import { asCommand, asCurl, asWorkflowStep, requestOf } from './run-commands.js';
 import { conversationView } from './conversation-view.js';
 
@@ -33,6 +35,8 @@ export interface RunPageInput {
   search: string;
   error?: string | undefined;
   notice?: string | undefined;
+  /** The runs it started, and theirs (read with `ancestor_run_id`), when there are any. */
+  tree?: { root: RunTreeNode; truncated: boolean } | undefined;
 }
 
 const isWebLink = (url: string) => /^https?:\/\//i.test(url);
@@ -106,6 +110,7 @@ ${run.agent_config?.worker_host ? html`<dt>Worker</dt><dd><a href="/workers"><co
 <dt>Duration</dt><dd>${runDuration(run)}</dd>
 ${run.schedule ? html`<dt>Schedule</dt><dd>${run.schedule.schedule_name}</dd>` : ''}
 ${run.agent_skill ? html`<dt>Skill</dt><dd>${run.agent_skill.name}</dd>` : ''}
+${run.parent_run_id ? html`<dt>Started by</dt><dd><a href="/runs/${encodeURIComponent(run.parent_run_id)}"><code>${run.parent_run_id}</code></a></dd>` : ''}
 ${run.conversation_id ? html`<dt>Conversation</dt><dd><code>${run.conversation_id}</code></dd>` : ''}
 ${Object.entries(run.metadata ?? {}).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}
 </dl></section>
@@ -136,6 +141,7 @@ ${output.omitted ? html`<p class="muted">Earlier output is not shown; read it al
 <pre id="output" tabindex="0" aria-label="Output"${output.text ? '' : html` data-empty="true"`}>${shown || '(nothing yet)'}</pre>
 ${live ? html`<p data-run-events="/runs/${id}/events?last_event_id=${String(output.lastEventId)}" data-run-version="${`${run.state} ${run.artifacts?.length ?? 0}`}"><small id="live-note">This page shows the output so far; reload for more.</small></p>` : ''}
 </section>
+${runTreeView(input.tree?.root, input.tree?.truncated ?? false)}
 <section aria-labelledby="h-artifacts" id="artifacts-section"><h2 id="h-artifacts">Artifacts</h2>${
     run.artifacts?.length ? html`<ul id="artifacts">${run.artifacts.map((a) => artifact(a, downloads))}</ul>` : html`<p class="muted">${live ? 'None yet.' : 'None.'}</p>`
   }</section>

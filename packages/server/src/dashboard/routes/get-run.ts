@@ -1,4 +1,5 @@
-import type { RunCreatorInfo } from '@agent-runs/core/contract';
+import type { RunCreatorInfo, RunItem } from '@agent-runs/core/contract';
+import { buildRunTree } from '@agent-runs/core/tree';
 import type { AppContext } from '../../routes/app-context.js';
 import { baseUrlOf } from '../dashboard-request.js';
 import { page } from '../page-reply.js';
@@ -8,6 +9,8 @@ import type { SignedInRoute } from '../signed-in-route.js';
 /** Output kept on a run's page; the rest is read through the API. */
 const OUTPUT_TAIL_CHARS = 256 * 1024;
 const MAX_ARTIFACT_BODIES = 50;
+/** Runs of a tree shown on a run's page; the CLI's `tree` shows more. */
+const MAX_TREE_RUNS_SHOWN = 200;
 
 /** `GET /runs/:runId`: a run, its conversation, the end of its output and its artifacts; `done` names what a form just did. */
 export const getRunRoute: SignedInRoute = {
@@ -15,15 +18,23 @@ export const getRunRoute: SignedInRoute = {
   path: '/runs/:runId',
   async handle({ req, url, params, app, session, caller }) {
     const run = await app.reads.item(params.runId!, caller);
-    const [conversation, output, downloads] = await Promise.all([
+    const [conversation, output, downloads, tree] = await Promise.all([
       app.reads.conversation(run.run_id, caller).catch(() => undefined),
       readOutput(app, run.run_id, caller),
       artifactBodies(app, run.artifacts ?? [], caller),
+      readTree(app, run, caller),
     ]);
     const notice = url.searchParams.get('done') ?? undefined;
-    return page(runPage({ session, run, conversation, output, downloads, baseUrl: baseUrlOf(req), search: url.searchParams.get('q') ?? '', notice }));
+    return page(runPage({ session, run, conversation, output, downloads, baseUrl: baseUrlOf(req), search: url.searchParams.get('q') ?? '', notice, tree }));
   },
 };
+
+/** The run and those it started, and theirs: one page of them, oldest first. */
+async function readTree(app: AppContext, run: RunItem, caller: RunCreatorInfo) {
+  const listed = await app.reads.list({ limit: MAX_TREE_RUNS_SHOWN, sortBy: 'created_at', sortOrder: 'asc', ancestorRunId: run.run_id }, caller);
+  const root = buildRunTree(listed.runs.some((r) => r.run_id === run.run_id) ? listed.runs : [run, ...listed.runs], run.run_id);
+  return root && root.children.length > 0 ? { root, truncated: listed.page_info.has_next_page } : undefined;
+}
 
 /** The end of a run's stored output, and the event its stream resumes after. */
 async function readOutput(app: AppContext, runId: string, caller: RunCreatorInfo) {

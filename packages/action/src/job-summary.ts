@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
-import { runSummaryRows, type RunItem } from '@agent-runs/core';
+import { runSummaryRows, type RunItem, type RunTreeNode } from '@agent-runs/core';
+import { childrenHtml } from './run-children.js';
 import type { ArtifactLink } from './artifact-links.js';
 import { escapeRunText, runLinkHtml } from './workflow-text.js';
 
@@ -22,15 +23,15 @@ function outputHtml(outputTail: readonly string[]): string {
   return `<details open><summary>Last ${outputTail.length} lines of agent output</summary>\n<pre>${outputTail.map((line) => escapeRunText(line)).join('\n')}</pre>\n</details>\n`;
 }
 
-/** A compact two-column table of the run, under a one-line verdict; then its artifacts and the last lines of output. */
-export function summaryHtml(run: RunItem, headline: string, artifacts: readonly ArtifactLink[] = [], outputTail: readonly string[] = []): string {
+/** A compact two-column table of the run, under a one-line verdict; then its artifacts, the runs it started and the last lines of output. */
+export function summaryHtml(run: RunItem, headline: string, artifacts: readonly ArtifactLink[] = [], outputTail: readonly string[] = [], children?: RunTreeNode): string {
   const rows = runSummaryRows(run)
     .map(([label, value]) => {
       const cell = label === 'Session' ? runLinkHtml(value) : escapeRunText(value);
       return `<tr><th align="left">${escapeRunText(label)}</th><td>${cell}</td></tr>`;
     })
     .join('');
-  return `<h3>Agent run</h3>\n<p>${escapeRunText(headline)}</p>\n<table>${rows}</table>\n${artifactsHtml(artifacts)}${outputHtml(outputTail)}`;
+  return `<h3>Agent run</h3>\n<p>${escapeRunText(headline)}</p>\n<table>${rows}</table>\n${artifactsHtml(artifacts)}${childrenHtml(children)}${outputHtml(outputTail)}`;
 }
 
 /** Appends the run to the job summary; a missing summary file is no reason to fail the step. */
@@ -39,9 +40,10 @@ export async function writeJobSummary(
   headline: string,
   artifacts: readonly ArtifactLink[] = [],
   outputTail: readonly string[] = [],
+  children?: RunTreeNode,
 ): Promise<void> {
   try {
-    await core.summary.addRaw(summaryHtml(run, headline, artifacts, outputTail), true).write();
+    await core.summary.addRaw(summaryHtml(run, headline, artifacts, outputTail, children), true).write();
   } catch (error) {
     core.debug(`No job summary written: ${(error as Error).message}`);
   }

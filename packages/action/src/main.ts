@@ -11,6 +11,7 @@ import { InputError } from './input-error.js';
 import { readInputs } from './inputs.js';
 import { resolveEnvironmentAndAgent } from './resolve-environment-and-agent.js';
 import { writeJobSummary } from './job-summary.js';
+import { runChildren } from './run-children.js';
 import { setRunOutputs } from './outputs.js';
 import { handOverChangesPatch } from './changes-patch.js';
 import { publicRun } from './session-link.js';
@@ -54,7 +55,7 @@ export async function run(): Promise<void> {
     const shown = publicRun(outcome.run);
     setRunOutputs(shown);
     await handOverChangesPatch(client, outcome.run);
-    if (inputs.jobSummary) await writeJobSummary(shown, outcome.headline, await artifactLinks(client, outcome.run), outcome.outputTail);
+    if (inputs.jobSummary) await writeJobSummary(shown, outcome.headline, await artifactLinks(client, outcome.run), outcome.outputTail, await runChildren(client, outcome.run));
     if (inputs.comment && inputs.githubToken) {
       await commentOnPullRequest(inputs.githubToken, shown, outcome.headline, github);
     }

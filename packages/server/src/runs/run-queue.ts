@@ -1,3 +1,4 @@
+import type { PrincipalQuotas } from './principal-quotas.js';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { FollowupMessage } from '../executors/execution-input.js';
 import type { ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
@@ -38,6 +39,8 @@ export interface RunQueueOptions {
   peers: Peers;
   /** This server runs no agent itself (`--workers-only`): its queue claims nothing, workers take every run. */
   claimsNothing?: boolean;
+  /** The principals' quotas: a run whose principal's daily spend reached its cap is stopped (BLOCKED). */
+  quotas?: PrincipalQuotas | undefined;
 }
 
 /**
@@ -76,6 +79,7 @@ export class RunQueue {
       previousBoundMs: options.peers === NO_PEERS ? undefined : options.owner.leaseMs + PREVIOUS_MARGIN_MS,
       ended: (runId, outcome, claim) => this.ended(runId, outcome, claim),
       freed: () => this.pump(),
+      spendStop: options.quotas ? (run) => options.quotas!.spendStop(run.creator.uid) : undefined,
     });
   }
 

@@ -19,6 +19,7 @@ import { schedulesCommand } from './schedules.js';
 import { skillsCommand } from './skills.js';
 import { webhooksCommand } from './webhooks.js';
 import { workersCommand } from './workers.js';
+import { quotaCommand } from './quota.js';
 
 /** Every command, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -39,6 +40,7 @@ export const COMMANDS: readonly Command[] = [
   skillsCommand,
   agentsCommand,
   workersCommand,
+  quotaCommand,
   serveCommand,
   workerCommand,
   quickstartCommand,

@@ -156,7 +156,8 @@ interface ExactFilter {
 export const RUN_EXACT_FILTERS = [
   { field: 'name', column: 'config_name', indexed: (sortBy) => sortBy === 'agent' },
   { field: 'modelId', column: 'model_id' },
-  { field: 'creator', column: 'creator_uid', indexed: (sortBy, filtersStates) => sortBy === 'updated_at' && !filtersStates },
+  // runs_by_creator walks a principal's runs by update, runs_by_creator_created by create (its creates of the last minute, counted at each create).
+  { field: 'creator', column: 'creator_uid', indexed: (sortBy, filtersStates) => (sortBy === 'updated_at' || sortBy === 'created_at') && !filtersStates },
   { field: 'source', column: 'source' },
   { field: 'environmentId', column: 'environment_id' },
   { field: 'skillSpec', column: 'skill_spec' },

@@ -98,6 +98,33 @@ describe('spend_per_day_usd', () => {
   });
 });
 
+describe('spend_per_day_usd, a run queued before the cap was reached', () => {
+  let one: TestServer;
+  beforeAll(async () => {
+    // One run at a time: the second waits in the queue while the first spends the day's cap.
+    one = await withHarnessKey(() =>
+      startTestServer({ apiKeys: [ALICE], concurrency: 1, configFile: writeServerConfig({ harnesses: { claude: spendingClaude() }, quotas: { default: { spend_per_day_usd: CAP_USD } } }) }),
+    );
+  });
+  afterAll(async () => one?.close());
+
+  it('is BLOCKED as it would start, its agent never started', async () => {
+    const spending = await spendingRun(one, ALICE.key, 10);
+    const queued = await post(one, '/api/v1/agent/runs', { prompt: 'MESSAGES=1 TOKENS=1000', config: { harness: { type: 'claude' } } }, ALICE.key);
+    expect(queued.status).toBe(200);
+    const client = new AgentRunsClient({ baseURL: one.server.baseURL, apiKey: ALICE.key, maxRetries: 0 });
+    try {
+      expect((await client.runs.wait(spending.body.run_id, { timeout: 30_000 })).state).toBe('BLOCKED');
+      const second = await client.runs.wait(queued.body.run_id, { timeout: 30_000 });
+      expect(second.state).toBe('BLOCKED');
+      expect(second.status_message?.message).toContain('stopped at the daily spend cap');
+      expect(second.request_usage).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('the spend_per_day_usd of the configuration file', () => {
   it('refuses negative, non-numeric and absurd caps, naming the field and the valid range', async () => {
     const { startServer } = await import('../src/index.js');

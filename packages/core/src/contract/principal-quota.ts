@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** A count held at once against its limit (null: no limit applies). */
 const HeldCountSchema = z.looseObject({
-  used: z.number().int().describe('Runs held now (counted up to the limit, or 10,000 where none applies)'),
+  used: z.number().int().describe('Runs held now (counted up to 10,000)'),
   limit: z.number().int().nullable().describe('The quota (null: none applies)'),
 });
 

@@ -7,8 +7,8 @@ import { utcDay, type PrincipalSpend } from '../store/spend/principal-spend-tabl
 const MINUTE_MS = 60_000;
 /** A count held at once frees when a run moves on, which no one can foretell: the caller is told to look again in this long. */
 const HELD_RETRY_SECONDS = 5;
-/** The most runs the quota endpoint counts of a kind that has no limit (a count stops there). */
-const UNLIMITED_COUNT_CAP = 10_000;
+/** The most runs the quota endpoint counts of a kind (a count stops there). */
+const QUOTA_COUNT_CAP = 10_000;
 
 /** Where a principal stands against each of its quotas now: what `GET /agent/quota` answers. */
 export interface QuotaUse {
@@ -146,13 +146,14 @@ export class PrincipalQuotas {
       const none = { used: 0, limit: undefined };
       return { principal, runsInFlight: none, runsQueued: none, createsPerMinute: { ...none, resetSeconds: undefined }, spendToday: { costUsd: 0, tokens: 0, day, limitUsd: undefined, resetsAt } };
     }
-    const held = (limit: number | undefined, states: ('QUEUED' | 'INPROGRESS')[]) => this.count(principal, limit ?? UNLIMITED_COUNT_CAP, { states });
+    // Counted past the limit (a principal may hold more than it: runs made before the quota was set), up to the cap.
+    const held = (states: ('QUEUED' | 'INPROGRESS')[]) => this.count(principal, QUOTA_COUNT_CAP, { states });
     const perMinute = rule?.creates_per_minute;
     const window = { creator: principal, createdAfter: new Date(now.getTime() - MINUTE_MS).toISOString(), sortBy: 'created_at', sortOrder: 'asc' } as const;
     const [inFlight, queued, created, standing, spent] = await Promise.all([
-      held(rule?.runs_in_flight, ['INPROGRESS']),
-      held(rule?.runs_queued, ['QUEUED']),
-      this.store.count({ ...window, limit: perMinute ?? UNLIMITED_COUNT_CAP }),
+      held(['INPROGRESS']),
+      held(['QUEUED']),
+      this.store.count({ ...window, limit: QUOTA_COUNT_CAP }),
       perMinute === undefined ? undefined : this.standing(principal, now),
       this.store.spendOf(principal, day),
     ]);

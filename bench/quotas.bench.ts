@@ -1,6 +1,6 @@
 /**
  * What principal quotas cost a create: POST /agent/run per second on a server whose
- * `quotas:` section holds every create (creates per minute, runs queued and in flight)
+ * `quotas:` section holds every create (creates per minute, runs queued and in flight, the daily spend)
  * beside the same server without one, in the same run (target: ≤ 5% slower), and GET of a
  * run on both (quotas are not read there: target unaffected). Both servers run in memory
  * in this process, so the figures are for comparing, not absolute.
@@ -20,8 +20,8 @@ export default async function quotasBench(): Promise<BenchRow[]> {
   const { startServer } = (await import(pathToFileURL(join(root, 'packages/server/dist/index.js')).href)) as typeof import('../packages/server/src/index.js');
   const dir = mkdtempSync(join(tmpdir(), 'bench-quotas-'));
   const configFile = join(dir, 'config.json');
-  // Limits no create reaches, so every create pays for every check and none is refused.
-  writeFileSync(configFile, JSON.stringify({ quotas: { default: { creates_per_minute: 1_000_000, runs_queued: 1_000_000, runs_in_flight: 1_000_000 } } }));
+  // Limits no create reaches, so every create pays for every check (the day's spend read included) and none is refused.
+  writeFileSync(configFile, JSON.stringify({ quotas: { default: { creates_per_minute: 1_000_000, runs_queued: 1_000_000, runs_in_flight: 1_000_000, spend_per_day_usd: 1_000_000 } } }));
   const options = { storage: 'memory' as const, apiKeys: [{ key: KEY, principal: 'bench' }], quiet: true, concurrency: 4, simulatedDurationMs: 50 };
   const plain = await startServer(options);
   const quota = await startServer({ ...options, configFile });

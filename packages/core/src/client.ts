@@ -13,6 +13,7 @@ import { Events } from './resources/events.js';
 import { Artifacts } from './resources/artifacts.js';
 import { Webhooks } from './resources/webhooks.js';
 import { Workers } from './resources/workers.js';
+import { Quota } from './resources/quota.js';
 import { downloadUrl, type DownloadFn } from './internal/download-url.js';
 import { APIPromise } from './internal/api-promise.js';
 import { resolveClientConfig, type ResolvedClientConfig } from './internal/client-config.js';
@@ -61,6 +62,8 @@ export class AgentRunsClient {
   readonly artifacts: Artifacts;
   /** The self-hosted workers connected now (`GET /agent/connected-self-hosted-workers`). */
   readonly workers: Workers;
+  /** The caller's quotas and its use of them now (`GET /agent/quota`). */
+  readonly quota: Quota;
   readonly baseURL: string;
   private readonly config: ResolvedClientConfig;
   private dispatcher: Promise<Dispatcher> | undefined;
@@ -94,6 +97,7 @@ export class AgentRunsClient {
     this.agents = new Agents(send);
     this.identities = this.agents;
     this.workers = new Workers(send);
+    this.quota = new Quota(send);
   }
 
   /** Whether an API key was given or found in the environment. */

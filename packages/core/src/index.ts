@@ -16,6 +16,7 @@ export { Models } from './resources/models.js';
 export { Skills } from './resources/skills.js';
 export { Agents, Identities } from './resources/agents.js';
 export { Workers } from './resources/workers.js';
+export { Quota } from './resources/quota.js';
 export type { RunStreamEvent, RunEventsOptions } from './wait/follow-run-events.js';
 export { Artifacts, type ArtifactDownloadResult } from './resources/artifacts.js';
 export type { DownloadTarget, DownloadProgress, DownloadResult } from './internal/download-url.js';
@@ -154,6 +155,7 @@ export {
   type ConnectedWorker,
   type ConnectedWorkersResponse,
 } from './contract/connected-worker.js';
+export { PrincipalQuotaResponseSchema, type PrincipalQuotaResponse } from './contract/principal-quota.js';
 export {
   AgentSkillSourceSchema,
   AgentSkillVariantSchema,

@@ -145,6 +145,7 @@ describe('every answer of the API, against the OpenAPI document the server serve
     expect((await call('POST', `/workers/runs/${given.id}/report`, { ...lease, output: [{ stream: 'stdout', text: 'hi\n' }] }, worker)).status).toBe(204);
     expect((await call('POST', `/workers/runs/${given.id}/report`, { ...lease, nonsense: true }, worker)).status).toBe(400);
     expect((await call('GET', '/agent/connected-self-hosted-workers')).status).toBe(200);
+    expect((await call('GET', '/agent/quota')).status).toBe(200);
     expect((await call('POST', `/workers/runs/${given.id}/finish`, { ...lease, execution: input.number, state: 'SUCCEEDED' }, worker)).status).toBe(204);
     expect((await call('POST', `/workers/runs/${given.id}/finish`, { ...lease, execution: input.number, state: 'SUCCEEDED' }, worker)).status).toBe(409);
 

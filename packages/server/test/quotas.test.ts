@@ -116,7 +116,7 @@ describe('the quotas: section of the configuration file', () => {
       [{ default: { runs_queued: -1 } }, /quotas\.default\.runs_queued.*a whole number from 0 to 1000000/],
       [{ default: { creates_per_minute: 1.5 } }, /quotas\.default\.creates_per_minute.*a whole number from 0 to 1000000/],
       [{ principals: { bob: { runs_in_flight: 2e6 } } }, /quotas\.principals\.bob\.runs_in_flight.*a whole number from 0 to 1000000/],
-      [{ default: { spend_per_day_usd: 5 } }, /quotas\.default\.spend_per_day_usd.*is not held by this server yet/],
+      [{ default: { spend_per_day_usd: -5 } }, /quotas\.default\.spend_per_day_usd.*a number of dollars from 0 to 1000000/],
       [{ default: { runs_per_hour: 3 } }, /quotas\.default.*runs_per_hour/],
     ];
     for (const [quotas, message] of cases) {

@@ -20,6 +20,7 @@ import { schedulesCommand } from './schedules.js';
 import { skillsCommand } from './skills.js';
 import { webhooksCommand } from './webhooks.js';
 import { workersCommand } from './workers.js';
+import { quotaCommand } from './quota.js';
 
 /** Every command, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -41,6 +42,7 @@ export const COMMANDS: readonly Command[] = [
   skillsCommand,
   agentsCommand,
   workersCommand,
+  quotaCommand,
   serveCommand,
   workerCommand,
   quickstartCommand,

@@ -37,6 +37,7 @@ export * from './handoff-attachments.js';
 export * from './run-event-schemas.js';
 export * from './request-limits.js';
 export * from './connected-worker.js';
+export * from './principal-quota.js';
 
 // Server-only.
 export * from './error-codes.js';

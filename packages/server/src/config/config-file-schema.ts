@@ -158,6 +158,12 @@ function wholeNumber(min: number, max: number, unit = '') {
   return z.number({ error: hint }).int(hint).min(min, hint).max(max, hint);
 }
 
+/** A sum of dollars from `min` to `max`, said so in every error. */
+function dollars(min: number, max: number) {
+  const hint = `must be a number of dollars from ${min} to ${max}`;
+  return z.number({ error: hint }).min(min, hint).max(max, hint);
+}
+
 /** A default budget and the most a run may name, for everyone, a principal or an environment. */
 const BudgetRuleSchema = z.strictObject({ default: RunBudgetCapsSchema.optional(), max: RunBudgetCapsSchema.optional() });
 
@@ -172,8 +178,7 @@ const QuotaRuleSchema = z.strictObject({
   runs_in_flight: wholeNumber(0, 1_000_000).optional(),
   runs_queued: wholeNumber(0, 1_000_000).optional(),
   creates_per_minute: wholeNumber(0, 1_000_000).optional(),
-  // Refused, not ignored: a cap that is not held must not look as if it were.
-  spend_per_day_usd: z.never({ error: 'is not held by this server yet: cap what each run may spend with the budgets: section instead' }).optional(),
+  spend_per_day_usd: dollars(0, 1_000_000).optional(),
 });
 
 /** The `quotas:` section: the rule for every principal, and a principal's own rule instead of it. */

@@ -74,3 +74,21 @@ export class QuotaExceededError extends DomainError {
     super(message);
   }
 }
+
+/**
+ * A principal's runs spent its daily cap (`quotas:` `spend_per_day_usd`): no run of it may
+ * start until the cap resets at the next UTC midnight, `resetsAt`, in `retryAfterSeconds`.
+ */
+export class SpendCapReachedError extends DomainError {
+  override name = 'SpendCapReachedError';
+  constructor(
+    readonly capUsd: number,
+    readonly spentUsd: number,
+    /** RFC 3339, the next UTC midnight. */
+    readonly resetsAt: string,
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -106,6 +106,8 @@ export interface QuotaRule {
   runs_queued?: number | undefined;
   /** Runs created (follow-ups included) in any 60 seconds. */
   creates_per_minute?: number | undefined;
+  /** Dollars the principal's runs may spend per UTC day, summed from their usage as it is reported. */
+  spend_per_day_usd?: number | undefined;
 }
 
 /** The `quotas:` section: the rule for every principal, and one per principal that replaces it. */

@@ -1,4 +1,4 @@
-import { ConflictError, InvalidInputError, NotFoundError, QuotaExceededError, UnprocessableError, UnavailableError, type DomainError } from '../domain/domain-errors.js';
+import { ConflictError, InvalidInputError, NotFoundError, QuotaExceededError, SpendCapReachedError, UnprocessableError, UnavailableError, type DomainError } from '../domain/domain-errors.js';
 import { ApiProblem } from './api-problem.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 
@@ -15,6 +15,10 @@ export function domainProblem(error: DomainError): ApiProblem | undefined {
   if (error instanceof QuotaExceededError) {
     const headers = { 'retry-after': String(error.retryAfterSeconds), ...rateLimitHeaders(error.quota, error.limit, error.windowSeconds, 0, error.retryAfterSeconds) };
     return new ApiProblem('rate_limited', error.message, { headers });
+  }
+  if (error instanceof SpendCapReachedError) {
+    // 402, not 429: a retry before the reset cannot succeed, and clients that retry a 429 must not spin on it.
+    return new ApiProblem('budget_exceeded', error.message, { headers: { 'retry-after': String(error.retryAfterSeconds) } });
   }
   // A kind http/ does not know yet is answered (and logged) as an internal error.
   return undefined;

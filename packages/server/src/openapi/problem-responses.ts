@@ -13,8 +13,12 @@ export const catalogProblems = { ...invalidRequest, ...unauthorized };
 export const noSuchCatalogItem = { '404': problem('No such schedule or named agent') };
 /** What an operation on one webhook subscription may answer. */
 export const webhookProblems = { ...unauthorized, '404': problem('No such webhook, or another principal’s') };
-/** A create or follow-up over a principal quota (the configuration file's `quotas:`), with when it frees. */
+/** A create or follow-up over a principal quota (the configuration file's `quotas:`), with when it frees; 402 at its daily spend cap. */
 export const overQuota = {
+  '402': {
+    ...problem("The principal's runs spent its daily cap (spend_per_day_usd): budget_exceeded, naming the cap, the spend and when it resets"),
+    headers: { 'Retry-After': { description: 'Seconds until the next UTC midnight, when the daily spend starts again', schema: { type: 'integer' } } },
+  },
   '429': {
     ...problem('Over a principal quota; the problem names it and when it frees'),
     headers: {

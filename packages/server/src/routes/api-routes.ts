@@ -40,6 +40,7 @@ import { getNamedAgentRoute } from './get-named-agent.js';
 import { listNamedAgentsRoute } from './list-named-agents.js';
 import { updateNamedAgentRoute } from './update-named-agent.js';
 import { listEnvironmentsRoute } from './list-environments.js';
+import { getQuotaRoute } from './get-quota.js';
 import { listSkillsRoute } from './list-skills.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { listModelsRoute } from './list-models.js';
@@ -94,6 +95,7 @@ const API_ROUTES: readonly AppRoute[] = [
   markAgentMessageDeliveredRoute,
   pollAgentEventsRoute,
   reportAgentEventRoute,
+  getQuotaRoute,
   listConnectedWorkersRoute,
   connectWorkerRoute,
   pollWorkerRoute,

@@ -17,7 +17,7 @@ async function createRun({ req, app, caller }: AppRouteRequest) {
     idempotencyKey: idempotencyKeyOf(req),
   });
   // Where the caller stands against its per-minute quota, when one applies (none: no extra read).
-  const standing = await app.runs.quotas?.standing(caller.uid);
+  const standing = await app.runs.quotas.standing(caller.uid);
   if (!standing) return response;
   return jsonReply(response, 200, rateLimitHeaders(standing.quota, standing.limit, standing.windowSeconds, standing.remaining, standing.resetSeconds));
 }

@@ -62,7 +62,7 @@ export class ExecutionJournal {
    * Ends in the conversation the run's last execution, when it has no result: its server died
    * with it (its lease ran out), so none will come, and the next execution need not wait for one.
    */
-  async endLost(runId: string, text: string, state: 'FAILED' | 'CANCELLED' = 'FAILED'): Promise<void> {
+  async endLost(runId: string, text: string, state: 'FAILED' | 'CANCELLED' | 'BLOCKED' = 'FAILED'): Promise<void> {
     const last = await this.conversations.unended(runId);
     if (last) await this.conversations.addResult(runId, { execution: last.execution, state, text, at: this.clock.now() });
   }

@@ -71,7 +71,8 @@ export class FollowupService {
     if (problems.length) throw invalidLines(problems);
     const before = await this.runs.getOrThrow(runId, caller);
     // A follow-up to an ended run queues it again, as a create would: the quotas hold; one to a live run adds no run.
-    if (isTerminalState(before.state)) await this.runs.quotas?.check(before.creator.uid);
+    if (isTerminalState(before.state)) await this.runs.quotas.check(before.creator.uid);
+    else await this.runs.quotas.checkSpend(before.creator.uid);
     if (budget) await this.raiseBudget(before, budget);
 
     const added = await this.conversations.addFollowup(runId, { text: message, mode: mode ?? null, at: this.clock.now(), idempotencyKey });

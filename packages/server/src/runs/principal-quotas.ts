@@ -1,10 +1,33 @@
-import { QuotaExceededError } from '../domain/domain-errors.js';
+import type { RunStatusMessage } from '@agent-runs/core/contract';
+import { QuotaExceededError, SpendCapReachedError } from '../domain/domain-errors.js';
 import type { QuotaPolicy, QuotaRule } from '../domain/server-config.js';
 import type { RunStore } from '../store/runs/run-store.js';
+import { utcDay, type PrincipalSpend } from '../store/spend/principal-spend-table.js';
 
 const MINUTE_MS = 60_000;
 /** A count held at once frees when a run moves on, which no one can foretell: the caller is told to look again in this long. */
 const HELD_RETRY_SECONDS = 5;
+/** The most runs the quota endpoint counts of a kind (a count stops there). */
+const QUOTA_COUNT_CAP = 10_000;
+
+/** Where a principal stands against each of its quotas now: what `GET /agent/quota` answers. */
+export interface QuotaUse {
+  principal: string | undefined;
+  runsInFlight: { used: number; limit: number | undefined };
+  runsQueued: { used: number; limit: number | undefined };
+  createsPerMinute: { used: number; limit: number | undefined; resetSeconds: number | undefined };
+  spendToday: PrincipalSpend & { day: string; limitUsd: number | undefined; resetsAt: string };
+}
+
+/** The next UTC midnight after `now`, when a day's spend starts again from nothing. */
+export function nextUtcMidnight(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+}
+
+/** Dollars as a person reads them: cents, or four significant digits below a dollar. */
+function usd(amount: number): string {
+  return amount >= 1 ? amount.toFixed(2) : String(Number(amount.toPrecision(4)));
+}
 
 /** What the caller is told about the quota that applies to a create that went through. */
 export interface QuotaStanding {
@@ -31,10 +54,14 @@ export class PrincipalQuotas {
     return (principal !== undefined ? this.policy.principals?.[principal] : undefined) ?? this.policy.default;
   }
 
-  /** Throws QuotaExceededError when one more run now would be over a quota. */
+  /**
+   * Throws SpendCapReachedError when the principal's runs spent its daily cap, else
+   * QuotaExceededError when one more run now would be over a quota.
+   */
   async check(principal: string | undefined, now: Date = new Date()): Promise<void> {
     const rule = this.rule(principal);
     if (!rule || principal === undefined) return;
+    await this.checkSpend(principal, now);
     const who = `principal ${principal}`;
     if (rule.runs_queued !== undefined) {
       const held = await this.count(principal, rule.runs_queued, { states: ['QUEUED'] });
@@ -72,6 +99,79 @@ export class PrincipalQuotas {
     const [oldest] = (await this.store.list({ ...window, limit: 1 })).runs;
     const reset = oldest ? Math.max(1, Math.ceil((Date.parse(oldest.createdAt) + MINUTE_MS - now.getTime()) / 1000)) : 60;
     return { quota: 'creates', limit, windowSeconds: 60, remaining: limit - created, resetSeconds: reset };
+  }
+
+  /**
+   * Throws SpendCapReachedError when the principal's runs spent its daily cap: a follow-up to a
+   * live run adds no run, but it would have the run spend on.
+   */
+  async checkSpend(principal: string | undefined, now: Date = new Date()): Promise<void> {
+    const rule = this.rule(principal);
+    if (!rule || principal === undefined) return;
+    const capped = await this.overSpend(principal, rule, now);
+    if (!capped) return;
+    const { cap, spent, resetsAt } = capped;
+    const retryAfter = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000));
+    throw new SpendCapReachedError(
+      cap,
+      spent.costUsd,
+      resetsAt.toISOString(),
+      retryAfter,
+      `principal ${principal} spent $${usd(spent.costUsd)} today (UTC), its quota spend_per_day_usd (${cap}); it resets at ${resetsAt.toISOString()}, in ${retryAfter} s.`,
+    );
+  }
+
+  /**
+   * Why a run of the principal in progress must stop now: its runs spent its daily cap (the
+   * run's own last usage update included). Undefined while under it, or when it has none.
+   */
+  async spendStop(principal: string | undefined, now: Date = new Date()): Promise<RunStatusMessage | undefined> {
+    const rule = this.rule(principal);
+    if (!rule || principal === undefined) return undefined;
+    const capped = await this.overSpend(principal, rule, now);
+    if (!capped) return undefined;
+    return {
+      message: `stopped at the daily spend cap: principal ${principal} spent $${usd(capped.spent.costUsd)} today (UTC) of its quota spend_per_day_usd ${capped.cap}, which resets at ${capped.resetsAt.toISOString()}. A follow-up after then continues the run.`,
+      error_code: 'budget_exceeded',
+      retryable: false,
+    };
+  }
+
+  /** Where the principal stands against each of its quotas now (an absent limit: none holds). */
+  async use(principal: string | undefined, now: Date = new Date()): Promise<QuotaUse> {
+    const rule = principal === undefined ? undefined : this.rule(principal);
+    const day = utcDay(now.toISOString());
+    const resetsAt = nextUtcMidnight(now).toISOString();
+    if (principal === undefined) {
+      const none = { used: 0, limit: undefined };
+      return { principal, runsInFlight: none, runsQueued: none, createsPerMinute: { ...none, resetSeconds: undefined }, spendToday: { costUsd: 0, tokens: 0, day, limitUsd: undefined, resetsAt } };
+    }
+    // Counted past the limit (a principal may hold more than it: runs made before the quota was set), up to the cap.
+    const held = (states: ('QUEUED' | 'INPROGRESS')[]) => this.count(principal, QUOTA_COUNT_CAP, { states });
+    const perMinute = rule?.creates_per_minute;
+    const window = { creator: principal, createdAfter: new Date(now.getTime() - MINUTE_MS).toISOString(), sortBy: 'created_at', sortOrder: 'asc' } as const;
+    const [inFlight, queued, created, standing, spent] = await Promise.all([
+      held(['INPROGRESS']),
+      held(['QUEUED']),
+      this.store.count({ ...window, limit: QUOTA_COUNT_CAP }),
+      perMinute === undefined ? undefined : this.standing(principal, now),
+      this.store.spendOf(principal, day),
+    ]);
+    return {
+      principal,
+      runsInFlight: { used: inFlight, limit: rule?.runs_in_flight },
+      runsQueued: { used: queued, limit: rule?.runs_queued },
+      createsPerMinute: { used: created, limit: perMinute, resetSeconds: standing?.resetSeconds },
+      spendToday: { ...spent, day, limitUsd: rule?.spend_per_day_usd, resetsAt },
+    };
+  }
+
+  /** The principal's cap, what it spent today and when that resets, when the spend reached the cap. */
+  private async overSpend(principal: string, rule: QuotaRule, now: Date): Promise<{ cap: number; spent: PrincipalSpend; resetsAt: Date } | undefined> {
+    const cap = rule.spend_per_day_usd;
+    if (cap === undefined) return undefined;
+    const spent = await this.store.spendOf(principal, utcDay(now.toISOString()));
+    return spent.costUsd >= cap ? { cap, spent, resetsAt: nextUtcMidnight(now) } : undefined;
   }
 
   private async count(principal: string, limit: number, filter: { states: ('QUEUED' | 'INPROGRESS')[] }): Promise<number> {

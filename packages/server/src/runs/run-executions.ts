@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExecutionInput, FollowupMessage } from '../executors/execution-input.js';
 import type { Execution, ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
+import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { RunRecord } from '../store/runs/run-record.js';
 import type { RunStore } from '../store/runs/run-store.js';
 import type { PublishChanges } from '../pull-requests/run-pull-requests.js';
@@ -25,6 +26,8 @@ interface Active {
   input: ExecutionInput;
   /** The claim it runs under (the run's `startedAt` as claimed). */
   claim: string | null;
+  /** Stopped at its principal's daily spend cap: it ends BLOCKED with this, whatever its agent did. */
+  blocked?: RunStatusMessage;
 }
 
 export interface RunExecutionsOptions {
@@ -48,6 +51,11 @@ export interface RunExecutionsOptions {
   freed: () => void;
   /** What a SUCCEEDED execution's changes become before its end is recorded (pull requests); bounded by its own timeouts. */
   publish?: PublishChanges | undefined;
+  /**
+   * Why a run of this principal must not run on now (its daily spend cap reached), asked as a
+   * run starts and after each usage update is stored; undefined when it may.
+   */
+  spendStop?: ((run: RunRecord) => Promise<RunStatusMessage | undefined>) | undefined;
 }
 
 /**
@@ -201,6 +209,12 @@ export class RunExecutions {
         .catch((error: unknown) => log(`Could not record the stop of run ${run.id}: ${(error as Error).message}`));
       return;
     }
+    // A principal already at its daily spend cap starts no agent: the run is BLOCKED as it would be at its first usage update.
+    const capped = await this.spendStop(run);
+    if (capped) {
+      void this.finish(run, undefined, input, { state: 'BLOCKED', statusMessage: capped });
+      return;
+    }
     // A follow-up's output goes on after what earlier executions printed, in the same log.
     if (input.number > 1) events.output(run.id, 'stdout', `[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n`);
     try {
@@ -215,7 +229,12 @@ export class RunExecutions {
             log(`Could not record the harness state of run ${run.id}: ${(error as Error).message}`);
             return undefined;
           });
-          if (updated && state.requestUsage) await events.runChanged(updated).catch(() => {});
+          if (updated && state.requestUsage) {
+            await events.runChanged(updated).catch(() => {});
+            // The spend this update added is in the principal's day now: at the cap, the agent stops.
+            const capped = await this.spendStop(updated);
+            if (capped) this.block(run.id, capped);
+          }
         },
       });
     } catch (error) {
@@ -245,6 +264,23 @@ export class RunExecutions {
           statusMessage: { message: `The ${executor.name} executor failed: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
         }),
     );
+  }
+
+  /** The principal's daily spend cap, asked without failing the run: a store that cannot answer stops nothing. */
+  private async spendStop(run: RunRecord): Promise<RunStatusMessage | undefined> {
+    return this.options.spendStop?.(run).catch((error: unknown) => {
+      this.options.log(`Could not read the daily spend of run ${run.id}'s principal: ${(error as Error).message}`);
+      return undefined;
+    });
+  }
+
+  /** Stops the run's execution now; it ends BLOCKED with `message` (finish() sees to it), as a run budget stops one. */
+  private block(runId: string, message: RunStatusMessage): void {
+    const active = this.active.get(runId);
+    if (!active || active.blocked) return;
+    active.blocked = message;
+    this.options.events.output(runId, 'stderr', `[agent-runs] ${message.message}\n`);
+    active.execution.cancel().catch((error: unknown) => this.options.log(`Could not stop run ${runId} at its daily spend cap: ${(error as Error).message}`));
   }
 
   /** Whether the run is INPROGRESS under this claim still (a claim's `startedAt` names it). */
@@ -282,6 +318,8 @@ export class RunExecutions {
     // A cancelled or abandoned run was already taken out; its late outcome is ignored.
     if (active && this.active.get(runId) !== active) return;
     this.active.delete(runId);
+    // Stopped at the daily spend cap: its agent's own end (cancelled) is not the run's.
+    if (active?.blocked) outcome = { ...outcome, state: 'BLOCKED', statusMessage: active.blocked };
     try {
       await this.options.journal.record(runId, input, outcome);
     } catch (error) {

@@ -1,3 +1,4 @@
+import type { PrincipalQuotas } from './principal-quotas.js';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import type { FollowupMessage } from '../executors/execution-input.js';
 import type { ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
@@ -41,6 +42,8 @@ export interface RunQueueOptions {
   claimsNothing?: boolean;
   /** What a SUCCEEDED execution's changes become before its end is recorded. */
   publish?: PublishChanges | undefined;
+  /** The principals' quotas: a run whose principal's daily spend reached its cap is stopped (BLOCKED). */
+  quotas?: PrincipalQuotas | undefined;
 }
 
 /**
@@ -80,6 +83,7 @@ export class RunQueue {
       ended: (runId, outcome, claim) => this.ended(runId, outcome, claim),
       freed: () => this.pump(),
       publish: options.publish,
+      spendStop: options.quotas ? (run) => options.quotas!.spendStop(run.creator.uid) : undefined,
     });
   }
 

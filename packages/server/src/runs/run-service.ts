@@ -52,8 +52,8 @@ export class RunService {
     private readonly remote: RemoteRuns = NO_REMOTE_RUNS,
     /** The configuration file's default budgets and maxima. */
     readonly budgets: RunBudgets = new RunBudgets(undefined),
-    /** The configuration file's quotas per principal, held at create and follow-up. */
-    readonly quotas: PrincipalQuotas | undefined = undefined,
+    /** The configuration file's quotas per principal, held at create and follow-up (none: every check passes). */
+    readonly quotas: PrincipalQuotas = new PrincipalQuotas(undefined, store),
   ) {}
 
   /** Whether `principal` may read and cancel `run`. */
@@ -125,7 +125,7 @@ export class RunService {
       throw invalidField('prompt', 'is required here: no skill this server has gives a base prompt, and no earlier instruction of the conversation is there to continue.');
     }
     // Last of the checks: a request refused for its content is not counted against the caller's quota.
-    await this.quotas?.check(creator.uid);
+    await this.quotas.check(creator.uid);
     const origin = { ...resolved.origin, ...(schedule ? { schedule } : {}) };
     const now = this.clock.now();
     const run: NewRun = {

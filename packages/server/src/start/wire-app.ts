@@ -131,9 +131,12 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const moves = new RunMoves(store, clock, events);
   const journal = new ExecutionJournal(store, moves, conversations, artifacts, runAttachmentSource(store), limits, clock, events);
   const pullRequests = new RunPullRequests({ environments, secrets: config.secrets, store, artifacts, runPage: (id) => `${publicUrl()}/runs/${id}`, log: opts.log });
+  // Always made, so the quota endpoint answers where no quotas: section is; with none, it holds nothing.
+  const quotas = new PrincipalQuotas(config.quotas, store);
   const queue = new RunQueue({
     publish: pullRequests.publish,
     store,
+    quotas: config.quotas ? quotas : undefined,
     moves,
     executor,
     clock,
@@ -170,6 +173,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     limits,
     serverVersion: VERSION,
     runQueued: () => queue.runQueued(),
+    spendStop: config.quotas ? (run) => quotas.spendStop(run.creator.uid) : undefined,
     // On PostgreSQL the cluster node fails the runs of every lease that ran out, workers' too.
     expiresLeases: !cluster,
     log: opts.log,
@@ -179,7 +183,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   metrics = new ServerMetrics(store, workers);
   queue.onQueued(() => workers.queued());
   const budgets = new RunBudgets(config.budgets);
-  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers, workers, budgets, config.quotas ? new PrincipalQuotas(config.quotas, store) : undefined);
+  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers, workers, budgets, quotas);
   const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir, opts.dataDir);
   const followups = new FollowupService(store, moves, runs, conversations, queue, journal, executor, clock, events, peers, workers);
   const rules = new ScheduleRules(setup, timeZone, budgets);

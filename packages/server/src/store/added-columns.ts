@@ -6,6 +6,7 @@ import { RUN_ATTACHMENTS_TABLE } from './runs/run-attachment-table.js';
 import { RUN_METADATA_TABLE } from './runs/run-metadata-table.js';
 import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
 import { RUNS_TABLE } from './runs/run-table.js';
+import { PRINCIPAL_SPEND_TABLE } from './spend/principal-spend-table.js';
 import { SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { SCHEDULES_TABLE } from './schedules/schedule-table.js';
 import { SHARED_SECRETS_TABLE } from './secret-table.js';
@@ -44,6 +45,7 @@ export const DESCRIBED_TABLES: readonly TableDescription<never, never>[] = [
   SCHEDULE_FIRINGS_TABLE,
   SHARED_SECRETS_TABLE,
   CONNECTED_WORKERS_TABLE,
+  PRINCIPAL_SPEND_TABLE,
 ];
 
 /**

@@ -7,7 +7,8 @@ import { RUN_EVENT_LOGS_TABLE, RUN_EVENTS_TABLE } from './run-events/run-event-t
 import { RUN_ATTACHMENTS_TABLE } from './runs/run-attachment-table.js';
 import { RUN_METADATA_TABLE } from './runs/run-metadata-table.js';
 import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
-import { RUNS_TABLE, RUNS_TURN, RUNS_WORKER_HOST } from './runs/run-table.js';
+import { RUNS_BY_CREATOR_CREATED, RUNS_TABLE, RUNS_TURN, RUNS_WORKER_HOST } from './runs/run-table.js';
+import { PRINCIPAL_SPEND_TABLE } from './spend/principal-spend-table.js';
 import { POSTGRES_RUN_TURNS } from './runs/run-turns.js';
 import { SCHEDULE_FIRING_LEASE_COLUMNS, SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { SHARED_SECRETS_TABLE } from './secret-table.js';
@@ -43,7 +44,7 @@ export const MIGRATION_LOCK_KEY = 0x61676e74;
 // servers' clocks never matter. The described tables come from their descriptions
 // (table-schema.ts), with every column not marked `added`.
 const SCHEMA_V1 = `
-${createTable(RUNS_TABLE, postgresDialect, { later: [...RUNS_WORKER_HOST, ...RUNS_TURN] })}
+${createTable(RUNS_TABLE, postgresDialect, { later: [...RUNS_WORKER_HOST, ...RUNS_TURN, ...RUNS_BY_CREATOR_CREATED] })}
 ${createTable(RUN_PROCESSES_TABLE, postgresDialect)}
 ${createTable(RUN_METADATA_TABLE, postgresDialect)}
 ${createTable(RUN_ATTACHMENTS_TABLE, postgresDialect)}
@@ -164,6 +165,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 8 + addedColumnSteps(postgresDialect, 3).length,
     name: 'agent messages and events',
     sql: `${createTable(AGENT_MESSAGES_TABLE, postgresDialect)}\n${createTable(AGENT_EVENTS_TABLE, postgresDialect)}`,
+  },
+  // Each principal's spend per UTC day, which its spend_per_day_usd quota holds; the index its creates_per_minute counts walk.
+  {
+    version: 9 + addedColumnSteps(postgresDialect, 3).length,
+    name: 'daily spend per principal',
+    sql: `${createTable(PRINCIPAL_SPEND_TABLE, postgresDialect)}${createIndexes(RUNS_TABLE, postgresDialect, RUNS_BY_CREATOR_CREATED)}`,
   },
 ];
 

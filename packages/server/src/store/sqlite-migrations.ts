@@ -8,7 +8,8 @@ import { RUN_ATTACHMENTS_TABLE } from './runs/run-attachment-table.js';
 import { RUN_METADATA_TABLE } from './runs/run-metadata-table.js';
 import { RUN_OUTPUTS_TABLE } from './runs/run-output-table.js';
 import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
-import { RUNS_TABLE, RUNS_TURN, RUNS_WORKER_HOST } from './runs/run-table.js';
+import { RUNS_BY_CREATOR_CREATED, RUNS_TABLE, RUNS_TURN, RUNS_WORKER_HOST } from './runs/run-table.js';
+import { PRINCIPAL_SPEND_TABLE } from './spend/principal-spend-table.js';
 import { SQLITE_RUN_TURNS } from './runs/run-turns.js';
 import { SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { AGENT_EVENTS_TABLE, AGENT_MESSAGES_TABLE } from './mailbox/mailbox-tables.js';
@@ -40,7 +41,7 @@ const RUNS_V6_INDEXES = ['runs_by_environment', 'runs_by_skill'];
 
 // `IF NOT EXISTS` lets files made before versioning adopt it.
 const RUNS_V1 = `
-${createTable(RUNS_TABLE, sqliteDialect, { later: [...RUNS_V4_COLUMNS, ...RUNS_V4_INDEXES, ...RUNS_V6_COLUMNS, ...RUNS_V6_INDEXES, ...RUNS_WORKER_HOST, ...RUNS_TURN], ifNotExists: true })}
+${createTable(RUNS_TABLE, sqliteDialect, { later: [...RUNS_V4_COLUMNS, ...RUNS_V4_INDEXES, ...RUNS_V6_COLUMNS, ...RUNS_V6_INDEXES, ...RUNS_WORKER_HOST, ...RUNS_TURN, ...RUNS_BY_CREATOR_CREATED], ifNotExists: true })}
 ${createTable(RUN_OUTPUTS_TABLE, sqliteDialect, { ifNotExists: true })}
 `;
 
@@ -112,6 +113,12 @@ ${createTable(AGENT_MESSAGES_TABLE, sqliteDialect)}
 ${createTable(AGENT_EVENTS_TABLE, sqliteDialect)}
 `;
 
+// Each principal's spend per UTC day, which its spend_per_day_usd quota holds; the index its creates_per_minute counts walk.
+const DAILY_SPEND_STEP = `
+${createTable(PRINCIPAL_SPEND_TABLE, sqliteDialect)}
+${createIndexes(RUNS_TABLE, sqliteDialect, RUNS_BY_CREATOR_CREATED)}
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'runs', sql: RUNS_V1 },
   { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
@@ -128,6 +135,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 10 + addedColumnSteps(sqliteDialect, 7).length, name: 'runs routed to self-hosted workers, and the workers connected', sql: RUNS_WORKER_HOST_STEP },
   { version: 11 + addedColumnSteps(sqliteDialect, 7).length, name: 'fair turns between principals', sql: RUNS_TURN_STEP },
   { version: 12 + addedColumnSteps(sqliteDialect, 7).length, name: 'agent messages and events', sql: AGENT_MAILBOX_STEP },
+  { version: 13 + addedColumnSteps(sqliteDialect, 7).length, name: 'daily spend per principal', sql: DAILY_SPEND_STEP },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

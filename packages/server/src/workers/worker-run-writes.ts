@@ -1,3 +1,4 @@
+import type { RunStatusMessage } from '@agent-runs/core/contract';
 import { ConflictError } from '../domain/domain-errors.js';
 import type { ArtifactLimits } from '../executors/execution-input.js';
 import type { PublishChanges } from '../pull-requests/run-pull-requests.js';
@@ -24,6 +25,8 @@ export interface WorkerRunWritesOptions {
   runQueued: () => void;
   /** What a SUCCEEDED execution's changes become before its end is recorded (pull requests, made here: the worker holds no push credential). */
   publish?: PublishChanges | undefined;
+  /** Why a run of this principal must not run on (its daily spend cap reached), asked after each usage report is stored. */
+  spendStop?: ((run: RunRecord) => Promise<RunStatusMessage | undefined>) | undefined;
 }
 
 /**
@@ -58,8 +61,27 @@ export class WorkerRunWrites {
         { ...(state.request_usage ? { requestUsage: state.request_usage } : {}), ...(state.harness_session_id ? { harnessSessionId: state.harness_session_id } : {}) },
         state.request_usage ? clock.now() : undefined,
       );
-      if (updated && state.request_usage) await events.runChanged(updated).catch(() => {});
+      if (updated && state.request_usage) {
+        await events.runChanged(updated).catch(() => {});
+        const capped = await this.o.spendStop?.(updated).catch(() => undefined);
+        if (capped) await this.block(runId, body.claim, capped);
+      }
     }
+  }
+
+  /**
+   * Ends a worker's run at its principal's daily spend cap: BLOCKED here under the worker's
+   * claim, the worker told to stop its agent (its finish, no longer fenced by a lease, is refused).
+   */
+  private async block(runId: string, claim: string, message: RunStatusMessage): Promise<void> {
+    const { moves, journal, hub, events } = this.o;
+    events.output(runId, 'stderr', `[agent-runs] ${message.message}\n`);
+    if (!(await moves.finish(runId, { state: 'BLOCKED', statusMessage: message }, claim))) return;
+    await journal.endLost(runId, message.message, 'BLOCKED').catch(() => undefined);
+    const instanceId = hub.holderOf(runId);
+    if (instanceId === undefined) return;
+    hub.letGo(runId);
+    hub.command(instanceId, { kind: 'cancel', run_id: runId });
   }
 
   async finish(grant: WorkerGrant, runId: string, body: WorkerFinishRequest): Promise<void> {

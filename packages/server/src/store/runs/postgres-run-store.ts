@@ -9,6 +9,7 @@ import { insertManyStatement, insertStatement, rowReader, type Row } from '../ta
 import { attachmentsQuery, RUN_ATTACHMENTS_TABLE } from './run-attachment-table.js';
 import { metadataRows, RUN_METADATA_TABLE } from './run-metadata-table.js';
 import { processGroupsQuery, RUN_PROCESSES_TABLE, setProcessStatement } from './run-process-table.js';
+import { addSpendStatement, spendDelta, toPrincipalSpend, utcDay, type PrincipalSpend } from '../spend/principal-spend-table.js';
 import { inTransaction } from '../postgres-transaction.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { withFirstRunEvent } from '../run-events/postgres-run-event-store.js';
@@ -30,6 +31,9 @@ const INSERT_METADATA = insertManyStatement(RUN_METADATA_TABLE);
 const INSERT_ATTACHMENT = insertStatement(RUN_ATTACHMENTS_TABLE, postgresDialect);
 const READ_ATTACHMENT = rowReader(RUN_ATTACHMENTS_TABLE);
 const SET_PROCESS = setProcessStatement(postgresDialect);
+const ADD_SPEND = addSpendStatement((n) => `$${n}`);
+/** RUN_COLUMNS named as the runs table's, for an UPDATE … FROM another row set. */
+const RUN_COLUMNS_OF_RUNS = RUN_COLUMNS.split(', ').map((column) => `runs.${column}`).join(', ');
 const READ_PROCESS = rowReader(RUN_PROCESSES_TABLE);
 
 function created(run: NewRun, seq: string): CreateResult {
@@ -160,7 +164,35 @@ export class PostgresRunStore implements RunStore {
     if (updatedAt !== undefined) params.push(updatedAt), sets.push(`updated_at = ${postgresDialect.nextStamp(`$${params.length}`)}`);
     if (sets.length === 0) return this.get(id);
     params.push(id);
-    return this.one(`UPDATE runs SET ${sets.join(', ')} WHERE id = $${params.length} RETURNING ${RUN_COLUMNS}`, params);
+    const usage = state.requestUsage;
+    if (!usage) return this.one(`UPDATE runs SET ${sets.join(', ')} WHERE id = $${params.length} RETURNING ${RUN_COLUMNS}`, params);
+    // The usage stored before (read under the row's lock, in the same statement), the new usage
+    // and the spend it adds, in one transaction: the day's row is shared by every server.
+    return inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<RunRow & { before_usage: string | null }>(
+        `UPDATE runs SET ${sets.join(', ')} FROM (SELECT id AS before_id, request_usage AS before_usage FROM runs WHERE id = $${params.length} FOR UPDATE) AS before
+         WHERE runs.id = before.before_id RETURNING ${RUN_COLUMNS_OF_RUNS}, before.before_usage`,
+        params,
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      const run = toRunRecord(row);
+      const delta = spendDelta(row.before_usage ? (JSON.parse(row.before_usage) as RequestUsage) : undefined, usage);
+      if (delta.nanoUsd > 0 || delta.tokens > 0) {
+        const at = updatedAt ?? new Date().toISOString();
+        await client.query({ name: 'agent-runs-add-spend', text: ADD_SPEND, values: [run.creator.uid ?? '', utcDay(at), delta.nanoUsd, delta.tokens, at] });
+      }
+      return run;
+    });
+  }
+
+  async spendOf(creatorUid: string, day: string): Promise<PrincipalSpend> {
+    const { rows } = await this.pool.query<{ cost_nano_usd: string; tokens: string }>({
+      name: 'agent-runs-spend-of',
+      text: 'SELECT cost_nano_usd, tokens FROM principal_spend WHERE creator_uid = $1 AND day = $2',
+      values: [creatorUid, day],
+    });
+    return toPrincipalSpend(rows[0]);
   }
 
   async setBudget(id: string, budget: RunBudget): Promise<RunRecord | undefined> {

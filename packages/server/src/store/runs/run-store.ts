@@ -1,3 +1,4 @@
+import type { PrincipalSpend } from '../spend/principal-spend-table.js';
 import type { Leases } from '../leases.js';
 import type { KnownRunState, RequestUsage, RunBudget, RunStatusMessage } from '@agent-runs/core/contract';
 import type { ProcessGroupRecord } from './process-group-record.js';
@@ -85,8 +86,15 @@ export interface RunStore {
   count(query: RunListQuery): Promise<number>;
   /** Applies the transition if the run is in one of `from`; returns the updated run or undefined. */
   transition(id: string, change: RunTransition): Promise<RunRecord | undefined>;
-  /** Keeps what a run's harness reported (usage so far, its session id), and `updatedAt` when given; answers the run as it is now. */
+  /**
+   * Keeps what a run's harness reported (usage so far, its session id), and `updatedAt` when
+   * given; answers the run as it is now. New usage adds what it grew by since the stored usage
+   * to the run's principal's spend of the UTC day of `updatedAt` (else now), in the same
+   * transaction (principal-spend-table.ts says why the difference).
+   */
   setHarnessState(id: string, state: { requestUsage?: RequestUsage; harnessSessionId?: string }, updatedAt?: string): Promise<RunRecord | undefined>;
+  /** What a principal (a run's `creator_uid`) spent on a UTC day (`2026-11-29`), over all its runs. */
+  spendOf(creatorUid: string, day: string): Promise<PrincipalSpend>;
   /** Replaces a run's `agent_config.budget` (a follow-up raised it); answers the run as it is now. */
   setBudget(id: string, budget: RunBudget): Promise<RunRecord | undefined>;
   /** Records the process group doing a run's work. */

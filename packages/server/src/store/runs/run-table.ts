@@ -81,11 +81,16 @@ export const RUNS_TABLE: TableDescription<NewRun, RunRecord> = {
     { name: 'runs_by_turn', on: 'state, turn, updated_at, seq', where: "state = 'QUEUED'" },
     // A principal's last queued turn, which its next run follows (run-turns.ts).
     { name: 'runs_queued_by_creator', on: 'creator_uid, worker_host, turn', where: "state = 'QUEUED'" },
+    // A principal's creates of the last minute, which its creates_per_minute quota counts at every create (principal-quotas.ts).
+    { name: 'runs_by_creator_created', on: 'creator_uid, created_at, seq' },
   ],
 };
 
 /** The columns and index of runs that the migration step after the webhooks' adds (both databases). */
 export const RUNS_WORKER_HOST = ['worker_host', 'runs_by_worker_host'] as const;
+
+/** The index of a principal's creates by time, added by the step of the daily spend (both databases). */
+export const RUNS_BY_CREATOR_CREATED = ['runs_by_creator_created'] as const;
 
 /** The column and indexes of fair turns, added by the step after the workers' (both databases). */
 export const RUNS_TURN = ['turn', 'runs_by_turn', 'runs_queued_by_creator'] as const;
@@ -151,7 +156,8 @@ interface ExactFilter {
 export const RUN_EXACT_FILTERS = [
   { field: 'name', column: 'config_name', indexed: (sortBy) => sortBy === 'agent' },
   { field: 'modelId', column: 'model_id' },
-  { field: 'creator', column: 'creator_uid', indexed: (sortBy, filtersStates) => sortBy === 'updated_at' && !filtersStates },
+  // runs_by_creator walks a principal's runs by update, runs_by_creator_created by create (its creates of the last minute, counted at each create).
+  { field: 'creator', column: 'creator_uid', indexed: (sortBy, filtersStates) => (sortBy === 'updated_at' || sortBy === 'created_at') && !filtersStates },
   { field: 'source', column: 'source' },
   { field: 'environmentId', column: 'environment_id' },
   { field: 'skillSpec', column: 'skill_spec' },

@@ -18,12 +18,14 @@ import { SqliteCheckpointer } from '../sqlite-checkpointer.js';
 import { SqliteLeases } from '../sqlite-leases.js';
 import { sqliteOrFail } from '../sqlite-or-fail.js';
 import { arrayRowReader, insertStatement, rowReader, type Row } from '../table-description.js';
+import { addSpendStatement, spendDelta, toPrincipalSpend, utcDay, type PrincipalSpend } from '../spend/principal-spend-table.js';
 import { processGroupsQuery, RUN_PROCESSES_TABLE, setProcessStatement } from './run-process-table.js';
 
 /** A run's new `updated_at` from the time given (the first `?`): `SqlDialect.nextStamp` says why. */
 const STAMP = sqliteDialect.nextStamp('?');
 
 const INSERT_RUN = insertStatement(RUNS_TABLE, sqliteDialect);
+const ADD_SPEND = addSpendStatement(() => '?');
 /** A run read in raw mode (an array in RUN_COLUMNS order, then has_artifacts): no object of column names per read. */
 const readRun = arrayRowReader(RUNS_TABLE);
 const SET_PROCESS = setProcessStatement(sqliteDialect);
@@ -252,8 +254,30 @@ export class SqliteRunStore implements RunStore {
     if (state.harnessSessionId !== undefined) sets.push('harness_session_id = ?'), params.push(state.harnessSessionId);
     if (updatedAt !== undefined) sets.push(`updated_at = ${STAMP}`), params.push(updatedAt);
     if (sets.length === 0) return this.get(id);
-    const [row] = this.statement(`UPDATE OR FAIL runs SET ${sets.join(', ')} WHERE id = ? RETURNING ${COLUMNS}`).all(...params, id) as RunRow[];
-    return row ? toRecord(row) : undefined;
+    const update = this.statement(`UPDATE OR FAIL runs SET ${sets.join(', ')} WHERE id = ? RETURNING ${COLUMNS}`);
+    const usage = state.requestUsage;
+    if (!usage) {
+      const [row] = update.all(...params, id) as RunRow[];
+      return row ? toRecord(row) : undefined;
+    }
+    // The usage stored before, the new usage and the spend it adds, in one transaction.
+    return this.db.transaction(() => {
+      const before = this.statement('SELECT request_usage FROM runs WHERE id = ?').get(id) as { request_usage: string | null } | undefined;
+      const [row] = update.all(...params, id) as RunRow[];
+      if (!row || !before) return undefined;
+      const run = toRecord(row);
+      const delta = spendDelta(before.request_usage ? (JSON.parse(before.request_usage) as RequestUsage) : undefined, usage);
+      if (delta.nanoUsd > 0 || delta.tokens > 0) {
+        const at = updatedAt ?? new Date().toISOString();
+        this.statement(ADD_SPEND).run(run.creator.uid ?? '', utcDay(at), delta.nanoUsd, delta.tokens, at);
+      }
+      return run;
+    })();
+  }
+
+  async spendOf(creatorUid: string, day: string): Promise<PrincipalSpend> {
+    const row = this.statement('SELECT cost_nano_usd, tokens FROM principal_spend WHERE creator_uid = ? AND day = ?').get(creatorUid, day);
+    return toPrincipalSpend(row as { cost_nano_usd: number; tokens: number } | undefined);
   }
 
   async setBudget(id: string, budget: RunBudget): Promise<RunRecord | undefined> {

@@ -1,4 +1,4 @@
-import { ConflictError, InvalidInputError, NotFoundError, QuotaExceededError, UnprocessableError, UnavailableError, type DomainError } from '../domain/domain-errors.js';
+import { ConflictError, CredentialEndedError, InvalidInputError, NotFoundError, OutOfScopeError, QuotaExceededError, UnprocessableError, UnavailableError, type DomainError } from '../domain/domain-errors.js';
 import { ApiProblem } from './api-problem.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 
@@ -15,6 +15,10 @@ export function domainProblem(error: DomainError): ApiProblem | undefined {
   if (error instanceof QuotaExceededError) {
     const headers = { 'retry-after': String(error.retryAfterSeconds), ...rateLimitHeaders(error.quota, error.limit, error.windowSeconds, 0, error.retryAfterSeconds) };
     return new ApiProblem('rate_limited', error.message, { headers });
+  }
+  if (error instanceof OutOfScopeError) return new ApiProblem('not_authorized', error.message, { retryable: false });
+  if (error instanceof CredentialEndedError) {
+    return new ApiProblem('authentication_required', error.message, { headers: { 'www-authenticate': 'Bearer' }, retryable: false });
   }
   // A kind http/ does not know yet is answered (and logged) as an internal error.
   return undefined;

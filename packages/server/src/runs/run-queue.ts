@@ -7,7 +7,7 @@ import type { MonotonicClock } from './monotonic-clock.js';
 import { NO_PEERS, type Peers } from './peers.js';
 import type { RunEventLog } from './run-event-log.js';
 import type { RunMoves } from './run-moves.js';
-import { RunExecutions } from './run-executions.js';
+import { RunExecutions, type RunExecutionsOptions } from './run-executions.js';
 import { StoreRetry } from './store-retry.js';
 
 /**
@@ -38,6 +38,8 @@ export interface RunQueueOptions {
   peers: Peers;
   /** This server runs no agent itself (`--workers-only`): its queue claims nothing, workers take every run. */
   claimsNothing?: boolean;
+  /** Where agents reach this server, and the run tokens their executions get. */
+  agentApi?: RunExecutionsOptions['agentApi'];
 }
 
 /**
@@ -76,6 +78,7 @@ export class RunQueue {
       previousBoundMs: options.peers === NO_PEERS ? undefined : options.owner.leaseMs + PREVIOUS_MARGIN_MS,
       ended: (runId, outcome, claim) => this.ended(runId, outcome, claim),
       freed: () => this.pump(),
+      agentApi: options.agentApi,
     });
   }
 

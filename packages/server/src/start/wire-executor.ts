@@ -72,7 +72,8 @@ export function wireExecutor({ opts, config, environments, principals, recordPro
   const mask = new SecretMask(config.secrets.values());
   // Every run's budget is held by one wrapper, whichever executor does its work.
   const budgeted = new BudgetedExecutor(routed);
-  const executor = mask.empty ? budgeted : new MaskedExecutor(budgeted, mask);
+  // Always wrapped: each execution's run token is masked even where the configuration declares no secret.
+  const executor = new MaskedExecutor(budgeted, mask);
   return { executor, harnessSetup, models };
 }
 

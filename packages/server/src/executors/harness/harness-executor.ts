@@ -13,7 +13,7 @@ import type { RunPolicy } from '../run-policy.js';
 import { NO_SANDBOX, type AgentSandbox } from '../sandbox/agent-sandbox.js';
 import { installRoot } from '../sandbox/install-root.js';
 import { sandboxForRun } from '../sandbox/principal-users.js';
-import { allowAlso, urlHost } from '../sandbox/network-policy.js';
+import { allowAlso, urlHost, withServerReach } from '../sandbox/network-policy.js';
 import type { RunRecord } from '../../store/runs/run-record.js';
 import { commandEnv } from '../command-env.js';
 import { processTreeFile } from '../process-tree.js';
@@ -105,7 +105,7 @@ export class HarnessExecutor implements RunExecutor {
     const secretName = setup.secretName(this.harness, run.agentConfig);
     const scope = setup.secretScope(run.agentConfig, run.creator.uid);
     const key = setup.key(this.harness, secretName, scope);
-    const secrets = [...setup.secretValues(), ...(key ? [key.value] : [])];
+    const secrets = [...setup.secretValues(), ...(key ? [key.value] : []), ...(context.agentApi ? [context.agentApi.token] : [])];
     // The harness's key in every form it may be printed in (base64, URL- or JSON-escaped), as declared secrets are.
     const masker = new SecretMask(secrets);
     const mask = (text: string) => masker.mask(text);
@@ -124,7 +124,7 @@ export class HarnessExecutor implements RunExecutor {
     const policy = this.options.runPolicy?.(run) ?? { env: {} };
     // The allow-listed variables and those the configuration passes; never the rest of the server's.
     const cliEnv = {
-      ...commandEnv(setup.env, run, join(stateDir, 'mcp.json'), workDir, input.number, files, setup.passedVariables(this.harness)),
+      ...commandEnv(setup.env, run, join(stateDir, 'mcp.json'), workDir, input.number, files, setup.passedVariables(this.harness), context.agentApi),
       // Bare as another user, the server's HOME is not its to write: its own state directory is (the sandbox gives a private one).
       ...(sandbox.user && !sandbox.bwrap ? { HOME: stateDir } : {}),
       ...launch.env,
@@ -132,7 +132,7 @@ export class HarnessExecutor implements RunExecutor {
     // The model endpoint is let through a `none` or allow-list policy, and nothing more; the
     // operator's own one (a `*_BASE_URL`) even on loopback, at exactly its host and port.
     const model = modelHosts(driver, cliEnv);
-    const network = allowAlso(policy.network ?? sandbox.network, model.hosts, { endpoints: model.configured });
+    const network = withServerReach(allowAlso(policy.network ?? sandbox.network, model.hosts, { endpoints: model.configured }), context.agentApi);
     // The CLI by its real path, its install (the npm tree it lives in) read-only in the sandbox.
     const cli = installRoot(command);
     const resumeSession = input.number > 1 ? run.harnessSessionId : undefined;

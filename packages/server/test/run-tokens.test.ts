@@ -222,3 +222,25 @@ describe('cancelling a parent', () => {
     }
   });
 });
+
+describe('an agent in the sandbox with no network', () => {
+  it('reaches its server through the filtering proxy, and nothing else of loopback', async () => {
+    // curl follows the proxy variables the agent gets; with them ignored, loopback is out of reach.
+    const script = [
+      'auth="Authorization: Bearer $AGENT_RUNS_RUN_TOKEN"',
+      'curl -s -o /dev/null -w "%{http_code}" -H "$auth" "$AGENT_RUNS_API_URL/api/v1/agent/runs/$AGENT_RUNS_RUN_ID" > via-proxy.txt',
+      'curl -s -o /dev/null -w "%{http_code}" --noproxy "*" --max-time 5 -H "$auth" "$AGENT_RUNS_API_URL/api/v1/agent/runs/$AGENT_RUNS_RUN_ID" > direct.txt',
+      'exit 0',
+    ].join('\n');
+    const boxed = await startTestServer({ executor: 'command', command: script, workDir: workRoot, sandbox: 'on', network: 'none', commandTimeoutMs: 30_000 });
+    try {
+      const { run_id } = await boxed.client.runs.create({ prompt: 'look at yourself' });
+      const run = await boxed.client.runs.wait(run_id, { pollInterval: 50 });
+      expect(run.state).toBe('SUCCEEDED');
+      expect(readFileSync(join(workRoot, run_id, 'via-proxy.txt'), 'utf8')).toBe('200');
+      expect(readFileSync(join(workRoot, run_id, 'direct.txt'), 'utf8')).toBe('000');
+    } finally {
+      await boxed.close();
+    }
+  });
+});

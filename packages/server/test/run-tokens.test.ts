@@ -52,6 +52,10 @@ async function main(prompt) {
     probes.list = await call('GET', '/agent/runs');
     probes.schedules = await call('GET', '/agent/schedules');
     probes.followup = await call('POST', '/agent/runs/' + kids[0] + '/followups', { message: 'more' });
+    // Follows a child's event stream to its end, as a client's wait does.
+    const stream = await fetch(url + '/api/v1/agent/runs/' + kids[0] + '/events', { headers: { authorization: 'Bearer ' + token } });
+    const events = await stream.text();
+    probes.stream = { status: stream.status, ended: /"state":"SUCCEEDED"/.test(events) };
   } else if (word === 'child') {
     probes.grandchild = await call('POST', '/agent/runs', { prompt: 'never' });
     probes.parent = await call('GET', '/agent/runs/' + process.env.AGENT_RUNS_RUN_ID).then(async (me) => call('GET', '/agent/runs/' + me.body.parent_run_id));
@@ -151,6 +155,7 @@ describe('a run token', () => {
       expect(p[name].body.detail, name).toMatch(/run token opens only/);
     }
     expect(await stateOf(stranger)).toBe('INPROGRESS');
+    expect(p.stream).toEqual({ status: 200, ended: true });
 
     // Each child got the message in its inbox file, read its parent, and could not go deeper.
     for (const kid of kids) {

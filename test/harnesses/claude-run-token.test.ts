@@ -40,5 +40,16 @@ describe('a Claude Code run', () => {
     expect(output).toContain(children[0]!.run_id);
     expect(output).toContain('token: ***');
     expect(output).not.toMatch(/art_[\w-]{20}/);
-  });
+  }, 120_000);
+
+  it('gets this server’s MCP server bound to its run token: its tools are offered to the model', async () => {
+    const before = model.agentTurns().length;
+    const created = await t.client.runs.create({ prompt: 'Write hello.txt, then run the command.', config: { harness: claude } });
+    const run = await t.client.runs.wait(created.run_id, { timeout: 60_000 });
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const turns = JSON.stringify(model.agentTurns().slice(before).map((r) => r.body));
+    expect(turns).toContain('mcp__agent-runs__create_run');
+    expect(turns).toContain('mcp__agent-runs__wait_for_run');
+    expect(turns).not.toMatch(/art_[\w-]{20}/);
+  }, 120_000);
 });

@@ -16,6 +16,7 @@ import { sandboxForRun } from '../sandbox/principal-users.js';
 import { allowAlso, urlHost, withServerReach } from '../sandbox/network-policy.js';
 import type { RunRecord } from '../../store/runs/run-record.js';
 import { commandEnv } from '../command-env.js';
+import { agentRunsMcpFiles, withAgentRunsMcp } from './agent-runs-mcp.js';
 import { processTreeFile } from '../process-tree.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from '../run-executor.js';
 import type { HarnessDriver } from './harness-driver.js';
@@ -50,6 +51,8 @@ export interface HarnessExecutorOptions {
   sandbox?: AgentSandbox | undefined;
   /** What the run's environment adds: its secrets as variables, its network policy. */
   runPolicy?: ((run: RunRecord) => RunPolicy) | undefined;
+  /** The bundled MCP server of `@agent-runs/mcp`, given to each run bound to its run token (none: no such entry). */
+  agentRunsMcp?: string | undefined;
 }
 
 /** The harness's own state of a run (its sessions, settings, MCP configuration), kept across executions. */
@@ -214,7 +217,7 @@ export class HarnessExecutor implements RunExecutor {
         env: { ...policy.env, ...cliEnv },
         sandbox,
         writable: [dirname(files.report), files.attachments, stateDir],
-        readOnly: cli.readOnly,
+        readOnly: [...cli.readOnly, ...(context.agentApi ? agentRunsMcpFiles(this.options.agentRunsMcp) : [])],
         network,
         // A driver that points HOME at its state directory keeps it in the sandbox too.
         home: insideState(launch.env['HOME'], stateDir),
@@ -279,7 +282,7 @@ export class HarnessExecutor implements RunExecutor {
           effort: harness?.reasoning_level || undefined,
           resumeSession: input.number > 1 ? run.harnessSessionId : undefined,
           systemPrompt: run.agentConfig.base_prompt || undefined,
-          mcpServers: run.agentConfig.mcp_servers as Record<string, unknown> | undefined,
+          mcpServers: withAgentRunsMcp(run.agentConfig.mcp_servers as Record<string, unknown> | undefined, context.agentApi, this.options.agentRunsMcp),
           extraDirs: [files.attachments],
           key,
           env: Object.fromEntries(setup.passedVariables(this.harness).map((name) => [name, setup.env[name]])),

@@ -43,6 +43,7 @@ async function main(prompt) {
     probes.events = await call('GET', '/agent/events?run_ids=' + kids.join(','));
     probes.inbox = await call('GET', '/agent/messages/' + self);
     probes.otherParent = await call('POST', '/agent/runs', { prompt: 'x', parent_run_id: stranger });
+    probes.otherConversation = await call('POST', '/agent/runs', { prompt: 'x', conversation_id: stranger });
     probes.stranger = await call('GET', '/agent/runs/' + stranger);
     probes.messageStranger = await call('POST', '/agent/messages', { to: [stranger], subject: 's', body: 'b' });
     probes.eventsStranger = await call('GET', '/agent/events?run_ids=' + stranger);
@@ -143,7 +144,7 @@ describe('a run token', () => {
     expect(p.inbox.status).toBe(200);
 
     // The same principal's run outside the family: 403, naming the scope.
-    for (const name of ['otherParent', 'stranger', 'messageStranger', 'eventsStranger', 'inboxOfKid', 'cancelStranger']) {
+    for (const name of ['otherParent', 'otherConversation', 'stranger', 'messageStranger', 'eventsStranger', 'inboxOfKid', 'cancelStranger']) {
       expect(p[name].status, name).toBe(403);
       expect(p[name].body.detail, name).toMatch(/run token/);
     }

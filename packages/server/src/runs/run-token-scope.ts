@@ -63,6 +63,10 @@ export class RunTokenScope {
     if (given !== undefined && given !== grant.runId) {
       throw new OutOfScopeError(`parent_run_id must be this run token's run (${grant.runId}) or left out: ${RUN_TOKEN_SCOPE}.`);
     }
+    // Continuing a conversation would hand the child (and so the agent) the history of runs outside the family.
+    if ((body as Record<string, unknown>).conversation_id !== undefined) {
+      throw new OutOfScopeError(`conversation_id cannot be given with a run token: a child starts a conversation of its own (${RUN_TOKEN_SCOPE}).`);
+    }
     return { ...body, parent_run_id: grant.runId };
   }
 

@@ -57,13 +57,14 @@ export async function handleRequest<C extends HttpContext>(
 
 /**
  * The run token a request carries, if its credential is one: refused (401) when no run this
- * server executes holds it, and (403) on a route outside every run token's scope. An API key
- * never looks like one, so a request with a key goes on to the key's check.
+ * server executes holds it, and (403) on a route outside every run token's scope. Any other
+ * credential goes on to the API key's check.
  */
 function runTokenOf(app: HttpContext, req: IncomingMessage, accepted: boolean): RunTokenGrant | undefined {
   const header = req.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!match || !isRunToken(match[1]!)) return undefined;
+  // A configured API key that happens to start like a run token stays an API key.
+  if (!match || !isRunToken(match[1]!) || app.auth.keyPrincipal(req) !== undefined) return undefined;
   const grant = app.runTokens.grantOf(match[1]!);
   if (!grant) {
     throw new ApiProblem('authentication_required', 'The run token is not valid: its run has ended, or this server did not issue it.', {

@@ -250,3 +250,30 @@ describe('an agent in the sandbox with no network', () => {
     }
   });
 });
+
+describe('children an agent starts', () => {
+  it('count against its principal’s quotas, as any run of that principal does', async () => {
+    const q = await startTestServer({
+      executor: 'command',
+      command: nodeAgentCommand(AGENT),
+      workDir: workRoot,
+      commandTimeoutMs: 60_000,
+      concurrency: 4,
+      configFile: writeServerConfig({ quotas: { default: { creates_per_minute: 2 } } }),
+    });
+    try {
+      const answer = await q.raw('/api/v1/agent/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'fanout 2' }) });
+      const parent = answer.body.run_id as string;
+      const file = join(workRoot, parent, 'probes.json');
+      await eventually(() => existsSync(file), Boolean, 30_000);
+      const [first, second] = JSON.parse(readFileSync(file, 'utf8')).kids as { status: number; body: { detail: string } }[];
+      // The parent was the first create of the minute, its first child the second.
+      expect(first!.status).toBe(200);
+      expect(second!.status).toBe(429);
+      expect(second!.body.detail).toMatch(/creates_per_minute|per minute/);
+      await q.raw(`/api/v1/agent/runs/${parent}/cancel`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    } finally {
+      await q.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { isTerminalState } from '@agent-runs/core/contract';
-import { CredentialEndedError, OutOfScopeError } from '../domain/domain-errors.js';
+import { CredentialEndedError, NotFoundError, OutOfScopeError } from '../domain/domain-errors.js';
 import type { RunTokenGrant } from '../domain/run-tokens.js';
 import type { RunRecord } from '../store/runs/run-record.js';
 import type { RunService } from './run-service.js';
@@ -24,7 +24,11 @@ export class RunTokenScope {
 
   /** The token's run, while it runs; a token whose run has ended is refused as no credential (401). */
   async holder(grant: RunTokenGrant): Promise<RunRecord> {
-    const run = await this.runs.getOrThrow(grant.runId, grant.creator).catch(() => undefined);
+    // Only a missing run is a dead token: a store that cannot answer stays a 503.
+    const run = await this.runs.getOrThrow(grant.runId, grant.creator).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    });
     if (!run || isTerminalState(run.state)) throw new CredentialEndedError('The run token is no longer valid: its run has ended.');
     return run;
   }

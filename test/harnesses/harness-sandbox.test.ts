@@ -1,5 +1,7 @@
 import { existsSync, lstatSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicServer, DEFAULT_SCRIPT, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
@@ -19,7 +21,13 @@ const isRoot = process.getuid?.() === 0;
 
 let model: ScriptedModelServer;
 let t: HarnessTestServer;
+/** A loopback port that answers, but is not the agent's to reach: the test's own listener. */
+let other: Server;
+let otherPort: number;
 beforeAll(async () => {
+  other = createServer((_req, res) => res.end('not for agents'));
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  otherPort = (other.address() as AddressInfo).port;
   writeFileSync(victim, 'untouched\n');
   model = await startAnthropicServer({ ...DEFAULT_SCRIPT, command: 'sh "$AGENT_RUNS_ATTACHMENTS_DIR/probe.sh" > probe.txt 2>&1; cat probe.txt' });
   t = await startHarnessServer(
@@ -32,6 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await model?.close();
+  other?.close();
 });
 
 /** Runs Claude Code with `probe` as its probe.sh; the run and what the probe printed. */
@@ -56,7 +65,7 @@ function stateDir(runId: string): string {
 }
 
 describe('Claude Code in the sandbox', () => {
-  it('runs as the agent user, cannot read the data directory nor reach another loopback port, and still reaches its model', async () => {
+  it('runs as the agent user, cannot read the data directory nor reach another loopback port, and still reaches its model and its server', async () => {
     const port = new URL(t.server.url).port;
     const { run, printed } = await probeRun(
       [
@@ -65,6 +74,7 @@ describe('Claude Code in the sandbox', () => {
         `ls ${dataDir} >/dev/null 2>&1 && echo list-data=yes || echo list-data=no`,
         `node -e "fetch('http://127.0.0.1:${port}/healthz').then((r) => console.log('direct=reached', r.status), (e) => console.log('direct=unreachable', (e.cause && e.cause.code) || e.message))"`,
         `curl -s -o /dev/null -w 'proxied=%{http_code}\\n' --max-time 5 http://127.0.0.1:${port}/healthz || echo proxied=failed`,
+        `curl -s -o /dev/null -w 'other=%{http_code}\\n' --max-time 5 http://127.0.0.1:${otherPort}/ || echo other=failed`,
         'echo probe-done',
       ].join('\n'),
     );
@@ -76,22 +86,29 @@ describe('Claude Code in the sandbox', () => {
     expect(printed).toContain('list-data=no');
     expect(printed).toContain('direct=unreachable');
     expect(printed).not.toContain('direct=reached');
-    // Through the proxy the server's port is refused (403), never answered.
-    expect(printed).toMatch(/^proxied=(403|000|failed)$/m);
+    // Through the proxy the server's own address answers (the agent's run token is for it, AGENT_RUNS_API_URL);
+    // any other loopback port is refused (403), never answered.
+    expect(printed).toMatch(/^proxied=200$/m);
+    expect(printed).toMatch(/^other=(403|000|failed)$/m);
     // The run's output shows it too.
     expect(await outputOf(run.run_id)).toContain('direct=unreachable');
     expect(readFileSync(join(t.workDir, run.run_id, 'hello.txt'), 'utf8')).toBe(DEFAULT_SCRIPT.content);
   }, 120_000);
 
-  it('under an allow-list that does not name it, still reaches its model, and the server only through the proxy, which refuses it', async () => {
+  it('under an allow-list that does not name them, still reaches its model and its server through the proxy, which refuses another loopback port', async () => {
     const port = new URL(t.server.url).port;
     const { run, printed } = await probeRun(
-      [`curl -s -o /dev/null -w 'proxied=%{http_code}\\n' --max-time 5 http://127.0.0.1:${port}/healthz || echo proxied=failed`, 'echo probe-done'].join('\n'),
+      [
+        `curl -s -o /dev/null -w 'proxied=%{http_code}\\n' --max-time 5 http://127.0.0.1:${port}/healthz || echo proxied=failed`,
+        `curl -s -o /dev/null -w 'other=%{http_code}\\n' --max-time 5 http://127.0.0.1:${otherPort}/ || echo other=failed`,
+        'echo probe-done',
+      ].join('\n'),
       { environment_id: 'allow-list' },
     );
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
     expect(printed).toContain('probe-done');
-    expect(printed).toMatch(/^proxied=403$/m);
+    expect(printed).toMatch(/^proxied=200$/m);
+    expect(printed).toMatch(/^other=403$/m);
   }, 120_000);
 
   it("keeps a run's mcp.json the agent user's alone, out of another run's reach, and never follows a link planted in its state", async () => {

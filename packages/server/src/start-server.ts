@@ -66,8 +66,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     checkSecretOwners(config.secrets, keys.map((k) => k.principal));
 
     let publicUrl = opts.publicUrl ?? '';
+    // Agents run on this machine: they reach the server where it listens, not by its public name.
+    let agentUrl = '';
     let originGuard: OriginGuardOptions = { allowedHosts: [] };
-    const wired = await wireApp({ opts, config, timeZone, storage, serverId, clock, keys, publicUrl: () => publicUrl, originGuard: () => originGuard });
+    const wired = await wireApp({ opts, config, timeZone, storage, serverId, clock, keys, publicUrl: () => publicUrl, agentUrl: () => agentUrl, originGuard: () => originGuard });
     // The configuration file's webhooks, created or brought in step (never twice) before anything is sent.
     await syncDeclaredWebhooks(config.webhooks ?? [], { store: storage.webhooks, clock: opts.clock, allowPrivate: opts.allowPrivateWebhooks, principals: keys.map((k) => k.principal), log: opts.log });
     const router = new Router(apiRoutes(wired.executor.name, timeZone));
@@ -83,6 +85,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const address = await listen(server, opts.port, opts.host);
     const url = listeningUrl(address);
     publicUrl ||= url;
+    agentUrl = url;
     originGuard = originGuardFor(opts.host, address.port, publicUrl, opts.allowedHosts);
     // Runs left QUEUED (by the last server here, or by any server of a shared database).
     wired.queue.pump();

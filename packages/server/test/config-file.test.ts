@@ -83,6 +83,8 @@ describe('the configuration file', () => {
     ['an unknown time zone', 'server.json', '{"schedule_time_zone": "Mars/Olympus"}', /, line 1: schedule_time_zone: "Mars\/Olympus" is not an IANA time zone/],
     ['too few sandbox processes', 'server.yaml', 'sandbox_max_processes: 4\n', /, line 1: sandbox_max_processes: must be a whole number from 16 to 1000000$/],
     ['a /tmp size that is not whole MiB', 'server.json', '{"sandbox_tmp_size_mb": "1G"}', /, line 1: sandbox_tmp_size_mb: must be a whole number from 16 to 1048576 \(MiB\)$/],
+    ['an orchestration depth out of range', 'server.yaml', 'orchestration:\n  max_depth: 101\n', /, line 2: orchestration\.max_depth: must be a whole number from 0 to 100$/],
+    ['an unknown orchestration limit', 'server.yaml', 'orchestration:\n  max_children: 3\n', /, line 2: orchestration: unknown key\(s\) max_children$/],
     ['a JSON syntax error', 'server.json', '{\n  "environments": {,}\n}', /, line 2: not valid YAML or JSON/],
   ])('names the file, the line and the key for %s', (_what, name, text, expected) => {
     const file = configFile(name, text);

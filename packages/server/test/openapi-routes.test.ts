@@ -18,6 +18,7 @@ const apiOperations = routes
 interface Operation {
   parameters?: { name: string; in: string }[];
   security?: unknown[];
+  responses?: Record<string, unknown>;
 }
 
 describe('the OpenAPI document, built from the routes', () => {
@@ -33,8 +34,10 @@ describe('the OpenAPI document, built from the routes', () => {
       const { operation } = documented.find((d) => d.key === key)!;
       const pathParams = [...route.path.matchAll(/:([^/]+)/g)].map(([, name]) => name);
       expect({ key, pathParams: (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name) }).toEqual({ key, pathParams });
-      const security = route.auth === 'worker' ? [{ workerToken: [] }] : route.auth ? undefined : [];
+      // A route an agent's run token opens names both credentials, and its 403 beyond the token's scope.
+      const security = route.auth === 'worker' ? [{ workerToken: [] }] : route.runToken ? [{ bearerAuth: [] }, { runToken: [] }] : route.auth ? undefined : [];
       expect({ key, security: operation.security }).toEqual({ key, security });
+      if (route.runToken) expect({ key, forbidden: Object.keys(operation.responses ?? {}).includes('403') }).toEqual({ key, forbidden: true });
     }
   });
 

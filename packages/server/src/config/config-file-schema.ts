@@ -187,6 +187,12 @@ const QuotasSchema = z.strictObject({
   principals: z.record(z.string().trim().min(1, "must name a principal of this server's API keys"), QuotaRuleSchema).optional(),
 });
 
+/** The `orchestration:` section: limits on the trees of runs that start runs. */
+const OrchestrationSchema = z.strictObject({
+  max_depth: wholeNumber(0, 100).optional(),
+  max_children_per_run: wholeNumber(0, 100_000).optional(),
+});
+
 /**
  * The server's configuration file (JSON or YAML). Strict: a misspelt key is named rather
  * than ignored. Relative paths are relative to the file.
@@ -214,6 +220,7 @@ export const ConfigFileSchema = z.strictObject({
   metrics_token: z.union([z.string().regex(SECRET_NAME, METRICS_TOKEN_HINT), SecretSchema], { error: METRICS_TOKEN_HINT }).optional(),
   budgets: BudgetsSchema.optional(),
   quotas: QuotasSchema.optional(),
+  orchestration: OrchestrationSchema.optional(),
   workers: z
     .record(z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'a worker token name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'), WorkerTokenSchema)
     .optional(),

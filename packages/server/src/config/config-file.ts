@@ -239,7 +239,7 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     }
   }
   const budgets = config.budgets;
-  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks, workerTokens, metricsToken, budgets, quotas: config.quotas };
+  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks, workerTokens, metricsToken, budgets, quotas: config.quotas, orchestration: config.orchestration };
 }
 
 /** The `harnesses:` section with a command given as a relative path made absolute. */

@@ -92,3 +92,13 @@ export class SpendCapReachedError extends DomainError {
     super(message);
   }
 }
+
+/** The caller's credential is valid but does not reach this (a run token outside its scope): 403. */
+export class OutOfScopeError extends DomainError {
+  override name = 'OutOfScopeError';
+}
+
+/** The caller's credential no longer holds (a run token whose run has ended): 401. */
+export class CredentialEndedError extends DomainError {
+  override name = 'CredentialEndedError';
+}

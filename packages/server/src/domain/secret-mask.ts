@@ -52,11 +52,18 @@ export class SecretMask {
   readonly #pattern: RegExp | undefined;
   readonly #forms: string[];
   readonly #longest: number;
+  readonly #values: readonly string[];
 
   constructor(values: readonly string[]) {
+    this.#values = values;
     this.#forms = [...new Set(values.filter((v) => v.length >= MIN_MASKED_CHARS).flatMap(secretForms))].sort((a, b) => b.length - a.length);
     this.#pattern = this.#forms.length ? new RegExp(this.#forms.map(escapeRegExp).join('|'), 'g') : undefined;
     this.#longest = this.#forms[0]?.length ?? 0;
+  }
+
+  /** This mask and `values` too (a run's own token, beside the configuration's secrets). */
+  and(values: readonly string[]): SecretMask {
+    return values.length ? new SecretMask([...this.#values, ...values]) : this;
   }
 
   get empty(): boolean {

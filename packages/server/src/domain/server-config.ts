@@ -96,7 +96,20 @@ export interface ServerConfig {
   budgets?: BudgetPolicy | undefined;
   /** The `quotas:` section: how many runs a principal may hold and start. */
   quotas?: QuotaPolicy | undefined;
+  /** The `orchestration:` section: how deep and wide the trees runs start may grow. */
+  orchestration?: OrchestrationPolicy | undefined;
 }
+
+/** The `orchestration:` section; an absent field takes its default (ORCHESTRATION_DEFAULTS). */
+export interface OrchestrationPolicy {
+  /** Most ancestors a run may have (a run with no parent has none). */
+  max_depth?: number | undefined;
+  /** Most runs one run may have as its children, ever. */
+  max_children_per_run?: number | undefined;
+}
+
+/** What `orchestration:` holds when the file leaves a field out. */
+export const ORCHESTRATION_DEFAULTS = { max_depth: 3, max_children_per_run: 10 } as const;
 
 /** One principal's quotas; an absent field is no limit. */
 export interface QuotaRule {

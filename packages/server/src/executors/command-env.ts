@@ -1,5 +1,6 @@
 import type { RunRecord } from '../store/runs/run-record.js';
 import type { ExecutionFiles } from './agent-protocol.js';
+import type { AgentApiAccess } from './run-executor.js';
 
 /** The environment variables the agent command receives, named once for code and docs. */
 export const COMMAND_ENV = {
@@ -17,6 +18,8 @@ export const COMMAND_ENV = {
   attachmentsDir: 'AGENT_RUNS_ATTACHMENTS_DIR',
   artifactsDir: 'AGENT_RUNS_ARTIFACTS_DIR',
   reportFile: 'AGENT_RUNS_REPORT_FILE',
+  apiUrl: 'AGENT_RUNS_API_URL',
+  runToken: 'AGENT_RUNS_RUN_TOKEN',
 } as const;
 
 /**
@@ -36,6 +39,8 @@ export function commandEnv(
   execution: number,
   files: ExecutionFiles,
   passed: readonly string[] = [],
+  /** The server's URL and the run's token, for an agent that starts and talks to other runs (left out of setup steps). */
+  api?: AgentApiAccess,
 ): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(base)) {
@@ -59,5 +64,6 @@ export function commandEnv(
     [COMMAND_ENV.attachmentsDir]: files.attachments,
     [COMMAND_ENV.artifactsDir]: files.artifacts,
     [COMMAND_ENV.reportFile]: files.report,
+    ...(api ? { [COMMAND_ENV.apiUrl]: api.url, [COMMAND_ENV.runToken]: api.token } : {}),
   };
 }

@@ -11,6 +11,7 @@ import { NO_SANDBOX, type AgentSandbox } from './sandbox/agent-sandbox.js';
 import { prepareWorkDir } from './run-work-dir.js';
 import type { RunPolicy } from './run-policy.js';
 import { commandFiles } from './sandbox/command-files.js';
+import { withServerReach } from './sandbox/network-policy.js';
 import { sandboxForRun } from './sandbox/principal-users.js';
 import type { RunRecord } from '../store/runs/run-record.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
@@ -42,7 +43,7 @@ export class CommandExecutor implements RunExecutor {
 
   constructor(private readonly options: CommandExecutorOptions) {}
 
-  start({ run, input, onOutput }: ExecutionContext): Execution {
+  start({ run, input, onOutput, agentApi }: ExecutionContext): Execution {
     const sandbox = sandboxForRun(this.options.sandbox ?? NO_SANDBOX, run);
     const workDir = prepareWorkDir(this.options.workRoot, run.id, sandbox);
     const mcpConfigPath = join(workDir, 'mcp.json');
@@ -59,11 +60,11 @@ export class CommandExecutor implements RunExecutor {
       {
         ...shellLine(this.options.command),
         cwd: workDir,
-        env: { ...commandEnv(process.env, run, mcpConfigPath, workDir, input.number, files, this.options.agentEnv), ...policy.env },
+        env: { ...commandEnv(process.env, run, mcpConfigPath, workDir, input.number, files, this.options.agentEnv, agentApi), ...policy.env },
         sandbox,
         writable: [dirname(files.report), files.attachments],
         readOnly: commandFiles(this.options.command),
-        network: policy.network,
+        network: withServerReach(policy.network ?? sandbox.network, agentApi),
       },
       {
         timeoutMs: this.options.timeoutMs,

@@ -10,7 +10,7 @@ function maskArtifact(mask: SecretMask, artifact: NewArtifact): NewArtifact {
 }
 
 /**
- * Masks the configuration's named secrets in everything an execution hands back (output,
+ * Masks the configuration's named secrets and the execution's run token in everything an execution hands back (output,
  * status message, artifact descriptions) before it is stored or streamed, so the event
  * stream, stored output, transcript, conversation, session page and every client reading
  * them (MCP, the Action) only ever see `***`.
@@ -24,10 +24,13 @@ export class MaskedExecutor extends WrappingExecutor {
   }
 
   start(context: ExecutionContext): Execution {
+    // The run's own token is a secret of this execution alone.
+    const mask = this.mask.and(context.agentApi ? [context.agentApi.token] : []);
+    if (mask.empty) return this.inner.start(context);
     const streams = new Map<string, ReturnType<SecretMask['stream']>>();
     const onOutput = (text: string, stream?: 'stdout' | 'stderr') => {
       let masker = streams.get(stream ?? '');
-      if (!masker) streams.set(stream ?? '', (masker = this.mask.stream()));
+      if (!masker) streams.set(stream ?? '', (masker = mask.stream()));
       const out = masker.push(text);
       if (out) context.onOutput(out, stream);
     };
@@ -40,8 +43,8 @@ export class MaskedExecutor extends WrappingExecutor {
       const message = outcome.statusMessage;
       return {
         ...outcome,
-        ...(message ? { statusMessage: { ...message, message: this.mask.mask(message.message) } } : {}),
-        ...(outcome.artifacts ? { artifacts: outcome.artifacts.map((a) => maskArtifact(this.mask, a)) } : {}),
+        ...(message ? { statusMessage: { ...message, message: mask.mask(message.message) } } : {}),
+        ...(outcome.artifacts ? { artifacts: outcome.artifacts.map((a) => maskArtifact(mask, a)) } : {}),
       };
     });
     return { ...execution, done };

@@ -43,6 +43,16 @@ export interface ExecutionContext {
   onUsage?(usage: RequestUsage): void;
   /** A follow-up's execution where the run's working directory may not be: what to make it again from, if it is missing. */
   restore?: WorkspaceRestore;
+  /** The server's API as this execution's agent reaches it, with the run token it holds while it runs (none on a worker). */
+  agentApi?: AgentApiAccess;
+}
+
+/** What an agent starts other runs with: `AGENT_RUNS_API_URL` and `AGENT_RUNS_RUN_TOKEN`. */
+export interface AgentApiAccess {
+  /** The server's base URL, no trailing slash. */
+  url: string;
+  /** The run-scoped token: a secret, masked in everything the execution hands back. */
+  token: string;
 }
 
 /** What a run's working directory is made again from on a machine that did not run its last execution. */

@@ -1,4 +1,4 @@
-import { ConflictError, InvalidInputError, NotFoundError, QuotaExceededError, SpendCapReachedError, UnprocessableError, UnavailableError, type DomainError } from '../domain/domain-errors.js';
+import { ConflictError, CredentialEndedError, InvalidInputError, NotFoundError, OutOfScopeError, QuotaExceededError, SpendCapReachedError, UnprocessableError, UnavailableError, type DomainError } from '../domain/domain-errors.js';
 import { ApiProblem } from './api-problem.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 
@@ -19,6 +19,10 @@ export function domainProblem(error: DomainError): ApiProblem | undefined {
   if (error instanceof SpendCapReachedError) {
     // 402, not 429: a retry before the reset cannot succeed, and clients that retry a 429 must not spin on it.
     return new ApiProblem('budget_exceeded', error.message, { headers: { 'retry-after': String(error.retryAfterSeconds) } });
+  }
+  if (error instanceof OutOfScopeError) return new ApiProblem('not_authorized', error.message, { retryable: false });
+  if (error instanceof CredentialEndedError) {
+    return new ApiProblem('authentication_required', error.message, { headers: { 'www-authenticate': 'Bearer' }, retryable: false });
   }
   // A kind http/ does not know yet is answered (and logged) as an internal error.
   return undefined;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkRequestOrigin } from '@agent-runs/core/contract';
 import { DomainError } from '../domain/domain-errors.js';
+import { isRunToken, type RunTokenGrant } from '../domain/run-tokens.js';
 import { ApiProblem } from './api-problem.js';
 import { domainProblem } from './domain-problem.js';
 import { requireJsonContentType } from './json-content-type.js';
@@ -31,6 +32,11 @@ export async function handleRequest<C extends HttpContext>(
       sendResult(req, res, await route.handle({ req, url, params, app, caller: { uid: `worker:${worker.name}` }, worker }));
       return;
     }
+    const runToken = route.auth ? runTokenOf(app, req, route.runToken === true) : undefined;
+    if (runToken) {
+      sendResult(req, res, await route.handle({ req, url, params, app, caller: runToken.creator, runToken }));
+      return;
+    }
     const caller = route.auth ? app.auth.authenticate(req) : { uid: 'anonymous' };
     sendResult(req, res, await route.handle({ req, url, params, app, caller }));
   } catch (error) {
@@ -47,4 +53,31 @@ export async function handleRequest<C extends HttpContext>(
     log(`Internal error on ${req.method} ${instance} (trace id ${problem.traceId}): ${cause}`);
     sendProblem(res, problem, instance);
   }
+}
+
+/**
+ * The run token a request carries, if its credential is one: refused (401) when no run this
+ * server executes holds it, and (403) on a route outside every run token's scope. Any other
+ * credential goes on to the API key's check.
+ */
+function runTokenOf(app: HttpContext, req: IncomingMessage, accepted: boolean): RunTokenGrant | undefined {
+  const header = req.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  // A configured API key that happens to start like a run token stays an API key.
+  if (!match || !isRunToken(match[1]!) || app.auth.keyPrincipal(req) !== undefined) return undefined;
+  const grant = app.runTokens.grantOf(match[1]!);
+  if (!grant) {
+    throw new ApiProblem('authentication_required', 'The run token is not valid: its run has ended, or this server did not issue it.', {
+      headers: { 'www-authenticate': 'Bearer' },
+      retryable: false,
+    });
+  }
+  if (!accepted) {
+    throw new ApiProblem(
+      'not_authorized',
+      'A run token opens only its run-scoped endpoints (create a child run, read runs of its family, send and read messages, poll events, cancel its children); use an API key for this one.',
+      { retryable: false },
+    );
+  }
+  return grant;
 }

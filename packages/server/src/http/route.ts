@@ -1,5 +1,6 @@
 import type { OriginGuardOptions, RunCreatorInfo } from '@agent-runs/core/contract';
 import type { IncomingMessage } from 'node:http';
+import type { RunTokenGrant, RunTokens } from '../domain/run-tokens.js';
 import type { ApiKeyAuth } from './api-key-auth.js';
 import type { WorkerAuth, WorkerTokenGrant } from './worker-auth.js';
 import type { Reply } from './reply.js';
@@ -23,6 +24,8 @@ export interface HttpContext {
   auth: ApiKeyAuth;
   /** The worker tokens: the only credential of `auth: 'worker'` routes. */
   workerAuth: WorkerAuth;
+  /** The run tokens of the executions this server runs: accepted only by routes marked `runToken`. */
+  runTokens: RunTokens;
   maxBodyBytes: number;
   /** Signs the download links of artifacts, transcripts and handoff files. */
   links: SignedLinks;
@@ -41,6 +44,8 @@ export interface RouteRequest<C extends HttpContext> {
   caller: RunCreatorInfo;
   /** The worker token the request carried: set on `auth: 'worker'` routes only. */
   worker?: WorkerTokenGrant;
+  /** The run token the request carried (its caller is then the run's principal): set only on `runToken` routes. */
+  runToken?: RunTokenGrant;
 }
 
 /** A JSON body sent with 200, or a Reply (reply.ts) for anything else. */
@@ -54,6 +59,8 @@ export interface Route<C extends HttpContext> {
   auth: boolean | 'worker';
   /** True for the dashboard's form posts: the body is `application/x-www-form-urlencoded` (CSRF-checked by the page). */
   form?: true;
+  /** True where a run token is accepted too: the handler then holds the request to the token's scope. */
+  runToken?: true;
   /** Parses the request, calls a service and returns what to answer; http/ sends it (send-result.ts). */
   handle(request: RouteRequest<C>): Promise<RouteResult> | RouteResult;
 }

@@ -129,22 +129,23 @@ export class MailboxService {
   }
 
   /** The message in full; its read_at (and delivered_at) set if not yet. */
-  async read(messageId: string, caller: RunCreatorInfo): Promise<AgentMessage> {
-    const m = await this.visible(messageId, caller);
+  async read(messageId: string, caller: RunCreatorInfo, recipient?: string): Promise<AgentMessage> {
+    const m = await this.visible(messageId, caller, recipient);
     const at = this.clock.now();
     await this.store.stamp(m.id, at, true);
     return { ...header({ ...m, readAt: m.readAt ?? at, deliveredAt: m.deliveredAt ?? at }), body: m.body };
   }
 
-  async delivered(messageId: string, caller: RunCreatorInfo): Promise<void> {
-    const m = await this.visible(messageId, caller);
+  async delivered(messageId: string, caller: RunCreatorInfo, recipient?: string): Promise<void> {
+    const m = await this.visible(messageId, caller, recipient);
     await this.store.stamp(m.id, this.clock.now(), false);
   }
 
-  private async visible(messageId: string, caller: RunCreatorInfo): Promise<AgentMessageRecord> {
+  /** The message, if `caller` may read both its runs (and, given `recipient`, it was sent to that run: a run token's own inbox). */
+  private async visible(messageId: string, caller: RunCreatorInfo, recipient?: string): Promise<AgentMessageRecord> {
     const m = await this.store.get(messageId);
     const missing = () => new NotFoundError(`No message with id "${messageId}".`);
-    if (!m) throw missing();
+    if (!m || (recipient !== undefined && m.recipientRunId !== recipient)) throw missing();
     for (const runId of [m.recipientRunId, m.senderRunId]) {
       await this.runs.getOrThrow(runId, caller).catch((error: unknown) => {
         throw error instanceof NotFoundError ? missing() : error;
@@ -163,8 +164,8 @@ export class MailboxService {
     return { sequence };
   }
 
-  /** `run_ids` repeated or comma-separated; every run must be the caller's to read. */
-  async poll(query: URLSearchParams, caller: RunCreatorInfo): Promise<AgentEvent[]> {
+  /** `run_ids` repeated or comma-separated; every run must be the caller's to read (and pass `reach`, a run token's scope, when given). */
+  async poll(query: URLSearchParams, caller: RunCreatorInfo, reach?: (runId: string) => Promise<unknown>): Promise<AgentEvent[]> {
     const runIds = [...new Set(query.getAll('run_ids').flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean))];
     if (!runIds.length) throw invalidField('run_ids', 'is required: one or more run ids (repeated, or separated by commas).');
     if (runIds.length > MAX_WATCHED_RUNS) throw invalidField('run_ids', `must name at most ${MAX_WATCHED_RUNS} runs.`);
@@ -172,7 +173,7 @@ export class MailboxService {
     if (!parsed.success) throw invalidInput(parsed.error, 'query');
     const unknown = [...query.keys()].find((key) => !['run_ids', 'since', 'limit'].includes(key));
     if (unknown) throw invalidField(unknown, 'is not a parameter of this endpoint (run_ids, since, limit).');
-    for (const id of runIds) await this.runs.getOrThrow(id, caller);
+    for (const id of runIds) await (reach ? reach(id) : this.runs.getOrThrow(id, caller));
     const events = await this.store.events(runIds, parsed.data.since ?? 0, parsed.data.limit ?? DEFAULT_AGENT_EVENTS_PAGE);
     return events.map(event);
   }

@@ -1,7 +1,7 @@
 import { VERSION } from '@agent-runs/core/contract';
 import { componentSchemas } from './components.js';
 import type { DocumentedRoute } from './openapi-operation.js';
-import type { JsonSchema } from './openapi-parts.js';
+import { problem, type JsonSchema } from './openapi-parts.js';
 
 /** The prefix of the API's routes; the document's `servers` entry, so its paths are written without it. */
 const API_PREFIX = '/api/v1';
@@ -30,6 +30,10 @@ export function buildOpenApi(routes: readonly DocumentedRoute[]): JsonSchema {
       ...operation,
       ...(all.length ? { parameters: all } : {}),
       ...(route.auth === 'worker' ? { security: [{ workerToken: [] }] } : route.auth ? {} : { security: [] }),
+      // An agent's run token opens these too, within its run's family: beyond it, a 403.
+      ...(route.runToken
+        ? { security: [{ bearerAuth: [] }, { runToken: [] }], responses: { ...operation.responses, '403': problem('A run token used beyond its scope (its run’s family)') } }
+        : {}),
     };
   }
   return {
@@ -43,6 +47,7 @@ export function buildOpenApi(routes: readonly DocumentedRoute[]): JsonSchema {
         bearerAuth: { type: 'http', scheme: 'bearer' },
         // The worker endpoints' credential: a token of the configuration's `workers:` section, never an API key.
         workerToken: { type: 'http', scheme: 'bearer', description: 'A worker token (the configuration file\'s workers: section)' },
+        runToken: { type: 'http', scheme: 'bearer', description: 'A run token (AGENT_RUNS_RUN_TOKEN, given to each execution\'s agent): its run\'s family only, while the run runs' },
       },
       schemas: componentSchemas(),
     },

@@ -18,6 +18,8 @@ export interface DocumentedRoute {
   path: string;
   /** False: the operation is served without a key (`security: []`). */
   auth: boolean | 'worker';
+  /** True where an agent's run token is accepted beside an API key (within the token's scope). */
+  runToken?: true | undefined;
   /**
    * The route's operation. Every route under `/api/v1/` carries one; `false` only for the
    * one the document does not describe (the document itself). A function when the operation

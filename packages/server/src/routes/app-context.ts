@@ -8,6 +8,7 @@ import type { FollowupService } from '../runs/followup-service.js';
 import type { RunEventLog } from '../runs/run-event-log.js';
 import type { RunReads } from '../runs/run-reads.js';
 import type { RunService } from '../runs/run-service.js';
+import type { RunTokenScope } from '../runs/run-token-scope.js';
 import type { ScheduleService } from '../schedules/schedule-service.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
 import type { WorkerService } from '../workers/worker-service.js';
@@ -23,6 +24,8 @@ export interface AppContext extends HttpContext {
   /** Each run's event log and open streams. */
   events: RunEventLog;
   followups: FollowupService;
+  /** What a run token may reach: its run's family, while its run runs. */
+  scope: RunTokenScope;
   /** The run-to-run mailbox and the lifecycle event feed. */
   mailbox: MailboxService;
   schedules: ScheduleService;

@@ -8,8 +8,10 @@ import { overQuota, runProblems } from '../openapi/problem-responses.js';
 import type { AppRoute, AppRouteRequest } from './app-context.js';
 import { idempotencyKeyOf } from './idempotency-key.js';
 
-async function createRun({ req, app, caller }: AppRouteRequest) {
-  const body = await readJsonBody(req, app.maxBodyBytes);
+async function createRun({ req, app, caller, runToken }: AppRouteRequest) {
+  const sent = await readJsonBody(req, app.maxBodyBytes);
+  // An agent's own token creates children of its run only.
+  const body = runToken ? await app.scope.childRequest(runToken, sent) : sent;
   const response = await app.runs.create({
     body,
     creator: caller,
@@ -46,8 +48,9 @@ export const createRunRoute: AppRoute = {
   method: 'POST',
   path: '/api/v1/agent/run',
   auth: true,
+  runToken: true,
   openapi: { ...createRunOperation, operationId: 'createRunAlias', summary: 'Create a run (the same as POST /agent/runs)' },
   handle: createRun,
 };
 /** `POST /agent/runs`: the service's preferred alias, the same behaviour. */
-export const createRunsRoute: AppRoute = { method: 'POST', path: '/api/v1/agent/runs', auth: true, openapi: createRunOperation, handle: createRun };
+export const createRunsRoute: AppRoute = { method: 'POST', path: '/api/v1/agent/runs', auth: true, runToken: true, openapi: createRunOperation, handle: createRun };

@@ -10,6 +10,7 @@ export const runEventsRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId/events',
   auth: true,
+  runToken: true,
   openapi: {
     operationId: 'streamRunEvents',
     summary: "The run's events as Server-Sent Events (an extension of this server)",
@@ -29,7 +30,9 @@ export const runEventsRoute: AppRoute = {
     responses: { '200': { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...runProblems },
   },
   async handle(request) {
-    const run = await request.app.runs.getOrThrow(request.params.runId!, request.caller);
+    // A run token follows the runs of its family (a child it waits for).
+    const { runToken, app, params, caller } = request;
+    const run = runToken ? await app.scope.family(runToken, params.runId!) : await app.runs.getOrThrow(params.runId!, caller);
     return streamRunEvents(request, run, (event) => event.data, { principal: request.caller.uid ?? '' });
   },
 };

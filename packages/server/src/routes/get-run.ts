@@ -7,10 +7,14 @@ export const getRunRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/runs/:runId',
   auth: true,
+  runToken: true,
   openapi: {
     operationId: 'getRun',
     summary: 'One run in full',
     responses: { ...ok('The run', 'RunItem'), ...runProblems },
   },
-  handle: ({ params, app, caller }) => app.reads.item(params.runId!, caller),
+  async handle({ params, app, caller, runToken }) {
+    if (runToken) await app.scope.family(runToken, params.runId!);
+    return app.reads.item(params.runId!, caller);
+  },
 };

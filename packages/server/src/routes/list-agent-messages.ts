@@ -8,11 +8,15 @@ export const listAgentMessagesRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/messages/:runId',
   auth: true,
+  runToken: true,
   openapi: () => ({
     operationId: 'listAgentMessages',
     summary: 'A run’s inbox: message headers, oldest first (`unread`, `since`, `limit` ≤ 100)',
     parameters: queryParameters(ListAgentMessagesQuerySchema),
     responses: { '200': { description: 'Message headers', content: json(output(AgentMessageListSchema)) }, ...runProblems },
   }),
-  handle: ({ params, url, app, caller }) => app.mailbox.list(params.runId!, url.searchParams, caller),
+  async handle({ params, url, app, caller, runToken }) {
+    if (runToken) await app.scope.own(runToken, params.runId!);
+    return app.mailbox.list(params.runId!, url.searchParams, caller);
+  },
 };

@@ -8,6 +8,7 @@ export const pollAgentEventsRoute: AppRoute = {
   method: 'GET',
   path: '/api/v1/agent/events',
   auth: true,
+  runToken: true,
   openapi: () => ({
     operationId: 'pollAgentEvents',
     summary: 'Poll the lifecycle events of watched runs by sequence (`since` resumes after the last one seen)',
@@ -17,5 +18,6 @@ export const pollAgentEventsRoute: AppRoute = {
     ],
     responses: { '200': { description: 'Events by sequence', content: json(output(AgentEventListSchema)) }, ...runProblems },
   }),
-  handle: ({ url, app, caller }) => app.mailbox.poll(url.searchParams, caller),
+  handle: ({ url, app, caller, runToken }) =>
+    app.mailbox.poll(url.searchParams, caller, runToken ? (runId) => app.scope.family(runToken, runId) : undefined),
 };

@@ -8,10 +8,15 @@ export const readAgentMessageRoute: AppRoute = {
   method: 'POST',
   path: '/api/v1/agent/messages/:messageId/read',
   auth: true,
+  runToken: true,
   openapi: () => ({
     operationId: 'readAgentMessage',
     summary: 'Read a message in full; sets its read_at (and delivered_at) if not set yet',
     responses: { '200': { description: 'The message', content: json(output(AgentMessageSchema)) }, ...unauthorized, '404': problem('No such message, or not the caller’s') },
   }),
-  handle: ({ params, app, caller }) => app.mailbox.read(params.messageId!, caller),
+  async handle({ params, app, caller, runToken }) {
+    // A run token reads the messages sent to its run only.
+    if (runToken) await app.scope.holder(runToken);
+    return app.mailbox.read(params.messageId!, caller, runToken?.runId);
+  },
 };

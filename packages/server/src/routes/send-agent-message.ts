@@ -9,6 +9,7 @@ export const sendAgentMessageRoute: AppRoute = {
   method: 'POST',
   path: '/api/v1/agent/messages',
   auth: true,
+  runToken: true,
   openapi: () => ({
     operationId: 'sendAgentMessage',
     summary: 'Send a message from one run to one or more runs (each recipient gets its own message; a running one also in its inbox file)',
@@ -19,7 +20,8 @@ export const sendAgentMessageRoute: AppRoute = {
       ...runProblems,
     },
   }),
-  async handle({ req, app, caller }) {
-    return app.mailbox.send(await readJsonBody(req, app.maxBodyBytes), caller);
+  async handle({ req, app, caller, runToken }) {
+    const body = await readJsonBody(req, app.maxBodyBytes);
+    return app.mailbox.send(runToken ? await app.scope.sendRequest(runToken, body) : body, caller);
   },
 };

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExecutionInput, FollowupMessage } from '../executors/execution-input.js';
 import type { Execution, ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
+import type { RunTokens } from '../domain/run-tokens.js';
 import type { RunRecord } from '../store/runs/run-record.js';
 import type { RunStore } from '../store/runs/run-store.js';
 import type { PublishChanges } from '../pull-requests/run-pull-requests.js';
@@ -56,6 +57,8 @@ export interface RunExecutionsOptions {
    * run starts and after each usage update is stored; undefined when it may.
    */
   spendStop?: ((run: RunRecord) => Promise<RunStatusMessage | undefined>) | undefined;
+  /** Where agents reach this server, and the tokens each execution is given for it (none: agents get no token). */
+  agentApi?: { url: () => string; tokens: RunTokens } | undefined;
 }
 
 /**
@@ -137,6 +140,7 @@ export class RunExecutions {
     const active = this.active.get(runId);
     if (!active) return false;
     this.active.delete(runId);
+    this.options.agentApi?.tokens.revoke(runId);
     const stop = (async () => {
       try {
         await active.execution.cancel();
@@ -217,10 +221,14 @@ export class RunExecutions {
     }
     // A follow-up's output goes on after what earlier executions printed, in the same log.
     if (input.number > 1) events.output(run.id, 'stdout', `[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n`);
+    // The agent's run token lives as long as this execution: revoked however it ends.
+    const api = this.options.agentApi;
+    const agentApi = api ? { url: api.url(), token: api.tokens.mint(run.id, run.creator) } : undefined;
     try {
       execution = executor.start({
         run,
         input,
+        ...(agentApi ? { agentApi } : {}),
         onOutput: (text, stream = 'stdout') => events.output(run.id, stream, text),
         // A harness's usage and session are kept as it reports them, and watchers see the run change.
         onHarnessState: async (state) => {
@@ -238,6 +246,7 @@ export class RunExecutions {
         },
       });
     } catch (error) {
+      api?.tokens.revoke(run.id);
       void this.finish(run, undefined, input, {
         state: 'ERROR',
         statusMessage: { message: `The ${executor.name} executor could not start: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
@@ -320,6 +329,7 @@ export class RunExecutions {
     this.active.delete(runId);
     // Stopped at the daily spend cap: its agent's own end (cancelled) is not the run's.
     if (active?.blocked) outcome = { ...outcome, state: 'BLOCKED', statusMessage: active.blocked };
+    this.options.agentApi?.tokens.revoke(runId);
     try {
       await this.options.journal.record(runId, input, outcome);
     } catch (error) {

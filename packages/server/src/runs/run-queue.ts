@@ -9,7 +9,7 @@ import type { MonotonicClock } from './monotonic-clock.js';
 import { NO_PEERS, type Peers } from './peers.js';
 import type { RunEventLog } from './run-event-log.js';
 import type { RunMoves } from './run-moves.js';
-import { RunExecutions } from './run-executions.js';
+import { RunExecutions, type RunExecutionsOptions } from './run-executions.js';
 import { StoreRetry } from './store-retry.js';
 
 /**
@@ -44,6 +44,8 @@ export interface RunQueueOptions {
   publish?: PublishChanges | undefined;
   /** The principals' quotas: a run whose principal's daily spend reached its cap is stopped (BLOCKED). */
   quotas?: PrincipalQuotas | undefined;
+  /** Where agents reach this server, and the run tokens their executions get. */
+  agentApi?: RunExecutionsOptions['agentApi'];
 }
 
 /**
@@ -84,6 +86,7 @@ export class RunQueue {
       freed: () => this.pump(),
       publish: options.publish,
       spendStop: options.quotas ? (run) => options.quotas!.spendStop(run.creator.uid) : undefined,
+      agentApi: options.agentApi,
     });
   }
 

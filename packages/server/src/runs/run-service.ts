@@ -24,6 +24,10 @@ import { PrincipalQuotas } from './principal-quotas.js';
 import { runTitle } from './run-title.js';
 import type { RunMoves } from './run-moves.js';
 import { NO_REMOTE_RUNS, type RemoteRuns } from './remote-runs.js';
+import type { OrchestrationLimits } from './orchestration-limits.js';
+
+/** Most descendants one cancel ends with its run: a tree the limits let grow is far smaller. */
+const MAX_CANCELLED_DESCENDANTS = 1000;
 
 export interface CreateRunInput {
   body: unknown;
@@ -54,6 +58,8 @@ export class RunService {
     readonly budgets: RunBudgets = new RunBudgets(undefined),
     /** The configuration file's quotas per principal, held at create and follow-up (none: every check passes). */
     readonly quotas: PrincipalQuotas = new PrincipalQuotas(undefined, store),
+    /** The `orchestration:` section's limits on a run's children, held at every create that names a parent. */
+    private readonly orchestration: OrchestrationLimits | undefined = undefined,
   ) {}
 
   /** Whether `principal` may read and cancel `run`. */
@@ -100,6 +106,7 @@ export class RunService {
     if (parentRunId !== undefined && (!parent || !this.mayRead(creator.uid, parent))) {
       throw invalidField('parent_run_id', `no run with id "${parentRunId}".`);
     }
+    if (parent) await this.orchestration?.checkChild(parent);
     const conversation = conversationId === undefined ? undefined : await this.conversationRuns(conversationId, creator);
     // A 400, not a 404: the published create answers 400 for a bad body and lists no 404, and
     // another principal's conversation gets the same answer as an unknown one (its existence stays hidden).
@@ -191,7 +198,7 @@ export class RunService {
     return run;
   }
 
-  /** QUEUED or INPROGRESS → CANCELLED; the work is stopped, the process group ended. */
+  /** QUEUED or INPROGRESS → CANCELLED; the work is stopped, the process group ended, and so are its descendants'. */
   async cancel(runId: string, by: RunCreatorInfo): Promise<RunRecord> {
     const run = await this.getOrThrow(runId, by);
     if (isTerminalState(run.state)) {
@@ -201,14 +208,31 @@ export class RunService {
     if (run.state === 'PENDING' || run.state === 'CLAIMED') {
       throw new ConflictError(`Run ${runId} is ${run.state}, being handed to a worker; try the cancel again in a moment.`, true);
     }
-    const message: RunStatusMessage = { message: `Cancelled by ${by.display_name ?? by.uid ?? 'the caller'}.` };
+    const cancelled = await this.stop(run, { message: `Cancelled by ${by.display_name ?? by.uid ?? 'the caller'}.` });
+    // It changed state between the read and the update: answer as for its new state.
+    if (!cancelled) return this.cancel(runId, by);
+    await this.cancelDescendants(runId);
+    return cancelled;
+  }
+
+  /**
+   * Cancels the runs below `runId` that are still queued or running, however deep (one
+   * recursive read, at most MAX_CANCELLED_DESCENDANTS): an orchestrator's children must
+   * not go on spending once it is cancelled. A descendant that ends meanwhile is left be.
+   */
+  private async cancelDescendants(runId: string): Promise<void> {
+    const { runs } = await this.store.list({ ancestorRunId: runId, states: ['QUEUED', 'INPROGRESS'], limit: MAX_CANCELLED_DESCENDANTS, sortBy: 'created_at', sortOrder: 'asc' });
+    const message = { message: `Cancelled with its ancestor run ${runId}.` };
+    for (const run of runs) if (run.id !== runId) await this.stop(run, message);
+  }
+
+  /** Moves a QUEUED or INPROGRESS run to CANCELLED and stops its work; undefined when it was no longer in either state. */
+  private async stop(run: RunRecord, message: RunStatusMessage): Promise<RunRecord | undefined> {
+    const runId = run.id;
     // Read before the move lets the lease go.
     const onWorker = run.state === 'INPROGRESS' && !this.queue.isActive(runId) && (await this.remote.onWorker(runId));
     const cancelled = await this.moves.cancel(runId, message);
-    if (!cancelled) {
-      // It changed state between the read and the update: answer as for its new state.
-      return this.cancel(runId, by);
-    }
+    if (!cancelled) return undefined;
     // Answered at once: the agent's process group is ended in the background (SIGTERM, then
     // SIGKILL after a grace period), and its slot is freed once it is gone. Another server
     // executing it is told; it also lets the run go at its next lease renewal.

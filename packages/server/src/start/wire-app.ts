@@ -14,6 +14,9 @@ import type { ProcessGroupRecord, RunExecutor } from '../executors/run-executor.
 import { wireExecutor } from './wire-executor.js';
 import { ApiKeyAuth } from '../http/api-key-auth.js';
 import { WorkerAuth } from '../http/worker-auth.js';
+import { RunTokens } from '../domain/run-tokens.js';
+import { OrchestrationLimits } from '../runs/orchestration-limits.js';
+import { RunTokenScope } from '../runs/run-token-scope.js';
 import type { AppContext } from '../routes/app-context.js';
 import { SessionTokens } from '../http/session-access.js';
 import { SignedLinks } from '../http/signed-links.js';
@@ -83,11 +86,13 @@ export interface WiringInput {
   keys: readonly ApiKey[];
   /** Known once the server listens. */
   publicUrl: () => string;
+  /** The server's address as the agents it starts reach it (its listening address), known once it listens. */
+  agentUrl: () => string;
   originGuard: () => OriginGuardOptions;
 }
 
 /** Builds every service on the storage, and the context routes reach them through. */
-export async function wireApp({ opts, config, timeZone, storage, serverId, clock, keys, publicUrl, originGuard }: WiringInput): Promise<WiredApp> {
+export async function wireApp({ opts, config, timeZone, storage, serverId, clock, keys, publicUrl, agentUrl, originGuard }: WiringInput): Promise<WiredApp> {
   const store = storage.runs;
   const cluster = storage.cluster;
   // Every server of a shared database signs links with the same keys, so any of them opens them.
@@ -133,6 +138,8 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   const pullRequests = new RunPullRequests({ environments, secrets: config.secrets, store, artifacts, runPage: (id) => `${publicUrl()}/runs/${id}`, log: opts.log });
   // Always made, so the quota endpoint answers where no quotas: section is; with none, it holds nothing.
   const quotas = new PrincipalQuotas(config.quotas, store);
+  // Each execution's agent reaches this server's own URL with a token of its run (see RunTokenScope).
+  const runTokens = new RunTokens();
   const queue = new RunQueue({
     publish: pullRequests.publish,
     store,
@@ -147,6 +154,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     owner: { id: serverId, leaseMs: opts.leaseMs },
     peers,
     claimsNothing: opts.workersOnly,
+    agentApi: { url: agentUrl, tokens: runTokens },
   });
   const hub = new WorkerHub();
   // Late-bound: routing asks the service whether a worker of an id is connected.
@@ -183,7 +191,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   metrics = new ServerMetrics(store, workers);
   queue.onQueued(() => workers.queued());
   const budgets = new RunBudgets(config.budgets);
-  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers, workers, budgets, quotas);
+  const runs = new RunService(store, moves, queue, executor, clock, events, setup, conversations, opts.sharedRuns, peers, workers, budgets, quotas, new OrchestrationLimits(store, config.orchestration));
   const reads = new RunReads(store, runs, artifacts, conversations, events, sessionLink, signLink, opts.workDir, opts.dataDir);
   const followups = new FollowupService(store, moves, runs, conversations, queue, journal, executor, clock, events, peers, workers);
   const rules = new ScheduleRules(setup, timeZone, budgets);
@@ -216,6 +224,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     reads,
     events,
     followups,
+    scope: new RunTokenScope(runs),
     mailbox: new MailboxService(storage.mailbox, runs, queue, clock, peers),
     schedules,
     namedAgents: new NamedAgentService(namedAgentStore, setup, environments, opts.clock, opts.sharedRuns),
@@ -234,6 +243,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     storeOutage: new StoreOutage(isStoreUnreachable, () => reads.ping(), opts.log),
     auth: new ApiKeyAuth(keys, !opts.noAuth),
     workerAuth,
+    runTokens,
     maxBodyBytes: opts.maxBodyBytes,
     links,
     originGuard,

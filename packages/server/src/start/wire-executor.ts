@@ -11,6 +11,7 @@ import { HarnessRouter } from '../executors/harness/harness-router.js';
 import { HarnessSetup } from '../executors/harness/harness-setup.js';
 import { BudgetedExecutor } from '../executors/budgeted-executor.js';
 import { MaskedExecutor } from '../executors/masked-executor.js';
+import { findAgentRunsMcp } from '../executors/harness/agent-runs-mcp.js';
 import type { RunPolicy } from '../executors/run-policy.js';
 import type { ProcessGroupRecord, RunExecutor } from '../executors/run-executor.js';
 import type { AgentSandbox } from '../executors/sandbox/agent-sandbox.js';
@@ -63,7 +64,7 @@ export function wireExecutor({ opts, config, environments, principals, recordPro
     harnessExecutors(
       harnessSetup,
       (inner) => new EnvironmentExecutor(inner, environments, opts.workDir, opts.commandTimeoutMs, opts.agentEnv, recordProcessGroup, harnessSandbox, runPolicy),
-      { workRoot: opts.workDir, timeoutMs: opts.commandTimeoutMs, sandbox: harnessSandbox, runPolicy },
+      { workRoot: opts.workDir, timeoutMs: opts.commandTimeoutMs, sandbox: harnessSandbox, runPolicy, agentRunsMcp: findAgentRunsMcp() },
     ),
     harnessSetup,
     (runConfig, harness) => models.problem(runConfig, harness),
@@ -72,7 +73,8 @@ export function wireExecutor({ opts, config, environments, principals, recordPro
   const mask = new SecretMask(config.secrets.values());
   // Every run's budget is held by one wrapper, whichever executor does its work.
   const budgeted = new BudgetedExecutor(routed);
-  const executor = mask.empty ? budgeted : new MaskedExecutor(budgeted, mask);
+  // Always wrapped: each execution's run token is masked even where the configuration declares no secret.
+  const executor = new MaskedExecutor(budgeted, mask);
   return { executor, harnessSetup, models };
 }
 

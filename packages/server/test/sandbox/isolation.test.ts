@@ -86,7 +86,7 @@ function expectFilesRefused(result: Record<string, unknown>, other: string, runI
 }
 
 describe('an agent in the sandbox', () => {
-  it("cannot read the data directory, the server user's files or another run's directory, nor write outside its own, nor reach loopback under none; its own work succeeds", async () => {
+  it("cannot read the data directory, the server user's files or another run's directory, nor write outside its own, nor reach loopback under none but its own server through the proxy; its own work succeeds", async () => {
     const first = await probe({});
     // What it tries exists, and the server's user can read it.
     for (const path of [join(dataDir, 'runs.sqlite'), join(dataDir, 'session-secret'), join(home, '.ssh/id_rsa'), join(workRoot, first.runId, 'mcp.json')]) readFileSync(path);
@@ -97,11 +97,12 @@ describe('an agent in the sandbox', () => {
       [`connect 127.0.0.1:${serverPort}`]: 'ECONNREFUSED',
       [`connect 127.0.0.1:${port(other)}`]: 'ECONNREFUSED',
       [`connect ::1:${serverPort}`]: expect.stringMatching(/^E(CONNREFUSED|ADDRNOTAVAIL|NETUNREACH)$/),
-      proxy: null,
+      // Its run token is for its server: that address alone is let through, by the filtering proxy.
+      proxy: 'http://127.0.0.1:3128',
     });
   });
 
-  it('under an allow-list, fails at each of those too, and reaches the host it names through the proxy, neither the server nor another loopback listener', async () => {
+  it('under an allow-list, fails at each of those too, and reaches the host it names and its own server through the proxy, not another loopback listener', async () => {
     const first = await probe({}, { environment_id: 'allow-list' });
     const serverPort = Number(new URL(t.server.url).port);
     const { runId, result } = await probe(
@@ -120,11 +121,12 @@ describe('an agent in the sandbox', () => {
       [`connect 127.0.0.1:${port(other)}`]: 'ECONNREFUSED',
       [`connect 127.0.0.1:${port(allowed)}`]: 'ECONNREFUSED',
       [`proxied http://127.0.0.1:${port(allowed)}/`]: '200 allowed host',
-      [`proxied http://127.0.0.1:${serverPort}/healthz`]: expect.stringMatching(/^403 .*not in the allow-list/),
+      // The server itself answers (its Host guard refuses the proxy's address this probe sends as Host), not the proxy.
+      [`proxied http://127.0.0.1:${serverPort}/healthz`]: expect.stringMatching(/^403 .*not a name this server answers to/),
       [`proxied http://127.0.0.1:${port(other)}/`]: expect.stringMatching(/^403 .*not in the allow-list/),
       [`proxied http://localhost:${port(allowed)}/`]: expect.stringMatching(/^403 /),
       [`tunnel 127.0.0.1:${port(allowed)}`]: '200',
-      [`tunnel 127.0.0.1:${serverPort}`]: '403',
+      [`tunnel 127.0.0.1:${serverPort}`]: '200',
       [`tunnel 127.0.0.1:${port(other)}`]: '403',
       [`tunnel localhost:${serverPort}`]: '403',
     });

@@ -12,9 +12,10 @@ import type { RunPolicy } from '../run-policy.js';
 import { NO_SANDBOX, type AgentSandbox } from '../sandbox/agent-sandbox.js';
 import { installRoot } from '../sandbox/install-root.js';
 import { sandboxForRun } from '../sandbox/principal-users.js';
-import { allowAlso, urlHost } from '../sandbox/network-policy.js';
+import { allowAlso, urlHost, withServerReach } from '../sandbox/network-policy.js';
 import type { RunRecord } from '../../store/runs/run-record.js';
 import { commandEnv } from '../command-env.js';
+import { agentRunsMcpFiles, withAgentRunsMcp } from './agent-runs-mcp.js';
 import { processTreeFile } from '../process-tree.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from '../run-executor.js';
 import type { HarnessDriver } from './harness-driver.js';
@@ -49,6 +50,8 @@ export interface HarnessExecutorOptions {
   sandbox?: AgentSandbox | undefined;
   /** What the run's environment adds: its secrets as variables, its network policy. */
   runPolicy?: ((run: RunRecord) => RunPolicy) | undefined;
+  /** The bundled MCP server of `@agent-runs/mcp`, given to each run bound to its run token (none: no such entry). */
+  agentRunsMcp?: string | undefined;
 }
 
 /** The harness's own state of a run (its sessions, settings, MCP configuration), kept across executions. */
@@ -94,7 +97,7 @@ export class HarnessExecutor implements RunExecutor {
     const secretName = setup.secretName(this.harness, run.agentConfig);
     const scope = setup.secretScope(run.agentConfig, run.creator.uid);
     const key = setup.key(this.harness, secretName, scope);
-    const secrets = [...setup.secretValues(), ...(key ? [key.value] : [])];
+    const secrets = [...setup.secretValues(), ...(key ? [key.value] : []), ...(context.agentApi ? [context.agentApi.token] : [])];
     // The harness's key in every form it may be printed in (base64, URL- or JSON-escaped), as declared secrets are.
     const masker = new SecretMask(secrets);
     const mask = (text: string) => masker.mask(text);
@@ -113,7 +116,7 @@ export class HarnessExecutor implements RunExecutor {
     const policy = this.options.runPolicy?.(run) ?? { env: {} };
     // The allow-listed variables and those the configuration passes; never the rest of the server's.
     const cliEnv = {
-      ...commandEnv(setup.env, run, join(stateDir, 'mcp.json'), workDir, input.number, files, setup.passedVariables(this.harness)),
+      ...commandEnv(setup.env, run, join(stateDir, 'mcp.json'), workDir, input.number, files, setup.passedVariables(this.harness), context.agentApi),
       // Bare as another user, the server's HOME is not its to write: its own state directory is (the sandbox gives a private one).
       ...(sandbox.user && !sandbox.bwrap ? { HOME: stateDir } : {}),
       ...launch.env,
@@ -121,7 +124,7 @@ export class HarnessExecutor implements RunExecutor {
     // The model endpoint is let through a `none` or allow-list policy, and nothing more; the
     // operator's own one (a `*_BASE_URL`) even on loopback, at exactly its host and port.
     const model = modelHosts(driver, cliEnv);
-    const network = allowAlso(policy.network ?? sandbox.network, model.hosts, { endpoints: model.configured });
+    const network = withServerReach(allowAlso(policy.network ?? sandbox.network, model.hosts, { endpoints: model.configured }), context.agentApi);
     // The CLI by its real path, its install (the npm tree it lives in) read-only in the sandbox.
     const cli = installRoot(command);
     const resumeSession = input.number > 1 ? run.harnessSessionId : undefined;
@@ -203,7 +206,7 @@ export class HarnessExecutor implements RunExecutor {
         env: { ...policy.env, ...cliEnv },
         sandbox,
         writable: [dirname(files.report), files.attachments, stateDir],
-        readOnly: cli.readOnly,
+        readOnly: [...cli.readOnly, ...(context.agentApi ? agentRunsMcpFiles(this.options.agentRunsMcp) : [])],
         network,
         // A driver that points HOME at its state directory keeps it in the sandbox too.
         home: insideState(launch.env['HOME'], stateDir),
@@ -266,7 +269,7 @@ export class HarnessExecutor implements RunExecutor {
           effort: harness?.reasoning_level || undefined,
           resumeSession: input.number > 1 ? run.harnessSessionId : undefined,
           systemPrompt: run.agentConfig.base_prompt || undefined,
-          mcpServers: run.agentConfig.mcp_servers as Record<string, unknown> | undefined,
+          mcpServers: withAgentRunsMcp(run.agentConfig.mcp_servers as Record<string, unknown> | undefined, context.agentApi, this.options.agentRunsMcp),
           extraDirs: [files.attachments],
           key,
           env: Object.fromEntries(setup.passedVariables(this.harness).map((name) => [name, setup.env[name]])),

@@ -51,3 +51,13 @@ export function urlHost(text: string): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
 }
+
+/**
+ * `policy` with the server's own API let through, at exactly its host and port even on
+ * loopback, for an agent given a run token: under `none` or an allow-list the agent
+ * reaches it through the filtering proxy (HTTP_PROXY), as it reaches a model endpoint.
+ */
+export function withServerReach(policy: NetworkPolicy, api: { url: string } | undefined): NetworkPolicy {
+  const host = api ? urlHost(api.url) : undefined;
+  return host ? allowAlso(policy, [host], { endpoints: true }) : policy;
+}

@@ -164,6 +164,8 @@ export const RUN_EXACT_FILTERS = [
   { field: 'scheduleId', column: 'schedule_id' },
   // The local server runs everything with its caller's credentials: the executor is the creator.
   { field: 'executor', column: 'creator_uid' },
+  // A run's direct children (their count holds orchestration.max_children_per_run), by runs_by_parent.
+  { field: 'parentRunId', column: 'parent_run_id', indexed: () => true },
 ] as const satisfies readonly ExactFilter[];
 
 /** The RunListQuery fields of the exact filters, each the value its column must equal. */

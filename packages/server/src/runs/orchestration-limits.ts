@@ -1,0 +1,56 @@
+import { ORCHESTRATION_DEFAULTS, type OrchestrationPolicy } from '../domain/server-config.js';
+import { UnprocessableError } from '../domain/domain-errors.js';
+import type { RunRecord } from '../store/runs/run-record.js';
+import type { RunStore } from '../store/runs/run-store.js';
+
+/**
+ * How deep and wide a tree of runs may grow (the `orchestration:` section), held at every
+ * create that names a parent, whoever sends it: an agent fanning out with its run token
+ * and a person building a tree by hand meet the same limits. Checked at create, so runs
+ * created at the same instant may pass a count together.
+ */
+export class OrchestrationLimits {
+  readonly maxDepth: number;
+  readonly maxChildren: number;
+
+  constructor(
+    private readonly store: RunStore,
+    policy: OrchestrationPolicy | undefined,
+  ) {
+    this.maxDepth = policy?.max_depth ?? ORCHESTRATION_DEFAULTS.max_depth;
+    this.maxChildren = policy?.max_children_per_run ?? ORCHESTRATION_DEFAULTS.max_children_per_run;
+  }
+
+  /** Refuses (422, naming the limit) a new child of `parent` that would be too deep, or one too many. */
+  async checkChild(parent: RunRecord): Promise<void> {
+    const depth = await this.depthOfChild(parent);
+    if (depth > this.maxDepth) {
+      throw new UnprocessableError([
+        {
+          path: 'parent_run_id',
+          message: `a child of run ${parent.id} would be ${depth} runs deep; this server allows ${this.maxDepth} (orchestration.max_depth)`,
+        },
+      ]);
+    }
+    const children = await this.store.count({ parentRunId: parent.id, limit: this.maxChildren, sortBy: 'created_at', sortOrder: 'desc' });
+    if (children >= this.maxChildren) {
+      throw new UnprocessableError([
+        {
+          path: 'parent_run_id',
+          message: `run ${parent.id} already has ${this.maxChildren} children, the most this server allows (orchestration.max_children_per_run)`,
+        },
+      ]);
+    }
+  }
+
+  /** How many ancestors a child of `parent` would have, counted no further than one past the limit. */
+  private async depthOfChild(parent: RunRecord): Promise<number> {
+    let depth = 1;
+    let run: RunRecord | undefined = parent;
+    while (run?.parentRunId !== undefined && run.parentRunId !== null && depth <= this.maxDepth) {
+      run = await this.store.get(run.parentRunId);
+      if (run) depth++;
+    }
+    return depth;
+  }
+}

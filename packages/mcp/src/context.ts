@@ -13,6 +13,8 @@ export interface ServerContext {
   pollIntervalMs: number;
   /** Register only the tools that change nothing. */
   readOnly: boolean;
+  /** The run this server was started for (`AGENT_RUNS_RUN_ID`, as a run's harness starts it): whose messages the message tools send and read by default. */
+  runId?: string | undefined;
   /** Follows the runs subscribers watch; without one, resources have no subscriptions. */
   watcher?: RunWatcher | undefined;
 }

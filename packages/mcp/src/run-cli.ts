@@ -45,6 +45,7 @@ function makeContext(options: CliOptions): ServerContext {
     heartbeatMs: options.heartbeatMs,
     pollIntervalMs: options.pollIntervalMs,
     readOnly: options.readOnly,
+    runId: options.runId,
   };
 }
 

@@ -53,6 +53,7 @@ describe('the command executor', () => {
     const { run_id } = await t.client.runs.create({
       prompt: 'Refactor the parser',
       title: 'Parser',
+      mode: 'orchestrate',
       config: { model_id: 'model-x', base_prompt: 'Be brief', environment_id: 'env-9', mcp_servers: { gh: { command: 'gh-mcp', args: ['--stdio'] } } },
     });
     const run = await t.client.runs.wait(run_id, { pollInterval: 20 });
@@ -66,6 +67,7 @@ describe('the command executor', () => {
       AGENT_RUNS_MODEL_ID: 'model-x',
       AGENT_RUNS_BASE_PROMPT: 'Be brief',
       AGENT_RUNS_ENVIRONMENT_ID: 'env-9',
+      AGENT_RUNS_MODE: 'orchestrate',
       AGENT_RUNS_MCP_CONFIG: join(workRoot, run_id, 'mcp.json'),
     });
     expect(report.env).not.toHaveProperty('AGENT_RUNS_SERVER_API_KEYS');

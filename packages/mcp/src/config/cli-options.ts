@@ -14,6 +14,8 @@ export const MCP_ENV = {
   maxSessions: 'AGENT_RUNS_MCP_MAX_SESSIONS',
   maxClientStreams: 'AGENT_RUNS_MCP_MAX_CLIENT_STREAMS',
   maxSessionStreams: 'AGENT_RUNS_MCP_MAX_SESSION_STREAMS',
+  /** Set by the server for the MCP server a harness run gets: the run it speaks for. */
+  runId: 'AGENT_RUNS_RUN_ID',
 } as const;
 
 export interface CliOptions {
@@ -34,6 +36,8 @@ export interface CliOptions {
   apiKey: string | undefined;
   heartbeatMs: number;
   pollIntervalMs: number;
+  /** The run this server speaks for (`AGENT_RUNS_RUN_ID`), if it was started for one. */
+  runId: string | undefined;
 }
 
 export type ParsedCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'run'; options: CliOptions };
@@ -158,6 +162,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
         fromFlagOrEnv(values['poll-interval'], '--poll-interval', env, MCP_ENV.pollInterval),
         DEFAULT_POLL_INTERVAL_MS,
       ),
+      runId: env[MCP_ENV.runId]?.trim() || undefined,
     },
   };
 }

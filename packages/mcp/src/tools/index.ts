@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { ServerContext } from '../context.js';
 import { registerCancelRunTool } from './cancel-run.js';
+import { registerMessageTools } from './messages.js';
 import { registerCreateRunTool } from './create-run.js';
 import { registerGetRunOutputTool } from './get-run-output.js';
 import { registerFollowUpRunTool } from './follow-up-run.js';
@@ -43,6 +44,7 @@ export function registerTools(mcpServer: McpServer, ctx: ServerContext): void {
   if (!ctx.readOnly) registerFollowUpRunTool(server, ctx);
   registerGetRunConversationTool(server, ctx);
   if (!ctx.readOnly) registerCancelRunTool(server, ctx);
+  registerMessageTools(server, ctx, ctx.readOnly);
   registerListEnvironmentsTool(server, ctx);
   registerListModelsTool(server, ctx);
   registerListWorkersTool(server, ctx);

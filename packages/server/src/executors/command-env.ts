@@ -9,6 +9,7 @@ export const COMMAND_ENV = {
   modelId: 'AGENT_RUNS_MODEL_ID',
   basePrompt: 'AGENT_RUNS_BASE_PROMPT',
   environmentId: 'AGENT_RUNS_ENVIRONMENT_ID',
+  mode: 'AGENT_RUNS_MODE',
   mcpConfig: 'AGENT_RUNS_MCP_CONFIG',
   workDir: 'AGENT_RUNS_WORK_DIR',
   execution: 'AGENT_RUNS_EXECUTION',
@@ -55,6 +56,8 @@ export function commandEnv(
     [COMMAND_ENV.modelId]: config.model_id ?? '',
     [COMMAND_ENV.basePrompt]: config.base_prompt ?? '',
     [COMMAND_ENV.environmentId]: config.environment_id ?? '',
+    // orchestrate: the agent is asked to hand the work to child runs (AGENT_RUNS_API_URL, AGENT_RUNS_RUN_TOKEN).
+    [COMMAND_ENV.mode]: run.mode ?? 'normal',
     [COMMAND_ENV.mcpConfig]: mcpConfigPath,
     [COMMAND_ENV.workDir]: workDir,
     [COMMAND_ENV.execution]: String(execution),

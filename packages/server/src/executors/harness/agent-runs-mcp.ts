@@ -27,9 +27,15 @@ export function findAgentRunsMcp(): string | undefined {
  * wait for them and read them (within the token's scope). A run that names an
  * `agent-runs` server itself keeps its own.
  */
-export function withAgentRunsMcp(servers: Record<string, unknown> | undefined, api: AgentApiAccess | undefined, bundle: string | undefined): Record<string, unknown> | undefined {
+export function withAgentRunsMcp(
+  servers: Record<string, unknown> | undefined,
+  api: AgentApiAccess | undefined,
+  bundle: string | undefined,
+  runId: string,
+): Record<string, unknown> | undefined {
   if (!api || !bundle || servers?.[AGENT_RUNS_MCP_NAME] !== undefined) return servers;
-  const entry = { command: process.execPath, args: [bundle], env: { AGENT_RUNS_BASE_URL: api.url, AGENT_RUNS_API_KEY: api.token } };
+  // AGENT_RUNS_RUN_ID: the run whose messages send_message and read_messages speak for.
+  const entry = { command: process.execPath, args: [bundle], env: { AGENT_RUNS_BASE_URL: api.url, AGENT_RUNS_API_KEY: api.token, AGENT_RUNS_RUN_ID: runId } };
   return { ...servers, [AGENT_RUNS_MCP_NAME]: entry };
 }
 

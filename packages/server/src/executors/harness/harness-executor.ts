@@ -269,7 +269,7 @@ export class HarnessExecutor implements RunExecutor {
           effort: harness?.reasoning_level || undefined,
           resumeSession: input.number > 1 ? run.harnessSessionId : undefined,
           systemPrompt: run.agentConfig.base_prompt || undefined,
-          mcpServers: withAgentRunsMcp(run.agentConfig.mcp_servers as Record<string, unknown> | undefined, context.agentApi, this.options.agentRunsMcp),
+          mcpServers: withAgentRunsMcp(run.agentConfig.mcp_servers as Record<string, unknown> | undefined, context.agentApi, this.options.agentRunsMcp, run.id),
           extraDirs: [files.attachments],
           key,
           env: Object.fromEntries(setup.passedVariables(this.harness).map((name) => [name, setup.env[name]])),

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -53,6 +54,14 @@ afterEach(async () => {
   for (const s of standIns.splice(0)) await s.close();
 });
 
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 interface Setup {
   server: ServerProcess;
   cluster: ScriptedKubernetes;
@@ -86,6 +95,8 @@ async function setUp(lease = '15s'): Promise<Setup> {
     tempTree(),
   );
   const kubeconfig = cluster.writeKubeconfig(dir);
+  // One port for the worker and the one restarted after it, as a pod's port is: the Jobs' pods keep reporting to it.
+  const jobPort = await freePort();
   const root = server.baseURL.replace(/\/api\/v1$/, '');
   return {
     server,
@@ -98,7 +109,7 @@ async function setUp(lease = '15s'): Promise<Setup> {
           '--backend', 'kubernetes',
           '--config', workerConfig,
           '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`,
-          '--job-listen', '127.0.0.1:0',
+          '--job-listen', `127.0.0.1:${jobPort}`,
           '--instance-id', 'kube-worker-0',
           '--concurrency', '4',
           ...args,
@@ -140,7 +151,7 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
   }, 30_000);
 
   it('writes the Job spec from the run and the configuration file', async () => {
-    const { cluster, startWorker, createRun, server } = await setUp();
+    const { cluster, startWorker, server } = await setUp();
     let seen: any;
     cluster.script = (job) => {
       seen = job;
@@ -158,7 +169,6 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     // The run's token, never the worker's.
     expect(JSON.stringify(seen)).not.toContain(TOKEN);
     expect(env.AGENT_RUNS_JOB_TOKEN).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    void createRun;
   }, 30_000);
 
   it('ends a run whose agent exits non-zero FAILED and keeps its Job for its TTL', async () => {
@@ -223,12 +233,11 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     const a = await createRun('hang');
     const b = await createRun('hang');
     await eventually(() => [a, b].map((id) => cluster.running(id)), (up) => up.every(Boolean), 15_000);
-    const url = /their pods report to (http:\/\/\S+)/.exec(worker.stderr())![1]!;
+    const url = /their pods report to (http:\/\/127\.0\.0\.1:\d+)/.exec(worker.stderr())![1]!;
     const envOf = (id: string) => Object.fromEntries(cluster.jobOf(id)!.job.spec!.template.spec!.containers[0]!.env!.map((e) => [e.name, e.value]));
     const tokenA = envOf(a)['AGENT_RUNS_JOB_TOKEN']!;
-    const claimA = (await runOf(server, a)).started_at as string;
-    expect(tokenA).toBe(runToken(TOKEN, a, cluster.jobOf(a)!.job.metadata!.annotations!['agent-runs/claim']!));
-    void claimA;
+    // HMAC-SHA256 of the worker token over the run and its claim (the run's started_at as claimed).
+    expect(tokenA).toBe(runToken(TOKEN, a, (await runOf(server, a)).started_at as string));
     const send = (id: string, token: string) =>
       fetch(`${url}/runs/${id}/output`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ lines: [{ stream: 'stdout', text: 'forged\n' }] }) });
     expect((await send(a, tokenA)).status).toBe(204);

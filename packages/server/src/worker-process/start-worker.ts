@@ -9,14 +9,10 @@ import { resolveOptions, type ResolvedOptions } from '../config/resolve-options.
 import { EMPTY_CONFIG } from '../domain/server-config.js';
 import { wireExecutor } from '../start/wire-executor.js';
 import type { ServerConfig } from '../domain/server-config.js';
-import { ServerConfigError } from '../domain/server-config-error.js';
-import type { RunExecutor } from '../executors/run-executor.js';
-import { connectCluster } from './kubernetes/cluster-api.js';
-import { JobRelay } from './kubernetes/job-relay.js';
-import { KubernetesBackend } from './kubernetes/kubernetes-backend.js';
-import { PollLoop, type ReattachedRun } from './poll-loop.js';
+import { PollLoop } from './poll-loop.js';
+import type { WorkerBackend } from './worker-backend.js';
 import { WorkerConnection } from './worker-connection.js';
-import type { KubernetesBackendOptions as KubernetesBackendFlags, WorkerOptions } from './worker-flags.js';
+import type { WorkerOptions } from './worker-flags.js';
 import { listenForProbes } from './worker-listener.js';
 import { workerLog } from './worker-log.js';
 import { WorkDirKeeper } from './work-dir-keeper.js';
@@ -33,19 +29,8 @@ export interface RunningWorker {
   done: Promise<void>;
 }
 
-/** What runs the agents: processes of this machine, or Kubernetes Jobs. */
-interface Backend {
-  executor: RunExecutor;
-  harnesses: string[];
-  environments: string[];
-  /** Whether runs leave working directories here. */
-  workDirs: boolean;
-  reattach?: () => Promise<ReattachedRun[]>;
-  close?: () => void;
-}
-
 /** The server's own executor chain, from this machine's flags and configuration file. */
-function processBackend(resolved: ResolvedOptions, config: ServerConfig): Backend {
+function processBackend(resolved: ResolvedOptions, config: ServerConfig): WorkerBackend {
   const environments = new EnvironmentRegistry(config);
   // A worker records no process group: it keeps no store, and a run it loses is ended by the server.
   const { executor, harnessSetup } = wireExecutor({ opts: resolved, config, environments, principals: [], recordProcessGroup: () => {} });
@@ -55,32 +40,6 @@ function processBackend(resolved: ResolvedOptions, config: ServerConfig): Backen
     environments: config.environments.map((env) => env.id),
     workDirs: true,
   };
-}
-
-/** `--backend kubernetes`: a Job per execution, reporting to the listener started here. */
-async function startKubernetesBackend(options: WorkerOptions, k8s: KubernetesBackendFlags, config: ServerConfig, log: (line: string) => void): Promise<Backend> {
-  const settings = config.kubernetes;
-  if (!settings) throw new ServerConfigError(`--backend kubernetes: the configuration file ${options.executor.configFile ?? ''} has no kubernetes: section (at least kubernetes.image).`);
-  const everywhere = k8s.jobListen.host === '0.0.0.0' || k8s.jobListen.host === '::';
-  if (everywhere && !k8s.jobUrl) throw new ServerConfigError(`--job-url is required when --job-listen is on every address (${k8s.jobListen.host}): the URL the Jobs' pods reach this worker at.`);
-  const api = connectCluster(settings.namespace);
-  const relay = new JobRelay(options.token);
-  const bound = await relay.listen(k8s.jobListen);
-  const relayUrl = k8s.jobUrl ?? `http://${bound.host.includes(':') ? `[${bound.host}]` : bound.host}:${bound.port}`;
-  log(`Runs are Kubernetes Jobs in namespace ${api.namespace}; their pods report to ${relayUrl}.`);
-  const executor = new KubernetesBackend({
-    api,
-    relay,
-    relayUrl,
-    settings,
-    workerToken: options.token,
-    workerHost: options.workerHost,
-    instanceId: options.instanceId,
-    command: options.executor.command!,
-    unschedulableTimeoutMs: k8s.unschedulableTimeoutMs,
-    log,
-  });
-  return { executor, harnesses: [], environments: [], workDirs: false, reattach: () => executor.reattach(), close: () => relay.close() };
 }
 
 /** The default parent of run working directories: per user and worker host, outside any data directory. */
@@ -100,7 +59,10 @@ export async function startWorker(options: WorkerOptions, write?: (line: string)
   const resolved = resolveOptions({ ...options.executor, storage: 'memory', workDir: options.executor.workDir ?? defaultWorkDir(options.workerHost), log });
   if (options.executor.workDir === undefined) ensurePrivateDir(resolved.workDir);
   const metrics = new WorkerMetrics();
-  const backend = options.kubernetes ? await startKubernetesBackend(options, options.kubernetes, config, log) : processBackend(resolved, config);
+  // Loaded only for its backend: the Kubernetes client takes a second of a small machine's start.
+  const backend = options.kubernetes
+    ? await (await import('./kubernetes/start-kubernetes-backend.js')).startKubernetesBackend(options, options.kubernetes, config, log)
+    : processBackend(resolved, config);
   const loop = new PollLoop({
     connection: new WorkerConnection(options.servers, options.token),
     executor: backend.executor,

@@ -138,6 +138,8 @@ export function followJob(o: FollowJobOptions): Execution {
       try {
         await api.batch.createNamespacedJob({ namespace: api.namespace, body: o.create });
         o.log(`Run ${runId}: Job ${jobName} created in ${api.namespace}.`);
+        // Stopped while the create was on its way: the delete sent then found nothing to delete.
+        if (over) return void remove('the run was stopped while its Job was made');
       } catch (error) {
         // Already there: made by this worker before a restart that lost the answer; followed as it is.
         if (statusOf(error) !== 409) return finish({ state: 'ERROR', statusMessage: { message: `The worker could not create the run's Job: ${apiProblem(error)}.`, error_code: 'internal_error', retryable: true } }, undefined);

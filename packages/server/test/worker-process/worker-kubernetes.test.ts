@@ -212,6 +212,15 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     expect(run.status_message.message).toMatch(message);
   }, 30_000);
 
+  it("the run's duration cap is the Job's activeDeadlineSeconds: past it, the run ends FAILED naming the deadline", async () => {
+    const { startWorker, server } = await setUp();
+    await startWorker();
+    const created = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'hang', config: { worker_host: 'kube', budget: { max_duration_seconds: 2 } } } });
+    const run = await ended(server, created.body.run_id, 20_000);
+    expect(run.state).toBe('FAILED');
+    expect(run.status_message.message).toMatch(/passed its deadline of 2 s \(the Job's activeDeadlineSeconds\)/);
+  }, 30_000);
+
   it('a worker killed while three Jobs run, then restarted, follows all three again: each SUCCEEDS, none is made twice', async () => {
     const { cluster, startWorker, createRun, server } = await setUp();
     const first = await startWorker();

@@ -68,13 +68,11 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     return 'gave-up';
   };
 
-  const child = spawn('/bin/sh', ['-c', command!], { env: agentEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // In the entrypoint's own process group: whatever ends the container (a delete, the deadline,
+  // an OOM kill) ends the agent's whole tree with it.
+  const child = spawn('/bin/sh', ['-c', command!], { env: agentEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const stopAgent = (signal: NodeJS.Signals) => {
-    try {
-      if (child.pid) process.kill(-child.pid, signal);
-    } catch {
-      // Already gone.
-    }
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   };
   let stopping = false;
   const stop = () => {

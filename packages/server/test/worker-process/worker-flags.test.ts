@@ -51,7 +51,11 @@ describe('agent-runs-worker flags', () => {
     writeFileSync(everywhere, 'kubernetes:\n  image: agent:1\n');
     const noUrl = worker([...base, '--backend', 'kubernetes', '--job-listen', '0.0.0.0:0', '--command', 'true', '--config', everywhere], env);
     expect(noUrl.stderr).toContain('--job-url is required when --job-listen is on every address');
-    for (const result of [unknown, noListen, noCommand, without, bad, noUrl]) {
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, 'apiVersion: v1\nclusters: [oops\n');
+    const badKubeconfig = worker([...base, '--backend', 'kubernetes', '--job-listen', '127.0.0.1:0', '--command', 'true', '--config', everywhere], { ...env, KUBECONFIG: kubeconfig });
+    expect(badKubeconfig.stderr).toContain('the kubeconfig (KUBECONFIG) could not be read');
+    for (const result of [unknown, noListen, noCommand, without, bad, noUrl, badKubeconfig]) {
       expect(result.status).toBe(2);
       expect(result.stderr).not.toContain('    at ');
     }

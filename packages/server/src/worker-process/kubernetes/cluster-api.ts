@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ApiException, BatchV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { ServerConfigError } from '../../domain/server-config-error.js';
 
 /** The two APIs the Job backend uses, and the namespace its Jobs live in. */
 export interface ClusterApi {
@@ -17,7 +18,11 @@ const IN_CLUSTER_NAMESPACE = '/var/run/secrets/kubernetes.io/serviceaccount/name
  */
 export function connectCluster(namespace: string | undefined): ClusterApi {
   const config = new KubeConfig();
-  config.loadFromDefault();
+  try {
+    config.loadFromDefault();
+  } catch (error) {
+    throw new ServerConfigError(`--backend kubernetes: the kubeconfig (${process.env['KUBECONFIG'] ? 'KUBECONFIG' : '~/.kube/config'}) could not be read: ${(error as Error).message.split('\n')[0]}`);
+  }
   let ns = namespace;
   if (!ns) {
     try {

@@ -6,8 +6,8 @@ import { connectCluster } from './cluster-api.js';
 import { JobRelay } from './job-relay.js';
 import { KubernetesBackend } from './kubernetes-backend.js';
 
-export /** `--backend kubernetes`: a Job per execution, reporting to the listener started here. */
-async function startKubernetesBackend(options: WorkerOptions, k8s: KubernetesBackendFlags, config: ServerConfig, log: (line: string) => void): Promise<WorkerBackend> {
+/** `--backend kubernetes`: a Job per execution, reporting to the listener started here. */
+export async function startKubernetesBackend(options: WorkerOptions, k8s: KubernetesBackendFlags, config: ServerConfig, log: (line: string) => void): Promise<WorkerBackend> {
   const settings = config.kubernetes;
   if (!settings) throw new ServerConfigError(`--backend kubernetes: the configuration file ${options.executor.configFile ?? ''} has no kubernetes: section (at least kubernetes.image).`);
   const everywhere = k8s.jobListen.host === '0.0.0.0' || k8s.jobListen.host === '::';

@@ -10,6 +10,8 @@ import { JOB_ENV, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type JobEnd, type JobOutput
 
 /** How long a report is tried again while the worker does not answer (a restart, a rollout) before the entrypoint gives up. */
 const RETRY_FOR_MS = 15 * 60_000;
+/** Text in one output request, at most (a line longer than this goes alone). */
+const BATCH_CHARS = 1024 * 1024;
 /** After SIGTERM, how long the agent has before it is killed. */
 const STOP_GRACE_MS = 5_000;
 
@@ -91,7 +93,11 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   const pump = (): Promise<void> =>
     (sending ??= (async () => {
       while (queue.length && !gone) {
-        const lines = queue.splice(0, MAX_JOB_LINES);
+        // Well under the listener's body limit: at most MAX_JOB_LINES lines, and 1 MiB of text unless one line is more.
+        let count = 0;
+        let chars = 0;
+        while (count < queue.length && count < MAX_JOB_LINES && (count === 0 || chars + queue[count]!.text.length <= BATCH_CHARS)) chars += queue[count++]!.text.length;
+        const lines = queue.splice(0, count);
         if ((await post('output', { lines })) === 'gone') {
           gone = true;
           stop();

@@ -92,7 +92,8 @@ export class KubernetesBackend implements RunExecutor {
       const claim = notes[JOB_ANNOTATIONS.claim];
       const execution = Number(notes[JOB_ANNOTATIONS.execution]);
       const name = job.metadata?.name;
-      if (!runId || !claim || !Number.isInteger(execution) || execution < 1 || !name || name !== jobName(runId, execution)) continue;
+      // Annotations anyone who may edit Jobs could have written: only what this worker writes is followed.
+      if (!runId || !/^[A-Za-z0-9_-]{1,100}$/.test(runId) || !claim || claim.length > 64 || !Number.isInteger(execution) || execution < 1 || !name || name !== jobName(runId, execution)) continue;
       const finished = job.status?.conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
       if (finished) {
         if (finished.type === 'Complete') void this.o.api.batch.deleteNamespacedJob({ name, namespace: api.namespace, propagationPolicy: 'Foreground' }).catch(() => undefined);

@@ -10,8 +10,8 @@ import { JOB_ENV, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type JobEnd, type JobOutput
 
 /** How long a report is tried again while the worker does not answer (a restart, a rollout) before the entrypoint gives up. */
 const RETRY_FOR_MS = 15 * 60_000;
-/** Text in one output request, at most (a line longer than this goes alone). */
-const BATCH_CHARS = 1024 * 1024;
+/** Text in one output request, at most (a longer line goes alone). */
+const BATCH_CHARS = 512 * 1024;
 /** After SIGTERM, how long the agent has before it is killed. */
 const STOP_GRACE_MS = 5_000;
 
@@ -93,7 +93,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   const pump = (): Promise<void> =>
     (sending ??= (async () => {
       while (queue.length && !gone) {
-        // Well under the listener's body limit: at most MAX_JOB_LINES lines, and 1 MiB of text unless one line is more.
+        // Well under the listener's body limit: at most MAX_JOB_LINES lines, and 512 Ki characters unless one line is more (at most 6 bytes each in JSON: under the 4 MiB).
         let count = 0;
         let chars = 0;
         while (count < queue.length && count < MAX_JOB_LINES && (count === 0 || chars + queue[count]!.text.length <= BATCH_CHARS)) chars += queue[count++]!.text.length;

@@ -12,6 +12,8 @@ import { JOB_ENV, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type JobEnd, type JobOutput
 const RETRY_FOR_MS = 15 * 60_000;
 /** Text in one output request, at most (a longer line goes alone). */
 const BATCH_CHARS = 512 * 1024;
+/** Output waiting for the worker, at most; past it, lines are counted and dropped. */
+const MAX_QUEUED_CHARS = 32 * 1024 * 1024;
 /** After SIGTERM, how long the agent has before it is killed. */
 const STOP_GRACE_MS = 5_000;
 
@@ -88,16 +90,23 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
 
   // One output request in flight; lines printed meanwhile go in the next, in order.
   const queue: Line[] = [];
+  let queued = 0;
+  let dropped = 0;
   let sending: Promise<void> | undefined;
   let gone = false;
   const pump = (): Promise<void> =>
     (sending ??= (async () => {
       while (queue.length && !gone) {
+        if (dropped) {
+          queue.unshift({ stream: 'stderr', text: `[agent-runs] ${dropped} line(s) of the agent's output were dropped while the worker did not answer.\n` });
+          dropped = 0;
+        }
         // Well under the listener's body limit: at most MAX_JOB_LINES lines, and 512 Ki characters unless one line is more (at most 6 bytes each in JSON: under the 4 MiB).
         let count = 0;
         let chars = 0;
         while (count < queue.length && count < MAX_JOB_LINES && (count === 0 || chars + queue[count]!.text.length <= BATCH_CHARS)) chars += queue[count++]!.text.length;
         const lines = queue.splice(0, count);
+        queued = Math.max(0, queued - chars);
         if ((await post('output', { lines })) === 'gone') {
           gone = true;
           stop();
@@ -108,9 +117,16 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   const streamLines = (stream: 'stdout' | 'stderr', source: NodeJS.ReadableStream) =>
     new Promise<void>((resolve) => {
       let pending = '';
-      const emit = (text: string) => {
+      const emit = (whole: string) => {
+        const text = whole.slice(0, MAX_JOB_LINE_CHARS);
         (stream === 'stdout' ? process.stdout : process.stderr).write(text);
-        queue.push({ stream, text: text.slice(0, MAX_JOB_LINE_CHARS) });
+        // While the worker does not answer (a restart), what waits is bounded; the pod's log keeps it all.
+        if (queued + text.length > MAX_QUEUED_CHARS) {
+          dropped++;
+          return;
+        }
+        queue.push({ stream, text });
+        queued += text.length;
         void pump();
       };
       source.setEncoding('utf8');

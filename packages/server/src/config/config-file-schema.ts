@@ -154,7 +154,7 @@ const K8S_NAME_HINT = 'must be a Kubernetes name: lowercase letters, digits and 
  */
 const KubernetesSchema = z.strictObject({
   namespace: z.string().max(63).regex(K8S_NAME, K8S_NAME_HINT).optional(),
-  image: z.string().trim().min(1, 'must name the image the agent runs in'),
+  image: z.string({ error: "must name the image the Jobs' pods run (it holds agent-runs-job-entrypoint and the agent)" }).trim().min(1, "must name the image the Jobs' pods run"),
   image_pull_policy: z.enum(['Always', 'IfNotPresent', 'Never'], { error: 'must be Always, IfNotPresent or Never' }).optional(),
   /** How the image starts our entrypoint; default `agent-runs-job-entrypoint` on its PATH. */
   entrypoint: z.array(z.string().min(1)).min(1, 'give the command as a list, e.g. [agent-runs-job-entrypoint]').optional(),

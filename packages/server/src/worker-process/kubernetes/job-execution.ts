@@ -10,6 +10,8 @@ import { endedPodTrouble, imageTrouble, jobTrouble, oomTrouble, unschedulableRea
 
 /** How often a Job and its pod are looked at. */
 const LOOK_MS = 1_000;
+/** Looks a pod may be seen ended before the run ends saying so. */
+const ENDED_LOOKS = 3;
 
 export interface FollowJobOptions {
   api: ClusterApi;
@@ -40,6 +42,7 @@ export function followJob(o: FollowJobOptions): Execution {
   let timer: NodeJS.Timeout | undefined;
   let unschedulableSince: number | undefined;
   let lastProblem: string | undefined;
+  let endedLooks = 0;
   const { api, relay, runId, jobName } = o;
 
   const remove = async (why: string): Promise<void> => {
@@ -89,8 +92,9 @@ export function followJob(o: FollowJobOptions): Execution {
     let job: V1Job;
     let pods: V1Pod[];
     try {
-      job = await api.batch.readNamespacedJob({ name: jobName, namespace: api.namespace });
+      // The pods first: a pod seen ended has its Job's verdict (a deadline) in the read after it, where Kubernetes wrote one.
       pods = await podsOf();
+      job = await api.batch.readNamespacedJob({ name: jobName, namespace: api.namespace });
     } catch (error) {
       if (statusOf(error) === 404) return finish(failed(`The run's Job ${jobName} was deleted before its agent reported how it ended.`, true), undefined);
       const problem = apiProblem(error);
@@ -118,10 +122,9 @@ export function followJob(o: FollowJobOptions): Execution {
         return troubled({ kind: 'unschedulable', message }, false);
       }
     }
-    for (const pod of pods) {
-      const gone = endedPodTrouble(pod);
-      if (gone) return troubled(gone, true);
-    }
+    const gone = pods.map(endedPodTrouble).find(Boolean);
+    // Ended without a word: given a few looks for the Job controller to say why, or the entrypoint's end to land.
+    if (gone && ++endedLooks >= ENDED_LOOKS) return troubled(gone, true);
   };
 
   const tick = () => {

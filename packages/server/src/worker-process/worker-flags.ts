@@ -93,7 +93,7 @@ const HELP_ROWS: HelpRow[] = [
   ['--job-url <url>', 'kubernetes: the URL the pods reach --job-listen at (e.g. http://$(POD_IP):9466). Default http://<--job-listen>.', WORKER_ENV.jobUrl],
   ['--drain-timeout <duration>', 'On SIGTERM or SIGINT: take no new run, let running ones finish for this long, then stop them (a second signal stops them at once). Default 10m.', WORKER_ENV.drainTimeout],
   ['--listen <host:port>', 'Serve GET /readyz (200 once connected and not draining) and GET /metrics (Prometheus) here.', WORKER_ENV.listen],
-  ['--instance-id <id>', 'This process among the worker host\'s. Default the host name, the pid and a few random characters.', WORKER_ENV.instanceId],
+  ['--instance-id <id>', 'This process among the worker host\'s. Default the host name, the pid and a few random characters; with --backend kubernetes, the host name alone (in a pod, its name), so that a restarted worker follows its Jobs again.', WORKER_ENV.instanceId],
   ['--quiet', 'Print nothing.', `${WORKER_ENV.quiet}=1`],
   ['--help', 'Show this help.', ''],
 ];

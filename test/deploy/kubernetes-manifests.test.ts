@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { loadConfigFile } from '../../packages/server/src/config/config-file.js';
 import { durationFrom } from '../../packages/server/src/config/flag-values.js';
-import { SERVER_ENV } from '../../packages/server/src/config/parse-server-args.js';
+import { parseServerArgs, SERVER_ENV } from '../../packages/server/src/config/parse-server-args.js';
 import { parseWorkerArgs, WORKER_ENV } from '../../packages/server/src/worker-process/worker-flags.js';
 import { listenForProbes } from '../../packages/server/src/worker-process/worker-listener.js';
 import { WorkerMetrics } from '../../packages/server/src/worker-process/worker-metrics.js';
@@ -116,6 +116,12 @@ describe('deploy/kubernetes', () => {
     expect(env.get(SERVER_ENV.databaseUrl)!.valueFrom.secretKeyRef).toEqual({ name: 'agent-runs-database', key: 'url' });
     expect(env.get(SERVER_ENV.apiKeys)!.valueFrom.secretKeyRef.name).toEqual(expect.any(String));
     for (const name of env.keys()) expect(name === 'AGENT_RUNS_KUBE_WORKER_TOKEN' || (Object.values(SERVER_ENV) as string[]).includes(name), name).toBe(true);
+    // The server's own parser takes what the Deployment sets.
+    const plain: Record<string, string> = { [SERVER_ENV.databaseUrl]: 'postgres://agent_runs:pw@db.internal:5432/agent_runs', [SERVER_ENV.apiKeys]: 'ci=a-long-random-key-0123456789' };
+    for (const [name, e] of env) if (e.value !== undefined) plain[name] = String(e.value);
+    const parsed = parseServerArgs([], plain);
+    if (parsed.help) throw new Error('help');
+    expect(parsed.options).toMatchObject({ workersOnly: true, host: '0.0.0.0', port: 4280 });
     const service = one('Service', 'agent-runs-server');
     expect(deployment.spec.template.metadata.labels).toMatchObject(service.spec.selector);
     expect(server.ports.map((p: Doc) => p.name)).toContain(service.spec.ports[0].targetPort);

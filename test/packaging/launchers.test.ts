@@ -12,6 +12,7 @@ const launchers = [
   ['agent-runs-mcp', 'packages/mcp/bin/agent-runs-mcp.js'],
   ['agent-runs-server', 'packages/server/bin/agent-runs-server.js'],
   ['agent-runs-worker', 'packages/server/bin/agent-runs-worker.js'],
+  ['agent-runs-job-entrypoint', 'packages/server/bin/agent-runs-job-entrypoint.js'],
 ] as const;
 const scratch = mkdtempSync(join(tmpdir(), 'agent-runs-launchers-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -86,9 +86,42 @@ describe('the configuration file', () => {
     ['an orchestration depth out of range', 'server.yaml', 'orchestration:\n  max_depth: 101\n', /, line 2: orchestration\.max_depth: must be a whole number from 0 to 100$/],
     ['an unknown orchestration limit', 'server.yaml', 'orchestration:\n  max_children: 3\n', /, line 2: orchestration: unknown key\(s\) max_children$/],
     ['a JSON syntax error', 'server.json', '{\n  "environments": {,}\n}', /, line 2: not valid YAML or JSON/],
+    ['a kubernetes: section without an image', 'worker.yaml', 'kubernetes:\n  namespace: agents\n', /, line 2: kubernetes\.image: must name the image the Jobs' pods run/],
+    ['a namespace that is no Kubernetes name', 'worker.yaml', 'kubernetes:\n  image: a:1\n  namespace: Agents_1\n', /, line 3: kubernetes\.namespace: must be a Kubernetes name/],
+    ['a misspelt kubernetes key', 'worker.yaml', 'kubernetes:\n  image: a:1\n  nodeSelector: {}\n', /, line 3: kubernetes: unknown key\(s\) nodeSelector$/],
   ])('names the file, the line and the key for %s', (_what, name, text, expected) => {
     const file = configFile(name, text);
     expect(() => loadConfigFile(file)).toThrow(new RegExp(`^Configuration file ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}${expected.source}`));
+  });
+
+  it("reads the kubernetes: section a worker's Jobs are made from, Kubernetes' own shapes passed on as they are", () => {
+    const file = configFile(
+      'worker.yaml',
+      [
+        'kubernetes:',
+        '  namespace: agents',
+        '  image: registry.example/agent:1',
+        '  failed_job_ttl_seconds: 3600',
+        '  resources: { limits: { memory: 4Gi, cpu: 2 } }',
+        '  node_selector: { pool: agents }',
+        '  tolerations: [{ key: agents, operator: Exists, effect: NoSchedule }]',
+        '  service_account_name: agent-runner',
+        '  runtime_class_name: gvisor',
+        '',
+      ].join('\n'),
+    );
+    expect(loadConfigFile(file).kubernetes).toEqual({
+      namespace: 'agents',
+      image: 'registry.example/agent:1',
+      imagePullPolicy: undefined,
+      entrypoint: undefined,
+      failedJobTtlSeconds: 3600,
+      resources: { limits: { memory: '4Gi', cpu: 2 } },
+      nodeSelector: { pool: 'agents' },
+      tolerations: [{ key: 'agents', operator: 'Exists', effect: 'NoSchedule' }],
+      serviceAccountName: 'agent-runner',
+      runtimeClassName: 'gvisor',
+    });
   });
 
   it('keeps the server from starting, with the message and no stack trace', () => {

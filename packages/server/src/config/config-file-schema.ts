@@ -193,6 +193,28 @@ const OrchestrationSchema = z.strictObject({
   max_children_per_run: wholeNumber(0, 100_000).optional(),
 });
 
+const K8S_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const K8S_NAME_HINT = 'must be a Kubernetes name: lowercase letters, digits and "-", starting and ending with a letter or digit';
+
+/**
+ * The `kubernetes:` section, read by a worker started with `--backend kubernetes`: the Jobs'
+ * namespace and what their pods' spec takes as it is (image, resources, node selector,
+ * tolerations, service account, runtime class), so operators write Kubernetes' own shapes.
+ */
+const KubernetesSchema = z.strictObject({
+  namespace: z.string().max(63).regex(K8S_NAME, K8S_NAME_HINT).optional(),
+  image: z.string({ error: "must name the image the Jobs' pods run (it holds agent-runs-job-entrypoint and the agent)" }).trim().min(1, "must name the image the Jobs' pods run"),
+  image_pull_policy: z.enum(['Always', 'IfNotPresent', 'Never'], { error: 'must be Always, IfNotPresent or Never' }).optional(),
+  /** How the image starts our entrypoint; default `agent-runs-job-entrypoint` on its PATH. */
+  entrypoint: z.array(z.string().min(1)).min(1, 'give the command as a list, e.g. [agent-runs-job-entrypoint]').optional(),
+  failed_job_ttl_seconds: wholeNumber(0, 30 * 24 * 3600, ' (seconds)').optional(),
+  resources: z.looseObject({ limits: z.record(z.string(), z.union([z.string(), z.number()])).optional(), requests: z.record(z.string(), z.union([z.string(), z.number()])).optional() }).optional(),
+  node_selector: z.record(z.string(), z.string()).optional(),
+  tolerations: z.array(z.looseObject({})).optional(),
+  service_account_name: z.string().max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, K8S_NAME_HINT).optional(),
+  runtime_class_name: z.string().max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, K8S_NAME_HINT).optional(),
+});
+
 /**
  * The server's configuration file (JSON or YAML). Strict: a misspelt key is named rather
  * than ignored. Relative paths are relative to the file.
@@ -221,6 +243,7 @@ export const ConfigFileSchema = z.strictObject({
   budgets: BudgetsSchema.optional(),
   quotas: QuotasSchema.optional(),
   orchestration: OrchestrationSchema.optional(),
+  kubernetes: KubernetesSchema.optional(),
   workers: z
     .record(z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'a worker token name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'), WorkerTokenSchema)
     .optional(),

@@ -5,7 +5,7 @@ import { issuePath } from '@agent-runs/core/contract';
 import { isTimeZone } from '@agent-runs/core/cron';
 import { ConfigFileSchema, insideParent, type ConfigFile } from './config-file-schema.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
-import { credentialSecrets, type DeclaredWebhook, type WorkerToken, type EnvironmentConfig, type PullRequestCredential, type PullRequestSettings, type RepoSource, type ServerConfig } from '../domain/server-config.js';
+import { credentialSecrets, type DeclaredWebhook, type WorkerToken, type EnvironmentConfig, type KubernetesSettings, type PullRequestCredential, type PullRequestSettings, type RepoSource, type ServerConfig } from '../domain/server-config.js';
 import { NamedSecrets } from '../domain/named-secrets.js';
 import { HARNESS_NAMES, type HarnessesConfig } from '../domain/harness-config.js';
 import { readNetworkPolicy } from '../executors/sandbox/network-policy.js';
@@ -239,7 +239,20 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     }
   }
   const budgets = config.budgets;
-  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks, workerTokens, metricsToken, budgets, quotas: config.quotas, orchestration: config.orchestration };
+  const k8s = config.kubernetes;
+  const kubernetes: KubernetesSettings | undefined = k8s && {
+    namespace: k8s.namespace,
+    image: k8s.image,
+    imagePullPolicy: k8s.image_pull_policy,
+    entrypoint: k8s.entrypoint,
+    failedJobTtlSeconds: k8s.failed_job_ttl_seconds,
+    resources: k8s.resources,
+    nodeSelector: k8s.node_selector,
+    tolerations: k8s.tolerations,
+    serviceAccountName: k8s.service_account_name,
+    runtimeClassName: k8s.runtime_class_name,
+  };
+  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks, workerTokens, metricsToken, budgets, quotas: config.quotas, orchestration: config.orchestration, kubernetes };
 }
 
 /** The `harnesses:` section with a command given as a relative path made absolute. */

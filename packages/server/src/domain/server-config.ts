@@ -98,6 +98,25 @@ export interface ServerConfig {
   quotas?: QuotaPolicy | undefined;
   /** The `orchestration:` section: how deep and wide the trees runs start may grow. */
   orchestration?: OrchestrationPolicy | undefined;
+  /** The `kubernetes:` section: a worker's Jobs (`--backend kubernetes`). */
+  kubernetes?: KubernetesSettings | undefined;
+}
+
+/** Where a worker's Jobs go and what their pods take as it is from the configuration file. */
+export interface KubernetesSettings {
+  /** Default: the worker pod's own namespace, else the kubeconfig context's, else `default`. */
+  namespace?: string | undefined;
+  image: string;
+  imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never' | undefined;
+  /** The command that starts our entrypoint in the image. */
+  entrypoint?: string[] | undefined;
+  /** How long a failed Job is kept for a look after it (ttlSecondsAfterFinished); succeeded ones are deleted. */
+  failedJobTtlSeconds?: number | undefined;
+  resources?: Record<string, unknown> | undefined;
+  nodeSelector?: Record<string, string> | undefined;
+  tolerations?: Record<string, unknown>[] | undefined;
+  serviceAccountName?: string | undefined;
+  runtimeClassName?: string | undefined;
 }
 
 /** The `orchestration:` section; an absent field takes its default (ORCHESTRATION_DEFAULTS). */

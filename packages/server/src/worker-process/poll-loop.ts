@@ -17,7 +17,7 @@ import { NoAnswerError, problemText, type WorkerAnswer, type WorkerConnection } 
 import type { WorkerMetrics } from './worker-metrics.js';
 import { sendUnderLease } from './send-under-lease.js';
 import type { WorkDirKeeper } from './work-dir-keeper.js';
-import { leaseMargin, WorkerRun, type RunHost } from './worker-run.js';
+import { assignedStart, leaseMargin, WorkerRun, type RunHost, type RunStart } from './worker-run.js';
 
 /** How often each run's lease is looked at: well inside the smallest margin (2 s). */
 const LEASE_CHECK_MS = 100;
@@ -34,6 +34,19 @@ export interface PollLoopOptions {
   announce: Omit<WorkerConnectRequest, 'version'>;
   /** Keeps the working directories of the runs ended here within a bound. */
   workDirs?: WorkDirKeeper;
+  /**
+   * Runs this instance was executing before it restarted that still run elsewhere (the
+   * Kubernetes backend's Jobs): asked once, after the first connect and before the first
+   * poll, which then names them so their leases are renewed rather than run out.
+   */
+  reattach?: () => Promise<ReattachedRun[]>;
+}
+
+/** A run followed again after a restart, under the claim it was given. */
+export interface ReattachedRun {
+  runId: string;
+  claim: string;
+  start: RunStart;
 }
 
 /**
@@ -55,6 +68,7 @@ export class PollLoop {
   private outage: string | undefined;
   private readonly host: RunHost;
   private wake: (() => void) | undefined;
+  private reattached = false;
 
   constructor(private readonly options: PollLoopOptions) {
     this.host = {
@@ -93,6 +107,7 @@ export class PollLoop {
       while (!this.done) {
         if (!this.connected) await this.connect();
         if (this.done) break;
+        if (this.options.reattach && !this.reattached) await this.reattach();
         await this.pollOnce();
       }
     } finally {
@@ -241,9 +256,32 @@ export class PollLoop {
       return;
     }
     if (this.runs.has(wire.run.id)) return;
-    const run = new WorkerRun(this.host, wire.claim, wire.run, wire.input, sentAt, wire.workspace);
+    const run = new WorkerRun(this.host, wire.claim, wire.run.id, assignedStart(this.options.executor, this.host.instanceId, wire), sentAt);
     this.runs.set(run.runId, run);
     run.start();
+  }
+
+  /** Follows again what this instance ran before a restart; a failure to list is said and retried at the next poll. */
+  private async reattach(): Promise<void> {
+    let found: ReattachedRun[];
+    try {
+      found = await this.options.reattach!();
+    } catch (error) {
+      this.options.log(`Could not list the runs to follow again (${(error as Error).message}); trying again.`);
+      await this.pause(RECONNECT.firstMs * 4);
+      return;
+    }
+    this.reattached = true;
+    const now = performance.now();
+    for (const { runId, claim, start } of found) {
+      if (this.runs.has(runId)) continue;
+      this.options.log(`Run ${runId}: followed again after a restart.`);
+      // Its lease was last renewed by the process before this one: the next poll renews it, or says it is gone.
+      const run = new WorkerRun(this.host, claim, runId, start, now);
+      this.runs.set(runId, run);
+      run.start();
+    }
+    this.options.metrics.activeRuns.set(this.runs.size);
   }
 
   /** Ends a run this worker cannot start at all (its assignment unreadable) ERROR, under its claim, rather than leave it to its lease. */

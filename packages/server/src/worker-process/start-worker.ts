@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { EnvironmentRegistry } from '../catalog/environment-registry.js';
 import { loadConfigFile } from '../config/config-file.js';
 import { ensurePrivateDir } from '../config/private-dir.js';
-import { resolveOptions } from '../config/resolve-options.js';
-import { EMPTY_CONFIG } from '../domain/server-config.js';
+import { resolveOptions, type ResolvedOptions } from '../config/resolve-options.js';
+import { EMPTY_CONFIG, type ServerConfig } from '../domain/server-config.js';
 import { wireExecutor } from '../start/wire-executor.js';
 import { PollLoop } from './poll-loop.js';
+import type { WorkerBackend } from './worker-backend.js';
 import { WorkerConnection } from './worker-connection.js';
 import type { WorkerOptions } from './worker-flags.js';
 import { listenForProbes } from './worker-listener.js';
@@ -27,6 +28,19 @@ export interface RunningWorker {
   done: Promise<void>;
 }
 
+/** The server's own executor chain, from this machine's flags and configuration file. */
+function processBackend(resolved: ResolvedOptions, config: ServerConfig): WorkerBackend {
+  const environments = new EnvironmentRegistry(config);
+  // A worker records no process group: it keeps no store, and a run it loses is ended by the server.
+  const { executor, harnessSetup } = wireExecutor({ opts: resolved, config, environments, principals: [], recordProcessGroup: () => {} });
+  return {
+    executor,
+    harnesses: harnessSetup.names().filter((name) => harnessSetup.command(name) !== undefined),
+    environments: config.environments.map((env) => env.id),
+    workDirs: true,
+  };
+}
+
 /** The default parent of run working directories: per user and worker host, outside any data directory. */
 function defaultWorkDir(workerHost: string): string {
   const owner = `${process.getuid?.() ?? 'user'}:worker:${workerHost}`;
@@ -43,22 +57,24 @@ export async function startWorker(options: WorkerOptions, write?: (line: string)
   const log = workerLog(options.quiet, [...config.secrets.values(), options.token], write);
   const resolved = resolveOptions({ ...options.executor, storage: 'memory', workDir: options.executor.workDir ?? defaultWorkDir(options.workerHost), log });
   if (options.executor.workDir === undefined) ensurePrivateDir(resolved.workDir);
-  const environments = new EnvironmentRegistry(config);
-  // A worker records no process group: it keeps no store, and a run it loses is ended by the server.
-  const { executor, harnessSetup } = wireExecutor({ opts: resolved, config, environments, principals: [], recordProcessGroup: () => {} });
   const metrics = new WorkerMetrics();
+  // Loaded only for its backend: the Kubernetes client takes a second of a small machine's start.
+  const backend = options.kubernetes
+    ? await (await import('./kubernetes/start-kubernetes-backend.js')).startKubernetesBackend(options, options.kubernetes, config, log)
+    : processBackend(resolved, config);
   const loop = new PollLoop({
     connection: new WorkerConnection(options.servers, options.token),
-    executor,
+    executor: backend.executor,
     metrics,
     log,
-    workDirs: new WorkDirKeeper(resolved.workDir, options.keepWorkDirs, log),
+    ...(backend.workDirs ? { workDirs: new WorkDirKeeper(resolved.workDir, options.keepWorkDirs, log) } : {}),
+    ...(backend.reattach ? { reattach: backend.reattach } : {}),
     announce: {
       worker_host: options.workerHost,
       instance_id: options.instanceId,
       capacity: options.concurrency,
-      harnesses: harnessSetup.names().filter((name) => harnessSetup.command(name) !== undefined),
-      environments: config.environments.map((env) => env.id),
+      harnesses: backend.harnesses,
+      environments: backend.environments,
     },
   });
   let probes: { server: Server; url: string } | undefined;
@@ -77,6 +93,7 @@ export async function startWorker(options: WorkerOptions, write?: (line: string)
   };
   const done = loop.run().finally(() => {
     clearTimeout(drainTimer);
+    backend.close?.();
     probes?.server.close();
     probes?.server.closeAllConnections();
   });

@@ -30,6 +30,10 @@ export const WORKER_ENV = {
   harness: 'AGENT_RUNS_WORKER_HARNESS',
   simulatedDuration: 'AGENT_RUNS_WORKER_SIMULATED_DURATION',
   configFile: 'AGENT_RUNS_WORKER_CONFIG',
+  backend: 'AGENT_RUNS_WORKER_BACKEND',
+  unschedulableTimeout: 'AGENT_RUNS_WORKER_UNSCHEDULABLE_TIMEOUT',
+  jobListen: 'AGENT_RUNS_WORKER_JOB_LISTEN',
+  jobUrl: 'AGENT_RUNS_WORKER_JOB_URL',
 } as const;
 
 const WORKER_EXECUTOR_ENV: ExecutorEnv = {
@@ -49,6 +53,8 @@ const WORKER_EXECUTOR_ENV: ExecutorEnv = {
 export const DEFAULT_WORKER_CONCURRENCY = 2;
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10 * 60_000;
 export const DEFAULT_KEEP_WORK_DIRS = 50;
+export const DEFAULT_UNSCHEDULABLE_TIMEOUT_MS = 5 * 60_000;
+export const WORKER_BACKENDS = ['process', 'kubernetes'] as const;
 const MAX_KEEP_WORK_DIRS = 100_000;
 
 const EXECUTOR_ROWS = executorHelpRows(WORKER_EXECUTOR_ENV, 'worker');
@@ -77,9 +83,17 @@ const HELP_ROWS: HelpRow[] = [
   ],
   EXECUTOR_ROWS['agent-env'],
   EXECUTOR_ROWS['simulated-duration'],
+  [
+    '--backend <name>',
+    'process (default): each run\'s agent is a process of this machine. kubernetes: each run is a Kubernetes Job (the kubeconfig of KUBECONFIG or ~/.kube/config, else the pod\'s service account), its pod from the configuration file\'s kubernetes: section, running --command.',
+    WORKER_ENV.backend,
+  ],
+  ['--unschedulable-timeout <duration>', 'kubernetes: a run whose pod cannot be scheduled for this long ends FAILED, saying why. Default 5m.', WORKER_ENV.unschedulableTimeout],
+  ['--job-listen <host:port>', 'kubernetes: where the Jobs\' pods report the agent\'s output and end to this worker (each with a token good for its run alone). Required with --backend kubernetes.', WORKER_ENV.jobListen],
+  ['--job-url <url>', 'kubernetes: the URL the pods reach --job-listen at (e.g. http://$(POD_IP):9466). Default http://<--job-listen>.', WORKER_ENV.jobUrl],
   ['--drain-timeout <duration>', 'On SIGTERM or SIGINT: take no new run, let running ones finish for this long, then stop them (a second signal stops them at once). Default 10m.', WORKER_ENV.drainTimeout],
   ['--listen <host:port>', 'Serve GET /readyz (200 once connected and not draining) and GET /metrics (Prometheus) here.', WORKER_ENV.listen],
-  ['--instance-id <id>', 'This process among the worker host\'s. Default the host name, the pid and a few random characters.', WORKER_ENV.instanceId],
+  ['--instance-id <id>', 'This process among the worker host\'s. Default the host name, the pid and a few random characters; with --backend kubernetes, the host name alone (in a pod, its name), so that a restarted worker follows its Jobs again.', WORKER_ENV.instanceId],
   ['--quiet', 'Print nothing.', `${WORKER_ENV.quiet}=1`],
   ['--help', 'Show this help.', ''],
 ];
@@ -108,6 +122,16 @@ export interface WorkerOptions {
   keepWorkDirs: number;
   quiet: boolean;
   executor: ExecutorArgs;
+  backend: (typeof WORKER_BACKENDS)[number];
+  /** `--backend kubernetes`: how the Jobs report back, and the unschedulable bound. */
+  kubernetes: KubernetesBackendOptions | undefined;
+}
+
+export interface KubernetesBackendOptions {
+  unschedulableTimeoutMs: number;
+  jobListen: { host: string; port: number };
+  /** What the pods reach the listener at; default from the bound address. */
+  jobUrl: string | undefined;
 }
 
 export type ParsedWorkerArgs = { help: true } | { help: false; options: WorkerOptions };
@@ -145,18 +169,41 @@ function workerToken(file: string | undefined, env: Record<string, string | unde
   return token;
 }
 
-function listenAddress(text: string | undefined): WorkerOptions['listen'] {
+function listenAddress(text: string | undefined, flag = '--listen'): WorkerOptions['listen'] {
   if (text === undefined || text === '') return undefined;
   const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(text.trim());
   const port = match ? Number(match[2]) : NaN;
-  if (!match || port > 65535) throw new ServerConfigError(`--listen must be host:port (e.g. 127.0.0.1:9464 or [::1]:9464), got "${text}".`);
+  if (!match || port > 65535) throw new ServerConfigError(`${flag} must be host:port (e.g. 127.0.0.1:9464 or [::1]:9464), got "${text}".`);
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
 }
 
-/** The default instance id: what tells this process apart from another on the same worker host. */
-function defaultInstanceId(): string {
-  const host = hostname().replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 40) || 'worker';
-  return `${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
+/**
+ * The default instance id: what tells this process apart from another on the same worker
+ * host. With the Kubernetes backend it is the host name alone (in a pod, the pod's name), so
+ * that the worker's container, restarted in its pod, is the same instance and follows its
+ * Jobs again; a process backend's agents die with it, so it needs no such continuity.
+ */
+function defaultInstanceId(stable: boolean): string {
+  const host = hostname().replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, stable ? 64 : 40) || 'worker';
+  return stable ? host : `${host}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+function backendOf(text: string | undefined): WorkerOptions['backend'] {
+  const value = text?.trim() || 'process';
+  if (!(WORKER_BACKENDS as readonly string[]).includes(value)) throw new ServerConfigError(`--backend must be ${WORKER_BACKENDS.join(' or ')}, got "${value}".`);
+  return value as WorkerOptions['backend'];
+}
+
+function jobUrlOf(text: string | undefined): string | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new ServerConfigError(`--job-url must be a URL such as http://10.0.0.7:9466, got "${text}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ServerConfigError(`--job-url must be an http or https URL, got "${url.protocol}".`);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** argv and environment → worker options; throws ServerConfigError naming the flag. */
@@ -171,6 +218,10 @@ export function parseWorkerArgs(argv: string[], env: Record<string, string | und
     listen: { type: 'string' },
     'instance-id': { type: 'string' },
     'keep-work-dirs': { type: 'string' },
+    backend: { type: 'string' },
+    'unschedulable-timeout': { type: 'string' },
+    'job-listen': { type: 'string' },
+    'job-url': { type: 'string' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -183,7 +234,21 @@ export function parseWorkerArgs(argv: string[], env: Record<string, string | und
   if (!WORKER_HOST_PATTERN.test(workerHost)) throw new ServerConfigError(`--worker-host must be 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit, got "${workerHost}".`);
   const concurrency = integerFrom('--concurrency', values.concurrency ?? env[WORKER_ENV.concurrency]) ?? DEFAULT_WORKER_CONCURRENCY;
   if (concurrency < 1 || concurrency > MAX_WORKER_CAPACITY) throw new ServerConfigError(`--concurrency must be from 1 to ${MAX_WORKER_CAPACITY}, got ${concurrency}.`);
-  const instanceId = (values['instance-id'] ?? env[WORKER_ENV.instanceId])?.trim() || defaultInstanceId();
+  const backend = backendOf(values.backend ?? env[WORKER_ENV.backend]);
+  const executor = readExecutorArgs(values, env, WORKER_EXECUTOR_ENV);
+  let kubernetes: KubernetesBackendOptions | undefined;
+  if (backend === 'kubernetes') {
+    const jobListen = listenAddress(values['job-listen'] ?? env[WORKER_ENV.jobListen], '--job-listen');
+    if (!jobListen) throw new ServerConfigError(`--backend kubernetes needs --job-listen <host:port> (or ${WORKER_ENV.jobListen}): where the Jobs' pods report back to this worker.`);
+    if (!executor.command) throw new ServerConfigError(`--backend kubernetes needs --command (or ${WORKER_ENV.command}): the agent command each Job's pod runs.`);
+    if (!executor.configFile) throw new ServerConfigError(`--backend kubernetes needs --config (or ${WORKER_ENV.configFile}) with a kubernetes: section naming at least the image.`);
+    kubernetes = {
+      jobListen,
+      jobUrl: jobUrlOf(values['job-url'] ?? env[WORKER_ENV.jobUrl]),
+      unschedulableTimeoutMs: durationFrom('--unschedulable-timeout', values['unschedulable-timeout'] ?? env[WORKER_ENV.unschedulableTimeout]) ?? DEFAULT_UNSCHEDULABLE_TIMEOUT_MS,
+    };
+  }
+  const instanceId = (values['instance-id'] ?? env[WORKER_ENV.instanceId])?.trim() || defaultInstanceId(backend === 'kubernetes');
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(instanceId)) throw new ServerConfigError(`--instance-id must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit, got "${instanceId}".`);
   const keepWorkDirs = integerFrom('--keep-work-dirs', values['keep-work-dirs'] ?? env[WORKER_ENV.keepWorkDirs]) ?? DEFAULT_KEEP_WORK_DIRS;
   if (keepWorkDirs > MAX_KEEP_WORK_DIRS) throw new ServerConfigError(`--keep-work-dirs must be from 0 to ${MAX_KEEP_WORK_DIRS}, got ${keepWorkDirs}.`);
@@ -199,7 +264,9 @@ export function parseWorkerArgs(argv: string[], env: Record<string, string | und
       instanceId,
       keepWorkDirs,
       quiet: values.quiet ?? truthy(env[WORKER_ENV.quiet]),
-      executor: readExecutorArgs(values, env, WORKER_EXECUTOR_ENV),
+      executor,
+      backend,
+      kubernetes,
     },
   };
 }

@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import type { FollowupMessage, ExecutionInput } from '../executors/execution-input.js';
-import type { Execution, ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
-import type { RunRecord } from '../store/runs/run-record.js';
+import type { FollowupMessage } from '../executors/execution-input.js';
+import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
 import type { WorkerFinishRequest } from '../workers/worker-protocol.js';
 import { artifactsToWire, type WorkspaceSource } from '../workers/worker-wire.js';
 import { RunReporter } from './run-reporter.js';
@@ -20,6 +19,36 @@ export interface RunHost {
   leaseMs(): number;
   /** The run is over here: its agent stopped and its end answered (or given up); its slot is free. */
   ended(run: WorkerRun): void;
+}
+
+/** Where a run's execution sends what its agent prints and its harness state. */
+export type RunSinks = Pick<ExecutionContext, 'onOutput' | 'onHarnessState'>;
+
+/**
+ * How a run's execution begins here: the executor started on its assignment, or (the
+ * Kubernetes backend after a restart) an execution already running elsewhere, followed again.
+ */
+export interface RunStart {
+  /** The run's execution number, which its finish names. */
+  execution: number;
+  /** Named in the run's status when it cannot start. */
+  executorName: string;
+  /** A line said first in the run's output (a follow-up's execution says what it answers). */
+  preface?: string;
+  begin(sinks: RunSinks): Execution;
+}
+
+/** The start of an execution assigned by the server: the worker's executor on the run and its input. */
+export function assignedStart(executor: RunExecutor, instanceId: string, wire: Pick<ExecutionContext, 'run' | 'input'> & { workspace?: WorkspaceSource | undefined }): RunStart {
+  const { run, input, workspace } = wire;
+  return {
+    execution: input.number,
+    executorName: executor.name,
+    // A follow-up's output goes on after what earlier executions printed, as on the server.
+    ...(input.number > 1 ? { preface: `[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n` } : {}),
+    begin: (sinks) =>
+      executor.start({ run, input, ...sinks, ...(workspace ? { restore: { ranOn: workspace.ranOn, here: instanceId, patches: workspace.patches } } : {}) }),
+  };
 }
 
 type Ending = { kind: 'outcome'; outcome: ExecutionOutcome } | { kind: 'cancelled' } | { kind: 'shutdown' };
@@ -53,28 +82,22 @@ export class WorkerRun implements LeaseView {
   constructor(
     private readonly host: RunHost,
     readonly claim: string,
-    private readonly run: RunRecord,
-    private readonly input: ExecutionInput,
+    readonly runId: string,
+    private readonly how: RunStart,
     /** When the poll that brought it was sent: its lease runs from no earlier. */
     heldSince: number,
-    /** A follow-up's execution that ran elsewhere before: what its working directory is made again from, if it is not here. */
-    private readonly workspace?: WorkspaceSource,
   ) {
     this.renewedAt = heldSince;
     this.over = new Promise((resolve) => (this.markOver = resolve));
     this.reporter = new RunReporter({
       connection: host.connection,
-      runId: run.id,
+      runId,
       claim,
       instanceId: host.instanceId,
       lease: this,
       onLost: (reason) => this.loseLease(reason),
       log: host.log,
     });
-  }
-
-  get runId(): string {
-    return this.run.id;
   }
 
   get lost(): boolean {
@@ -111,22 +134,19 @@ export class WorkerRun implements LeaseView {
   }
 
   start(): void {
-    const { executor, log } = this.host;
-    log(`Run ${this.run.id}: taken (execution ${this.input.number}).`);
-    // A follow-up's output goes on after what earlier executions printed, as on the server.
-    if (this.input.number > 1) this.reporter.output('stdout', `[agent-runs] Execution ${this.input.number}, answering ${this.input.followups.length || 'no'} follow-up(s).\n`);
+    const { log } = this.host;
+    const { executorName: name, execution, preface } = this.how;
+    log(`Run ${this.runId}: taken (execution ${execution}).`);
+    if (preface) this.reporter.output('stdout', preface);
     try {
-      this.execution = executor.start({
-        run: this.run,
-        input: this.input,
+      this.execution = this.how.begin({
         onOutput: (text, stream = 'stdout') => this.reporter.output(stream, text),
         onHarnessState: (state) => this.reporter.harnessState(state),
-        ...(this.workspace ? { restore: { ranOn: this.workspace.ranOn, here: this.host.instanceId, patches: this.workspace.patches } } : {}),
       });
     } catch (error) {
       void this.end({
         kind: 'outcome',
-        outcome: { state: 'ERROR', statusMessage: { message: `The ${executor.name} executor could not start: ${(error as Error).message}`, error_code: 'internal_error', retryable: true } },
+        outcome: { state: 'ERROR', statusMessage: { message: `The ${name} executor could not start: ${(error as Error).message}`, error_code: 'internal_error', retryable: true } },
       });
       return;
     }
@@ -135,7 +155,7 @@ export class WorkerRun implements LeaseView {
       (error: unknown) =>
         this.end({
           kind: 'outcome',
-          outcome: { state: 'ERROR', statusMessage: { message: `The ${executor.name} executor failed: ${(error as Error).message}`, error_code: 'internal_error', retryable: true } },
+          outcome: { state: 'ERROR', statusMessage: { message: `The ${name} executor failed: ${(error as Error).message}`, error_code: 'internal_error', retryable: true } },
         }),
     );
   }
@@ -147,9 +167,9 @@ export class WorkerRun implements LeaseView {
     try {
       taken = this.execution?.deliver?.(followup) ?? false;
     } catch (error) {
-      this.host.log(`Run ${this.run.id}: could not hand a follow-up to the agent: ${(error as Error).message}`);
+      this.host.log(`Run ${this.runId}: could not hand a follow-up to the agent: ${(error as Error).message}`);
     }
-    if (!taken) this.host.log(`Run ${this.run.id}: its agent could not take follow-up ${followup.id} now.`);
+    if (!taken) this.host.log(`Run ${this.runId}: its agent could not take follow-up ${followup.id} now.`);
   }
 
   /** The server's cancel: the agent stops, and the run finishes CANCELLED. */
@@ -168,7 +188,7 @@ export class WorkerRun implements LeaseView {
     this.lostReason = reason;
     this.reporter.stop();
     this.host.metrics.leasesLost.inc();
-    this.host.log(`Run ${this.run.id}: lease lost (${reason}); its agent is stopped and nothing more is sent for it.`);
+    this.host.log(`Run ${this.runId}: lease lost (${reason}); its agent is stopped and nothing more is sent for it.`);
     if (!this.ending) {
       this.ending = true;
       void this.stopAgent().then(() => this.close());
@@ -179,7 +199,7 @@ export class WorkerRun implements LeaseView {
     try {
       await this.execution?.cancel();
     } catch (error) {
-      this.host.log(`Run ${this.run.id}: could not stop its agent: ${(error as Error).message}`);
+      this.host.log(`Run ${this.runId}: could not stop its agent: ${(error as Error).message}`);
     }
   }
 
@@ -192,20 +212,20 @@ export class WorkerRun implements LeaseView {
     if (this.lost) return this.close();
     const finish = this.finishRequest(ending);
     this.finishSent = true;
-    const result = await sendUnderLease(this.host.connection, `runs/${encodeURIComponent(this.run.id)}/finish`, finish, this).catch((error: unknown) => ({
+    const result = await sendUnderLease(this.host.connection, `runs/${encodeURIComponent(this.runId)}/finish`, finish, this).catch((error: unknown) => ({
       kind: 'refused' as const,
       reason: (error as Error).message,
     }));
     if (result.kind === 'taken') {
       this.host.metrics.runsFinished.inc({ outcome: finish.state });
-      this.host.log(`Run ${this.run.id}: ended ${finish.state}.`);
+      this.host.log(`Run ${this.runId}: ended ${finish.state}.`);
     } else if (result.kind === 'lost') this.loseLease(result.reason);
-    else this.host.log(`Run ${this.run.id}: the server refused its end (${result.reason}).`);
+    else this.host.log(`Run ${this.runId}: the server refused its end (${result.reason}).`);
     this.close();
   }
 
   private finishRequest(ending: Ending): WorkerFinishRequest {
-    const base = { instance_id: this.host.instanceId, claim: this.claim, execution: this.input.number };
+    const base = { instance_id: this.host.instanceId, claim: this.claim, execution: this.how.execution };
     if (ending.kind === 'cancelled') return { ...base, state: 'CANCELLED' };
     if (ending.kind === 'shutdown') {
       return { ...base, state: 'FAILED', status_message: { message: `The worker ${this.host.instanceId} shut down before the run ended.`, error_code: 'internal_error', retryable: true } };
@@ -224,7 +244,7 @@ export class WorkerRun implements LeaseView {
   private close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.lost) this.host.log(`Run ${this.run.id}: stopped (lease lost).`);
+    if (this.lost) this.host.log(`Run ${this.runId}: stopped (lease lost).`);
     this.host.ended(this);
     this.markOver();
   }

@@ -21,10 +21,45 @@ describe('agent-runs-worker flags', () => {
     const flags = [
       '--server', '--token-file', '--worker-host', '--concurrency', '--config', '--executor', '--command', '--command-timeout', '--harness', '--sandbox',
       '--agent-user', '--network', '--work-dir', '--agent-env', '--simulated-duration', '--drain-timeout', '--listen', '--instance-id', '--quiet', '--help',
+      '--backend', '--unschedulable-timeout', '--job-listen', '--job-url',
     ];
     for (const flag of flags) expect(result.stdout).toMatch(new RegExp(`^  ${flag}\\b`, 'm'));
     for (const variable of Object.values(WORKER_ENV)) expect(result.stdout).toContain(variable);
   });
+
+  it('--backend kubernetes: refuses an unknown backend and a missing --job-listen, --command or kubernetes: section, naming each', () => {
+    const base = ['--server', 'http://127.0.0.1:1', '--worker-host', 'box-1'];
+    const env = { [WORKER_ENV.token]: TOKEN };
+    const unknown = worker([...base, '--backend', 'nomad'], env);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('--backend must be process or kubernetes, got "nomad"');
+    const noListen = worker([...base, '--backend', 'kubernetes', '--command', 'true'], env);
+    expect(noListen.stderr).toContain('--backend kubernetes needs --job-listen');
+    const noCommand = worker([...base, '--backend', 'kubernetes', '--job-listen', '127.0.0.1:0'], env);
+    expect(noCommand.stderr).toContain('--backend kubernetes needs --command');
+    const dir = mkdtempSync(join(tmpdir(), 'worker-flags-'));
+    const noSection = join(dir, 'worker.yaml');
+    writeFileSync(noSection, 'sandbox: off\n');
+    const without = worker([...base, '--backend', 'kubernetes', '--job-listen', '127.0.0.1:0', '--command', 'true', '--config', noSection], env);
+    expect(without.stderr).toContain('has no kubernetes: section');
+    const badSection = join(dir, 'bad.yaml');
+    writeFileSync(badSection, 'kubernetes:\n  image: agent:1\n  runtime_class_name: Not_A_Name\n');
+    const bad = worker([...base, '--backend', 'kubernetes', '--job-listen', '127.0.0.1:0', '--command', 'true', '--config', badSection], env);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('runtime_class_name');
+    const everywhere = join(dir, 'ok.yaml');
+    writeFileSync(everywhere, 'kubernetes:\n  image: agent:1\n');
+    const noUrl = worker([...base, '--backend', 'kubernetes', '--job-listen', '0.0.0.0:0', '--command', 'true', '--config', everywhere], env);
+    expect(noUrl.stderr).toContain('--job-url is required when --job-listen is on every address');
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, 'apiVersion: v1\nclusters: [oops\n');
+    const badKubeconfig = worker([...base, '--backend', 'kubernetes', '--job-listen', '127.0.0.1:0', '--command', 'true', '--config', everywhere], { ...env, KUBECONFIG: kubeconfig });
+    expect(badKubeconfig.stderr).toContain('the kubeconfig (KUBECONFIG) could not be read');
+    for (const result of [unknown, noListen, noCommand, without, bad, noUrl, badKubeconfig]) {
+      expect(result.status).toBe(2);
+      expect(result.stderr).not.toContain('    at ');
+    }
+  }, 60_000);
 
   it('refuses http to a host that is not loopback, naming --server, with no stack trace', () => {
     for (const server of ['http://runs.example', 'http://10.0.0.7:8080', 'http://[2001:db8::1]/']) {

@@ -1,0 +1,181 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RequestUsageSchema, type RequestUsage } from '@agent-runs/core/contract';
+import { Backoff } from '../../domain/backoff.js';
+import { COMMAND_ENV } from '../../executors/command-env.js';
+import { JOB_ENV, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type JobEnd, type JobOutput } from './job-protocol.js';
+
+/** How long a report is tried again while the worker does not answer (a restart, a rollout) before the entrypoint gives up. */
+const RETRY_FOR_MS = 15 * 60_000;
+/** Text in one output request, at most (a longer line goes alone). */
+const BATCH_CHARS = 512 * 1024;
+/** Output waiting for the worker, at most; past it, lines are counted and dropped. */
+const MAX_QUEUED_CHARS = 32 * 1024 * 1024;
+/** After SIGTERM, how long the agent has before it is killed. */
+const STOP_GRACE_MS = 5_000;
+
+type Sent = 'taken' | 'gone' | 'refused' | 'gave-up';
+type Line = JobOutput['lines'][number];
+
+/**
+ * Inside a Job's pod: runs the agent command (`/bin/sh -c`), passes its output on as it
+ * comes, line by line, to the worker that made the Job, then how it ended and the usage it
+ * wrote; exits with the agent's code. Reports wait out a worker's restart (tried again for
+ * up to 15 minutes); a worker that says the run is over here (410) has the agent stopped.
+ * The agent gets neither the run's token nor where to report.
+ */
+export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: string) => void): Promise<number> {
+  const url = env[JOB_ENV.url];
+  const token = env[JOB_ENV.token];
+  const command = env[JOB_ENV.command];
+  const runId = env[COMMAND_ENV.runId];
+  for (const [name, value] of [[JOB_ENV.url, url], [JOB_ENV.token, token], [JOB_ENV.command, command], [COMMAND_ENV.runId, runId]] as const) {
+    if (!value) {
+      write(`agent-runs-job-entrypoint: ${name} is not set; this command runs in a pod made by agent-runs-worker --backend kubernetes.`);
+      return 2;
+    }
+  }
+  const base = `${url!.replace(/\/+$/, '')}/runs/${encodeURIComponent(runId!)}`;
+  const usageFile = join(mkdtempSync(join(tmpdir(), 'agent-runs-job-')), 'usage.json');
+  const agentEnv: NodeJS.ProcessEnv = { ...env, [JOB_ENV.usageFile]: usageFile };
+  delete agentEnv[JOB_ENV.token];
+  delete agentEnv[JOB_ENV.url];
+  delete agentEnv[JOB_ENV.command];
+
+  const post = async (path: string, body: unknown): Promise<Sent> => {
+    const backoff = new Backoff({ firstMs: 100, maxMs: 5_000, jitter: 0.2 });
+    const until = Date.now() + RETRY_FOR_MS;
+    while (Date.now() < until) {
+      try {
+        const answer = await fetch(`${base}/${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(30_000),
+        });
+        const text = await answer.text().catch(() => '');
+        if (answer.ok) return 'taken';
+        if (answer.status === 410) return 'gone';
+        if (answer.status < 500 && answer.status !== 429 && answer.status !== 408) {
+          write(`agent-runs-job-entrypoint: the worker refused the ${path} (${answer.status} ${text.trim().slice(0, 200)}).`);
+          return 'refused';
+        }
+      } catch {
+        // No answer: the worker restarts, or is on its way; tried again.
+      }
+      await sleep(backoff.next());
+    }
+    write(`agent-runs-job-entrypoint: the worker did not answer for ${RETRY_FOR_MS / 60_000} minutes; giving up.`);
+    return 'gave-up';
+  };
+
+  // In the entrypoint's own process group: whatever ends the container (a delete, the deadline,
+  // an OOM kill) ends the agent's whole tree with it.
+  const child = spawn('/bin/sh', ['-c', command!], { env: agentEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stopAgent = (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    stopAgent('SIGTERM');
+    setTimeout(() => stopAgent('SIGKILL'), STOP_GRACE_MS).unref();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+
+  // One output request in flight; lines printed meanwhile go in the next, in order.
+  const queue: Line[] = [];
+  let queued = 0;
+  let dropped = 0;
+  let sending: Promise<void> | undefined;
+  let gone = false;
+  const pump = (): Promise<void> =>
+    (sending ??= (async () => {
+      while (queue.length && !gone) {
+        if (dropped) {
+          queue.unshift({ stream: 'stderr', text: `[agent-runs] ${dropped} line(s) of the agent's output were dropped while the worker did not answer.\n` });
+          dropped = 0;
+        }
+        // Well under the listener's body limit: at most MAX_JOB_LINES lines, and 512 Ki characters unless one line is more (at most 6 bytes each in JSON: under the 4 MiB).
+        let count = 0;
+        let chars = 0;
+        while (count < queue.length && count < MAX_JOB_LINES && (count === 0 || chars + queue[count]!.text.length <= BATCH_CHARS)) chars += queue[count++]!.text.length;
+        const lines = queue.splice(0, count);
+        queued = Math.max(0, queued - chars);
+        if ((await post('output', { lines })) === 'gone') {
+          gone = true;
+          stop();
+        }
+      }
+      sending = undefined;
+    })());
+  const streamLines = (stream: 'stdout' | 'stderr', source: NodeJS.ReadableStream) =>
+    new Promise<void>((resolve) => {
+      let pending = '';
+      const emit = (whole: string) => {
+        const text = whole.slice(0, MAX_JOB_LINE_CHARS);
+        (stream === 'stdout' ? process.stdout : process.stderr).write(text);
+        // While the worker does not answer (a restart), what waits is bounded; the pod's log keeps it all.
+        if (queued + text.length > MAX_QUEUED_CHARS) {
+          dropped++;
+          return;
+        }
+        queue.push({ stream, text });
+        queued += text.length;
+        void pump();
+      };
+      source.setEncoding('utf8');
+      source.on('data', (chunk: string) => {
+        pending += chunk;
+        let at: number;
+        while ((at = pending.indexOf('\n')) >= 0) {
+          emit(pending.slice(0, at + 1));
+          pending = pending.slice(at + 1);
+        }
+        while (pending.length > MAX_JOB_LINE_CHARS) {
+          emit(pending.slice(0, MAX_JOB_LINE_CHARS));
+          pending = pending.slice(MAX_JOB_LINE_CHARS);
+        }
+      });
+      source.on('end', () => {
+        if (pending) emit(pending);
+        resolve();
+      });
+    });
+  const drained = Promise.all([streamLines('stdout', child.stdout!), streamLines('stderr', child.stderr!)]);
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('error', (error) => {
+      write(`agent-runs-job-entrypoint: could not start the agent: ${error.message}`);
+      resolve({ code: 127, signal: null });
+    });
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  await drained;
+  while (sending) await sending;
+  if (gone) return 1;
+  const end: JobEnd = { exit_code: exit.code, signal: exit.signal, ...usageIn(usageFile, write) };
+  await post('end', end);
+  return exit.code ?? 1;
+}
+
+function usageIn(file: string, write: (line: string) => void): { usage?: RequestUsage } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const parsed = RequestUsageSchema.safeParse(JSON.parse(text));
+    if (parsed.success) return { usage: parsed.data };
+  } catch {
+    // Said below.
+  }
+  write(`agent-runs-job-entrypoint: ${JOB_ENV.usageFile} does not hold the API's request usage as JSON; it is not reported.`);
+  return {};
+}

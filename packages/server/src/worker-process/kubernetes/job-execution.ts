@@ -1,0 +1,162 @@
+import { performance } from 'node:perf_hooks';
+import type { V1Job, V1Pod } from '@kubernetes/client-node';
+import type { Execution, ExecutionOutcome } from '../../executors/run-executor.js';
+import type { RunSinks } from '../worker-run.js';
+import { apiProblem, statusOf, type ClusterApi } from './cluster-api.js';
+import type { JobEnd } from './job-protocol.js';
+import type { JobRelay, RelayedRun } from './job-relay.js';
+import { JOB_LABELS } from './job-spec.js';
+import { endedPodTrouble, imageTrouble, jobTrouble, oomTrouble, unschedulableReason, type PodTrouble } from './pod-trouble.js';
+
+/** How often a Job and its pod are looked at. */
+const LOOK_MS = 1_000;
+/** Looks a pod may be seen ended before the run ends saying so. */
+const ENDED_LOOKS = 3;
+
+export interface FollowJobOptions {
+  api: ClusterApi;
+  relay: JobRelay;
+  runId: string;
+  claim: string;
+  jobName: string;
+  sinks: RunSinks;
+  unschedulableTimeoutMs: number;
+  log(line: string): void;
+  /** The Job to create first; none when a restarted worker follows a Job that runs already. */
+  create?: V1Job;
+}
+
+const failed = (message: string, retryable = false): ExecutionOutcome => ({ state: 'FAILED', statusMessage: { message, retryable } });
+
+/**
+ * One execution of a run as a Kubernetes Job: the Job made (or found again), what its
+ * entrypoint reports taken from the relay, and the Job and its pod looked at every second
+ * for what the entrypoint cannot say (an image that will not pull, no node for the pod, an
+ * OOM kill, the deadline). A succeeded Job is deleted; a failed one is left to its TTL.
+ */
+export function followJob(o: FollowJobOptions): Execution {
+  let settle!: (outcome: ExecutionOutcome) => void;
+  const done = new Promise<ExecutionOutcome>((resolve) => (settle = resolve));
+  let over = false;
+  let endSeen = false;
+  let timer: NodeJS.Timeout | undefined;
+  let unschedulableSince: number | undefined;
+  let lastProblem: string | undefined;
+  let endedLooks = 0;
+  const { api, relay, runId, jobName } = o;
+
+  const remove = async (why: string): Promise<void> => {
+    try {
+      await api.batch.deleteNamespacedJob({ name: jobName, namespace: api.namespace, propagationPolicy: 'Foreground' });
+    } catch (error) {
+      if (statusOf(error) !== 404) o.log(`Run ${runId}: could not delete its Job ${jobName} (${why}): ${apiProblem(error)}`);
+    }
+  };
+
+  const finish = (outcome: ExecutionOutcome, deleteJob: string | undefined): void => {
+    if (over) return;
+    over = true;
+    clearTimeout(timer);
+    relay.detach(runId, relayed);
+    if (deleteJob) void remove(deleteJob);
+    settle(outcome);
+  };
+
+  const podsOf = async (): Promise<V1Pod[]> =>
+    (await api.core.listNamespacedPod({ namespace: api.namespace, labelSelector: `${JOB_LABELS.job}=${jobName}` })).items;
+
+  const ended = async (end: JobEnd): Promise<void> => {
+    endSeen = true;
+    if (end.usage) await o.sinks.onHarnessState?.({ requestUsage: end.usage });
+    if (end.exit_code === 0) return finish({ state: 'SUCCEEDED' }, 'it succeeded');
+    // The kernel's OOM kill reaches the entrypoint as a plain SIGKILL: the pod says which it was.
+    const oom = await podsOf().then((pods) => pods.map(oomTrouble).find(Boolean), () => undefined);
+    finish(failed(oom?.message ?? `The agent ${end.exit_code === null ? `was ended by ${end.signal ?? 'a signal'}` : `exited with code ${end.exit_code}`}.`), undefined);
+  };
+
+  const relayed: RelayedRun = {
+    claim: o.claim,
+    output: ({ lines }) => {
+      if (!over) for (const line of lines) o.sinks.onOutput(line.text, line.stream);
+    },
+    end: (end) => (over || endSeen ? Promise.resolve() : ended(end)),
+  };
+
+  const troubled = (trouble: PodTrouble, keep: boolean) => {
+    o.log(`Run ${runId}: ${trouble.message}`);
+    finish(failed(trouble.message, trouble.kind !== 'oom'), keep ? undefined : trouble.kind);
+  };
+
+  const look = async (): Promise<void> => {
+    if (over || endSeen) return;
+    let job: V1Job;
+    let pods: V1Pod[];
+    try {
+      // The pods first: a pod seen ended has its Job's verdict (a deadline) in the read after it, where Kubernetes wrote one.
+      pods = await podsOf();
+      job = await api.batch.readNamespacedJob({ name: jobName, namespace: api.namespace });
+    } catch (error) {
+      if (statusOf(error) === 404) return finish(failed(`The run's Job ${jobName} was deleted before its agent reported how it ended.`, true), undefined);
+      const problem = apiProblem(error);
+      if (problem !== lastProblem) o.log(`Run ${runId}: cannot look at its Job (${problem}); trying again.`);
+      lastProblem = problem;
+      return;
+    }
+    lastProblem = undefined;
+    if (over || endSeen) return;
+    const fromJob = jobTrouble(job);
+    for (const pod of pods) {
+      const image = imageTrouble(pod);
+      if (image) return troubled(image, false);
+      const oom = oomTrouble(pod);
+      if (oom) return troubled(oom, true);
+    }
+    if (fromJob) return troubled(fromJob, true);
+    const waiting = pods.map(unschedulableReason).find((reason) => reason !== undefined);
+    if (waiting === undefined) unschedulableSince = undefined;
+    else {
+      const now = performance.now();
+      unschedulableSince ??= now;
+      if (now - unschedulableSince >= o.unschedulableTimeoutMs) {
+        const message = `The Job's pod could not be scheduled within ${Math.round(o.unschedulableTimeoutMs / 1000)} s (Unschedulable): ${waiting.replace(/\s+/g, ' ').slice(0, 300)}`;
+        return troubled({ kind: 'unschedulable', message }, false);
+      }
+    }
+    const gone = pods.map(endedPodTrouble).find(Boolean);
+    // Ended without a word: given a few looks for the Job controller to say why, or the entrypoint's end to land.
+    if (gone && ++endedLooks >= ENDED_LOOKS) return troubled(gone, true);
+  };
+
+  const tick = () => {
+    timer = setTimeout(() => {
+      void look().finally(() => {
+        if (!over) tick();
+      });
+    }, LOOK_MS);
+  };
+
+  relay.attach(runId, relayed);
+  void (async () => {
+    if (o.create) {
+      try {
+        await api.batch.createNamespacedJob({ namespace: api.namespace, body: o.create });
+        o.log(`Run ${runId}: Job ${jobName} created in ${api.namespace}.`);
+        // Stopped while the create was on its way: the delete sent then found nothing to delete.
+        if (over) return void remove('the run was stopped while its Job was made');
+      } catch (error) {
+        // Already there: made by this worker before a restart that lost the answer; followed as it is.
+        if (statusOf(error) !== 409) return finish({ state: 'ERROR', statusMessage: { message: `The worker could not create the run's Job: ${apiProblem(error)}.`, error_code: 'internal_error', retryable: true } }, undefined);
+      }
+    }
+    if (!over) tick();
+  })();
+
+  return {
+    done,
+    async cancel() {
+      if (over) return;
+      finish(failed('The run was stopped.'), undefined);
+      await remove('the run was stopped');
+    },
+  };
+}

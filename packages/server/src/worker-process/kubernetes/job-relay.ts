@@ -1,0 +1,114 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { formatIssues } from '@agent-runs/core/contract';
+import { JobEndSchema, JobOutputSchema, MAX_JOB_BODY_BYTES, type JobEnd, type JobOutput } from './job-protocol.js';
+import { isRunToken } from './run-token.js';
+
+/** A run whose Job reports here: the claim its token is made from, and where what it sends goes. */
+export interface RelayedRun {
+  claim: string;
+  output(body: JobOutput): void;
+  /** Resolves once the end is taken in (the entrypoint exits after the answer). */
+  end(body: JobEnd): Promise<void>;
+}
+
+const PATH = /^\/runs\/([A-Za-z0-9_-]{1,100})\/(output|end)$/;
+
+/**
+ * `--job-listen`: where the Jobs' entrypoints report to this worker. Each request names its
+ * run and carries that run's token; the worker relays what it takes through the run's
+ * reporter, under the run's lease, as for a local agent. Until the runs of a restart are
+ * followed again, a run not known here is answered 503 (the entrypoint tries again); after,
+ * 410 (the run is over here: the entrypoint stops its agent).
+ */
+export class JobRelay {
+  private readonly runs = new Map<string, RelayedRun>();
+  private ready = false;
+  private server: Server | undefined;
+
+  constructor(private readonly workerToken: string) {}
+
+  attach(runId: string, run: RelayedRun): void {
+    this.runs.set(runId, run);
+  }
+
+  detach(runId: string, run: RelayedRun): void {
+    if (this.runs.get(runId) === run) this.runs.delete(runId);
+  }
+
+  /** Every run of a restart is followed again: an unknown run is over. */
+  markReady(): void {
+    this.ready = true;
+  }
+
+  async listen(address: { host: string; port: number }): Promise<{ host: string; port: number }> {
+    const server = createServer((req, res) => void this.handle(req, res));
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(address.port, address.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const bound = server.address();
+    return { host: address.host, port: typeof bound === 'object' && bound ? bound.port : address.port };
+  }
+
+  close(): void {
+    this.server?.close();
+    this.server?.closeAllConnections();
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const answer = (status: number, text: string) => {
+      if (!res.headersSent) res.writeHead(status, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(`${text}\n`);
+    };
+    const match = PATH.exec((req.url ?? '/').split('?')[0]!);
+    if (!match) return answer(404, 'not found');
+    if (req.method !== 'POST') return answer(405, 'method not allowed');
+    const [, runId, kind] = match as unknown as [string, string, 'output' | 'end'];
+    const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (!bearer) return answer(401, 'the run token is missing (Authorization: Bearer <token>)');
+    const run = this.runs.get(runId);
+    if (!run) return this.ready ? answer(410, 'this run is not running here') : answer(503, 'the worker is starting; try again');
+    if (!isRunToken(bearer, this.workerToken, runId, run.claim)) return answer(403, 'the token is not this run\'s');
+    let text: string;
+    try {
+      text = await readBody(req);
+    } catch (error) {
+      return answer(413, (error as Error).message);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return answer(400, 'the body is not JSON');
+    }
+    if (kind === 'output') {
+      const parsed = JobOutputSchema.safeParse(json);
+      if (!parsed.success) return answer(400, formatIssues(parsed.error).join("; "));
+      run.output(parsed.data);
+      return answer(204, '');
+    }
+    const parsed = JobEndSchema.safeParse(json);
+    if (!parsed.success) return answer(400, formatIssues(parsed.error).join("; "));
+    await run.end(parsed.data);
+    answer(204, '');
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_JOB_BODY_BYTES) {
+        reject(new Error(`the body is larger than ${MAX_JOB_BODY_BYTES} bytes`));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import type { V1Job } from '@kubernetes/client-node';
+import type { KubernetesSettings } from '../../domain/server-config.js';
+import { JOB_ENV } from './job-protocol.js';
+
+/** The labels and annotations a worker finds its Jobs and their runs by after a restart. */
+export const JOB_LABELS = {
+  runId: 'agent-runs/run-id',
+  workerHost: 'agent-runs/worker-host',
+  /** On the pod template too: the Job's pods are listed by it. */
+  job: 'agent-runs/job',
+} as const;
+export const JOB_ANNOTATIONS = {
+  instanceId: 'agent-runs/instance-id',
+  claim: 'agent-runs/claim',
+  execution: 'agent-runs/execution',
+  runId: 'agent-runs/run-id',
+} as const;
+
+/** A run's wall time with no duration cap of its own: the Job's `activeDeadlineSeconds`. */
+export const DEFAULT_JOB_DEADLINE_SECONDS = 8 * 3600;
+/** A failed Job is kept this long for a look, unless the configuration says otherwise. */
+export const DEFAULT_FAILED_JOB_TTL_SECONDS = 24 * 3600;
+
+/** A label value: at most 63 of [A-Za-z0-9._-], starting and ending alphanumeric (a run id is already so). */
+export function labelValue(text: string): string {
+  return text.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 63).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '') || 'x';
+}
+
+/**
+ * The Job's name: `agent-runs-<run id>-<execution>`, lowercase, within 63 characters (a
+ * label, as a Job's name becomes its pods' `job-name` label). A run id too long for it is
+ * cut and given a hash of the whole, so two runs never share a name.
+ */
+export function jobName(runId: string, execution: number): string {
+  const id = runId.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const tail = `-${execution}`;
+  const room = 63 - 'agent-runs-'.length - tail.length;
+  const short = id.length <= room ? id : `${id.slice(0, room - 9).replace(/-+$/, '')}-${createHash('sha256').update(runId).digest('hex').slice(0, 8)}`;
+  return `agent-runs-${short}${tail}`;
+}
+
+export interface JobSpecInput {
+  runId: string;
+  claim: string;
+  execution: number;
+  workerHost: string;
+  instanceId: string;
+  settings: KubernetesSettings;
+  /** The run's wall-time cap, if it has one. */
+  deadlineSeconds: number | undefined;
+  /** The pod's environment: the run's variables, the agent command, the token and where to report. */
+  env: Record<string, string>;
+}
+
+/** The Job that runs one execution of a run: one pod, never retried, never restarted. */
+export function jobSpec(input: JobSpecInput): V1Job {
+  const { settings } = input;
+  const name = jobName(input.runId, input.execution);
+  const labels = { [JOB_LABELS.runId]: labelValue(input.runId), [JOB_LABELS.workerHost]: labelValue(input.workerHost), [JOB_LABELS.job]: name };
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: {
+      name,
+      labels,
+      annotations: {
+        [JOB_ANNOTATIONS.runId]: input.runId,
+        [JOB_ANNOTATIONS.instanceId]: input.instanceId,
+        [JOB_ANNOTATIONS.claim]: input.claim,
+        [JOB_ANNOTATIONS.execution]: String(input.execution),
+      },
+    },
+    spec: {
+      backoffLimit: 0,
+      activeDeadlineSeconds: input.deadlineSeconds ?? DEFAULT_JOB_DEADLINE_SECONDS,
+      // Succeeded Jobs are deleted by the worker at once; this keeps the failed ones for a look.
+      ttlSecondsAfterFinished: settings.failedJobTtlSeconds ?? DEFAULT_FAILED_JOB_TTL_SECONDS,
+      template: {
+        metadata: { labels },
+        spec: {
+          restartPolicy: 'Never',
+          // The worker token never enters the pod, and neither does the cluster's API.
+          automountServiceAccountToken: settings.serviceAccountName !== undefined,
+          ...(settings.serviceAccountName ? { serviceAccountName: settings.serviceAccountName } : {}),
+          ...(settings.runtimeClassName ? { runtimeClassName: settings.runtimeClassName } : {}),
+          ...(settings.nodeSelector ? { nodeSelector: settings.nodeSelector } : {}),
+          ...(settings.tolerations ? { tolerations: settings.tolerations as never } : {}),
+          containers: [
+            {
+              name: 'agent',
+              image: settings.image,
+              ...(settings.imagePullPolicy ? { imagePullPolicy: settings.imagePullPolicy } : {}),
+              command: settings.entrypoint ?? ['agent-runs-job-entrypoint'],
+              env: Object.entries(input.env).map(([name, value]) => ({ name, value })),
+              ...(settings.resources ? { resources: settings.resources as never } : {}),
+            },
+          ],
+        },
+      },
+    },
+  };
+}
+
+/** The pod's variables besides the run's own: where to report and with what. */
+export function entrypointEnv(url: string, token: string, command: string, prompt: string): Record<string, string> {
+  return { [JOB_ENV.url]: url, [JOB_ENV.token]: token, [JOB_ENV.command]: command, [JOB_ENV.prompt]: prompt };
+}

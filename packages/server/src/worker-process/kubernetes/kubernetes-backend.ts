@@ -1,0 +1,112 @@
+import type { V1Job } from '@kubernetes/client-node';
+import { COMMAND_ENV } from '../../executors/command-env.js';
+import type { Execution, ExecutionContext, RunExecutor } from '../../executors/run-executor.js';
+import type { KubernetesSettings } from '../../domain/server-config.js';
+import type { ReattachedRun } from '../poll-loop.js';
+import type { RunSinks } from '../worker-run.js';
+import { apiProblem, type ClusterApi } from './cluster-api.js';
+import { followJob } from './job-execution.js';
+import type { JobRelay } from './job-relay.js';
+import { entrypointEnv, JOB_ANNOTATIONS, JOB_LABELS, jobName, jobSpec, labelValue } from './job-spec.js';
+import { runToken } from './run-token.js';
+
+export interface KubernetesBackendOptions {
+  api: ClusterApi;
+  relay: JobRelay;
+  /** What the pods reach the relay at. */
+  relayUrl: string;
+  settings: KubernetesSettings;
+  workerToken: string;
+  workerHost: string;
+  instanceId: string;
+  /** The agent command each pod runs. */
+  command: string;
+  unschedulableTimeoutMs: number;
+  log(line: string): void;
+}
+
+const NAME = 'kubernetes';
+
+/** What the agent of this execution is asked: the run's prompt, or the follow-ups it answers. */
+function promptOf(context: ExecutionContext): string {
+  const { run, input } = context;
+  return input.number === 1 && input.followups.length === 0 ? run.prompt : input.followups.map((f) => f.message).join('\n\n') || run.prompt;
+}
+
+/**
+ * The worker's executor with `--backend kubernetes`: each execution of a run is a Job in the
+ * cluster, whose pod runs our entrypoint, which runs the agent command and reports to this
+ * worker under a token good for the run alone. After a restart, `reattach` finds the Jobs
+ * this instance made that still run, and follows them again.
+ */
+export class KubernetesBackend implements RunExecutor {
+  readonly name = NAME;
+
+  constructor(private readonly o: KubernetesBackendOptions) {}
+
+  start(context: ExecutionContext): Execution {
+    const { run, input } = context;
+    // The worker runs a run under the claim the server gave it, as its `startedAt`.
+    const claim = run.startedAt ?? '';
+    const config = run.agentConfig;
+    const env = {
+      [COMMAND_ENV.runId]: run.id,
+      [COMMAND_ENV.title]: run.title,
+      [COMMAND_ENV.modelId]: config.model_id ?? '',
+      [COMMAND_ENV.basePrompt]: config.base_prompt ?? '',
+      [COMMAND_ENV.environmentId]: config.environment_id ?? '',
+      [COMMAND_ENV.execution]: String(input.number),
+      ...entrypointEnv(this.o.relayUrl, runToken(this.o.workerToken, run.id, claim), this.o.command, promptOf(context)),
+    };
+    const create = jobSpec({
+      runId: run.id,
+      claim,
+      execution: input.number,
+      workerHost: this.o.workerHost,
+      instanceId: this.o.instanceId,
+      settings: this.o.settings,
+      deadlineSeconds: config.budget?.max_duration_seconds,
+      env,
+    });
+    return this.follow(run.id, claim, create.metadata!.name!, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}) }, create);
+  }
+
+  /**
+   * The Jobs this instance made that still run: followed again rather than failed or made
+   * twice. A succeeded one left over is deleted; a failed one is left to its TTL.
+   */
+  async reattach(): Promise<ReattachedRun[]> {
+    const { api } = this.o;
+    let jobs: V1Job[];
+    try {
+      jobs = (await api.batch.listNamespacedJob({ namespace: api.namespace, labelSelector: `${JOB_LABELS.workerHost}=${labelValue(this.o.workerHost)}` })).items;
+    } catch (error) {
+      throw new Error(apiProblem(error));
+    }
+    const found: ReattachedRun[] = [];
+    for (const job of jobs) {
+      const notes = job.metadata?.annotations ?? {};
+      // Another instance of the pool runs it: not this one's to touch.
+      if (notes[JOB_ANNOTATIONS.instanceId] !== this.o.instanceId) continue;
+      const runId = notes[JOB_ANNOTATIONS.runId];
+      const claim = notes[JOB_ANNOTATIONS.claim];
+      const execution = Number(notes[JOB_ANNOTATIONS.execution]);
+      const name = job.metadata?.name;
+      // Annotations anyone who may edit Jobs could have written: only what this worker writes is followed.
+      if (!runId || !/^[A-Za-z0-9_-]{1,100}$/.test(runId) || !claim || claim.length > 64 || !Number.isInteger(execution) || execution < 1 || !name || name !== jobName(runId, execution)) continue;
+      const finished = job.status?.conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+      if (finished) {
+        if (finished.type === 'Complete') void this.o.api.batch.deleteNamespacedJob({ name, namespace: api.namespace, propagationPolicy: 'Foreground' }).catch(() => undefined);
+        continue;
+      }
+      found.push({ runId, claim, start: { execution, executorName: NAME, begin: (sinks) => this.follow(runId, claim, name, sinks) } });
+    }
+    this.o.relay.markReady();
+    return found;
+  }
+
+  private follow(runId: string, claim: string, name: string, sinks: RunSinks, create?: V1Job): Execution {
+    const { api, relay, unschedulableTimeoutMs, log } = this.o;
+    return followJob({ api, relay, runId, claim, jobName: name, sinks, unschedulableTimeoutMs, log, ...(create ? { create } : {}) });
+  }
+}

@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { JobRelay, type RelayedRun } from '../../src/worker-process/kubernetes/job-relay.js';
+import { jobName, labelValue } from '../../src/worker-process/kubernetes/job-spec.js';
+import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
+
+const WORKER_TOKEN = 'a-worker-token-0123456789abcdef';
+
+describe('a Job name', () => {
+  it('is a DNS label within 63 characters, with the run id and the execution, and never shared by two long run ids', () => {
+    const id = '01a22542-971a-70d6-bfb3-8a49f391bd8a';
+    expect(jobName(id, 1)).toBe(`agent-runs-${id}-1`);
+    const long = (tail: string) => `Run_${'x'.repeat(80)}${tail}`;
+    const [a, b] = [jobName(long('a'), 12), jobName(long('b'), 12)];
+    for (const name of [a, b]) {
+      expect(name.length).toBeLessThanOrEqual(63);
+      expect(name).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
+      expect(name.endsWith('-12')).toBe(true);
+    }
+    expect(a).not.toBe(b);
+    expect(labelValue('-bad value with spaces and more than sixty-three characters in it, surely-')).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]{0,61}[A-Za-z0-9]$/);
+  });
+});
+
+describe("the worker's listener for Jobs", () => {
+  const relays: JobRelay[] = [];
+  afterEach(() => relays.splice(0).forEach((r) => r.close()));
+
+  async function relayWith(runId: string, claim: string) {
+    const relay = new JobRelay(WORKER_TOKEN);
+    relays.push(relay);
+    const { port } = await relay.listen({ host: '127.0.0.1', port: 0 });
+    const taken: string[] = [];
+    const run: RelayedRun = { claim, output: ({ lines }) => taken.push(...lines.map((l) => l.text)), end: async () => {} };
+    return { relay, run, taken, url: `http://127.0.0.1:${port}` };
+  }
+  const post = (url: string, token: string | undefined, body: unknown) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+  it('answers 503 while a restart is followed again, then takes the run token alone, and 410 once the run is gone', async () => {
+    const { relay, run, taken, url } = await relayWith('run-1', 'claim-a');
+    const token = runToken(WORKER_TOKEN, 'run-1', 'claim-a');
+    const lines = { lines: [{ stream: 'stdout', text: 'hello\n' }] };
+    expect((await post(`${url}/runs/run-1/output`, token, lines)).status).toBe(503);
+    relay.attach('run-1', run);
+    relay.markReady();
+    expect((await post(`${url}/runs/run-1/output`, undefined, lines)).status).toBe(401);
+    // The token of the same run under an earlier claim (a run claimed again) opens nothing.
+    expect((await post(`${url}/runs/run-1/output`, runToken(WORKER_TOKEN, 'run-1', 'claim-0'), lines)).status).toBe(403);
+    expect((await post(`${url}/runs/run-1/output`, runToken('another-worker-token-0123456789', 'run-1', 'claim-a'), lines)).status).toBe(403);
+    const bad = await post(`${url}/runs/run-1/output`, token, { lines: [{ stream: 'stdin', text: 'x' }] });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('lines');
+    expect((await post(`${url}/runs/run-1/output`, token, '{not json')).status).toBe(400);
+    expect((await post(`${url}/runs/run-1/output`, token, lines)).status).toBe(204);
+    expect(taken).toEqual(['hello\n']);
+    relay.detach('run-1', run);
+    expect((await post(`${url}/runs/run-1/output`, token, lines)).status).toBe(410);
+    expect((await fetch(`${url}/runs/run-1/output`)).status).toBe(405);
+    expect((await post(`${url}/elsewhere`, token, lines)).status).toBe(404);
+  });
+});

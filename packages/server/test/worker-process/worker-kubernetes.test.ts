@@ -1,0 +1,261 @@
+import { writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
+import { eventually } from '../support/eventually.js';
+import { ScriptedKubernetes } from '../support/scripted-kubernetes.js';
+import { api, ended, outputOf, runOf, TESTER_KEY } from '../support/server-api.js';
+import { tempTree, writeServerConfig } from '../support/server-config.js';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+
+/**
+ * `agent-runs-worker --backend kubernetes` end to end: a real server process, a real worker
+ * process, the real @kubernetes/client-node, and the scripted Kubernetes API stand-in on
+ * loopback, whose "kubelet" runs each Job's pod command (our entrypoint, then the agent) as
+ * a local process. No cluster runs here.
+ */
+
+const TOKEN = 'worker-k8s-token-5e0c1a7b93';
+const ENTRYPOINT = fileURLToPath(new URL('../../bin/agent-runs-job-entrypoint.js', import.meta.url));
+
+/** The agent inside the pod: what AGENT_RUNS_PROMPT says. */
+const AGENT_SOURCE = `
+const fs = require('fs');
+const [mode, arg] = (process.env.AGENT_RUNS_PROMPT || '').trim().split(' ');
+if (process.env.AGENT_RUNS_JOB_TOKEN !== undefined) { console.log('the token leaked'); process.exit(9); }
+if (mode === 'ok') {
+  console.log('line one');
+  console.error('a warning');
+  setTimeout(() => {
+    console.log('line two');
+    fs.writeFileSync(process.env.AGENT_RUNS_USAGE_FILE, JSON.stringify({ total_tokens: 42, inference_cost_usd: 0.5 }));
+  }, 200);
+} else if (mode === 'fail') {
+  console.log('about to fail');
+  process.exitCode = 3;
+} else if (mode === 'hang') {
+  setInterval(() => console.log('tick'), 100);
+} else if (mode === 'sleep') {
+  setTimeout(() => console.log('slept'), Number(arg));
+}
+`;
+
+const processes: (ServerProcess | WorkerProcess)[] = [];
+const standIns: ScriptedKubernetes[] = [];
+afterEach(async () => {
+  for (const p of processes.splice(0)) {
+    if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
+    p.child.kill('SIGKILL');
+    await p.exited;
+  }
+  for (const s of standIns.splice(0)) await s.close();
+});
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+interface Setup {
+  server: ServerProcess;
+  cluster: ScriptedKubernetes;
+  startWorker(args?: string[]): Promise<WorkerProcess>;
+  createRun(prompt: string): Promise<string>;
+}
+
+async function setUp(lease = '15s'): Promise<Setup> {
+  const serverConfig = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_K8S_WORKER_TOKEN' }, worker_hosts: ['kube'] } } });
+  const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', serverConfig, '--lease', lease], {
+    ...process.env,
+    AGENT_RUNS_K8S_WORKER_TOKEN: TOKEN,
+  });
+  processes.push(server);
+  const cluster = await ScriptedKubernetes.start();
+  standIns.push(cluster);
+  const dir = tempTree();
+  const agent = join(dir, 'agent.cjs');
+  writeFileSync(agent, AGENT_SOURCE);
+  const workerConfig = writeServerConfig(
+    {
+      kubernetes: {
+        image: 'registry.example/agent:1',
+        entrypoint: [process.execPath, ENTRYPOINT],
+        failed_job_ttl_seconds: 600,
+        resources: { limits: { memory: '512Mi' } },
+        node_selector: { pool: 'agents' },
+        runtime_class_name: 'gvisor',
+      },
+    },
+    tempTree(),
+  );
+  const kubeconfig = cluster.writeKubeconfig(dir);
+  // One port for the worker and the one restarted after it, as a pod's port is: the Jobs' pods keep reporting to it.
+  const jobPort = await freePort();
+  const root = server.baseURL.replace(/\/api\/v1$/, '');
+  return {
+    server,
+    cluster,
+    async startWorker(args = []) {
+      const worker = await startWorkerProcess(
+        [
+          '--server', root,
+          '--worker-host', 'kube',
+          '--backend', 'kubernetes',
+          '--config', workerConfig,
+          '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`,
+          '--job-listen', `127.0.0.1:${jobPort}`,
+          '--instance-id', 'kube-worker-0',
+          '--concurrency', '4',
+          ...args,
+        ],
+        TOKEN,
+        { ...process.env, KUBECONFIG: kubeconfig },
+      );
+      processes.push(worker);
+      return worker;
+    },
+    async createRun(prompt) {
+      const created = await api(server, '/agent/run', { method: 'POST', body: { prompt, config: { worker_host: 'kube' } } });
+      expect(created.status).toBe(200);
+      return created.body.run_id as string;
+    },
+  };
+}
+
+describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes API', () => {
+  it('runs a run as a Job: SUCCEEDED with its output lines and usage on the server, the Job as specified, then deleted', async () => {
+    const { cluster, startWorker, createRun, server } = await setUp();
+    await startWorker();
+    const id = await createRun('ok');
+    const run = await ended(server, id, 15_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const output = await outputOf(server, id);
+    expect(output).toContain('line one');
+    expect(output).toContain('line two');
+    expect(output).toContain('a warning');
+    expect(output).not.toContain('the token leaked');
+    expect(run.request_usage).toMatchObject({ total_tokens: 42 });
+    expect(cluster.created).toHaveLength(1);
+    const name = cluster.created[0]!;
+    expect(name.length).toBeLessThanOrEqual(63);
+    expect(name).toMatch(/^agent-runs-[a-z0-9-]+-1$/);
+    // A succeeded Job is deleted by the worker.
+    await eventually(() => cluster.deletions.map((d) => d.name), (names) => names.includes(name));
+    expect(cluster.jobs.size).toBe(0);
+  }, 30_000);
+
+  it('writes the Job spec from the run and the configuration file', async () => {
+    const { cluster, startWorker, server } = await setUp();
+    let seen: any;
+    cluster.script = (job) => {
+      seen = job;
+      return 'run';
+    };
+    await startWorker();
+    const id = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'ok', config: { worker_host: 'kube', budget: { max_duration_seconds: 120 } } } }).then((r) => r.body.run_id as string);
+    expect((await ended(server, id, 15_000)).state).toBe('SUCCEEDED');
+    expect(seen.metadata.labels).toMatchObject({ 'agent-runs/run-id': id, 'agent-runs/worker-host': 'kube' });
+    expect(seen.spec).toMatchObject({ backoffLimit: 0, activeDeadlineSeconds: 120, ttlSecondsAfterFinished: 600 });
+    const pod = seen.spec.template.spec;
+    expect(pod).toMatchObject({ restartPolicy: 'Never', nodeSelector: { pool: 'agents' }, runtimeClassName: 'gvisor', automountServiceAccountToken: false });
+    expect(pod.containers[0]).toMatchObject({ image: 'registry.example/agent:1', resources: { limits: { memory: '512Mi' } } });
+    const env = Object.fromEntries(pod.containers[0].env.map((e: { name: string; value: string }) => [e.name, e.value]));
+    // The run's token, never the worker's.
+    expect(JSON.stringify(seen)).not.toContain(TOKEN);
+    expect(env.AGENT_RUNS_JOB_TOKEN).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  }, 30_000);
+
+  it('ends a run whose agent exits non-zero FAILED and keeps its Job for its TTL', async () => {
+    const { cluster, startWorker, createRun, server } = await setUp();
+    await startWorker();
+    const id = await createRun('fail');
+    const run = await ended(server, id, 15_000);
+    expect(run.state).toBe('FAILED');
+    expect(run.status_message.message).toContain('exited with code 3');
+    expect(await outputOf(server, id)).toContain('about to fail');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(cluster.deletions).toEqual([]);
+    expect(cluster.jobOf(id)).toBeDefined();
+  }, 30_000);
+
+  it('cancel deletes the Job in the foreground and its agent stops', async () => {
+    const { cluster, startWorker, createRun, server } = await setUp();
+    await startWorker();
+    const id = await createRun('hang');
+    await eventually(() => outputOf(server, id), (output) => output.includes('tick'), 15_000);
+    expect(cluster.running(id)).toBe(true);
+    const name = cluster.jobOf(id)!.job.metadata!.name!;
+    const child = cluster.jobOf(id)!.child!;
+    expect((await api(server, `/agent/runs/${id}/cancel`, { method: 'POST' })).status).toBeLessThan(300);
+    expect((await ended(server, id)).state).toBe('CANCELLED');
+    await eventually(() => cluster.deletions, (d) => d.some((x) => x.name === name && x.propagationPolicy === 'Foreground'));
+    await eventually(() => child.exitCode !== null || child.signalCode !== null, (over) => over, 5_000);
+  }, 30_000);
+
+  it.each([
+    ['unschedulable', /could not be scheduled within 2 s \(Unschedulable\): 0\/3 nodes are available/],
+    ['image-pull', /could not pull its image registry\.example\/agent:1 \(ImagePullBackOff\)/],
+    ['oom', /ran out of memory: its pod's container was OOMKilled \(memory limit 512Mi\)/],
+  ] as const)('a pod that is %s ends the run FAILED, naming the cause', async (script, message) => {
+    const { cluster, startWorker, createRun, server } = await setUp();
+    cluster.script = () => script;
+    await startWorker(['--unschedulable-timeout', '2s']);
+    const id = await createRun('hang');
+    const run = await ended(server, id, 20_000);
+    expect(run.state).toBe('FAILED');
+    expect(run.status_message.message).toMatch(message);
+  }, 30_000);
+
+  it("the run's duration cap is the Job's activeDeadlineSeconds: past it, the run ends FAILED naming the deadline", async () => {
+    const { startWorker, server } = await setUp();
+    await startWorker();
+    const created = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'hang', config: { worker_host: 'kube', budget: { max_duration_seconds: 2 } } } });
+    const run = await ended(server, created.body.run_id, 20_000);
+    expect(run.state).toBe('FAILED');
+    expect(run.status_message.message).toMatch(/passed its deadline of 2 s \(the Job's activeDeadlineSeconds\)/);
+  }, 30_000);
+
+  it('a worker killed while three Jobs run, then restarted, follows all three again: each SUCCEEDS, none is made twice', async () => {
+    const { cluster, startWorker, createRun, server } = await setUp();
+    const first = await startWorker();
+    const ids = [await createRun('sleep 4000'), await createRun('sleep 4000'), await createRun('sleep 4000')];
+    await eventually(() => ids.map((id) => cluster.running(id)), (up) => up.every(Boolean), 15_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = await startWorker();
+    const runs = await Promise.all(ids.map((id) => ended(server, id, 20_000)));
+    expect(runs.map((r) => r.state)).toEqual(['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED']);
+    for (const id of ids) expect(await outputOf(server, id)).toContain('slept');
+    expect(cluster.created).toHaveLength(3);
+    expect(second.stderr()).toMatch(/followed again after a restart/);
+  }, 60_000);
+
+  it("refuses a run's token for another run, and once the run ended", async () => {
+    const { cluster, startWorker, createRun, server } = await setUp();
+    const worker = await startWorker();
+    const a = await createRun('hang');
+    const b = await createRun('hang');
+    await eventually(() => [a, b].map((id) => cluster.running(id)), (up) => up.every(Boolean), 15_000);
+    const url = /their pods report to (http:\/\/127\.0\.0\.1:\d+)/.exec(worker.stderr())![1]!;
+    const envOf = (id: string) => Object.fromEntries(cluster.jobOf(id)!.job.spec!.template.spec!.containers[0]!.env!.map((e) => [e.name, e.value]));
+    const tokenA = envOf(a)['AGENT_RUNS_JOB_TOKEN']!;
+    // HMAC-SHA256 of the worker token over the run and its claim (the run's started_at as claimed).
+    expect(tokenA).toBe(runToken(TOKEN, a, (await runOf(server, a)).started_at as string));
+    const send = (id: string, token: string) =>
+      fetch(`${url}/runs/${id}/output`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ lines: [{ stream: 'stdout', text: 'forged\n' }] }) });
+    expect((await send(a, tokenA)).status).toBe(204);
+    expect((await send(b, tokenA)).status).toBe(403);
+    expect((await send(b, 'x'.repeat(43))).status).toBe(403);
+    await eventually(() => outputOf(server, a), (o) => o.includes('forged'));
+    expect(await outputOf(server, b)).not.toContain('forged');
+    await api(server, `/agent/runs/${a}/cancel`, { method: 'POST' });
+    await ended(server, a);
+    expect((await send(a, tokenA)).status).toBe(410);
+  }, 30_000);
+});

@@ -38,7 +38,7 @@ describe('usage and input errors exit 2 and name the flag', () => {
     [['quickstart', '--duration', 'long'], /--duration must be a duration/],
     [['worker', '--server', 'http://10.0.0.1', '--worker-host', 'b'], /--server may use http only to a loopback host .*not "10\.0\.0\.1"/],
     [['worker', '--server', 'https://runs.example', '--worker-host', 'b'], /No worker token: set AGENT_RUNS_WORKER_TOKEN or pass --token-file <path>/],
-    [['launch'], /Unknown command "launch"\. Commands: run, wait, get, logs, list, cancel, followup, conversation, artifacts, download, schedules, webhooks, environments, models, skills, agents, workers, quota, serve, worker, quickstart/],
+    [['launch'], /Unknown command "launch"\. Commands: run, wait, get, tree, logs, list, cancel, followup, conversation, artifacts, download, schedules, webhooks, environments, models, skills, agents, workers, quota, serve, worker, quickstart/],
     [['list', '--base-url', 'ftp://example.com/v1'], /--base-url: .*https: or http:/],
     [['list', '--base-url', 'https://api.example.com/api/v1'], /No API key for .*: pass --api-key or set AGENT_RUNS_API_KEY/],
   ])('agent-runs %j', async (args, message) => {

@@ -21,7 +21,7 @@ describe('tools/list', () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(Object.keys(byName).sort()).toEqual([
       'cancel_run', 'create_run', 'create_schedule', 'create_webhook', 'delete_schedule', 'follow_up_run', 'get_run', 'get_run_conversation', 'get_run_output',
-      'list_agents', 'list_environments', 'list_models', 'list_runs', 'list_schedules', 'list_skills', 'list_webhooks', 'list_workers', 'pause_schedule', 'resume_schedule', 'wait_for_run',
+      'list_agents', 'list_environments', 'list_models', 'list_runs', 'list_schedules', 'list_skills', 'list_webhooks', 'list_workers', 'pause_schedule', 'read_messages', 'resume_schedule', 'send_message', 'wait_for_run',
     ]);
     for (const tool of tools) {
       expect(tool.title).toBeTruthy();

@@ -44,7 +44,8 @@ export function registerTools(mcpServer: McpServer, ctx: ServerContext): void {
   if (!ctx.readOnly) registerFollowUpRunTool(server, ctx);
   registerGetRunConversationTool(server, ctx);
   if (!ctx.readOnly) registerCancelRunTool(server, ctx);
-  registerMessageTools(server, ctx, ctx.readOnly);
+  // Reading marks messages read: a change, so a read-only server offers neither.
+  if (!ctx.readOnly) registerMessageTools(server, ctx);
   registerListEnvironmentsTool(server, ctx);
   registerListModelsTool(server, ctx);
   registerListWorkersTool(server, ctx);

@@ -16,37 +16,35 @@ const ownRun = (given: string | undefined, ctx: ServerContext): string | undefin
 const noRun = (argument: string) => errorResult(`${argument} is required: the run id to speak for (this server was not started for a run, so it has none of its own).`);
 
 /** send_message and read_messages: the mailbox between runs (a parent and its children, siblings). */
-export function registerMessageTools(server: McpServer, ctx: ServerContext, readOnly: boolean): void {
-  if (!readOnly) {
-    server.registerTool(
-      'send_message',
-      {
-        title: 'Send a message to other runs',
-        description:
-          'Sends a message to one or more runs (by run_id): a child run you started, your parent, a sibling. Each recipient ' +
-          'finds it in its inbox (read_messages), and a running agent gets it at once. Refused for a run that has ended. ' +
-          'From a run, the sender is that run; otherwise give sender_run_id.',
-        inputSchema: z.strictObject({
-          to: z.array(z.string().min(1)).min(1).max(100).describe('The recipient run ids'),
-          subject: z.string().max(MAX_MESSAGE_SUBJECT_CHARS).describe('One line saying what it is about'),
-          body: z.string().max(MAX_MESSAGE_BODY_CHARS).describe('The message (at most 128 KiB)'),
-          sender_run_id: z.string().min(1).optional().describe('The run sending it (default: the run this server was started for)'),
-        }),
-        outputSchema: z.object({ message_ids: z.array(z.string()) }),
-        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-      },
-      async ({ to, subject, body, sender_run_id }) => {
-        try {
-          const sender = ownRun(sender_run_id, ctx);
-          if (!sender) return noRun('sender_run_id');
-          const sent = await ctx.client.messages.send({ to, subject, body, sender_run_id: sender });
-          return { structuredContent: { message_ids: sent.message_ids }, content: [{ type: 'text', text: `Sent to ${to.length} run(s): ${sent.message_ids.join(', ')}.` }] };
-        } catch (error) {
-          return toolErrorResult(error, { tool: 'send_message', doing: 'send the message', names: 'run' }, ctx.client);
-        }
-      },
-    );
-  }
+export function registerMessageTools(server: McpServer, ctx: ServerContext): void {
+  server.registerTool(
+    'send_message',
+    {
+      title: 'Send a message to other runs',
+      description:
+        'Sends a message to one or more runs (by run_id): a child run you started, your parent, a sibling. Each recipient ' +
+        'finds it in its inbox (read_messages), and a running agent gets it at once. Refused for a run that has ended. ' +
+        'From a run, the sender is that run; otherwise give sender_run_id.',
+      inputSchema: z.strictObject({
+        to: z.array(z.string().min(1)).min(1).max(100).describe('The recipient run ids'),
+        subject: z.string().max(MAX_MESSAGE_SUBJECT_CHARS).describe('One line saying what it is about'),
+        body: z.string().max(MAX_MESSAGE_BODY_CHARS).describe('The message (at most 128 KiB)'),
+        sender_run_id: z.string().min(1).optional().describe('The run sending it (default: the run this server was started for)'),
+      }),
+      outputSchema: z.object({ message_ids: z.array(z.string()) }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async ({ to, subject, body, sender_run_id }) => {
+      try {
+        const sender = ownRun(sender_run_id, ctx);
+        if (!sender) return noRun('sender_run_id');
+        const sent = await ctx.client.messages.send({ to, subject, body, sender_run_id: sender });
+        return { structuredContent: { message_ids: sent.message_ids }, content: [{ type: 'text', text: `Sent to ${to.length} run(s): ${sent.message_ids.join(', ')}.` }] };
+      } catch (error) {
+        return toolErrorResult(error, { tool: 'send_message', doing: 'send the message', names: 'run' }, ctx.client);
+      }
+    },
+  );
   server.registerTool(
     'read_messages',
     {

@@ -25,7 +25,7 @@ export const PlanArtifactSchema = z.looseObject({
 export const PullRequestArtifactSchema = z.looseObject({
   artifact_type: z.literal('PULL_REQUEST'),
   created_at: createdAt,
-  data: z.looseObject({ branch: z.string(), url: z.string() }),
+  data: z.looseObject({ branch: z.string(), url: z.string(), draft: z.boolean().optional().describe('Extension: opened as a draft by the local server') }),
 });
 
 export const ScreenshotArtifactSchema = z.looseObject({

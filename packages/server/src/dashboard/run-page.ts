@@ -52,7 +52,7 @@ function artifact(item: ArtifactItem, downloads: ReadonlyMap<string, ArtifactBod
   const download = held?.path;
   switch (item.artifact_type) {
     case 'PULL_REQUEST':
-      return html`<li>Pull request: ${link(str('url'), str('branch') || str('url'))}</li>`;
+      return html`<li>Pull request: ${link(str('url'), str('branch') || str('url'))}${data['draft'] === true ? html` <span class="muted">(opened as a draft)</span>` : data['draft'] === false ? html` <span class="muted">(opened ready for review)</span>` : ''}</li>`;
     case 'EXTERNAL_REFERENCE':
       return html`<li>Link (${str('reference_type')}): ${link(str('url'), str('url'))}</li>`;
     case 'PLAN':

@@ -99,7 +99,8 @@ export async function publishRunChanges(repos: readonly RepoSource[], changes: R
       published.notes.push(`Branch ${branch} pushed to ${name}, but no pull request: ${opened.detail}`);
       continue;
     }
-    published.artifacts.push({ type: 'PULL_REQUEST', data: { url: opened.url, branch } });
+    // `draft` (our extension of the artifact's data): how it was opened, shown beside its link.
+    published.artifacts.push({ type: 'PULL_REQUEST', data: { url: opened.url, branch, draft: settings.mode === 'draft' } });
     published.notes.push(`Pull request opened: ${opened.url}`);
   }
   return published;

@@ -13,7 +13,7 @@ export function toArtifactItem(a: ArtifactRecord): ArtifactItem {
     case 'PLAN':
       return { ...base, artifact_type: 'PLAN', data: defined({ artifact_uid: a.uid, document_uid: str(d.document_uid) ?? a.uid, notebook_uid: str(d.notebook_uid), title: str(d.title), url: str(d.url) }) };
     case 'PULL_REQUEST':
-      return { ...base, artifact_type: 'PULL_REQUEST', data: { url: str(d.url) ?? '', branch: str(d.branch) ?? '' } };
+      return { ...base, artifact_type: 'PULL_REQUEST', data: { url: str(d.url) ?? '', branch: str(d.branch) ?? '', ...(typeof d.draft === 'boolean' ? { draft: d.draft } : {}) } };
     case 'SCREENSHOT':
       return { ...base, artifact_type: 'SCREENSHOT', data: defined({ artifact_uid: a.uid, mime_type: str(d.mime_type) ?? 'image/png', description: str(d.description) }) };
     case 'FILE':

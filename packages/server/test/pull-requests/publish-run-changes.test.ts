@@ -45,7 +45,7 @@ describe('publishing a run\'s changes', () => {
     const { remote, patch } = remoteAndPatch();
     const api = await github({ status: 201, number: 12 });
     const published = await publishRunChanges([repo(remote, api.url, 'draft')], changes(patch), secrets);
-    expect(published).toEqual({ artifacts: [{ type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/12', branch: 'agent-runs/abcdef1234567890' } }], notes: ['Pull request opened: https://github.com/acme/web/pull/12'] });
+    expect(published).toEqual({ artifacts: [{ type: 'PULL_REQUEST', data: { url: 'https://github.com/acme/web/pull/12', branch: 'agent-runs/abcdef1234567890', draft: true } }], notes: ['Pull request opened: https://github.com/acme/web/pull/12'] });
     expect(git(remote, 'diff', '--name-only', 'main', 'agent-runs/abcdef1234567890').trim()).toBe('notes.txt');
     expect(api.seen).toHaveLength(1);
     expect(api.seen[0]).toMatchObject({ path: '/repos/acme/web/pulls', authorization: `token ${TOKEN}` });

@@ -7,6 +7,7 @@ import { scriptedGithub } from '../support/scripted-github.js';
 import { tempTree, writeServerConfig } from '../support/server-config.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';
 import { eventually } from '../support/eventually.js';
+import { signInByHttp } from '../dashboard/dashboard-support.js';
 
 /**
  * A run's changes as a pull request, end to end: a real server runs the command agent in a
@@ -69,6 +70,11 @@ describe('a run whose environment takes pull requests', () => {
     const output = (await t.client.runs.output(run_id)).text;
     expect(output).toContain('"PATH"');
     expect(JSON.stringify(run) + output).not.toContain(TOKEN);
+
+    // The dashboard's run page links it, with how it was opened.
+    const { cookie } = await signInByHttp(t.server.url, t.server.apiKey);
+    const page = await (await fetch(`${t.server.url}/runs/${run_id}`, { headers: { cookie } })).text();
+    expect(page).toMatch(/Pull request: <a href="https:\/\/github.com\/acme\/web\/pull\/42"[^>]*>agent-runs\/[^<]+<\/a> <span class="muted">\(opened ready for review\)<\/span>/);
 
     // A follow-up's changes are a new commit on the same branch, and a comment on the pull request.
     await t.client.runs.followup(run_id, { message: 'again' });

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { WorkerMetrics } from './worker-metrics.js';
+import { listenOn } from './listen-on.js';
 
 /**
  * `--listen`: what a supervisor asks of the worker. `GET /readyz` is 200 once the server
@@ -21,15 +22,7 @@ export async function listenForProbes(address: { host: string; port: number }, r
       );
     } else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(address.port, address.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const bound = server.address();
-  const port = typeof bound === 'object' && bound ? bound.port : address.port;
+  const port = await listenOn(server, address);
   const host = address.host.includes(':') ? `[${address.host}]` : address.host;
   return { server, url: `http://${host}:${port}` };
 }

@@ -68,3 +68,16 @@ export function serverCommandFor(uid: number, gid: number): ServerCommand {
   }
   return { node, bin: join(root, 'packages/server/bin/agent-runs-server.js') };
 }
+
+/**
+ * Kills every process still running of those a test started (emptying the list), and waits for
+ * each to exit. SIGCONT first: a process a test stopped with SIGSTOP is killed too.
+ */
+export async function killProcesses(processes: { child: ChildProcess; exited: Promise<unknown> }[]): Promise<void> {
+  for (const p of processes.splice(0)) {
+    if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
+    p.child.kill('SIGCONT');
+    p.child.kill('SIGKILL');
+    await p.exited;
+  }
+}

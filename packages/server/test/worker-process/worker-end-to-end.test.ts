@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { api, runOf, ended, outputOf, TESTER_KEY } from '../support/server-api.js';
 import { writeServerConfig } from '../support/server-config.js';
-import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { agentBeats, WORKER_AGENT } from '../support/worker-agent.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
@@ -16,12 +16,7 @@ const KEY = TESTER_KEY;
 
 const processes: (ServerProcess | WorkerProcess)[] = [];
 afterEach(async () => {
-  for (const p of processes.splice(0)) {
-    if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
-    p.child.kill('SIGCONT');
-    p.child.kill('SIGKILL');
-    await p.exited;
-  }
+  await killProcesses(processes);
 });
 
 async function startServer(lease = '15s'): Promise<ServerProcess> {

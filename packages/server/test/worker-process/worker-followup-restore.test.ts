@@ -7,7 +7,7 @@ import { nodeAgentCommand } from '../support/node-agent.js';
 import { gitRepo } from '../support/git-repo.js';
 import { api, runOf, ended, outputOf, TESTER_KEY } from '../support/server-api.js';
 import { writeServerConfig } from '../support/server-config.js';
-import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 /**
@@ -66,11 +66,7 @@ const ENVIRONMENTS = { proj: { repos: [{ url: repo, path: 'repo' }] } };
 
 const processes: (ServerProcess | WorkerProcess)[] = [];
 afterEach(async () => {
-  for (const p of processes.splice(0)) {
-    if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
-    p.child.kill('SIGKILL');
-    await p.exited;
-  }
+  await killProcesses(processes);
 });
 
 async function startServer(): Promise<ServerProcess> {

@@ -8,7 +8,7 @@ import { eventually } from '../support/eventually.js';
 import { ScriptedKubernetes } from '../support/scripted-kubernetes.js';
 import { api, ended, outputOf, runOf, TESTER_KEY } from '../support/server-api.js';
 import { tempTree, writeServerConfig } from '../support/server-config.js';
-import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 /**
@@ -46,11 +46,7 @@ if (mode === 'ok') {
 const processes: (ServerProcess | WorkerProcess)[] = [];
 const standIns: ScriptedKubernetes[] = [];
 afterEach(async () => {
-  for (const p of processes.splice(0)) {
-    if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
-    p.child.kill('SIGKILL');
-    await p.exited;
-  }
+  await killProcesses(processes);
   for (const s of standIns.splice(0)) await s.close();
 });
 

@@ -8,7 +8,7 @@ import { bareRemote, git } from '../support/git-remote.js';
 import { scriptedGithub } from '../support/scripted-github.js';
 import { api, outputOf, runOf, TESTER_KEY } from '../support/server-api.js';
 import { tempTree, writeServerConfig } from '../support/server-config.js';
-import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 /**
@@ -29,11 +29,7 @@ afterAll(() => github?.close());
 
 const processes: (ServerProcess | WorkerProcess)[] = [];
 afterEach(async () => {
-  for (const p of processes.splice(0)) {
-    if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
-    p.child.kill('SIGKILL');
-    await p.exited;
-  }
+  await killProcesses(processes);
 });
 
 describe('a worker run whose environment takes pull requests', () => {

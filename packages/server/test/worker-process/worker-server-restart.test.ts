@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { api, runOf, ended, TESTER_KEY } from '../support/server-api.js';
 import { writeServerConfig } from '../support/server-config.js';
-import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { agentBeats, WORKER_AGENT } from '../support/worker-agent.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
@@ -22,11 +22,7 @@ const processes: (ServerProcess | WorkerProcess)[] = [];
 /** The first server each test starts. */
 const servers: ServerProcess[] = [];
 afterEach(async () => {
-  for (const p of processes.splice(0)) {
-    if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
-    p.child.kill('SIGKILL');
-    await p.exited;
-  }
+  await killProcesses(processes);
 });
 
 async function freePort(): Promise<number> {

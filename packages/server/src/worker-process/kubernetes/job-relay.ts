@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { formatIssues } from '@agent-runs/core/contract';
 import { JobEndSchema, JobOutputSchema, MAX_JOB_BODY_BYTES, type JobEnd, type JobOutput } from './job-protocol.js';
 import { isRunToken } from './run-token.js';
+import { listenOn } from '../listen-on.js';
 
 /** A run whose Job reports here: the claim its token is made from, and where what it sends goes. */
 export interface RelayedRun {
@@ -43,15 +44,7 @@ export class JobRelay {
   async listen(address: { host: string; port: number }): Promise<{ host: string; port: number }> {
     const server = createServer((req, res) => void this.handle(req, res));
     this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(address.port, address.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    const bound = server.address();
-    return { host: address.host, port: typeof bound === 'object' && bound ? bound.port : address.port };
+    return { host: address.host, port: await listenOn(server, address) };
   }
 
   close(): void {

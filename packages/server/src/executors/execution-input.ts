@@ -10,9 +10,9 @@ export interface FollowupMessage {
   mode: string | null;
   created_at: string;
   /** `agent_message` for a message from another run (its text is the body); absent for a follow-up. */
-  kind?: 'agent_message';
-  sender_run_id?: string;
-  subject?: string;
+  kind?: 'agent_message' | undefined;
+  sender_run_id?: string | undefined;
+  subject?: string | undefined;
 }
 
 /** One line of the conversation file the agent reads. */

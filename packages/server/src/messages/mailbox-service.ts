@@ -17,6 +17,7 @@ import {
 import { NotFoundError, UnprocessableError } from '../domain/domain-errors.js';
 import { invalidField, invalidInput } from '../domain/invalid-request-input.js';
 import { NO_PEERS, type Peers } from '../runs/peers.js';
+import { NO_REMOTE_RUNS, type RemoteRuns } from '../runs/remote-runs.js';
 import type { RunQueue } from '../runs/run-queue.js';
 import type { RunService } from '../runs/run-service.js';
 import type { MonotonicClock } from '../runs/monotonic-clock.js';
@@ -61,6 +62,8 @@ export class MailboxService {
     private readonly clock: MonotonicClock,
     /** The other servers of the database: one of them may be executing a recipient. */
     private readonly peers: Peers = NO_PEERS,
+    /** The self-hosted workers connected here: one of them may be executing a recipient. */
+    private readonly remote: Pick<RemoteRuns, 'deliver'> = NO_REMOTE_RUNS,
     private readonly inboxLimit = MAX_INBOX_MESSAGES,
   ) {}
 
@@ -83,9 +86,8 @@ export class MailboxService {
       messages.map((m) => ({ runId: m.recipientRunId, eventType: 'new_message', refId: m.id, occurredAt: sentAt })),
     );
     for (const [i, m] of messages.entries()) {
-      // Executed here, or perhaps by another server, which is told.
-      if (this.queue.isActive(m.recipientRunId)) await this.deliverIfRunning(m);
-      else if (recipients[i]!.state === 'INPROGRESS') this.peers.publish({ kind: 'message', runId: m.recipientRunId, messageId: m.id });
+      // Executed here (by this server or a worker connected to it), or perhaps elsewhere: the other servers are told.
+      if (!(await this.deliverIfRunning(m)) && recipients[i]!.state === 'INPROGRESS') this.peers.publish({ kind: 'message', runId: m.recipientRunId, messageId: m.id });
     }
     return { message_ids: messages.map((m) => m.id) };
   }
@@ -104,19 +106,24 @@ export class MailboxService {
     if (m && m.recipientRunId === runId) await this.deliverIfRunning(m);
   }
 
-  /** A running agent this server executes gets the message in its inbox file at once; it is then delivered. */
-  private async deliverIfRunning(m: AgentMessageRecord): Promise<void> {
-    if (!this.queue.isActive(m.recipientRunId)) return;
-    const handed = this.queue.deliver(m.recipientRunId, {
+  /**
+   * A running agent this server executes gets the message in its inbox file at once, and one a
+   * worker connected here executes gets it with the worker's next answer (its waiting poll is
+   * answered at once); it is then delivered. False when neither holds the run.
+   */
+  private async deliverIfRunning(m: AgentMessageRecord): Promise<boolean> {
+    const message = {
       id: m.id,
-      kind: 'agent_message',
+      kind: 'agent_message' as const,
       sender_run_id: m.senderRunId,
       subject: m.subject,
       message: m.body,
       mode: null,
       created_at: m.sentAt,
-    });
+    };
+    const handed = this.queue.isActive(m.recipientRunId) ? this.queue.deliver(m.recipientRunId, message) : this.remote.deliver(m.recipientRunId, message);
     if (handed) await this.store.stamp(m.id, this.clock.now(), false);
+    return handed;
   }
 
   async list(runId: string, query: URLSearchParams, caller: RunCreatorInfo): Promise<AgentMessageHeader[]> {

@@ -225,7 +225,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     events,
     followups,
     scope: new RunTokenScope(runs),
-    mailbox: new MailboxService(storage.mailbox, runs, queue, clock, peers),
+    mailbox: new MailboxService(storage.mailbox, runs, queue, clock, peers, workers),
     schedules,
     namedAgents: new NamedAgentService(namedAgentStore, setup, environments, opts.clock, opts.sharedRuns),
     webhooks: new WebhookService({

@@ -69,13 +69,17 @@ const FollowupMessageSchema = z.strictObject({
   message: z.string(),
   mode: z.string().nullable(),
   created_at: z.string(),
+  /** A message from another run (the mailbox), handed to the agent's inbox as a follow-up is. */
+  kind: z.literal('agent_message').optional(),
+  sender_run_id: z.string().optional(),
+  subject: z.string().optional(),
 });
 
 /** What the server tells a worker about a run it holds. */
 export const WorkerCommandSchema = z.discriminatedUnion('kind', [
   /** Stop the run's agent now (cancelled); then finish it with state CANCELLED. */
   z.strictObject({ kind: z.literal('cancel'), run_id: runId }),
-  /** Hand this follow-up to the running agent (its inbox). */
+  /** Hand this follow-up, or a message from another run, to the running agent (its inbox). */
   z.strictObject({ kind: z.literal('followup'), run_id: runId, followup: FollowupMessageSchema }),
 ]);
 export type WorkerCommand = z.infer<typeof WorkerCommandSchema>;

@@ -5,6 +5,7 @@ import { csrfField, errorNote, layout, time } from './layout.js';
 import type { DashboardSession } from './dashboard-sessions.js';
 import { costOf, formatCost, harnessModel, runDuration, stateBadge } from './run-row.js';
 import { runTreeView } from './run-tree-view.js';
+import { spendBars } from './spend-bar.js';
 import type { RunTreeNode } from '@agent-runs/core/tree';
 import { asCommand, asCurl, asWorkflowStep, requestOf } from './run-commands.js';
 import { conversationView } from './conversation-view.js';
@@ -114,7 +115,7 @@ ${run.parent_run_id ? html`<dt>Started by</dt><dd><a href="/runs/${encodeURIComp
 ${run.conversation_id ? html`<dt>Conversation</dt><dd><code>${run.conversation_id}</code></dd>` : ''}
 ${Object.entries(run.metadata ?? {}).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}
 </dl></section>
-<section aria-labelledby="h-usage"><h2 id="h-usage">Usage and cost</h2><div id="usage">${
+<section aria-labelledby="h-usage"><h2 id="h-usage">Usage and cost</h2>${spendBars(run)}<div id="usage">${
     usage
       ? html`<dl class="meta"><dt>Cost</dt><dd>${formatCost(costOf(usage))}</dd>${COST_PARTS.map(([key, label]) =>
           typeof usage[key] === 'number' ? html`<dt>${label}</dt><dd>${formatCost(usage[key])}</dd>` : '',

@@ -13,6 +13,7 @@ import { listRunsRoute } from './routes/list-runs.js';
 import { listSchedulesRoute } from './routes/list-schedules.js';
 import { listSkillsRoute } from './routes/list-skills.js';
 import { listWorkersRoute } from './routes/list-workers.js';
+import { getQuotaPageRoute } from './routes/get-quota.js';
 import { liveRunsRoute } from './routes/live-runs.js';
 import { newRunFormRoute } from './routes/new-run-form.js';
 import { newScheduleFormRoute } from './routes/new-schedule-form.js';
@@ -53,6 +54,7 @@ const SIGNED_IN_ROUTES: readonly SignedInRoute[] = [
   editNamedAgentFormRoute,
   updateNamedAgentRoute,
   listWorkersRoute,
+  getQuotaPageRoute,
 ];
 
 /** The dashboard at the server's root: its stylesheet and script, sign-in, then the signed-in routes, over one set of sessions. */

@@ -11,6 +11,7 @@ const NAV: readonly [string, string][] = [
   ['/skills', 'Skills'],
   ['/agents', 'Named agents'],
   ['/workers', 'Workers'],
+  ['/quota', 'Quotas'],
 ];
 
 export interface LayoutInput {

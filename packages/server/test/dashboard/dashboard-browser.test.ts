@@ -339,6 +339,7 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
       '/agents',
       `/agents/${agent.body.uid}/edit`,
       '/workers',
+      '/quota',
       '/?q=no-such-run',
       '/runs/no-such-run',
     ];

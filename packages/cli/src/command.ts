@@ -1,3 +1,4 @@
+import type { IssueNames } from '@agent-runs/core';
 import type { AgentRunsClient } from '@agent-runs/core';
 import type { FlagSpecs } from './flags/flag-spec.js';
 import type { ParsedFlags } from './flags/parsed-flags.js';
@@ -28,6 +29,8 @@ export interface Command {
   examples: string[];
   /** Whether the command talks to the API (and so takes --base-url/--api-key). */
   usesApi: boolean;
+  /** Which flag sets each request field: a server's 400 naming a field is told by its flag too. */
+  issueNames?: IssueNames;
   /** Resolves with the exit code. */
   run(flags: ParsedFlags, ctx: CommandContext): Promise<number>;
   /** For a command that parses its own arguments (serve: the server's parser); replaces `run`. */

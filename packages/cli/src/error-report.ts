@@ -10,6 +10,9 @@ import {
   NotFoundError,
   RequestValidationError,
   WaitTimeoutError,
+  nameIssues,
+  type IssueNames,
+  type ValidationIssue,
 } from '@agent-runs/core';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
@@ -28,6 +31,17 @@ export interface ErrorReportContext {
   command: string | undefined;
   /** Removed from every message, in case a server echoes it. */
   apiKey: string | undefined;
+  /** The failed command's flags by the request fields they set (`Command.issueNames`). */
+  issueNames?: IssueNames | undefined;
+}
+
+/** For a server's refusal naming fields a flag set: a line saying which flag to change, else none. */
+function flagLine(issues: readonly ValidationIssue[], names: IssueNames | undefined): string[] {
+  if (!names) return [];
+  const flags = nameIssues(issues, names)
+    .map((issue, i) => (issue.path !== issues[i]!.path && issue.path.startsWith('-') ? `${issue.path} (${issues[i]!.path})` : undefined))
+    .filter((x): x is string => x !== undefined);
+  return flags.length > 0 ? [`Change ${[...new Set(flags)].join(', ')}.`] : [];
 }
 
 function redact(text: string, secret: string | undefined): string {
@@ -102,7 +116,10 @@ function classify(error: unknown, ctx: ErrorReportContext): ErrorReport {
       lines: [`error: ${detail} (404 from ${error.request.method} ${error.request.url}).`, `Check ${error.missing ?? 'the id'} and --base-url.`],
     };
   }
-  if (error instanceof APIError || error instanceof APIResponseValidationError) {
+  if (error instanceof APIError) {
+    return { exitCode: EXIT.API_ERROR, lines: [`error: ${error.message}`, ...flagLine(error.issues, ctx.issueNames)] };
+  }
+  if (error instanceof APIResponseValidationError) {
     return { exitCode: EXIT.API_ERROR, lines: [`error: ${error.message}`] };
   }
   if (error instanceof APIConnectionError) {

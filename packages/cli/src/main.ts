@@ -74,7 +74,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     };
     return await command.run(flags, ctx);
   } catch (error) {
-    const report = reportError(error, { invocation, command: command?.name, apiKey, baseUrlFrom });
+    const report = reportError(error, { invocation, command: command?.name, apiKey, baseUrlFrom, issueNames: command?.issueNames });
     if (io.env.AGENT_RUNS_LOG === 'debug' && error instanceof Error && error.stack) {
       io.stderr.write(`${error.stack}\n`);
     }

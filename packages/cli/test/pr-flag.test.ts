@@ -21,10 +21,12 @@ describe('run --pr', () => {
     expect(JSON.parse((await cli(['list', '--json'])).stdout).runs).toHaveLength(0);
   });
 
-  it('sends config.pull_request; where no repository takes a pull request, the server\'s refusal names the field', async () => {
+  it('sends config.pull_request; where no repository takes a pull request, the server\'s refusal names the field, and the CLI the flag', async () => {
     const result = await cli(['run', 'Hello', '--pr', 'draft']);
     expect(result.code, result.stderr).toBe(4);
     expect(result.stderr).toMatch(/config\.pull_request: a run with no environment_id has no repository with pull_requests settings/);
+    // The line after the server's words names the flag that set the field.
+    expect(result.stderr).toContain('Change --pr (config.pull_request).');
     // off asks for nothing the environment must allow.
     const off = await cli(['run', 'Hello', '--pr', 'off', '--json']);
     expect(off.code, off.stderr).toBe(0);

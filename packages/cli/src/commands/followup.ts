@@ -22,6 +22,7 @@ export const followupCommand: Command = {
     'with it. With --wait, follow the run to its end as "wait" does (same exit codes).',
   positionals: true,
   usesApi: true,
+  issueNames: BUDGET_FLAG_NAMES,
   flags: {
     mode: { type: 'string', value: '<mode>', description: `How the agent works on it: ${MODES.join(', ')} (default normal)` },
     ...BUDGET_FLAGS,

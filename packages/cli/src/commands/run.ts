@@ -21,6 +21,7 @@ export const runCommand: Command = {
     'with --wait (or --timeout) it follows the run and exits with its outcome.',
   positionals: true,
   usesApi: true,
+  issueNames: RUN_FLAG_NAMES,
   flags: {
     'prompt-file': { type: 'string', value: '<path>', description: 'Read the prompt from a file (- for stdin) instead of the argument' },
     title: { type: 'string', value: '<text>', description: 'Title of the run (default: made from the prompt)' },

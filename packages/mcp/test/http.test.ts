@@ -69,7 +69,7 @@ describe('Streamable HTTP', () => {
     const client = await connectHttp(open.url);
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(20);
+      expect(tools).toHaveLength(22);
       const created = await client.callTool({ name: 'create_run', arguments: { prompt: 'Over HTTP [simulate 500ms]' } });
       const { run_id } = created.structuredContent as { run_id: string };
       const messages: string[] = [];

@@ -35,6 +35,13 @@ export interface WorkerRunWritesOptions {
  * unless the worker still holds the run's lease under the claim it runs it by.
  */
 export class WorkerRunWrites {
+  /**
+   * Finishes being written, by run, execution and claim. Publishing a run's changes (a clone, a
+   * push, GitHub's API) can outlast the worker's 30 s wait for an answer, and the worker then
+   * sends the same finish again: that one joins the first instead of recording (and pushing) twice.
+   */
+  private readonly finishing = new Map<string, Promise<void>>();
+
   constructor(
     private readonly o: WorkerRunWritesOptions,
     /** The lease owner of a connected instance under its token (a 409 when it is not connected). */
@@ -85,6 +92,15 @@ export class WorkerRunWrites {
   }
 
   async finish(grant: WorkerGrant, runId: string, body: WorkerFinishRequest): Promise<void> {
+    const key = `${runId} ${body.execution} ${body.claim}`;
+    const under = this.finishing.get(key);
+    if (under) return under;
+    const finish = this.writeFinish(grant, runId, body).finally(() => this.finishing.delete(key));
+    this.finishing.set(key, finish);
+    return finish;
+  }
+
+  private async writeFinish(grant: WorkerGrant, runId: string, body: WorkerFinishRequest): Promise<void> {
     const { journal, moves, store, hub } = this.o;
     const { owner } = await this.fenced(grant, runId, body.instance_id, body.claim);
     const unended = await journal.unended(runId);

@@ -10,7 +10,7 @@ export interface SeenRequest {
 }
 
 /** Answers as GitHub does to `POST /repos/:owner/:repo/pulls`: 201, or the scripted refusal. */
-export type GithubAnswer = { status: 201; number: number } | { status: 401 | 422; message: string; errors?: { message: string }[] };
+export type GithubAnswer = { status: 201; number: number; /** Answers after this long (a slow GitHub). */ delayMs?: number } | { status: 401 | 422; message: string; errors?: { message: string }[] };
 
 /**
  * A GitHub App as GitHub knows it: its id, the public half of its key (a JWT it signs is
@@ -47,6 +47,7 @@ export async function scriptedGithub(token: string, answer: GithubAnswer, app?: 
     if (req.method === 'POST' && comment) return send(201, { id: seen.length, html_url: `https://github.com/${comment[1]}/${comment[2]}/pull/${comment[3]}#issuecomment-${seen.length}` });
     const match = /^\/repos\/([^/]+)\/([^/]+)\/pulls$/.exec(req.url ?? '');
     if (req.method !== 'POST' || !match) return send(404, { message: 'Not Found' });
+    if (answer.status === 201 && answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
     if (answer.status === 201) return send(201, { number: answer.number, html_url: `https://github.com/${match[1]}/${match[2]}/pull/${answer.number}`, state: 'open' });
     return send(answer.status, { message: answer.message, errors: answer.errors, documentation_url: 'https://docs.github.com/rest/pulls/pulls#create-a-pull-request' });
   });

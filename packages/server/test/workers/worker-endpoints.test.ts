@@ -10,6 +10,9 @@ import {
 } from '../../src/workers/worker-protocol.js';
 import { fromWire } from '../../src/workers/worker-wire.js';
 import { eventually } from '../support/eventually.js';
+import { bareRemote, git } from '../support/git-remote.js';
+import { scriptedGithub } from '../support/scripted-github.js';
+import { tempTree } from '../support/server-config.js';
 import { writeServerConfig } from '../support/server-config.js';
 import { startTestServer, type TestServer } from '../support/start-test-server.js';
 
@@ -144,6 +147,44 @@ describe('self-hosted workers, the server side', () => {
     expect(JSON.stringify(done.artifacts)).toContain('a.txt');
     // A second finish under the same claim finds no lease.
     expect((await send(s, `runs/${runId}/finish`, { instance_id: 'w1', claim, execution: input.number, state: 'SUCCEEDED' })).status).toBe(409);
+  });
+
+  it('records a finish sent again while the first is still publishing its pull request once: one push, one pull request, one patch', async () => {
+    const remote = bareRemote();
+    // GitHub answers slowly: the worker's second send of the finish comes while the first is under way.
+    const github = await scriptedGithub('ghp_slowGithubToken0123456789', { status: 201, number: 3, delayMs: 1500 });
+    try {
+      const dir = tempTree({ token: 'ghp_slowGithubToken0123456789' });
+      const configFile = writeServerConfig({
+        workers: { pool: { token: { from_env: 'AGENT_RUNS_TEST_WORKER_TOKEN' }, worker_hosts: ['gpu'] } },
+        secrets: { GH: { from_file: `${dir}/token` } },
+        environments: { web: { repos: [{ url: remote, path: 'web', pull_requests: { mode: 'ready', credential: 'GH', api_url: github.url } }] } },
+      });
+      const s = await startTestServer({ configFile });
+      servers.push(s);
+      const runId = (await s.raw('/api/v1/agent/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'x', config: { worker_host: 'gpu', environment_id: 'web' } }) })).body.run_id as string;
+      await connect(s);
+      const { claim, input } = fromWire((await poll(s)).assignments[0]!);
+      const patch = 'diff --git a/web/notes.txt b/web/notes.txt\nnew file mode 100644\n--- /dev/null\n+++ b/web/notes.txt\n@@ -0,0 +1 @@\n+from the worker\n';
+      const body = {
+        instance_id: 'w1',
+        claim,
+        execution: input.number,
+        state: 'SUCCEEDED',
+        artifacts: [{ type: 'FILE', data: { filename: 'changes.patch', filepath: 'changes.patch', mime_type: 'text/x-diff', size_bytes: patch.length }, content_base64: Buffer.from(patch).toString('base64') }],
+      };
+      const first = send(s, `runs/${runId}/finish`, body);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const again = send(s, `runs/${runId}/finish`, body);
+      expect([(await first).status, (await again).status]).toEqual([204, 204]);
+      const done = await runOf(s, runId);
+      expect(done.state).toBe('SUCCEEDED');
+      expect(done.artifacts.map((a: { artifact_type: string }) => a.artifact_type).sort()).toEqual(['FILE', 'PULL_REQUEST']);
+      expect(github.seen.filter((r) => r.path.endsWith('/pulls'))).toHaveLength(1);
+      expect(git(remote, 'rev-list', '--count', `main..agent-runs/${runId}`).trim()).toBe('1');
+    } finally {
+      await github.close();
+    }
   });
 
   it("keeps a finish's artifacts within the run's limits, and says in the run's output which it left out", async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli-process.js';
 import { startTestServer } from './support/local-server.js';
 
-/** The budget flags of run and followup, against a real local server (its simulated agent reports no usage: a duration cap is the one it can be held to). */
+/** The budget flags of run and followup, and run's --pr, against a real local server (its simulated agent reports no usage: a duration cap is the one it can be held to; no environment takes pull requests). */
 let local: Awaited<ReturnType<typeof startTestServer>>;
 const cli = (args: string[]) => runCli([...local.target, ...args], { env: local.env });
 
@@ -43,4 +43,27 @@ describe('budget flags', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
   });
+});
+
+describe('run --pr', () => {
+  it('refuses a value it does not know, naming the three it takes, and creates nothing', async () => {
+    const before = (await local.client.runs.list({ limit: 100 })).runs.length;
+    const result = await cli(['run', 'Hello', '--pr', 'yes']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--pr must be one of draft, ready, off, got "yes"');
+    expect((await local.client.runs.list({ limit: 100 })).runs.length).toBe(before);
+  });
+
+  it('sends config.pull_request; where no repository takes a pull request, the server\'s refusal names the field, and the CLI the flag', async () => {
+    const result = await cli(['run', 'Hello', '--pr', 'draft']);
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toMatch(/config\.pull_request: a run with no environment_id has no repository with pull_requests settings/);
+    // The line after the server's words names the flag that set the field.
+    expect(result.stderr).toContain('Change --pr (config.pull_request).');
+    // off asks for nothing the environment must allow.
+    const off = await cli(['run', 'Hello', '--pr', 'off', '--json']);
+    expect(off.code, off.stderr).toBe(0);
+    const got = await cli(['get', JSON.parse(off.stdout).run_id, '--json']);
+    expect(JSON.parse(got.stdout).agent_config.pull_request).toBe('off');
+  }, 30_000);
 });

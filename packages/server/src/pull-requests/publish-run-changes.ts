@@ -79,7 +79,7 @@ export async function publishRunChanges(repos: readonly RepoSource[], changes: R
         owner: repo.owner,
         repo: repo.repo,
         number: open.number,
-        body: [`Follow-up (execution ${changes.execution}) pushed to ${branch}:`, '', changes.result, '', ...changes.details].join('\n').trim(),
+        body: [`Follow-up (execution ${changes.execution}) pushed to ${branch}:`, '', quietMentions(changes.result), '', ...changes.details].join('\n').trim(),
       });
       published.notes.push(commented.ok ? `Pull request updated: ${open.url}` : `Pull request ${open.url} updated, but not commented on: ${commented.detail}`);
       continue;
@@ -92,7 +92,7 @@ export async function publishRunChanges(repos: readonly RepoSource[], changes: R
       head: branch,
       base: pushed.base,
       title,
-      body: [changes.result, '', ...changes.details].join('\n').trim(),
+      body: [quietMentions(changes.result), '', ...changes.details].join('\n').trim(),
       draft: settings.mode === 'draft',
     });
     if (!opened.ok) {
@@ -118,4 +118,13 @@ function earlierPullRequest(urls: readonly string[], repo: RepoSource): { url: s
     if (found && found[1]!.toLowerCase() === repo.owner.toLowerCase() && found[2]!.toLowerCase() === repo.repo.toLowerCase()) return { url, number: Number(found[3]) };
   }
   return undefined;
+}
+
+/**
+ * The agent's words in a pull request or comment without the mentions GitHub acts on: `@name`
+ * would notify people and teams the run's author never chose to (a zero-width space after the
+ * `@` keeps the text as it reads).
+ */
+export function quietMentions(text: string): string {
+  return text.replace(/@(?=[A-Za-z0-9])/g, '@\u200b');
 }

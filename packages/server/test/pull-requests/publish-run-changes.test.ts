@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RepoSource } from '../../src/domain/server-config.js';
-import { publishRunChanges } from '../../src/pull-requests/publish-run-changes.js';
+import { publishRunChanges, quietMentions } from '../../src/pull-requests/publish-run-changes.js';
 import { gitRepo } from '../support/git-repo.js';
 import { scriptedGithub } from '../support/scripted-github.js';
 
@@ -30,7 +30,7 @@ async function github(answer: Parameters<typeof scriptedGithub>[1], app?: Parame
   return api;
 }
 
-const changes = (patch: string) => ({ runId: 'abcdef1234567890', title: '-rf Add notes', result: 'Added notes.txt.', details: ['Run: http://127.0.0.1/runs/abcdef12', 'Cost: $0.01, tokens: 1200'], patch, execution: 1, earlier: [] as string[] });
+const changes = (patch: string) => ({ runId: 'abcdef1234567890', title: '-rf Add notes', result: 'Added notes.txt for @octocat.', details: ['Run: http://127.0.0.1/runs/abcdef12', 'Cost: $0.01, tokens: 1200'], patch, execution: 1, earlier: [] as string[] });
 const repo = (remote: string, apiUrl: string, mode: 'draft' | 'ready' | undefined): RepoSource => ({
   url: remote,
   path: 'web',
@@ -49,7 +49,7 @@ describe('publishing a run\'s changes', () => {
     expect(git(remote, 'diff', '--name-only', 'main', 'agent-runs/abcdef1234567890').trim()).toBe('notes.txt');
     expect(api.seen).toHaveLength(1);
     expect(api.seen[0]).toMatchObject({ path: '/repos/acme/web/pulls', authorization: `token ${TOKEN}` });
-    expect(api.seen[0]!.body).toEqual({ head: 'agent-runs/abcdef1234567890', base: 'main', title: '-rf Add notes', draft: true, body: 'Added notes.txt.\n\nRun: http://127.0.0.1/runs/abcdef12\nCost: $0.01, tokens: 1200' });
+    expect(api.seen[0]!.body).toEqual({ head: 'agent-runs/abcdef1234567890', base: 'main', title: '-rf Add notes', draft: true, body: 'Added notes.txt for @\u200boctocat.\n\nRun: http://127.0.0.1/runs/abcdef12\nCost: $0.01, tokens: 1200' });
   });
 
   it('names a 422 (a pull request exists) and keeps the branch, without the token', async () => {
@@ -102,5 +102,9 @@ describe('publishing a run\'s changes', () => {
     expect(published.notes).toEqual([expect.stringMatching(/^No pull request for acme\/web: the GitHub App 4242 could not get a token for acme\/web: GitHub answered 401: .*\(check app_id and the private key\); the changes are kept in changes\.patch\.$/)]);
     expect(git(remote, 'branch', '--list', 'agent-runs/*').trim()).toBe('');
     expect(JSON.stringify(published)).not.toContain('PRIVATE KEY');
+  });
+
+  it('keeps the agent\'s words from mentioning people or teams on GitHub', () => {
+    expect(quietMentions('Pinged @octocat and @acme/security, mailed a@b.c; @ alone stays')).toBe('Pinged @\u200boctocat and @\u200bacme/security, mailed a@\u200bb.c; @ alone stays');
   });
 });

@@ -99,7 +99,7 @@ export class ClusterNode implements Peers {
         return parts.events.streams.storedElsewhere(signal.runId);
       case 'cancel':
         // Nothing to do unless this server executes (or prepares) the run.
-        void parts.queue.abandon(signal.runId);
+        void parts.queue.abandon(signal.runId, true);
         parts.workers?.stop(signal.runId);
         return;
       case 'followup':

@@ -98,6 +98,12 @@ export class ExecutionJournal {
     return patches;
   }
 
+  /** Keeps what an execution made, without its result (a run cancelled after its agent ended: the cancel is its result). */
+  async keep(runId: string, artifacts: NonNullable<ExecutionOutcome['artifacts']>): Promise<void> {
+    const added = await this.artifacts.add(runId, artifacts, this.clock.now());
+    for (const artifact of added) this.events?.emit(runId, 'artifact', toArtifactItem(artifact));
+  }
+
   /** Keeps what the execution made and its result in the conversation. */
   async record(
     runId: string,
@@ -105,10 +111,7 @@ export class ExecutionJournal {
     outcome: Omit<ExecutionOutcome, 'state'> & { state: ExecutionOutcome['state'] | 'CANCELLED' },
   ): Promise<void> {
     const at = this.clock.now();
-    if (outcome.artifacts?.length) {
-      const added = await this.artifacts.add(runId, outcome.artifacts, at);
-      for (const artifact of added) this.events?.emit(runId, 'artifact', toArtifactItem(artifact));
-    }
+    if (outcome.artifacts?.length) await this.keep(runId, outcome.artifacts);
     if (outcome.takenFollowups?.length) await this.conversations.assign(runId, outcome.takenFollowups, input.number);
     const text = outcome.statusMessage?.message ?? `The run ended ${outcome.state}.`;
     await this.conversations.addResult(runId, { execution: input.number, state: outcome.state, text, at });

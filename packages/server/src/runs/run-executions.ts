@@ -29,6 +29,10 @@ interface Active {
   claim: string | null;
   /** Stopped at its principal's daily spend cap: it ends BLOCKED with this, whatever its agent did. */
   blocked?: RunStatusMessage;
+  /** Taken away by a cancel (not by a lost lease, where another execution may have begun). */
+  cancelled?: boolean;
+  /** Its agent ended before any cancel: what it made is kept even when a cancel comes as its changes are published. */
+  agentEnded?: boolean;
 }
 
 export interface RunExecutionsOptions {
@@ -130,8 +134,11 @@ export class RunExecutions {
     }
   }
 
-  /** Takes the work of an active run away: stops it without recording its outcome as the run's state. */
-  async abandon(runId: string): Promise<boolean> {
+  /**
+   * Takes the work of an active run away: stops it without recording its outcome as the run's
+   * state. `cancelled`: the run was cancelled (what an execution whose agent had ended made is kept).
+   */
+  async abandon(runId: string, cancelled = false): Promise<boolean> {
     if (this.preparing.has(runId)) {
       // Not started yet: it is not started at all.
       this.dropped.add(runId);
@@ -139,6 +146,7 @@ export class RunExecutions {
     }
     const active = this.active.get(runId);
     if (!active) return false;
+    active.cancelled = cancelled;
     this.active.delete(runId);
     this.options.agentApi?.tokens.revoke(runId);
     const stop = (async () => {
@@ -266,7 +274,11 @@ export class RunExecutions {
     }
     const publish = this.options.publish;
     execution.done.then(
-      async (outcome) => this.finish(run, active, input, publish && this.active.get(run.id) === active ? await publish(run, input.number, outcome) : outcome),
+      async (outcome) => {
+        if (this.active.get(run.id) !== active) return this.finish(run, active, input, outcome);
+        active.agentEnded = true;
+        return this.finish(run, active, input, publish ? await publish(run, input.number, outcome) : outcome);
+      },
       (error: unknown) =>
         this.finish(run, active, input, {
           state: 'ERROR',
@@ -324,8 +336,15 @@ export class RunExecutions {
     const runId = run.id;
     // Many runs ending at once are recorded a few per turn, with requests and deliveries between.
     await this.endings.take();
-    // A cancelled or abandoned run was already taken out; its late outcome is ignored.
-    if (active && this.active.get(runId) !== active) return;
+    // A cancelled or abandoned run was already taken out; its late outcome is ignored, but for
+    // what the execution made: a cancel that came while its changes were being published finds
+    // them pushed and the pull request opened, which the run must still point to.
+    if (active && this.active.get(runId) !== active) {
+      if (outcome.artifacts?.length && active.cancelled && active.agentEnded) {
+        await this.options.journal.keep(runId, outcome.artifacts).catch((error: unknown) => this.options.log(`Could not keep what cancelled run ${runId} made: ${(error as Error).message}`));
+      }
+      return;
+    }
     this.active.delete(runId);
     // Stopped at the daily spend cap: its agent's own end (cancelled) is not the run's.
     if (active?.blocked) outcome = { ...outcome, state: 'BLOCKED', statusMessage: active.blocked };

@@ -137,9 +137,9 @@ export class RunQueue {
     return this.options.journal.endLost(runId, message);
   }
 
-  /** Takes the work of an active run away: stops it without recording its outcome as the run's state. */
-  abandon(runId: string): Promise<boolean> {
-    return this.executions.abandon(runId);
+  /** Takes the work of an active run away: stops it without recording its outcome as the run's state (`cancelled`: what it made is kept). */
+  abandon(runId: string, cancelled = false): Promise<boolean> {
+    return this.executions.abandon(runId, cancelled);
   }
 
   /** Stops taking work and stops what runs, marking each with `message`. */

@@ -236,7 +236,7 @@ export class RunService {
     // Answered at once: the agent's process group is ended in the background (SIGTERM, then
     // SIGKILL after a grace period), and its slot is freed once it is gone. Another server
     // executing it is told; it also lets the run go at its next lease renewal.
-    if (this.queue.isActive(runId)) void this.queue.abandon(runId);
+    if (this.queue.isActive(runId)) void this.queue.abandon(runId, true);
     else if (run.state === 'INPROGRESS') {
       if (onWorker) await this.remote.cancelled(runId, message);
       this.peers.publish({ kind: 'cancel', runId });

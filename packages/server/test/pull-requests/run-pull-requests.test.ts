@@ -17,7 +17,7 @@ import { signInByHttp } from '../dashboard/dashboard-support.js';
 
 const TOKEN = 'ghp_pushTOKENnever4agents0123456789';
 
-const remotes = { main: remote(), refusing: remote(), off: remote() };
+const remotes = { main: remote(), refusing: remote(), off: remote(), slow: remote() };
 writeFileSync(join(remotes.refusing, 'hooks', 'pre-receive'), '#!/bin/sh\necho "protected branch: pushes are refused" >&2\nexit 1\n');
 chmodSync(join(remotes.refusing, 'hooks', 'pre-receive'), 0o755);
 const tokenFile = join(tempTree({ token: TOKEN }), 'token');
@@ -25,9 +25,12 @@ const workRoot = tempTree({}, 'agent-runs-pr-work-');
 
 let t: TestServer;
 let api: Awaited<ReturnType<typeof scriptedGithub>>;
+// A GitHub that takes 3 s to open a pull request: time for a cancel to come while it does.
+let slowApi: Awaited<ReturnType<typeof scriptedGithub>>;
 beforeAll(async () => {
   api = await scriptedGithub(TOKEN, { status: 201, number: 42 });
-  const pullRequests = (mode: string) => ({ mode, credential: 'GH_TOKEN', api_url: api.url });
+  slowApi = await scriptedGithub(TOKEN, { status: 201, number: 7, delayMs: 3000 });
+  const pullRequests = (mode: string, apiUrl = api.url) => ({ mode, credential: 'GH_TOKEN', api_url: apiUrl });
   t = await startTestServer({
     executor: 'command',
     command: AGENT,
@@ -39,6 +42,7 @@ beforeAll(async () => {
         refusing: { repos: [{ url: remotes.refusing, path: 'web', pull_requests: pullRequests('draft') }] },
         asked: { repos: [{ url: remotes.off, path: 'web', pull_requests: pullRequests('off') }] },
         plain: { repos: [{ url: remote(), path: 'web' }] },
+        slow: { repos: [{ url: remotes.slow, path: 'web', pull_requests: pullRequests('ready', slowApi.url) }] },
       },
     }),
   });
@@ -46,6 +50,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await api?.close();
+  await slowApi?.close();
   rmSync(workRoot, { recursive: true, force: true });
 });
 
@@ -116,5 +121,16 @@ describe('a run whose environment takes pull requests', () => {
     await t.client.runs.cancel(run_id);
     expect((await ended(run_id)).state).toBe('CANCELLED');
     expect(branches(remotes.main)).not.toContain(`agent-runs/${run_id}`);
+  }, 30_000);
+
+  it('cancelled while its pull request is being opened: ends CANCELLED, still pointing to the branch and pull request it made', async () => {
+    const { run_id } = await t.client.runs.create({ prompt: 'write before the cancel', config: { environment_id: 'slow' } });
+    await eventually(async () => slowApi.seen.some((r) => r.path.endsWith('/pulls')), (opening) => opening, 20_000);
+    await t.client.runs.cancel(run_id);
+    expect((await ended(run_id)).state).toBe('CANCELLED');
+    const run = await eventually(() => t.client.runs.get(run_id), (r) => prArtifacts(r).length > 0, 20_000);
+    expect(run.state).toBe('CANCELLED');
+    expect(prArtifacts(run)).toEqual([expect.objectContaining({ url: 'https://github.com/acme/web/pull/7', branch: `agent-runs/${run_id}` })]);
+    expect(branches(remotes.slow)).toBe(`agent-runs/${run_id}`);
   }, 30_000);
 });

@@ -7,7 +7,7 @@ import { utcDay, type PrincipalSpend } from '../store/spend/principal-spend-tabl
 const MINUTE_MS = 60_000;
 /** A count held at once frees when a run moves on, which no one can foretell: the caller is told to look again in this long. */
 const HELD_RETRY_SECONDS = 5;
-/** The most runs the quota endpoint counts of a kind (a count stops there). */
+/** The most creates of the last minute the quota endpoint counts (a count stops there). */
 const QUOTA_COUNT_CAP = 10_000;
 
 /** Where a principal stands against each of its quotas now: what `GET /agent/quota` answers. */
@@ -40,8 +40,11 @@ export interface QuotaStanding {
 
 /**
  * The `quotas:` section held at create and follow-up: the principal's own rule, else the
- * default. Counted from the runs table, never in memory, so servers sharing one database
- * share each principal's counts (two creates racing may both pass: a quota is a brake, not a lock).
+ * default. Read from the database, never kept in memory, so servers sharing one database
+ * share each principal's counts: the runs it holds from the counters the database moves with
+ * each run (principal-run-counts.ts), one row per state; its creates of the last minute counted
+ * from the runs table, a count that stops at the limit. Two creates racing may both pass: a
+ * quota is a brake, not a lock.
  */
 export class PrincipalQuotas {
   constructor(
@@ -63,16 +66,13 @@ export class PrincipalQuotas {
     if (!rule || principal === undefined) return;
     await this.checkSpend(principal, now);
     const who = `principal ${principal}`;
-    if (rule.runs_queued !== undefined) {
-      const held = await this.count(principal, rule.runs_queued, { states: ['QUEUED'] });
-      if (held >= rule.runs_queued) {
-        throw new QuotaExceededError('queued', rule.runs_queued, 0, HELD_RETRY_SECONDS, `${who} already has ${held} queued runs, its quota runs_queued (${rule.runs_queued}); one frees when a queued run starts or ends.`);
+    if (rule.runs_queued !== undefined || rule.runs_in_flight !== undefined) {
+      const held = await this.store.heldRuns(principal);
+      if (rule.runs_queued !== undefined && held.queued >= rule.runs_queued) {
+        throw new QuotaExceededError('queued', rule.runs_queued, 0, HELD_RETRY_SECONDS, `${who} already has ${held.queued} queued runs, its quota runs_queued (${rule.runs_queued}); one frees when a queued run starts or ends.`);
       }
-    }
-    if (rule.runs_in_flight !== undefined) {
-      const held = await this.count(principal, rule.runs_in_flight, { states: ['INPROGRESS'] });
-      if (held >= rule.runs_in_flight) {
-        throw new QuotaExceededError('in_flight', rule.runs_in_flight, 0, HELD_RETRY_SECONDS, `${who} already has ${held} runs in progress, its quota runs_in_flight (${rule.runs_in_flight}); one frees when a run ends.`);
+      if (rule.runs_in_flight !== undefined && held.inProgress >= rule.runs_in_flight) {
+        throw new QuotaExceededError('in_flight', rule.runs_in_flight, 0, HELD_RETRY_SECONDS, `${who} already has ${held.inProgress} runs in progress, its quota runs_in_flight (${rule.runs_in_flight}); one frees when a run ends.`);
       }
     }
     const limit = rule.creates_per_minute;
@@ -146,21 +146,18 @@ export class PrincipalQuotas {
       const none = { used: 0, limit: undefined };
       return { principal, runsInFlight: none, runsQueued: none, createsPerMinute: { ...none, resetSeconds: undefined }, spendToday: { costUsd: 0, tokens: 0, day, limitUsd: undefined, resetsAt } };
     }
-    // Counted past the limit (a principal may hold more than it: runs made before the quota was set), up to the cap.
-    const held = (states: ('QUEUED' | 'INPROGRESS')[]) => this.count(principal, QUOTA_COUNT_CAP, { states });
     const perMinute = rule?.creates_per_minute;
     const window = { creator: principal, createdAfter: new Date(now.getTime() - MINUTE_MS).toISOString(), sortBy: 'created_at', sortOrder: 'asc' } as const;
-    const [inFlight, queued, created, standing, spent] = await Promise.all([
-      held(['INPROGRESS']),
-      held(['QUEUED']),
+    const [held, created, standing, spent] = await Promise.all([
+      this.store.heldRuns(principal),
       this.store.count({ ...window, limit: QUOTA_COUNT_CAP }),
       perMinute === undefined ? undefined : this.standing(principal, now),
       this.store.spendOf(principal, day),
     ]);
     return {
       principal,
-      runsInFlight: { used: inFlight, limit: rule?.runs_in_flight },
-      runsQueued: { used: queued, limit: rule?.runs_queued },
+      runsInFlight: { used: held.inProgress, limit: rule?.runs_in_flight },
+      runsQueued: { used: held.queued, limit: rule?.runs_queued },
       createsPerMinute: { used: created, limit: perMinute, resetSeconds: standing?.resetSeconds },
       spendToday: { ...spent, day, limitUsd: rule?.spend_per_day_usd, resetsAt },
     };
@@ -172,9 +169,5 @@ export class PrincipalQuotas {
     if (cap === undefined) return undefined;
     const spent = await this.store.spendOf(principal, utcDay(now.toISOString()));
     return spent.costUsd >= cap ? { cap, spent, resetsAt: nextUtcMidnight(now) } : undefined;
-  }
-
-  private async count(principal: string, limit: number, filter: { states: ('QUEUED' | 'INPROGRESS')[] }): Promise<number> {
-    return this.store.count({ creator: principal, ...filter, limit, sortBy: 'created_at', sortOrder: 'desc' });
   }
 }

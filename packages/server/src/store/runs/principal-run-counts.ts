@@ -30,20 +30,25 @@ const HELD = "('QUEUED', 'INPROGRESS')";
 export const BACKFILL_RUN_COUNTS = `INSERT INTO principal_run_counts (creator_uid, state, n)
 SELECT creator_uid, state, count(*) FROM runs WHERE state IN ${HELD} GROUP BY creator_uid, state;`;
 
+/** SQLite: the principal's row for NEW's state made when missing. Not INSERT OR IGNORE: the outer statement's OR FAIL would override it. */
+const sqliteEnsureRow = (where: string) =>
+  `INSERT INTO principal_run_counts (creator_uid, state, n) SELECT NEW.creator_uid, NEW.state, 0
+    WHERE ${where}NOT EXISTS (SELECT 1 FROM principal_run_counts WHERE creator_uid = NEW.creator_uid AND state = NEW.state);`;
+
 /**
- * SQLite: an upsert in a trigger body is spelt as INSERT OR IGNORE then UPDATE, which every
- * SQLite we open reads alike. A row whose count went to 0 stays (a principal's next run reuses it).
+ * SQLite: the upsert spelt as an insert of a missing row, then an update. A row whose count
+ * went to 0 stays (a principal's next run reuses it).
  */
 export const SQLITE_RUN_COUNT_TRIGGERS = `
 CREATE TRIGGER runs_count_on_insert AFTER INSERT ON runs WHEN NEW.state IN ${HELD}
 BEGIN
-  INSERT OR IGNORE INTO principal_run_counts (creator_uid, state, n) VALUES (NEW.creator_uid, NEW.state, 0);
+  ${sqliteEnsureRow('')}
   UPDATE principal_run_counts SET n = n + 1 WHERE creator_uid = NEW.creator_uid AND state = NEW.state;
 END;
 CREATE TRIGGER runs_count_on_move AFTER UPDATE OF state ON runs WHEN OLD.state IS NOT NEW.state AND (OLD.state IN ${HELD} OR NEW.state IN ${HELD})
 BEGIN
   UPDATE principal_run_counts SET n = n - 1 WHERE creator_uid = OLD.creator_uid AND state = OLD.state;
-  INSERT OR IGNORE INTO principal_run_counts (creator_uid, state, n) SELECT NEW.creator_uid, NEW.state, 0 WHERE NEW.state IN ${HELD};
+  ${sqliteEnsureRow(`NEW.state IN ${HELD} AND `)}
   UPDATE principal_run_counts SET n = n + 1 WHERE creator_uid = NEW.creator_uid AND state = NEW.state;
 END;
 CREATE TRIGGER runs_count_on_delete AFTER DELETE ON runs WHEN OLD.state IN ${HELD}

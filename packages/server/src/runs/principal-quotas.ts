@@ -3,12 +3,20 @@ import { QuotaExceededError, SpendCapReachedError } from '../domain/domain-error
 import type { QuotaPolicy, QuotaRule } from '../domain/server-config.js';
 import type { RunStore } from '../store/runs/run-store.js';
 import { utcDay, type PrincipalSpend } from '../store/spend/principal-spend-table.js';
+import { minuteAgoSecond } from '../store/runs/principal-creates.js';
 
 const MINUTE_MS = 60_000;
 /** A count held at once frees when a run moves on, which no one can foretell: the caller is told to look again in this long. */
 const HELD_RETRY_SECONDS = 5;
-/** The most creates of the last minute the quota endpoint counts (a count stops there). */
-const QUOTA_COUNT_CAP = 10_000;
+
+/**
+ * In how many seconds (at least 1) the creates of `second` (`2026-11-29T10:00:00`, as the
+ * counters keep it) leave the last-minute window: a second is in it until 60 s after its start.
+ */
+function leavesIn(second: string | undefined, now: Date): number {
+  if (second === undefined) return 1;
+  return Math.max(1, Math.ceil((Date.parse(`${second}Z`) + MINUTE_MS - now.getTime()) / 1000));
+}
 
 /** Where a principal stands against each of its quotas now: what `GET /agent/quota` answers. */
 export interface QuotaUse {
@@ -42,9 +50,9 @@ export interface QuotaStanding {
  * The `quotas:` section held at create and follow-up: the principal's own rule, else the
  * default. Read from the database, never kept in memory, so servers sharing one database
  * share each principal's counts: the runs it holds from the counters the database moves with
- * each run (principal-run-counts.ts), one row per state; its creates of the last minute counted
- * from the runs table, a count that stops at the limit. Two creates racing may both pass: a
- * quota is a brake, not a lock.
+ * each run (principal-run-counts.ts), one row per state; its creates of the last minute from
+ * per-second counters (principal-creates.ts), to the second. Two creates racing may both
+ * pass: a quota is a brake, not a lock.
  */
 export class PrincipalQuotas {
   constructor(
@@ -77,14 +85,9 @@ export class PrincipalQuotas {
     }
     const limit = rule.creates_per_minute;
     if (limit === undefined) return;
-    const since = new Date(now.getTime() - MINUTE_MS).toISOString();
-    const window = { creator: principal, createdAfter: since, sortBy: 'created_at', sortOrder: 'asc' } as const;
-    const created = await this.store.count({ ...window, limit });
+    const { count: created, oldestSecond } = await this.store.recentCreates(principal, minuteAgoSecond(now));
     if (created >= limit) {
-      // Only now are runs read: the oldest of the window's last `limit` creates leaves it first.
-      const recent = await this.store.list({ ...window, limit: limit + 1 });
-      const oldest = recent.runs[Math.max(0, recent.runs.length - limit)]!;
-      const frees = Math.max(1, Math.ceil((Date.parse(oldest.createdAt) + MINUTE_MS - now.getTime()) / 1000));
+      const frees = leavesIn(oldestSecond, now);
       throw new QuotaExceededError('creates', limit, 60, frees, `${who} created ${created} runs in the last 60 seconds, its quota creates_per_minute (${limit}); the next frees in ${frees} s.`);
     }
   }
@@ -93,11 +96,8 @@ export class PrincipalQuotas {
   async standing(principal: string | undefined, now: Date = new Date()): Promise<QuotaStanding | undefined> {
     const limit = this.rule(principal)?.creates_per_minute;
     if (limit === undefined || principal === undefined) return undefined;
-    const window = { creator: principal, createdAfter: new Date(now.getTime() - MINUTE_MS).toISOString(), sortBy: 'created_at', sortOrder: 'asc' } as const;
-    const created = await this.store.count({ ...window, limit });
-    // The oldest run of the window, the one that leaves it first: one row by the created_at order.
-    const [oldest] = (await this.store.list({ ...window, limit: 1 })).runs;
-    const reset = oldest ? Math.max(1, Math.ceil((Date.parse(oldest.createdAt) + MINUTE_MS - now.getTime()) / 1000)) : 60;
+    const { count: created, oldestSecond } = await this.store.recentCreates(principal, minuteAgoSecond(now));
+    const reset = oldestSecond === undefined ? 60 : leavesIn(oldestSecond, now);
     return { quota: 'creates', limit, windowSeconds: 60, remaining: limit - created, resetSeconds: reset };
   }
 
@@ -147,10 +147,9 @@ export class PrincipalQuotas {
       return { principal, runsInFlight: none, runsQueued: none, createsPerMinute: { ...none, resetSeconds: undefined }, spendToday: { costUsd: 0, tokens: 0, day, limitUsd: undefined, resetsAt } };
     }
     const perMinute = rule?.creates_per_minute;
-    const window = { creator: principal, createdAfter: new Date(now.getTime() - MINUTE_MS).toISOString(), sortBy: 'created_at', sortOrder: 'asc' } as const;
     const [held, created, standing, spent] = await Promise.all([
       this.store.heldRuns(principal),
-      this.store.count({ ...window, limit: QUOTA_COUNT_CAP }),
+      this.store.recentCreates(principal, minuteAgoSecond(now)).then((recent) => recent.count),
       perMinute === undefined ? undefined : this.standing(principal, now),
       this.store.spendOf(principal, day),
     ]);

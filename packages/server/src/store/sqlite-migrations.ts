@@ -13,6 +13,7 @@ import { PRINCIPAL_SPEND_TABLE } from './spend/principal-spend-table.js';
 import { SQLITE_RUN_TURNS, SQLITE_WEIGHTED_RUN_TURNS } from './runs/run-turns.js';
 import { BACKFILL_RUN_COUNTS, PRINCIPAL_RUN_COUNTS_TABLE, SQLITE_RUN_COUNT_TRIGGERS } from './runs/principal-run-counts.js';
 import { PRINCIPAL_TURN_WEIGHTS_TABLE } from './runs/principal-turn-weights.js';
+import { PRINCIPAL_CREATES_TABLE, SQLITE_BACKFILL_CREATES, SQLITE_CREATE_COUNT_TRIGGER } from './runs/principal-creates.js';
 import { SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { AGENT_EVENTS_TABLE, AGENT_MESSAGES_TABLE } from './mailbox/mailbox-tables.js';
 import { CONNECTED_WORKERS_TABLE } from './workers/connected-worker-table.js';
@@ -121,12 +122,15 @@ ${createTable(PRINCIPAL_SPEND_TABLE, sqliteDialect)}
 ${createIndexes(RUNS_TABLE, sqliteDialect, RUNS_BY_CREATOR_CREATED)}
 `;
 
-// Each principal's held runs as counters its quotas read (moved by triggers; the triggers first, then the counts of
-// the runs there already); then the weights of fair turns and the turn that reads them.
+// Each principal's held runs and creates of the last minute as counters its quotas read (moved by triggers; the
+// triggers first, then the counts of the runs there already); then the weights of fair turns and the turn that reads them.
 const PRINCIPAL_RUN_COUNTS_STEP = `
 ${createTable(PRINCIPAL_RUN_COUNTS_TABLE, sqliteDialect)}
 ${SQLITE_RUN_COUNT_TRIGGERS}
 ${BACKFILL_RUN_COUNTS}
+${createTable(PRINCIPAL_CREATES_TABLE, sqliteDialect)}
+${SQLITE_CREATE_COUNT_TRIGGER}
+${SQLITE_BACKFILL_CREATES}
 `;
 const WEIGHTED_TURNS_STEP = `
 ${createTable(PRINCIPAL_TURN_WEIGHTS_TABLE, sqliteDialect)}

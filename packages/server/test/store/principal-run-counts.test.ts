@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../../src/store/sqlite-driver.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite-migrations.js';
 import { SqliteRunStore } from '../../src/store/runs/sqlite-run-store.js';
+import { minuteAgoSecond } from '../../src/store/runs/principal-creates.js';
 import type { RunStore } from '../../src/store/runs/run-store.js';
 import type { Storage } from '../../src/store/storage.js';
 import { newRun } from '../support/new-run.js';
@@ -88,6 +89,28 @@ describe.each(storagesUnderTest())('the held-run counters per principal on $name
     }
   });
 
+  it.runIf(factory.enabled)('count the creates of the last minute per second, a second a minute old starting its slot again', async () => {
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const fay = `fay-${suffix}`;
+    const t0 = Date.UTC(2026, 5, 1, 10, 0, 0);
+    const create = (id: string, ms: number) => storage.runs.create(newRun(`${id}-${suffix}`, { creator: { uid: fay }, createdAt: new Date(t0 + ms).toISOString(), state: 'SUCCEEDED' }));
+    await create('a', 0);
+    await create('b', 500);
+    await create('c', 30_000);
+    await create('d', 59_999);
+    const sinceAt = (ms: number) => minuteAgoSecond(new Date(t0 + ms));
+    expect(await storage.runs.recentCreates(fay, sinceAt(59_999))).toEqual({ count: 4, oldestSecond: '2026-06-01T10:00:00' });
+    // At 10:01:00 the second 10:00:00 has left the window.
+    expect(await storage.runs.recentCreates(fay, sinceAt(60_000))).toEqual({ count: 2, oldestSecond: '2026-06-01T10:00:30' });
+    // A create at 10:01:00 takes the slot of 10:00:00 and starts it from 1.
+    await create('e', 60_100);
+    expect(await storage.runs.recentCreates(fay, sinceAt(60_100))).toEqual({ count: 3, oldestSecond: '2026-06-01T10:00:30' });
+    // A straggler of an older second (a skewed clock) is left out, not counted in the newer one.
+    await create('f', 200);
+    expect((await storage.runs.recentCreates(fay, sinceAt(60_100))).count).toBe(3);
+    expect((await storage.runs.recentCreates(`nobody-${suffix}`, sinceAt(0)))).toEqual({ count: 0, oldestSecond: undefined });
+  });
+
   it.runIf(factory.enabled)('start a principal of weight 2 twice for another of weight 1 once (A,A,B,A,A,B…)', async () => {
     const suffix = Math.random().toString(36).slice(2, 8);
     const [a, b] = [`a-${suffix}`, `b-${suffix}`];
@@ -124,18 +147,23 @@ describe('the counters on a SQLite database that had runs before them', () => {
     try {
       const file = join(dir, 'runs.db');
       const before = new SqliteRunStore(file);
-      for (let i = 0; i < 5; i++) await before.create(newRun(`r${i}`, { creator: { uid: i < 3 ? 'dana' : 'eve' } }));
+      const now = new Date().toISOString();
+      for (let i = 0; i < 5; i++) await before.create(newRun(`r${i}`, { creator: { uid: i < 3 ? 'dana' : 'eve' }, createdAt: i === 4 ? at(0) : now }));
       await before.claimNext('server-a', at(1), 30_000);
       await before.close();
       // Back to the schema before the counters: their step and the weights' after it undone.
       const countsStep = SQLITE_MIGRATIONS.find((step) => step.name === 'held runs counted per principal')!;
       const db = openDatabase(file);
-      db.exec('DROP TRIGGER runs_count_on_insert; DROP TRIGGER runs_count_on_move; DROP TRIGGER runs_count_on_delete; DROP TABLE principal_run_counts; DROP TABLE principal_turn_weights;');
+      db.exec('DROP TRIGGER runs_count_on_insert; DROP TRIGGER runs_count_on_move; DROP TRIGGER runs_count_on_delete; DROP TRIGGER runs_count_creates; DROP TABLE principal_run_counts; DROP TABLE principal_creates; DROP TABLE principal_turn_weights;');
       db.pragma(`user_version = ${countsStep.version - 1}`);
       db.close();
       const after = new SqliteRunStore(file);
       expect(await after.heldRuns('dana')).toEqual({ queued: 2, inProgress: 1 });
       expect(await after.heldRuns('eve')).toEqual({ queued: 2, inProgress: 0 });
+      // The creates of the last minute too (eve's second run was made long ago).
+      const since = minuteAgoSecond(new Date());
+      expect((await after.recentCreates('dana', since)).count).toBe(3);
+      expect((await after.recentCreates('eve', since)).count).toBe(1);
       await after.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { addSpendStatement, spendDelta, toPrincipalSpend, utcDay, type Principal
 import { inTransaction } from '../postgres-transaction.js';
 import { heldRunsStatement, toHeldRuns, type HeldRuns } from './principal-run-counts.js';
 import { weightRows } from './principal-turn-weights.js';
+import { recentCreatesStatement, toRecentCreates, type RecentCreates } from './principal-creates.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { withFirstRunEvent } from '../run-events/postgres-run-event-store.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
@@ -220,6 +221,11 @@ export class PostgresRunStore implements RunStore {
   async heldRuns(creatorUid: string): Promise<HeldRuns> {
     const { rows } = await this.pool.query<{ state: string; n: string }>({ name: 'agent-runs-held-runs', text: heldRunsStatement('$1'), values: [creatorUid] });
     return toHeldRuns(rows);
+  }
+
+  async recentCreates(creatorUid: string, sinceSecond: string): Promise<RecentCreates> {
+    const { rows } = await this.pool.query<{ n: string; oldest: string | null }>({ name: 'agent-runs-recent-creates', text: recentCreatesStatement('$1', '$2'), values: [creatorUid, sinceSecond] });
+    return toRecentCreates(rows[0]);
   }
 
   async setTurnWeights(weights: Readonly<Record<string, number>>): Promise<void> {

@@ -8,6 +8,7 @@ import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRec
 import { SQLITE_NEXT_TURN } from './run-turns.js';
 import { heldRunsStatement, toHeldRuns, type HeldRuns } from './principal-run-counts.js';
 import { weightRows } from './principal-turn-weights.js';
+import { recentCreatesStatement, toRecentCreates, type RecentCreates } from './principal-creates.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 import { ACTIVE_COUNTS_SQL, SERVER_HOSTS, toActiveCount, type ActiveCount, type WorkerHosts } from './run-store.js';
 import { migrateSqlite } from '../sqlite-migrations.js';
@@ -284,6 +285,10 @@ export class SqliteRunStore implements RunStore {
 
   async heldRuns(creatorUid: string): Promise<HeldRuns> {
     return toHeldRuns(this.statement(heldRunsStatement('?')).all(creatorUid) as { state: string; n: number }[]);
+  }
+
+  async recentCreates(creatorUid: string, sinceSecond: string): Promise<RecentCreates> {
+    return toRecentCreates(this.statement(recentCreatesStatement('?', '?')).get(creatorUid, sinceSecond) as { n: number; oldest: string | null } | undefined);
   }
 
   async setTurnWeights(weights: Readonly<Record<string, number>>): Promise<void> {

@@ -4,7 +4,8 @@
  * one principal's 500 queued runs do not hold every slot until they end:
  *
  * - the principal's next turn follows its last queued one (a burst of its runs takes turns
- *   1, 2, 3 … after whatever it already has in line);
+ *   1, 2, 3 … after whatever it already has in line); with a weight n (`fair_turns.weights`),
+ *   up to n of its queued runs share a turn before the next (nextWeightedTurn below);
  * - but never comes before the turn being served now (the highest turn of the host's runs in
  *   progress; with none in progress, the head of the line), so a principal with nothing in
  *   line goes next, right after the runs of that turn.

@@ -14,6 +14,18 @@ import { BENCH_AUTH as AUTH, BENCH_KEY as KEY, fmt, throughput } from './server-
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_QUOTA_SECONDS ?? 3);
+/** Each measure taken this many times, the two servers in turn, so a busy machine's drift falls on both alike. */
+const ROUNDS = Number(process.env.BENCH_QUOTA_ROUNDS ?? 3);
+
+/** The two servers measured in turn, ROUNDS times each: the sum of each one's rates over the rounds. */
+async function inTurn(measure: (which: 'plain' | 'quota') => Promise<number>): Promise<{ plain: number; quota: number }> {
+  const sums = { plain: 0, quota: 0 };
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternating which goes first too, so neither always runs on the other's heels.
+    for (const which of round % 2 ? (['quota', 'plain'] as const) : (['plain', 'quota'] as const)) sums[which] += await measure(which);
+  }
+  return { plain: sums.plain / ROUNDS, quota: sums.quota / ROUNDS };
+}
 const createBody = JSON.stringify({ prompt: 'Benchmark run [simulate 50ms]', config: { name: 'bench' } });
 
 export default async function quotasBench(): Promise<BenchRow[]> {
@@ -27,15 +39,15 @@ export default async function quotasBench(): Promise<BenchRow[]> {
   const quota = await startServer({ ...options, configFile });
   try {
     const post = () => ({ method: 'POST' as const, path: '/api/v1/agent/run', headers: { ...AUTH, 'content-type': 'application/json' }, body: createBody });
-    const plainCreates = await throughput([plain.url], SECONDS, post);
-    const quotaCreates = await throughput([quota.url], SECONDS, post);
+    const urls = { plain: plain.url, quota: quota.url };
+    const { plain: plainCreates, quota: quotaCreates } = await inTurn((which) => throughput([urls[which]], SECONDS, post));
     const get = (url: string) => async () => {
       const res = await fetch(`${url}/api/v1/agent/runs?limit=1`, { headers: AUTH });
       const id = ((await res.json()) as { runs: { run_id: string }[] }).runs[0]!.run_id;
       return () => ({ method: 'GET' as const, path: `/api/v1/agent/runs/${id}`, headers: AUTH });
     };
-    const plainGets = await throughput([plain.url], SECONDS, await get(plain.url)());
-    const quotaGets = await throughput([quota.url], SECONDS, await get(quota.url)());
+    const gets = { plain: await get(plain.url)(), quota: await get(quota.url)() };
+    const { plain: plainGets, quota: quotaGets } = await inTurn((which) => throughput([urls[which]], SECONDS, gets[which]));
     const createRatio = quotaCreates / plainCreates;
     return [
       {

@@ -69,6 +69,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // Agents run on this machine: they reach the server where it listens, not by its public name.
     let agentUrl = '';
     let originGuard: OriginGuardOptions = { allowedHosts: [] };
+    // The weights of fair turns, where the turn a queued run takes reads them (a PostgreSQL trigger cannot read the file).
+    await storage.runs.setTurnWeights(config.fairTurns?.weights ?? {});
     const wired = await wireApp({ opts, config, timeZone, storage, serverId, clock, keys, publicUrl: () => publicUrl, agentUrl: () => agentUrl, originGuard: () => originGuard });
     // The configuration file's webhooks, created or brought in step (never twice) before anything is sent.
     await syncDeclaredWebhooks(config.webhooks ?? [], { store: storage.webhooks, clock: opts.clock, allowPrivate: opts.allowPrivateWebhooks, principals: keys.map((k) => k.principal), log: opts.log });

@@ -187,6 +187,11 @@ const QuotasSchema = z.strictObject({
   principals: z.record(z.string().trim().min(1, "must name a principal of this server's API keys"), QuotaRuleSchema).optional(),
 });
 
+/** The `fair_turns:` section: each named principal's weight, whole numbers (turns stay whole numbers in the database). */
+const FairTurnsSchema = z.strictObject({
+  weights: z.record(z.string().trim().min(1, "must name a principal of this server's API keys"), wholeNumber(1, 1000, ' (runs started per turn)')).optional(),
+});
+
 /** The `orchestration:` section: limits on the trees of runs that start runs. */
 const OrchestrationSchema = z.strictObject({
   max_depth: wholeNumber(0, 100).optional(),
@@ -242,6 +247,7 @@ export const ConfigFileSchema = z.strictObject({
   metrics_token: z.union([z.string().regex(SECRET_NAME, METRICS_TOKEN_HINT), SecretSchema], { error: METRICS_TOKEN_HINT }).optional(),
   budgets: BudgetsSchema.optional(),
   quotas: QuotasSchema.optional(),
+  fair_turns: FairTurnsSchema.optional(),
   orchestration: OrchestrationSchema.optional(),
   kubernetes: KubernetesSchema.optional(),
   workers: z

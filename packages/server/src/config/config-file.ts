@@ -252,7 +252,7 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     serviceAccountName: k8s.service_account_name,
     runtimeClassName: k8s.runtime_class_name,
   };
-  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks, workerTokens, metricsToken, budgets, quotas: config.quotas, orchestration: config.orchestration, kubernetes };
+  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks, workerTokens, metricsToken, budgets, quotas: config.quotas, fairTurns: config.fair_turns, orchestration: config.orchestration, kubernetes };
 }
 
 /** The `harnesses:` section with a command given as a relative path made absolute. */

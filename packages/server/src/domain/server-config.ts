@@ -96,6 +96,8 @@ export interface ServerConfig {
   budgets?: BudgetPolicy | undefined;
   /** The `quotas:` section: how many runs a principal may hold and start. */
   quotas?: QuotaPolicy | undefined;
+  /** The `fair_turns:` section: how the queue shares its slots between principals. */
+  fairTurns?: FairTurnsPolicy | undefined;
   /** The `orchestration:` section: how deep and wide the trees runs start may grow. */
   orchestration?: OrchestrationPolicy | undefined;
   /** The `kubernetes:` section: a worker's Jobs (`--backend kubernetes`). */
@@ -140,6 +142,11 @@ export interface QuotaRule {
   creates_per_minute?: number | undefined;
   /** Dollars the principal's runs may spend per UTC day, summed from their usage as it is reported. */
   spend_per_day_usd?: number | undefined;
+}
+
+/** The `fair_turns:` section: a principal of weight n is started n times for another's once (not named: weight 1). */
+export interface FairTurnsPolicy {
+  weights?: Record<string, number> | undefined;
 }
 
 /** The `quotas:` section: the rule for every principal, and one per principal that replaces it. */

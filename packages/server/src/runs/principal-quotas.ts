@@ -3,12 +3,20 @@ import { QuotaExceededError, SpendCapReachedError } from '../domain/domain-error
 import type { QuotaPolicy, QuotaRule } from '../domain/server-config.js';
 import type { RunStore } from '../store/runs/run-store.js';
 import { utcDay, type PrincipalSpend } from '../store/spend/principal-spend-table.js';
+import { minuteAgoSecond } from '../store/runs/principal-creates.js';
 
 const MINUTE_MS = 60_000;
 /** A count held at once frees when a run moves on, which no one can foretell: the caller is told to look again in this long. */
 const HELD_RETRY_SECONDS = 5;
-/** The most runs the quota endpoint counts of a kind (a count stops there). */
-const QUOTA_COUNT_CAP = 10_000;
+
+/**
+ * In how many seconds (at least 1) the creates of `second` (`2026-11-29T10:00:00`, as the
+ * counters keep it) leave the last-minute window: a second is in it until 60 s after its start.
+ */
+function leavesIn(second: string | undefined, now: Date): number {
+  if (second === undefined) return 1;
+  return Math.max(1, Math.ceil((Date.parse(`${second}Z`) + MINUTE_MS - now.getTime()) / 1000));
+}
 
 /** Where a principal stands against each of its quotas now: what `GET /agent/quota` answers. */
 export interface QuotaUse {
@@ -40,8 +48,11 @@ export interface QuotaStanding {
 
 /**
  * The `quotas:` section held at create and follow-up: the principal's own rule, else the
- * default. Counted from the runs table, never in memory, so servers sharing one database
- * share each principal's counts (two creates racing may both pass: a quota is a brake, not a lock).
+ * default. Read from the database, never kept in memory, so servers sharing one database
+ * share each principal's counts: the runs it holds from the counters the database moves with
+ * each run (principal-run-counts.ts), one row per state; its creates of the last minute from
+ * per-second counters (principal-creates.ts), to the second. Two creates racing may both
+ * pass: a quota is a brake, not a lock.
  */
 export class PrincipalQuotas {
   constructor(
@@ -63,28 +74,20 @@ export class PrincipalQuotas {
     if (!rule || principal === undefined) return;
     await this.checkSpend(principal, now);
     const who = `principal ${principal}`;
-    if (rule.runs_queued !== undefined) {
-      const held = await this.count(principal, rule.runs_queued, { states: ['QUEUED'] });
-      if (held >= rule.runs_queued) {
-        throw new QuotaExceededError('queued', rule.runs_queued, 0, HELD_RETRY_SECONDS, `${who} already has ${held} queued runs, its quota runs_queued (${rule.runs_queued}); one frees when a queued run starts or ends.`);
+    if (rule.runs_queued !== undefined || rule.runs_in_flight !== undefined) {
+      const held = await this.store.heldRuns(principal);
+      if (rule.runs_queued !== undefined && held.queued >= rule.runs_queued) {
+        throw new QuotaExceededError('queued', rule.runs_queued, 0, HELD_RETRY_SECONDS, `${who} already has ${held.queued} queued runs, its quota runs_queued (${rule.runs_queued}); one frees when a queued run starts or ends.`);
       }
-    }
-    if (rule.runs_in_flight !== undefined) {
-      const held = await this.count(principal, rule.runs_in_flight, { states: ['INPROGRESS'] });
-      if (held >= rule.runs_in_flight) {
-        throw new QuotaExceededError('in_flight', rule.runs_in_flight, 0, HELD_RETRY_SECONDS, `${who} already has ${held} runs in progress, its quota runs_in_flight (${rule.runs_in_flight}); one frees when a run ends.`);
+      if (rule.runs_in_flight !== undefined && held.inProgress >= rule.runs_in_flight) {
+        throw new QuotaExceededError('in_flight', rule.runs_in_flight, 0, HELD_RETRY_SECONDS, `${who} already has ${held.inProgress} runs in progress, its quota runs_in_flight (${rule.runs_in_flight}); one frees when a run ends.`);
       }
     }
     const limit = rule.creates_per_minute;
     if (limit === undefined) return;
-    const since = new Date(now.getTime() - MINUTE_MS).toISOString();
-    const window = { creator: principal, createdAfter: since, sortBy: 'created_at', sortOrder: 'asc' } as const;
-    const created = await this.store.count({ ...window, limit });
+    const { count: created, oldestSecond } = await this.store.recentCreates(principal, minuteAgoSecond(now));
     if (created >= limit) {
-      // Only now are runs read: the oldest of the window's last `limit` creates leaves it first.
-      const recent = await this.store.list({ ...window, limit: limit + 1 });
-      const oldest = recent.runs[Math.max(0, recent.runs.length - limit)]!;
-      const frees = Math.max(1, Math.ceil((Date.parse(oldest.createdAt) + MINUTE_MS - now.getTime()) / 1000));
+      const frees = leavesIn(oldestSecond, now);
       throw new QuotaExceededError('creates', limit, 60, frees, `${who} created ${created} runs in the last 60 seconds, its quota creates_per_minute (${limit}); the next frees in ${frees} s.`);
     }
   }
@@ -93,11 +96,8 @@ export class PrincipalQuotas {
   async standing(principal: string | undefined, now: Date = new Date()): Promise<QuotaStanding | undefined> {
     const limit = this.rule(principal)?.creates_per_minute;
     if (limit === undefined || principal === undefined) return undefined;
-    const window = { creator: principal, createdAfter: new Date(now.getTime() - MINUTE_MS).toISOString(), sortBy: 'created_at', sortOrder: 'asc' } as const;
-    const created = await this.store.count({ ...window, limit });
-    // The oldest run of the window, the one that leaves it first: one row by the created_at order.
-    const [oldest] = (await this.store.list({ ...window, limit: 1 })).runs;
-    const reset = oldest ? Math.max(1, Math.ceil((Date.parse(oldest.createdAt) + MINUTE_MS - now.getTime()) / 1000)) : 60;
+    const { count: created, oldestSecond } = await this.store.recentCreates(principal, minuteAgoSecond(now));
+    const reset = oldestSecond === undefined ? 60 : leavesIn(oldestSecond, now);
     return { quota: 'creates', limit, windowSeconds: 60, remaining: limit - created, resetSeconds: reset };
   }
 
@@ -146,21 +146,17 @@ export class PrincipalQuotas {
       const none = { used: 0, limit: undefined };
       return { principal, runsInFlight: none, runsQueued: none, createsPerMinute: { ...none, resetSeconds: undefined }, spendToday: { costUsd: 0, tokens: 0, day, limitUsd: undefined, resetsAt } };
     }
-    // Counted past the limit (a principal may hold more than it: runs made before the quota was set), up to the cap.
-    const held = (states: ('QUEUED' | 'INPROGRESS')[]) => this.count(principal, QUOTA_COUNT_CAP, { states });
     const perMinute = rule?.creates_per_minute;
-    const window = { creator: principal, createdAfter: new Date(now.getTime() - MINUTE_MS).toISOString(), sortBy: 'created_at', sortOrder: 'asc' } as const;
-    const [inFlight, queued, created, standing, spent] = await Promise.all([
-      held(['INPROGRESS']),
-      held(['QUEUED']),
-      this.store.count({ ...window, limit: QUOTA_COUNT_CAP }),
+    const [held, created, standing, spent] = await Promise.all([
+      this.store.heldRuns(principal),
+      this.store.recentCreates(principal, minuteAgoSecond(now)).then((recent) => recent.count),
       perMinute === undefined ? undefined : this.standing(principal, now),
       this.store.spendOf(principal, day),
     ]);
     return {
       principal,
-      runsInFlight: { used: inFlight, limit: rule?.runs_in_flight },
-      runsQueued: { used: queued, limit: rule?.runs_queued },
+      runsInFlight: { used: held.inProgress, limit: rule?.runs_in_flight },
+      runsQueued: { used: held.queued, limit: rule?.runs_queued },
       createsPerMinute: { used: created, limit: perMinute, resetSeconds: standing?.resetSeconds },
       spendToday: { ...spent, day, limitUsd: rule?.spend_per_day_usd, resetsAt },
     };
@@ -172,9 +168,5 @@ export class PrincipalQuotas {
     if (cap === undefined) return undefined;
     const spent = await this.store.spendOf(principal, utcDay(now.toISOString()));
     return spent.costUsd >= cap ? { cap, spent, resetsAt: nextUtcMidnight(now) } : undefined;
-  }
-
-  private async count(principal: string, limit: number, filter: { states: ('QUEUED' | 'INPROGRESS')[] }): Promise<number> {
-    return this.store.count({ creator: principal, ...filter, limit, sortBy: 'created_at', sortOrder: 'desc' });
   }
 }

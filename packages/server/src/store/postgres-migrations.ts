@@ -9,7 +9,10 @@ import { RUN_METADATA_TABLE } from './runs/run-metadata-table.js';
 import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
 import { RUNS_BY_CREATOR_CREATED, RUNS_TABLE, RUNS_TURN, RUNS_WORKER_HOST } from './runs/run-table.js';
 import { PRINCIPAL_SPEND_TABLE } from './spend/principal-spend-table.js';
-import { POSTGRES_RUN_TURNS } from './runs/run-turns.js';
+import { POSTGRES_RUN_TURNS, POSTGRES_WEIGHTED_RUN_TURNS } from './runs/run-turns.js';
+import { BACKFILL_RUN_COUNTS, POSTGRES_RUN_COUNT_TRIGGERS, PRINCIPAL_RUN_COUNTS_TABLE } from './runs/principal-run-counts.js';
+import { PRINCIPAL_TURN_WEIGHTS_TABLE } from './runs/principal-turn-weights.js';
+import { POSTGRES_BACKFILL_CREATES, POSTGRES_CREATE_COUNT_TRIGGER, PRINCIPAL_CREATES_TABLE } from './runs/principal-creates.js';
 import { SCHEDULE_FIRING_LEASE_COLUMNS, SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { SHARED_SECRETS_TABLE } from './secret-table.js';
 import { AGENT_EVENTS_TABLE, AGENT_MESSAGES_TABLE } from './mailbox/mailbox-tables.js';
@@ -171,6 +174,19 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 9 + addedColumnSteps(postgresDialect, 3).length,
     name: 'daily spend per principal',
     sql: `${createTable(PRINCIPAL_SPEND_TABLE, postgresDialect)}${createIndexes(RUNS_TABLE, postgresDialect, RUNS_BY_CREATOR_CREATED)}`,
+  },
+  // Each principal's held runs and creates of the last minute as counters its quotas read: the triggers first (they
+  // lock runs against writes until the step commits), then the counts of the runs there already, so no write falls between.
+  {
+    version: 10 + addedColumnSteps(postgresDialect, 3).length,
+    name: 'held runs counted per principal',
+    sql: `${createTable(PRINCIPAL_RUN_COUNTS_TABLE, postgresDialect)}${POSTGRES_RUN_COUNT_TRIGGERS}${BACKFILL_RUN_COUNTS}${createTable(PRINCIPAL_CREATES_TABLE, postgresDialect)}${POSTGRES_CREATE_COUNT_TRIGGER}${POSTGRES_BACKFILL_CREATES}`,
+  },
+  // The weights of fair turns, and the turn that reads them.
+  {
+    version: 11 + addedColumnSteps(postgresDialect, 3).length,
+    name: 'weighted fair turns',
+    sql: `${createTable(PRINCIPAL_TURN_WEIGHTS_TABLE, postgresDialect)}${POSTGRES_WEIGHTED_RUN_TURNS}`,
   },
 ];
 

@@ -10,7 +10,10 @@ import { RUN_OUTPUTS_TABLE } from './runs/run-output-table.js';
 import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
 import { RUNS_BY_CREATOR_CREATED, RUNS_TABLE, RUNS_TURN, RUNS_WORKER_HOST } from './runs/run-table.js';
 import { PRINCIPAL_SPEND_TABLE } from './spend/principal-spend-table.js';
-import { SQLITE_RUN_TURNS } from './runs/run-turns.js';
+import { SQLITE_RUN_TURNS, SQLITE_WEIGHTED_RUN_TURNS } from './runs/run-turns.js';
+import { BACKFILL_RUN_COUNTS, PRINCIPAL_RUN_COUNTS_TABLE, SQLITE_RUN_COUNT_TRIGGERS } from './runs/principal-run-counts.js';
+import { PRINCIPAL_TURN_WEIGHTS_TABLE } from './runs/principal-turn-weights.js';
+import { PRINCIPAL_CREATES_TABLE, SQLITE_BACKFILL_CREATES, SQLITE_CREATE_COUNT_TRIGGER } from './runs/principal-creates.js';
 import { SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { AGENT_EVENTS_TABLE, AGENT_MESSAGES_TABLE } from './mailbox/mailbox-tables.js';
 import { CONNECTED_WORKERS_TABLE } from './workers/connected-worker-table.js';
@@ -119,6 +122,21 @@ ${createTable(PRINCIPAL_SPEND_TABLE, sqliteDialect)}
 ${createIndexes(RUNS_TABLE, sqliteDialect, RUNS_BY_CREATOR_CREATED)}
 `;
 
+// Each principal's held runs and creates of the last minute as counters its quotas read (moved by triggers; the
+// triggers first, then the counts of the runs there already); then the weights of fair turns and the turn that reads them.
+const PRINCIPAL_RUN_COUNTS_STEP = `
+${createTable(PRINCIPAL_RUN_COUNTS_TABLE, sqliteDialect)}
+${SQLITE_RUN_COUNT_TRIGGERS}
+${BACKFILL_RUN_COUNTS}
+${createTable(PRINCIPAL_CREATES_TABLE, sqliteDialect)}
+${SQLITE_CREATE_COUNT_TRIGGER}
+${SQLITE_BACKFILL_CREATES}
+`;
+const WEIGHTED_TURNS_STEP = `
+${createTable(PRINCIPAL_TURN_WEIGHTS_TABLE, sqliteDialect)}
+${SQLITE_WEIGHTED_RUN_TURNS}
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'runs', sql: RUNS_V1 },
   { version: 2, name: 'run processes', sql: RUN_PROCESSES_V2 },
@@ -136,6 +154,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 11 + addedColumnSteps(sqliteDialect, 7).length, name: 'fair turns between principals', sql: RUNS_TURN_STEP },
   { version: 12 + addedColumnSteps(sqliteDialect, 7).length, name: 'agent messages and events', sql: AGENT_MAILBOX_STEP },
   { version: 13 + addedColumnSteps(sqliteDialect, 7).length, name: 'daily spend per principal', sql: DAILY_SPEND_STEP },
+  { version: 14 + addedColumnSteps(sqliteDialect, 7).length, name: 'held runs counted per principal', sql: PRINCIPAL_RUN_COUNTS_STEP },
+  { version: 15 + addedColumnSteps(sqliteDialect, 7).length, name: 'weighted fair turns', sql: WEIGHTED_TURNS_STEP },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -11,6 +11,9 @@ import { metadataRows, RUN_METADATA_TABLE } from './run-metadata-table.js';
 import { processGroupsQuery, RUN_PROCESSES_TABLE, setProcessStatement } from './run-process-table.js';
 import { addSpendStatement, spendDelta, toPrincipalSpend, utcDay, type PrincipalSpend } from '../spend/principal-spend-table.js';
 import { inTransaction } from '../postgres-transaction.js';
+import { heldRunsStatement, toHeldRuns, type HeldRuns } from './principal-run-counts.js';
+import { weightRows } from './principal-turn-weights.js';
+import { recentCreatesStatement, toRecentCreates, type RecentCreates } from './principal-creates.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { withFirstRunEvent } from '../run-events/postgres-run-event-store.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
@@ -213,6 +216,27 @@ export class PostgresRunStore implements RunStore {
   async claimNext(owner: string, at: string, leaseMs: number, hosts: WorkerHosts = SERVER_HOSTS): Promise<RunRecord | undefined> {
     const [run] = await this.leases.claim({ owner, leaseMs, limit: 1, dueParams: hosts, setParams: [at, at] });
     return run;
+  }
+
+  async heldRuns(creatorUid: string): Promise<HeldRuns> {
+    const { rows } = await this.pool.query<{ state: string; n: string }>({ name: 'agent-runs-held-runs', text: heldRunsStatement('$1'), values: [creatorUid] });
+    return toHeldRuns(rows);
+  }
+
+  async recentCreates(creatorUid: string, sinceSecond: string): Promise<RecentCreates> {
+    const { rows } = await this.pool.query<{ n: string; oldest: string | null }>({ name: 'agent-runs-recent-creates', text: recentCreatesStatement('$1', '$2'), values: [creatorUid, sinceSecond] });
+    return toRecentCreates(rows[0]);
+  }
+
+  async setTurnWeights(weights: Readonly<Record<string, number>>): Promise<void> {
+    const rows = weightRows(weights);
+    // One transaction, so another server's turn never reads the weights half replaced.
+    await inTransaction(this.pool, async (client) => {
+      await client.query('DELETE FROM principal_turn_weights');
+      if (rows.length) {
+        await client.query('INSERT INTO principal_turn_weights (creator_uid, weight) SELECT * FROM unnest($1::text[], $2::integer[])', [rows.map(([p]) => p), rows.map(([, w]) => w)]);
+      }
+    });
   }
 
   async activeCounts(): Promise<ActiveCount[]> {

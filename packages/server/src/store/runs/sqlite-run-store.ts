@@ -6,6 +6,9 @@ import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { LIST_ARRAY_ROWS, runListPage, runListStatement, runCountStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
 import { SQLITE_NEXT_TURN } from './run-turns.js';
+import { heldRunsStatement, toHeldRuns, type HeldRuns } from './principal-run-counts.js';
+import { weightRows } from './principal-turn-weights.js';
+import { recentCreatesStatement, toRecentCreates, type RecentCreates } from './principal-creates.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 import { ACTIVE_COUNTS_SQL, SERVER_HOSTS, toActiveCount, type ActiveCount, type WorkerHosts } from './run-store.js';
 import { migrateSqlite } from '../sqlite-migrations.js';
@@ -278,6 +281,23 @@ export class SqliteRunStore implements RunStore {
   async spendOf(creatorUid: string, day: string): Promise<PrincipalSpend> {
     const row = this.statement('SELECT cost_nano_usd, tokens FROM principal_spend WHERE creator_uid = ? AND day = ?').get(creatorUid, day);
     return toPrincipalSpend(row as { cost_nano_usd: number; tokens: number } | undefined);
+  }
+
+  async heldRuns(creatorUid: string): Promise<HeldRuns> {
+    return toHeldRuns(this.statement(heldRunsStatement('?')).all(creatorUid) as { state: string; n: number }[]);
+  }
+
+  async recentCreates(creatorUid: string, sinceSecond: string): Promise<RecentCreates> {
+    return toRecentCreates(this.statement(recentCreatesStatement('?', '?')).get(creatorUid, sinceSecond) as { n: number; oldest: string | null } | undefined);
+  }
+
+  async setTurnWeights(weights: Readonly<Record<string, number>>): Promise<void> {
+    const insert = this.statement('INSERT INTO principal_turn_weights (creator_uid, weight) VALUES (?, ?)');
+    const clear = this.statement('DELETE FROM principal_turn_weights');
+    await this.writes.run(() => {
+      clear.run();
+      for (const [principal, weight] of weightRows(weights)) insert.run(principal, weight);
+    });
   }
 
   async setBudget(id: string, budget: RunBudget): Promise<RunRecord | undefined> {

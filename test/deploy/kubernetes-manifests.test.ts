@@ -151,16 +151,17 @@ describe('deploy/kubernetes', () => {
   });
 
   it('refuses a document the schemas do not allow: a port named where a number goes, a pod with no containers, a kind it has no schema for', async () => {
-    const worker = structuredClone(one('Deployment', 'agent-runs-worker'));
-    delete worker.file;
+    const bare = (d: Doc): Doc => {
+      const { file: _file, ...manifest } = structuredClone(d);
+      return manifest;
+    };
+    const worker = bare(one('Deployment', 'agent-runs-worker'));
     worker.spec.template.spec.containers[0].ports[0].containerPort = 'probes';
     await expect(validateManifest(worker)).rejects.toThrow(/containerPort must be integer/);
-    const empty = structuredClone(one('Deployment', 'agent-runs-server'));
-    delete empty.file;
+    const empty = bare(one('Deployment', 'agent-runs-server'));
     delete empty.spec.template.spec.containers;
     await expect(validateManifest(empty)).rejects.toThrow(/containers/);
-    const scaled = structuredClone(componentDocs.find((d) => d.kind === 'ScaledObject')!);
-    delete scaled.file;
+    const scaled = bare(componentDocs.find((d) => d.kind === 'ScaledObject')!);
     delete scaled.spec.scaleTargetRef;
     await expect(validateManifest(scaled)).rejects.toThrow(/scaleTargetRef/);
     await expect(validateManifest({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).rejects.toThrow(/no schema for example.com\/v1 Widget/);

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RequestUsageSchema, type RequestUsage } from '@agent-runs/core/contract';
 import { Backoff } from '../../domain/backoff.js';
 import { COMMAND_ENV } from '../../executors/command-env.js';
-import { JOB_ENV, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type JobEnd, type JobOutput } from './job-protocol.js';
+import { JOB_ENV, JOB_HEARTBEAT_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type JobEnd, type JobOutput } from './job-protocol.js';
 
 /** How long a report is tried again while the worker does not answer (a restart, a rollout) before the entrypoint gives up. */
 const RETRY_FOR_MS = 15 * 60_000;
@@ -24,7 +24,8 @@ type Line = JobOutput['lines'][number];
  * Inside a Job's pod: runs the agent command (`/bin/sh -c`), passes its output on as it
  * comes, line by line, to the worker that made the Job, then how it ended and the usage it
  * wrote; exits with the agent's code. Reports wait out a worker's restart (tried again for
- * up to 15 minutes); a worker that says the run is over here (410) has the agent stopped.
+ * up to 15 minutes); a worker that says the run is over here (410) has the agent stopped,
+ * asked every few seconds while the agent is quiet (a cancel where no cluster ends the pod).
  * The agent gets neither the run's token nor where to report.
  */
 export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: string) => void): Promise<number> {
@@ -94,6 +95,9 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   let dropped = 0;
   let sending: Promise<void> | undefined;
   let gone = false;
+  /** When the worker last heard from this entrypoint, and whether it is being asked now. */
+  let lastAsked = Date.now();
+  let asking = false;
   const pump = (): Promise<void> =>
     (sending ??= (async () => {
       while (queue.length && !gone) {
@@ -106,6 +110,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
         let chars = 0;
         while (count < queue.length && count < MAX_JOB_LINES && (count === 0 || chars + queue[count]!.text.length <= BATCH_CHARS)) chars += queue[count++]!.text.length;
         const lines = queue.splice(0, count);
+        lastAsked = Date.now();
         queued = Math.max(0, queued - chars);
         if ((await post('output', { lines })) === 'gone') {
           gone = true;
@@ -147,6 +152,20 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
         resolve();
       });
     });
+  // A quiet agent's entrypoint still asks, now and then, whether the run runs on.
+  const heartbeat = setInterval(() => {
+    if (gone || asking || sending || Date.now() - lastAsked < JOB_HEARTBEAT_MS) return;
+    asking = true;
+    void post('alive', {}).then((sent) => {
+      asking = false;
+      lastAsked = Date.now();
+      if (sent === 'gone') {
+        gone = true;
+        stop();
+      }
+    });
+  }, Math.min(1_000, JOB_HEARTBEAT_MS));
+  heartbeat.unref();
   const drained = Promise.all([streamLines('stdout', child.stdout!), streamLines('stderr', child.stderr!)]);
   const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('error', (error) => {
@@ -155,6 +174,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     });
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
+  clearInterval(heartbeat);
   await drained;
   while (sending) await sending;
   if (gone) return 1;

@@ -5,12 +5,17 @@ import { RequestUsageSchema } from '@agent-runs/core/contract';
  * What a Job's entrypoint sends the worker that made the Job, over HTTP, under the run's
  * token (`run-token.ts`): `POST /runs/{runId}/output` with lines as the agent printed them,
  * then `POST /runs/{runId}/end` with how the agent ended. One request at a time, in order.
+ * While the agent is quiet, `POST /runs/{runId}/alive` (`{}`) every JOB_HEARTBEAT_MS asks
+ * whether the run still runs there: a 410 has the entrypoint stop its agent (a cancel, where
+ * no cluster deletes a pod: the dispatch-command backend).
  */
 
 /** Lines in one output request, at most; the entrypoint sends more in the next. */
 export const MAX_JOB_LINES = 1_000;
 /** Text of one line, at most: a longer one is cut by the entrypoint. */
 export const MAX_JOB_LINE_CHARS = 64 * 1024;
+/** How often a quiet entrypoint says it is still there. */
+export const JOB_HEARTBEAT_MS = 5_000;
 /** A body larger than this is refused (413). */
 export const MAX_JOB_BODY_BYTES = 4 * 1024 * 1024;
 

@@ -10,9 +10,11 @@ export interface RelayedRun {
   output(body: JobOutput): void;
   /** Resolves once the end is taken in (the entrypoint exits after the answer). */
   end(body: JobEnd): Promise<void>;
+  /** The entrypoint is still there, with nothing to say (its agent is quiet): it asks whether the run still runs here. */
+  alive?(): void;
 }
 
-const PATH = /^\/runs\/([A-Za-z0-9_-]{1,100})\/(output|end)$/;
+const PATH = /^\/runs\/([A-Za-z0-9_-]{1,100})\/(output|end|alive)$/;
 
 /**
  * `--job-listen`: where the Jobs' entrypoints report to this worker. Each request names its
@@ -59,7 +61,7 @@ export class JobRelay {
     const match = PATH.exec((req.url ?? '/').split('?')[0]!);
     if (!match) return answer(404, 'not found');
     if (req.method !== 'POST') return answer(405, 'method not allowed');
-    const [, runId, kind] = match as unknown as [string, string, 'output' | 'end'];
+    const [, runId, kind] = match as unknown as [string, string, 'output' | 'end' | 'alive'];
     const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!bearer) return answer(401, 'the run token is missing (Authorization: Bearer <token>)');
     const run = this.runs.get(runId);
@@ -76,6 +78,10 @@ export class JobRelay {
       json = JSON.parse(text);
     } catch {
       return answer(400, 'the body is not JSON');
+    }
+    if (kind === 'alive') {
+      run.alive?.();
+      return answer(204, '');
     }
     if (kind === 'output') {
       const parsed = JobOutputSchema.safeParse(json);

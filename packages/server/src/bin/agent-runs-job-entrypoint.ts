@@ -51,7 +51,7 @@ async function main(): Promise<number> {
   const input = await text(process.stdin);
   // Checked here, so a bad run fails the dispatch command rather than a detached process no one watches.
   const env = entrypointEnvFrom(input, process.env);
-  if (!detach) return runJobEntrypoint(env, (line) => process.stderr.write(`${line}\n`));
+  if (!detach) return runJobEntrypoint(env, (line) => process.stderr.write(`${line}\n`), { ownGroup: true });
   const out = logFile ? openSync(logFile, 'a', 0o600) : 'ignore';
   // The run goes to the detached entrypoint through a pipe, as it came: never in its argv or environment.
   const child = spawn(process.execPath, [process.argv[1]!, '--stdin'], { detached: true, stdio: ['pipe', out, out] });

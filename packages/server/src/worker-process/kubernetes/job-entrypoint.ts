@@ -28,7 +28,7 @@ type Line = JobOutput['lines'][number];
  * asked every few seconds while the agent is quiet (a cancel where no cluster ends the pod).
  * The agent gets neither the run's token nor where to report.
  */
-export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: string) => void): Promise<number> {
+export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: string) => void, options: { ownGroup?: boolean } = {}): Promise<number> {
   const url = env[JOB_ENV.url];
   const token = env[JOB_ENV.token];
   const command = env[JOB_ENV.command];
@@ -73,11 +73,22 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     return 'gave-up';
   };
 
-  // In the entrypoint's own process group: whatever ends the container (a delete, the deadline,
-  // an OOM kill) ends the agent's whole tree with it.
-  const child = spawn('/bin/sh', ['-c', command!], { env: agentEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  // In a pod, in the entrypoint's own process group: whatever ends the container (a delete, the
+  // deadline, an OOM kill) ends the agent's whole tree with it. Dispatched (no container around
+  // it), in a group of its own, stopped whole: `/bin/sh -c` need not exec the agent, and a stop
+  // the worker tells of (410) must reach the agent and what it started, not the shell alone.
+  const ownGroup = options.ownGroup === true;
+  const child = spawn('/bin/sh', ['-c', command!], { env: agentEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: ownGroup });
   const stopAgent = (signal: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    if (!ownGroup) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return;
+    }
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // Its group is gone already.
+    }
   };
   let stopping = false;
   const stop = () => {

@@ -216,7 +216,7 @@ function defaultInstanceId(stable: boolean): string {
 
 function backendOf(text: string | undefined): WorkerOptions['backend'] {
   const value = text?.trim() || 'process';
-  if (!(WORKER_BACKENDS as readonly string[]).includes(value)) throw new ServerConfigError(`--backend must be ${WORKER_BACKENDS.join(' or ')}, got "${value}".`);
+  if (!(WORKER_BACKENDS as readonly string[]).includes(value)) throw new ServerConfigError(`--backend must be process, kubernetes or command, got "${value}".`);
   return value as WorkerOptions['backend'];
 }
 

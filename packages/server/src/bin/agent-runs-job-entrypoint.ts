@@ -2,8 +2,7 @@
 import { spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { text } from 'node:stream/consumers';
-import { entrypointEnvFrom } from '../worker-process/dispatch/entrypoint-input.js';
-import { JOB_ENV } from '../worker-process/kubernetes/job-protocol.js';
+import { JOB_ENV } from '../worker-process/kubernetes/job-limits.js';
 import { runJobEntrypoint } from '../worker-process/kubernetes/job-entrypoint.js';
 
 const HELP = `agent-runs-job-entrypoint: runs a run's agent and reports to the agent-runs-worker that sent it
@@ -50,6 +49,7 @@ async function main(): Promise<number> {
   if (!fromStdin) return runJobEntrypoint(process.env, (line) => process.stderr.write(`${line}\n`));
   const input = await text(process.stdin);
   // Checked here, so a bad run fails the dispatch command rather than a detached process no one watches.
+  const { entrypointEnvFrom } = await import('../worker-process/dispatch/entrypoint-input.js');
   const env = entrypointEnvFrom(input, process.env);
   if (!detach) return runJobEntrypoint(env, (line) => process.stderr.write(`${line}\n`), { ownGroup: true });
   const out = logFile ? openSync(logFile, 'a', 0o600) : 'ignore';

@@ -4,7 +4,8 @@ import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from 
 import type { RunRecord } from '../../store/runs/run-record.js';
 import type { ReattachedRun } from '../poll-loop.js';
 import type { RunSinks } from '../worker-run.js';
-import { JOB_ENV, type JobEnd } from '../kubernetes/job-protocol.js';
+import { JOB_ENV } from '../kubernetes/job-limits.js';
+import type { JobEnd } from '../kubernetes/job-protocol.js';
 import type { JobRelay, RelayedRun } from '../kubernetes/job-relay.js';
 import { runToken } from '../kubernetes/run-token.js';
 import { DISPATCH_FORMAT, type DispatchedRun } from './dispatch-protocol.js';

@@ -1,6 +1,6 @@
 import { formatIssues } from '@agent-runs/core/contract';
 import { COMMAND_ENV } from '../../executors/command-env.js';
-import { JOB_ENV } from '../kubernetes/job-protocol.js';
+import { JOB_ENV } from '../kubernetes/job-limits.js';
 import { DispatchedRunSchema } from './dispatch-protocol.js';
 
 /**

@@ -3,10 +3,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RequestUsageSchema, type RequestUsage } from '@agent-runs/core/contract';
+import type { RequestUsage } from '@agent-runs/core/contract';
 import { Backoff } from '../../domain/backoff.js';
 import { COMMAND_ENV } from '../../executors/command-env.js';
-import { JOB_ENV, JOB_HEARTBEAT_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type JobEnd, type JobOutput } from './job-protocol.js';
+import { JOB_ENV, JOB_HEARTBEAT_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES } from './job-limits.js';
+import type { JobEnd, JobOutput } from './job-protocol.js';
 
 /** How long a report is tried again while the worker does not answer (a restart, a rollout) before the entrypoint gives up. */
 const RETRY_FOR_MS = 15 * 60_000;
@@ -189,18 +190,20 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   await drained;
   while (sending) await sending;
   if (gone) return 1;
-  const end: JobEnd = { exit_code: exit.code, signal: exit.signal, ...usageIn(usageFile, write) };
+  const end: JobEnd = { exit_code: exit.code, signal: exit.signal, ...(await usageIn(usageFile, write)) };
   await post('end', end);
   return exit.code ?? 1;
 }
 
-function usageIn(file: string, write: (line: string) => void): { usage?: RequestUsage } {
+async function usageIn(file: string, write: (line: string) => void): Promise<{ usage?: RequestUsage }> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return {};
   }
+  // Loaded only now: the API's schemas would slow the entrypoint's start, which every run's start waits on.
+  const { RequestUsageSchema } = await import('@agent-runs/core/contract');
   try {
     const parsed = RequestUsageSchema.safeParse(JSON.parse(text));
     if (parsed.success) return { usage: parsed.data };

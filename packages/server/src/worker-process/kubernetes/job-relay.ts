@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { formatIssues } from '@agent-runs/core/contract';
-import { JobEndSchema, JobOutputSchema, MAX_JOB_BODY_BYTES, type JobEnd, type JobOutput } from './job-protocol.js';
+import { MAX_JOB_BODY_BYTES } from './job-limits.js';
+import { JobEndSchema, JobOutputSchema, type JobEnd, type JobOutput } from './job-protocol.js';
 import { isRunToken } from './run-token.js';
 import { listenOn } from '../listen-on.js';
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -94,7 +95,10 @@ interface Setup {
   createRun(prompt: string): Promise<string>;
 }
 
-async function setUp(dispatch: 'detached' | 'failing' = 'detached'): Promise<Setup> {
+/** What the dispatch script does: starts the entrypoint with setsid, has it detach itself (--detach), fails, hangs, or starts nothing. */
+type Dispatch = 'detached' | 'self-detaching' | 'failing' | 'hanging' | 'nothing';
+
+async function setUp(dispatch: Dispatch = 'detached'): Promise<Setup> {
   const serverConfig = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_DISPATCH_WORKER_TOKEN' }, worker_hosts: ['remote'] } }, environments: { vault: {} } });
   const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', serverConfig], { ...process.env, AGENT_RUNS_DISPATCH_WORKER_TOKEN: TOKEN });
   processes.push(server);
@@ -118,7 +122,14 @@ async function setUp(dispatch: 'detached' | 'failing' = 'detached'): Promise<Set
             'exit 0',
           ].join('\n'),
         )
-      : script(dir, 'dispatch.sh', ['cat > /dev/null', 'echo "starting the job" >&2', "printf 'no capacity in region eu-west \\033[31mred\\033[0m\\n' >&2", 'exit 7'].join('\n'));
+      : dispatch === 'self-detaching'
+        ? // As over ssh: the entrypoint reads the run, detaches itself and returns at once.
+          script(dir, 'dispatch.sh', `MARKS=${dir} exec ${JSON.stringify(process.execPath)} ${JSON.stringify(ENTRYPOINT)} --stdin --detach --log ${dir}/entrypoint.log`)
+        : dispatch === 'failing'
+          ? script(dir, 'dispatch.sh', ['cat > /dev/null', 'echo "starting the job" >&2', "printf 'no capacity in region eu-west \\033[31mred\\033[0m\\n' >&2", 'exit 7'].join('\n'))
+          : dispatch === 'hanging'
+            ? script(dir, 'dispatch.sh', ['echo "waiting for a slot" >&2', 'sleep 60'].join('\n'))
+            : script(dir, 'dispatch.sh', 'cat > /dev/null');
   const canceller = script(dir, 'cancel.sh', `echo "$1" >> ${dir}/cancelled`);
   const workerConfig = writeServerConfig({ secrets: { DEPLOY_KEY: { from_env: 'DISPATCH_TEST_DEPLOY_KEY' } }, environments: { vault: { secrets: ['DEPLOY_KEY'] } } }, tempTree());
   // One port and one work directory for the worker and the one restarted after it: the entrypoints keep reporting to it.
@@ -205,6 +216,32 @@ describe('agent-runs-worker --backend command, with a dispatch script that start
     expect(message).not.toContain('\u001b');
   }, 40_000);
 
+  it('runs a run through an entrypoint that detaches itself (--stdin --detach, as over ssh)', async () => {
+    const { server, dir, startWorker, createRun } = await setUp('self-detaching');
+    await startWorker();
+    const id = await createRun('ok');
+    const run = await ended(server, id, 20_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    expect(await outputOf(server, id)).toContain('hello from afar');
+    // The detached entrypoint mirrors the agent's output to its log.
+    expect(readFileSync(join(dir, 'entrypoint.log'), 'utf8')).toContain('hello from afar');
+  }, 40_000);
+
+  it('a dispatch command that does not exit within --dispatch-timeout is killed, and the run ends FAILED saying so; one that starts nothing ends FAILED after --silence-timeout, the cancel command run', async () => {
+    const hanging = await setUp('hanging');
+    await hanging.startWorker(['--dispatch-timeout', '1s']);
+    const slow = await ended(hanging.server, await hanging.createRun('ok'), 20_000);
+    expect(slow.state).toBe('FAILED');
+    expect(slow.status_message.message).toBe('The dispatch command did not exit within 1 s and was killed; its stderr ended with: waiting for a slot.');
+    const nothing = await setUp('nothing');
+    await nothing.startWorker(['--silence-timeout', '2s']);
+    const id = await nothing.createRun('ok');
+    const silent = await ended(nothing.server, id, 20_000);
+    expect(silent.state).toBe('FAILED');
+    expect(silent.status_message.message).toMatch(/^Nothing was heard from the dispatched run's entrypoint for 2 s/);
+    await eventually(() => existsSync(join(nothing.dir, 'cancelled')) && readFileSync(join(nothing.dir, 'cancelled'), 'utf8'), (text) => text === `${id}\n`);
+  }, 60_000);
+
   it('a cancel stops the detached entrypoint and its quiet agent (at its next heartbeat), and runs the cancel command with the run id', async () => {
     const { server, dir, startWorker, createRun } = await setUp();
     await startWorker();
@@ -242,4 +279,17 @@ describe('agent-runs-worker --backend command, with a dispatch script that start
     expect(readFileSync(join(dir, 'entrypoints'), 'utf8').trim().split('\n')).toHaveLength(2);
     expect(second.stderr()).toMatch(/followed again after a restart/);
   }, 60_000);
+
+  it('agent-runs-job-entrypoint --stdin refuses what is not a dispatched run, naming the field, before starting anything', () => {
+    const run = (input: string, args = ['--stdin']) => spawnSync(process.execPath, [ENTRYPOINT, ...args], { input, encoding: 'utf8', timeout: 15_000 });
+    const notJson = run('{');
+    expect(notJson.status).toBe(1);
+    expect(notJson.stderr).toContain('stdin is not JSON');
+    const noToken = run(JSON.stringify({ format: 'agent-runs.dispatch/v1', run_id: 'r1', execution: 1, worker_url: 'http://127.0.0.1:9', command: 'true', env: {}, secrets: {} }), ['--stdin', '--detach']);
+    expect(noToken.status).toBe(1);
+    expect(noToken.stderr).toMatch(/stdin is not a dispatched run: .*run_token/);
+    expect(noToken.stderr).not.toMatch(/\n\s+at /);
+    expect(run('', ['--detach']).stderr).toContain('--detach goes with --stdin');
+    expect(run('', ['--nomad']).stderr).toContain('unknown option "--nomad"');
+  });
 });

@@ -76,6 +76,7 @@ describe('agent-runs-worker flags', () => {
     const badSection = join(dir, 'bad.yaml');
     writeFileSync(badSection, 'dispatch:\n  command: ./dispatch\n  timeout_seconds: 0\n');
     expect(worker([...listen, '--config', badSection], env).stderr).toMatch(/dispatch\.timeout_seconds/);
+    expect(worker([...listen, '--dispatch-command', join(dir, 'not-there')], env).stderr).toContain(`--dispatch-command: "${join(dir, 'not-there')}" is not a program this worker may run (ENOENT).`);
     const everywhere = worker([...base, '--backend', 'command', '--job-listen', '0.0.0.0:0', '--command', 'true', '--dispatch-command', '/bin/true'], env);
     expect(everywhere.stderr).toContain('--job-url is required when --job-listen is on every address');
   });

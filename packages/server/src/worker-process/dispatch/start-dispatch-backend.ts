@@ -1,3 +1,4 @@
+import { accessSync, constants } from 'node:fs';
 import { runPolicyFor } from '../../config/sandbox-config.js';
 import { SecretMask } from '../../domain/secret-mask.js';
 import type { ServerConfig } from '../../domain/server-config.js';
@@ -16,6 +17,15 @@ export async function startDispatchBackend(options: WorkerOptions, flags: Dispat
   const file = config.dispatch;
   const dispatchCommand = flags.dispatchCommand ?? file?.command;
   if (!dispatchCommand) throw new ServerConfigError(`--backend command needs --dispatch-command <path> (or ${WORKER_ENV.dispatchCommand}, or dispatch.command in the configuration file): the program that hands each run to your scheduler.`);
+  const cancelCommand = flags.cancelCommand ?? file?.cancelCommand;
+  for (const [what, path] of [['--dispatch-command', dispatchCommand], ['--cancel-command', cancelCommand]] as const) {
+    if (path === undefined) continue;
+    try {
+      accessSync(path, constants.X_OK);
+    } catch (error) {
+      throw new ServerConfigError(`${what}: "${path}" is not a program this worker may run (${(error as NodeJS.ErrnoException).code ?? 'not executable'}).`);
+    }
+  }
   const everywhere = flags.jobListen.host === '0.0.0.0' || flags.jobListen.host === '::';
   if (everywhere && !flags.jobUrl) throw new ServerConfigError(`--job-url is required when --job-listen is on every address (${flags.jobListen.host}): the URL the dispatched entrypoints reach this worker at.`);
   const relay = new JobRelay(options.token);
@@ -28,7 +38,7 @@ export async function startDispatchBackend(options: WorkerOptions, flags: Dispat
     relayUrl,
     workerToken: options.token,
     dispatchCommand,
-    cancelCommand: flags.cancelCommand ?? file?.cancelCommand,
+    cancelCommand,
     commandTimeoutMs: flags.dispatchTimeoutMs ?? file?.timeoutMs ?? DEFAULT_DISPATCH_TIMEOUT_MS,
     silenceTimeoutMs: flags.silenceTimeoutMs ?? file?.silenceTimeoutMs ?? DEFAULT_SILENCE_TIMEOUT_MS,
     command: options.executor.command!,

@@ -175,6 +175,8 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
         gone = true;
         stop();
       }
+      // A worker that does not know the heartbeat (an older one) is not asked again.
+      if (sent === 'refused') clearInterval(heartbeat);
     });
   }, Math.min(1_000, JOB_HEARTBEAT_MS));
   heartbeat.unref();

@@ -5,9 +5,11 @@
  * N runs each way, interleaved, one at a time. The Kubernetes side runs against the scripted
  * API stand-in with no delay of its own (`packages/server/test/support/scripted-kubernetes.ts`,
  * in this process): its "kubelet" starts the pod's command as soon as the Job is created.
- * What the stand-in takes (the create received → the pod's command running) is measured per
- * run and left out of the difference; what remains is the worker's own time (the lease → the
- * Job created) and the pod's entrypoint starting the agent. Target: the difference ≤ 200 ms.
+ * Each Job's start is split per run: the worker's own time (the lease → the Job created at the
+ * API), the stand-in's (the create received → the pod's command running), and the pod's
+ * entrypoint (its start → the agent started: a Node process starting, which a real pod pays
+ * as part of its container's start). Target: the worker's own time at most 200 ms more than
+ * the process backend's whole start.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -137,26 +139,36 @@ export default async function kubernetesBench(): Promise<BenchRow[]> {
     }
     const localTotal = local.map((s) => s.total);
     const kubeTotal = kube.map((s) => s.total);
-    const kubeLessStandIn = kube.map((s) => s.total - s.standIn);
+    const kubeWorker = kube.map((s) => s.worker);
+    const standIn = kube.map((s) => s.standIn);
+    const entrypoint = kube.map((s) => s.total - s.standIn - s.worker);
     const p = (values: number[], q: number) => fmt(percentile(values, q), 1);
-    const added50 = percentile(kubeLessStandIn, 50) - percentile(localTotal, 50);
-    const added99 = percentile(kubeLessStandIn, 99) - percentile(localTotal, 99);
+    const added = (q: number) => percentile(kubeWorker, q) - percentile(localTotal, q);
+    const signed = (ms: number) => `${ms < 0 ? '−' : '+'}${fmt(Math.abs(ms), 1)} ms`;
     return [
       {
         suite: 'kubernetes',
-        measure: `a run's start (lease → agent started), Job backend vs process backend, ${RUNS} runs each, interleaved`,
+        measure: `a run's start (lease → agent started), Job backend (stand-in, no delay) vs process backend, ${RUNS} runs each, interleaved`,
         value: `Job p50 ${p(kubeTotal, 50)} ms, p99 ${p(kubeTotal, 99)} ms`,
         baseline: `process p50 ${p(localTotal, 50)} ms, p99 ${p(localTotal, 99)} ms`,
-        ratio: `+${fmt(percentile(kubeTotal, 50) - percentile(localTotal, 50), 1)} ms p50`,
+        ratio: `${signed(percentile(kubeTotal, 50) - percentile(localTotal, 50))} p50`,
         target: 'reported',
       },
       {
         suite: 'kubernetes',
-        measure: "what the Job backend adds to a run's start, the stand-in's own time (Job created → pod command running) left out",
-        value: `p50 +${fmt(added50, 1)} ms, p99 +${fmt(added99, 1)} ms`,
-        baseline: `of the Job's start: the worker's own (lease → Job created) p50 ${p(kube.map((s) => s.worker), 50)} ms, p99 ${p(kube.map((s) => s.worker), 99)} ms; the pod's entrypoint (its start → the agent started) p50 ${p(kube.map((s) => s.total - s.standIn - s.worker), 50)} ms; the stand-in's own p50 ${p(kube.map((s) => s.standIn), 50)} ms`,
-        target: '<= 200 ms (p50)',
-        met: added50 <= 200,
+        measure: "the worker's own time in a Job's start (lease → Job created at the API) against the process backend's start",
+        value: `p50 ${p(kubeWorker, 50)} ms, p99 ${p(kubeWorker, 99)} ms`,
+        baseline: `process (lease → agent started) p50 ${p(localTotal, 50)} ms, p99 ${p(localTotal, 99)} ms`,
+        ratio: `${signed(added(50))} p50, ${signed(added(99))} p99`,
+        target: '<= +200 ms (p99)',
+        met: added(99) <= 200,
+      },
+      {
+        suite: 'kubernetes',
+        measure: "the rest of a Job's start, not the worker's: the stand-in's own (Job created → pod command running), then the pod's entrypoint (its start → the agent started)",
+        value: `entrypoint p50 ${p(entrypoint, 50)} ms, p99 ${p(entrypoint, 99)} ms`,
+        baseline: `stand-in p50 ${p(standIn, 50)} ms, p99 ${p(standIn, 99)} ms`,
+        target: 'reported',
       },
     ];
   } finally {

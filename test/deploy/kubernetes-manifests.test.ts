@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { validateManifest } from './kubernetes-schemas.js';
 import { loadConfigFile } from '../../packages/server/src/config/config-file.js';
 import { durationFrom } from '../../packages/server/src/config/flag-values.js';
 import { parseServerArgs, SERVER_ENV } from '../../packages/server/src/config/parse-server-args.js';
@@ -24,6 +25,12 @@ const docs: (Doc & { file: string })[] = files.flatMap((file) =>
   }),
 );
 const objects = docs.filter((d) => d.kind !== 'Kustomization');
+// The optional pieces a kustomize Component adds (autoscaling/): validated with the rest, kept out of the base.
+const componentDir = join(dir, 'autoscaling');
+const componentDocs: (Doc & { file: string })[] = readdirSync(componentDir)
+  .filter((name) => name.endsWith('.yaml'))
+  .flatMap((file) => parseAllDocuments(readFileSync(join(componentDir, file), 'utf8')).map((doc) => ({ ...(doc.toJS() as Doc), file: `autoscaling/${file}` })));
+const kustomize = (d: Doc) => d.apiVersion?.startsWith('kustomize.config.k8s.io/');
 const one = (kind: string, name: string) => {
   const found = objects.filter((d) => d.kind === kind && d.metadata?.name === name);
   expect(found, `${kind}/${name}`).toHaveLength(1);
@@ -132,5 +139,51 @@ describe('deploy/kubernetes', () => {
     const loaded = loadConfigFile(configFile, { AGENT_RUNS_KUBE_WORKER_TOKEN: 'x'.repeat(32) });
     const workerHost = envOf(one('Deployment', 'agent-runs-worker').spec.template.spec.containers[0]).get(WORKER_ENV.workerHost)!.value;
     expect(loaded.workerTokens?.[0]?.workerHosts).toEqual([workerHost]);
+  });
+
+  it('validates every document against the Kubernetes API schemas (kubernetes-models; KEDA\'s for the autoscaler)', async () => {
+    const all = [...objects, ...componentDocs.filter((d) => !kustomize(d))];
+    expect(all.map((d) => d.kind)).toContain('ScaledObject');
+    for (const d of all) {
+      const { file, ...manifest } = d;
+      await expect(validateManifest(manifest), `${file}: ${d.kind}/${d.metadata?.name}`).resolves.toBeUndefined();
+    }
+  });
+
+  it('refuses a document the schemas do not allow: a port named where a number goes, a pod with no containers, a kind it has no schema for', async () => {
+    const bare = (d: Doc): Doc => {
+      const { file: _file, ...manifest } = structuredClone(d);
+      return manifest;
+    };
+    const worker = bare(one('Deployment', 'agent-runs-worker'));
+    worker.spec.template.spec.containers[0].ports[0].containerPort = 'probes';
+    await expect(validateManifest(worker)).rejects.toThrow(/containerPort must be integer/);
+    const empty = bare(one('Deployment', 'agent-runs-server'));
+    delete empty.spec.template.spec.containers;
+    await expect(validateManifest(empty)).rejects.toThrow(/containers/);
+    const scaled = bare(componentDocs.find((d) => d.kind === 'ScaledObject')!);
+    delete scaled.spec.scaleTargetRef;
+    await expect(validateManifest(scaled)).rejects.toThrow(/scaleTargetRef/);
+    await expect(validateManifest({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).rejects.toThrow(/no schema for example.com\/v1 Widget/);
+  });
+
+  it('scales the workers with KEDA on the queue of their worker_host, by their concurrency, as an optional kustomize component', () => {
+    const component = componentDocs.find((d) => d.kind === 'Component')!;
+    expect([...component.resources].sort()).toEqual(componentDocs.filter((d) => !kustomize(d)).map((d) => d.file.replace('autoscaling/', '')).sort());
+    // Optional: the base does not pull it in.
+    const base = docs.find((d) => d.kind === 'Kustomization')!;
+    expect(base.components ?? []).not.toContain('autoscaling');
+    const scaled = componentDocs.find((d) => d.kind === 'ScaledObject')!;
+    const deployment = one('Deployment', 'agent-runs-worker');
+    expect(scaled.spec.scaleTargetRef).toMatchObject({ kind: 'Deployment', name: deployment.metadata.name });
+    const env = envOf(deployment.spec.template.spec.containers[0]);
+    const trigger = scaled.spec.triggers[0];
+    expect(trigger.type).toBe('prometheus');
+    const host = env.get(WORKER_ENV.workerHost)!.value;
+    expect(trigger.metadata.query).toContain(`agent_runs_queued_runs{worker_host="${host}"}`);
+    expect(trigger.metadata.query).toContain(`agent_runs_runs_in_flight{worker_host="${host}"}`);
+    // One replica per the runs one worker takes at once.
+    expect(trigger.metadata.threshold).toBe(String(env.get(WORKER_ENV.concurrency)!.value));
+    expect(scaled.spec.minReplicaCount).toBeGreaterThanOrEqual(1);
   });
 });

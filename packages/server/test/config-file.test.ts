@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../src/config/config-file.js';
@@ -89,6 +89,8 @@ describe('the configuration file', () => {
     ['a kubernetes: section without an image', 'worker.yaml', 'kubernetes:\n  namespace: agents\n', /, line 2: kubernetes\.image: must name the image the Jobs' pods run/],
     ['a namespace that is no Kubernetes name', 'worker.yaml', 'kubernetes:\n  image: a:1\n  namespace: Agents_1\n', /, line 3: kubernetes\.namespace: must be a Kubernetes name/],
     ['a misspelt kubernetes key', 'worker.yaml', 'kubernetes:\n  image: a:1\n  nodeSelector: {}\n', /, line 3: kubernetes: unknown key\(s\) nodeSelector$/],
+    ['a dispatch: section without its command', 'worker.yaml', 'dispatch:\n  cancel_command: ./cancel\n', /, line 2: dispatch\.command: /],
+    ['a dispatch timeout of no time', 'worker.yaml', 'dispatch:\n  command: ./dispatch\n  timeout_seconds: 0\n', /, line 3: dispatch\.timeout_seconds: must be a whole number from 1 to 3600 \(seconds\)$/],
   ])('names the file, the line and the key for %s', (_what, name, text, expected) => {
     const file = configFile(name, text);
     expect(() => loadConfigFile(file)).toThrow(new RegExp(`^Configuration file ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}${expected.source}`));
@@ -122,6 +124,11 @@ describe('the configuration file', () => {
       serviceAccountName: 'agent-runner',
       runtimeClassName: 'gvisor',
     });
+  });
+
+  it("reads the dispatch: section of a worker's dispatch backend, its programs' paths made absolute from the file's directory", () => {
+    const file = configFile('worker.yaml', ['dispatch:', '  command: ./bin/dispatch-run', '  cancel_command: /usr/local/bin/cancel-run', '  timeout_seconds: 30', '  silence_timeout_seconds: 120', ''].join('\n'));
+    expect(loadConfigFile(file).dispatch).toEqual({ command: join(dirname(file), 'bin/dispatch-run'), cancelCommand: '/usr/local/bin/cancel-run', timeoutMs: 30_000, silenceTimeoutMs: 120_000 });
   });
 
   it('keeps the server from starting, with the message and no stack trace', () => {

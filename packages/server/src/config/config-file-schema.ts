@@ -221,6 +221,17 @@ const KubernetesSchema = z.strictObject({
 });
 
 /**
+ * The `dispatch:` section, read by a worker started with `--backend command` (its flags win):
+ * the operator's programs that hand a run to their scheduler and stop it there.
+ */
+const DispatchSchema = z.strictObject({
+  command: z.string().trim().min(1, 'must be the path of the dispatch program (the run as JSON on its stdin)'),
+  cancel_command: z.string().trim().min(1, 'must be the path of the cancel program (the run id as its argument)').optional(),
+  timeout_seconds: wholeNumber(1, 3600, ' (seconds)').optional(),
+  silence_timeout_seconds: wholeNumber(1, 7 * 24 * 3600, ' (seconds)').optional(),
+});
+
+/**
  * The server's configuration file (JSON or YAML). Strict: a misspelt key is named rather
  * than ignored. Relative paths are relative to the file.
  */
@@ -250,6 +261,7 @@ export const ConfigFileSchema = z.strictObject({
   fair_turns: FairTurnsSchema.optional(),
   orchestration: OrchestrationSchema.optional(),
   kubernetes: KubernetesSchema.optional(),
+  dispatch: DispatchSchema.optional(),
   workers: z
     .record(z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'a worker token name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'), WorkerTokenSchema)
     .optional(),

@@ -5,7 +5,7 @@ import { issuePath } from '@agent-runs/core/contract';
 import { isTimeZone } from '@agent-runs/core/cron';
 import { ConfigFileSchema, insideParent, type ConfigFile } from './config-file-schema.js';
 import { ServerConfigError } from '../domain/server-config-error.js';
-import { credentialSecrets, type DeclaredWebhook, type WorkerToken, type EnvironmentConfig, type KubernetesSettings, type PullRequestCredential, type PullRequestSettings, type RepoSource, type ServerConfig } from '../domain/server-config.js';
+import { credentialSecrets, type DeclaredWebhook, type WorkerToken, type EnvironmentConfig, type DispatchSettings, type KubernetesSettings, type PullRequestCredential, type PullRequestSettings, type RepoSource, type ServerConfig } from '../domain/server-config.js';
 import { NamedSecrets } from '../domain/named-secrets.js';
 import { HARNESS_NAMES, type HarnessesConfig } from '../domain/harness-config.js';
 import { readNetworkPolicy } from '../executors/sandbox/network-policy.js';
@@ -252,7 +252,15 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     serviceAccountName: k8s.service_account_name,
     runtimeClassName: k8s.runtime_class_name,
   };
-  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks, workerTokens, metricsToken, budgets, quotas: config.quotas, fairTurns: config.fair_turns, orchestration: config.orchestration, kubernetes };
+  const d = config.dispatch;
+  const program = (path: string) => (path.includes('/') && !isAbsolute(path) ? resolve(base, path) : path);
+  const dispatch: DispatchSettings | undefined = d && {
+    command: program(d.command),
+    cancelCommand: d.cancel_command === undefined ? undefined : program(d.cancel_command),
+    timeoutMs: d.timeout_seconds === undefined ? undefined : d.timeout_seconds * 1000,
+    silenceTimeoutMs: d.silence_timeout_seconds === undefined ? undefined : d.silence_timeout_seconds * 1000,
+  };
+  return { file, loadedAt: new Date().toISOString(), scheduleTimeZone: config.schedule_time_zone, skillDirectories, environments, secrets: new NamedSecrets(secrets, owners), sandbox, harnesses, webhooks, workerTokens, metricsToken, budgets, quotas: config.quotas, fairTurns: config.fair_turns, orchestration: config.orchestration, kubernetes, dispatch };
 }
 
 /** The `harnesses:` section with a command given as a relative path made absolute. */

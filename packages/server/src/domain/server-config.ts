@@ -102,6 +102,16 @@ export interface ServerConfig {
   orchestration?: OrchestrationPolicy | undefined;
   /** The `kubernetes:` section: a worker's Jobs (`--backend kubernetes`). */
   kubernetes?: KubernetesSettings | undefined;
+  /** The `dispatch:` section: a worker's dispatch and cancel programs (`--backend command`). */
+  dispatch?: DispatchSettings | undefined;
+}
+
+/** The operator's programs a `--backend command` worker hands runs to; paths absolute or as given. */
+export interface DispatchSettings {
+  command: string;
+  cancelCommand?: string | undefined;
+  timeoutMs?: number | undefined;
+  silenceTimeoutMs?: number | undefined;
 }
 
 /** Where a worker's Jobs go and what their pods take as it is from the configuration file. */

@@ -61,7 +61,9 @@ export async function startWorker(options: WorkerOptions, write?: (line: string)
   // Loaded only for its backend: the Kubernetes client takes a second of a small machine's start.
   const backend = options.kubernetes
     ? await (await import('./kubernetes/start-kubernetes-backend.js')).startKubernetesBackend(options, options.kubernetes, config, log)
-    : processBackend(resolved, config);
+    : options.dispatch
+      ? await (await import('./dispatch/start-dispatch-backend.js')).startDispatchBackend(options, options.dispatch, config, resolved.workDir, log)
+      : processBackend(resolved, config);
   const loop = new PollLoop({
     connection: new WorkerConnection(options.servers, options.token),
     executor: backend.executor,

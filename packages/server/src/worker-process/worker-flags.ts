@@ -34,6 +34,10 @@ export const WORKER_ENV = {
   unschedulableTimeout: 'AGENT_RUNS_WORKER_UNSCHEDULABLE_TIMEOUT',
   jobListen: 'AGENT_RUNS_WORKER_JOB_LISTEN',
   jobUrl: 'AGENT_RUNS_WORKER_JOB_URL',
+  dispatchCommand: 'AGENT_RUNS_WORKER_DISPATCH_COMMAND',
+  cancelCommand: 'AGENT_RUNS_WORKER_CANCEL_COMMAND',
+  dispatchTimeout: 'AGENT_RUNS_WORKER_DISPATCH_TIMEOUT',
+  silenceTimeout: 'AGENT_RUNS_WORKER_SILENCE_TIMEOUT',
 } as const;
 
 const WORKER_EXECUTOR_ENV: ExecutorEnv = {
@@ -54,7 +58,9 @@ export const DEFAULT_WORKER_CONCURRENCY = 2;
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10 * 60_000;
 export const DEFAULT_KEEP_WORK_DIRS = 50;
 export const DEFAULT_UNSCHEDULABLE_TIMEOUT_MS = 5 * 60_000;
-export const WORKER_BACKENDS = ['process', 'kubernetes'] as const;
+export const DEFAULT_DISPATCH_TIMEOUT_MS = 60_000;
+export const DEFAULT_SILENCE_TIMEOUT_MS = 10 * 60_000;
+export const WORKER_BACKENDS = ['process', 'kubernetes', 'command'] as const;
 const MAX_KEEP_WORK_DIRS = 100_000;
 
 const EXECUTOR_ROWS = executorHelpRows(WORKER_EXECUTOR_ENV, 'worker');
@@ -85,15 +91,23 @@ const HELP_ROWS: HelpRow[] = [
   EXECUTOR_ROWS['simulated-duration'],
   [
     '--backend <name>',
-    'process (default): each run\'s agent is a process of this machine. kubernetes: each run is a Kubernetes Job (the kubeconfig of KUBECONFIG or ~/.kube/config, else the pod\'s service account), its pod from the configuration file\'s kubernetes: section, running --command.',
+    'process (default): each run\'s agent is a process of this machine. kubernetes: each run is a Kubernetes Job (the kubeconfig of KUBECONFIG or ~/.kube/config, else the pod\'s service account), its pod from the configuration file\'s kubernetes: section, running --command. command: each run is handed to --dispatch-command (Nomad, ECS, ssh…), whose remote side runs agent-runs-job-entrypoint --stdin, which runs --command.',
     WORKER_ENV.backend,
   ],
   ['--unschedulable-timeout <duration>', 'kubernetes: a run whose pod cannot be scheduled for this long ends FAILED, saying why. Default 5m.', WORKER_ENV.unschedulableTimeout],
-  ['--job-listen <host:port>', 'kubernetes: where the Jobs\' pods report the agent\'s output and end to this worker (each with a token good for its run alone). Required with --backend kubernetes.', WORKER_ENV.jobListen],
-  ['--job-url <url>', 'kubernetes: the URL the pods reach --job-listen at (e.g. http://$(POD_IP):9466). Default http://<--job-listen>.', WORKER_ENV.jobUrl],
+  ['--job-listen <host:port>', 'kubernetes, command: where the Jobs\' pods (the dispatched entrypoints) report the agent\'s output and end to this worker (each with a token good for its run alone). Required with those backends.', WORKER_ENV.jobListen],
+  ['--job-url <url>', 'kubernetes, command: the URL the pods (the dispatched entrypoints) reach --job-listen at (e.g. http://$(POD_IP):9466). Default http://<--job-listen>.', WORKER_ENV.jobUrl],
+  [
+    '--dispatch-command <path>',
+    'command: the program run for each execution of a run, the run as JSON on its stdin (where to report, the run\'s token, --command, its variables, its environment\'s secrets: stdin only, never its argv or environment). Exit 0: dispatched; else the run ends FAILED naming its exit and its stderr\'s last lines. Else the configuration file\'s dispatch.command.',
+    WORKER_ENV.dispatchCommand,
+  ],
+  ['--cancel-command <path>', 'command: run with the run id as its argument when a dispatched run is stopped here (a cancel, a lost lease, the shutdown); the entrypoint also learns of it at its next report or heartbeat. Else dispatch.cancel_command.', WORKER_ENV.cancelCommand],
+  ['--dispatch-timeout <duration>', 'command: how long the dispatch and cancel commands may run before they are killed (the run then ends FAILED). Default 1m.', WORKER_ENV.dispatchTimeout],
+  ['--silence-timeout <duration>', 'command: a dispatched run whose entrypoint is not heard from (output, or its heartbeat every 5 s) for this long ends FAILED. Default 10m.', WORKER_ENV.silenceTimeout],
   ['--drain-timeout <duration>', 'On SIGTERM or SIGINT: take no new run, let running ones finish for this long, then stop them (a second signal stops them at once). Default 10m.', WORKER_ENV.drainTimeout],
   ['--listen <host:port>', 'Serve GET /readyz (200 once connected and not draining) and GET /metrics (Prometheus) here.', WORKER_ENV.listen],
-  ['--instance-id <id>', 'This process among the worker host\'s. Default the host name, the pid and a few random characters; with --backend kubernetes, the host name alone (in a pod, its name), so that a restarted worker follows its Jobs again.', WORKER_ENV.instanceId],
+  ['--instance-id <id>', 'This process among the worker host\'s. Default the host name, the pid and a few random characters; with --backend kubernetes or command, the host name alone (in a pod, its name), so that a restarted worker follows its Jobs (dispatched runs) again.', WORKER_ENV.instanceId],
   ['--quiet', 'Print nothing.', `${WORKER_ENV.quiet}=1`],
   ['--help', 'Show this help.', ''],
 ];
@@ -125,6 +139,18 @@ export interface WorkerOptions {
   backend: (typeof WORKER_BACKENDS)[number];
   /** `--backend kubernetes`: how the Jobs report back, and the unschedulable bound. */
   kubernetes: KubernetesBackendOptions | undefined;
+  /** `--backend command`: the operator's commands and how the dispatched entrypoints report back. */
+  dispatch: DispatchBackendFlags | undefined;
+}
+
+export interface DispatchBackendFlags {
+  jobListen: { host: string; port: number };
+  jobUrl: string | undefined;
+  /** The flag's or variable's; else the configuration file's (checked when it is read). */
+  dispatchCommand: string | undefined;
+  cancelCommand: string | undefined;
+  dispatchTimeoutMs: number | undefined;
+  silenceTimeoutMs: number | undefined;
 }
 
 export interface KubernetesBackendOptions {
@@ -190,7 +216,7 @@ function defaultInstanceId(stable: boolean): string {
 
 function backendOf(text: string | undefined): WorkerOptions['backend'] {
   const value = text?.trim() || 'process';
-  if (!(WORKER_BACKENDS as readonly string[]).includes(value)) throw new ServerConfigError(`--backend must be ${WORKER_BACKENDS.join(' or ')}, got "${value}".`);
+  if (!(WORKER_BACKENDS as readonly string[]).includes(value)) throw new ServerConfigError(`--backend must be process, kubernetes or command, got "${value}".`);
   return value as WorkerOptions['backend'];
 }
 
@@ -204,6 +230,19 @@ function jobUrlOf(text: string | undefined): string | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ServerConfigError(`--job-url must be an http or https URL, got "${url.protocol}".`);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** An operator's command: a path to a program (run without a shell, so no word of it is split or expanded). */
+function pathOf(flag: string, text: string | undefined): string | undefined {
+  const value = text?.trim();
+  if (!value) return undefined;
+  if (!value.includes('/')) throw new ServerConfigError(`${flag} must be a path to a program (e.g. /usr/local/bin/dispatch-run), got "${value.slice(0, 100)}": it is run as it is, without a shell or a PATH lookup.`);
+  return value;
+}
+
+function positive(flag: string, ms: number | undefined): number | undefined {
+  if (ms !== undefined && ms <= 0) throw new ServerConfigError(`${flag} must be longer than 0.`);
+  return ms;
 }
 
 /** argv and environment → worker options; throws ServerConfigError naming the flag. */
@@ -222,6 +261,10 @@ export function parseWorkerArgs(argv: string[], env: Record<string, string | und
     'unschedulable-timeout': { type: 'string' },
     'job-listen': { type: 'string' },
     'job-url': { type: 'string' },
+    'dispatch-command': { type: 'string' },
+    'cancel-command': { type: 'string' },
+    'dispatch-timeout': { type: 'string' },
+    'silence-timeout': { type: 'string' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -248,7 +291,22 @@ export function parseWorkerArgs(argv: string[], env: Record<string, string | und
       unschedulableTimeoutMs: durationFrom('--unschedulable-timeout', values['unschedulable-timeout'] ?? env[WORKER_ENV.unschedulableTimeout]) ?? DEFAULT_UNSCHEDULABLE_TIMEOUT_MS,
     };
   }
-  const instanceId = (values['instance-id'] ?? env[WORKER_ENV.instanceId])?.trim() || defaultInstanceId(backend === 'kubernetes');
+  let dispatch: DispatchBackendFlags | undefined;
+  if (backend === 'command') {
+    const jobListen = listenAddress(values['job-listen'] ?? env[WORKER_ENV.jobListen], '--job-listen');
+    if (!jobListen) throw new ServerConfigError(`--backend command needs --job-listen <host:port> (or ${WORKER_ENV.jobListen}): where the dispatched entrypoints report back to this worker.`);
+    if (!executor.command) throw new ServerConfigError(`--backend command needs --command (or ${WORKER_ENV.command}): the agent command the dispatched entrypoint runs.`);
+    dispatch = {
+      jobListen,
+      jobUrl: jobUrlOf(values['job-url'] ?? env[WORKER_ENV.jobUrl]),
+      dispatchCommand: pathOf('--dispatch-command', values['dispatch-command'] ?? env[WORKER_ENV.dispatchCommand]),
+      cancelCommand: pathOf('--cancel-command', values['cancel-command'] ?? env[WORKER_ENV.cancelCommand]),
+      dispatchTimeoutMs: positive('--dispatch-timeout', durationFrom('--dispatch-timeout', values['dispatch-timeout'] ?? env[WORKER_ENV.dispatchTimeout])),
+      silenceTimeoutMs: positive('--silence-timeout', durationFrom('--silence-timeout', values['silence-timeout'] ?? env[WORKER_ENV.silenceTimeout])),
+    };
+  }
+  // A worker whose runs outlive it (Jobs, dispatched runs) is the same instance after a restart, to follow them again.
+  const instanceId = (values['instance-id'] ?? env[WORKER_ENV.instanceId])?.trim() || defaultInstanceId(backend !== 'process');
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(instanceId)) throw new ServerConfigError(`--instance-id must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit, got "${instanceId}".`);
   const keepWorkDirs = integerFrom('--keep-work-dirs', values['keep-work-dirs'] ?? env[WORKER_ENV.keepWorkDirs]) ?? DEFAULT_KEEP_WORK_DIRS;
   if (keepWorkDirs > MAX_KEEP_WORK_DIRS) throw new ServerConfigError(`--keep-work-dirs must be from 0 to ${MAX_KEEP_WORK_DIRS}, got ${keepWorkDirs}.`);
@@ -267,6 +325,7 @@ export function parseWorkerArgs(argv: string[], env: Record<string, string | und
       executor,
       backend,
       kubernetes,
+      dispatch,
     },
   };
 }

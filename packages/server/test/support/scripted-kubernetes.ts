@@ -27,6 +27,8 @@ interface StoredJob {
 export interface StandInRequest {
   method: string;
   path: string;
+  /** When it came in (epoch ms): the bench tells the stand-in's own time from the worker's by it. */
+  at: number;
 }
 
 const BEARER = 'scripted-kubernetes-token';
@@ -110,7 +112,7 @@ export class ScriptedKubernetes {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
-    this.requests.push({ method: req.method ?? '', path: url.pathname });
+    this.requests.push({ method: req.method ?? '', path: url.pathname, at: Date.now() });
     const send = (status: number, body: unknown): void => void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     const status = (code: number, reason: string, message: string): void => send(code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
     if (req.headers.authorization !== `Bearer ${BEARER}`) return status(401, 'Unauthorized', 'Unauthorized');

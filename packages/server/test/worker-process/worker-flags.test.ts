@@ -21,7 +21,7 @@ describe('agent-runs-worker flags', () => {
     const flags = [
       '--server', '--token-file', '--worker-host', '--concurrency', '--config', '--executor', '--command', '--command-timeout', '--harness', '--sandbox',
       '--agent-user', '--network', '--work-dir', '--agent-env', '--simulated-duration', '--drain-timeout', '--listen', '--instance-id', '--quiet', '--help',
-      '--backend', '--unschedulable-timeout', '--job-listen', '--job-url',
+      '--backend', '--unschedulable-timeout', '--job-listen', '--job-url', '--dispatch-command', '--cancel-command', '--dispatch-timeout', '--silence-timeout',
     ];
     for (const flag of flags) expect(result.stdout).toMatch(new RegExp(`^  ${flag}\\b`, 'm'));
     for (const variable of Object.values(WORKER_ENV)) expect(result.stdout).toContain(variable);
@@ -32,7 +32,7 @@ describe('agent-runs-worker flags', () => {
     const env = { [WORKER_ENV.token]: TOKEN };
     const unknown = worker([...base, '--backend', 'nomad'], env);
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toContain('--backend must be process or kubernetes, got "nomad"');
+    expect(unknown.stderr).toContain('--backend must be process, kubernetes or command, got "nomad"');
     const noListen = worker([...base, '--backend', 'kubernetes', '--command', 'true'], env);
     expect(noListen.stderr).toContain('--backend kubernetes needs --job-listen');
     const noCommand = worker([...base, '--backend', 'kubernetes', '--job-listen', '127.0.0.1:0'], env);
@@ -60,6 +60,26 @@ describe('agent-runs-worker flags', () => {
       expect(result.stderr).not.toContain('    at ');
     }
   }, 60_000);
+
+  it('--backend command: refuses a missing --job-listen, --command or dispatch command, a command that is no path, and a bad dispatch: section, naming each', () => {
+    const base = ['--server', 'http://127.0.0.1:9', '--worker-host', 'remote'];
+    const env = { [WORKER_ENV.token]: TOKEN };
+    expect(worker([...base, '--backend', 'command', '--command', 'true'], env).stderr).toContain('--backend command needs --job-listen');
+    expect(worker([...base, '--backend', 'command', '--job-listen', '127.0.0.1:0'], env).stderr).toContain('--backend command needs --command');
+    const listen = [...base, '--backend', 'command', '--job-listen', '127.0.0.1:0', '--command', 'true'];
+    const bare = worker(listen, env);
+    expect(bare.stderr).toContain('--backend command needs --dispatch-command <path> (or AGENT_RUNS_WORKER_DISPATCH_COMMAND, or dispatch.command in the configuration file)');
+    expect(bare.stderr).not.toMatch(/\n\s+at /);
+    expect(worker([...listen, '--dispatch-command', 'nomad'], env).stderr).toContain('--dispatch-command must be a path to a program');
+    expect(worker([...listen, '--dispatch-command', '/bin/true', '--dispatch-timeout', '0s'], env).stderr).toContain('--dispatch-timeout must be longer than 0');
+    const dir = mkdtempSync(join(tmpdir(), 'worker-flags-'));
+    const badSection = join(dir, 'bad.yaml');
+    writeFileSync(badSection, 'dispatch:\n  command: ./dispatch\n  timeout_seconds: 0\n');
+    expect(worker([...listen, '--config', badSection], env).stderr).toMatch(/dispatch\.timeout_seconds/);
+    expect(worker([...listen, '--dispatch-command', join(dir, 'not-there')], env).stderr).toContain(`--dispatch-command: "${join(dir, 'not-there')}" is not a program this worker may run (ENOENT).`);
+    const everywhere = worker([...base, '--backend', 'command', '--job-listen', '0.0.0.0:0', '--command', 'true', '--dispatch-command', '/bin/true'], env);
+    expect(everywhere.stderr).toContain('--job-url is required when --job-listen is on every address');
+  });
 
   it('refuses http to a host that is not loopback, naming --server, with no stack trace', () => {
     for (const server of ['http://runs.example', 'http://10.0.0.7:8080', 'http://[2001:db8::1]/']) {

@@ -3,10 +3,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RequestUsageSchema, type RequestUsage } from '@agent-runs/core/contract';
+import type { RequestUsage } from '@agent-runs/core/contract';
 import { Backoff } from '../../domain/backoff.js';
 import { COMMAND_ENV } from '../../executors/command-env.js';
-import { JOB_ENV, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type JobEnd, type JobOutput } from './job-protocol.js';
+import { JOB_ENV, JOB_HEARTBEAT_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES } from './job-limits.js';
+import type { JobEnd, JobOutput } from './job-protocol.js';
 
 /** How long a report is tried again while the worker does not answer (a restart, a rollout) before the entrypoint gives up. */
 const RETRY_FOR_MS = 15 * 60_000;
@@ -24,10 +25,11 @@ type Line = JobOutput['lines'][number];
  * Inside a Job's pod: runs the agent command (`/bin/sh -c`), passes its output on as it
  * comes, line by line, to the worker that made the Job, then how it ended and the usage it
  * wrote; exits with the agent's code. Reports wait out a worker's restart (tried again for
- * up to 15 minutes); a worker that says the run is over here (410) has the agent stopped.
+ * up to 15 minutes); a worker that says the run is over here (410) has the agent stopped,
+ * asked every few seconds while the agent is quiet (a cancel where no cluster ends the pod).
  * The agent gets neither the run's token nor where to report.
  */
-export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: string) => void): Promise<number> {
+export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: string) => void, options: { ownGroup?: boolean } = {}): Promise<number> {
   const url = env[JOB_ENV.url];
   const token = env[JOB_ENV.token];
   const command = env[JOB_ENV.command];
@@ -72,11 +74,22 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     return 'gave-up';
   };
 
-  // In the entrypoint's own process group: whatever ends the container (a delete, the deadline,
-  // an OOM kill) ends the agent's whole tree with it.
-  const child = spawn('/bin/sh', ['-c', command!], { env: agentEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  // In a pod, in the entrypoint's own process group: whatever ends the container (a delete, the
+  // deadline, an OOM kill) ends the agent's whole tree with it. Dispatched (no container around
+  // it), in a group of its own, stopped whole: `/bin/sh -c` need not exec the agent, and a stop
+  // the worker tells of (410) must reach the agent and what it started, not the shell alone.
+  const ownGroup = options.ownGroup === true;
+  const child = spawn('/bin/sh', ['-c', command!], { env: agentEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: ownGroup });
   const stopAgent = (signal: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    if (!ownGroup) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return;
+    }
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // Its group is gone already.
+    }
   };
   let stopping = false;
   const stop = () => {
@@ -94,6 +107,9 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   let dropped = 0;
   let sending: Promise<void> | undefined;
   let gone = false;
+  /** When the worker last heard from this entrypoint, and whether it is being asked now. */
+  let lastAsked = Date.now();
+  let asking = false;
   const pump = (): Promise<void> =>
     (sending ??= (async () => {
       while (queue.length && !gone) {
@@ -106,6 +122,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
         let chars = 0;
         while (count < queue.length && count < MAX_JOB_LINES && (count === 0 || chars + queue[count]!.text.length <= BATCH_CHARS)) chars += queue[count++]!.text.length;
         const lines = queue.splice(0, count);
+        lastAsked = Date.now();
         queued = Math.max(0, queued - chars);
         if ((await post('output', { lines })) === 'gone') {
           gone = true;
@@ -147,6 +164,22 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
         resolve();
       });
     });
+  // A quiet agent's entrypoint still asks, now and then, whether the run runs on.
+  const heartbeat = setInterval(() => {
+    if (gone || asking || sending || Date.now() - lastAsked < JOB_HEARTBEAT_MS) return;
+    asking = true;
+    void post('alive', {}).then((sent) => {
+      asking = false;
+      lastAsked = Date.now();
+      if (sent === 'gone') {
+        gone = true;
+        stop();
+      }
+      // A worker that does not know the heartbeat (an older one) is not asked again.
+      if (sent === 'refused') clearInterval(heartbeat);
+    });
+  }, Math.min(1_000, JOB_HEARTBEAT_MS));
+  heartbeat.unref();
   const drained = Promise.all([streamLines('stdout', child.stdout!), streamLines('stderr', child.stderr!)]);
   const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('error', (error) => {
@@ -155,21 +188,24 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     });
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
+  clearInterval(heartbeat);
   await drained;
   while (sending) await sending;
   if (gone) return 1;
-  const end: JobEnd = { exit_code: exit.code, signal: exit.signal, ...usageIn(usageFile, write) };
+  const end: JobEnd = { exit_code: exit.code, signal: exit.signal, ...(await usageIn(usageFile, write)) };
   await post('end', end);
   return exit.code ?? 1;
 }
 
-function usageIn(file: string, write: (line: string) => void): { usage?: RequestUsage } {
+async function usageIn(file: string, write: (line: string) => void): Promise<{ usage?: RequestUsage }> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return {};
   }
+  // Loaded only now: the API's schemas would slow the entrypoint's start, which every run's start waits on.
+  const { RequestUsageSchema } = await import('@agent-runs/core/contract');
   try {
     const parsed = RequestUsageSchema.safeParse(JSON.parse(text));
     if (parsed.success) return { usage: parsed.data };

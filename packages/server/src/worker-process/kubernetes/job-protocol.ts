@@ -1,18 +1,15 @@
 import { z } from 'zod';
 import { RequestUsageSchema } from '@agent-runs/core/contract';
+import { MAX_JOB_LINE_CHARS, MAX_JOB_LINES } from './job-limits.js';
 
 /**
  * What a Job's entrypoint sends the worker that made the Job, over HTTP, under the run's
  * token (`run-token.ts`): `POST /runs/{runId}/output` with lines as the agent printed them,
  * then `POST /runs/{runId}/end` with how the agent ended. One request at a time, in order.
+ * While the agent is quiet, `POST /runs/{runId}/alive` (`{}`) every JOB_HEARTBEAT_MS asks
+ * whether the run still runs there: a 410 has the entrypoint stop its agent (a cancel, where
+ * no cluster deletes a pod: the dispatch-command backend).
  */
-
-/** Lines in one output request, at most; the entrypoint sends more in the next. */
-export const MAX_JOB_LINES = 1_000;
-/** Text of one line, at most: a longer one is cut by the entrypoint. */
-export const MAX_JOB_LINE_CHARS = 64 * 1024;
-/** A body larger than this is refused (413). */
-export const MAX_JOB_BODY_BYTES = 4 * 1024 * 1024;
 
 export const JobOutputSchema = z.strictObject({
   lines: z
@@ -30,16 +27,3 @@ export const JobEndSchema = z.strictObject({
   usage: RequestUsageSchema.optional(),
 });
 export type JobEnd = z.output<typeof JobEndSchema>;
-
-/** The variables the entrypoint reads (the agent gets none of the first two). */
-export const JOB_ENV = {
-  /** The worker's listener, as the pod reaches it. */
-  url: 'AGENT_RUNS_JOB_URL',
-  token: 'AGENT_RUNS_JOB_TOKEN',
-  /** The agent command, run with `/bin/sh -c`. */
-  command: 'AGENT_RUNS_JOB_COMMAND',
-  /** The prompt of the run's first execution, or the follow-up's text. */
-  prompt: 'AGENT_RUNS_PROMPT',
-  /** Where the agent may write its usage as JSON (the API's request usage). */
-  usageFile: 'AGENT_RUNS_USAGE_FILE',
-} as const;

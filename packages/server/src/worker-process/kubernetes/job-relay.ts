@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { formatIssues } from '@agent-runs/core/contract';
-import { JobEndSchema, JobOutputSchema, MAX_JOB_BODY_BYTES, type JobEnd, type JobOutput } from './job-protocol.js';
+import { MAX_JOB_BODY_BYTES } from './job-limits.js';
+import { JobEndSchema, JobOutputSchema, type JobEnd, type JobOutput } from './job-protocol.js';
 import { isRunToken } from './run-token.js';
 import { listenOn } from '../listen-on.js';
 
@@ -10,9 +11,11 @@ export interface RelayedRun {
   output(body: JobOutput): void;
   /** Resolves once the end is taken in (the entrypoint exits after the answer). */
   end(body: JobEnd): Promise<void>;
+  /** The entrypoint is still there, with nothing to say (its agent is quiet): it asks whether the run still runs here. */
+  alive?(): void;
 }
 
-const PATH = /^\/runs\/([A-Za-z0-9_-]{1,100})\/(output|end)$/;
+const PATH = /^\/runs\/([A-Za-z0-9_-]{1,100})\/(output|end|alive)$/;
 
 /**
  * `--job-listen`: where the Jobs' entrypoints report to this worker. Each request names its
@@ -59,7 +62,7 @@ export class JobRelay {
     const match = PATH.exec((req.url ?? '/').split('?')[0]!);
     if (!match) return answer(404, 'not found');
     if (req.method !== 'POST') return answer(405, 'method not allowed');
-    const [, runId, kind] = match as unknown as [string, string, 'output' | 'end'];
+    const [, runId, kind] = match as unknown as [string, string, 'output' | 'end' | 'alive'];
     const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!bearer) return answer(401, 'the run token is missing (Authorization: Bearer <token>)');
     const run = this.runs.get(runId);
@@ -76,6 +79,10 @@ export class JobRelay {
       json = JSON.parse(text);
     } catch {
       return answer(400, 'the body is not JSON');
+    }
+    if (kind === 'alive') {
+      run.alive?.();
+      return answer(204, '');
     }
     if (kind === 'output') {
       const parsed = JobOutputSchema.safeParse(json);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { V1Job } from '@kubernetes/client-node';
 import type { KubernetesSettings } from '../../domain/server-config.js';
-import { JOB_ENV } from './job-protocol.js';
+import { JOB_ENV } from './job-limits.js';
 
 /** The labels and annotations a worker finds its Jobs and their runs by after a restart. */
 export const JOB_LABELS = {

@@ -1,0 +1,295 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
+import { eventually } from '../support/eventually.js';
+import { api, ended, outputOf, runOf, TESTER_KEY } from '../support/server-api.js';
+import { tempTree, writeServerConfig } from '../support/server-config.js';
+import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+
+/**
+ * `agent-runs-worker --backend command` end to end: a real server process, a real worker
+ * process, and the operator's dispatch command a shell script that starts the real
+ * `agent-runs-job-entrypoint --stdin` as a detached process (setsid), as a script handing
+ * runs to Nomad or another machine would; the entrypoint then runs the agent and reports to
+ * the worker under the run's token.
+ */
+
+const TOKEN = 'worker-dispatch-token-7d1f0c2e5a';
+const SECRET = 'deploy-key-value-4b8e1f0a9c';
+const ENTRYPOINT = fileURLToPath(new URL('../../bin/agent-runs-job-entrypoint.js', import.meta.url));
+
+/** The agent on the remote side: what AGENT_RUNS_PROMPT says. */
+const AGENT_SOURCE = `
+const fs = require('fs');
+const [mode, arg] = (process.env.AGENT_RUNS_PROMPT || '').trim().split(' ');
+if (process.env.AGENT_RUNS_JOB_TOKEN !== undefined || process.env.AGENT_RUNS_JOB_URL !== undefined) { console.log('the token leaked'); process.exit(9); }
+fs.writeFileSync(process.env.MARKS + '/agent-' + process.env.AGENT_RUNS_RUN_ID + '.pid', String(process.pid));
+if (mode === 'ok') {
+  console.log('hello from afar');
+  console.log('secret length ' + (process.env.DEPLOY_KEY || '').length);
+  fs.writeFileSync(process.env.AGENT_RUNS_USAGE_FILE, JSON.stringify({ total_tokens: 7 }));
+} else if (mode === 'fail') {
+  console.log('about to fail');
+  process.exitCode = 4;
+} else if (mode === 'quiet') {
+  // Prints nothing: only the entrypoint's heartbeat tells it of a cancel.
+  setInterval(() => {}, 1000);
+} else if (mode === 'sleep') {
+  setTimeout(() => console.log('slept'), Number(arg));
+}
+`;
+
+const processes: (ServerProcess | WorkerProcess)[] = [];
+const marks: string[] = [];
+afterEach(async () => {
+  await killProcesses(processes);
+  // The detached entrypoints and their agents: each leads a session (and group) of its own.
+  for (const dir of marks.splice(0)) {
+    const file = join(dir, 'entrypoints');
+    if (!existsSync(file)) continue;
+    for (const pid of readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number)) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // Gone.
+      }
+    }
+  }
+});
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function script(dir: string, name: string, body: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+interface Setup {
+  server: ServerProcess;
+  /** Where the scripts and the agent leave what the test reads. */
+  dir: string;
+  startWorker(args?: string[]): Promise<WorkerProcess>;
+  createRun(prompt: string): Promise<string>;
+}
+
+/** What the dispatch script does: starts the entrypoint with setsid, has it detach itself (--detach), fails, hangs, or starts nothing. */
+type Dispatch = 'detached' | 'self-detaching' | 'failing' | 'hanging' | 'nothing';
+
+async function setUp(dispatch: Dispatch = 'detached'): Promise<Setup> {
+  const serverConfig = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_DISPATCH_WORKER_TOKEN' }, worker_hosts: ['remote'] } }, environments: { vault: {} } });
+  const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', serverConfig], { ...process.env, AGENT_RUNS_DISPATCH_WORKER_TOKEN: TOKEN });
+  processes.push(server);
+  const dir = mkdtempSync(join(tmpdir(), 'worker-dispatch-'));
+  marks.push(dir);
+  const agent = join(dir, 'agent.cjs');
+  writeFileSync(agent, AGENT_SOURCE);
+  const dispatcher =
+    dispatch === 'detached'
+      ? script(
+          dir,
+          'dispatch.sh',
+          [
+            // What this process was given besides stdin, for the test to look at.
+            `tr '\\0' ' ' < /proc/$$/cmdline >> ${dir}/dispatch-cmdline`,
+            `tr '\\0' '\\n' < /proc/$$/environ >> ${dir}/dispatch-environ`,
+            // The run goes on to the entrypoint through stdin, in a session of its own that outlives this script.
+            'exec 3<&0',
+            `MARKS=${dir} setsid ${JSON.stringify(process.execPath)} ${JSON.stringify(ENTRYPOINT)} --stdin <&3 >>${dir}/entrypoint.log 2>&1 &`,
+            `echo $! >> ${dir}/entrypoints`,
+            'exit 0',
+          ].join('\n'),
+        )
+      : dispatch === 'self-detaching'
+        ? // As over ssh: the entrypoint reads the run, detaches itself and returns at once.
+          script(dir, 'dispatch.sh', `MARKS=${dir} exec ${JSON.stringify(process.execPath)} ${JSON.stringify(ENTRYPOINT)} --stdin --detach --log ${dir}/entrypoint.log`)
+        : dispatch === 'failing'
+          ? script(dir, 'dispatch.sh', ['cat > /dev/null', 'echo "starting the job" >&2', "printf 'no capacity in region eu-west \\033[31mred\\033[0m\\n' >&2", 'exit 7'].join('\n'))
+          : dispatch === 'hanging'
+            ? script(dir, 'dispatch.sh', ['echo "waiting for a slot" >&2', 'sleep 60'].join('\n'))
+            : script(dir, 'dispatch.sh', 'cat > /dev/null');
+  const canceller = script(dir, 'cancel.sh', `echo "$1" >> ${dir}/cancelled`);
+  const workerConfig = writeServerConfig({ secrets: { DEPLOY_KEY: { from_env: 'DISPATCH_TEST_DEPLOY_KEY' } }, environments: { vault: { secrets: ['DEPLOY_KEY'] } } }, tempTree());
+  // One port and one work directory for the worker and the one restarted after it: the entrypoints keep reporting to it.
+  const jobPort = await freePort();
+  const workDir = mkdtempSync(join(tmpdir(), 'worker-dispatch-work-'));
+  const root = server.baseURL.replace(/\/api\/v1$/, '');
+  return {
+    server,
+    dir,
+    async startWorker(args = []) {
+      const worker = await startWorkerProcess(
+        [
+          '--server', root,
+          '--worker-host', 'remote',
+          '--backend', 'command',
+          '--dispatch-command', dispatcher,
+          '--cancel-command', canceller,
+          '--config', workerConfig,
+          '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`,
+          '--job-listen', `127.0.0.1:${jobPort}`,
+          '--work-dir', workDir,
+          '--instance-id', 'dispatcher-0',
+          '--concurrency', '4',
+          ...args,
+        ],
+        TOKEN,
+        { ...process.env, DISPATCH_TEST_DEPLOY_KEY: SECRET },
+      );
+      processes.push(worker);
+      return worker;
+    },
+    async createRun(prompt) {
+      const created = await api(server, '/agent/run', { method: 'POST', body: { prompt, config: { worker_host: 'remote', environment_id: 'vault' } } });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      return created.body.run_id as string;
+    },
+  };
+}
+
+describe('agent-runs-worker --backend command, with a dispatch script that starts the entrypoint detached', () => {
+  it('runs a dispatched run: SUCCEEDED with its output and usage, the secret given to the agent, never to the script', async () => {
+    const { server, dir, startWorker, createRun } = await setUp();
+    await startWorker();
+    const id = await createRun('ok');
+    const run = await ended(server, id, 20_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const output = await outputOf(server, id);
+    expect(output).toContain('hello from afar');
+    expect(output).toContain(`secret length ${SECRET.length}`);
+    expect(output).not.toContain('the token leaked');
+    expect(run.request_usage).toMatchObject({ total_tokens: 7 });
+    // The script's argv and environment hold neither the secret, nor the run's token, nor the worker's.
+    const token = runToken(TOKEN, id, (await runOf(server, id)).started_at as string);
+    const cmdline = readFileSync(join(dir, 'dispatch-cmdline'), 'utf8');
+    const environ = readFileSync(join(dir, 'dispatch-environ'), 'utf8');
+    expect(cmdline).toContain('dispatch.sh');
+    expect(environ).toContain('PATH=');
+    for (const hidden of [SECRET, token, TOKEN]) {
+      expect(cmdline).not.toContain(hidden);
+      expect(environ).not.toContain(hidden);
+    }
+    // Nor was the entrypoint given them in its argv: it read them from stdin.
+    expect(readFileSync(join(dir, 'entrypoints'), 'utf8').trim()).toMatch(/^\d+$/);
+  }, 40_000);
+
+  it("ends the run FAILED when the agent exits non-zero", async () => {
+    const { server, startWorker, createRun } = await setUp();
+    await startWorker();
+    const id = await createRun('fail');
+    const run = await ended(server, id, 20_000);
+    expect(run.state).toBe('FAILED');
+    expect(run.status_message.message).toContain('exited with code 4');
+    expect(await outputOf(server, id)).toContain('about to fail');
+  }, 40_000);
+
+  it("a dispatch command that exits non-zero ends the run FAILED, naming its exit and its stderr's last lines, escaped", async () => {
+    const { server, startWorker, createRun } = await setUp('failing');
+    await startWorker();
+    const id = await createRun('ok');
+    const run = await ended(server, id, 20_000);
+    expect(run.state).toBe('FAILED');
+    const message = run.status_message.message as string;
+    expect(message).toMatch(/^The dispatch command exited with code 7; its stderr ended with: starting the job \| no capacity in region eu-west \[31mred\[0m\.$/);
+    expect(message).not.toContain('\u001b');
+  }, 40_000);
+
+  it('runs a run through an entrypoint that detaches itself (--stdin --detach, as over ssh)', async () => {
+    const { server, dir, startWorker, createRun } = await setUp('self-detaching');
+    await startWorker();
+    const id = await createRun('ok');
+    const run = await ended(server, id, 20_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    expect(await outputOf(server, id)).toContain('hello from afar');
+    // The detached entrypoint mirrors the agent's output to its log.
+    expect(readFileSync(join(dir, 'entrypoint.log'), 'utf8')).toContain('hello from afar');
+  }, 40_000);
+
+  it('a dispatch command that does not exit within --dispatch-timeout is killed, and the run ends FAILED saying so; one that starts nothing ends FAILED after --silence-timeout, the cancel command run', async () => {
+    const hanging = await setUp('hanging');
+    await hanging.startWorker(['--dispatch-timeout', '1s']);
+    const slow = await ended(hanging.server, await hanging.createRun('ok'), 20_000);
+    expect(slow.state).toBe('FAILED');
+    expect(slow.status_message.message).toBe('The dispatch command did not exit within 1 s and was killed; its stderr ended with: waiting for a slot.');
+    const nothing = await setUp('nothing');
+    await nothing.startWorker(['--silence-timeout', '2s']);
+    const id = await nothing.createRun('ok');
+    const silent = await ended(nothing.server, id, 20_000);
+    expect(silent.state).toBe('FAILED');
+    expect(silent.status_message.message).toMatch(/^Nothing was heard from the dispatched run's entrypoint for 2 s/);
+    await eventually(() => existsSync(join(nothing.dir, 'cancelled')) && readFileSync(join(nothing.dir, 'cancelled'), 'utf8'), (text) => text === `${id}\n`);
+  }, 60_000);
+
+  it('a cancel stops the detached entrypoint and its quiet agent (at its next heartbeat), and runs the cancel command with the run id', async () => {
+    const { server, dir, startWorker, createRun } = await setUp();
+    await startWorker();
+    const id = await createRun('quiet');
+    const agentPidFile = join(dir, `agent-${id}.pid`);
+    await eventually(() => existsSync(agentPidFile), (there) => there, 20_000);
+    const agentPid = Number(readFileSync(agentPidFile, 'utf8'));
+    const entrypointPid = Number(readFileSync(join(dir, 'entrypoints'), 'utf8').trim());
+    expect(alive(agentPid) && alive(entrypointPid)).toBe(true);
+    // The entrypoint, running: neither its argv nor its environment holds the token or the secret.
+    const token = runToken(TOKEN, id, (await runOf(server, id)).started_at as string);
+    for (const file of ['cmdline', 'environ']) {
+      const text = readFileSync(`/proc/${entrypointPid}/${file}`, 'utf8');
+      expect(text).not.toContain(token);
+      expect(text).not.toContain(SECRET);
+    }
+    expect((await api(server, `/agent/runs/${id}/cancel`, { method: 'POST' })).status).toBeLessThan(300);
+    expect((await ended(server, id)).state).toBe('CANCELLED');
+    await eventually(() => existsSync(join(dir, 'cancelled')) && readFileSync(join(dir, 'cancelled'), 'utf8'), (text) => text === `${id}\n`);
+    await eventually(() => [alive(agentPid), alive(entrypointPid)], (up) => !up[0] && !up[1], 15_000);
+    expect(readFileSync(join(dir, 'entrypoint.log'), 'utf8')).not.toContain(token);
+  }, 60_000);
+
+  it('a worker killed while runs are dispatched, then restarted, follows them again: each SUCCEEDS with its output, none dispatched twice', async () => {
+    const { server, dir, startWorker, createRun } = await setUp();
+    const first = await startWorker();
+    const ids = [await createRun('sleep 4000'), await createRun('sleep 4000')];
+    await eventually(() => ids.map((id) => existsSync(join(dir, `agent-${id}.pid`))), (up) => up.every(Boolean), 20_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = await startWorker();
+    const runs = await Promise.all(ids.map((id) => ended(server, id, 20_000)));
+    expect(runs.map((r) => r.state)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
+    for (const id of ids) expect(await outputOf(server, id)).toContain('slept');
+    expect(readFileSync(join(dir, 'entrypoints'), 'utf8').trim().split('\n')).toHaveLength(2);
+    expect(second.stderr()).toMatch(/followed again after a restart/);
+  }, 60_000);
+
+  it('agent-runs-job-entrypoint --stdin refuses what is not a dispatched run, naming the field, before starting anything', () => {
+    const run = (input: string, args = ['--stdin']) => spawnSync(process.execPath, [ENTRYPOINT, ...args], { input, encoding: 'utf8', timeout: 15_000 });
+    const notJson = run('{');
+    expect(notJson.status).toBe(1);
+    expect(notJson.stderr).toContain('stdin is not JSON');
+    const noToken = run(JSON.stringify({ format: 'agent-runs.dispatch/v1', run_id: 'r1', execution: 1, worker_url: 'http://127.0.0.1:9', command: 'true', env: {}, secrets: {} }), ['--stdin', '--detach']);
+    expect(noToken.status).toBe(1);
+    expect(noToken.stderr).toMatch(/stdin is not a dispatched run: .*run_token/);
+    expect(noToken.stderr).not.toMatch(/\n\s+at /);
+    expect(run('', ['--detach']).stderr).toContain('--detach goes with --stdin');
+    expect(run('', ['--nomad']).stderr).toContain('unknown option "--nomad"');
+  });
+});

@@ -11,6 +11,7 @@ import { runToken } from '../kubernetes/run-token.js';
 import { DISPATCH_FORMAT, type DispatchedRun } from './dispatch-protocol.js';
 import type { DispatchedRuns } from './dispatched-runs.js';
 import { describeResult, runOperatorCommand } from './operator-command.js';
+import { executionPrompt } from '../execution-prompt.js';
 
 export interface DispatchBackendOptions {
   relay: JobRelay;
@@ -39,11 +40,6 @@ const NAME = 'dispatch';
 
 const failed = (message: string, retryable = false): ExecutionOutcome => ({ state: 'FAILED', statusMessage: { message, retryable } });
 
-/** What the agent of this execution is asked: the run's prompt, or the follow-ups it answers. */
-function promptOf(context: ExecutionContext): string {
-  const { run, input } = context;
-  return input.number === 1 && input.followups.length === 0 ? run.prompt : input.followups.map((f) => f.message).join('\n\n') || run.prompt;
-}
 
 /**
  * The worker's executor with `--backend command`: each execution of a run is handed to the
@@ -78,7 +74,7 @@ export class DispatchBackend implements RunExecutor {
         [COMMAND_ENV.basePrompt]: config.base_prompt ?? '',
         [COMMAND_ENV.environmentId]: config.environment_id ?? '',
         [COMMAND_ENV.execution]: String(input.number),
-        [JOB_ENV.prompt]: promptOf(context),
+        [JOB_ENV.prompt]: executionPrompt(context),
       },
       secrets: this.o.secretsOf(run),
     };

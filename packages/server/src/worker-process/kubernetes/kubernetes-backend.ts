@@ -9,6 +9,7 @@ import { followJob } from './job-execution.js';
 import type { JobRelay } from './job-relay.js';
 import { entrypointEnv, JOB_ANNOTATIONS, JOB_LABELS, jobName, jobSpec, labelValue } from './job-spec.js';
 import { runToken } from './run-token.js';
+import { executionPrompt } from '../execution-prompt.js';
 
 export interface KubernetesBackendOptions {
   api: ClusterApi;
@@ -27,11 +28,6 @@ export interface KubernetesBackendOptions {
 
 const NAME = 'kubernetes';
 
-/** What the agent of this execution is asked: the run's prompt, or the follow-ups it answers. */
-function promptOf(context: ExecutionContext): string {
-  const { run, input } = context;
-  return input.number === 1 && input.followups.length === 0 ? run.prompt : input.followups.map((f) => f.message).join('\n\n') || run.prompt;
-}
 
 /**
  * The worker's executor with `--backend kubernetes`: each execution of a run is a Job in the
@@ -56,7 +52,7 @@ export class KubernetesBackend implements RunExecutor {
       [COMMAND_ENV.basePrompt]: config.base_prompt ?? '',
       [COMMAND_ENV.environmentId]: config.environment_id ?? '',
       [COMMAND_ENV.execution]: String(input.number),
-      ...entrypointEnv(this.o.relayUrl, runToken(this.o.workerToken, run.id, claim), this.o.command, promptOf(context)),
+      ...entrypointEnv(this.o.relayUrl, runToken(this.o.workerToken, run.id, claim), this.o.command, executionPrompt(context)),
     };
     const create = jobSpec({
       runId: run.id,

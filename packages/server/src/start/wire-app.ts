@@ -186,6 +186,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     expiresLeases: !cluster,
     log: opts.log,
     leaseLost,
+    runTokens,
   });
   workersRef = workers;
   metrics = new ServerMetrics(store, workers);

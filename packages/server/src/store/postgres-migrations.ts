@@ -9,6 +9,7 @@ import { RUN_METADATA_TABLE } from './runs/run-metadata-table.js';
 import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
 import { RUNS_BY_CREATOR_CREATED, RUNS_TABLE, RUNS_TURN, RUNS_WORKER_HOST } from './runs/run-table.js';
 import { PRINCIPAL_SPEND_TABLE } from './spend/principal-spend-table.js';
+import { RUN_TOKENS_TABLE } from './run-tokens/run-token-table.js';
 import { POSTGRES_RUN_TURNS } from './runs/run-turns.js';
 import { SCHEDULE_FIRING_LEASE_COLUMNS, SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { SHARED_SECRETS_TABLE } from './secret-table.js';
@@ -171,6 +172,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 9 + addedColumnSteps(postgresDialect, 3).length,
     name: 'daily spend per principal',
     sql: `${createTable(PRINCIPAL_SPEND_TABLE, postgresDialect)}${createIndexes(RUNS_TABLE, postgresDialect, RUNS_BY_CREATOR_CREATED)}`,
+  },
+  // The digests of the run tokens in use, which every server of the database honours (a token minted by one used against another).
+  {
+    version: 10 + addedColumnSteps(postgresDialect, 3).length,
+    name: 'run tokens',
+    sql: createTable(RUN_TOKENS_TABLE, postgresDialect),
   },
 ];
 

@@ -10,6 +10,7 @@ import { RUN_OUTPUTS_TABLE } from './runs/run-output-table.js';
 import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
 import { RUNS_BY_CREATOR_CREATED, RUNS_TABLE, RUNS_TURN, RUNS_WORKER_HOST } from './runs/run-table.js';
 import { PRINCIPAL_SPEND_TABLE } from './spend/principal-spend-table.js';
+import { RUN_TOKENS_TABLE } from './run-tokens/run-token-table.js';
 import { SQLITE_RUN_TURNS } from './runs/run-turns.js';
 import { SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { AGENT_EVENTS_TABLE, AGENT_MESSAGES_TABLE } from './mailbox/mailbox-tables.js';
@@ -136,6 +137,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 11 + addedColumnSteps(sqliteDialect, 7).length, name: 'fair turns between principals', sql: RUNS_TURN_STEP },
   { version: 12 + addedColumnSteps(sqliteDialect, 7).length, name: 'agent messages and events', sql: AGENT_MAILBOX_STEP },
   { version: 13 + addedColumnSteps(sqliteDialect, 7).length, name: 'daily spend per principal', sql: DAILY_SPEND_STEP },
+  // The digests of the run tokens in use, which every server of a shared database honours.
+  { version: 14 + addedColumnSteps(sqliteDialect, 7).length, name: 'run tokens', sql: createTable(RUN_TOKENS_TABLE, sqliteDialect) },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

@@ -125,7 +125,7 @@ export class WorkerRunWrites {
     if (body.state === 'CANCELLED') await moves.cancel(runId, statusMessage ?? { message: 'The worker stopped the run.' });
     else await moves.finish(runId, { state: body.state, ...(statusMessage ? { statusMessage } : {}) }, body.claim);
     await store.leases.release(owner, [runId]).catch(() => undefined);
-    this.o.runTokens?.revoke(runId);
+    await this.o.runTokens?.revoke(runId);
     hub.letGo(runId);
     hub.slotFreed(body.instance_id);
     if (await journal.requeueIfPending(runId).catch(() => false)) this.o.runQueued();

@@ -230,7 +230,7 @@ export class WorkerService implements RemoteRuns {
       hub.hold(run.id, instanceId);
       given.push({ runId: run.id, claim, execution: input.number });
       // The agent's run token, as the server's own executions get one: it lives as long as this execution.
-      out.push(toWire(claim, run, input, workspace, this.o.runTokens?.mint(run.id, run.creator)));
+      out.push(toWire(claim, run, input, workspace, await this.o.runTokens?.mint(run.id, run.creator)));
     }
     return false;
   }
@@ -266,7 +266,7 @@ export class WorkerService implements RemoteRuns {
   /** Runs whose assignment never reached the worker: back in line, their executions ended unstarted. */
   async giveBack(given: readonly GivenRun[]): Promise<void> {
     for (const g of given) {
-      this.o.runTokens?.revoke(g.runId);
+      await this.o.runTokens?.revoke(g.runId);
       this.o.hub.letGo(g.runId);
       await this.o.journal.endUnstarted(g.runId, g.execution).catch(() => undefined);
       await this.o.moves.release(g.runId, g.claim).catch(() => undefined);
@@ -291,7 +291,7 @@ export class WorkerService implements RemoteRuns {
       for (const { key: runId, owner } of expired) {
         const message = lostWorkerMessage(owner);
         this.o.hub.letGo(runId);
-        this.o.runTokens?.revoke(runId);
+        await this.o.runTokens?.revoke(runId);
         const failed = await this.o.moves.fail(runId, message, null);
         if (!failed) continue;
         this.o.log(`Run ${runId} ended FAILED: its worker (${owner}) stopped renewing its lease.`);

@@ -42,7 +42,11 @@ export class RunTokens {
   /** Each run's current token digest, so one run holds at most one token at a time. */
   private readonly byRun = new Map<string, string>();
 
-  constructor(private readonly records?: RunTokenRecords) {}
+  constructor(
+    private readonly records?: RunTokenRecords,
+    /** Told (with the run, never the token) when the database could not keep or delete one. */
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
 
   /**
    * A fresh token for `runId` (32 random bytes); one the run held before stops working. A
@@ -55,7 +59,9 @@ export class RunTokens {
     const key = digest(token);
     this.grants.set(key, { runId, creator });
     this.byRun.set(runId, key);
-    await this.records?.put({ digest: key, runId, creator, createdAt: new Date().toISOString() }).catch(() => undefined);
+    await this.records?.put({ digest: key, runId, creator, createdAt: new Date().toISOString() }).catch((error: unknown) => {
+      this.log(`Could not keep the run token of run ${runId} in the database (${(error as Error).message}); only this server honours it.`);
+    });
     return token;
   }
 
@@ -66,7 +72,9 @@ export class RunTokens {
    */
   async revoke(runId: string): Promise<void> {
     this.forget(runId);
-    await this.records?.deleteRun(runId).catch(() => undefined);
+    await this.records?.deleteRun(runId).catch((error: unknown) => {
+      this.log(`Could not delete the run token of run ${runId} from the database (${(error as Error).message}); it is refused all the same once the run has ended.`);
+    });
   }
 
   private forget(runId: string): void {

@@ -167,6 +167,7 @@ export class RunService {
     // Its QUEUED event is stored with it, in the same transaction.
     const event = await this.events.firstEvent(run);
     const result = await this.store.create(run, event);
+    // Only a create given childLimit (a parent, under orchestration limits) can find its parent full.
     if (result.kind === 'parent_full') throw this.orchestration!.tooManyChildren(parentRunId!);
     if (result.kind === 'conflict') {
       throw new ConflictError(

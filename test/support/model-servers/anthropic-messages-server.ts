@@ -28,6 +28,17 @@ export interface AgentScript {
   hangOn?: string;
   /** A prompt containing one of these markers runs its command instead of `command`. */
   commandOn?: Record<string, string>;
+  /** A prompt containing one of these markers walks its tool calls instead of the Write and Bash ones. */
+  toolsOn?: Record<string, ToolScript>;
+}
+
+/**
+ * Tool calls the agent makes one a turn (an MCP tool's as `mcp__<server>__<tool>`), each
+ * input built from the texts of the results before it, then its answer from all of them.
+ */
+export interface ToolScript {
+  calls: { name: string; input: (results: string[]) => Record<string, unknown> }[];
+  answer: (results: string[]) => string;
 }
 
 export const DEFAULT_SCRIPT: AgentScript = {
@@ -88,6 +99,15 @@ type Message = { role: string; content: string | Block[] };
 function textOf(content: string | Block[]): string {
   if (typeof content === 'string') return content;
   return content.map((b) => (b.type === 'text' ? String(b.text) : '')).join('');
+}
+
+/** The text of every tool result in the conversation, in order (a result's text blocks joined). */
+function toolResults(messages: Message[]): string[] {
+  return messages.flatMap((m) =>
+    typeof m.content === 'string'
+      ? []
+      : m.content.filter((b) => b.type === 'tool_result').map((b) => (typeof b.content === 'string' ? b.content : textOf((b.content ?? []) as Block[]))),
+  );
 }
 
 /** The name of the last tool the agent called, when the conversation ends with its result. */
@@ -175,6 +195,15 @@ export async function startAnthropicServer(script: AgentScript = DEFAULT_SCRIPT)
         res.writeHead(200, { 'content-type': 'application/json' }).end(
           JSON.stringify({ id: 'msg_side', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } }),
         );
+        return;
+      }
+      const tooling = Object.entries(script.toolsOn ?? {}).find(([marker]) => everything.includes(marker))?.[1];
+      if (tooling) {
+        // One call a turn: the results so far say which call is next.
+        const results = toolResults(messages);
+        const call = tooling.calls[results.length];
+        if (call) streamMessage(res, model, [{ type: 'tool_use', id: `toolu_m${requests.length}`, name: call.name, input: call.input(results) }], 'tool_use');
+        else streamMessage(res, model, [{ type: 'text', text: tooling.answer(results) }], 'end_turn');
         return;
       }
       const last = lastToolName(messages);

@@ -32,7 +32,7 @@ export async function handleRequest<C extends HttpContext>(
       sendResult(req, res, await route.handle({ req, url, params, app, caller: { uid: `worker:${worker.name}` }, worker }));
       return;
     }
-    const runToken = route.auth ? runTokenOf(app, req, route.runToken === true) : undefined;
+    const runToken = route.auth ? await runTokenOf(app, req, route.runToken === true) : undefined;
     if (runToken) {
       sendResult(req, res, await route.handle({ req, url, params, app, caller: runToken.creator, runToken }));
       return;
@@ -60,12 +60,12 @@ export async function handleRequest<C extends HttpContext>(
  * server executes holds it, and (403) on a route outside every run token's scope. Any other
  * credential goes on to the API key's check.
  */
-function runTokenOf(app: HttpContext, req: IncomingMessage, accepted: boolean): RunTokenGrant | undefined {
+async function runTokenOf(app: HttpContext, req: IncomingMessage, accepted: boolean): Promise<RunTokenGrant | undefined> {
   const header = req.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   // A configured API key that happens to start like a run token stays an API key.
   if (!match || !isRunToken(match[1]!) || app.auth.keyPrincipal(req) !== undefined) return undefined;
-  const grant = app.runTokens.grantOf(match[1]!);
+  const grant = await app.runTokens.grantOf(match[1]!);
   if (!grant) {
     throw new ApiProblem('authentication_required', 'The run token is not valid: its run has ended, or this server did not issue it.', {
       headers: { 'www-authenticate': 'Bearer' },

@@ -6,8 +6,9 @@ import type { RunStore } from '../store/runs/run-store.js';
 /**
  * How deep and wide a tree of runs may grow (the `orchestration:` section), held at every
  * create that names a parent, whoever sends it: an agent fanning out with its run token
- * and a person building a tree by hand meet the same limits. Checked at create, so runs
- * created at the same instant may pass a count together.
+ * and a person building a tree by hand meet the same limits. The depth is checked here; the
+ * children are counted by the store as it inserts (`childLimit`), so creates racing under one
+ * parent cannot pass the count together.
  */
 export class OrchestrationLimits {
   readonly maxDepth: number;
@@ -21,7 +22,7 @@ export class OrchestrationLimits {
     this.maxChildren = policy?.max_children_per_run ?? ORCHESTRATION_DEFAULTS.max_children_per_run;
   }
 
-  /** Refuses (422, naming the limit) a new child of `parent` that would be too deep, or one too many. */
+  /** Refuses (422, naming the limit) a new child of `parent` that would be too deep. */
   async checkChild(parent: RunRecord): Promise<void> {
     const depth = await this.depthOfChild(parent);
     if (depth > this.maxDepth) {
@@ -32,15 +33,16 @@ export class OrchestrationLimits {
         },
       ]);
     }
-    const children = await this.store.count({ parentRunId: parent.id, limit: this.maxChildren, sortBy: 'created_at', sortOrder: 'desc' });
-    if (children >= this.maxChildren) {
-      throw new UnprocessableError([
-        {
-          path: 'parent_run_id',
-          message: `run ${parent.id} already has ${this.maxChildren} children, the most this server allows (orchestration.max_children_per_run)`,
-        },
-      ]);
-    }
+  }
+
+  /** The refusal (422, naming the limit) of a child the store found one too many (`parent_full`). */
+  tooManyChildren(parentRunId: string): UnprocessableError {
+    return new UnprocessableError([
+      {
+        path: 'parent_run_id',
+        message: `run ${parentRunId} already has ${this.maxChildren} children, the most this server allows (orchestration.max_children_per_run)`,
+      },
+    ]);
   }
 
   /** How many ancestors a child of `parent` would have, counted no further than one past the limit. */

@@ -148,7 +148,7 @@ export class RunExecutions {
     if (!active) return false;
     active.cancelled = cancelled;
     this.active.delete(runId);
-    this.options.agentApi?.tokens.revoke(runId);
+    void this.options.agentApi?.tokens.revoke(runId);
     const stop = (async () => {
       try {
         await active.execution.cancel();
@@ -231,7 +231,7 @@ export class RunExecutions {
     if (input.number > 1) events.output(run.id, 'stdout', `[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n`);
     // The agent's run token lives as long as this execution: revoked however it ends.
     const api = this.options.agentApi;
-    const agentApi = api ? { url: api.url(), token: api.tokens.mint(run.id, run.creator) } : undefined;
+    const agentApi = api ? { url: api.url(), token: await api.tokens.mint(run.id, run.creator) } : undefined;
     try {
       execution = executor.start({
         run,
@@ -254,7 +254,7 @@ export class RunExecutions {
         },
       });
     } catch (error) {
-      api?.tokens.revoke(run.id);
+      void api?.tokens.revoke(run.id);
       void this.finish(run, undefined, input, {
         state: 'ERROR',
         statusMessage: { message: `The ${executor.name} executor could not start: ${(error as Error).message}`, error_code: 'internal_error', retryable: true },
@@ -348,7 +348,7 @@ export class RunExecutions {
     this.active.delete(runId);
     // Stopped at the daily spend cap: its agent's own end (cancelled) is not the run's.
     if (active?.blocked) outcome = { ...outcome, state: 'BLOCKED', statusMessage: active.blocked };
-    this.options.agentApi?.tokens.revoke(runId);
+    void this.options.agentApi?.tokens.revoke(runId);
     try {
       await this.options.journal.record(runId, input, outcome);
     } catch (error) {

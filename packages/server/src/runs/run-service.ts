@@ -162,10 +162,13 @@ export class RunService {
       idempotencyKey: idempotencyKey ?? null,
       requestHash: idempotencyKey ? requestHash(body) : null,
       workerHost: route.workerHost,
+      childLimit: parent ? this.orchestration?.maxChildren : undefined,
     };
     // Its QUEUED event is stored with it, in the same transaction.
     const event = await this.events.firstEvent(run);
     const result = await this.store.create(run, event);
+    // Only a create given childLimit (a parent, under orchestration limits) can find its parent full.
+    if (result.kind === 'parent_full') throw this.orchestration!.tooManyChildren(parentRunId!);
     if (result.kind === 'conflict') {
       throw new ConflictError(
         `Idempotency-Key "${idempotencyKey}" was already used for a different request (run ${result.run.id}); use a new key for a new run.`,

@@ -139,7 +139,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
   // Always made, so the quota endpoint answers where no quotas: section is; with none, it holds nothing.
   const quotas = new PrincipalQuotas(config.quotas, store);
   // Each execution's agent reaches this server's own URL with a token of its run (see RunTokenScope).
-  const runTokens = new RunTokens();
+  const runTokens = new RunTokens(storage.runTokens, opts.log);
   const queue = new RunQueue({
     publish: pullRequests.publish,
     store,
@@ -186,6 +186,7 @@ export async function wireApp({ opts, config, timeZone, storage, serverId, clock
     expiresLeases: !cluster,
     log: opts.log,
     leaseLost,
+    runTokens,
   });
   workersRef = workers;
   metrics = new ServerMetrics(store, workers);

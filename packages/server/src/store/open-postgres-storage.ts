@@ -13,6 +13,7 @@ import { PostgresSharedSecrets } from './postgres-secrets.js';
 import { PostgresSignals } from './postgres-signals.js';
 import { PostgresCatalogActivity } from './catalog/postgres-catalog-activity.js';
 import { PostgresConnectedWorkerStore } from './workers/postgres-connected-worker-store.js';
+import { PostgresRunTokenStore } from './run-tokens/postgres-run-token-store.js';
 import { PostgresMailboxStore } from './mailbox/postgres-mailbox-store.js';
 import { postgresTarget } from './postgres-url.js';
 import type { Storage } from './storage.js';
@@ -99,6 +100,7 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     activity: new PostgresCatalogActivity(pool),
     webhooks: new PostgresWebhookStore(pool),
     workers: new PostgresConnectedWorkerStore(pool),
+    runTokens: new PostgresRunTokenStore(pool),
     mailbox: new PostgresMailboxStore(pool),
     cluster: { leases: new PostgresRunLeases(pool), signals: listening, secrets: new PostgresSharedSecrets(pool) },
     description: target.description,

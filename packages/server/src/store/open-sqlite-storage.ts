@@ -8,6 +8,7 @@ import { SqliteScheduleStore } from './schedules/sqlite-schedule-store.js';
 import { SqliteCatalogActivity } from './catalog/sqlite-catalog-activity.js';
 import type { Storage } from './storage.js';
 import { SqliteConnectedWorkerStore } from './workers/sqlite-connected-worker-store.js';
+import { SqliteRunTokenStore } from './run-tokens/sqlite-run-token-store.js';
 import { SqliteMailboxStore } from './mailbox/sqlite-mailbox-store.js';
 import { SqliteWebhookStore } from './webhooks/sqlite-webhook-store.js';
 
@@ -26,6 +27,7 @@ export function openSqliteStorage(file: string): Storage {
     activity: new SqliteCatalogActivity(runs.db),
     webhooks: new SqliteWebhookStore(runs.db, runs.writes),
     workers: new SqliteConnectedWorkerStore(runs.db),
+    runTokens: new SqliteRunTokenStore(runs.db),
     mailbox: new SqliteMailboxStore(runs.db),
     description: file === ':memory:' ? 'in memory' : `data in ${dirname(file)}`,
     close: () => runs.close(),

@@ -13,6 +13,7 @@ import { POSTGRES_RUN_TURNS, POSTGRES_WEIGHTED_RUN_TURNS } from './runs/run-turn
 import { BACKFILL_RUN_COUNTS, POSTGRES_RUN_COUNT_TRIGGERS, PRINCIPAL_RUN_COUNTS_TABLE } from './runs/principal-run-counts.js';
 import { PRINCIPAL_TURN_WEIGHTS_TABLE } from './runs/principal-turn-weights.js';
 import { POSTGRES_BACKFILL_CREATES, POSTGRES_CREATE_COUNT_TRIGGER, PRINCIPAL_CREATES_TABLE } from './runs/principal-creates.js';
+import { RUN_TOKENS_TABLE } from './run-tokens/run-token-table.js';
 import { SCHEDULE_FIRING_LEASE_COLUMNS, SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { SHARED_SECRETS_TABLE } from './secret-table.js';
 import { AGENT_EVENTS_TABLE, AGENT_MESSAGES_TABLE } from './mailbox/mailbox-tables.js';
@@ -187,6 +188,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 11 + addedColumnSteps(postgresDialect, 3).length,
     name: 'weighted fair turns',
     sql: `${createTable(PRINCIPAL_TURN_WEIGHTS_TABLE, postgresDialect)}${POSTGRES_WEIGHTED_RUN_TURNS}`,
+  },
+  // The digests of the run tokens in use, which every server of the database honours (a token minted by one used against another).
+  {
+    version: 12 + addedColumnSteps(postgresDialect, 3).length,
+    name: 'run tokens',
+    sql: createTable(RUN_TOKENS_TABLE, postgresDialect),
   },
 ];
 

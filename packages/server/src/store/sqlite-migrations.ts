@@ -14,6 +14,7 @@ import { SQLITE_RUN_TURNS, SQLITE_WEIGHTED_RUN_TURNS } from './runs/run-turns.js
 import { BACKFILL_RUN_COUNTS, PRINCIPAL_RUN_COUNTS_TABLE, SQLITE_RUN_COUNT_TRIGGERS } from './runs/principal-run-counts.js';
 import { PRINCIPAL_TURN_WEIGHTS_TABLE } from './runs/principal-turn-weights.js';
 import { PRINCIPAL_CREATES_TABLE, SQLITE_BACKFILL_CREATES, SQLITE_CREATE_COUNT_TRIGGER } from './runs/principal-creates.js';
+import { RUN_TOKENS_TABLE } from './run-tokens/run-token-table.js';
 import { SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { AGENT_EVENTS_TABLE, AGENT_MESSAGES_TABLE } from './mailbox/mailbox-tables.js';
 import { CONNECTED_WORKERS_TABLE } from './workers/connected-worker-table.js';
@@ -156,6 +157,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 13 + addedColumnSteps(sqliteDialect, 7).length, name: 'daily spend per principal', sql: DAILY_SPEND_STEP },
   { version: 14 + addedColumnSteps(sqliteDialect, 7).length, name: 'held runs counted per principal', sql: PRINCIPAL_RUN_COUNTS_STEP },
   { version: 15 + addedColumnSteps(sqliteDialect, 7).length, name: 'weighted fair turns', sql: WEIGHTED_TURNS_STEP },
+  // The digests of the run tokens in use, which every server of a shared database honours.
+  { version: 16 + addedColumnSteps(sqliteDialect, 7).length, name: 'run tokens', sql: createTable(RUN_TOKENS_TABLE, sqliteDialect) },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

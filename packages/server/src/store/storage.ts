@@ -9,6 +9,7 @@ import type { CatalogActivity } from './catalog/catalog-activity.js';
 import type { WebhookStore } from './webhooks/webhook-store.js';
 import type { MailboxStore } from './mailbox/mailbox-store.js';
 import type { ConnectedWorkerStore } from './workers/connected-worker-store.js';
+import type { RunTokenRecords } from '../domain/run-tokens.js';
 
 /** Every store of one database: SQLite (one server) or PostgreSQL (any number of servers). */
 export interface Storage {
@@ -24,6 +25,8 @@ export interface Storage {
   workers: ConnectedWorkerStore;
   /** The run-to-run mailbox and the lifecycle event feed. */
   mailbox: MailboxStore;
+  /** The digests of the run tokens in use, which every server of the database honours. */
+  runTokens: RunTokenRecords;
   /** Present when several servers may share the database. */
   cluster?: ClusterStore;
   /** Where the data is, for the start-up line ("data in ./data", "PostgreSQL db@host:5432"). */

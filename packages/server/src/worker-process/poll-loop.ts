@@ -256,7 +256,9 @@ export class PollLoop {
       return;
     }
     if (this.runs.has(wire.run.id)) return;
-    const run = new WorkerRun(this.host, wire.claim, wire.run.id, assignedStart(this.options.executor, this.host.instanceId, wire), sentAt);
+    // The run token reaches the server that answered the poll, the one that minted it.
+    const agentApi = wire.runToken ? { url: this.options.connection.server, token: wire.runToken } : undefined;
+    const run = new WorkerRun(this.host, wire.claim, wire.run.id, assignedStart(this.options.executor, this.host.instanceId, { ...wire, agentApi }), sentAt);
     this.runs.set(run.runId, run);
     run.start();
   }

@@ -39,15 +39,19 @@ export interface RunStart {
 }
 
 /** The start of an execution assigned by the server: the worker's executor on the run and its input. */
-export function assignedStart(executor: RunExecutor, instanceId: string, wire: Pick<ExecutionContext, 'run' | 'input'> & { workspace?: WorkspaceSource | undefined }): RunStart {
-  const { run, input, workspace } = wire;
+export function assignedStart(
+  executor: RunExecutor,
+  instanceId: string,
+  wire: Pick<ExecutionContext, 'run' | 'input'> & { workspace?: WorkspaceSource | undefined; agentApi?: ExecutionContext['agentApi'] | undefined },
+): RunStart {
+  const { run, input, workspace, agentApi } = wire;
   return {
     execution: input.number,
     executorName: executor.name,
     // A follow-up's output goes on after what earlier executions printed, as on the server.
     ...(input.number > 1 ? { preface: `[agent-runs] Execution ${input.number}, answering ${input.followups.length || 'no'} follow-up(s).\n` } : {}),
     begin: (sinks) =>
-      executor.start({ run, input, ...sinks, ...(workspace ? { restore: { ranOn: workspace.ranOn, here: instanceId, patches: workspace.patches } } : {}) }),
+      executor.start({ run, input, ...sinks, ...(agentApi ? { agentApi } : {}), ...(workspace ? { restore: { ranOn: workspace.ranOn, here: instanceId, patches: workspace.patches } } : {}) }),
   };
 }
 

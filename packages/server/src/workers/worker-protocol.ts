@@ -8,7 +8,7 @@ import { z } from 'zod';
  * worker every answer. A worker never opens the database and never holds a principal's key.
  *
  *   connect ──▶ poll ⟲ (renews the leases of the runs it holds, waits for work or commands)
- *                 │ assignment: a run claimed for it, with its claim and its execution's input
+ *                 │ assignment: a run claimed for it, with its claim, its execution's input and its run token
  *                 ├──▶ report (output, harness state) … under the claim, 409 once the lease is gone
  *                 └──▶ finish (the execution's outcome) under the claim
  *
@@ -94,6 +94,13 @@ export type WorkerCommand = z.infer<typeof WorkerCommandSchema>;
  */
 export const WorkerAssignmentSchema = z.looseObject({
   claim,
+  /**
+   * The agent's run token (`art_…`), valid while this execution runs, on the server that
+   * answered the poll: the worker gives it to the agent (AGENT_RUNS_RUN_TOKEN) with that
+   * server's URL (AGENT_RUNS_API_URL), masked in what the agent prints. Absent from a server
+   * that mints none.
+   */
+  run_token: z.string().regex(/^art_[A-Za-z0-9_-]{20,100}$/).optional(),
   run: z.looseObject({ id: runId }),
   input: z.looseObject({ number: z.number().int().min(1) }),
   workspace: z

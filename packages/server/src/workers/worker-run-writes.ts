@@ -1,3 +1,4 @@
+import type { RunTokens } from '../domain/run-tokens.js';
 import type { RunStatusMessage } from '@agent-runs/core/contract';
 import { ConflictError } from '../domain/domain-errors.js';
 import type { ArtifactLimits } from '../executors/execution-input.js';
@@ -27,6 +28,8 @@ export interface WorkerRunWritesOptions {
   publish?: PublishChanges | undefined;
   /** Why a run of this principal must not run on (its daily spend cap reached), asked after each usage report is stored. */
   spendStop?: ((run: RunRecord) => Promise<RunStatusMessage | undefined>) | undefined;
+  /** The run tokens this server issues: one minted with each assignment, revoked as its execution ends. */
+  runTokens?: RunTokens | undefined;
 }
 
 /**
@@ -122,6 +125,7 @@ export class WorkerRunWrites {
     if (body.state === 'CANCELLED') await moves.cancel(runId, statusMessage ?? { message: 'The worker stopped the run.' });
     else await moves.finish(runId, { state: body.state, ...(statusMessage ? { statusMessage } : {}) }, body.claim);
     await store.leases.release(owner, [runId]).catch(() => undefined);
+    await this.o.runTokens?.revoke(runId);
     hub.letGo(runId);
     hub.slotFreed(body.instance_id);
     if (await journal.requeueIfPending(runId).catch(() => false)) this.o.runQueued();

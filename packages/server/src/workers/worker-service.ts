@@ -229,7 +229,8 @@ export class WorkerService implements RemoteRuns {
       const workspace = last && input.number > 1 ? await this.workspaceOf(run.id, last.server) : undefined;
       hub.hold(run.id, instanceId);
       given.push({ runId: run.id, claim, execution: input.number });
-      out.push(toWire(claim, run, input, workspace));
+      // The agent's run token, as the server's own executions get one: it lives as long as this execution.
+      out.push(toWire(claim, run, input, workspace, await this.o.runTokens?.mint(run.id, run.creator)));
     }
     return false;
   }
@@ -265,6 +266,7 @@ export class WorkerService implements RemoteRuns {
   /** Runs whose assignment never reached the worker: back in line, their executions ended unstarted. */
   async giveBack(given: readonly GivenRun[]): Promise<void> {
     for (const g of given) {
+      await this.o.runTokens?.revoke(g.runId);
       this.o.hub.letGo(g.runId);
       await this.o.journal.endUnstarted(g.runId, g.execution).catch(() => undefined);
       await this.o.moves.release(g.runId, g.claim).catch(() => undefined);
@@ -289,6 +291,7 @@ export class WorkerService implements RemoteRuns {
       for (const { key: runId, owner } of expired) {
         const message = lostWorkerMessage(owner);
         this.o.hub.letGo(runId);
+        await this.o.runTokens?.revoke(runId);
         const failed = await this.o.moves.fail(runId, message, null);
         if (!failed) continue;
         this.o.log(`Run ${runId} ended FAILED: its worker (${owner}) stopped renewing its lease.`);

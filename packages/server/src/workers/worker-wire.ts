@@ -9,9 +9,10 @@ import type { WorkerAssignment, WorkerFinishRequest } from './worker-protocol.js
  * attachments' bytes in base64; a finish's artifacts with their bytes in base64. The server
  * calls `toWire`, the worker `fromWire` and `artifactsToWire`.
  */
-export function toWire(claim: string, run: RunRecord, input: ExecutionInput, workspace?: WorkspaceSource): WorkerAssignment {
+export function toWire(claim: string, run: RunRecord, input: ExecutionInput, workspace?: WorkspaceSource, runToken?: string): WorkerAssignment {
   return {
     claim,
+    ...(runToken ? { run_token: runToken } : {}),
     ...(workspace ? { workspace: { ran_on: workspace.ranOn, patches_base64: workspace.patches.map((p) => p.toString('base64')) } } : {}),
     run: { ...run } as WorkerAssignment['run'],
     input: {
@@ -33,7 +34,7 @@ export class WireFormatError extends Error {}
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An assignment as the executor takes it: the run, and its input with attachments decoded; throws WireFormatError naming what is missing. */
-export function fromWire(assignment: WorkerAssignment): { claim: string; run: RunRecord; input: ExecutionInput; workspace?: WorkspaceSource } {
+export function fromWire(assignment: WorkerAssignment): { claim: string; run: RunRecord; input: ExecutionInput; workspace?: WorkspaceSource; runToken?: string } {
   const run = assignment.run as Record<string, unknown>;
   for (const field of ['id', 'prompt', 'sessionId', 'createdAt'] as const) {
     if (typeof run[field] !== 'string') throw new WireFormatError(`run.${field} must be a string`);
@@ -53,6 +54,7 @@ export function fromWire(assignment: WorkerAssignment): { claim: string; run: Ru
   });
   return {
     claim: assignment.claim,
+    ...(assignment.run_token ? { runToken: assignment.run_token } : {}),
     // The run runs under the claim the server gave it, whatever `startedAt` the record says.
     run: { ...(run as unknown as RunRecord), startedAt: assignment.claim },
     input: { ...(input as unknown as ExecutionInput), attachments, usedBytes: typeof input.usedBytes === 'number' ? input.usedBytes : 0 },

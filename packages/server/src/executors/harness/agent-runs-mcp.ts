@@ -35,7 +35,8 @@ export function withAgentRunsMcp(
 ): Record<string, unknown> | undefined {
   if (!api || !bundle || servers?.[AGENT_RUNS_MCP_NAME] !== undefined) return servers;
   // AGENT_RUNS_RUN_ID: the run whose messages send_message and read_messages speak for.
-  const entry = { command: process.execPath, args: [bundle], env: { AGENT_RUNS_BASE_URL: api.url, AGENT_RUNS_API_KEY: api.token, AGENT_RUNS_RUN_ID: runId } };
+  // `api.url` is the server's origin (what AGENT_RUNS_API_URL holds); a client's base URL is its API's root under it.
+  const entry = { command: process.execPath, args: [bundle], env: { AGENT_RUNS_BASE_URL: `${api.url}/api/v1`, AGENT_RUNS_API_KEY: api.token, AGENT_RUNS_RUN_ID: runId } };
   return { ...servers, [AGENT_RUNS_MCP_NAME]: entry };
 }
 

@@ -8,7 +8,19 @@ import type { HarnessDriver, LaunchInput } from './harness-driver.js';
  * as root, so a headless run gets `acceptEdits` (edits in its directory) and this list
  * (shell commands, reads, searches) instead.
  */
-export const CLAUDE_ALLOWED_TOOLS = ['Bash', 'Edit', 'MultiEdit', 'Write', 'Read', 'Glob', 'Grep', 'LS', 'NotebookEdit', 'TodoWrite', 'WebFetch', 'mcp__*'];
+export const CLAUDE_ALLOWED_TOOLS = ['Bash', 'Edit', 'MultiEdit', 'Write', 'Read', 'Glob', 'Grep', 'LS', 'NotebookEdit', 'TodoWrite', 'WebFetch'];
+
+/**
+ * The rule allowing every tool of each of the run's MCP servers (`mcp__<server>`): Claude Code
+ * matches no wildcard over server names, and without a rule a headless run's every MCP call is
+ * refused as not granted. A name that is not plain letters, digits, `_` and `-` gets no rule
+ * (it could not be told from the list's separators), so its tools stay refused.
+ */
+export function mcpServerRules(servers: Record<string, unknown> | undefined): string[] {
+  return Object.keys(servers ?? {})
+    .filter((name) => /^[A-Za-z0-9_-]+$/.test(name))
+    .map((name) => `mcp__${name}`);
+}
 
 /** Claude Code (`claude -p`, stream-json), its sessions kept in the run's own config directory. */
 export const claudeDriver: HarnessDriver = {
@@ -20,7 +32,7 @@ export const claudeDriver: HarnessDriver = {
   sessionTotals: true,
   modelHosts: ['api.anthropic.com:443'],
   launch(input: LaunchInput, prompt: string) {
-    const args = ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--allowedTools', CLAUDE_ALLOWED_TOOLS.join(',')];
+    const args = ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--allowedTools', [...CLAUDE_ALLOWED_TOOLS, ...mcpServerRules(input.mcpServers)].join(',')];
     if (input.model) args.push('--model', input.model);
     if (input.effort) args.push('--effort', input.effort);
     if (input.systemPrompt) args.push('--append-system-prompt', input.systemPrompt);

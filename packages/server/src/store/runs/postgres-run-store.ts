@@ -63,6 +63,7 @@ export class PostgresRunStore implements RunStore {
    * statement (the insert and its event) and no transaction around it.
    */
   async create(run: NewRun, event?: CreatedRunEvent): Promise<CreateResult> {
+    if (run.childLimit !== undefined && run.parentRunId) return this.createChild(run, run.parentRunId, run.childLimit, event);
     if (!Object.keys(run.metadata ?? {}).length && !run.attachments?.length) {
       const inserted = await this.pool.query<{ seq: string }>(
         event
@@ -73,21 +74,42 @@ export class PostgresRunStore implements RunStore {
       // A new statement sees the run a racing create committed under the key.
       return row ? created(run, row.seq) : this.byIdempotencyKey(this.pool, run);
     }
+    return inTransaction(this.pool, (client) => this.insertIn(client, run, event));
+  }
+
+  /**
+   * A child under its parent's limit of children: the creates of one parent's children take
+   * turns on the parent's row (FOR UPDATE), so each counts the siblings committed before it, on
+   * whichever server of the database they arrive. A key used before still answers its run.
+   */
+  private async createChild(run: NewRun, parentRunId: string, limit: number, event: CreatedRunEvent | undefined): Promise<CreateResult> {
     return inTransaction(this.pool, async (client) => {
-      // ON CONFLICT waits for a create racing under the same key to commit, then inserts nothing.
-      const inserted = await client.query<{ seq: string }>(
-        event ? INSERT_RUN_WITH_EVENT : INSERT_RUN.sql,
-        event ? [...INSERT_RUN.values(run), run.id, event.data, event.runVersion] : INSERT_RUN.values(run),
-      );
-      const row = inserted.rows[0];
-      if (!row) return this.byIdempotencyKey(client, run);
-      const pairs = metadataRows(run.id, run.metadata);
-      if (pairs.length) await client.query(INSERT_METADATA.sql, INSERT_METADATA.values(pairs));
-      for (const [position, attachment] of (run.attachments ?? []).entries()) {
-        await client.query(INSERT_ATTACHMENT.sql, INSERT_ATTACHMENT.values({ runId: run.id, position, attachment }));
+      await client.query('SELECT 1 FROM runs WHERE id = $1 FOR UPDATE', [parentRunId]);
+      if (run.idempotencyKey !== null) {
+        const { rows } = await client.query('SELECT 1 FROM runs WHERE creator_uid = $1 AND idempotency_key = $2', [run.creator.uid ?? '', run.idempotencyKey]);
+        if (rows.length) return this.byIdempotencyKey(client, run);
       }
-      return created(run, row.seq);
+      const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM runs WHERE parent_run_id = $1', [parentRunId]);
+      if (Number(rows[0]?.n ?? 0) >= limit) return { kind: 'parent_full' };
+      return this.insertIn(client, run, event);
     });
+  }
+
+  /** The run's row (with its first event), metadata and attachments, in the caller's transaction. */
+  private async insertIn(client: pg.ClientBase, run: NewRun, event: CreatedRunEvent | undefined): Promise<CreateResult> {
+    // ON CONFLICT waits for a create racing under the same key to commit, then inserts nothing.
+    const inserted = await client.query<{ seq: string }>(
+      event ? INSERT_RUN_WITH_EVENT : INSERT_RUN.sql,
+      event ? [...INSERT_RUN.values(run), run.id, event.data, event.runVersion] : INSERT_RUN.values(run),
+    );
+    const row = inserted.rows[0];
+    if (!row) return this.byIdempotencyKey(client, run);
+    const pairs = metadataRows(run.id, run.metadata);
+    if (pairs.length) await client.query(INSERT_METADATA.sql, INSERT_METADATA.values(pairs));
+    for (const [position, attachment] of (run.attachments ?? []).entries()) {
+      await client.query(INSERT_ATTACHMENT.sql, INSERT_ATTACHMENT.values({ runId: run.id, position, attachment }));
+    }
+    return created(run, row.seq);
   }
 
   private async byIdempotencyKey(client: pg.ClientBase | pg.Pool, run: NewRun): Promise<CreateResult> {

@@ -71,6 +71,11 @@ export type NewRun = Omit<RunRecord, 'seq'> & {
   attachments?: StoredAttachment[];
   /** The self-hosted workers that execute the run (their `worker_host`); '' or absent: the server's own executor. */
   workerHost?: string | undefined;
+  /**
+   * Inserted only while its parent has fewer children than this (`orchestration.max_children_per_run`),
+   * counted in the insert's own transaction, so creates racing under one parent cannot pass the count together.
+   */
+  childLimit?: number | undefined;
   /** Its place in the fair turns between principals (run-turns.ts), as the store works it out: never given by a caller. */
   turn?: number | undefined;
 };

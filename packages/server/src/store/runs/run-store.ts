@@ -65,7 +65,9 @@ export interface CreatedRunEvent {
 export type CreateResult =
   | { kind: 'created'; run: RunRecord }
   | { kind: 'replayed'; run: RunRecord }
-  | { kind: 'conflict'; run: RunRecord };
+  | { kind: 'conflict'; run: RunRecord }
+  /** Its parent had `childLimit` children already: nothing was stored. */
+  | { kind: 'parent_full' };
 
 /**
  * Everything the server needs from storage. SQLite implements it today; another
@@ -75,6 +77,7 @@ export interface RunStore {
   /**
    * Inserts a run (and `event`, its first event, in the same transaction), or answers with
    * the run an earlier create under the same idempotency key made (no event stored then).
+   * With `childLimit`, the parent's children are counted and the run inserted atomically.
    */
   create(run: NewRun, event?: CreatedRunEvent): Promise<CreateResult>;
   get(id: string): Promise<RunRecord | undefined>;

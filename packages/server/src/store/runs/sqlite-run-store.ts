@@ -135,6 +135,7 @@ export class SqliteRunStore implements RunStore {
   private createNow(run: NewRun, event: CreatedRunEvent | undefined): CreateResult {
     const earlier = this.byIdempotencyKey(run);
     if (earlier) return earlier;
+    if (this.parentFull(run)) return { kind: 'parent_full' };
     try {
       return created(run, this.insertOne(run, event));
     } catch (error) {
@@ -153,6 +154,7 @@ export class SqliteRunStore implements RunStore {
   private createInBatch(run: NewRun, event: CreatedRunEvent | undefined): CreateResult {
     const earlier = this.byIdempotencyKey(run);
     if (earlier) return earlier;
+    if (this.parentFull(run)) return { kind: 'parent_full' };
     let info: Database.RunResult;
     try {
       info = this.insertRun.run(this.insertValues(run));
@@ -165,6 +167,17 @@ export class SqliteRunStore implements RunStore {
     this.attachments.add(run.id, run.attachments);
     if (event) this.insertFirstEvent(run.id, event);
     return created(run, info);
+  }
+
+  /**
+   * Whether the run's parent has its `childLimit` of children already. The count and the insert
+   * after it are one synchronous step of the one server that holds the file (better-sqlite3 does
+   * not yield between them), and a batch's earlier creates are in the count: nothing races them.
+   */
+  private parentFull(run: NewRun): boolean {
+    if (run.childLimit === undefined || !run.parentRunId) return false;
+    const { n } = this.statement('SELECT count(*) AS n FROM runs WHERE parent_run_id = ?').get(run.parentRunId) as { n: number };
+    return n >= run.childLimit;
   }
 
   /** Another process sharing the file inserted the same idempotency key first: its run. */

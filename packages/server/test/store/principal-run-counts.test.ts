@@ -151,10 +151,10 @@ describe('the counters on a SQLite database that had runs before them', () => {
       for (let i = 0; i < 5; i++) await before.create(newRun(`r${i}`, { creator: { uid: i < 3 ? 'dana' : 'eve' }, createdAt: i === 4 ? at(0) : now }));
       await before.claimNext('server-a', at(1), 30_000);
       await before.close();
-      // Back to the schema before the counters: their step and the weights' after it undone.
+      // Back to the schema before the counters: their step and those after it (the weights, the run tokens) undone.
       const countsStep = SQLITE_MIGRATIONS.find((step) => step.name === 'held runs counted per principal')!;
       const db = openDatabase(file);
-      db.exec('DROP TRIGGER runs_count_on_insert; DROP TRIGGER runs_count_on_move; DROP TRIGGER runs_count_on_delete; DROP TRIGGER runs_count_creates; DROP TABLE principal_run_counts; DROP TABLE principal_creates; DROP TABLE principal_turn_weights;');
+      db.exec('DROP TRIGGER runs_count_on_insert; DROP TRIGGER runs_count_on_move; DROP TRIGGER runs_count_on_delete; DROP TRIGGER runs_count_creates; DROP TABLE principal_run_counts; DROP TABLE principal_creates; DROP TABLE principal_turn_weights; DROP TABLE run_tokens;');
       db.pragma(`user_version = ${countsStep.version - 1}`);
       db.close();
       const after = new SqliteRunStore(file);

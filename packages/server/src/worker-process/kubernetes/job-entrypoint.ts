@@ -221,13 +221,20 @@ async function sendFiles(
 ): Promise<boolean> {
   // Loaded only now, as the schemas are: nothing on the way of the agent's start.
   const { collectArtifactFiles } = await import('../../executors/collect-artifact-files.js');
-  const found = collectArtifactFiles(
-    own,
-    ARTIFACTS,
-    { maxFileBytes: limits.max_file_bytes, maxRunBytes: limits.max_run_bytes, maxArtifactsPerExecution: limits.max_count },
-    limits.used_bytes,
-    limits.max_count,
-  );
+  let found: ReturnType<typeof collectArtifactFiles>;
+  try {
+    found = collectArtifactFiles(
+      own,
+      join(own, ARTIFACTS),
+      { maxFileBytes: limits.max_file_bytes, maxRunBytes: limits.max_run_bytes, maxArtifactsPerExecution: limits.max_count },
+      limits.used_bytes,
+      limits.max_count,
+    );
+  } catch (error) {
+    // The agent's end is still told: a run without its files rather than a run lost.
+    note(`the artifacts directory could not be read (${(error as Error).message}); no files were sent.`);
+    return true;
+  }
   for (const text of found.notes) note(text);
   for (const artifact of found.artifacts) {
     const path = String(artifact.data['filepath']);

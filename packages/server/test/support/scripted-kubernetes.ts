@@ -44,6 +44,8 @@ export class ScriptedKubernetes {
   script: (job: V1Job) => PodScript = () => 'run';
   /** How long an `oom` pod runs before the "kernel" kills it. */
   oomAfterMs = 300;
+  /** The namespace's Secrets by name (their data, decoded): what the "kubelet" resolves `envFrom` and `secretKeyRef` from. */
+  readonly secrets = new Map<string, Record<string, string>>();
 
   private constructor(
     private readonly server: Server,
@@ -188,7 +190,25 @@ export class ScriptedKubernetes {
       return stored;
     }
     const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], HOME: process.env['HOME'] };
-    for (const { name: variable, value } of container.env ?? []) env[variable] = value ?? '';
+    // As a kubelet: `envFrom` first, `env` over it; a Secret or key that is not there keeps the container from starting.
+    const missing: string[] = [];
+    for (const from of container.envFrom ?? []) {
+      const data = from.secretRef ? this.secrets.get(from.secretRef.name!) : undefined;
+      if (from.secretRef && !data) missing.push(`secret "${from.secretRef.name}" not found`);
+      Object.assign(env, data);
+    }
+    for (const { name: variable, value, valueFrom } of container.env ?? []) {
+      const ref = valueFrom?.secretKeyRef;
+      if (!ref) env[variable] = value ?? '';
+      else if (this.secrets.get(ref.name!)?.[ref.key] === undefined) missing.push(`couldn't find key ${ref.key} in Secret ${namespace}/${ref.name}`);
+      else env[variable] = this.secrets.get(ref.name!)![ref.key];
+    }
+    if (missing.length) {
+      pod.status!.containerStatuses = [
+        { name: container.name, image: container.image!, imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'CreateContainerConfigError', message: missing[0]! } } },
+      ];
+      return stored;
+    }
     const [command, ...args] = [...(container.command ?? []), ...(container.args ?? [])];
     const child = spawn(command!, args, { env, stdio: 'ignore', detached: true });
     stored.child = child;

@@ -47,6 +47,10 @@ if (mode === 'ok') {
   fs.symlinkSync('/etc/passwd', dir + '/passwd');
   console.log('files written');
   const wait = setInterval(() => { if (fs.existsSync(arg)) clearInterval(wait); }, 50);
+} else if (mode === 'keys') {
+  // What the pod's Secrets gave the agent, told without the values.
+  console.log('model key ' + (process.env.MODEL_API_KEY === 'sk-model-7f3e91' ? 'given' : 'missing'));
+  console.log('bulk key ' + (process.env.OTHER_KEY === 'other-5d2a' ? 'given' : 'missing'));
 } else if (mode === 'sleep') {
   setTimeout(() => console.log('slept'), Number(arg));
 }
@@ -74,7 +78,7 @@ interface Setup {
   createRun(prompt: string): Promise<string>;
 }
 
-async function setUp(lease = '15s'): Promise<Setup> {
+async function setUp(lease = '15s', kubernetes: Record<string, unknown> = {}): Promise<Setup> {
   const serverConfig = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_K8S_WORKER_TOKEN' }, worker_hosts: ['kube'] } } });
   const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', serverConfig, '--lease', lease], {
     ...process.env,
@@ -95,6 +99,7 @@ async function setUp(lease = '15s'): Promise<Setup> {
         resources: { limits: { memory: '512Mi' } },
         node_selector: { pool: 'agents' },
         runtime_class_name: 'gvisor',
+        ...kubernetes,
       },
     },
     tempTree(),
@@ -278,6 +283,34 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     // The link was not followed, and said so in the run's output.
     expect(JSON.stringify(run.artifacts)).not.toContain('passwd');
     expect(await outputOf(server, id)).toContain('artifact passwd is not a regular file');
+  }, 30_000);
+
+  it("gives the pod the operator's Secrets by reference: the agent has the keys, the Job's spec never their values", async () => {
+    const { cluster, startWorker, createRun, server } = await setUp('15s', {
+      env_from_secrets: ['bulk-keys'],
+      secret_env: { MODEL_API_KEY: { secret: 'model-keys', key: 'anthropic' } },
+    });
+    cluster.secrets.set('model-keys', { anthropic: 'sk-model-7f3e91' });
+    cluster.secrets.set('bulk-keys', { OTHER_KEY: 'other-5d2a' });
+    let spec: unknown;
+    cluster.script = (job) => {
+      spec = job;
+      return 'run';
+    };
+    await startWorker();
+    const id = await createRun('keys');
+    const run = await ended(server, id, 15_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const output = await outputOf(server, id);
+    expect(output).toContain('model key given');
+    expect(output).toContain('bulk key given');
+    // The spec as the cluster received it.
+    const seen = JSON.stringify(spec);
+    expect(seen).not.toContain('sk-model-7f3e91');
+    expect(seen).not.toContain('other-5d2a');
+    const container = (spec as { spec: { template: { spec: { containers: { env: unknown[]; envFrom: unknown }[] } } } }).spec.template.spec.containers[0]!;
+    expect(container.env).toContainEqual({ name: 'MODEL_API_KEY', valueFrom: { secretKeyRef: { name: 'model-keys', key: 'anthropic' } } });
+    expect(container.envFrom).toEqual([{ secretRef: { name: 'bulk-keys' } }]);
   }, 30_000);
 
   it("refuses a run's token for another run, and once the run ended", async () => {

@@ -96,7 +96,12 @@ export function jobSpec(input: JobSpecInput): V1Job {
               image: settings.image,
               ...(settings.imagePullPolicy ? { imagePullPolicy: settings.imagePullPolicy } : {}),
               command: settings.entrypoint ?? ['agent-runs-job-entrypoint'],
-              env: Object.entries(input.env).map(([name, value]) => ({ name, value })),
+              // Keys reach the pod by reference to the operator's Secrets: their values are never in the Job's spec.
+              env: [
+                ...Object.entries(input.env).map(([name, value]) => ({ name, value })),
+                ...Object.entries(settings.secretEnv ?? {}).map(([name, ref]) => ({ name, valueFrom: { secretKeyRef: { name: ref.secret, key: ref.key } } })),
+              ],
+              ...(settings.envFromSecrets?.length ? { envFrom: settings.envFromSecrets.map((name) => ({ secretRef: { name } })) } : {}),
               ...(settings.resources ? { resources: settings.resources as never } : {}),
             },
           ],

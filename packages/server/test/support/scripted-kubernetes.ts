@@ -10,7 +10,8 @@ import type { V1Job, V1Pod } from '@kubernetes/client-node';
  * cluster runs in these tests. It serves the few batch/v1 Jobs and core/v1 Pods endpoints
  * the worker calls through the real `@kubernetes/client-node` (create, list by label
  * selector, read and delete Jobs; list pods by label selector), and "schedules" a Job by
- * running its pod's command as a real local process with the pod's environment. A script
+ * running its pod's command as a real local process with the pod's environment (its
+ * `envFrom` and `secretKeyRef` resolved from the Secrets a test puts in `secrets`). A script
  * says, per Job, to run it or to report what a cluster would instead: an unschedulable pod,
  * an image that cannot be pulled, an OOM kill.
  */

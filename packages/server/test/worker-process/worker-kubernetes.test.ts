@@ -311,6 +311,13 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     const container = (spec as { spec: { template: { spec: { containers: { env: unknown[]; envFrom: unknown }[] } } } }).spec.template.spec.containers[0]!;
     expect(container.env).toContainEqual({ name: 'MODEL_API_KEY', valueFrom: { secretKeyRef: { name: 'model-keys', key: 'anthropic' } } });
     expect(container.envFrom).toEqual([{ secretRef: { name: 'bulk-keys' } }]);
+
+    // A Secret that is not there keeps the pod from starting: the run ends FAILED naming it, at once.
+    cluster.secrets.delete('model-keys');
+    const missing = await createRun('keys');
+    const failed = await ended(server, missing, 15_000);
+    expect(failed.state).toBe('FAILED');
+    expect(failed.status_message.message).toMatch(/could not start its container \(CreateContainerConfigError\): couldn't find key anthropic in Secret agent-runs-test\/model-keys; check the Secrets named in kubernetes/);
   }, 30_000);
 
   it("refuses a run's token for another run, and once the run ended", async () => {

@@ -7,7 +7,7 @@ import type { ReceivedFiles } from './job-files.js';
 import type { JobEnd } from './job-protocol.js';
 import type { JobRelay, RelayedRun } from './job-relay.js';
 import { JOB_LABELS } from './job-spec.js';
-import { endedPodTrouble, imageTrouble, jobTrouble, oomTrouble, unschedulableReason, type PodTrouble } from './pod-trouble.js';
+import { configTrouble, endedPodTrouble, imageTrouble, jobTrouble, oomTrouble, unschedulableReason, type PodTrouble } from './pod-trouble.js';
 
 /** How often a Job and its pod are looked at. */
 const LOOK_MS = 1_000;
@@ -112,7 +112,7 @@ export function followJob(o: FollowJobOptions): Execution {
     if (over || endSeen) return;
     const fromJob = jobTrouble(job);
     for (const pod of pods) {
-      const image = imageTrouble(pod);
+      const image = imageTrouble(pod) ?? configTrouble(pod);
       if (image) return troubled(image, false);
       const oom = oomTrouble(pod);
       if (oom) return troubled(oom, true);

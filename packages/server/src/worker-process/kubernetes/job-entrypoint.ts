@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -204,6 +204,12 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   while (sending) await sending;
   if (gone) return 1;
   const end: JobEnd = { exit_code: exit.code, signal: exit.signal, ...(await usageIn(usageFile, write)) };
+  // Dispatched, no container goes away with it: what the agent left is not left behind on the machine.
+  try {
+    rmSync(own, { recursive: true, force: true, maxRetries: 2 });
+  } catch {
+    // A directory the agent made unreadable: left to the temp directory's own cleanup, the end is what matters.
+  }
   await post('end', end);
   return exit.code ?? 1;
 }
@@ -242,7 +248,7 @@ async function sendFiles(
     if (sent === 'gone') return false;
     if (sent !== 'taken') {
       write(`agent-runs-job-entrypoint: artifact ${JSON.stringify(path)} was not sent.`);
-      note(`artifact ${path} was not taken by the worker; left out.`);
+      note(`artifact ${JSON.stringify(path)} was not taken by the worker; left out.`);
     }
   }
   return true;

@@ -109,6 +109,8 @@ describe('the configuration file', () => {
         '  tolerations: [{ key: agents, operator: Exists, effect: NoSchedule }]',
         '  service_account_name: agent-runner',
         '  runtime_class_name: gvisor',
+        '  env_from_secrets: [model-keys]',
+        '  secret_env: { ANTHROPIC_API_KEY: { secret: model-keys, key: anthropic } }',
         '',
       ].join('\n'),
     );
@@ -123,7 +125,16 @@ describe('the configuration file', () => {
       tolerations: [{ key: 'agents', operator: 'Exists', effect: 'NoSchedule' }],
       serviceAccountName: 'agent-runner',
       runtimeClassName: 'gvisor',
+      envFromSecrets: ['model-keys'],
+      secretEnv: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } },
     });
+  });
+
+  it("refuses a kubernetes.secret_env that would set the run's own variables or names no Secret's key", () => {
+    const own = configFile('worker.yaml', ['kubernetes:', '  image: a:1', '  secret_env: { AGENT_RUNS_JOB_TOKEN: { secret: keys, key: token } }', ''].join('\n'));
+    expect(() => loadConfigFile(own)).toThrow(/kubernetes\.secret_env\.AGENT_RUNS_JOB_TOKEN.*AGENT_RUNS_\* variables are the run's own/);
+    const value = configFile('worker.yaml', ['kubernetes:', '  image: a:1', '  secret_env: { MODEL_KEY: sk-plain-value }', ''].join('\n'));
+    expect(() => loadConfigFile(value)).toThrow(/kubernetes\.secret_env\.MODEL_KEY.*must be \{ secret: /);
   });
 
   it("reads the dispatch: section of a worker's dispatch backend, its programs' paths made absolute from the file's directory", () => {

@@ -218,6 +218,21 @@ const KubernetesSchema = z.strictObject({
   tolerations: z.array(z.looseObject({})).optional(),
   service_account_name: z.string().max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, K8S_NAME_HINT).optional(),
   runtime_class_name: z.string().max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, K8S_NAME_HINT).optional(),
+  /** Secrets of the namespace whose every key becomes a variable of the pod (`envFrom`): a model provider's key, say. */
+  env_from_secrets: z.array(z.string().max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, K8S_NAME_HINT)).optional(),
+  /** Variables of the pod taken from one key of a Secret each (`valueFrom.secretKeyRef`): the value never enters the Job's spec. */
+  secret_env: z
+    .record(
+      z
+        .string()
+        .regex(ENV_NAME, 'must be a variable name (letters, digits and _, not starting with a digit)')
+        .refine((name) => !name.startsWith('AGENT_RUNS_'), "AGENT_RUNS_* variables are the run's own and the entrypoint's; name another"),
+      z.strictObject({
+        secret: z.string().max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, K8S_NAME_HINT),
+        key: z.string().max(253).regex(/^[-._a-zA-Z0-9]+$/, "must be a key of the Secret's data (letters, digits, '-', '_' and '.')"),
+      }, { error: 'must be { secret: <the Secret\'s name>, key: <a key of its data> }' }),
+    )
+    .optional(),
 });
 
 /**

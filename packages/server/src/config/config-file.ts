@@ -251,6 +251,8 @@ export function loadConfigFile(path: string, env: Record<string, string | undefi
     tolerations: k8s.tolerations,
     serviceAccountName: k8s.service_account_name,
     runtimeClassName: k8s.runtime_class_name,
+    envFromSecrets: k8s.env_from_secrets,
+    secretEnv: k8s.secret_env,
   };
   const d = config.dispatch;
   const program = (path: string) => (path.includes('/') && !isAbsolute(path) ? resolve(base, path) : path);

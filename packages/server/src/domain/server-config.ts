@@ -129,6 +129,10 @@ export interface KubernetesSettings {
   tolerations?: Record<string, unknown>[] | undefined;
   serviceAccountName?: string | undefined;
   runtimeClassName?: string | undefined;
+  /** Secrets whose keys all become the pod's variables (`envFrom`). */
+  envFromSecrets?: string[] | undefined;
+  /** The pod's variables from one key of a Secret each (`valueFrom.secretKeyRef`). */
+  secretEnv?: Record<string, { secret: string; key: string }> | undefined;
 }
 
 /** The `orchestration:` section; an absent field takes its default (ORCHESTRATION_DEFAULTS). */

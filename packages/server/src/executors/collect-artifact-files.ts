@@ -6,6 +6,15 @@ import { isImage, mimeTypeOf } from './mime-type.js';
 const MAX_DEPTH = 8;
 const MAX_ENTRIES = 2000;
 
+/** A file the agent left, at `filepath` beneath its artifacts directory, as an artifact: a SCREENSHOT if an image, else a FILE. */
+export function fileArtifact(filepath: string, content: Buffer): NewArtifact {
+  const name = filepath.slice(filepath.lastIndexOf('/') + 1);
+  const mimeType = mimeTypeOf(name);
+  return isImage(mimeType)
+    ? { type: 'SCREENSHOT', data: { mime_type: mimeType, description: filepath, filename: name, filepath }, content }
+    : { type: 'FILE', data: { filename: name, filepath, mime_type: mimeType, size_bytes: content.length }, content };
+}
+
 export interface CollectedFiles {
   artifacts: NewArtifact[];
   notes: string[];
@@ -77,13 +86,8 @@ export function collectArtifactFiles(root: string, dir: string, limits: Artifact
         found.notes.push(`artifact ${filepath} changed while it was read (it is no longer a regular file within the limit); skipped.`);
         continue;
       }
-      const mimeType = mimeTypeOf(name);
       found.bytes += content.length;
-      found.artifacts.push(
-        isImage(mimeType)
-          ? { type: 'SCREENSHOT', data: { mime_type: mimeType, description: filepath, filename: name, filepath }, content }
-          : { type: 'FILE', data: { filename: name, filepath, mime_type: mimeType, size_bytes: content.length }, content },
-      );
+      found.artifacts.push(fileArtifact(filepath, content));
     }
   };
   inAgentDir(

@@ -10,7 +10,8 @@ import type { V1Job, V1Pod } from '@kubernetes/client-node';
  * cluster runs in these tests. It serves the few batch/v1 Jobs and core/v1 Pods endpoints
  * the worker calls through the real `@kubernetes/client-node` (create, list by label
  * selector, read and delete Jobs; list pods by label selector), and "schedules" a Job by
- * running its pod's command as a real local process with the pod's environment. A script
+ * running its pod's command as a real local process with the pod's environment (its
+ * `envFrom` and `secretKeyRef` resolved from the Secrets a test puts in `secrets`). A script
  * says, per Job, to run it or to report what a cluster would instead: an unschedulable pod,
  * an image that cannot be pulled, an OOM kill.
  */
@@ -44,6 +45,8 @@ export class ScriptedKubernetes {
   script: (job: V1Job) => PodScript = () => 'run';
   /** How long an `oom` pod runs before the "kernel" kills it. */
   oomAfterMs = 300;
+  /** The namespace's Secrets by name (their data, decoded): what the "kubelet" resolves `envFrom` and `secretKeyRef` from. */
+  readonly secrets = new Map<string, Record<string, string>>();
 
   private constructor(
     private readonly server: Server,
@@ -188,7 +191,25 @@ export class ScriptedKubernetes {
       return stored;
     }
     const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], HOME: process.env['HOME'] };
-    for (const { name: variable, value } of container.env ?? []) env[variable] = value ?? '';
+    // As a kubelet: `envFrom` first, `env` over it; a Secret or key that is not there keeps the container from starting.
+    const missing: string[] = [];
+    for (const from of container.envFrom ?? []) {
+      const data = from.secretRef ? this.secrets.get(from.secretRef.name!) : undefined;
+      if (from.secretRef && !data) missing.push(`secret "${from.secretRef.name}" not found`);
+      Object.assign(env, data);
+    }
+    for (const { name: variable, value, valueFrom } of container.env ?? []) {
+      const ref = valueFrom?.secretKeyRef;
+      if (!ref) env[variable] = value ?? '';
+      else if (this.secrets.get(ref.name!)?.[ref.key] === undefined) missing.push(`couldn't find key ${ref.key} in Secret ${namespace}/${ref.name}`);
+      else env[variable] = this.secrets.get(ref.name!)![ref.key];
+    }
+    if (missing.length) {
+      pod.status!.containerStatuses = [
+        { name: container.name, image: container.image!, imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'CreateContainerConfigError', message: missing[0]! } } },
+      ];
+      return stored;
+    }
     const [command, ...args] = [...(container.command ?? []), ...(container.args ?? [])];
     const child = spawn(command!, args, { env, stdio: 'ignore', detached: true });
     stored.child = child;

@@ -34,6 +34,7 @@ if (mode === 'ok') {
   console.log('hello from afar');
   console.log('secret length ' + (process.env.DEPLOY_KEY || '').length);
   fs.writeFileSync(process.env.AGENT_RUNS_USAGE_FILE, JSON.stringify({ total_tokens: 7 }));
+  fs.writeFileSync(process.env.AGENT_RUNS_ARTIFACTS_DIR + '/notes.txt', 'made afar\\n');
 } else if (mode === 'fail') {
   console.log('about to fail');
   process.exitCode = 4;
@@ -181,6 +182,8 @@ describe('agent-runs-worker --backend command, with a dispatch script that start
     expect(output).toContain(`secret length ${SECRET.length}`);
     expect(output).not.toContain('the token leaked');
     expect(run.request_usage).toMatchObject({ total_tokens: 7 });
+    // The file the agent left in its artifacts directory came back with the end.
+    expect(run.artifacts).toEqual([expect.objectContaining({ artifact_type: 'FILE', data: expect.objectContaining({ filepath: 'notes.txt', size_bytes: 10 }) })]);
     // The script's argv and environment hold neither the secret, nor the run's token, nor the worker's.
     const token = runToken(TOKEN, id, (await runOf(server, id)).started_at as string);
     const cmdline = readFileSync(join(dir, 'dispatch-cmdline'), 'utf8');

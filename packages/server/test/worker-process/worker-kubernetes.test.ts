@@ -38,6 +38,19 @@ if (mode === 'ok') {
   process.exitCode = 3;
 } else if (mode === 'hang') {
   setInterval(() => console.log('tick'), 100);
+} else if (mode === 'files') {
+  // Files in the artifacts directory (and a link, never followed), then waits for the test's go.
+  const dir = process.env.AGENT_RUNS_ARTIFACTS_DIR;
+  fs.writeFileSync(dir + '/report.md', '# Report\\nall good\\n');
+  fs.mkdirSync(dir + '/logs');
+  fs.writeFileSync(dir + '/logs/run.log', 'log line\\n');
+  fs.symlinkSync('/etc/passwd', dir + '/passwd');
+  console.log('files written');
+  const wait = setInterval(() => { if (fs.existsSync(arg)) clearInterval(wait); }, 50);
+} else if (mode === 'keys') {
+  // What the pod's Secrets gave the agent, told without the values.
+  console.log('model key ' + (process.env.MODEL_API_KEY === 'sk-model-7f3e91' ? 'given' : 'missing'));
+  console.log('bulk key ' + (process.env.OTHER_KEY === 'other-5d2a' ? 'given' : 'missing'));
 } else if (mode === 'sleep') {
   setTimeout(() => console.log('slept'), Number(arg));
 }
@@ -65,7 +78,7 @@ interface Setup {
   createRun(prompt: string): Promise<string>;
 }
 
-async function setUp(lease = '15s'): Promise<Setup> {
+async function setUp(lease = '15s', kubernetes: Record<string, unknown> = {}): Promise<Setup> {
   const serverConfig = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_K8S_WORKER_TOKEN' }, worker_hosts: ['kube'] } } });
   const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', serverConfig, '--lease', lease], {
     ...process.env,
@@ -86,6 +99,7 @@ async function setUp(lease = '15s'): Promise<Setup> {
         resources: { limits: { memory: '512Mi' } },
         node_selector: { pool: 'agents' },
         runtime_class_name: 'gvisor',
+        ...kubernetes,
       },
     },
     tempTree(),
@@ -122,6 +136,15 @@ async function setUp(lease = '15s'): Promise<Setup> {
       return created.body.run_id as string;
     },
   };
+}
+
+/** A file artifact's bytes, through its signed download link. */
+async function artifactText(server: ServerProcess, uid: string): Promise<string> {
+  const artifact = await api(server, `/agent/artifacts/${uid}`);
+  expect(artifact.status).toBe(200);
+  const download = await fetch(new URL(artifact.body.data.download_url as string, server.baseURL));
+  expect(download.status).toBe(200);
+  return download.text();
 }
 
 describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes API', () => {
@@ -231,6 +254,71 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     expect(cluster.created).toHaveLength(3);
     expect(second.stderr()).toMatch(/followed again after a restart/);
   }, 60_000);
+
+  it("hands the files its agent left in AGENT_RUNS_ARTIFACTS_DIR back as the run's artifacts; a hostile path from the pod is refused", async () => {
+    const { cluster, startWorker, createRun, server } = await setUp();
+    const worker = await startWorker();
+    const go = join(tempTree(), 'go');
+    const id = await createRun(`files ${go}`);
+    await eventually(() => outputOf(server, id), (o) => o.includes('files written'), 15_000);
+    // What a pod could send of its own: the run's token and the worker's listener are in its spec.
+    const url = /their pods report to (http:\/\/127\.0\.0\.1:\d+)/.exec(worker.stderr())![1]!;
+    const token = cluster.jobOf(id)!.job.spec!.template.spec!.containers[0]!.env!.find((e) => e.name === 'AGENT_RUNS_JOB_TOKEN')!.value!;
+    const upload = (path: string) =>
+      fetch(`${url}/runs/${id}/files?path=${encodeURIComponent(path)}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: 'evil' });
+    for (const hostile of ['../evil', '/etc/evil', 'a/../../evil', 'bell\u0007.txt', 'a\\b', '']) {
+      const refused = await upload(hostile);
+      expect(refused.status, hostile).toBe(400);
+      expect(await refused.text()).toMatch(/^path: /);
+    }
+    writeFileSync(go, '');
+    const run = await ended(server, id, 15_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const files = (run.artifacts as { artifact_type: string; data: { filepath: string; artifact_uid: string; mime_type: string } }[]).filter((a) => a.artifact_type === 'FILE');
+    expect(files.map((f) => f.data.filepath).sort()).toEqual(['logs/run.log', 'report.md']);
+    const report = files.find((f) => f.data.filepath === 'report.md')!;
+    expect(report.data.mime_type).toBe('text/markdown');
+    expect(await artifactText(server, report.data.artifact_uid)).toBe('# Report\nall good\n');
+    expect(JSON.stringify(run.artifacts)).not.toContain('evil');
+    // The link was not followed, and said so in the run's output.
+    expect(JSON.stringify(run.artifacts)).not.toContain('passwd');
+    expect(await outputOf(server, id)).toContain('artifact passwd is not a regular file');
+  }, 30_000);
+
+  it("gives the pod the operator's Secrets by reference: the agent has the keys, the Job's spec never their values", async () => {
+    const { cluster, startWorker, createRun, server } = await setUp('15s', {
+      env_from_secrets: ['bulk-keys'],
+      secret_env: { MODEL_API_KEY: { secret: 'model-keys', key: 'anthropic' } },
+    });
+    cluster.secrets.set('model-keys', { anthropic: 'sk-model-7f3e91' });
+    cluster.secrets.set('bulk-keys', { OTHER_KEY: 'other-5d2a' });
+    let spec: unknown;
+    cluster.script = (job) => {
+      spec = job;
+      return 'run';
+    };
+    await startWorker();
+    const id = await createRun('keys');
+    const run = await ended(server, id, 15_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const output = await outputOf(server, id);
+    expect(output).toContain('model key given');
+    expect(output).toContain('bulk key given');
+    // The spec as the cluster received it.
+    const seen = JSON.stringify(spec);
+    expect(seen).not.toContain('sk-model-7f3e91');
+    expect(seen).not.toContain('other-5d2a');
+    const container = (spec as { spec: { template: { spec: { containers: { env: unknown[]; envFrom: unknown }[] } } } }).spec.template.spec.containers[0]!;
+    expect(container.env).toContainEqual({ name: 'MODEL_API_KEY', valueFrom: { secretKeyRef: { name: 'model-keys', key: 'anthropic' } } });
+    expect(container.envFrom).toEqual([{ secretRef: { name: 'bulk-keys' } }]);
+
+    // A Secret that is not there keeps the pod from starting: the run ends FAILED naming it, at once.
+    cluster.secrets.delete('model-keys');
+    const missing = await createRun('keys');
+    const failed = await ended(server, missing, 15_000);
+    expect(failed.state).toBe('FAILED');
+    expect(failed.status_message.message).toMatch(/could not start its container \(CreateContainerConfigError\): couldn't find key anthropic in Secret agent-runs-test\/model-keys; check the Secrets named in kubernetes/);
+  }, 30_000);
 
   it("refuses a run's token for another run, and once the run ended", async () => {
     const { cluster, startWorker, createRun, server } = await setUp();

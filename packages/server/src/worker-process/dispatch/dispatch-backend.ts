@@ -4,8 +4,9 @@ import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from 
 import type { RunRecord } from '../../store/runs/run-record.js';
 import type { ReattachedRun } from '../poll-loop.js';
 import type { RunSinks } from '../worker-run.js';
-import { JOB_ENV } from '../kubernetes/job-limits.js';
+import { fileLimitsFrom, JOB_ENV } from '../kubernetes/job-limits.js';
 import type { JobEnd } from '../kubernetes/job-protocol.js';
+import { fileLimitsOf, ReceivedFiles } from '../kubernetes/job-files.js';
 import type { JobRelay, RelayedRun } from '../kubernetes/job-relay.js';
 import { runToken } from '../kubernetes/run-token.js';
 import { DISPATCH_FORMAT, type DispatchedRun } from './dispatch-protocol.js';
@@ -75,6 +76,7 @@ export class DispatchBackend implements RunExecutor {
         [COMMAND_ENV.environmentId]: config.environment_id ?? '',
         [COMMAND_ENV.execution]: String(input.number),
         [JOB_ENV.prompt]: executionPrompt(context),
+        [JOB_ENV.fileLimits]: JSON.stringify(fileLimitsOf(input)),
       },
       secrets: this.o.secretsOf(run),
     };
@@ -128,10 +130,14 @@ export class DispatchBackend implements RunExecutor {
       }, this.o.silenceTimeoutMs);
       silence.unref?.();
     };
+    // A run followed again after a restart had its limits in the dispatched run's JSON, not kept here: the server's defaults, and the server holds the run to its own.
+    const files = new ReceivedFiles(fileLimitsFrom(dispatch?.env[JOB_ENV.fileLimits]));
     const ended = async (end: JobEnd): Promise<void> => {
       if (end.usage) await sinks.onHarnessState?.({ requestUsage: end.usage });
-      if (end.exit_code === 0) return finish({ state: 'SUCCEEDED' });
-      finish(failed(`The agent ${end.exit_code === null ? `was ended by ${end.signal ?? 'a signal'}` : `exited with code ${end.exit_code}`}.`));
+      const artifacts = files.list();
+      const withFiles = artifacts.length ? { artifacts } : {};
+      if (end.exit_code === 0) return finish({ state: 'SUCCEEDED', ...withFiles });
+      finish({ ...failed(`The agent ${end.exit_code === null ? `was ended by ${end.signal ?? 'a signal'}` : `exited with code ${end.exit_code}`}.`), ...withFiles });
     };
     const relayed: RelayedRun = {
       claim,
@@ -142,6 +148,7 @@ export class DispatchBackend implements RunExecutor {
       },
       end: (end) => (over ? Promise.resolve() : ended(end)),
       alive: heard,
+      files,
     };
 
     relay.attach(runId, relayed);

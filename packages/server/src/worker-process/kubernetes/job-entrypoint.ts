@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestUsage } from '@agent-runs/core/contract';
 import { Backoff } from '../../domain/backoff.js';
 import { COMMAND_ENV } from '../../executors/command-env.js';
-import { JOB_ENV, JOB_HEARTBEAT_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES } from './job-limits.js';
+import { fileLimitsFrom, JOB_ENV, JOB_HEARTBEAT_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type FileLimits } from './job-limits.js';
 import type { JobEnd, JobOutput } from './job-protocol.js';
 
 /** How long a report is tried again while the worker does not answer (a restart, a rollout) before the entrypoint gives up. */
@@ -41,21 +41,25 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     }
   }
   const base = `${url!.replace(/\/+$/, '')}/runs/${encodeURIComponent(runId!)}`;
-  const usageFile = join(mkdtempSync(join(tmpdir(), 'agent-runs-job-')), 'usage.json');
-  const agentEnv: NodeJS.ProcessEnv = { ...env, [JOB_ENV.usageFile]: usageFile };
+  const own = mkdtempSync(join(tmpdir(), 'agent-runs-job-'));
+  const usageFile = join(own, 'usage.json');
+  mkdirSync(join(own, ARTIFACTS), { mode: 0o700 });
+  const fileLimits = fileLimitsFrom(env[JOB_ENV.fileLimits]);
+  const agentEnv: NodeJS.ProcessEnv = { ...env, [JOB_ENV.usageFile]: usageFile, [COMMAND_ENV.artifactsDir]: join(own, ARTIFACTS) };
   delete agentEnv[JOB_ENV.token];
   delete agentEnv[JOB_ENV.url];
   delete agentEnv[JOB_ENV.command];
+  delete agentEnv[JOB_ENV.fileLimits];
 
-  const post = async (path: string, body: unknown): Promise<Sent> => {
+  const post = async (path: string, body: unknown, bytes?: Buffer): Promise<Sent> => {
     const backoff = new Backoff({ firstMs: 100, maxMs: 5_000, jitter: 0.2 });
     const until = Date.now() + RETRY_FOR_MS;
     while (Date.now() < until) {
       try {
         const answer = await fetch(`${base}/${path}`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
+          headers: { authorization: `Bearer ${token}`, 'content-type': bytes ? 'application/octet-stream' : 'application/json' },
+          body: bytes ?? JSON.stringify(body),
           signal: AbortSignal.timeout(30_000),
         });
         const text = await answer.text().catch(() => '');
@@ -192,9 +196,62 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   await drained;
   while (sending) await sending;
   if (gone) return 1;
+  // The files the agent left: read as the local executor reads them (no link followed, within the run's limits), then sent one at a time.
+  if (!(await sendFiles(own, fileLimits, post, write, (text) => {
+    queue.push({ stream: 'stderr', text: `[agent-runs] ${text}\n` });
+    void pump();
+  }))) return 1;
+  while (sending) await sending;
+  if (gone) return 1;
   const end: JobEnd = { exit_code: exit.code, signal: exit.signal, ...(await usageIn(usageFile, write)) };
+  // Dispatched, no container goes away with it: what the agent left is not left behind on the machine.
+  try {
+    rmSync(own, { recursive: true, force: true, maxRetries: 2 });
+  } catch {
+    // A directory the agent made unreadable: left to the temp directory's own cleanup, the end is what matters.
+  }
   await post('end', end);
   return exit.code ?? 1;
+}
+
+/** The files' directory, beside the usage file in the entrypoint's own temporary directory. */
+const ARTIFACTS = 'artifacts';
+
+/** Sends the artifacts directory's files; false when the worker says the run is over here. Notes on what was left out go to `note`. */
+async function sendFiles(
+  own: string,
+  limits: FileLimits,
+  post: (path: string, body: unknown, bytes?: Buffer) => Promise<Sent>,
+  write: (line: string) => void,
+  note: (text: string) => void,
+): Promise<boolean> {
+  // Loaded only now, as the schemas are: nothing on the way of the agent's start.
+  const { collectArtifactFiles } = await import('../../executors/collect-artifact-files.js');
+  let found: ReturnType<typeof collectArtifactFiles>;
+  try {
+    found = collectArtifactFiles(
+      own,
+      join(own, ARTIFACTS),
+      { maxFileBytes: limits.max_file_bytes, maxRunBytes: limits.max_run_bytes, maxArtifactsPerExecution: limits.max_count },
+      limits.used_bytes,
+      limits.max_count,
+    );
+  } catch (error) {
+    // The agent's end is still told: a run without its files rather than a run lost.
+    note(`the artifacts directory could not be read (${(error as Error).message}); no files were sent.`);
+    return true;
+  }
+  for (const text of found.notes) note(text);
+  for (const artifact of found.artifacts) {
+    const path = String(artifact.data['filepath']);
+    const sent = await post(`files?path=${encodeURIComponent(path)}`, undefined, artifact.content);
+    if (sent === 'gone') return false;
+    if (sent !== 'taken') {
+      write(`agent-runs-job-entrypoint: artifact ${JSON.stringify(path)} was not sent.`);
+      note(`artifact ${JSON.stringify(path)} was not taken by the worker; left out.`);
+    }
+  }
+  return true;
 }
 
 async function usageIn(file: string, write: (line: string) => void): Promise<{ usage?: RequestUsage }> {

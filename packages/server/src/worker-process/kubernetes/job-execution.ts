@@ -3,10 +3,11 @@ import type { V1Job, V1Pod } from '@kubernetes/client-node';
 import type { Execution, ExecutionOutcome } from '../../executors/run-executor.js';
 import type { RunSinks } from '../worker-run.js';
 import { apiProblem, statusOf, type ClusterApi } from './cluster-api.js';
+import type { ReceivedFiles } from './job-files.js';
 import type { JobEnd } from './job-protocol.js';
 import type { JobRelay, RelayedRun } from './job-relay.js';
 import { JOB_LABELS } from './job-spec.js';
-import { endedPodTrouble, imageTrouble, jobTrouble, oomTrouble, unschedulableReason, type PodTrouble } from './pod-trouble.js';
+import { configTrouble, endedPodTrouble, imageTrouble, jobTrouble, oomTrouble, unschedulableReason, type PodTrouble } from './pod-trouble.js';
 
 /** How often a Job and its pod are looked at. */
 const LOOK_MS = 1_000;
@@ -22,6 +23,8 @@ export interface FollowJobOptions {
   sinks: RunSinks;
   unschedulableTimeoutMs: number;
   log(line: string): void;
+  /** Where the files its entrypoint sends back wait for its end. */
+  files: ReceivedFiles;
   /** The Job to create first; none when a restarted worker follows a Job that runs already. */
   create?: V1Job;
 }
@@ -68,10 +71,12 @@ export function followJob(o: FollowJobOptions): Execution {
   const ended = async (end: JobEnd): Promise<void> => {
     endSeen = true;
     if (end.usage) await o.sinks.onHarnessState?.({ requestUsage: end.usage });
-    if (end.exit_code === 0) return finish({ state: 'SUCCEEDED' }, 'it succeeded');
+    const artifacts = o.files.list();
+    const withFiles = artifacts.length ? { artifacts } : {};
+    if (end.exit_code === 0) return finish({ state: 'SUCCEEDED', ...withFiles }, 'it succeeded');
     // The kernel's OOM kill reaches the entrypoint as a plain SIGKILL: the pod says which it was.
     const oom = await podsOf().then((pods) => pods.map(oomTrouble).find(Boolean), () => undefined);
-    finish(failed(oom?.message ?? `The agent ${end.exit_code === null ? `was ended by ${end.signal ?? 'a signal'}` : `exited with code ${end.exit_code}`}.`), undefined);
+    finish({ ...failed(oom?.message ?? `The agent ${end.exit_code === null ? `was ended by ${end.signal ?? 'a signal'}` : `exited with code ${end.exit_code}`}.`), ...withFiles }, undefined);
   };
 
   const relayed: RelayedRun = {
@@ -80,6 +85,7 @@ export function followJob(o: FollowJobOptions): Execution {
       if (!over) for (const line of lines) o.sinks.onOutput(line.text, line.stream);
     },
     end: (end) => (over || endSeen ? Promise.resolve() : ended(end)),
+    files: o.files,
   };
 
   const troubled = (trouble: PodTrouble, keep: boolean) => {
@@ -106,7 +112,7 @@ export function followJob(o: FollowJobOptions): Execution {
     if (over || endSeen) return;
     const fromJob = jobTrouble(job);
     for (const pod of pods) {
-      const image = imageTrouble(pod);
+      const image = imageTrouble(pod) ?? configTrouble(pod);
       if (image) return troubled(image, false);
       const oom = oomTrouble(pod);
       if (oom) return troubled(oom, true);

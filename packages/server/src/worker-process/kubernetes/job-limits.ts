@@ -24,4 +24,38 @@ export const JOB_ENV = {
   prompt: 'AGENT_RUNS_PROMPT',
   /** Where the agent may write its usage as JSON (the API's request usage). */
   usageFile: 'AGENT_RUNS_USAGE_FILE',
+  /** What files the entrypoint may send back (`FileLimits` as JSON); the agent does not get it. */
+  fileLimits: 'AGENT_RUNS_JOB_FILE_LIMITS',
 } as const;
+
+/** What one execution's entrypoint may send back from its artifacts directory: the run's artifact limits, as the server gave them. */
+export interface FileLimits {
+  /** Largest single file, in bytes. */
+  max_file_bytes: number;
+  /** All the run's files together, over its executions, in bytes. */
+  max_run_bytes: number;
+  /** Files one execution may add. */
+  max_count: number;
+  /** Bytes of files the run's earlier executions keep already. */
+  used_bytes: number;
+}
+
+/** The server's defaults, for a Job whose limits cannot be read (made by an older worker, or its annotation edited). */
+export const DEFAULT_FILE_LIMITS: FileLimits = { max_file_bytes: 10 * 1024 * 1024, max_run_bytes: 50 * 1024 * 1024, max_count: 100, used_bytes: 0 };
+
+/** The limits as JSON names them, or the defaults where that is not what it holds (no schema library: the entrypoint loads none). */
+export function fileLimitsFrom(text: string | undefined): FileLimits {
+  let json: unknown;
+  try {
+    json = JSON.parse(text ?? '');
+  } catch {
+    return DEFAULT_FILE_LIMITS;
+  }
+  const limits = { ...DEFAULT_FILE_LIMITS };
+  if (typeof json !== 'object' || json === null) return limits;
+  for (const key of Object.keys(limits) as (keyof FileLimits)[]) {
+    const value = (json as Record<string, unknown>)[key];
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) limits[key] = value;
+  }
+  return limits;
+}

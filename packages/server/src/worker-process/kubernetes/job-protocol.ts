@@ -5,7 +5,10 @@ import { MAX_JOB_LINE_CHARS, MAX_JOB_LINES } from './job-limits.js';
 /**
  * What a Job's entrypoint sends the worker that made the Job, over HTTP, under the run's
  * token (`run-token.ts`): `POST /runs/{runId}/output` with lines as the agent printed them,
- * then `POST /runs/{runId}/end` with how the agent ended. One request at a time, in order.
+ * then, once the agent is over, each file it left in its artifacts directory as
+ * `POST /runs/{runId}/files?path=<its path there>` (the bytes as the body, within the run's
+ * artifact limits: `FileLimits`), then `POST /runs/{runId}/end` with how the agent ended,
+ * whose finish carries those files. One request at a time, in order.
  * While the agent is quiet, `POST /runs/{runId}/alive` (`{}`) every JOB_HEARTBEAT_MS asks
  * whether the run still runs there: a 410 has the entrypoint stop its agent (a cancel, where
  * no cluster deletes a pod: the dispatch-command backend).

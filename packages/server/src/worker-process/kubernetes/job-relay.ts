@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { formatIssues } from '@agent-runs/core/contract';
 import { MAX_JOB_BODY_BYTES } from './job-limits.js';
+import type { ReceivedFiles } from './job-files.js';
 import { JobEndSchema, JobOutputSchema, type JobEnd, type JobOutput } from './job-protocol.js';
 import { isRunToken } from './run-token.js';
 import { listenOn } from '../listen-on.js';
@@ -13,9 +14,11 @@ export interface RelayedRun {
   end(body: JobEnd): Promise<void>;
   /** The entrypoint is still there, with nothing to say (its agent is quiet): it asks whether the run still runs here. */
   alive?(): void;
+  /** The files its entrypoint sends back (`POST /runs/{runId}/files?path=…`), handed on with its end. */
+  files?: ReceivedFiles;
 }
 
-const PATH = /^\/runs\/([A-Za-z0-9_-]{1,100})\/(output|end|alive)$/;
+const PATH = /^\/runs\/([A-Za-z0-9_-]{1,100})\/(output|end|alive|files)$/;
 
 /**
  * `--job-listen`: where the Jobs' entrypoints report to this worker. Each request names its
@@ -59,18 +62,20 @@ export class JobRelay {
     const answer = (status: number, text: string) => {
       if (!res.headersSent) res.writeHead(status, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(`${text}\n`);
     };
-    const match = PATH.exec((req.url ?? '/').split('?')[0]!);
+    const [pathname, query] = (req.url ?? '/').split('?', 2) as [string, string | undefined];
+    const match = PATH.exec(pathname);
     if (!match) return answer(404, 'not found');
     if (req.method !== 'POST') return answer(405, 'method not allowed');
-    const [, runId, kind] = match as unknown as [string, string, 'output' | 'end' | 'alive'];
+    const [, runId, kind] = match as unknown as [string, string, 'output' | 'end' | 'alive' | 'files'];
     const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!bearer) return answer(401, 'the run token is missing (Authorization: Bearer <token>)');
     const run = this.runs.get(runId);
     if (!run) return this.ready ? answer(410, 'this run is not running here') : answer(503, 'the worker is starting; try again');
     if (!isRunToken(bearer, this.workerToken, runId, run.claim)) return answer(403, 'the token is not this run\'s');
+    if (kind === 'files') return this.takeFile(req, run, new URLSearchParams(query ?? '').get('path'), answer);
     let text: string;
     try {
-      text = await readBody(req);
+      text = (await readBody(req, MAX_JOB_BODY_BYTES)).toString('utf8');
     } catch (error) {
       return answer(413, (error as Error).message);
     }
@@ -95,20 +100,35 @@ export class JobRelay {
     await run.end(parsed.data);
     answer(204, '');
   }
+
+  /** One file of the artifacts directory, its bytes the body, its path (relative to that directory) in the query. */
+  private async takeFile(req: IncomingMessage, run: RelayedRun, path: string | null, answer: (status: number, text: string) => void): Promise<void> {
+    if (!run.files) return answer(404, 'this run takes no files');
+    if (path === null) return answer(400, 'path: the query names no file path (files?path=<the file\'s path in the artifacts directory>)');
+    let content: Buffer;
+    try {
+      content = await readBody(req, run.files.limits.max_file_bytes);
+    } catch (error) {
+      return answer(413, (error as Error).message);
+    }
+    const refused = run.files.take(path, content);
+    if (refused) return answer(refused.status, `path: ${refused.message}`);
+    answer(204, '');
+  }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_JOB_BODY_BYTES) {
-        reject(new Error(`the body is larger than ${MAX_JOB_BODY_BYTES} bytes`));
+      if (size > limit) {
+        reject(new Error(`the body is larger than ${limit} bytes`));
         req.destroy();
       } else chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { V1Job } from '@kubernetes/client-node';
 import type { KubernetesSettings } from '../../domain/server-config.js';
-import { JOB_ENV } from './job-limits.js';
+import { JOB_ENV, type FileLimits } from './job-limits.js';
 
 /** The labels and annotations a worker finds its Jobs and their runs by after a restart. */
 export const JOB_LABELS = {
@@ -15,6 +15,8 @@ export const JOB_ANNOTATIONS = {
   claim: 'agent-runs/claim',
   execution: 'agent-runs/execution',
   runId: 'agent-runs/run-id',
+  /** The files its entrypoint may send back (`FileLimits` as JSON), for a worker that follows it after a restart. */
+  fileLimits: 'agent-runs/file-limits',
 } as const;
 
 /** A run's wall time with no duration cap of its own: the Job's `activeDeadlineSeconds`. */
@@ -49,6 +51,7 @@ export interface JobSpecInput {
   settings: KubernetesSettings;
   /** The run's wall-time cap, if it has one. */
   deadlineSeconds: number | undefined;
+  fileLimits: FileLimits;
   /** The pod's environment: the run's variables, the agent command, the token and where to report. */
   env: Record<string, string>;
 }
@@ -69,6 +72,7 @@ export function jobSpec(input: JobSpecInput): V1Job {
         [JOB_ANNOTATIONS.instanceId]: input.instanceId,
         [JOB_ANNOTATIONS.claim]: input.claim,
         [JOB_ANNOTATIONS.execution]: String(input.execution),
+        [JOB_ANNOTATIONS.fileLimits]: JSON.stringify(input.fileLimits),
       },
     },
     spec: {
@@ -92,7 +96,12 @@ export function jobSpec(input: JobSpecInput): V1Job {
               image: settings.image,
               ...(settings.imagePullPolicy ? { imagePullPolicy: settings.imagePullPolicy } : {}),
               command: settings.entrypoint ?? ['agent-runs-job-entrypoint'],
-              env: Object.entries(input.env).map(([name, value]) => ({ name, value })),
+              // Keys reach the pod by reference to the operator's Secrets: their values are never in the Job's spec.
+              env: [
+                ...Object.entries(input.env).map(([name, value]) => ({ name, value })),
+                ...Object.entries(settings.secretEnv ?? {}).map(([name, ref]) => ({ name, valueFrom: { secretKeyRef: { name: ref.secret, key: ref.key } } })),
+              ],
+              ...(settings.envFromSecrets?.length ? { envFrom: settings.envFromSecrets.map((name) => ({ secretRef: { name } })) } : {}),
               ...(settings.resources ? { resources: settings.resources as never } : {}),
             },
           ],

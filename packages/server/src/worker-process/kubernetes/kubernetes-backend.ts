@@ -6,6 +6,8 @@ import type { ReattachedRun } from '../poll-loop.js';
 import type { RunSinks } from '../worker-run.js';
 import { apiProblem, type ClusterApi } from './cluster-api.js';
 import { followJob } from './job-execution.js';
+import { fileLimitsOf, ReceivedFiles } from './job-files.js';
+import { fileLimitsFrom, JOB_ENV, type FileLimits } from './job-limits.js';
 import type { JobRelay } from './job-relay.js';
 import { entrypointEnv, JOB_ANNOTATIONS, JOB_LABELS, jobName, jobSpec, labelValue } from './job-spec.js';
 import { runToken } from './run-token.js';
@@ -45,6 +47,7 @@ export class KubernetesBackend implements RunExecutor {
     // The worker runs a run under the claim the server gave it, as its `startedAt`.
     const claim = run.startedAt ?? '';
     const config = run.agentConfig;
+    const limits = fileLimitsOf(input);
     const env = {
       [COMMAND_ENV.runId]: run.id,
       [COMMAND_ENV.title]: run.title,
@@ -53,6 +56,7 @@ export class KubernetesBackend implements RunExecutor {
       [COMMAND_ENV.environmentId]: config.environment_id ?? '',
       [COMMAND_ENV.execution]: String(input.number),
       ...entrypointEnv(this.o.relayUrl, runToken(this.o.workerToken, run.id, claim), this.o.command, executionPrompt(context)),
+      [JOB_ENV.fileLimits]: JSON.stringify(limits),
     };
     const create = jobSpec({
       runId: run.id,
@@ -62,9 +66,10 @@ export class KubernetesBackend implements RunExecutor {
       instanceId: this.o.instanceId,
       settings: this.o.settings,
       deadlineSeconds: config.budget?.max_duration_seconds,
+      fileLimits: limits,
       env,
     });
-    return this.follow(run.id, claim, create.metadata!.name!, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}) }, create);
+    return this.follow(run.id, claim, create.metadata!.name!, limits, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}) }, create);
   }
 
   /**
@@ -95,14 +100,16 @@ export class KubernetesBackend implements RunExecutor {
         if (finished.type === 'Complete') void this.o.api.batch.deleteNamespacedJob({ name, namespace: api.namespace, propagationPolicy: 'Foreground' }).catch(() => undefined);
         continue;
       }
-      found.push({ runId, claim, start: { execution, executorName: NAME, begin: (sinks) => this.follow(runId, claim, name, sinks) } });
+      // The limits it was made with, for the files it sends after the restart (the server holds the run to them again).
+      const limits = fileLimitsFrom(notes[JOB_ANNOTATIONS.fileLimits]);
+      found.push({ runId, claim, start: { execution, executorName: NAME, begin: (sinks) => this.follow(runId, claim, name, limits, sinks) } });
     }
     this.o.relay.markReady();
     return found;
   }
 
-  private follow(runId: string, claim: string, name: string, sinks: RunSinks, create?: V1Job): Execution {
+  private follow(runId: string, claim: string, name: string, limits: FileLimits, sinks: RunSinks, create?: V1Job): Execution {
     const { api, relay, unschedulableTimeoutMs, log } = this.o;
-    return followJob({ api, relay, runId, claim, jobName: name, sinks, unschedulableTimeoutMs, log, ...(create ? { create } : {}) });
+    return followJob({ api, relay, runId, claim, jobName: name, sinks, unschedulableTimeoutMs, log, files: new ReceivedFiles(limits), ...(create ? { create } : {}) });
   }
 }

@@ -2,7 +2,7 @@ import type { V1Job, V1Pod } from '@kubernetes/client-node';
 
 /** Why a Job's pod will not run the agent to its end, worded for the run's status message. */
 export interface PodTrouble {
-  kind: 'image' | 'unschedulable' | 'oom' | 'deadline' | 'pod-ended';
+  kind: 'image' | 'config' | 'unschedulable' | 'oom' | 'deadline' | 'pod-ended';
   message: string;
 }
 
@@ -22,6 +22,17 @@ export function imageTrouble(pod: V1Pod): PodTrouble | undefined {
     const waiting = status.state?.waiting;
     if (waiting?.reason && IMAGE_REASONS.has(waiting.reason)) {
       return { kind: 'image', message: `The Job's pod could not pull its image ${status.image ?? ''} (${waiting.reason})${said(waiting.message)}.` };
+    }
+  }
+  return undefined;
+}
+
+/** A container the kubelet cannot make: a Secret (or key of one) the spec names is not there. Waits for the operator, not for time. */
+export function configTrouble(pod: V1Pod): PodTrouble | undefined {
+  for (const status of statuses(pod)) {
+    const waiting = status.state?.waiting;
+    if (waiting?.reason === 'CreateContainerConfigError') {
+      return { kind: 'config', message: `The Job's pod could not start its container (${waiting.reason})${said(waiting.message)}; check the Secrets named in kubernetes.env_from_secrets and kubernetes.secret_env.` };
     }
   }
   return undefined;

@@ -71,7 +71,9 @@ afterEach(async () => {
 
 async function startServer(): Promise<ServerProcess> {
   const configFile = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_E2E_WORKER_TOKEN' }, worker_hosts: ['box-1'] } }, environments: ENVIRONMENTS });
-  const server = await startServerProcess(['--memory', '--api-key', `tester=${KEY}`, '--config', configFile, '--lease', '6s'], {
+  // A lease short enough that a killed worker is taken as gone within the test's bounds, long
+  // enough that a live one starved by a loaded machine (CI builds native addons beside it) keeps it.
+  const server = await startServerProcess(['--memory', '--api-key', `tester=${KEY}`, '--config', configFile, '--lease', '10s'], {
     ...process.env,
     AGENT_RUNS_E2E_WORKER_TOKEN: TOKEN,
   });
@@ -105,7 +107,7 @@ async function runThenFollowUp(server: ServerProcess, beforeFollowup: (id: strin
   await beforeFollowup(id);
   const sent = await api(server, `/agent/runs/${id}/followups`, { method: 'POST', body: { message: 'read the notes' } });
   expect(sent.status).toBeLessThan(300);
-  await eventually(() => outputOf(server, id), (output) => output.includes('notes='), 20_000);
+  await eventually(() => outputOf(server, id), (output) => output.includes('notes='), 30_000);
   await eventually(() => runOf(server, id), (run) => run.state === 'SUCCEEDED', 10_000);
   return id;
 }
@@ -127,7 +129,7 @@ describe('a follow-up to a run that ended on a worker', () => {
     const output = await outputOf(server, id);
     expect(output).toContain('notes=written on the first worker local=here');
     expect(output).not.toContain('was restored');
-  }, 40_000);
+  }, 60_000);
 
   it('after the worker died, resumes on another with the patch applied, and says it restored the working directory', async () => {
     const server = await startServer();
@@ -143,7 +145,7 @@ describe('a follow-up to a run that ended on a worker', () => {
     expect(output).toContain('The working directory was restored on worker second-b');
     expect(output).toContain('box-1/first-a');
     expect(output).toContain("the run's changes.patch applied (1 of 1)");
-  }, 40_000);
+  }, 60_000);
 
   for (const [name, prompt, readme, said] of [
     ['applies', 'write the notes', 'hello from the repository|changed on the first worker', "the run's changes.patch applied (1 of 1)"],
@@ -166,6 +168,6 @@ describe('a follow-up to a run that ended on a worker', () => {
       expect(output).toContain(`notes=${readme}\\n`);
       expect(output).toContain('the checkout of environment proj');
       expect(output).toContain(said);
-    }, 40_000);
+    }, 60_000);
   }
 });

@@ -9,10 +9,13 @@ import type { JobEnd } from '../kubernetes/job-protocol.js';
 import { fileLimitsOf, ReceivedFiles } from '../kubernetes/job-files.js';
 import type { JobRelay, RelayedRun } from '../kubernetes/job-relay.js';
 import { runToken } from '../kubernetes/run-token.js';
+import { endFailure, handOnEnd } from '../kubernetes/job-execution.js';
+import { remoteRunEnv } from '../kubernetes/job-harness.js';
 import { DISPATCH_FORMAT, type DispatchedRun } from './dispatch-protocol.js';
 import type { DispatchedRuns } from './dispatched-runs.js';
 import { describeResult, runOperatorCommand } from './operator-command.js';
 import { executionPrompt } from '../execution-prompt.js';
+import type { HarnessesConfig } from '../../domain/harness-config.js';
 
 export interface DispatchBackendOptions {
   relay: JobRelay;
@@ -27,8 +30,10 @@ export interface DispatchBackendOptions {
   commandTimeoutMs: number;
   /** A dispatched run the worker hears nothing from (output, its entrypoint's heartbeat) for this long ends FAILED. */
   silenceTimeoutMs: number;
-  /** The agent command the remote entrypoint runs. */
+  /** The agent command the remote entrypoint runs for a run that names no harness. */
   command: string;
+  /** The worker's `harnesses:` section: a run naming a harness runs its CLI on the remote side, through the server's harness code. */
+  harnesses: HarnessesConfig;
   /** The run's environment's named secrets (stdin only). */
   secretsOf(run: RunRecord): Record<string, string>;
   /** The operator commands' environment. */
@@ -61,6 +66,7 @@ export class DispatchBackend implements RunExecutor {
     // The worker runs a run under the claim the server gave it, as its `startedAt`.
     const claim = run.startedAt ?? '';
     const config = run.agentConfig;
+    const remote = remoteRunEnv(context, this.o.harnesses);
     const dispatched: DispatchedRun = {
       format: DISPATCH_FORMAT,
       run_id: run.id,
@@ -77,9 +83,12 @@ export class DispatchBackend implements RunExecutor {
         [COMMAND_ENV.execution]: String(input.number),
         [JOB_ENV.prompt]: executionPrompt(context),
         [JOB_ENV.fileLimits]: JSON.stringify(fileLimitsOf(input)),
+        ...remote.env,
       },
       secrets: this.o.secretsOf(run),
+      ...(context.agentApi ? { api_token: context.agentApi.token } : {}),
     };
+    if (remote.note) context.onOutput(remote.note, 'stderr');
     this.o.runs.note({ run_id: run.id, claim, execution: input.number });
     return this.follow(run.id, claim, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}) }, dispatched);
   }
@@ -133,11 +142,11 @@ export class DispatchBackend implements RunExecutor {
     // A run followed again after a restart had its limits in the dispatched run's JSON, not kept here: the server's defaults, and the server holds the run to its own.
     const files = new ReceivedFiles(fileLimitsFrom(dispatch?.env[JOB_ENV.fileLimits]));
     const ended = async (end: JobEnd): Promise<void> => {
-      if (end.usage) await sinks.onHarnessState?.({ requestUsage: end.usage });
-      const artifacts = files.list();
+      await handOnEnd(end, sinks);
+      const artifacts = [...files.list(), ...(end.artifacts ?? [])];
       const withFiles = artifacts.length ? { artifacts } : {};
-      if (end.exit_code === 0) return finish({ state: 'SUCCEEDED', ...withFiles });
-      finish({ ...failed(`The agent ${end.exit_code === null ? `was ended by ${end.signal ?? 'a signal'}` : `exited with code ${end.exit_code}`}.`), ...withFiles });
+      if (end.exit_code === 0) return finish({ state: 'SUCCEEDED', ...(end.status_message ? { statusMessage: end.status_message } : {}), ...withFiles });
+      finish({ ...endFailure(end), ...withFiles });
     };
     const relayed: RelayedRun = {
       claim,

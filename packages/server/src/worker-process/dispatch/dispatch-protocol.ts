@@ -25,5 +25,7 @@ export const DispatchedRunSchema = z.strictObject({
   env: z.record(z.string().regex(VARIABLE), z.string()),
   /** The run's environment's named secrets, given to the agent as variables. */
   secrets: z.record(z.string().regex(VARIABLE), z.string()),
+  /** The run's API token, for an agent that starts child runs (its AGENT_RUNS_RUN_TOKEN); absent when the server gave none. */
+  api_token: z.string().min(1).max(500).optional(),
 });
 export type DispatchedRun = z.output<typeof DispatchedRunSchema>;

@@ -26,5 +26,6 @@ export function entrypointEnvFrom(text: string, base: NodeJS.ProcessEnv): NodeJS
     [JOB_ENV.url]: run.worker_url,
     [JOB_ENV.token]: run.run_token,
     [JOB_ENV.command]: run.command,
+    ...(run.api_token ? { [JOB_ENV.apiToken]: run.api_token } : {}),
   };
 }

@@ -42,6 +42,7 @@ export async function startDispatchBackend(options: WorkerOptions, flags: Dispat
     commandTimeoutMs: flags.dispatchTimeoutMs ?? file?.timeoutMs ?? DEFAULT_DISPATCH_TIMEOUT_MS,
     silenceTimeoutMs: flags.silenceTimeoutMs ?? file?.silenceTimeoutMs ?? DEFAULT_SILENCE_TIMEOUT_MS,
     command: options.executor.command!,
+    harnesses: config.harnesses,
     secretsOf: (run) => policy(run).env,
     env: operatorEnv(process.env, WORKER_ENV.token, [options.token, ...config.secrets.values()]),
     runs: new DispatchedRuns(workDir),

@@ -3,11 +3,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RequestUsage } from '@agent-runs/core/contract';
+import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import { Backoff } from '../../domain/backoff.js';
 import { COMMAND_ENV } from '../../executors/command-env.js';
 import { fileLimitsFrom, JOB_ENV, JOB_HEARTBEAT_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type FileLimits } from './job-limits.js';
 import type { JobEnd, JobOutput } from './job-protocol.js';
+import type { Execution, HarnessState } from '../../executors/run-executor.js';
 
 /** How long a report is tried again while the worker does not answer (a restart, a rollout) before the entrypoint gives up. */
 const RETRY_FOR_MS = 15 * 60_000;
@@ -34,7 +35,10 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   const token = env[JOB_ENV.token];
   const command = env[JOB_ENV.command];
   const runId = env[COMMAND_ENV.runId];
-  for (const [name, value] of [[JOB_ENV.url, url], [JOB_ENV.token, token], [JOB_ENV.command, command], [COMMAND_ENV.runId, runId]] as const) {
+  const harnessText = env[JOB_ENV.harness];
+  const apiToken = env[JOB_ENV.apiToken];
+  // A harness execution needs no command: the worker's harness settings say what runs.
+  for (const [name, value] of [[JOB_ENV.url, url], [JOB_ENV.token, token], [JOB_ENV.command, harnessText ? 'harness' : command], [COMMAND_ENV.runId, runId]] as const) {
     if (!value) {
       write(`agent-runs-job-entrypoint: ${name} is not set; this command runs in a pod made by agent-runs-worker --backend kubernetes.`);
       return 2;
@@ -50,6 +54,10 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   delete agentEnv[JOB_ENV.url];
   delete agentEnv[JOB_ENV.command];
   delete agentEnv[JOB_ENV.fileLimits];
+  delete agentEnv[JOB_ENV.harness];
+  delete agentEnv[JOB_ENV.apiToken];
+  // The run's API token, for an agent that starts child runs, as a process-backend worker gives it (a harness gets it through its executor).
+  if (apiToken && !harnessText) agentEnv[COMMAND_ENV.runToken] = apiToken;
 
   const post = async (path: string, body: unknown, bytes?: Buffer): Promise<Sent> => {
     const backoff = new Backoff({ firstMs: 100, maxMs: 5_000, jitter: 0.2 });
@@ -78,32 +86,21 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     return 'gave-up';
   };
 
-  // In a pod, in the entrypoint's own process group: whatever ends the container (a delete, the
-  // deadline, an OOM kill) ends the agent's whole tree with it. Dispatched (no container around
-  // it), in a group of its own, stopped whole: `/bin/sh -c` need not exec the agent, and a stop
-  // the worker tells of (410) must reach the agent and what it started, not the shell alone.
-  const ownGroup = options.ownGroup === true;
-  const child = spawn('/bin/sh', ['-c', command!], { env: agentEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: ownGroup });
-  const stopAgent = (signal: NodeJS.Signals) => {
-    if (!ownGroup) {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return;
-    }
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, signal);
-    } catch {
-      // Its group is gone already.
-    }
-  };
+  // How the running agent is stopped (a cancel, the pod's SIGTERM): its command's group, or its harness's execution.
+  let stopAgent: (() => void) | undefined;
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    stopAgent('SIGTERM');
-    setTimeout(() => stopAgent('SIGKILL'), STOP_GRACE_MS).unref();
+    stopAgent?.();
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  /** The agent is started: a stop asked for meanwhile reaches it now. */
+  const setStop = (how: () => void) => {
+    stopAgent = how;
+    if (stopping) how();
+  };
 
   // One output request in flight; lines printed meanwhile go in the next, in order.
   const queue: Line[] = [];
@@ -135,23 +132,23 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
       }
       sending = undefined;
     })());
-  const streamLines = (stream: 'stdout' | 'stderr', source: NodeJS.ReadableStream) =>
-    new Promise<void>((resolve) => {
-      let pending = '';
-      const emit = (whole: string) => {
-        const text = whole.slice(0, MAX_JOB_LINE_CHARS);
-        (stream === 'stdout' ? process.stdout : process.stderr).write(text);
-        // While the worker does not answer (a restart), what waits is bounded; the pod's log keeps it all.
-        if (queued + text.length > MAX_QUEUED_CHARS) {
-          dropped++;
-          return;
-        }
-        queue.push({ stream, text });
-        queued += text.length;
-        void pump();
-      };
-      source.setEncoding('utf8');
-      source.on('data', (chunk: string) => {
+  /** Cuts what an agent prints into lines as they come, each passed on (and mirrored to the pod's log). */
+  const lineFeeder = (stream: 'stdout' | 'stderr') => {
+    let pending = '';
+    const emit = (whole: string) => {
+      const text = whole.slice(0, MAX_JOB_LINE_CHARS);
+      (stream === 'stdout' ? process.stdout : process.stderr).write(text);
+      // While the worker does not answer (a restart), what waits is bounded; the pod's log keeps it all.
+      if (queued + text.length > MAX_QUEUED_CHARS) {
+        dropped++;
+        return;
+      }
+      queue.push({ stream, text });
+      queued += text.length;
+      void pump();
+    };
+    return {
+      push(chunk: string) {
         pending += chunk;
         let at: number;
         while ((at = pending.indexOf('\n')) >= 0) {
@@ -162,12 +159,14 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
           emit(pending.slice(0, MAX_JOB_LINE_CHARS));
           pending = pending.slice(MAX_JOB_LINE_CHARS);
         }
-      });
-      source.on('end', () => {
+      },
+      end() {
         if (pending) emit(pending);
-        resolve();
-      });
-    });
+        pending = '';
+      },
+    };
+  };
+  const feeders = { stdout: lineFeeder('stdout'), stderr: lineFeeder('stderr') };
   // A quiet agent's entrypoint still asks, now and then, whether the run runs on.
   const heartbeat = setInterval(() => {
     if (gone || asking || sending || Date.now() - lastAsked < JOB_HEARTBEAT_MS) return;
@@ -184,26 +183,25 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     });
   }, Math.min(1_000, JOB_HEARTBEAT_MS));
   heartbeat.unref();
-  const drained = Promise.all([streamLines('stdout', child.stdout!), streamLines('stderr', child.stderr!)]);
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('error', (error) => {
-      write(`agent-runs-job-entrypoint: could not start the agent: ${error.message}`);
-      resolve({ code: 127, signal: null });
-    });
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
-  clearInterval(heartbeat);
-  await drained;
+  const note = (text: string) => {
+    queue.push({ stream: 'stderr', text: `[agent-runs] ${text}\n` });
+    void pump();
+  };
+  let ended: { end: JobEnd; files: FileToSend[] | 'collect' };
+  try {
+    ended = harnessText
+      ? await runHarness({ text: harnessText, env: agentEnv, own, apiToken, feeders, setStop, write, note })
+      : await runCommand({ command: command!, env: agentEnv, usageFile, ownGroup: options.ownGroup === true, feeders, setStop, write });
+  } finally {
+    clearInterval(heartbeat);
+  }
   while (sending) await sending;
   if (gone) return 1;
   // The files the agent left: read as the local executor reads them (no link followed, within the run's limits), then sent one at a time.
-  if (!(await sendFiles(own, fileLimits, post, write, (text) => {
-    queue.push({ stream: 'stderr', text: `[agent-runs] ${text}\n` });
-    void pump();
-  }))) return 1;
+  if (!(await sendFiles(ended.files === 'collect' ? collected(own, fileLimits, note) : ended.files, post, write, note))) return 1;
   while (sending) await sending;
   if (gone) return 1;
-  const end: JobEnd = { exit_code: exit.code, signal: exit.signal, ...(await usageIn(usageFile, write)) };
+  const { end } = ended;
   // Dispatched, no container goes away with it: what the agent left is not left behind on the machine.
   try {
     rmSync(own, { recursive: true, force: true, maxRetries: 2 });
@@ -211,20 +209,151 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     // A directory the agent made unreadable: left to the temp directory's own cleanup, the end is what matters.
   }
   await post('end', end);
-  return exit.code ?? 1;
+  return end.exit_code ?? 1;
 }
 
 /** The files' directory, beside the usage file in the entrypoint's own temporary directory. */
 const ARTIFACTS = 'artifacts';
 
-/** Sends the artifacts directory's files; false when the worker says the run is over here. Notes on what was left out go to `note`. */
-async function sendFiles(
-  own: string,
-  limits: FileLimits,
-  post: (path: string, body: unknown, bytes?: Buffer) => Promise<Sent>,
-  write: (line: string) => void,
-  note: (text: string) => void,
-): Promise<boolean> {
+/** A file the agent left, for the worker: its path in the artifacts directory, its bytes. */
+interface FileToSend {
+  path: string;
+  content: Buffer;
+}
+
+/** A line feeder per stream of the agent's output. */
+type Feeders = Record<'stdout' | 'stderr', { push(chunk: string): void; end(): void }>;
+
+/** How the agent ended, and which files go back: those given, or (`collect`) the artifacts directory's. */
+type AgentEnded = { end: JobEnd; files: FileToSend[] | 'collect' };
+
+/**
+ * The worker's `--command` with `/bin/sh -c`. In a pod, in the entrypoint's own process
+ * group: whatever ends the container (a delete, the deadline, an OOM kill) ends the agent's
+ * whole tree with it. Dispatched (no container around it), in a group of its own, stopped
+ * whole: `/bin/sh -c` need not exec the agent, and a stop the worker tells of (410) must reach
+ * the agent and what it started, not the shell alone.
+ */
+async function runCommand(o: {
+  command: string;
+  env: NodeJS.ProcessEnv;
+  usageFile: string;
+  ownGroup: boolean;
+  feeders: Feeders;
+  setStop(how: () => void): void;
+  write(line: string): void;
+}): Promise<AgentEnded> {
+  const child = spawn('/bin/sh', ['-c', o.command], { env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: o.ownGroup });
+  const signalAgent = (signal: NodeJS.Signals) => {
+    if (!o.ownGroup) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return;
+    }
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // Its group is gone already.
+    }
+  };
+  o.setStop(() => {
+    signalAgent('SIGTERM');
+    setTimeout(() => signalAgent('SIGKILL'), STOP_GRACE_MS).unref();
+  });
+  const drain = (stream: 'stdout' | 'stderr', source: NodeJS.ReadableStream) =>
+    new Promise<void>((resolve) => {
+      source.setEncoding('utf8');
+      source.on('data', (chunk: string) => o.feeders[stream].push(chunk));
+      source.on('end', () => {
+        o.feeders[stream].end();
+        resolve();
+      });
+    });
+  const drained = Promise.all([drain('stdout', child.stdout!), drain('stderr', child.stderr!)]);
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('error', (error) => {
+      o.write(`agent-runs-job-entrypoint: could not start the agent: ${error.message}`);
+      resolve({ code: 127, signal: null });
+    });
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  await drained;
+  return { end: { exit_code: exit.code, signal: exit.signal, ...(await usageIn(o.usageFile, o.write)) }, files: 'collect' };
+}
+
+/**
+ * A harness execution (`AGENT_RUNS_JOB_HARNESS`) through the server's own HarnessExecutor:
+ * its output as it comes, its usage and session id with its end, the files and other
+ * artifacts its report file and artifacts directory name (read by the executor, within the
+ * run's limits) sent back, its failure said as the executor says it.
+ */
+async function runHarness(o: {
+  text: string;
+  env: NodeJS.ProcessEnv;
+  own: string;
+  apiToken: string | undefined;
+  feeders: Feeders;
+  setStop(how: () => void): void;
+  write(line: string): void;
+  note(text: string): void;
+}): Promise<AgentEnded> {
+  // Loaded only for a harness: the command's entrypoint starts without it.
+  const { parseHarnessJob, startHarnessInPod } = await import('./harness-in-pod.js');
+  let state: HarnessState = {};
+  let execution: Execution;
+  try {
+    execution = startHarnessInPod({
+      job: parseHarnessJob(o.text),
+      env: o.env,
+      workRoot: join(o.own, 'harness'),
+      apiToken: o.apiToken,
+      sinks: {
+        onOutput: (text, stream = 'stdout') => o.feeders[stream].push(text.endsWith('\n') ? text : `${text}\n`),
+        onHarnessState: async (update) => {
+          state = { ...state, ...update };
+        },
+      },
+    });
+  } catch (error) {
+    o.write(`agent-runs-job-entrypoint: ${(error as Error).message}`);
+    return { end: { exit_code: 2, signal: null, status_message: { message: `The harness could not start: ${(error as Error).message}`.slice(0, 4_000), retryable: false } }, files: [] };
+  }
+  o.setStop(() => void execution.cancel());
+  const outcome = await execution.done;
+  o.feeders.stdout.end();
+  o.feeders.stderr.end();
+  const files: FileToSend[] = [];
+  const others: NonNullable<JobEnd['artifacts']> = [];
+  for (const artifact of outcome.artifacts ?? []) {
+    const path = artifact.data['filepath'];
+    if (!artifact.content) others.push({ type: artifact.type, data: artifact.data });
+    else if (typeof path === 'string') files.push({ path, content: artifact.content });
+    else o.note(`a ${artifact.type} artifact of the report has no file path; left out.`);
+  }
+  const succeeded = outcome.state === 'SUCCEEDED';
+  return {
+    end: {
+      exit_code: succeeded ? 0 : 1,
+      signal: null,
+      ...(state.requestUsage ? { usage: state.requestUsage } : {}),
+      ...(state.harnessSessionId ? { harness_session_id: state.harnessSessionId } : {}),
+      ...(outcome.statusMessage ? { status_message: statusOf(outcome.statusMessage) } : {}),
+      ...(others.length ? { artifacts: others } : {}),
+    },
+    files,
+  };
+}
+
+/** A status message as the end carries it: its text within the end's bounds. */
+function statusOf(status: RunStatusMessage): NonNullable<JobEnd['status_message']> {
+  return {
+    message: status.message.slice(0, 4_000),
+    ...(typeof status.error_code === 'string' ? { error_code: status.error_code.slice(0, 64) } : {}),
+    ...(typeof status.retryable === 'boolean' ? { retryable: status.retryable } : {}),
+  };
+}
+
+/** The artifacts directory's files, read as the local executor reads them (no link followed, within the run's limits). */
+async function collected(own: string, limits: FileLimits, note: (text: string) => void): Promise<FileToSend[]> {
   // Loaded only now, as the schemas are: nothing on the way of the agent's start.
   const { collectArtifactFiles } = await import('../../executors/collect-artifact-files.js');
   let found: ReturnType<typeof collectArtifactFiles>;
@@ -239,12 +368,21 @@ async function sendFiles(
   } catch (error) {
     // The agent's end is still told: a run without its files rather than a run lost.
     note(`the artifacts directory could not be read (${(error as Error).message}); no files were sent.`);
-    return true;
+    return [];
   }
   for (const text of found.notes) note(text);
-  for (const artifact of found.artifacts) {
-    const path = String(artifact.data['filepath']);
-    const sent = await post(`files?path=${encodeURIComponent(path)}`, undefined, artifact.content);
+  return found.artifacts.map((artifact) => ({ path: String(artifact.data['filepath']), content: artifact.content ?? Buffer.alloc(0) }));
+}
+
+/** Sends the agent's files one at a time; false when the worker says the run is over here. Notes on what was left out go to `note`. */
+async function sendFiles(
+  files: FileToSend[] | Promise<FileToSend[]>,
+  post: (path: string, body: unknown, bytes?: Buffer) => Promise<Sent>,
+  write: (line: string) => void,
+  note: (text: string) => void,
+): Promise<boolean> {
+  for (const { path, content } of await files) {
+    const sent = await post(`files?path=${encodeURIComponent(path)}`, undefined, content);
     if (sent === 'gone') return false;
     if (sent !== 'taken') {
       write(`agent-runs-job-entrypoint: artifact ${JSON.stringify(path)} was not sent.`);

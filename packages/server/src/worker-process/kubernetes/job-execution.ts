@@ -29,6 +29,17 @@ export interface FollowJobOptions {
   create?: V1Job;
 }
 
+/** What an execution's end keeps with the run, as a process-backend worker's harness reports it: its usage, its harness session. */
+export async function handOnEnd(end: JobEnd, sinks: RunSinks): Promise<void> {
+  const state = { ...(end.usage ? { requestUsage: end.usage } : {}), ...(end.harness_session_id ? { harnessSessionId: end.harness_session_id } : {}) };
+  if (Object.keys(state).length) await sinks.onHarnessState?.(state);
+}
+
+/** An execution that did not succeed: FAILED as its harness said why, else naming how its agent exited. */
+export function endFailure(end: JobEnd): ExecutionOutcome {
+  return { state: 'FAILED', statusMessage: end.status_message ?? { message: `The agent ${end.exit_code === null ? `was ended by ${end.signal ?? 'a signal'}` : `exited with code ${end.exit_code}`}.`, retryable: false } };
+}
+
 const failed = (message: string, retryable = false): ExecutionOutcome => ({ state: 'FAILED', statusMessage: { message, retryable } });
 
 /**
@@ -70,13 +81,13 @@ export function followJob(o: FollowJobOptions): Execution {
 
   const ended = async (end: JobEnd): Promise<void> => {
     endSeen = true;
-    if (end.usage) await o.sinks.onHarnessState?.({ requestUsage: end.usage });
-    const artifacts = o.files.list();
+    await handOnEnd(end, o.sinks);
+    const artifacts = [...o.files.list(), ...(end.artifacts ?? [])];
     const withFiles = artifacts.length ? { artifacts } : {};
-    if (end.exit_code === 0) return finish({ state: 'SUCCEEDED', ...withFiles }, 'it succeeded');
+    if (end.exit_code === 0) return finish({ state: 'SUCCEEDED', ...(end.status_message ? { statusMessage: end.status_message } : {}), ...withFiles }, 'it succeeded');
     // The kernel's OOM kill reaches the entrypoint as a plain SIGKILL: the pod says which it was.
     const oom = await podsOf().then((pods) => pods.map(oomTrouble).find(Boolean), () => undefined);
-    finish({ ...failed(oom?.message ?? `The agent ${end.exit_code === null ? `was ended by ${end.signal ?? 'a signal'}` : `exited with code ${end.exit_code}`}.`), ...withFiles }, undefined);
+    finish({ ...(oom ? failed(oom.message) : endFailure(end)), ...withFiles }, undefined);
   };
 
   const relayed: RelayedRun = {

@@ -26,6 +26,10 @@ export const JOB_ENV = {
   usageFile: 'AGENT_RUNS_USAGE_FILE',
   /** What files the entrypoint may send back (`FileLimits` as JSON); the agent does not get it. */
   fileLimits: 'AGENT_RUNS_JOB_FILE_LIMITS',
+  /** A harness execution (`HarnessJob` as JSON), run instead of the command; the agent does not get it. */
+  harness: 'AGENT_RUNS_JOB_HARNESS',
+  /** The run's API token for its agent (from the run's own Secret), handed on as AGENT_RUNS_RUN_TOKEN. */
+  apiToken: 'AGENT_RUNS_JOB_API_TOKEN',
 } as const;
 
 /** What one execution's entrypoint may send back from its artifacts directory: the run's artifact limits, as the server gave them. */

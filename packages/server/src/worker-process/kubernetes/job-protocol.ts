@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RequestUsageSchema } from '@agent-runs/core/contract';
+import { KNOWN_ARTIFACT_TYPES, RequestUsageSchema } from '@agent-runs/core/contract';
 import { MAX_JOB_LINE_CHARS, MAX_JOB_LINES } from './job-limits.js';
 
 /**
@@ -28,5 +28,14 @@ export const JobEndSchema = z.strictObject({
   signal: z.string().regex(/^SIG[A-Z0-9]{1,12}$/).nullable(),
   /** What the agent wrote to its usage file, if anything. */
   usage: RequestUsageSchema.optional(),
+  /** A harness's session id (a harness execution): kept with the run, as a process-backend worker's is. */
+  harness_session_id: z.string().min(1).max(200).optional(),
+  /** A harness execution's status as the server's HarnessExecutor says it (its answer, or why it failed); else a failure names the exit code. */
+  status_message: z.strictObject({ message: z.string().max(4_000), error_code: z.string().max(64).optional(), retryable: z.boolean().optional() }).optional(),
+  /**
+   * What the agent's report file named that is not a file (a pull request, a link): files go
+   * through `files` first. Checked again by the server at the run's finish.
+   */
+  artifacts: z.array(z.strictObject({ type: z.enum(KNOWN_ARTIFACT_TYPES), data: z.record(z.string(), z.unknown()) })).max(100).optional(),
 });
 export type JobEnd = z.output<typeof JobEndSchema>;

@@ -12,6 +12,8 @@ import type { JobRelay } from './job-relay.js';
 import { entrypointEnv, JOB_ANNOTATIONS, JOB_LABELS, jobName, jobSpec, labelValue } from './job-spec.js';
 import { runToken } from './run-token.js';
 import { executionPrompt } from '../execution-prompt.js';
+import type { HarnessesConfig } from '../../domain/harness-config.js';
+import { remoteRunEnv } from './job-harness.js';
 
 export interface KubernetesBackendOptions {
   api: ClusterApi;
@@ -22,8 +24,10 @@ export interface KubernetesBackendOptions {
   workerToken: string;
   workerHost: string;
   instanceId: string;
-  /** The agent command each pod runs. */
+  /** The agent command each pod runs for a run that names no harness. */
   command: string;
+  /** The worker's `harnesses:` section: a run naming a harness runs its CLI in the pod, through the server's harness code. */
+  harnesses: HarnessesConfig;
   unschedulableTimeoutMs: number;
   log(line: string): void;
 }
@@ -48,6 +52,8 @@ export class KubernetesBackend implements RunExecutor {
     const claim = run.startedAt ?? '';
     const config = run.agentConfig;
     const limits = fileLimitsOf(input);
+    const remote = remoteRunEnv(context, this.o.harnesses);
+    if (remote.note) context.onOutput(remote.note, 'stderr');
     const env = {
       [COMMAND_ENV.runId]: run.id,
       [COMMAND_ENV.title]: run.title,
@@ -55,6 +61,7 @@ export class KubernetesBackend implements RunExecutor {
       [COMMAND_ENV.basePrompt]: config.base_prompt ?? '',
       [COMMAND_ENV.environmentId]: config.environment_id ?? '',
       [COMMAND_ENV.execution]: String(input.number),
+      ...remote.env,
       ...entrypointEnv(this.o.relayUrl, runToken(this.o.workerToken, run.id, claim), this.o.command, executionPrompt(context)),
       [JOB_ENV.fileLimits]: JSON.stringify(limits),
     };

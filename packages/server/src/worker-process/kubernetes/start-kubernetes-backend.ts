@@ -26,6 +26,7 @@ export async function startKubernetesBackend(options: WorkerOptions, k8s: Kubern
     workerHost: options.workerHost,
     instanceId: options.instanceId,
     command: options.executor.command!,
+    harnesses: config.harnesses,
     unschedulableTimeoutMs: k8s.unschedulableTimeoutMs,
     log,
   });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { V1Job, V1Pod } from '@kubernetes/client-node';
+import type { V1Job, V1Pod, V1Secret } from '@kubernetes/client-node';
 
 /**
  * A scripted stand-in for the Kubernetes API on loopback, for the worker's Job backend: no
@@ -47,6 +47,13 @@ export class ScriptedKubernetes {
   oomAfterMs = 300;
   /** The namespace's Secrets by name (their data, decoded): what the "kubelet" resolves `envFrom` and `secretKeyRef` from. */
   readonly secrets = new Map<string, Record<string, string>>();
+  /** The Secrets made through the API, as they were sent (their owner references too), by name. */
+  readonly secretObjects = new Map<string, V1Secret>();
+  /** The name of every Secret made through the API, and of every one deleted (by a call, or with its owner Job), in order. */
+  readonly secretsCreated: string[] = [];
+  readonly secretsDeleted: string[] = [];
+  /** The bearer token of the kubeconfig it writes, for a test that calls it as a client. */
+  static readonly bearer = 'scripted-kubernetes-token';
 
   private constructor(
     private readonly server: Server,
@@ -125,6 +132,8 @@ export class ScriptedKubernetes {
     const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     const jobs = /^\/apis\/batch\/v1\/namespaces\/([^/]+)\/jobs(?:\/([^/]+))?$/.exec(url.pathname);
     const pods = /^\/api\/v1\/namespaces\/([^/]+)\/pods$/.exec(url.pathname);
+    const secrets = /^\/api\/v1\/namespaces\/([^/]+)\/secrets(?:\/([^/]+))?$/.exec(url.pathname);
+    if (secrets) return this.handleSecret(req.method ?? '', secrets[2], body as V1Secret, send, status);
     const selector = url.searchParams.get('labelSelector');
     if (jobs) {
       const [, namespace, name] = jobs as unknown as [string, string, string | undefined];
@@ -149,6 +158,10 @@ export class ScriptedKubernetes {
         this.kill(stored, 'SIGTERM');
         setTimeout(() => this.kill(stored, 'SIGKILL'), 2_000).unref();
         this.jobs.delete(key(name!));
+        // The garbage collector: what the Job owns goes with it.
+        for (const [secretName, secret] of this.secretObjects) {
+          if (secret.metadata?.ownerReferences?.some((o) => o.kind === 'Job' && o.uid === stored.job.metadata?.uid)) this.removeSecret(secretName);
+        }
         return send(200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' });
       }
     }
@@ -159,6 +172,36 @@ export class ScriptedKubernetes {
       return send(200, { apiVersion: 'v1', kind: 'PodList', metadata: {}, items });
     }
     status(404, 'NotFound', `the stand-in does not serve ${req.method} ${url.pathname}`);
+  }
+
+  /** Secrets of the namespace (one namespace is enough here): create, read, delete. */
+  private handleSecret(method: string, name: string | undefined, body: V1Secret, send: (status: number, body: unknown) => void, status: (code: number, reason: string, message: string) => void): void {
+    if (!name && method === 'POST') {
+      const secretName = body.metadata?.name ?? '';
+      if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(secretName) || secretName.length > 253) return status(422, 'Invalid', `Secret "${secretName}" is invalid: metadata.name`);
+      if (this.secrets.has(secretName)) return status(409, 'AlreadyExists', `secrets "${secretName}" already exists`);
+      const data: Record<string, string> = {};
+      for (const [k, v] of Object.entries(body.data ?? {})) data[k] = Buffer.from(v, 'base64').toString('utf8');
+      Object.assign(data, body.stringData ?? {});
+      this.secrets.set(secretName, data);
+      this.secretObjects.set(secretName, body);
+      this.secretsCreated.push(secretName);
+      return send(201, { ...body, metadata: { ...body.metadata, uid: randomBytes(8).toString('hex') } });
+    }
+    if (!name) return status(405, 'MethodNotAllowed', `the stand-in does not serve ${method} on secrets`);
+    if (!this.secrets.has(name)) return status(404, 'NotFound', `secrets "${name}" not found`);
+    if (method === 'GET') return send(200, this.secretObjects.get(name) ?? { apiVersion: 'v1', kind: 'Secret', metadata: { name } });
+    if (method === 'DELETE') {
+      this.removeSecret(name);
+      return send(200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' });
+    }
+    status(405, 'MethodNotAllowed', `the stand-in does not serve ${method} on a secret`);
+  }
+
+  private removeSecret(name: string): void {
+    this.secrets.delete(name);
+    this.secretObjects.delete(name);
+    this.secretsDeleted.push(name);
   }
 
   private inNamespace(namespace: string, selector: string | null): StoredJob[] {

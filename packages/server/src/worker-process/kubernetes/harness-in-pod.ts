@@ -64,8 +64,12 @@ export function startHarnessInPod(o: PodHarnessOptions): Execution {
   const apiUrl = o.env[COMMAND_ENV.apiUrl];
   const deadline = wire.run.agentConfig.budget?.max_duration_seconds ?? DEFAULT_JOB_DEADLINE_SECONDS;
   const executor = new HarnessExecutor(job.harness, { workRoot: o.workRoot, timeoutMs: deadline * 1000, setup });
+  // Each execution is a new pod, which holds none of the harness's state (its sessions): a
+  // follow-up carries the conversation so far in its prompt (harnessPrompt) rather than
+  // resuming a session the CLI would not find here.
+  const { harnessSessionId: _notHere, ...run } = wire.run;
   return executor.start({
-    run: wire.run,
+    run,
     input: wire.input,
     onOutput: o.sinks.onOutput,
     ...(o.sinks.onHarnessState ? { onHarnessState: o.sinks.onHarnessState } : {}),

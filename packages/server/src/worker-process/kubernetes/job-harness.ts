@@ -36,13 +36,10 @@ export function harnessJobOf(context: ExecutionContext, harnesses: HarnessesConf
   const harness = harnessOf(run.agentConfig, harnesses.default);
   if (!harness) return undefined;
   const settings = harnesses.settings[harness];
-  // The pod keeps no harness state between executions (each is a new pod): a follow-up carries
-  // the conversation so far in its prompt rather than resuming a session the pod does not have.
-  const { harnessSessionId: _notInPod, ...record } = run;
   const make = (attachments: typeof input.attachments): HarnessJob => ({
     harness,
     settings: { ...(settings?.command ? { command: settings.command } : {}), args: settings?.args ?? [], env: settings?.env ?? [] },
-    assignment: toWire(run.startedAt ?? '', record, { ...input, attachments }),
+    assignment: toWire(run.startedAt ?? '', run, { ...input, attachments }),
   });
   const whole = make(input.attachments);
   if (JSON.stringify(whole).length <= MAX_HARNESS_JOB_CHARS || input.attachments.length === 0) return { job: whole, dropped: false };

@@ -1,0 +1,129 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { V1Job } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedKubernetes } from '../../packages/server/test/support/scripted-kubernetes.js';
+import { startWorkerProcess, type WorkerProcess } from '../../packages/server/test/support/worker-process.js';
+import { DEFAULT_SCRIPT, startAnthropicServer, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
+import { harnessCli, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
+
+/**
+ * Claude Code in a Kubernetes Job's pod: the server holds no key, the worker holds none
+ * either (`--backend kubernetes`); the Anthropic key and the model's URL are in a Secret the
+ * test makes through the scripted Kubernetes API, and reach the pod by reference only. The
+ * stand-in's "kubelet" runs the pod's entrypoint as a local process, which runs the real CLI
+ * through the server's own harness code against the scripted Anthropic model.
+ */
+const KEY = 'sk-ant-pod-test-31c9a0d2e4';
+const TOKEN = 'claude-pod-worker-token-8d1f0b2c';
+const ENTRYPOINT = fileURLToPath(new URL('../../packages/server/bin/agent-runs-job-entrypoint.js', import.meta.url));
+const claude = { type: 'claude', model_id: 'claude-sonnet-4-5' } as const;
+
+let model: ScriptedModelServer;
+let t: HarnessTestServer;
+let cluster: ScriptedKubernetes;
+let worker: WorkerProcess;
+const jobs: V1Job[] = [];
+
+/** A Job's variables: the plain ones by name, and the names of those taken from a Secret. */
+function jobEnv(job: V1Job): { plain: Record<string, string>; fromSecrets: string[] } {
+  const env = job.spec!.template.spec!.containers[0]!.env ?? [];
+  return {
+    plain: Object.fromEntries(env.filter((e) => e.value !== undefined).map((e) => [e.name, e.value!])),
+    fromSecrets: env.filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.name),
+  };
+}
+
+beforeAll(async () => {
+  model = await startAnthropicServer(DEFAULT_SCRIPT);
+  t = await startHarnessServer({}, { CLAUDE_POD_WORKER_TOKEN: TOKEN }, {}, { workers: { pods: { token: { from_env: 'CLAUDE_POD_WORKER_TOKEN' }, worker_hosts: ['kube'] } } });
+  cluster = await ScriptedKubernetes.start();
+  cluster.script = (job) => {
+    jobs.push(job);
+    return 'run';
+  };
+  // The operator's Secret, made through the cluster's API as kubectl would.
+  const made = await fetch(`${cluster.url}/api/v1/namespaces/agent-runs-test/secrets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ScriptedKubernetes.bearer}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'model-keys' },
+      data: { anthropic: Buffer.from(KEY).toString('base64'), 'base-url': Buffer.from(model.url).toString('base64') },
+    }),
+  });
+  expect(made.status).toBe(201);
+  const dir = mkdtempSync(join(tmpdir(), 'agent-runs-claude-pod-'));
+  const config = join(dir, 'worker.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      harnesses: { claude: { command: harnessCli('claude'), env: ['ANTHROPIC_BASE_URL'] } },
+      kubernetes: {
+        image: 'registry.example/agent:1',
+        entrypoint: [process.execPath, ENTRYPOINT],
+        secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' }, ANTHROPIC_BASE_URL: { secret: 'model-keys', key: 'base-url' } },
+      },
+    }),
+  );
+  const { AGENT_RUNS_WORKER_TOKEN: _t, ANTHROPIC_API_KEY: _k, ANTHROPIC_BASE_URL: _u, ...env } = process.env;
+  worker = await startWorkerProcess(
+    ['--server', t.server.url, '--worker-host', 'kube', '--backend', 'kubernetes', '--config', config, '--command', 'false', '--job-listen', '127.0.0.1:0', '--instance-id', 'kube-0'],
+    TOKEN,
+    { ...env, KUBECONFIG: cluster.writeKubeconfig(dir) },
+  );
+}, 60_000);
+afterAll(async () => {
+  if (worker && worker.child.exitCode === null) {
+    worker.child.kill('SIGKILL');
+    await worker.exited;
+  }
+  await cluster?.close();
+  await t?.close();
+  await model?.close();
+});
+
+describe('Claude Code in a Kubernetes Job', () => {
+  it('runs the CLI in the pod with the key of a Secret: its answer, output and usage reach the run, then a follow-up (a new Job) carries the conversation', async () => {
+    const created = await t.client.runs.create({ prompt: 'Write hello.txt, then run the command.', config: { harness: claude, worker_host: 'kube' } });
+    const run = await t.client.runs.wait(created.run_id, { timeout: 90_000 });
+    expect(run.state, `${JSON.stringify(run.status_message)}\n${worker.stderr()}`).toBe('SUCCEEDED');
+    expect(run.status_message?.message).toBe(DEFAULT_SCRIPT.answer);
+    const output = await (await fetch(`${t.server.baseURL}/agent/runs/${run.run_id}/output`, { headers: { authorization: `Bearer ${t.server.apiKey}` } })).text();
+    expect(output).toContain(DEFAULT_SCRIPT.answer);
+    expect(output).toContain('edit hello.txt');
+    expect(run.request_usage?.total_tokens).toBeGreaterThan(0);
+    expect(run.request_usage?.inference_cost_usd).toBeGreaterThan(0);
+    // The model was reached from the pod with the Secret's key; the Job's spec names the Secret, never the key.
+    expect(model.agentTurns().length).toBeGreaterThan(0);
+    expect(model.agentTurns().every((turn) => turn.apiKey === KEY)).toBe(true);
+    expect(jobs).toHaveLength(1);
+    expect(JSON.stringify(jobs[0])).not.toContain(KEY);
+    const first = jobEnv(jobs[0]!);
+    expect(first.fromSecrets).toEqual(expect.arrayContaining(['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL']));
+    const harnessJob = JSON.parse(first.plain['AGENT_RUNS_JOB_HARNESS']!) as { harness: string; assignment: { run: { harnessSessionId?: string } } };
+    expect(harnessJob.harness).toBe('claude');
+    expect(harnessJob.assignment.run.harnessSessionId).toBeUndefined();
+
+    // The follow-up is a new Job: the session id the first one reported comes with the run, and
+    // the model is given the earlier turns (the pod has no session state to resume from).
+    const before = model.agentTurns().length;
+    await t.client.runs.followup(run.run_id, { message: 'Now say that again.' });
+    const after = await t.client.runs.wait(run.run_id, { timeout: 90_000 });
+    expect(after.state, JSON.stringify(after.status_message)).toBe('SUCCEEDED');
+    expect(jobs).toHaveLength(2);
+    const second = JSON.parse(jobEnv(jobs[1]!).plain['AGENT_RUNS_JOB_HARNESS']!) as { assignment: { run: { harnessSessionId?: string }; input: { number: number } } };
+    expect(second.assignment.input.number).toBe(2);
+    expect(second.assignment.run.harnessSessionId).toMatch(/^[0-9a-f-]{8,}$/);
+    const resumed = model.agentTurns()[before]!;
+    const messages = JSON.stringify(resumed.body['messages']);
+    expect(messages).toContain('Write hello.txt, then run the command.');
+    expect(messages).toContain(DEFAULT_SCRIPT.answer);
+    expect(messages).toContain('Now say that again.');
+    // Usage goes on from the first execution's.
+    expect(after.request_usage!.total_tokens!).toBeGreaterThan(run.request_usage!.total_tokens!);
+  }, 180_000);
+});

@@ -51,6 +51,17 @@ if (mode === 'ok') {
   // What the pod's Secrets gave the agent, told without the values.
   console.log('model key ' + (process.env.MODEL_API_KEY === 'sk-model-7f3e91' ? 'given' : 'missing'));
   console.log('bulk key ' + (process.env.OTHER_KEY === 'other-5d2a' ? 'given' : 'missing'));
+} else if (mode === 'report') {
+  // The report file, as the local command agent writes it: a pull request, a plan, a junk line, the result; and a file.
+  const lines = [
+    { type: 'PULL_REQUEST', url: 'https://git.example/acme/app/pull/7', branch: 'fix-flaky' },
+    { type: 'PLAN', title: 'The plan', content: 'step one' },
+    'not json',
+    { type: 'RESULT', message: 'Fixed the flaky test.' },
+  ];
+  fs.writeFileSync(process.env.AGENT_RUNS_REPORT_FILE, lines.map((l) => typeof l === 'string' ? l : JSON.stringify(l)).join('\\n') + '\\n');
+  fs.writeFileSync(process.env.AGENT_RUNS_ARTIFACTS_DIR + '/notes.txt', 'noted\\n');
+  console.log('reported');
 } else if (mode === 'sleep') {
   setTimeout(() => console.log('slept'), Number(arg));
 }
@@ -283,6 +294,21 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     // The link was not followed, and said so in the run's output.
     expect(JSON.stringify(run.artifacts)).not.toContain('passwd');
     expect(await outputOf(server, id)).toContain('artifact passwd is not a regular file');
+  }, 30_000);
+
+  it('reads the report file the pod gives its agent (AGENT_RUNS_REPORT_FILE) as the local executor does: its result, pull request and plan reach the run with its files', async () => {
+    const { startWorker, createRun, server } = await setUp();
+    await startWorker();
+    const id = await createRun('report');
+    const run = await ended(server, id, 15_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    expect(run.status_message?.message).toBe('Fixed the flaky test.');
+    const artifacts = run.artifacts as { artifact_type: string; data: Record<string, unknown> }[];
+    expect(artifacts.map((a) => a.artifact_type).sort()).toEqual(['FILE', 'PLAN', 'PULL_REQUEST']);
+    expect(artifacts.find((a) => a.artifact_type === 'PULL_REQUEST')!.data).toMatchObject({ url: 'https://git.example/acme/app/pull/7', branch: 'fix-flaky' });
+    expect(artifacts.find((a) => a.artifact_type === 'FILE')!.data).toMatchObject({ filepath: 'notes.txt' });
+    // The reader's note on the line it skipped is in the run's output, as on the server.
+    expect(await outputOf(server, id)).toContain('report line 3 is not JSON; skipped.');
   }, 30_000);
 
   it("gives the pod the operator's Secrets by reference: the agent has the keys, the Job's spec never their values", async () => {

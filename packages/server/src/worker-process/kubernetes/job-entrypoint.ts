@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,6 +9,7 @@ import { COMMAND_ENV } from '../../executors/command-env.js';
 import { fileLimitsFrom, JOB_ENV, JOB_HEARTBEAT_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type FileLimits } from './job-limits.js';
 import type { JobEnd, JobOutput } from './job-protocol.js';
 import type { Execution, HarnessState } from '../../executors/run-executor.js';
+import type { NewArtifact } from '../../store/artifacts/artifact-store.js';
 
 /** How long a report is tried again while the worker does not answer (a restart, a rollout) before the entrypoint gives up. */
 const RETRY_FOR_MS = 15 * 60_000;
@@ -47,9 +48,11 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   const base = `${url!.replace(/\/+$/, '')}/runs/${encodeURIComponent(runId!)}`;
   const own = mkdtempSync(join(tmpdir(), 'agent-runs-job-'));
   const usageFile = join(own, 'usage.json');
+  const reportFile = join(own, REPORT);
+  writeFileSync(reportFile, '', { mode: 0o600 });
   mkdirSync(join(own, ARTIFACTS), { mode: 0o700 });
   const fileLimits = fileLimitsFrom(env[JOB_ENV.fileLimits]);
-  const agentEnv: NodeJS.ProcessEnv = { ...env, [JOB_ENV.usageFile]: usageFile, [COMMAND_ENV.artifactsDir]: join(own, ARTIFACTS) };
+  const agentEnv: NodeJS.ProcessEnv = { ...env, [JOB_ENV.usageFile]: usageFile, [COMMAND_ENV.artifactsDir]: join(own, ARTIFACTS), [COMMAND_ENV.reportFile]: reportFile };
   delete agentEnv[JOB_ENV.token];
   delete agentEnv[JOB_ENV.url];
   delete agentEnv[JOB_ENV.command];
@@ -198,10 +201,21 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   while (sending) await sending;
   if (gone) return 1;
   // The files the agent left: read as the local executor reads them (no link followed, within the run's limits), then sent one at a time.
-  if (!(await sendFiles(ended.files === 'collect' ? collected(own, fileLimits, note) : ended.files, post, write, note))) return 1;
+  let { end } = ended;
+  let files: FileToSend[];
+  if (ended.files === 'collect') {
+    // The command's report file and artifacts directory, read as the local command executor reads them.
+    const report = await reported(own, fileLimits, note);
+    files = report.files;
+    end = {
+      ...end,
+      ...(report.others.length ? { artifacts: report.others } : {}),
+      ...(end.exit_code === 0 && report.result ? { status_message: { message: report.result } } : {}),
+    };
+  } else files = ended.files;
+  if (!(await sendFiles(files, post, write, note))) return 1;
   while (sending) await sending;
   if (gone) return 1;
-  const { end } = ended;
   // Dispatched, no container goes away with it: what the agent left is not left behind on the machine.
   try {
     rmSync(own, { recursive: true, force: true, maxRetries: 2 });
@@ -214,6 +228,8 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
 
 /** The files' directory, beside the usage file in the entrypoint's own temporary directory. */
 const ARTIFACTS = 'artifacts';
+/** The command's report file, beside them. */
+const REPORT = 'report.jsonl';
 
 /** A file the agent left, for the worker: its path in the artifacts directory, its bytes. */
 interface FileToSend {
@@ -321,14 +337,7 @@ async function runHarness(o: {
   const outcome = await execution.done;
   o.feeders.stdout.end();
   o.feeders.stderr.end();
-  const files: FileToSend[] = [];
-  const others: NonNullable<JobEnd['artifacts']> = [];
-  for (const artifact of outcome.artifacts ?? []) {
-    const path = artifact.data['filepath'];
-    if (!artifact.content) others.push({ type: artifact.type, data: artifact.data });
-    else if (typeof path === 'string') files.push({ path, content: artifact.content });
-    else o.note(`a ${artifact.type} artifact of the report has no file path; left out.`);
-  }
+  const { files, others } = splitArtifacts(outcome.artifacts ?? [], o.note);
   const succeeded = outcome.state === 'SUCCEEDED';
   return {
     end: {
@@ -352,26 +361,49 @@ function statusOf(status: RunStatusMessage): NonNullable<JobEnd['status_message'
   };
 }
 
-/** The artifacts directory's files, read as the local executor reads them (no link followed, within the run's limits). */
-async function collected(own: string, limits: FileLimits, note: (text: string) => void): Promise<FileToSend[]> {
+/**
+ * The command's report file (results, pull requests, plans, links) and its artifacts
+ * directory's files, through the local executor's reader (`readAgentReport`: no link
+ * followed, the report's size and the run's artifact limits held): the files to send, the
+ * other artifacts for the end, and the result.
+ */
+async function reported(own: string, limits: FileLimits, note: (text: string) => void): Promise<{ files: FileToSend[]; others: NonNullable<JobEnd['artifacts']>; result?: string }> {
   // Loaded only now, as the schemas are: nothing on the way of the agent's start.
-  const { collectArtifactFiles } = await import('../../executors/collect-artifact-files.js');
-  let found: ReturnType<typeof collectArtifactFiles>;
+  const { readAgentReport } = await import('../../executors/agent-protocol.js');
+  let report: ReturnType<typeof readAgentReport>;
   try {
-    found = collectArtifactFiles(
-      own,
-      join(own, ARTIFACTS),
-      { maxFileBytes: limits.max_file_bytes, maxRunBytes: limits.max_run_bytes, maxArtifactsPerExecution: limits.max_count },
-      limits.used_bytes,
-      limits.max_count,
+    report = readAgentReport(
+      { root: own, report: join(own, REPORT), artifacts: join(own, ARTIFACTS), conversation: '', followup: '', inbox: '', attachments: '' },
+      {
+        number: 1,
+        followups: [],
+        conversation: [],
+        attachments: [],
+        limits: { maxFileBytes: limits.max_file_bytes, maxRunBytes: limits.max_run_bytes, maxArtifactsPerExecution: limits.max_count },
+        usedBytes: limits.used_bytes,
+      },
     );
   } catch (error) {
     // The agent's end is still told: a run without its files rather than a run lost.
-    note(`the artifacts directory could not be read (${(error as Error).message}); no files were sent.`);
-    return [];
+    note(`the report file and artifacts directory could not be read (${(error as Error).message}); nothing of them was sent.`);
+    return { files: [], others: [] };
   }
-  for (const text of found.notes) note(text);
-  return found.artifacts.map((artifact) => ({ path: String(artifact.data['filepath']), content: artifact.content ?? Buffer.alloc(0) }));
+  for (const text of report.notes) note(text);
+  const { files, others } = splitArtifacts(report.artifacts, note);
+  return { files, others, ...(report.result ? { result: report.result } : {}) };
+}
+
+/** Artifacts with bytes go as files (by their path in the artifacts directory), the others with the end. */
+function splitArtifacts(artifacts: readonly NewArtifact[], note: (text: string) => void): { files: FileToSend[]; others: NonNullable<JobEnd['artifacts']> } {
+  const files: FileToSend[] = [];
+  const others: NonNullable<JobEnd['artifacts']> = [];
+  for (const artifact of artifacts) {
+    const path = artifact.data['filepath'];
+    if (!artifact.content) others.push({ type: artifact.type, data: artifact.data });
+    else if (typeof path === 'string') files.push({ path, content: artifact.content });
+    else note(`a ${artifact.type} artifact has no file path; left out.`);
+  }
+  return { files, others };
 }
 
 /** Sends the agent's files one at a time; false when the worker says the run is over here. Notes on what was left out go to `note`. */

@@ -77,7 +77,7 @@ describe('deploy/kubernetes', () => {
     }
   });
 
-  it('limits the worker to Jobs and their pods in its own namespace, with the verbs its client calls', () => {
+  it('limits the worker to Jobs, their pods and its runs\' token Secrets in its own namespace, with the verbs its client calls', () => {
     expect(objects.filter((d) => d.kind === 'ClusterRole' || d.kind === 'ClusterRoleBinding')).toEqual([]);
     const role = one('Role', 'agent-runs-worker');
     const rules = role.rules.map((r: Doc) => ({ groups: r.apiGroups, resources: r.resources, verbs: [...r.verbs].sort() }));
@@ -86,6 +86,8 @@ describe('deploy/kubernetes', () => {
       { groups: ['batch'], resources: ['jobs'], verbs: ['create', 'delete', 'get', 'list'] },
       // listNamespacedPod: why a pod does not run.
       { groups: [''], resources: ['pods'], verbs: ['list'] },
+      // createNamespacedSecret, replaceNamespacedSecret (its Job made its owner), deleteNamespacedSecret: each run's own API-token Secret. Never get or list: the operator's Secrets are not read.
+      { groups: [''], resources: ['secrets'], verbs: ['create', 'delete', 'update'] },
     ]);
     const binding = one('RoleBinding', 'agent-runs-worker');
     expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'agent-runs-worker' });

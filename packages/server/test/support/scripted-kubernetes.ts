@@ -52,6 +52,8 @@ export class ScriptedKubernetes {
   /** The name of every Secret made through the API, and of every one deleted (by a call, or with its owner Job), in order. */
   readonly secretsCreated: string[] = [];
   readonly secretsDeleted: string[] = [];
+  /** The Job each Secret was last said to be owned by (its ownerReferences), by the Secret's name; kept after a delete. */
+  readonly secretOwners = new Map<string, string>();
   /** The bearer token of the kubeconfig it writes, for a test that calls it as a client. */
   static readonly bearer = 'scripted-kubernetes-token';
 
@@ -191,6 +193,17 @@ export class ScriptedKubernetes {
     if (!name) return status(405, 'MethodNotAllowed', `the stand-in does not serve ${method} on secrets`);
     if (!this.secrets.has(name)) return status(404, 'NotFound', `secrets "${name}" not found`);
     if (method === 'GET') return send(200, this.secretObjects.get(name) ?? { apiVersion: 'v1', kind: 'Secret', metadata: { name } });
+    if (method === 'PUT') {
+      if (body.metadata?.name !== name) return status(400, 'BadRequest', 'the name of the body is not the name of the path');
+      const data: Record<string, string> = {};
+      for (const [k, v] of Object.entries(body.data ?? {})) data[k] = Buffer.from(v, 'base64').toString('utf8');
+      Object.assign(data, body.stringData ?? {});
+      this.secrets.set(name, data);
+      this.secretObjects.set(name, body);
+      const owner = body.metadata?.ownerReferences?.find((o) => o.kind === 'Job');
+      if (owner) this.secretOwners.set(name, owner.name);
+      return send(200, body);
+    }
     if (method === 'DELETE') {
       this.removeSecret(name);
       return send(200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' });

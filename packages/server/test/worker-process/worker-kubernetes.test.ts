@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { V1Job } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
 import { eventually } from '../support/eventually.js';
@@ -62,6 +63,19 @@ if (mode === 'ok') {
   fs.writeFileSync(process.env.AGENT_RUNS_REPORT_FILE, lines.map((l) => typeof l === 'string' ? l : JSON.stringify(l)).join('\\n') + '\\n');
   fs.writeFileSync(process.env.AGENT_RUNS_ARTIFACTS_DIR + '/notes.txt', 'noted\\n');
   console.log('reported');
+} else if (mode === 'child') {
+  // The run's API token, as a process-backend worker gives it: a child run started with it.
+  (async () => {
+    const token = process.env.AGENT_RUNS_RUN_TOKEN || '';
+    console.log('token: ' + token);
+    const res = await fetch(process.env.AGENT_RUNS_API_URL + '/api/v1/agent/runs', {
+      method: 'POST',
+      headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'Part one [simulate 10ms]' }),
+    });
+    const body = await res.json();
+    console.log('child ' + res.status + ' ' + body.run_id);
+  })().catch((error) => { console.log('failed ' + error.message); process.exitCode = 1; });
 } else if (mode === 'sleep') {
   setTimeout(() => console.log('slept'), Number(arg));
 }
@@ -309,6 +323,40 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     expect(artifacts.find((a) => a.artifact_type === 'FILE')!.data).toMatchObject({ filepath: 'notes.txt' });
     // The reader's note on the line it skipped is in the run's output, as on the server.
     expect(await outputOf(server, id)).toContain('report line 3 is not JSON; skipped.');
+  }, 30_000);
+
+  it("gives the pod's agent its run's API token from a Secret of the run's own, owned by its Job and deleted at the end: never in the Job's spec", async () => {
+    const { cluster, startWorker, createRun, server } = await setUp();
+    const seen: { job: V1Job; secret: Record<string, string> | undefined; owner?: string }[] = [];
+    cluster.script = (job) => {
+      // The Secret is made before its Job.
+      seen.push({ job, secret: cluster.secrets.get(`${job.metadata!.name}-api-token`) });
+      return 'run';
+    };
+    await startWorker();
+    const id = await createRun('child');
+    const run = await ended(server, id, 15_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const output = await outputOf(server, id);
+    const childId = /child 200 (\S+?)\\n/.exec(output)?.[1];
+    expect(childId, output).toBeDefined();
+    expect((await api(server, `/agent/runs/${childId}`)).body).toMatchObject({ parent_run_id: id });
+    expect(seen).toHaveLength(1);
+    const { job, secret } = seen[0]!;
+    const token = secret?.['token'];
+    expect(token).toMatch(/^art_/);
+    // The Job's spec names the Secret; the token is in no part of it, nor in the run's output.
+    expect(JSON.stringify(job)).not.toContain(token);
+    const env = job.spec!.template.spec!.containers[0]!.env!;
+    expect(env.find((e) => e.name === 'AGENT_RUNS_JOB_API_TOKEN')!.valueFrom).toEqual({ secretKeyRef: { name: `${job.metadata!.name}-api-token`, key: 'token' } });
+    expect(output).toContain('token: ***');
+    expect(output).not.toContain(token);
+    // Owned by its Job once it was made, and deleted at the run's end.
+    const name = `${job.metadata!.name}-api-token`;
+    expect(cluster.secretsCreated).toEqual([name]);
+    await eventually(() => cluster.secretsDeleted, (deleted) => deleted.includes(name));
+    expect(cluster.secrets.has(name)).toBe(false);
+    expect(cluster.secretOwners.get(name)).toBe(job.metadata!.name);
   }, 30_000);
 
   it("gives the pod the operator's Secrets by reference: the agent has the keys, the Job's spec never their values", async () => {

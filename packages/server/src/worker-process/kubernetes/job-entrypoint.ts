@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import { Backoff } from '../../domain/backoff.js';
+import { SecretMask } from '../../domain/secret-mask.js';
 import { COMMAND_ENV } from '../../executors/command-env.js';
 import { fileLimitsFrom, JOB_ENV, JOB_HEARTBEAT_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type FileLimits } from './job-limits.js';
 import type { JobEnd, JobOutput } from './job-protocol.js';
@@ -135,11 +136,14 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
       }
       sending = undefined;
     })());
+  // The run's API token, in every form it may be printed in, is not passed on (as the server masks it in an agent's output).
+  const masker = apiToken ? new SecretMask([apiToken]) : undefined;
+  const mask = (text: string) => (masker ? masker.mask(text) : text);
   /** Cuts what an agent prints into lines as they come, each passed on (and mirrored to the pod's log). */
   const lineFeeder = (stream: 'stdout' | 'stderr') => {
     let pending = '';
     const emit = (whole: string) => {
-      const text = whole.slice(0, MAX_JOB_LINE_CHARS);
+      const text = mask(whole.slice(0, MAX_JOB_LINE_CHARS));
       (stream === 'stdout' ? process.stdout : process.stderr).write(text);
       // While the worker does not answer (a restart), what waits is bounded; the pod's log keeps it all.
       if (queued + text.length > MAX_QUEUED_CHARS) {

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { V1Job, V1Pod } from '@kubernetes/client-node';
+import type { V1Job, V1Pod, V1Secret } from '@kubernetes/client-node';
 import type { Execution, ExecutionOutcome } from '../../executors/run-executor.js';
 import type { RunSinks } from '../worker-run.js';
 import { apiProblem, statusOf, type ClusterApi } from './cluster-api.js';
@@ -25,8 +25,13 @@ export interface FollowJobOptions {
   log(line: string): void;
   /** Where the files its entrypoint sends back wait for its end. */
   files: ReceivedFiles;
-  /** The Job to create first; none when a restarted worker follows a Job that runs already. */
-  create?: V1Job;
+  /**
+   * The Job to create first, and the Secret with the run's API token its pod reads, made
+   * before it; none when a restarted worker follows a Job that runs already.
+   */
+  create?: { job: V1Job; secret?: V1Secret };
+  /** The name of the execution's API-token Secret: deleted at its end (none there: nothing to do). */
+  tokenSecret: string;
 }
 
 /** What an execution's end keeps with the run, as a process-backend worker's harness reports it: its usage, its harness session. */
@@ -57,6 +62,8 @@ export function followJob(o: FollowJobOptions): Execution {
   let unschedulableSince: number | undefined;
   let lastProblem: string | undefined;
   let endedLooks = 0;
+  /** Whether the token's Secret may be there: made here, or (a Job followed again) maybe made before the restart. */
+  let tokenMade = !o.create || o.create.secret !== undefined;
   const { api, relay, runId, jobName } = o;
 
   const remove = async (why: string): Promise<void> => {
@@ -67,12 +74,23 @@ export function followJob(o: FollowJobOptions): Execution {
     }
   };
 
+  /** The token's Secret: its run token is revoked at the run's end, and the Secret goes at the execution's (a failed Job kept for its TTL keeps no token). */
+  const removeSecret = async (): Promise<void> => {
+    if (!tokenMade) return;
+    try {
+      await api.core.deleteNamespacedSecret({ name: o.tokenSecret, namespace: api.namespace });
+    } catch (error) {
+      if (statusOf(error) !== 404) o.log(`Run ${runId}: could not delete its token's Secret ${o.tokenSecret}: ${apiProblem(error)}`);
+    }
+  };
+
   const finish = (outcome: ExecutionOutcome, deleteJob: string | undefined): void => {
     if (over) return;
     over = true;
     clearTimeout(timer);
     relay.detach(runId, relayed);
     if (deleteJob) void remove(deleteJob);
+    void removeSecret();
     settle(outcome);
   };
 
@@ -155,14 +173,37 @@ export function followJob(o: FollowJobOptions): Execution {
   relay.attach(runId, relayed);
   void (async () => {
     if (o.create) {
+      const { secret } = o.create;
+      // The Secret first: a pod whose Secret is missing would not start (and be failed so).
+      let version: string | undefined;
+      if (secret) {
+        try {
+          version = (await api.core.createNamespacedSecret({ namespace: api.namespace, body: secret })).metadata?.resourceVersion;
+        } catch (error) {
+          // Already there: made before a restart that lost the answer; it is made again with this claim's token.
+          if (statusOf(error) === 409) await api.core.replaceNamespacedSecret({ name: o.tokenSecret, namespace: api.namespace, body: secret }).catch(() => undefined);
+          else return finish({ state: 'ERROR', statusMessage: { message: `The worker could not create the Secret of the run's token: ${apiProblem(error)}.`, error_code: 'internal_error', retryable: true } }, undefined);
+        }
+      }
+      let made: V1Job | undefined;
       try {
-        await api.batch.createNamespacedJob({ namespace: api.namespace, body: o.create });
+        made = await api.batch.createNamespacedJob({ namespace: api.namespace, body: o.create.job });
         o.log(`Run ${runId}: Job ${jobName} created in ${api.namespace}.`);
         // Stopped while the create was on its way: the delete sent then found nothing to delete.
         if (over) return void remove('the run was stopped while its Job was made');
       } catch (error) {
         // Already there: made by this worker before a restart that lost the answer; followed as it is.
         if (statusOf(error) !== 409) return finish({ state: 'ERROR', statusMessage: { message: `The worker could not create the run's Job: ${apiProblem(error)}.`, error_code: 'internal_error', retryable: true } }, undefined);
+      }
+      // Owned by its Job from now on: whatever deletes the Job (its TTL, an operator) deletes the Secret with it.
+      const uid = made?.metadata?.uid;
+      if (secret && uid && !over) {
+        const owned: V1Secret = { ...secret, metadata: { ...secret.metadata, ...(version ? { resourceVersion: version } : {}), ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: jobName, uid }] } };
+        try {
+          await api.core.replaceNamespacedSecret({ name: o.tokenSecret, namespace: api.namespace, body: owned });
+        } catch (error) {
+          o.log(`Run ${runId}: could not make its Job the owner of its token's Secret (${apiProblem(error)}); the worker deletes it at the end.`);
+        }
       }
     }
     if (!over) tick();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { V1Job } from '@kubernetes/client-node';
+import type { V1Job, V1Secret } from '@kubernetes/client-node';
 import type { KubernetesSettings } from '../../domain/server-config.js';
 import { JOB_ENV, type FileLimits } from './job-limits.js';
 
@@ -54,6 +54,26 @@ export interface JobSpecInput {
   fileLimits: FileLimits;
   /** The pod's environment: the run's variables, the agent command, the token and where to report. */
   env: Record<string, string>;
+  /** The run's own Secret holding its API token (`apiTokenSecret`), when the server gave the run one: referenced, never its value. */
+  apiTokenSecret?: string | undefined;
+}
+
+/** The key of a run's API-token Secret that holds the token. */
+export const API_TOKEN_KEY = 'token';
+
+/** The name of the Secret holding an execution's API token: its Job's name and a suffix (within a Secret name's 253). */
+export function apiTokenSecretName(job: string): string {
+  return `${job}-api-token`;
+}
+
+/**
+ * The Secret that hands an execution's agent its run's API token (`AGENT_RUNS_RUN_TOKEN`, to
+ * start and follow child runs), so that the token is never in the Job's spec, which whoever
+ * may read Jobs reads. Labelled as its Job is; owned by it once the Job is made, so that it
+ * goes with it, and deleted by the worker at the execution's end.
+ */
+export function apiTokenSecret(name: string, labels: Record<string, string>, token: string): V1Secret {
+  return { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name, labels }, data: { [API_TOKEN_KEY]: Buffer.from(token).toString('base64') } };
 }
 
 /** The Job that runs one execution of a run: one pod, never retried, never restarted. */
@@ -100,6 +120,7 @@ export function jobSpec(input: JobSpecInput): V1Job {
               env: [
                 ...Object.entries(input.env).map(([name, value]) => ({ name, value })),
                 ...Object.entries(settings.secretEnv ?? {}).map(([name, ref]) => ({ name, valueFrom: { secretKeyRef: { name: ref.secret, key: ref.key } } })),
+                ...(input.apiTokenSecret ? [{ name: JOB_ENV.apiToken, valueFrom: { secretKeyRef: { name: input.apiTokenSecret, key: API_TOKEN_KEY } } }] : []),
               ],
               ...(settings.envFromSecrets?.length ? { envFrom: settings.envFromSecrets.map((name) => ({ secretRef: { name } })) } : {}),
               ...(settings.resources ? { resources: settings.resources as never } : {}),

@@ -1,4 +1,4 @@
-import type { V1Job } from '@kubernetes/client-node';
+import type { V1Job, V1Secret } from '@kubernetes/client-node';
 import { COMMAND_ENV } from '../../executors/command-env.js';
 import type { Execution, ExecutionContext, RunExecutor } from '../../executors/run-executor.js';
 import type { KubernetesSettings } from '../../domain/server-config.js';
@@ -9,7 +9,7 @@ import { followJob } from './job-execution.js';
 import { fileLimitsOf, ReceivedFiles } from './job-files.js';
 import { fileLimitsFrom, JOB_ENV, type FileLimits } from './job-limits.js';
 import type { JobRelay } from './job-relay.js';
-import { entrypointEnv, JOB_ANNOTATIONS, JOB_LABELS, jobName, jobSpec, labelValue } from './job-spec.js';
+import { apiTokenSecret, apiTokenSecretName, entrypointEnv, JOB_ANNOTATIONS, JOB_LABELS, jobName, jobSpec, labelValue } from './job-spec.js';
 import { runToken } from './run-token.js';
 import { executionPrompt } from '../execution-prompt.js';
 import type { HarnessesConfig } from '../../domain/harness-config.js';
@@ -65,6 +65,8 @@ export class KubernetesBackend implements RunExecutor {
       ...entrypointEnv(this.o.relayUrl, runToken(this.o.workerToken, run.id, claim), this.o.command, executionPrompt(context)),
       [JOB_ENV.fileLimits]: JSON.stringify(limits),
     };
+    // The run's API token (the server gives one to start child runs) reaches the pod from a Secret of its own.
+    const tokenSecret = context.agentApi ? apiTokenSecretName(jobName(run.id, input.number)) : undefined;
     const create = jobSpec({
       runId: run.id,
       claim,
@@ -75,8 +77,10 @@ export class KubernetesBackend implements RunExecutor {
       deadlineSeconds: config.budget?.max_duration_seconds,
       fileLimits: limits,
       env,
+      ...(tokenSecret ? { apiTokenSecret: tokenSecret } : {}),
     });
-    return this.follow(run.id, claim, create.metadata!.name!, limits, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}) }, create);
+    const secret = tokenSecret && context.agentApi ? apiTokenSecret(tokenSecret, create.metadata!.labels!, context.agentApi.token) : undefined;
+    return this.follow(run.id, claim, create.metadata!.name!, limits, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}) }, { job: create, ...(secret ? { secret } : {}) });
   }
 
   /**
@@ -115,8 +119,9 @@ export class KubernetesBackend implements RunExecutor {
     return found;
   }
 
-  private follow(runId: string, claim: string, name: string, limits: FileLimits, sinks: RunSinks, create?: V1Job): Execution {
+  private follow(runId: string, claim: string, name: string, limits: FileLimits, sinks: RunSinks, create?: { job: V1Job; secret?: V1Secret }): Execution {
     const { api, relay, unschedulableTimeoutMs, log } = this.o;
-    return followJob({ api, relay, runId, claim, jobName: name, sinks, unschedulableTimeoutMs, log, files: new ReceivedFiles(limits), ...(create ? { create } : {}) });
+    // A Job followed again after a restart may have its token's Secret: deleted at its end all the same (none there: nothing to do).
+    return followJob({ api, relay, runId, claim, jobName: name, sinks, unschedulableTimeoutMs, log, files: new ReceivedFiles(limits), tokenSecret: apiTokenSecretName(name), ...(create ? { create } : {}) });
   }
 }

@@ -41,6 +41,19 @@ if (mode === 'ok') {
 } else if (mode === 'quiet') {
   // Prints nothing: only the entrypoint's heartbeat tells it of a cancel.
   setInterval(() => {}, 1000);
+} else if (mode === 'child') {
+  // The run's API token, from the stdin JSON: a child run started with it.
+  (async () => {
+    const token = process.env.AGENT_RUNS_RUN_TOKEN || '';
+    console.log('token: ' + token);
+    const res = await fetch(process.env.AGENT_RUNS_API_URL + '/api/v1/agent/runs', {
+      method: 'POST',
+      headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'Part one [simulate 10ms]' }),
+    });
+    const body = await res.json();
+    console.log('child ' + res.status + ' ' + body.run_id);
+  })().catch((error) => { console.log('failed ' + error.message); process.exitCode = 1; });
 } else if (mode === 'sleep') {
   setTimeout(() => console.log('slept'), Number(arg));
 }
@@ -196,6 +209,22 @@ describe('agent-runs-worker --backend command, with a dispatch script that start
     }
     // Nor was the entrypoint given them in its argv: it read them from stdin.
     expect(readFileSync(join(dir, 'entrypoints'), 'utf8').trim()).toMatch(/^\d+$/);
+  }, 40_000);
+
+  it("gives the agent its run's API token from the stdin JSON only: it starts a child run with it, masked in the output", async () => {
+    const { server, dir, startWorker, createRun } = await setUp();
+    await startWorker();
+    const id = await createRun('child');
+    const run = await ended(server, id, 20_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const output = await outputOf(server, id);
+    const childId = /child 200 (\S+?)\\n/.exec(output)?.[1];
+    expect(childId, output).toBeDefined();
+    expect((await api(server, `/agent/runs/${childId}`)).body).toMatchObject({ parent_run_id: id });
+    expect(output).toContain('token: ***');
+    // Not in the dispatch command's argv or environment (the token's prefix is the server's run tokens').
+    expect(readFileSync(join(dir, 'dispatch-cmdline'), 'utf8')).not.toContain('art_');
+    expect(readFileSync(join(dir, 'dispatch-environ'), 'utf8')).not.toContain('art_');
   }, 40_000);
 
   it("ends the run FAILED when the agent exits non-zero", async () => {

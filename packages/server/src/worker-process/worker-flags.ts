@@ -91,7 +91,7 @@ const HELP_ROWS: HelpRow[] = [
   EXECUTOR_ROWS['simulated-duration'],
   [
     '--backend <name>',
-    'process (default): each run\'s agent is a process of this machine. kubernetes: each run is a Kubernetes Job (the kubeconfig of KUBECONFIG or ~/.kube/config, else the pod\'s service account), its pod from the configuration file\'s kubernetes: section, running --command. command: each run is handed to --dispatch-command (Nomad, ECS, ssh…), whose remote side runs agent-runs-job-entrypoint --stdin, which runs --command.',
+    'process (default): each run\'s agent is a process of this machine. kubernetes: each run is a Kubernetes Job (the kubeconfig of KUBECONFIG or ~/.kube/config, else the pod\'s service account), its pod from the configuration file\'s kubernetes: section, running --command (a run naming a harness: that harness\'s CLI, as the harnesses: section says). command: each run is handed to --dispatch-command (Nomad, ECS, ssh…), whose remote side runs agent-runs-job-entrypoint --stdin, which runs --command (or the run\'s harness).',
     WORKER_ENV.backend,
   ],
   ['--unschedulable-timeout <duration>', 'kubernetes: a run whose pod cannot be scheduled for this long ends FAILED, saying why. Default 5m.', WORKER_ENV.unschedulableTimeout],

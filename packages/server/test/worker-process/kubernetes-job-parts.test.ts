@@ -58,4 +58,20 @@ describe("the worker's listener for Jobs", () => {
     expect((await fetch(`${url}/runs/run-1/output`)).status).toBe(405);
     expect((await post(`${url}/elsewhere`, token, lines)).status).toBe(404);
   });
+
+  it("passes a harness's state on while it runs (its usage, its session id), refusing one that is not, naming the field", async () => {
+    const { relay, run, url } = await relayWith('run-2', 'claim-b');
+    const states: unknown[] = [];
+    run.state = (state) => states.push(state);
+    relay.attach('run-2', run);
+    relay.markReady();
+    const token = runToken(WORKER_TOKEN, 'run-2', 'claim-b');
+    const bad = await post(`${url}/runs/run-2/state`, token, { usage: { total_tokens: 'many' } });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('usage.total_tokens');
+    expect((await post(`${url}/runs/run-2/state`, token, { secret: 'x' })).status).toBe(400);
+    expect((await post(`${url}/runs/run-2/state`, runToken(WORKER_TOKEN, 'run-1', 'claim-b'), { usage: { total_tokens: 5 } })).status).toBe(403);
+    expect((await post(`${url}/runs/run-2/state`, token, { usage: { total_tokens: 120, inference_cost_usd: 0.25 }, harness_session_id: 'sess-1' })).status).toBe(204);
+    expect(states).toEqual([{ usage: { total_tokens: 120, inference_cost_usd: 0.25 }, harness_session_id: 'sess-1' }]);
+  });
 });

@@ -156,6 +156,10 @@ export class DispatchBackend implements RunExecutor {
         for (const line of lines) sinks.onOutput(line.text, line.stream);
       },
       end: (end) => (over ? Promise.resolve() : ended(end)),
+      state: (state) => {
+        heard();
+        if (!over) void handOnEnd(state, sinks);
+      },
       alive: heard,
       files,
     };

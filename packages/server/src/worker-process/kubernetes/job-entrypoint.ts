@@ -8,7 +8,7 @@ import { Backoff } from '../../domain/backoff.js';
 import { SecretMask } from '../../domain/secret-mask.js';
 import { COMMAND_ENV } from '../../executors/command-env.js';
 import { fileLimitsFrom, JOB_ENV, JOB_HEARTBEAT_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type FileLimits } from './job-limits.js';
-import type { JobEnd, JobOutput } from './job-protocol.js';
+import type { JobEnd, JobOutput, JobState } from './job-protocol.js';
 import type { Execution, HarnessState } from '../../executors/run-executor.js';
 import type { NewArtifact } from '../../store/artifacts/artifact-store.js';
 
@@ -115,9 +115,25 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   /** When the worker last heard from this entrypoint, and whether it is being asked now. */
   let lastAsked = Date.now();
   let asking = false;
+  /** A harness's latest state not yet sent; sent after the lines queued before it. */
+  let pendingState: JobState | undefined;
+  /** Cleared when the worker does not know `state` (an older one): the end carries it all the same. */
+  let stateTaken = true;
   const pump = (): Promise<void> =>
     (sending ??= (async () => {
-      while (queue.length && !gone) {
+      while ((queue.length || pendingState) && !gone) {
+        if (!queue.length) {
+          const state = pendingState!;
+          pendingState = undefined;
+          lastAsked = Date.now();
+          const sent = await post('state', state);
+          if (sent === 'gone') {
+            gone = true;
+            stop();
+          }
+          if (sent === 'refused') stateTaken = false;
+          continue;
+        }
         if (dropped) {
           queue.unshift({ stream: 'stderr', text: `[agent-runs] ${dropped} line(s) of the agent's output were dropped while the worker did not answer.\n` });
           dropped = 0;
@@ -197,7 +213,21 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   let ended: { end: JobEnd; files: FileToSend[] | 'collect' };
   try {
     ended = harnessText
-      ? await runHarness({ text: harnessText, env: agentEnv, own, apiToken, feeders, setStop, write, note })
+      ? await runHarness({
+          text: harnessText,
+          env: agentEnv,
+          own,
+          apiToken,
+          feeders,
+          setStop,
+          write,
+          note,
+          stateChanged: (state) => {
+            if (!stateTaken) return;
+            pendingState = { ...(state.requestUsage ? { usage: state.requestUsage } : {}), ...(state.harnessSessionId ? { harness_session_id: state.harnessSessionId } : {}) };
+            void pump();
+          },
+        })
       : await runCommand({ command: command!, env: agentEnv, usageFile, ownGroup: options.ownGroup === true, feeders, setStop, write });
   } finally {
     clearInterval(heartbeat);
@@ -315,6 +345,8 @@ async function runHarness(o: {
   setStop(how: () => void): void;
   write(line: string): void;
   note(text: string): void;
+  /** The harness's state (its usage so far, its session id) changed: sent on while it runs. */
+  stateChanged(state: HarnessState): void;
 }): Promise<AgentEnded> {
   // Loaded only for a harness: the command's entrypoint starts without it.
   const { parseHarnessJob, startHarnessInPod } = await import('./harness-in-pod.js');
@@ -330,6 +362,7 @@ async function runHarness(o: {
         onOutput: (text, stream = 'stdout') => o.feeders[stream].push(text.endsWith('\n') ? text : `${text}\n`),
         onHarnessState: async (update) => {
           state = { ...state, ...update };
+          o.stateChanged(state);
         },
       },
     });

@@ -34,8 +34,8 @@ export interface FollowJobOptions {
   tokenSecret: string;
 }
 
-/** What an execution's end keeps with the run, as a process-backend worker's harness reports it: its usage, its harness session. */
-export async function handOnEnd(end: JobEnd, sinks: RunSinks): Promise<void> {
+/** What an execution's state or end keeps with the run, as a process-backend worker's harness reports it: its usage, its harness session. */
+export async function handOnEnd(end: Pick<JobEnd, 'usage' | 'harness_session_id'>, sinks: RunSinks): Promise<void> {
   const state = { ...(end.usage ? { requestUsage: end.usage } : {}), ...(end.harness_session_id ? { harnessSessionId: end.harness_session_id } : {}) };
   if (Object.keys(state).length) await sinks.onHarnessState?.(state);
 }
@@ -114,6 +114,9 @@ export function followJob(o: FollowJobOptions): Execution {
       if (!over) for (const line of lines) o.sinks.onOutput(line.text, line.stream);
     },
     end: (end) => (over || endSeen ? Promise.resolve() : ended(end)),
+    state: (state) => {
+      if (!over && !endSeen) void handOnEnd(state, o.sinks);
+    },
     files: o.files,
   };
 

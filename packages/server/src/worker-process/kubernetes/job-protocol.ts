@@ -22,6 +22,17 @@ export const JobOutputSchema = z.strictObject({
 });
 export type JobOutput = z.output<typeof JobOutputSchema>;
 
+/**
+ * `POST /runs/{runId}/state`: a harness's state while it runs (its usage so far over the run's
+ * executions, its session id), sent as it changes, kept with the run as a process-backend
+ * worker's harness state is: a budget or a quota sees the usage while the agent still runs.
+ */
+export const JobStateSchema = z.strictObject({
+  usage: RequestUsageSchema.optional(),
+  harness_session_id: z.string().min(1).max(200).optional(),
+});
+export type JobState = z.output<typeof JobStateSchema>;
+
 export const JobEndSchema = z.strictObject({
   /** The agent's exit code, or null when a signal ended it. */
   exit_code: z.number().int().min(0).max(255).nullable(),

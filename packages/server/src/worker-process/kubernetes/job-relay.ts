@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { formatIssues } from '@agent-runs/core/contract';
 import { MAX_JOB_BODY_BYTES } from './job-limits.js';
 import type { ReceivedFiles } from './job-files.js';
-import { JobEndSchema, JobOutputSchema, type JobEnd, type JobOutput } from './job-protocol.js';
+import { JobEndSchema, JobOutputSchema, JobStateSchema, type JobEnd, type JobOutput, type JobState } from './job-protocol.js';
 import { isRunToken } from './run-token.js';
 import { listenOn } from '../listen-on.js';
 
@@ -12,13 +12,15 @@ export interface RelayedRun {
   output(body: JobOutput): void;
   /** Resolves once the end is taken in (the entrypoint exits after the answer). */
   end(body: JobEnd): Promise<void>;
+  /** A harness's state while it runs (usage, session id). */
+  state?(body: JobState): void;
   /** The entrypoint is still there, with nothing to say (its agent is quiet): it asks whether the run still runs here. */
   alive?(): void;
   /** The files its entrypoint sends back (`POST /runs/{runId}/files?path=…`), handed on with its end. */
   files?: ReceivedFiles;
 }
 
-const PATH = /^\/runs\/([A-Za-z0-9_-]{1,100})\/(output|end|alive|files)$/;
+const PATH = /^\/runs\/([A-Za-z0-9_-]{1,100})\/(output|end|alive|files|state)$/;
 
 /**
  * `--job-listen`: where the Jobs' entrypoints report to this worker. Each request names its
@@ -66,7 +68,7 @@ export class JobRelay {
     const match = PATH.exec(pathname);
     if (!match) return answer(404, 'not found');
     if (req.method !== 'POST') return answer(405, 'method not allowed');
-    const [, runId, kind] = match as unknown as [string, string, 'output' | 'end' | 'alive' | 'files'];
+    const [, runId, kind] = match as unknown as [string, string, 'output' | 'end' | 'alive' | 'files' | 'state'];
     const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!bearer) return answer(401, 'the run token is missing (Authorization: Bearer <token>)');
     const run = this.runs.get(runId);
@@ -93,6 +95,12 @@ export class JobRelay {
       const parsed = JobOutputSchema.safeParse(json);
       if (!parsed.success) return answer(400, formatIssues(parsed.error).join("; "));
       run.output(parsed.data);
+      return answer(204, '');
+    }
+    if (kind === 'state') {
+      const parsed = JobStateSchema.safeParse(json);
+      if (!parsed.success) return answer(400, formatIssues(parsed.error).join('; '));
+      run.state?.(parsed.data);
       return answer(204, '');
     }
     const parsed = JobEndSchema.safeParse(json);

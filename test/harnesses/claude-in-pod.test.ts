@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,9 @@ import { harnessCli, startHarnessServer, type HarnessTestServer } from './harnes
  * either (`--backend kubernetes`); the Anthropic key and the model's URL are in a Secret the
  * test makes through the scripted Kubernetes API, and reach the pod by reference only. The
  * stand-in's "kubelet" runs the pod's entrypoint as a local process, which runs the real CLI
- * through the server's own harness code against the scripted Anthropic model.
+ * through the server's own harness code against the scripted Anthropic model. Then the same
+ * through `--backend command`: a dispatch script hands the run (the key among its secrets,
+ * on stdin) to an entrypoint that detaches itself.
  */
 const KEY = 'sk-ant-pod-test-31c9a0d2e4';
 const TOKEN = 'claude-pod-worker-token-8d1f0b2c';
@@ -25,6 +27,8 @@ let model: ScriptedModelServer;
 let t: HarnessTestServer;
 let cluster: ScriptedKubernetes;
 let worker: WorkerProcess;
+let dispatcher: WorkerProcess | undefined;
+let dir: string;
 const jobs: V1Job[] = [];
 
 /** A Job's variables: the plain ones by name, and the names of those taken from a Secret. */
@@ -38,7 +42,12 @@ function jobEnv(job: V1Job): { plain: Record<string, string>; fromSecrets: strin
 
 beforeAll(async () => {
   model = await startAnthropicServer(DEFAULT_SCRIPT);
-  t = await startHarnessServer({}, { CLAUDE_POD_WORKER_TOKEN: TOKEN }, {}, { workers: { pods: { token: { from_env: 'CLAUDE_POD_WORKER_TOKEN' }, worker_hosts: ['kube'] } } });
+  t = await startHarnessServer(
+    {},
+    { CLAUDE_POD_WORKER_TOKEN: TOKEN },
+    {},
+    { workers: { pods: { token: { from_env: 'CLAUDE_POD_WORKER_TOKEN' }, worker_hosts: ['kube', 'remote'] } }, environments: { vault: {} } },
+  );
   cluster = await ScriptedKubernetes.start();
   cluster.script = (job) => {
     jobs.push(job);
@@ -56,7 +65,7 @@ beforeAll(async () => {
     }),
   });
   expect(made.status).toBe(201);
-  const dir = mkdtempSync(join(tmpdir(), 'agent-runs-claude-pod-'));
+  dir = mkdtempSync(join(tmpdir(), 'agent-runs-claude-pod-'));
   const config = join(dir, 'worker.json');
   writeFileSync(
     config,
@@ -77,9 +86,11 @@ beforeAll(async () => {
   );
 }, 60_000);
 afterAll(async () => {
-  if (worker && worker.child.exitCode === null) {
-    worker.child.kill('SIGKILL');
-    await worker.exited;
+  for (const w of [worker, dispatcher]) {
+    if (w && w.child.exitCode === null) {
+      w.child.kill('SIGKILL');
+      await w.exited;
+    }
   }
   await cluster?.close();
   await t?.close();
@@ -125,5 +136,48 @@ describe('Claude Code in a Kubernetes Job', () => {
     expect(messages).toContain('Now say that again.');
     // Usage goes on from the first execution's.
     expect(after.request_usage!.total_tokens!).toBeGreaterThan(run.request_usage!.total_tokens!);
+  }, 180_000);
+
+  it('runs the CLI where a dispatch command sends the entrypoint, the key among the stdin JSON\'s secrets only', async () => {
+    // The operator's script: the run on stdin goes to an entrypoint that detaches itself, as over ssh.
+    const script = join(dir, 'dispatch.sh');
+    writeFileSync(
+      script,
+      [
+        '#!/bin/sh',
+        `tr '\\0' ' ' < /proc/$$/cmdline > ${dir}/dispatch-cmdline`,
+        `tr '\\0' '\\n' < /proc/$$/environ > ${dir}/dispatch-environ`,
+        `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(ENTRYPOINT)} --stdin --detach --log ${dir}/entrypoint.log`,
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const config = join(dir, 'dispatch-worker.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        harnesses: { claude: { command: harnessCli('claude'), env: ['ANTHROPIC_BASE_URL'] } },
+        secrets: { ANTHROPIC_API_KEY: { from_env: 'POD_TEST_ANTHROPIC_KEY' } },
+        environments: { vault: { secrets: ['ANTHROPIC_API_KEY'] } },
+      }),
+    );
+    const { AGENT_RUNS_WORKER_TOKEN: _t, ANTHROPIC_API_KEY: _k, ...env } = process.env;
+    dispatcher = await startWorkerProcess(
+      ['--server', t.server.url, '--worker-host', 'remote', '--backend', 'command', '--dispatch-command', script, '--config', config, '--command', 'false', '--job-listen', '127.0.0.1:0', '--work-dir', join(dir, 'dispatch-work'), '--instance-id', 'remote-0'],
+      TOKEN,
+      { ...env, POD_TEST_ANTHROPIC_KEY: KEY, ANTHROPIC_BASE_URL: model.url },
+    );
+    const before = model.agentTurns().length;
+    const created = await t.client.runs.create({ prompt: 'Write hello.txt, then run the command.', config: { harness: claude, worker_host: 'remote', environment_id: 'vault' } });
+    const run = await t.client.runs.wait(created.run_id, { timeout: 90_000 });
+    expect(run.state, `${JSON.stringify(run.status_message)}\n${dispatcher.stderr()}`).toBe('SUCCEEDED');
+    expect(run.status_message?.message).toBe(DEFAULT_SCRIPT.answer);
+    expect(run.request_usage?.inference_cost_usd).toBeGreaterThan(0);
+    const turns = model.agentTurns().slice(before);
+    expect(turns.length).toBeGreaterThan(0);
+    expect(turns.every((turn) => turn.apiKey === KEY)).toBe(true);
+    // The key went on stdin: not in the dispatch command's argv or environment.
+    expect(readFileSync(join(dir, 'dispatch-cmdline'), 'utf8')).not.toContain(KEY);
+    expect(readFileSync(join(dir, 'dispatch-environ'), 'utf8')).not.toContain(KEY);
   }, 180_000);
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedKubernetes } from '../../packages/server/test/support/scripted-kubernetes.js';
 import { startWorkerProcess, type WorkerProcess } from '../../packages/server/test/support/worker-process.js';
 import { DEFAULT_SCRIPT, startAnthropicServer, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
-import { harnessCli, startHarnessServer, type HarnessTestServer } from './harness-test-server.js';
+import { harnessCli, startHarnessServer, until, type HarnessTestServer } from './harness-test-server.js';
 
 /**
  * Claude Code in a Kubernetes Job's pod: the server holds no key, the worker holds none
@@ -41,7 +41,8 @@ function jobEnv(job: V1Job): { plain: Record<string, string>; fromSecrets: strin
 }
 
 beforeAll(async () => {
-  model = await startAnthropicServer(DEFAULT_SCRIPT);
+  // The second turn's command takes seconds: were the pod's agent not stopped at its usage, the third turn's request would come meanwhile.
+  model = await startAnthropicServer({ ...DEFAULT_SCRIPT, commandOn: { 'SLOW-STEP': 'sleep 4; echo listed' } });
   t = await startHarnessServer(
     {},
     { CLAUDE_POD_WORKER_TOKEN: TOKEN },
@@ -137,6 +138,19 @@ describe('Claude Code in a Kubernetes Job', () => {
     // Usage goes on from the first execution's.
     expect(after.request_usage!.total_tokens!).toBeGreaterThan(run.request_usage!.total_tokens!);
   }, 180_000);
+
+  it("holds the run to its token cap while the pod's CLI runs: its usage reaches the worker as it comes, and the Job is stopped at the cap", async () => {
+    const before = model.agentTurns().length;
+    const jobsBefore = jobs.length;
+    const created = await t.client.runs.create({ prompt: 'Write hello.txt, then run the command. SLOW-STEP', config: { harness: claude, worker_host: 'kube', budget: { max_tokens: 200 } } });
+    const blocked = await t.client.runs.wait(created.run_id, { timeout: 90_000 });
+    expect(blocked.state, JSON.stringify(blocked.status_message)).toBe('BLOCKED');
+    expect(blocked.status_message?.message).toMatch(/^stopped at the budget: \d+ tokens used of max_tokens 200\. /);
+    // Stopped during the second turn's slow command: no third turn was asked for.
+    expect(model.agentTurns().length - before).toBe(2);
+    expect(jobs.length - jobsBefore).toBe(1);
+    await until(() => !cluster.running(created.run_id), 10_000);
+  }, 120_000);
 
   it('runs the CLI where a dispatch command sends the entrypoint, the key among the stdin JSON\'s secrets only', async () => {
     // The operator's script: the run on stdin goes to an entrypoint that detaches itself, as over ssh.

@@ -21,8 +21,8 @@ export interface RunHost {
   ended(run: WorkerRun): void;
 }
 
-/** Where a run's execution sends what its agent prints and its harness state. */
-export type RunSinks = Pick<ExecutionContext, 'onOutput' | 'onHarnessState'>;
+/** Where a run's execution sends what its agent prints and its harness state (and, to the run's budget, its usage as it comes). */
+export type RunSinks = Pick<ExecutionContext, 'onOutput' | 'onHarnessState' | 'onUsage'>;
 
 /**
  * How a run's execution begins here: the executor started on its assignment, or (the

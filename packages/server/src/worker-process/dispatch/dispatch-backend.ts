@@ -90,7 +90,7 @@ export class DispatchBackend implements RunExecutor {
     };
     if (remote.note) context.onOutput(remote.note, 'stderr');
     this.o.runs.note({ run_id: run.id, claim, execution: input.number });
-    return this.follow(run.id, claim, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}) }, dispatched);
+    return this.follow(run.id, claim, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}), ...(context.onUsage ? { onUsage: context.onUsage } : {}) }, dispatched);
   }
 
   /** The runs this worker dispatched before a restart and that had not ended here: followed again. */

@@ -36,6 +36,8 @@ export interface FollowJobOptions {
 
 /** What an execution's state or end keeps with the run, as a process-backend worker's harness reports it: its usage, its harness session. */
 export async function handOnEnd(end: Pick<JobEnd, 'usage' | 'harness_session_id'>, sinks: RunSinks): Promise<void> {
+  // Told to the run's budget at once (it stops the execution at a cap), then kept with the run.
+  if (end.usage) sinks.onUsage?.(end.usage);
   const state = { ...(end.usage ? { requestUsage: end.usage } : {}), ...(end.harness_session_id ? { harnessSessionId: end.harness_session_id } : {}) };
   if (Object.keys(state).length) await sinks.onHarnessState?.(state);
 }

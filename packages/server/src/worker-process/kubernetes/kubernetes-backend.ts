@@ -80,7 +80,7 @@ export class KubernetesBackend implements RunExecutor {
       ...(tokenSecret ? { apiTokenSecret: tokenSecret } : {}),
     });
     const secret = tokenSecret && context.agentApi ? apiTokenSecret(tokenSecret, create.metadata!.labels!, context.agentApi.token) : undefined;
-    return this.follow(run.id, claim, create.metadata!.name!, limits, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}) }, { job: create, ...(secret ? { secret } : {}) });
+    return this.follow(run.id, claim, create.metadata!.name!, limits, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}), ...(context.onUsage ? { onUsage: context.onUsage } : {}) }, { job: create, ...(secret ? { secret } : {}) });
   }
 
   /**

@@ -5,6 +5,7 @@ import type { KubernetesBackendOptions as KubernetesBackendFlags, WorkerOptions 
 import { connectCluster } from './cluster-api.js';
 import { JobRelay } from './job-relay.js';
 import { KubernetesBackend } from './kubernetes-backend.js';
+import { BudgetedExecutor } from '../../executors/budgeted-executor.js';
 
 /** `--backend kubernetes`: a Job per execution, reporting to the listener started here. */
 export async function startKubernetesBackend(options: WorkerOptions, k8s: KubernetesBackendFlags, config: ServerConfig, log: (line: string) => void): Promise<WorkerBackend> {
@@ -30,5 +31,6 @@ export async function startKubernetesBackend(options: WorkerOptions, k8s: Kubern
     unschedulableTimeoutMs: k8s.unschedulableTimeoutMs,
     log,
   });
-  return { executor, harnesses: [], environments: [], workDirs: false, reattach: () => executor.reattach(), close: () => relay.close() };
+  // As on the server: the run's budget held (its usage as the pod's harness reports it, its wall time).
+  return { executor: new BudgetedExecutor(executor), harnesses: [], environments: [], workDirs: false, reattach: () => executor.reattach(), close: () => relay.close() };
 }

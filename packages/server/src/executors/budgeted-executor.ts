@@ -14,6 +14,8 @@ export class BudgetedExecutor extends WrappingExecutor {
   constructor(
     inner: RunExecutor,
     private readonly now: () => number = Date.now,
+    /** Whether the wall time is held here; false where the inner executor's own deadline holds it (a Job's activeDeadlineSeconds). */
+    private readonly holdsDuration = true,
   ) {
     super(inner);
   }
@@ -45,7 +47,7 @@ export class BudgetedExecutor extends WrappingExecutor {
       if (spent) stop(spent);
     };
     const timer =
-      budget.max_duration_seconds === undefined
+      budget.max_duration_seconds === undefined || !this.holdsDuration
         ? undefined
         : setTimeout(() => stop(durationReached(budget, this.now() - startedAt)), budget.max_duration_seconds * 1000);
     timer?.unref();

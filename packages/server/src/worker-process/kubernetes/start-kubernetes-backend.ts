@@ -31,6 +31,6 @@ export async function startKubernetesBackend(options: WorkerOptions, k8s: Kubern
     unschedulableTimeoutMs: k8s.unschedulableTimeoutMs,
     log,
   });
-  // As on the server: the run's budget held (its usage as the pod's harness reports it, its wall time).
-  return { executor: new BudgetedExecutor(executor), harnesses: [], environments: [], workDirs: false, reattach: () => executor.reattach(), close: () => relay.close() };
+  // As on the server: the run's budget held (its usage as the pod's harness reports it); its wall time is the Job's activeDeadlineSeconds.
+  return { executor: new BudgetedExecutor(executor, Date.now, false), harnesses: [], environments: [], workDirs: false, reattach: () => executor.reattach(), close: () => relay.close() };
 }

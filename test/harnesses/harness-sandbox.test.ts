@@ -64,7 +64,9 @@ function stateDir(runId: string): string {
   return join(t.workDir, '.agent-runs', runId, 'harness', 'claude');
 }
 
-describe('Claude Code in the sandbox', () => {
+// Each test has runs of its own: two at a time (vitest's maxConcurrency), as the server runs two at once,
+// rather than each Claude Code start-up waiting for the one before it.
+describe.concurrent('Claude Code in the sandbox', () => {
   it('runs as the agent user, cannot read the data directory nor reach another loopback port, and still reaches its model and its server', async () => {
     const port = new URL(t.server.url).port;
     const { run, printed } = await probeRun(

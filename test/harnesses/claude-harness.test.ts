@@ -39,7 +39,9 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-describe('Claude Code as the run harness, against a scripted Anthropic server', () => {
+// Each test has runs of its own, and the describes below too: two at a time (vitest's maxConcurrency), as the
+// server runs two at once, rather than each Claude Code start-up waiting for the one before it.
+describe.concurrent('Claude Code as the run harness, against a scripted Anthropic server', () => {
   it('writes the file, runs the command, streams each step in order, records usage and cost, and a follow-up resumes its session', async () => {
     const created = await t.client.runs.create({ prompt: 'Write hello.txt, then run the command.', config: { harness: claude } });
     const seen: string[] = [];
@@ -78,11 +80,12 @@ describe('Claude Code as the run harness, against a scripted Anthropic server', 
     expect(harnessLines.some((l) => l.line!.includes('"type":"result"'))).toBe(true);
 
     // The follow-up resumes the session: its first request carries the earlier turns.
+    // (The first that carries the follow-up, this run's alone: the tests beside this one make turns of their own meanwhile.)
     const before = model.agentTurns().length;
     await t.client.runs.followup(run.run_id, { message: 'Now say that again.' });
     const after = await t.client.runs.wait(run.run_id, { timeout: 60_000 });
     expect(after.state).toBe('SUCCEEDED');
-    const resumed = model.agentTurns()[before]!;
+    const resumed = model.agentTurns().slice(before).find((r) => JSON.stringify(r.body['messages']).includes('Now say that again.'))!;
     const messages = resumed.body['messages'] as { role: string; content: unknown }[];
     expect(JSON.stringify(messages)).toContain('Write hello.txt, then run the command.');
     expect(JSON.stringify(messages)).toContain('Now say that again.');
@@ -207,7 +210,7 @@ describe('Claude Code as the run harness, against a scripted Anthropic server', 
   });
 });
 
-describe('the CLI with harnesses', () => {
+describe.concurrent('the CLI with harnesses', () => {
   async function cli(args: string[]) {
     const { io, out } = capturingIo({ AGENT_RUNS_API_KEY: t.server.apiKey });
     const code = await main(['--base-url', t.server.baseURL, ...args], { io });
@@ -243,7 +246,7 @@ describe('the CLI with harnesses', () => {
   });
 });
 
-describe('the MCP server with harnesses', () => {
+describe.concurrent('the MCP server with harnesses', () => {
   it('create_run takes harness and model into config.harness', async () => {
     const mcp = await connectStdio(binEnv(t.server));
     try {
@@ -258,7 +261,7 @@ describe('the MCP server with harnesses', () => {
   }, 90_000);
 });
 
-describe('Claude Code that cannot run', () => {
+describe.concurrent('Claude Code that cannot run', () => {
   it('a harness that runs past the timeout is stopped, FAILED, with its processes gone', async () => {
     const s = await startHarnessServer(
       { claude: { command: harnessCli('claude'), env: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'] } },

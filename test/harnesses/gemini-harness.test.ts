@@ -32,7 +32,10 @@ afterAll(async () => {
   await model?.close();
 });
 
-describe('Gemini CLI as the run harness, against a scripted Gemini API server', () => {
+// Each test has runs of its own, and the describes below too: two at a time (vitest's maxConcurrency), as the
+// server runs two at once, rather than each Gemini CLI start-up waiting for the one before it. A run's turns
+// are those whose session context names its working directory.
+describe.concurrent('Gemini CLI as the run harness, against a scripted Gemini API server', () => {
   it('writes the file, runs the command, streams each step in order, records usage and cost, and a follow-up resumes its session', async () => {
     const created = await t.client.runs.create({
       prompt: 'Write hello.txt, then run the command.',
@@ -67,7 +70,7 @@ describe('Gemini CLI as the run harness, against a scripted Gemini API server', 
     // The key reached the model server (and only it), the base prompt its system instruction.
     const turns = model.agentTurns();
     expect(turns.every((r) => r.apiKey === KEY)).toBe(true);
-    expect(JSON.stringify(turns[0]!.body['systemInstruction'])).toContain('SKILL: answer in plain words.');
+    expect(JSON.stringify(turns.find((r) => textOf(r.body).includes(dir))!.body['systemInstruction'])).toContain('SKILL: answer in plain words.');
     const transcript = await (await fetch(await transcriptUrl(t.server, run.run_id))).text();
     for (const text of [output, JSON.stringify(run), transcript]) expect(text).not.toContain(KEY);
     const harnessLines = transcript.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; line?: string }).filter((l) => l.kind === 'harness');
@@ -78,7 +81,7 @@ describe('Gemini CLI as the run harness, against a scripted Gemini API server', 
     await t.client.runs.followup(run.run_id, { message: 'Now say that again.' });
     const after = await t.client.runs.wait(run.run_id, { timeout: 90_000 });
     expect(after.state, JSON.stringify(after.status_message)).toBe('SUCCEEDED');
-    const resumed = textOf(model.agentTurns()[before]!.body);
+    const resumed = textOf(model.agentTurns().slice(before).find((r) => textOf(r.body).includes(dir))!.body);
     expect(resumed).toContain('Write hello.txt, then run the command.');
     expect(resumed).toContain(DEFAULT_SCRIPT.answer);
     expect(resumed).toContain('Now say that again.');
@@ -160,7 +163,7 @@ describe('Gemini CLI as the run harness, against a scripted Gemini API server', 
   });
 });
 
-describe('the CLI with the gemini harness', () => {
+describe.concurrent('the CLI with the gemini harness', () => {
   it('run --harness gemini --model … runs Gemini CLI, and get shows the harness, the model and the usage', async () => {
     const cli = async (args: string[]) => {
       const { io, out } = capturingIo({ AGENT_RUNS_API_KEY: t.server.apiKey });
@@ -178,7 +181,7 @@ describe('the CLI with the gemini harness', () => {
   }, 120_000);
 });
 
-describe('Gemini CLI that cannot run', () => {
+describe.concurrent('Gemini CLI that cannot run', () => {
   it('a harness that runs past the timeout is stopped, FAILED, with its processes gone', async () => {
     const s = await startHarnessServer(
       { gemini: { command: harnessCli('gemini'), env: ['GEMINI_API_KEY', 'GOOGLE_GEMINI_BASE_URL'] } },

@@ -73,7 +73,11 @@ beforeAll(async () => {
       environments: { web: { name: 'Web app', description: 'The web front end' } },
       skill_directories: [join(tempTree({ 'kit/triage/SKILL.md': '---\nname: triage\ndescription: Label new issues\n---\nLabel the issue.\n' }), 'kit')],
       // A worker token, so that a worker connects and the Workers page shows a table too.
-      workers: { gpu: { token: { from_file: join(tempTree({ 'gpu.token': WORKER_TOKEN }), 'gpu.token') }, worker_hosts: ['gpu'] } },
+      // And a worker id no worker ever connects as, whose runs wait QUEUED (the runs table's batch).
+      workers: {
+        gpu: { token: { from_file: join(tempTree({ 'gpu.token': WORKER_TOKEN }), 'gpu.token') }, worker_hosts: ['gpu'] },
+        idle: { token: { from_file: join(tempTree({ 'idle.token': 'dashboard-idle-token-0123456789' }), 'idle.token') }, worker_hosts: ['idle'] },
+      },
     }),
   });
   base = t.server.url;
@@ -216,7 +220,11 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
   });
 
   it('lists, filters (in the URL) and pages the runs', async () => {
-    for (let i = 0; i < 26; i++) await api('/api/v1/agent/runs', { prompt: `Batch ${i} ${i % 2 ? 'needle' : 'hay'}`, title: `Batch ${i} ${i % 2 ? 'needle' : 'hay'}` });
+    // For the `idle` worker id, which no worker serves: they wait QUEUED rather than hold the
+    // server's one slot for 26 agents in turn, which the runs of the tests below would wait behind.
+    for (let i = 0; i < 26; i++) {
+      await api('/api/v1/agent/runs', { prompt: `Batch ${i} ${i % 2 ? 'needle' : 'hay'}`, title: `Batch ${i} ${i % 2 ? 'needle' : 'hay'}`, config: { worker_host: 'idle' } });
+    }
     const { page } = await newPage();
     await signIn(page, base, ALICE.key);
     expect(await page.locator('tbody tr').count()).toBe(25);
@@ -326,7 +334,10 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
     const worker = { worker_host: 'gpu', instance_id: 'gpu-box-1', version: '1.2.3', capacity: 4, harnesses: ['claude', 'codex'], environments: ['web'] };
     const connected = await t.raw('/api/v1/workers/connect', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(worker), key: WORKER_TOKEN });
     expect(connected.status).toBe(200);
+    // The Workers page first: the worker connected above counts as connected for a lease, a poll's wait and a
+    // heartbeat's write (45 s) without a poll, which the passes below outlast on a loaded machine.
     const pages = [
+      '/workers',
       '/',
       `/runs/${done.run_id}`,
       `/runs/${hostile.run_id}`,
@@ -338,19 +349,24 @@ describe('the dashboard in a browser', { timeout: 90_000 }, () => {
       '/skills',
       '/agents',
       `/agents/${agent.body.uid}/edit`,
-      '/workers',
       '/quota',
       '/?q=no-such-run',
       '/runs/no-such-run',
     ];
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const path of pages) {
-        await page.goto(`${base}${path}`);
-        if (path === '/environments' || path === '/skills' || path === '/workers') expect(await page.locator('main tbody tr').count(), path).toBeGreaterThan(0);
-        expect(await seriousViolations(page), `${path} (${scheme})`).toEqual([]);
-      }
-    }
+    // Light and dark each in a tab of its own (signed in alike: the context's cookie), at once: axe is the
+    // browser's work, and its two schemes need not wait for each other.
+    await Promise.all(
+      (['light', 'dark'] as const).map(async (scheme) => {
+        const tab = await browser.newPage();
+        await tab.emulateMedia({ colorScheme: scheme });
+        for (const path of pages) {
+          await tab.goto(`${base}${path}`);
+          if (path === '/environments' || path === '/skills' || path === '/workers') expect(await tab.locator('main tbody tr').count(), path).toBeGreaterThan(0);
+          expect(await seriousViolations(tab), `${path} (${scheme})`).toEqual([]);
+        }
+        await tab.close();
+      }),
+    );
     await page.setViewportSize({ width: 360, height: 740 });
     for (const path of pages) {
       await page.goto(`${base}${path}`);

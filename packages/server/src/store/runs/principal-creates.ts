@@ -70,13 +70,17 @@ export const POSTGRES_BACKFILL_CREATES = backfillCreates(
   'substr(created_at, 18, 2)::integer',
 );
 
-/** The read behind a creates_per_minute check (`$since`: the second a minute ago, as the table keeps it). */
-export const recentCreatesStatement = (creator: string, since: string) =>
-  `SELECT COALESCE(sum(n), 0) AS n, min(second) AS oldest FROM principal_creates WHERE creator_uid = ${creator} AND second > ${since}`;
+/**
+ * A principal's creates after `since` (the second a minute ago, as the table keeps it) as one
+ * row (`created`, and the `oldest` second among them): the part of a quota check's read
+ * (principal-standing.ts) over this table. It sums the principal's at most 60 slots.
+ */
+export const RECENT_CREATES_OF_PRINCIPAL = (creator: string, since: string) =>
+  `SELECT COALESCE(sum(n), 0) AS created, min(second) AS oldest FROM principal_creates WHERE creator_uid = ${creator} AND second > ${since}`;
 
 /** The second a minute before `now`, as the table keeps seconds: the slots after it are the window. */
 export const minuteAgoSecond = (now: Date): string => new Date(now.getTime() - 60_000).toISOString().slice(0, 19);
 
-export function toRecentCreates(row: { n: number | string; oldest: string | null } | undefined): RecentCreates {
-  return { count: Number(row?.n ?? 0), oldestSecond: row?.oldest ?? undefined };
+export function toRecentCreates(row: { created: number | string | null; oldest: string | null } | undefined): RecentCreates {
+  return { count: Number(row?.created ?? 0), oldestSecond: row?.oldest ?? undefined };
 }

@@ -81,11 +81,14 @@ CREATE TRIGGER runs_count_on_move AFTER UPDATE OF state ON runs FOR EACH ROW
 CREATE TRIGGER runs_count_on_delete AFTER DELETE ON runs FOR EACH ROW WHEN (OLD.state IN ${HELD}) EXECUTE FUNCTION runs_count_by_principal();
 `;
 
-/** The read behind a quota check, the same on both databases (`?` or `$1` for the principal). */
-export const heldRunsStatement = (param: string) => `SELECT state, n FROM principal_run_counts WHERE creator_uid = ${param}`;
+/**
+ * A principal's held runs as one row (`queued`, `in_progress`), the same on both databases
+ * (`param` its placeholder): the part of a quota check's read (principal-standing.ts) over this table.
+ */
+export const HELD_RUNS_OF_PRINCIPAL = (param: string) =>
+  `SELECT COALESCE(sum(CASE WHEN state = 'QUEUED' THEN n END), 0) AS queued, COALESCE(sum(CASE WHEN state = 'INPROGRESS' THEN n END), 0) AS in_progress FROM principal_run_counts WHERE creator_uid = ${param}`;
 
-/** The rows of heldRunsStatement as counts (PostgreSQL answers bigint as strings); a missing row is none. */
-export function toHeldRuns(rows: readonly { state: string; n: number | string }[]): HeldRuns {
-  const of = (state: string) => Math.max(0, Number(rows.find((row) => row.state === state)?.n ?? 0));
-  return { queued: of('QUEUED'), inProgress: of('INPROGRESS') };
+/** That row as counts (PostgreSQL answers sums as strings); no row is none. */
+export function toHeldRuns(row: { queued: number | string | null; in_progress: number | string | null } | undefined): HeldRuns {
+  return { queued: Math.max(0, Number(row?.queued ?? 0)), inProgress: Math.max(0, Number(row?.in_progress ?? 0)) };
 }

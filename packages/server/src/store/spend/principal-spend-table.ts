@@ -53,7 +53,14 @@ ON CONFLICT (creator_uid, day) DO UPDATE SET cost_nano_usd = principal_spend.cos
   tokens = principal_spend.tokens + excluded.tokens, updated_at = excluded.updated_at`;
 }
 
-/** A principal's spend on a day, from its row (none: nothing spent). */
-export function toPrincipalSpend(row: { cost_nano_usd: string | number; tokens: string | number } | undefined): PrincipalSpend {
-  return row ? { costUsd: Number(row.cost_nano_usd) / 1e9, tokens: Number(row.tokens) } : { costUsd: 0, tokens: 0 };
+/**
+ * A principal's spend on a day as one row, nothing spent when it has no row (a sum over none):
+ * what `spendOf` reads, and the part of a quota check's read (principal-standing.ts) over this table.
+ */
+export const SPEND_OF_PRINCIPAL_DAY = (creator: string, day: string) =>
+  `SELECT COALESCE(sum(cost_nano_usd), 0) AS cost_nano_usd, COALESCE(sum(tokens), 0) AS tokens FROM principal_spend WHERE creator_uid = ${creator} AND day = ${day}`;
+
+/** That row as dollars and tokens (PostgreSQL answers sums as strings); no row is nothing spent. */
+export function toPrincipalSpend(row: { cost_nano_usd: string | number | null; tokens: string | number | null } | undefined): PrincipalSpend {
+  return { costUsd: Number(row?.cost_nano_usd ?? 0) / 1e9, tokens: Number(row?.tokens ?? 0) };
 }

@@ -2,7 +2,7 @@ import type { RunStatusMessage } from '@agent-runs/core/contract';
 import { QuotaExceededError, SpendCapReachedError } from '../domain/domain-errors.js';
 import type { QuotaPolicy, QuotaRule } from '../domain/server-config.js';
 import type { RunStore } from '../store/runs/run-store.js';
-import { utcDay, type PrincipalSpend } from '../store/spend/principal-spend-table.js';
+import { utcDayOf, type PrincipalSpend } from '../store/spend/principal-spend-table.js';
 import { minuteAgoSecond } from '../store/runs/principal-creates.js';
 
 const MINUTE_MS = 60_000;
@@ -95,7 +95,7 @@ export class PrincipalQuotas {
     const standing = await this.store.standingOf(principal, {
       held,
       createsSince: perMinute === undefined ? undefined : minuteAgoSecond(now),
-      spendDay: cap === undefined ? undefined : utcDay(now.toISOString()),
+      spendDay: cap === undefined ? undefined : utcDayOf(now),
     });
     if (cap !== undefined && standing.spend.costUsd >= cap) throw spendCapReached(principal, cap, standing.spend, now);
     const who = `principal ${principal}`;
@@ -145,7 +145,7 @@ export class PrincipalQuotas {
   /** Where the principal stands against each of its quotas now (an absent limit: none holds). */
   async use(principal: string | undefined, now: Date = new Date()): Promise<QuotaUse> {
     const rule = principal === undefined ? undefined : this.rule(principal);
-    const day = utcDay(now.toISOString());
+    const day = utcDayOf(now);
     const resetsAt = nextUtcMidnight(now).toISOString();
     if (principal === undefined) {
       const none = { used: 0, limit: undefined };
@@ -168,7 +168,7 @@ export class PrincipalQuotas {
   private async overSpend(principal: string, rule: QuotaRule, now: Date): Promise<{ cap: number; spent: PrincipalSpend } | undefined> {
     const cap = rule.spend_per_day_usd;
     if (cap === undefined) return undefined;
-    const spent = await this.store.spendOf(principal, utcDay(now.toISOString()));
+    const spent = await this.store.spendOf(principal, utcDayOf(now));
     return spent.costUsd >= cap ? { cap, spent } : undefined;
   }
 }

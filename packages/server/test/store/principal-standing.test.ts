@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Storage } from '../../src/store/storage.js';
+import { minuteAgoSecond } from '../../src/store/runs/principal-creates.js';
+import { utcDayOf } from '../../src/store/spend/principal-spend-table.js';
 import { newRun } from '../support/new-run.js';
 import { storagesUnderTest } from '../support/storages-under-test.js';
 
@@ -56,5 +58,16 @@ describe.each(storagesUnderTest())("a principal's standing in one read on $name"
     // A principal with no row in any counter gives one row of nothing.
     expect(await storage.runs.standingOf(`nobody-${suffix}`, { held: true, createsSince: minuteBefore(at), spendDay: day })).toEqual(NOTHING);
     expect(await storage.runs.spendOf(gus, day)).toEqual(all.spend);
+  });
+});
+
+describe('the second and day a check asks for', () => {
+  it('are those of the time given, whatever time was asked before (each keeps its last answer)', () => {
+    const times = [T0 + 999, T0 + 1_000, T0 + 500, T0 - 1, T0 + 86_400_000, T0 + 86_399_999, T0 + 1_000, Date.UTC(2026, 11, 31, 23, 59, 59, 999)];
+    for (const ms of times) {
+      const now = new Date(ms);
+      expect(minuteAgoSecond(now), now.toISOString()).toBe(new Date(ms - 60_000).toISOString().slice(0, 19));
+      expect(utcDayOf(now), now.toISOString()).toBe(now.toISOString().slice(0, 10));
+    }
   });
 });

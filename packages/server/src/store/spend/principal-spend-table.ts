@@ -32,6 +32,17 @@ export function utcDay(at: string): string {
   return new Date(at).toISOString().slice(0, 10);
 }
 
+const DAY_MS = 86_400_000;
+/** The last day utcDayOf answered for: a check at every create asks the same all day, and formatting a date is not free. */
+let lastDay = { day: Number.NaN, text: '' };
+
+/** The UTC day of `now`, as the table keys it. */
+export function utcDayOf(now: Date): string {
+  const day = Math.floor(now.getTime() / DAY_MS);
+  if (day !== lastDay.day) lastDay = { day, text: new Date(day * DAY_MS).toISOString().slice(0, 10) };
+  return lastDay.text;
+}
+
 /**
  * What one usage update adds to its principal's day: the run's usage now less the usage it
  * had stored before (a run's `request_usage` is its running total over all its executions).

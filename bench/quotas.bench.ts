@@ -53,14 +53,17 @@ async function inTurn(measure: (which: Which) => Promise<number>): Promise<InTur
   return { plain: median(rates.plain), quota: median(rates.quota), ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) };
 }
 const spread = (t: InTurn) => `${fmt(t.ratio, 2)}x (rounds ${fmt(t.low, 2)}-${fmt(t.high, 2)})`;
+const EVERY_QUOTA = { creates_per_minute: 1_000_000, runs_queued: 1_000_000, runs_in_flight: 1_000_000, spend_per_day_usd: 1_000_000 };
 const createBody = JSON.stringify({ prompt: 'Benchmark run [simulate 50ms]', config: { name: 'bench' } });
 
 export default async function quotasBench(): Promise<BenchRow[]> {
   const { startServer } = (await import(pathToFileURL(join(root, 'packages/server/dist/index.js')).href)) as typeof import('../packages/server/src/index.js');
   const dir = mkdtempSync(join(tmpdir(), 'bench-quotas-'));
   const configFile = join(dir, 'config.json');
-  // Limits no create reaches, so every create pays for every check (the day's spend read included) and none is refused.
-  writeFileSync(configFile, JSON.stringify({ quotas: { default: { creates_per_minute: 1_000_000, runs_queued: 1_000_000, runs_in_flight: 1_000_000, spend_per_day_usd: 1_000_000 } } }));
+  // Limits no create reaches, so every create pays for every check (the day's spend read included) and none is refused;
+  // BENCH_QUOTA_RULE (JSON) measures another rule, say creates_per_minute alone.
+  const rule = process.env.BENCH_QUOTA_RULE ? (JSON.parse(process.env.BENCH_QUOTA_RULE) as Record<string, number>) : EVERY_QUOTA;
+  writeFileSync(configFile, JSON.stringify({ quotas: { default: rule } }));
   const options = { storage: 'memory' as const, apiKeys: [{ key: KEY, principal: 'bench' }], quiet: true, concurrency: 4, simulatedDurationMs: 50 };
   const plain = await startServer(options);
   const quota = await startServer({ ...options, configFile });

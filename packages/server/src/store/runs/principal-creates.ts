@@ -71,12 +71,13 @@ export const POSTGRES_BACKFILL_CREATES = backfillCreates(
 );
 
 /**
- * A principal's creates after `since` (the second a minute ago, as the table keeps it) as one
- * row (`created`, and the `oldest` second among them): the part of a quota check's read
- * (principal-standing.ts) over this table. It sums the principal's at most 60 slots.
+ * A principal's creates after `since` (the second a minute ago, as the table keeps it), as the
+ * columns `created` and `oldest` (the oldest second among them) of an aggregate over the
+ * principal's at most 60 slots, and its FROM clause: this table's part of a quota check's read
+ * (principal-standing.ts), the statement the others' columns join.
  */
-export const RECENT_CREATES_OF_PRINCIPAL = (creator: string, since: string) =>
-  `SELECT COALESCE(sum(n), 0) AS created, min(second) AS oldest FROM principal_creates WHERE creator_uid = ${creator} AND second > ${since}`;
+export const RECENT_CREATES_COLUMNS = 'COALESCE(sum(n), 0) AS created, min(second) AS oldest';
+export const recentCreatesFrom = (creator: string, since: string) => `FROM principal_creates WHERE creator_uid = ${creator} AND second > ${since}`;
 
 /** The last second minuteAgoSecond answered for: every create of one second asks the same, and formatting a date costs a quarter of the read. */
 let lastMinuteAgo = { second: Number.NaN, text: '' };

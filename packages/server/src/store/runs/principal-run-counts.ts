@@ -82,13 +82,15 @@ CREATE TRIGGER runs_count_on_delete AFTER DELETE ON runs FOR EACH ROW WHEN (OLD.
 `;
 
 /**
- * A principal's held runs as one row (`queued`, `in_progress`), the same on both databases
- * (`param` its placeholder): the part of a quota check's read (principal-standing.ts) over this table.
+ * A principal's held runs as two columns (`queued`, `in_progress`; null without its row), each
+ * a lookup of one row by key, the same on both databases (`creator()` a placeholder of the
+ * principal, asked for once per use): this table's part of a quota check's read (principal-standing.ts).
  */
-export const HELD_RUNS_OF_PRINCIPAL = (param: string) =>
-  `SELECT COALESCE(sum(CASE WHEN state = 'QUEUED' THEN n END), 0) AS queued, COALESCE(sum(CASE WHEN state = 'INPROGRESS' THEN n END), 0) AS in_progress FROM principal_run_counts WHERE creator_uid = ${param}`;
+export const heldRunsColumns = (creator: () => string) =>
+  `(SELECT n FROM principal_run_counts WHERE creator_uid = ${creator()} AND state = 'QUEUED') AS queued, ` +
+  `(SELECT n FROM principal_run_counts WHERE creator_uid = ${creator()} AND state = 'INPROGRESS') AS in_progress`;
 
-/** That row as counts (PostgreSQL answers sums as strings); no row is none. */
+/** Those columns as counts (PostgreSQL answers bigint as strings); no row is none. */
 export function toHeldRuns(row: { queued: number | string | null; in_progress: number | string | null } | undefined): HeldRuns {
   return { queued: Math.max(0, Number(row?.queued ?? 0)), inProgress: Math.max(0, Number(row?.in_progress ?? 0)) };
 }

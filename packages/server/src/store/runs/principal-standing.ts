@@ -1,7 +1,7 @@
 import type { SqlDialect } from '../sql-dialect.js';
-import { SPEND_OF_PRINCIPAL_DAY, toPrincipalSpend, type PrincipalSpend } from '../spend/principal-spend-table.js';
-import { HELD_RUNS_OF_PRINCIPAL, toHeldRuns, type HeldRuns } from './principal-run-counts.js';
-import { RECENT_CREATES_OF_PRINCIPAL, toRecentCreates, type RecentCreates } from './principal-creates.js';
+import { spendColumns, toPrincipalSpend, type PrincipalSpend } from '../spend/principal-spend-table.js';
+import { heldRunsColumns, toHeldRuns, type HeldRuns } from './principal-run-counts.js';
+import { RECENT_CREATES_COLUMNS, recentCreatesFrom, toRecentCreates, type RecentCreates } from './principal-creates.js';
 
 /** Which of a principal's counters a quota check reads: only those its rule sets a limit on. */
 export interface StandingWanted {
@@ -29,11 +29,12 @@ export interface StandingStatement {
 }
 
 /**
- * What a quota check reads, as ONE statement on either database: each part is a single-row
- * select over its counter table (an aggregate, so a principal with no row still gives one row),
- * cross-joined; a part not wanted is a constant and costs nothing. One statement instead of a
- * read per counter: one trip to PostgreSQL, one step of SQLite's, and the counters read together.
- * Built once per combination and dialect (a check runs at every create).
+ * What a quota check reads, as ONE statement on either database: the aggregate over the
+ * principal's slots of the last minute (one row even with none), the held runs and the day's
+ * spend beside it as lookups by key; a part not wanted is a constant and costs nothing. One
+ * statement instead of a read per counter: one trip to PostgreSQL, one step of SQLite's (and
+ * on SQLite cheaper than joining three subqueries, which it would materialize). Built once
+ * per combination and dialect (a check runs at every create).
  */
 export function standingStatement(wanted: StandingWanted, dialect: SqlDialect): StandingStatement {
   const mask = (wanted.held ? 1 : 0) | (wanted.createsSince !== undefined ? 2 : 0) | (wanted.spendDay !== undefined ? 4 : 0);
@@ -43,31 +44,20 @@ export function standingStatement(wanted: StandingWanted, dialect: SqlDialect): 
 
 const BUILT: Record<SqlDialect['name'], (StandingStatement | undefined)[]> = { sqlite: [], postgres: [] };
 
+type Bound = 'creator' | 'since' | 'day';
+
 function buildStatement(mask: number, dialect: SqlDialect): StandingStatement {
-  let n = 0;
-  const next = () => dialect.placeholder(++n);
-  const parts: string[] = [];
-  const binds: ((creator: string, wanted: StandingWanted) => unknown)[] = [];
-  let key = '';
-  if (mask & 1) {
-    parts.push(`(${HELD_RUNS_OF_PRINCIPAL(next())}) h`);
-    binds.push((creator) => creator);
-    key += 'h';
-  } else parts.push('(SELECT 0 AS queued, 0 AS in_progress) h');
-  if (mask & 2) {
-    parts.push(`(${RECENT_CREATES_OF_PRINCIPAL(next(), next())}) c`);
-    binds.push((creator) => creator, (_, w) => w.createsSince);
-    key += 'c';
-  } else parts.push('(SELECT 0 AS created, NULL AS oldest) c');
-  if (mask & 4) {
-    parts.push(`(${SPEND_OF_PRINCIPAL_DAY(next(), next())}) s`);
-    binds.push((creator) => creator, (_, w) => w.spendDay);
-    key += 's';
-  } else parts.push('(SELECT 0 AS cost_nano_usd, 0 AS tokens) s');
+  // Placeholders numbered in the order the text takes them, which is the order of the values bound.
+  const bound: Bound[] = [];
+  const param = (name: Bound) => () => dialect.placeholder(bound.push(name));
+  const held = mask & 1 ? heldRunsColumns(param('creator')) : '0 AS queued, 0 AS in_progress';
+  const spend = mask & 4 ? spendColumns(param('creator'), param('day')) : '0 AS cost_nano_usd, 0 AS tokens';
+  const creates = mask & 2 ? `${RECENT_CREATES_COLUMNS}, ${held}, ${spend} ${recentCreatesFrom(param('creator')(), param('since')())}` : `0 AS created, NULL AS oldest, ${held}, ${spend}`;
+  const key = `${mask & 1 ? 'h' : ''}${mask & 2 ? 'c' : ''}${mask & 4 ? 's' : ''}` || 'none';
   return {
-    key: key || 'none',
-    sql: `SELECT h.queued, h.in_progress, c.created, c.oldest, s.cost_nano_usd, s.tokens FROM ${parts.join(' CROSS JOIN ')}`,
-    values: (creator, w) => binds.map((bind) => bind(creator, w)),
+    key,
+    sql: `SELECT ${creates}`,
+    values: (creator, wanted) => bound.map((name) => (name === 'creator' ? creator : name === 'since' ? wanted.createsSince : wanted.spendDay)),
   };
 }
 

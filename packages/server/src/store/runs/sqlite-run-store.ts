@@ -292,7 +292,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async spendOf(creatorUid: string, day: string): Promise<PrincipalSpend> {
-    return toPrincipalSpend(this.statement(SPEND_OF).get(creatorUid, day) as StandingRow);
+    return toPrincipalSpend(this.statement(SPEND_OF).get(creatorUid, day) as StandingRow | undefined);
   }
 
   async standingOf(creatorUid: string, wanted: StandingWanted): Promise<PrincipalStanding> {

@@ -64,14 +64,19 @@ ON CONFLICT (creator_uid, day) DO UPDATE SET cost_nano_usd = principal_spend.cos
   tokens = principal_spend.tokens + excluded.tokens, updated_at = excluded.updated_at`;
 }
 
-/**
- * A principal's spend on a day as one row, nothing spent when it has no row (a sum over none):
- * what `spendOf` reads, and the part of a quota check's read (principal-standing.ts) over this table.
- */
-export const SPEND_OF_PRINCIPAL_DAY = (creator: string, day: string) =>
-  `SELECT COALESCE(sum(cost_nano_usd), 0) AS cost_nano_usd, COALESCE(sum(tokens), 0) AS tokens FROM principal_spend WHERE creator_uid = ${creator} AND day = ${day}`;
+/** What `spendOf` reads: a principal's row of a day (none: nothing spent). */
+export const SPEND_OF_PRINCIPAL_DAY = (creator: string, day: string) => `SELECT cost_nano_usd, tokens FROM principal_spend WHERE creator_uid = ${creator} AND day = ${day}`;
 
-/** That row as dollars and tokens (PostgreSQL answers sums as strings); no row is nothing spent. */
+/**
+ * The same as two columns (`cost_nano_usd`, `tokens`; null without its row), each a lookup of
+ * one row by key (`creator()`, `day()` placeholders, asked for once per use): this table's part
+ * of a quota check's read (principal-standing.ts).
+ */
+export const spendColumns = (creator: () => string, day: () => string) =>
+  `(SELECT cost_nano_usd FROM principal_spend WHERE creator_uid = ${creator()} AND day = ${day()}) AS cost_nano_usd, ` +
+  `(SELECT tokens FROM principal_spend WHERE creator_uid = ${creator()} AND day = ${day()}) AS tokens`;
+
+/** That row or those columns as dollars and tokens (PostgreSQL answers bigint as strings); no row is nothing spent. */
 export function toPrincipalSpend(row: { cost_nano_usd: string | number | null; tokens: string | number | null } | undefined): PrincipalSpend {
   return { costUsd: Number(row?.cost_nano_usd ?? 0) / 1e9, tokens: Number(row?.tokens ?? 0) };
 }

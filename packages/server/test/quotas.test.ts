@@ -8,20 +8,21 @@ const ALICE = { key: 'alice-key-0123456789abcdef', principal: 'alice' };
 const BOB = { key: 'bob-key-0123456789abcdef', principal: 'bob' };
 const ERIN = { key: 'erin-key-0123456789abcdef', principal: 'erin' };
 const CAROL = { key: 'carol-key-0123456789abcdef', principal: 'carol' };
+const DAVE = { key: 'dave-key-0123456789abcdef', principal: 'dave' };
 
-const create = (t: TestServer, key: string) =>
-  t.raw('/api/v1/agent/runs', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'hello' }) });
+const create = (t: TestServer, key: string, headers: Record<string, string> = {}) =>
+  t.raw('/api/v1/agent/runs', { method: 'POST', key, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ prompt: 'hello' }) });
 
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({
-    apiKeys: [ALICE, BOB, CAROL],
+    apiKeys: [ALICE, BOB, CAROL, DAVE],
     // Runs stay in progress for the whole test, so a count held at once stays held.
     simulatedDurationMs: 60_000,
     configFile: writeServerConfig({
       quotas: {
         default: { creates_per_minute: 2 },
-        principals: { carol: {} },
+        principals: { carol: {}, dave: { creates_per_minute: 3 } },
       },
     }),
   });
@@ -66,6 +67,22 @@ describe('creates_per_minute', () => {
     expect(over.status).toBe(429);
     expect(over.body.detail).toContain('creates_per_minute (2)');
     expect(over.headers.get('ratelimit-policy')).toBe('"creates";q=2;w=60');
+  });
+
+  it('counts down with each create, and an Idempotency-Key replayed, which stores no run, takes none', async () => {
+    const remaining = (res: Awaited<ReturnType<typeof create>>) => /^"creates";r=(\d+);t=(\d+)$/.exec(res.headers.get('ratelimit') ?? '')?.slice(1).map(Number);
+    const keyed = await create(t, DAVE.key, { 'idempotency-key': 'once' });
+    expect(keyed.status).toBe(200);
+    const [left, reset] = remaining(keyed)!;
+    expect(left).toBe(2);
+    expect(reset).toBeGreaterThanOrEqual(1);
+    expect(reset).toBeLessThanOrEqual(60);
+    const replayed = await create(t, DAVE.key, { 'idempotency-key': 'once' });
+    expect(replayed.body.run_id).toBe(keyed.body.run_id);
+    expect(remaining(replayed)?.[0]).toBe(2);
+    expect(remaining(await create(t, DAVE.key))?.[0]).toBe(1);
+    expect(remaining(await create(t, DAVE.key))?.[0]).toBe(0);
+    expect((await create(t, DAVE.key)).status).toBe(429);
   });
 
   it("is each principal's own: a principal's rule replaces the default, and an empty rule is no limit", async () => {

@@ -12,16 +12,15 @@ async function createRun({ req, app, caller, runToken }: AppRouteRequest) {
   const sent = await readJsonBody(req, app.maxBodyBytes);
   // An agent's own token creates children of its run only.
   const body = runToken ? await app.scope.childRequest(runToken, sent) : sent;
-  const response = await app.runs.create({
+  const { response, quota } = await app.runs.createWithQuota({
     body,
     creator: caller,
     source: sourceFromHeader(req.headers[CALLER_SOURCE_HEADER]),
     idempotencyKey: idempotencyKeyOf(req),
   });
-  // Where the caller stands against its per-minute quota, when one applies (none: no extra read).
-  const standing = await app.runs.quotas.standing(caller.uid);
-  if (!standing) return response;
-  return jsonReply(response, 200, rateLimitHeaders(standing.quota, standing.limit, standing.windowSeconds, standing.remaining, standing.resetSeconds));
+  // Where the caller stands against its per-minute quota, when one applies: from the check's read, none of its own.
+  if (!quota) return response;
+  return jsonReply(response, 200, rateLimitHeaders(quota.quota, quota.limit, quota.windowSeconds, quota.remaining, quota.resetSeconds));
 }
 
 const createRunOperation: OpenApiOperation = {

@@ -2,7 +2,7 @@ import type { RunStatusMessage } from '@agent-runs/core/contract';
 import { QuotaExceededError, SpendCapReachedError } from '../domain/domain-errors.js';
 import type { QuotaPolicy, QuotaRule } from '../domain/server-config.js';
 import type { RunStore } from '../store/runs/run-store.js';
-import { utcDay, type PrincipalSpend } from '../store/spend/principal-spend-table.js';
+import { utcDayOf, type PrincipalSpend } from '../store/spend/principal-spend-table.js';
 import { minuteAgoSecond } from '../store/runs/principal-creates.js';
 
 const MINUTE_MS = 60_000;
@@ -46,13 +46,27 @@ export interface QuotaStanding {
   resetSeconds: number;
 }
 
+/** The 402 of a principal whose runs spent its daily cap `cap`, with when it resets. */
+function spendCapReached(principal: string, cap: number, spent: PrincipalSpend, now: Date): SpendCapReachedError {
+  const resetsAt = nextUtcMidnight(now);
+  const retryAfter = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000));
+  return new SpendCapReachedError(
+    cap,
+    spent.costUsd,
+    resetsAt.toISOString(),
+    retryAfter,
+    `principal ${principal} spent $${usd(spent.costUsd)} today (UTC), its quota spend_per_day_usd (${cap}); it resets at ${resetsAt.toISOString()}, in ${retryAfter} s.`,
+  );
+}
+
 /**
  * The `quotas:` section held at create and follow-up: the principal's own rule, else the
  * default. Read from the database, never kept in memory, so servers sharing one database
  * share each principal's counts: the runs it holds from the counters the database moves with
  * each run (principal-run-counts.ts), one row per state; its creates of the last minute from
- * per-second counters (principal-creates.ts), to the second. Two creates racing may both
- * pass: a quota is a brake, not a lock.
+ * per-second counters (principal-creates.ts), to the second; its spend of the day
+ * (principal-spend-table.ts). A check reads them in one statement (principal-standing.ts).
+ * Two creates racing may both pass: a quota is a brake, not a lock.
  */
 export class PrincipalQuotas {
   constructor(
@@ -67,38 +81,38 @@ export class PrincipalQuotas {
 
   /**
    * Throws SpendCapReachedError when the principal's runs spent its daily cap, else
-   * QuotaExceededError when one more run now would be over a quota.
+   * QuotaExceededError when one more run now would be over a quota. Reads only the counters its
+   * rule sets a limit on, in one store read (none without a limit). Answers where the principal
+   * stands against its per-minute quota once this run is stored (undefined when none applies),
+   * so a create's RateLimit headers need no read of their own.
    */
-  async check(principal: string | undefined, now: Date = new Date()): Promise<void> {
+  async check(principal: string | undefined, now: Date = new Date()): Promise<QuotaStanding | undefined> {
     const rule = this.rule(principal);
-    if (!rule || principal === undefined) return;
-    await this.checkSpend(principal, now);
+    if (!rule || principal === undefined) return undefined;
+    const { runs_queued: queued, runs_in_flight: inFlight, creates_per_minute: perMinute, spend_per_day_usd: cap } = rule;
+    const held = queued !== undefined || inFlight !== undefined;
+    if (!held && perMinute === undefined && cap === undefined) return undefined;
+    const standing = await this.store.standingOf(principal, {
+      held,
+      createsSince: perMinute === undefined ? undefined : minuteAgoSecond(now),
+      spendDay: cap === undefined ? undefined : utcDayOf(now),
+    });
+    if (cap !== undefined && standing.spend.costUsd >= cap) throw spendCapReached(principal, cap, standing.spend, now);
     const who = `principal ${principal}`;
-    if (rule.runs_queued !== undefined || rule.runs_in_flight !== undefined) {
-      const held = await this.store.heldRuns(principal);
-      if (rule.runs_queued !== undefined && held.queued >= rule.runs_queued) {
-        throw new QuotaExceededError('queued', rule.runs_queued, 0, HELD_RETRY_SECONDS, `${who} already has ${held.queued} queued runs, its quota runs_queued (${rule.runs_queued}); one frees when a queued run starts or ends.`);
-      }
-      if (rule.runs_in_flight !== undefined && held.inProgress >= rule.runs_in_flight) {
-        throw new QuotaExceededError('in_flight', rule.runs_in_flight, 0, HELD_RETRY_SECONDS, `${who} already has ${held.inProgress} runs in progress, its quota runs_in_flight (${rule.runs_in_flight}); one frees when a run ends.`);
-      }
+    if (queued !== undefined && standing.held.queued >= queued) {
+      throw new QuotaExceededError('queued', queued, 0, HELD_RETRY_SECONDS, `${who} already has ${standing.held.queued} queued runs, its quota runs_queued (${queued}); one frees when a queued run starts or ends.`);
     }
-    const limit = rule.creates_per_minute;
-    if (limit === undefined) return;
-    const { count: created, oldestSecond } = await this.store.recentCreates(principal, minuteAgoSecond(now));
-    if (created >= limit) {
+    if (inFlight !== undefined && standing.held.inProgress >= inFlight) {
+      throw new QuotaExceededError('in_flight', inFlight, 0, HELD_RETRY_SECONDS, `${who} already has ${standing.held.inProgress} runs in progress, its quota runs_in_flight (${inFlight}); one frees when a run ends.`);
+    }
+    if (perMinute === undefined) return undefined;
+    const { count: created, oldestSecond } = standing.creates;
+    if (created >= perMinute) {
       const frees = leavesIn(oldestSecond, now);
-      throw new QuotaExceededError('creates', limit, 60, frees, `${who} created ${created} runs in the last 60 seconds, its quota creates_per_minute (${limit}); the next frees in ${frees} s.`);
+      throw new QuotaExceededError('creates', perMinute, 60, frees, `${who} created ${created} runs in the last 60 seconds, its quota creates_per_minute (${perMinute}); the next frees in ${frees} s.`);
     }
-  }
-
-  /** Where the principal stands against its per-minute quota after a create that went through; undefined when none applies. */
-  async standing(principal: string | undefined, now: Date = new Date()): Promise<QuotaStanding | undefined> {
-    const limit = this.rule(principal)?.creates_per_minute;
-    if (limit === undefined || principal === undefined) return undefined;
-    const { count: created, oldestSecond } = await this.store.recentCreates(principal, minuteAgoSecond(now));
-    const reset = oldestSecond === undefined ? 60 : leavesIn(oldestSecond, now);
-    return { quota: 'creates', limit, windowSeconds: 60, remaining: limit - created, resetSeconds: reset };
+    // This run counted: one fewer left, and a window that was empty starts with it (60 s).
+    return { quota: 'creates', limit: perMinute, windowSeconds: 60, remaining: perMinute - created - 1, resetSeconds: oldestSecond === undefined ? 60 : leavesIn(oldestSecond, now) };
   }
 
   /**
@@ -109,16 +123,7 @@ export class PrincipalQuotas {
     const rule = this.rule(principal);
     if (!rule || principal === undefined) return;
     const capped = await this.overSpend(principal, rule, now);
-    if (!capped) return;
-    const { cap, spent, resetsAt } = capped;
-    const retryAfter = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000));
-    throw new SpendCapReachedError(
-      cap,
-      spent.costUsd,
-      resetsAt.toISOString(),
-      retryAfter,
-      `principal ${principal} spent $${usd(spent.costUsd)} today (UTC), its quota spend_per_day_usd (${cap}); it resets at ${resetsAt.toISOString()}, in ${retryAfter} s.`,
-    );
+    if (capped) throw spendCapReached(principal, capped.cap, capped.spent, now);
   }
 
   /**
@@ -131,7 +136,7 @@ export class PrincipalQuotas {
     const capped = await this.overSpend(principal, rule, now);
     if (!capped) return undefined;
     return {
-      message: `stopped at the daily spend cap: principal ${principal} spent $${usd(capped.spent.costUsd)} today (UTC) of its quota spend_per_day_usd ${capped.cap}, which resets at ${capped.resetsAt.toISOString()}. A follow-up after then continues the run.`,
+      message: `stopped at the daily spend cap: principal ${principal} spent $${usd(capped.spent.costUsd)} today (UTC) of its quota spend_per_day_usd ${capped.cap}, which resets at ${nextUtcMidnight(now).toISOString()}. A follow-up after then continues the run.`,
       error_code: 'budget_exceeded',
       retryable: false,
     };
@@ -140,33 +145,30 @@ export class PrincipalQuotas {
   /** Where the principal stands against each of its quotas now (an absent limit: none holds). */
   async use(principal: string | undefined, now: Date = new Date()): Promise<QuotaUse> {
     const rule = principal === undefined ? undefined : this.rule(principal);
-    const day = utcDay(now.toISOString());
+    const day = utcDayOf(now);
     const resetsAt = nextUtcMidnight(now).toISOString();
     if (principal === undefined) {
       const none = { used: 0, limit: undefined };
       return { principal, runsInFlight: none, runsQueued: none, createsPerMinute: { ...none, resetSeconds: undefined }, spendToday: { costUsd: 0, tokens: 0, day, limitUsd: undefined, resetsAt } };
     }
     const perMinute = rule?.creates_per_minute;
-    const [held, created, standing, spent] = await Promise.all([
-      this.store.heldRuns(principal),
-      this.store.recentCreates(principal, minuteAgoSecond(now)).then((recent) => recent.count),
-      perMinute === undefined ? undefined : this.standing(principal, now),
-      this.store.spendOf(principal, day),
-    ]);
+    const { held, creates, spend } = await this.store.standingOf(principal, { held: true, createsSince: minuteAgoSecond(now), spendDay: day });
+    // As a create's headers say it: an empty window frees in a whole minute.
+    const resetSeconds = perMinute === undefined ? undefined : creates.oldestSecond === undefined ? 60 : leavesIn(creates.oldestSecond, now);
     return {
       principal,
       runsInFlight: { used: held.inProgress, limit: rule?.runs_in_flight },
       runsQueued: { used: held.queued, limit: rule?.runs_queued },
-      createsPerMinute: { used: created, limit: perMinute, resetSeconds: standing?.resetSeconds },
-      spendToday: { ...spent, day, limitUsd: rule?.spend_per_day_usd, resetsAt },
+      createsPerMinute: { used: creates.count, limit: perMinute, resetSeconds },
+      spendToday: { ...spend, day, limitUsd: rule?.spend_per_day_usd, resetsAt },
     };
   }
 
-  /** The principal's cap, what it spent today and when that resets, when the spend reached the cap. */
-  private async overSpend(principal: string, rule: QuotaRule, now: Date): Promise<{ cap: number; spent: PrincipalSpend; resetsAt: Date } | undefined> {
+  /** The principal's cap and what it spent today, when the spend reached the cap. */
+  private async overSpend(principal: string, rule: QuotaRule, now: Date): Promise<{ cap: number; spent: PrincipalSpend } | undefined> {
     const cap = rule.spend_per_day_usd;
     if (cap === undefined) return undefined;
-    const spent = await this.store.spendOf(principal, utcDay(now.toISOString()));
-    return spent.costUsd >= cap ? { cap, spent, resetsAt: nextUtcMidnight(now) } : undefined;
+    const spent = await this.store.spendOf(principal, utcDayOf(now));
+    return spent.costUsd >= cap ? { cap, spent } : undefined;
   }
 }

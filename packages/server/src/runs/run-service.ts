@@ -20,7 +20,7 @@ import { NO_PEERS, type Peers } from './peers.js';
 import type { RunEventLog } from './run-event-log.js';
 import type { RunQueue } from './run-queue.js';
 import { RunBudgets } from './run-budgets.js';
-import { PrincipalQuotas } from './principal-quotas.js';
+import { PrincipalQuotas, type QuotaStanding } from './principal-quotas.js';
 import { runTitle } from './run-title.js';
 import type { RunMoves } from './run-moves.js';
 import { NO_REMOTE_RUNS, type RemoteRuns } from './remote-runs.js';
@@ -83,7 +83,15 @@ export class RunService {
     return runs.filter((run) => this.mayRead(caller.uid, run));
   }
 
-  async create({ body, creator, source, idempotencyKey, schedule }: CreateRunInput): Promise<RunAgentResponse> {
+  async create(input: CreateRunInput): Promise<RunAgentResponse> {
+    return (await this.createWithQuota(input)).response;
+  }
+
+  /**
+   * A create, and where its principal stands against its per-minute quota after it (for the
+   * RateLimit headers; undefined when none applies), from the quota check's own read.
+   */
+  async createWithQuota({ body, creator, source, idempotencyKey, schedule }: CreateRunInput): Promise<{ response: RunAgentResponse; quota: QuotaStanding | undefined }> {
     if (body === undefined) throw invalidField('body', 'a JSON object with a prompt is required.');
     const parsed = RunAgentRequestSchema.safeParse(body);
     if (!parsed.success) throw invalidInput(parsed.error, 'body');
@@ -132,7 +140,7 @@ export class RunService {
       throw invalidField('prompt', 'is required here: no skill this server has gives a base prompt, and no earlier instruction of the conversation is there to continue.');
     }
     // Last of the checks: a request refused for its content is not counted against the caller's quota.
-    await this.quotas.check(creator.uid);
+    const quota = await this.quotas.check(creator.uid);
     const origin = { ...resolved.origin, ...(schedule ? { schedule } : {}) };
     const now = this.clock.now();
     const run: NewRun = {
@@ -181,7 +189,9 @@ export class RunService {
       this.queue.runQueued();
     }
     const state = result.kind === 'created' ? 'QUEUED' : ((await this.store.get(result.run.id))?.state ?? result.run.state);
-    return { run_id: result.run.id, task_id: result.run.id, state, at_capacity: atCapacity || undefined };
+    const response = { run_id: result.run.id, task_id: result.run.id, state, at_capacity: atCapacity || undefined };
+    // A replay stored no run: the one the check counted in is given back.
+    return { response, quota: quota && result.kind !== 'created' ? { ...quota, remaining: quota.remaining + 1 } : quota };
   }
 
   /** The newest instruction of a conversation: its newest run's last follow-up, else the newest prompt given. */

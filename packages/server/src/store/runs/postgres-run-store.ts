@@ -9,11 +9,10 @@ import { insertManyStatement, insertStatement, rowReader, type Row } from '../ta
 import { attachmentsQuery, RUN_ATTACHMENTS_TABLE } from './run-attachment-table.js';
 import { metadataRows, RUN_METADATA_TABLE } from './run-metadata-table.js';
 import { processGroupsQuery, RUN_PROCESSES_TABLE, setProcessStatement } from './run-process-table.js';
-import { addSpendStatement, spendDelta, toPrincipalSpend, utcDay, type PrincipalSpend } from '../spend/principal-spend-table.js';
+import { addSpendStatement, SPEND_OF_PRINCIPAL_DAY, spendDelta, toPrincipalSpend, utcDay, type PrincipalSpend } from '../spend/principal-spend-table.js';
 import { inTransaction } from '../postgres-transaction.js';
-import { heldRunsStatement, toHeldRuns, type HeldRuns } from './principal-run-counts.js';
 import { weightRows } from './principal-turn-weights.js';
-import { recentCreatesStatement, toRecentCreates, type RecentCreates } from './principal-creates.js';
+import { standingStatement, toPrincipalStanding, type PrincipalStanding, type StandingRow, type StandingWanted } from './principal-standing.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { withFirstRunEvent } from '../run-events/postgres-run-event-store.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
@@ -212,11 +211,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async spendOf(creatorUid: string, day: string): Promise<PrincipalSpend> {
-    const { rows } = await this.pool.query<{ cost_nano_usd: string; tokens: string }>({
-      name: 'agent-runs-spend-of',
-      text: 'SELECT cost_nano_usd, tokens FROM principal_spend WHERE creator_uid = $1 AND day = $2',
-      values: [creatorUid, day],
-    });
+    const { rows } = await this.pool.query<StandingRow>({ name: 'agent-runs-spend-of', text: SPEND_OF_PRINCIPAL_DAY('$1', '$2'), values: [creatorUid, day] });
     return toPrincipalSpend(rows[0]);
   }
 
@@ -240,14 +235,10 @@ export class PostgresRunStore implements RunStore {
     return run;
   }
 
-  async heldRuns(creatorUid: string): Promise<HeldRuns> {
-    const { rows } = await this.pool.query<{ state: string; n: string }>({ name: 'agent-runs-held-runs', text: heldRunsStatement('$1'), values: [creatorUid] });
-    return toHeldRuns(rows);
-  }
-
-  async recentCreates(creatorUid: string, sinceSecond: string): Promise<RecentCreates> {
-    const { rows } = await this.pool.query<{ n: string; oldest: string | null }>({ name: 'agent-runs-recent-creates', text: recentCreatesStatement('$1', '$2'), values: [creatorUid, sinceSecond] });
-    return toRecentCreates(rows[0]);
+  async standingOf(creatorUid: string, wanted: StandingWanted): Promise<PrincipalStanding> {
+    const read = standingStatement(wanted, postgresDialect);
+    const { rows } = await this.pool.query<StandingRow>({ name: `agent-runs-standing-${read.key}`, text: read.sql, values: read.values(creatorUid, wanted) });
+    return toPrincipalStanding(rows[0]);
   }
 
   async setTurnWeights(weights: Readonly<Record<string, number>>): Promise<void> {

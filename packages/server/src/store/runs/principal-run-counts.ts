@@ -81,11 +81,16 @@ CREATE TRIGGER runs_count_on_move AFTER UPDATE OF state ON runs FOR EACH ROW
 CREATE TRIGGER runs_count_on_delete AFTER DELETE ON runs FOR EACH ROW WHEN (OLD.state IN ${HELD}) EXECUTE FUNCTION runs_count_by_principal();
 `;
 
-/** The read behind a quota check, the same on both databases (`?` or `$1` for the principal). */
-export const heldRunsStatement = (param: string) => `SELECT state, n FROM principal_run_counts WHERE creator_uid = ${param}`;
+/**
+ * A principal's held runs as two columns (`queued`, `in_progress`; null without its row), each
+ * a lookup of one row by key, the same on both databases (`creator()` a placeholder of the
+ * principal, asked for once per use): this table's part of a quota check's read (principal-standing.ts).
+ */
+export const heldRunsColumns = (creator: () => string) =>
+  `(SELECT n FROM principal_run_counts WHERE creator_uid = ${creator()} AND state = 'QUEUED') AS queued, ` +
+  `(SELECT n FROM principal_run_counts WHERE creator_uid = ${creator()} AND state = 'INPROGRESS') AS in_progress`;
 
-/** The rows of heldRunsStatement as counts (PostgreSQL answers bigint as strings); a missing row is none. */
-export function toHeldRuns(rows: readonly { state: string; n: number | string }[]): HeldRuns {
-  const of = (state: string) => Math.max(0, Number(rows.find((row) => row.state === state)?.n ?? 0));
-  return { queued: of('QUEUED'), inProgress: of('INPROGRESS') };
+/** Those columns as counts (PostgreSQL answers bigint as strings); no row is none. */
+export function toHeldRuns(row: { queued: number | string | null; in_progress: number | string | null } | undefined): HeldRuns {
+  return { queued: Math.max(0, Number(row?.queued ?? 0)), inProgress: Math.max(0, Number(row?.in_progress ?? 0)) };
 }

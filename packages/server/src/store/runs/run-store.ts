@@ -1,5 +1,4 @@
-import type { RecentCreates } from './principal-creates.js';
-import type { HeldRuns } from './principal-run-counts.js';
+import type { PrincipalStanding, StandingWanted } from './principal-standing.js';
 import type { PrincipalSpend } from '../spend/principal-spend-table.js';
 import type { Leases } from '../leases.js';
 import type { KnownRunState, RequestUsage, RunBudget, RunStatusMessage } from '@agent-runs/core/contract';
@@ -100,10 +99,12 @@ export interface RunStore {
   setHarnessState(id: string, state: { requestUsage?: RequestUsage; harnessSessionId?: string }, updatedAt?: string): Promise<RunRecord | undefined>;
   /** What a principal (a run's `creator_uid`) spent on a UTC day (`2026-11-29`), over all its runs. */
   spendOf(creatorUid: string, day: string): Promise<PrincipalSpend>;
-  /** How many runs of a principal (a run's `creator_uid`) are QUEUED and INPROGRESS now, from the counters the database keeps. */
-  heldRuns(creatorUid: string): Promise<HeldRuns>;
-  /** A principal's creates in the seconds after `sinceSecond` (`2026-11-29T10:00:00`, a minute ago), from the counters the database keeps. */
-  recentCreates(creatorUid: string, sinceSecond: string): Promise<RecentCreates>;
+  /**
+   * Where a principal (a run's `creator_uid`) stands on the counters the database keeps, those
+   * `wanted` only (the others read as 0), in one read: its runs QUEUED and INPROGRESS now, its
+   * creates in the seconds after `createsSince` (a minute ago), its spend on `spendDay`.
+   */
+  standingOf(creatorUid: string, wanted: StandingWanted): Promise<PrincipalStanding>;
   /** Replaces the weights of fair turns (`fair_turns.weights`; a principal not named has weight 1), read by the turn a queued run takes. */
   setTurnWeights(weights: Readonly<Record<string, number>>): Promise<void>;
   /** Replaces a run's `agent_config.budget` (a follow-up raised it); answers the run as it is now. */

@@ -6,9 +6,8 @@ import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { LIST_ARRAY_ROWS, runListPage, runListStatement, runCountStatement } from './run-list-query.js';
 import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
 import { SQLITE_NEXT_TURN } from './run-turns.js';
-import { heldRunsStatement, toHeldRuns, type HeldRuns } from './principal-run-counts.js';
 import { weightRows } from './principal-turn-weights.js';
-import { recentCreatesStatement, toRecentCreates, type RecentCreates } from './principal-creates.js';
+import { standingStatement, toPrincipalStanding, type PrincipalStanding, type StandingRow, type StandingWanted } from './principal-standing.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 import { ACTIVE_COUNTS_SQL, SERVER_HOSTS, toActiveCount, type ActiveCount, type WorkerHosts } from './run-store.js';
 import { migrateSqlite } from '../sqlite-migrations.js';
@@ -21,7 +20,7 @@ import { SqliteCheckpointer } from '../sqlite-checkpointer.js';
 import { SqliteLeases } from '../sqlite-leases.js';
 import { sqliteOrFail } from '../sqlite-or-fail.js';
 import { arrayRowReader, insertStatement, rowReader, type Row } from '../table-description.js';
-import { addSpendStatement, spendDelta, toPrincipalSpend, utcDay, type PrincipalSpend } from '../spend/principal-spend-table.js';
+import { addSpendStatement, SPEND_OF_PRINCIPAL_DAY, spendDelta, toPrincipalSpend, utcDay, type PrincipalSpend } from '../spend/principal-spend-table.js';
 import { processGroupsQuery, RUN_PROCESSES_TABLE, setProcessStatement } from './run-process-table.js';
 
 /** A run's new `updated_at` from the time given (the first `?`): `SqlDialect.nextStamp` says why. */
@@ -29,6 +28,7 @@ const STAMP = sqliteDialect.nextStamp('?');
 
 const INSERT_RUN = insertStatement(RUNS_TABLE, sqliteDialect);
 const ADD_SPEND = addSpendStatement(() => '?');
+const SPEND_OF = SPEND_OF_PRINCIPAL_DAY('?', '?');
 /** A run read in raw mode (an array in RUN_COLUMNS order, then has_artifacts): no object of column names per read. */
 const readRun = arrayRowReader(RUNS_TABLE);
 const SET_PROCESS = setProcessStatement(sqliteDialect);
@@ -292,16 +292,12 @@ export class SqliteRunStore implements RunStore {
   }
 
   async spendOf(creatorUid: string, day: string): Promise<PrincipalSpend> {
-    const row = this.statement('SELECT cost_nano_usd, tokens FROM principal_spend WHERE creator_uid = ? AND day = ?').get(creatorUid, day);
-    return toPrincipalSpend(row as { cost_nano_usd: number; tokens: number } | undefined);
+    return toPrincipalSpend(this.statement(SPEND_OF).get(creatorUid, day) as StandingRow | undefined);
   }
 
-  async heldRuns(creatorUid: string): Promise<HeldRuns> {
-    return toHeldRuns(this.statement(heldRunsStatement('?')).all(creatorUid) as { state: string; n: number }[]);
-  }
-
-  async recentCreates(creatorUid: string, sinceSecond: string): Promise<RecentCreates> {
-    return toRecentCreates(this.statement(recentCreatesStatement('?', '?')).get(creatorUid, sinceSecond) as { n: number; oldest: string | null } | undefined);
+  async standingOf(creatorUid: string, wanted: StandingWanted): Promise<PrincipalStanding> {
+    const read = standingStatement(wanted, sqliteDialect);
+    return toPrincipalStanding(this.statement(read.sql).get(...read.values(creatorUid, wanted)) as StandingRow);
   }
 
   async setTurnWeights(weights: Readonly<Record<string, number>>): Promise<void> {

@@ -32,6 +32,17 @@ export function utcDay(at: string): string {
   return new Date(at).toISOString().slice(0, 10);
 }
 
+const DAY_MS = 86_400_000;
+/** The last day utcDayOf answered for: a check at every create asks the same all day, and formatting a date is not free. */
+let lastDay = { day: Number.NaN, text: '' };
+
+/** The UTC day of `now`, as the table keys it. */
+export function utcDayOf(now: Date): string {
+  const day = Math.floor(now.getTime() / DAY_MS);
+  if (day !== lastDay.day) lastDay = { day, text: new Date(day * DAY_MS).toISOString().slice(0, 10) };
+  return lastDay.text;
+}
+
 /**
  * What one usage update adds to its principal's day: the run's usage now less the usage it
  * had stored before (a run's `request_usage` is its running total over all its executions).
@@ -53,7 +64,19 @@ ON CONFLICT (creator_uid, day) DO UPDATE SET cost_nano_usd = principal_spend.cos
   tokens = principal_spend.tokens + excluded.tokens, updated_at = excluded.updated_at`;
 }
 
-/** A principal's spend on a day, from its row (none: nothing spent). */
-export function toPrincipalSpend(row: { cost_nano_usd: string | number; tokens: string | number } | undefined): PrincipalSpend {
-  return row ? { costUsd: Number(row.cost_nano_usd) / 1e9, tokens: Number(row.tokens) } : { costUsd: 0, tokens: 0 };
+/** What `spendOf` reads: a principal's row of a day (none: nothing spent). */
+export const SPEND_OF_PRINCIPAL_DAY = (creator: string, day: string) => `SELECT cost_nano_usd, tokens FROM principal_spend WHERE creator_uid = ${creator} AND day = ${day}`;
+
+/**
+ * The same as two columns (`cost_nano_usd`, `tokens`; null without its row), each a lookup of
+ * one row by key (`creator()`, `day()` placeholders, asked for once per use): this table's part
+ * of a quota check's read (principal-standing.ts).
+ */
+export const spendColumns = (creator: () => string, day: () => string) =>
+  `(SELECT cost_nano_usd FROM principal_spend WHERE creator_uid = ${creator()} AND day = ${day()}) AS cost_nano_usd, ` +
+  `(SELECT tokens FROM principal_spend WHERE creator_uid = ${creator()} AND day = ${day()}) AS tokens`;
+
+/** That row or those columns as dollars and tokens (PostgreSQL answers bigint as strings); no row is nothing spent. */
+export function toPrincipalSpend(row: { cost_nano_usd: string | number | null; tokens: string | number | null } | undefined): PrincipalSpend {
+  return { costUsd: Number(row?.cost_nano_usd ?? 0) / 1e9, tokens: Number(row?.tokens ?? 0) };
 }

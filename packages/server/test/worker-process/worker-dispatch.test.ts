@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
+import { startChildRunSource } from '../support/child-run-agent.js';
 import { eventually } from '../support/eventually.js';
 import { api, ended, outputOf, runOf, TESTER_KEY } from '../support/server-api.js';
 import { tempTree, writeServerConfig } from '../support/server-config.js';
@@ -43,18 +44,7 @@ if (mode === 'ok') {
   setInterval(() => {}, 1000);
 } else if (mode === 'child') {
   // The run's API token, from the stdin JSON: a child run started with it.
-  (async () => {
-    const token = process.env.AGENT_RUNS_RUN_TOKEN || '';
-    console.log('token: ' + token);
-    const res = await fetch(process.env.AGENT_RUNS_API_URL + '/api/v1/agent/runs', {
-      method: 'POST',
-      headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
-      body: JSON.stringify({ prompt: 'Part one [simulate 10ms]' }),
-    });
-    const body = await res.json();
-    console.log('child ' + res.status + ' ' + body.run_id);
-  })().catch((error) => { console.log('failed ' + error.message); process.exitCode = 1; });
-} else if (mode === 'sleep') {
+${startChildRunSource()}} else if (mode === 'sleep') {
   setTimeout(() => console.log('slept'), Number(arg));
 }
 `;

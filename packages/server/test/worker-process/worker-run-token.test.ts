@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { api, ended, outputOf, TESTER_KEY } from '../support/server-api.js';
 import { writeServerConfig } from '../support/server-config.js';
 import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { startChildRunSource } from '../support/child-run-agent.js';
 import { nodeAgentCommand } from '../support/node-agent.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
@@ -13,22 +14,7 @@ import { startWorkerProcess, type WorkerProcess } from '../support/worker-proces
  * mints it with the assignment, the worker gives the agent AGENT_RUNS_API_URL (the server as the
  * worker reaches it) and AGENT_RUNS_RUN_TOKEN, masked in what it prints. Real server and worker processes.
  */
-const AGENT = nodeAgentCommand(`
-  const fs = require('node:fs');
-  (async () => {
-    const token = process.env.AGENT_RUNS_RUN_TOKEN || '';
-    fs.writeFileSync('token.txt', token);
-    console.log('url: ' + process.env.AGENT_RUNS_API_URL);
-    console.log('token: ' + token);
-    const res = await fetch(process.env.AGENT_RUNS_API_URL + '/api/v1/agent/runs', {
-      method: 'POST',
-      headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
-      body: JSON.stringify({ prompt: 'Part one [simulate 10ms]' }),
-    });
-    const body = await res.json();
-    console.log('child ' + res.status + ' ' + body.run_id);
-  })().catch((error) => { console.log('failed ' + error.message); process.exitCode = 1; });
-`);
+const AGENT = nodeAgentCommand(startChildRunSource({ tokenFile: true }));
 
 const WORKER_TOKEN = 'worker-run-token-9a7c2e41d0';
 const processes: (ServerProcess | WorkerProcess)[] = [];

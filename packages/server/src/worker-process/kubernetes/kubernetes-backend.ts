@@ -56,7 +56,6 @@ export class KubernetesBackend implements RunExecutor {
     if (remote.note) context.onOutput(remote.note, 'stderr');
     const env = {
       [COMMAND_ENV.runId]: run.id,
-      [COMMAND_ENV.title]: run.title,
       [COMMAND_ENV.modelId]: config.model_id ?? '',
       [COMMAND_ENV.environmentId]: config.environment_id ?? '',
       [COMMAND_ENV.execution]: String(input.number),
@@ -65,9 +64,10 @@ export class KubernetesBackend implements RunExecutor {
       [JOB_ENV.fileLimits]: JSON.stringify(limits),
     };
     // What whoever may read Jobs must not read reaches the pod from a Secret of the execution's
-    // own: the prompts, the harness execution (its input, its MCP servers' headers), the run's
+    // own: the prompts (and the title, by default the prompt's start), the harness execution (its input, its MCP servers' headers), the run's
     // API token (the server gives one to start child runs).
     const hidden: Record<string, string> = {
+      [COMMAND_ENV.title]: run.title,
       [JOB_ENV.prompt]: executionPrompt(context),
       [COMMAND_ENV.basePrompt]: config.base_prompt ?? '',
       ...remote.secretEnv,

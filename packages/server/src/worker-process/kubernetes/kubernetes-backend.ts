@@ -64,8 +64,8 @@ export class KubernetesBackend implements RunExecutor {
       [JOB_ENV.fileLimits]: JSON.stringify(limits),
     };
     // What whoever may read Jobs must not read reaches the pod from a Secret of the execution's
-    // own: the prompts (and the title, by default the prompt's start), the harness execution (its input, its MCP servers' headers), the run's
-    // API token (the server gives one to start child runs).
+    // own: the prompts (and the title, by default the prompt's start), the harness execution
+    // (its input, its MCP servers' headers), the run's API token (to start child runs).
     const hidden: Record<string, string> = {
       [COMMAND_ENV.title]: run.title,
       [JOB_ENV.prompt]: executionPrompt(context),

@@ -30,6 +30,8 @@ let worker: WorkerProcess;
 let dispatcher: WorkerProcess | undefined;
 let dir: string;
 const jobs: V1Job[] = [];
+/** Each Job's own Secret as the pod's "kubelet" found it (its values, decoded), in the order of the Jobs. */
+const runSecrets: (Record<string, string> | undefined)[] = [];
 
 /** A Job's variables: the plain ones by name, and the names of those taken from a Secret. */
 function jobEnv(job: V1Job): { plain: Record<string, string>; fromSecrets: string[] } {
@@ -52,6 +54,7 @@ beforeAll(async () => {
   cluster = await ScriptedKubernetes.start();
   cluster.script = (job) => {
     jobs.push(job);
+    runSecrets.push(cluster.secrets.get(`${job.metadata!.name}-run`));
     return 'run';
   };
   // The operator's Secret, made through the cluster's API as kubectl would.
@@ -115,8 +118,10 @@ describe('Claude Code in a Kubernetes Job', () => {
     expect(jobs).toHaveLength(1);
     expect(JSON.stringify(jobs[0])).not.toContain(KEY);
     const first = jobEnv(jobs[0]!);
-    expect(first.fromSecrets).toEqual(expect.arrayContaining(['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL']));
-    const harnessJob = JSON.parse(first.plain['AGENT_RUNS_JOB_HARNESS']!) as { harness: string; assignment: { run: { harnessSessionId?: string } } };
+    // The harness execution too comes from a Secret: the run's own.
+    expect(first.fromSecrets).toEqual(expect.arrayContaining(['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'AGENT_RUNS_JOB_HARNESS']));
+    expect(first.plain['AGENT_RUNS_JOB_HARNESS']).toBeUndefined();
+    const harnessJob = JSON.parse(runSecrets[0]!['AGENT_RUNS_JOB_HARNESS']!) as { harness: string; assignment: { run: { harnessSessionId?: string } } };
     expect(harnessJob.harness).toBe('claude');
     expect(harnessJob.assignment.run.harnessSessionId).toBeUndefined();
 
@@ -127,7 +132,7 @@ describe('Claude Code in a Kubernetes Job', () => {
     const after = await t.client.runs.wait(run.run_id, { timeout: 90_000 });
     expect(after.state, JSON.stringify(after.status_message)).toBe('SUCCEEDED');
     expect(jobs).toHaveLength(2);
-    const second = JSON.parse(jobEnv(jobs[1]!).plain['AGENT_RUNS_JOB_HARNESS']!) as { assignment: { run: { harnessSessionId?: string }; input: { number: number } } };
+    const second = JSON.parse(runSecrets[1]!['AGENT_RUNS_JOB_HARNESS']!) as { assignment: { run: { harnessSessionId?: string }; input: { number: number } } };
     expect(second.assignment.input.number).toBe(2);
     expect(second.assignment.run.harnessSessionId).toMatch(/^[0-9a-f-]{8,}$/);
     const resumed = model.agentTurns()[before]!;

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,6 +81,31 @@ if (mode === 'ok') {
 }
 `;
 
+/**
+ * A stand-in for Claude Code in the pod: it says whether the prompt on its stdin and the MCP
+ * config file the harness gave it hold the markers (named, not printed), as its result.
+ */
+function podClaude(promptMarker: string, headerMarker: string): string {
+  const dir = tempTree(
+    {
+      claude: [
+        '#!/bin/sh',
+        'prompt=$(cat)',
+        'config=',
+        'while [ $# -gt 0 ]; do [ "$1" = --mcp-config ] && config="$2"; shift; done',
+        `p=missing; case "$prompt" in *${promptMarker}*) p=seen;; esac`,
+        `h=missing; grep -q 'Bearer ${headerMarker}' "$config" 2>/dev/null && h=seen`,
+        `echo '{"type":"system","subtype":"init","session_id":"pod-session"}'`,
+        `echo "{\\"type\\":\\"result\\",\\"subtype\\":\\"success\\",\\"result\\":\\"prompt $p, header $h\\",\\"is_error\\":false}"`,
+        '',
+      ].join('\n'),
+    },
+    'agent-runs-pod-claude-',
+  );
+  chmodSync(join(dir, 'claude'), 0o755);
+  return join(dir, 'claude');
+}
+
 const processes: (ServerProcess | WorkerProcess)[] = [];
 const standIns: ScriptedKubernetes[] = [];
 afterEach(async () => {
@@ -103,7 +128,7 @@ interface Setup {
   createRun(prompt: string): Promise<string>;
 }
 
-async function setUp(lease = '15s', kubernetes: Record<string, unknown> = {}): Promise<Setup> {
+async function setUp(lease = '15s', kubernetes: Record<string, unknown> = {}, workerSections: Record<string, unknown> = {}): Promise<Setup> {
   const serverConfig = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_K8S_WORKER_TOKEN' }, worker_hosts: ['kube'] } } });
   const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', serverConfig, '--lease', lease], {
     ...process.env,
@@ -126,6 +151,7 @@ async function setUp(lease = '15s', kubernetes: Record<string, unknown> = {}): P
         runtime_class_name: 'gvisor',
         ...kubernetes,
       },
+      ...workerSections,
     },
     tempTree(),
   );
@@ -330,7 +356,7 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     const seen: { job: V1Job; secret: Record<string, string> | undefined; owner?: string }[] = [];
     cluster.script = (job) => {
       // The Secret is made before its Job.
-      seen.push({ job, secret: cluster.secrets.get(`${job.metadata!.name}-api-token`) });
+      seen.push({ job, secret: cluster.secrets.get(`${job.metadata!.name}-run`) });
       return 'run';
     };
     await startWorker();
@@ -343,21 +369,104 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     expect((await api(server, `/agent/runs/${childId}`)).body).toMatchObject({ parent_run_id: id });
     expect(seen).toHaveLength(1);
     const { job, secret } = seen[0]!;
-    const token = secret?.['token'];
+    const token = secret?.['AGENT_RUNS_JOB_API_TOKEN'];
     expect(token).toMatch(/^art_/);
     // The Job's spec names the Secret; the token is in no part of it, nor in the run's output.
     expect(JSON.stringify(job)).not.toContain(token);
     const env = job.spec!.template.spec!.containers[0]!.env!;
-    expect(env.find((e) => e.name === 'AGENT_RUNS_JOB_API_TOKEN')!.valueFrom).toEqual({ secretKeyRef: { name: `${job.metadata!.name}-api-token`, key: 'token' } });
+    expect(env.find((e) => e.name === 'AGENT_RUNS_JOB_API_TOKEN')!.valueFrom).toEqual({ secretKeyRef: { name: `${job.metadata!.name}-run`, key: 'AGENT_RUNS_JOB_API_TOKEN' } });
     expect(output).toContain('token: ***');
     expect(output).not.toContain(token);
     // Owned by its Job once it was made, and deleted at the run's end.
-    const name = `${job.metadata!.name}-api-token`;
+    const name = `${job.metadata!.name}-run`;
     expect(cluster.secretsCreated).toEqual([name]);
     await eventually(() => cluster.secretsDeleted, (deleted) => deleted.includes(name));
     expect(cluster.secrets.has(name)).toBe(false);
     expect(cluster.secretOwners.get(name)).toBe(job.metadata!.name);
   }, 30_000);
+
+  it("a harness run's prompt and MCP servers' headers reach the pod from the run's own Secret: neither is in the Job's spec", async () => {
+    const header = 'mcp-bearer-4b7e2c90d1';
+    const marker = 'prompt-marker-9a3f51e6';
+    const claude = podClaude(marker, header);
+    const { cluster, startWorker, server } = await setUp('15s', { secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } }, { harnesses: { claude: { command: claude } } });
+    cluster.secrets.set('model-keys', { anthropic: 'sk-ant-pod-7d21' });
+    const seen: { job: V1Job; secret: Record<string, string> | undefined }[] = [];
+    cluster.script = (job) => {
+      seen.push({ job, secret: cluster.secrets.get(`${job.metadata!.name}-run`) });
+      return 'run';
+    };
+    await startWorker();
+    const created = await api(server, '/agent/run', {
+      method: 'POST',
+      body: {
+        prompt: `Look this up: ${marker}`,
+        config: {
+          worker_host: 'kube',
+          harness: { type: 'claude', model_id: 'claude-sonnet-4-5' },
+          mcp_servers: { docs: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: `Bearer ${header}` } } },
+        },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.run_id as string;
+    const run = await ended(server, id, 20_000);
+    expect(run.state, `${JSON.stringify(run.status_message)}\n${await outputOf(server, id)}`).toBe('SUCCEEDED');
+    // Both reached the harness in the pod.
+    expect((run.status_message as { message: string }).message).toBe('prompt seen, header seen');
+    expect(seen).toHaveLength(1);
+    const { job, secret } = seen[0]!;
+    // The Job's spec holds neither: only references to the run's Secret, which holds both.
+    const spec = JSON.stringify(job);
+    expect(spec).not.toContain(header);
+    expect(spec).not.toContain(marker);
+    const name = `${job.metadata!.name}-run`;
+    const env = job.spec!.template.spec!.containers[0]!.env!;
+    for (const variable of ['AGENT_RUNS_JOB_HARNESS', 'AGENT_RUNS_PROMPT', 'AGENT_RUNS_TITLE']) {
+      expect(env.find((e) => e.name === variable)).toEqual({ name: variable, valueFrom: { secretKeyRef: { name, key: variable } } });
+    }
+    expect(secret?.['AGENT_RUNS_JOB_HARNESS']).toContain(header);
+    expect(secret?.['AGENT_RUNS_PROMPT']).toContain(marker);
+    // Owned by its Job, and deleted at the run's end.
+    await eventually(() => cluster.secretsDeleted, (deleted) => deleted.includes(name));
+    expect(cluster.secretOwners.get(name)).toBe(job.metadata!.name);
+  }, 30_000);
+
+  it("keeps a harness run's attachments up to what one variable of the pod may hold, and leaves them out past it, saying so: the pod starts either way", async () => {
+    const claude = podClaude('attached', 'no-header');
+    const { cluster, startWorker, server } = await setUp('15s', { secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } }, { harnesses: { claude: { command: claude } } });
+    cluster.secrets.set('model-keys', { anthropic: 'sk-ant-pod-7d21' });
+    const harnessOf = new Map<string, string | undefined>();
+    cluster.script = (job) => {
+      harnessOf.set(job.metadata!.annotations!['agent-runs/run-id']!, cluster.secrets.get(`${job.metadata!.name}-run`)?.['AGENT_RUNS_JOB_HARNESS']);
+      return 'run';
+    };
+    await startWorker();
+    // Over the 100 KiB it was once cut at, within 127 KiB; then over 128 KiB, which no program's variable may be (the stand-in's pod is a real process).
+    const start = async (bytes: number) => {
+      const created = await api(server, '/agent/run', {
+        method: 'POST',
+        body: {
+          prompt: 'Read the attached file.',
+          config: { worker_host: 'kube', harness: { type: 'claude', model_id: 'claude-sonnet-4-5' } },
+          attachments: [{ file_name: 'big.txt', mime_type: 'text/plain', data: Buffer.alloc(bytes, 'a').toString('base64') }],
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      return created.body.run_id as string;
+    };
+    const kept = await start(85_000);
+    const dropped = await start(100_000);
+    for (const id of [kept, dropped]) {
+      const run = await ended(server, id, 20_000);
+      expect(run.state, `${JSON.stringify(run.status_message)}\n${await outputOf(server, id)}`).toBe('SUCCEEDED');
+    }
+    expect(harnessOf.get(kept)).toContain('big.txt');
+    expect(Buffer.byteLength(harnessOf.get(kept)!)).toBeGreaterThan(100 * 1024);
+    expect(await outputOf(server, kept)).not.toContain('left out');
+    expect(harnessOf.get(dropped)).not.toContain('big.txt');
+    expect(await outputOf(server, dropped)).toContain("The run's attachments were left out of its remote execution: with them it is over 130048 bytes");
+  }, 40_000);
 
   it("gives the pod the operator's Secrets by reference: the agent has the keys, the Job's spec never their values", async () => {
     const { cluster, startWorker, createRun, server } = await setUp('15s', {

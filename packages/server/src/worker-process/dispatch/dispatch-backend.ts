@@ -84,6 +84,7 @@ export class DispatchBackend implements RunExecutor {
         [JOB_ENV.prompt]: executionPrompt(context),
         [JOB_ENV.fileLimits]: JSON.stringify(fileLimitsOf(input)),
         ...remote.env,
+        ...remote.secretEnv,
       },
       secrets: this.o.secretsOf(run),
       ...(context.agentApi ? { api_token: context.agentApi.token } : {}),

@@ -31,7 +31,8 @@ export interface FollowJobOptions {
    */
   create?: { job: V1Job; secret?: V1Secret };
   /** The name of the execution's API-token Secret: deleted at its end (none there: nothing to do). */
-  tokenSecret: string;
+  /** The execution's own Secret (its prompt, harness execution, API token): deleted at its end. */
+  runSecret: string;
 }
 
 /** What an execution's state or end keeps with the run, as a process-backend worker's harness reports it: its usage, its harness session. */
@@ -64,8 +65,8 @@ export function followJob(o: FollowJobOptions): Execution {
   let unschedulableSince: number | undefined;
   let lastProblem: string | undefined;
   let endedLooks = 0;
-  /** Whether the token's Secret may be there: made here, or (a Job followed again) maybe made before the restart. */
-  let tokenMade = !o.create || o.create.secret !== undefined;
+  /** Whether the run's Secret may be there: made here, or (a Job followed again) maybe made before the restart. */
+  let secretMade = !o.create || o.create.secret !== undefined;
   const { api, relay, runId, jobName } = o;
 
   const remove = async (why: string): Promise<void> => {
@@ -76,13 +77,13 @@ export function followJob(o: FollowJobOptions): Execution {
     }
   };
 
-  /** The token's Secret: its run token is revoked at the run's end, and the Secret goes at the execution's (a failed Job kept for its TTL keeps no token). */
+  /** The run's Secret: its run token is revoked at the run's end, and the Secret goes at the execution's (a failed Job kept for its TTL keeps no token, prompt or MCP header). */
   const removeSecret = async (): Promise<void> => {
-    if (!tokenMade) return;
+    if (!secretMade) return;
     try {
-      await api.core.deleteNamespacedSecret({ name: o.tokenSecret, namespace: api.namespace });
+      await api.core.deleteNamespacedSecret({ name: o.runSecret, namespace: api.namespace });
     } catch (error) {
-      if (statusOf(error) !== 404) o.log(`Run ${runId}: could not delete its token's Secret ${o.tokenSecret}: ${apiProblem(error)}`);
+      if (statusOf(error) !== 404) o.log(`Run ${runId}: could not delete its run's Secret ${o.runSecret}: ${apiProblem(error)}`);
     }
   };
 
@@ -185,9 +186,9 @@ export function followJob(o: FollowJobOptions): Execution {
         try {
           version = (await api.core.createNamespacedSecret({ namespace: api.namespace, body: secret })).metadata?.resourceVersion;
         } catch (error) {
-          // Already there: made before a restart that lost the answer; it is made again with this claim's token.
-          if (statusOf(error) === 409) await api.core.replaceNamespacedSecret({ name: o.tokenSecret, namespace: api.namespace, body: secret }).catch(() => undefined);
-          else return finish({ state: 'ERROR', statusMessage: { message: `The worker could not create the Secret of the run's token: ${apiProblem(error)}.`, error_code: 'internal_error', retryable: true } }, undefined);
+          // Already there: made before a restart that lost the answer; it is made again with this claim's values.
+          if (statusOf(error) === 409) await api.core.replaceNamespacedSecret({ name: o.runSecret, namespace: api.namespace, body: secret }).catch(() => undefined);
+          else return finish({ state: 'ERROR', statusMessage: { message: `The worker could not create the run's Secret: ${apiProblem(error)}.`, error_code: 'internal_error', retryable: true } }, undefined);
         }
       }
       let made: V1Job | undefined;
@@ -205,9 +206,9 @@ export function followJob(o: FollowJobOptions): Execution {
       if (secret && uid && !over) {
         const owned: V1Secret = { ...secret, metadata: { ...secret.metadata, ...(version ? { resourceVersion: version } : {}), ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: jobName, uid }] } };
         try {
-          await api.core.replaceNamespacedSecret({ name: o.tokenSecret, namespace: api.namespace, body: owned });
+          await api.core.replaceNamespacedSecret({ name: o.runSecret, namespace: api.namespace, body: owned });
         } catch (error) {
-          o.log(`Run ${runId}: could not make its Job the owner of its token's Secret (${apiProblem(error)}); the worker deletes it at the end.`);
+          o.log(`Run ${runId}: could not make its Job the owner of its run's Secret (${apiProblem(error)}); the worker deletes it at the end.`);
         }
       }
     }

@@ -52,28 +52,30 @@ export interface JobSpecInput {
   /** The run's wall-time cap, if it has one. */
   deadlineSeconds: number | undefined;
   fileLimits: FileLimits;
-  /** The pod's environment: the run's variables, the agent command, the token and where to report. */
+  /** The pod's plain variables: where to report and with what, the run's id and title, its file limits. */
   env: Record<string, string>;
-  /** The run's own Secret holding its API token (`apiTokenSecret`), when the server gave the run one: referenced, never its value. */
-  apiTokenSecret?: string | undefined;
+  /**
+   * The execution's own Secret (`runSecretName`) and the variables the pod takes from it by
+   * reference (each under its own name as key): referenced, never their values.
+   */
+  runSecret?: { name: string; variables: string[] } | undefined;
 }
 
-/** The key of a run's API-token Secret that holds the token. */
-export const API_TOKEN_KEY = 'token';
-
-/** The name of the Secret holding an execution's API token: its Job's name and a suffix (within a Secret name's 253). */
-export function apiTokenSecretName(job: string): string {
-  return `${job}-api-token`;
+/** The name of an execution's own Secret: its Job's name and a suffix (within a Secret name's 253). */
+export function runSecretName(job: string): string {
+  return `${job}-run`;
 }
 
 /**
- * The Secret that hands an execution's agent its run's API token (`AGENT_RUNS_RUN_TOKEN`, to
- * start and follow child runs), so that the token is never in the Job's spec, which whoever
- * may read Jobs reads. Labelled as its Job is; owned by it once the Job is made, so that it
- * goes with it, and deleted by the worker at the execution's end.
+ * The Secret that hands an execution's pod what whoever may read Jobs must not read: its
+ * prompt, its harness execution (the run's input with its attachments and its MCP servers'
+ * headers) and its run's API token (to start and follow child runs). Each value is under its
+ * variable's name. Labelled as its Job is; owned by it once the Job is made, so that it goes
+ * with it, and deleted by the worker at the execution's end.
  */
-export function apiTokenSecret(name: string, labels: Record<string, string>, token: string): V1Secret {
-  return { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name, labels }, data: { [API_TOKEN_KEY]: Buffer.from(token).toString('base64') } };
+export function runSecret(name: string, labels: Record<string, string>, values: Record<string, string>): V1Secret {
+  const data = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, Buffer.from(value).toString('base64')]));
+  return { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name, labels }, data };
 }
 
 /** The Job that runs one execution of a run: one pod, never retried, never restarted. */
@@ -116,11 +118,12 @@ export function jobSpec(input: JobSpecInput): V1Job {
               image: settings.image,
               ...(settings.imagePullPolicy ? { imagePullPolicy: settings.imagePullPolicy } : {}),
               command: settings.entrypoint ?? ['agent-runs-job-entrypoint'],
-              // Keys reach the pod by reference to the operator's Secrets: their values are never in the Job's spec.
+              // Keys reach the pod by reference to the operator's Secrets, and the run's prompt, harness
+              // execution and API token by reference to its own: their values are never in the Job's spec.
               env: [
                 ...Object.entries(input.env).map(([name, value]) => ({ name, value })),
                 ...Object.entries(settings.secretEnv ?? {}).map(([name, ref]) => ({ name, valueFrom: { secretKeyRef: { name: ref.secret, key: ref.key } } })),
-                ...(input.apiTokenSecret ? [{ name: JOB_ENV.apiToken, valueFrom: { secretKeyRef: { name: input.apiTokenSecret, key: API_TOKEN_KEY } } }] : []),
+                ...(input.runSecret?.variables ?? []).map((name) => ({ name, valueFrom: { secretKeyRef: { name: input.runSecret!.name, key: name } } })),
               ],
               ...(settings.envFromSecrets?.length ? { envFrom: settings.envFromSecrets.map((name) => ({ secretRef: { name } })) } : {}),
               ...(settings.resources ? { resources: settings.resources as never } : {}),
@@ -133,6 +136,6 @@ export function jobSpec(input: JobSpecInput): V1Job {
 }
 
 /** The pod's variables besides the run's own: where to report and with what. */
-export function entrypointEnv(url: string, token: string, command: string, prompt: string): Record<string, string> {
-  return { [JOB_ENV.url]: url, [JOB_ENV.token]: token, [JOB_ENV.command]: command, [JOB_ENV.prompt]: prompt };
+export function entrypointEnv(url: string, token: string, command: string): Record<string, string> {
+  return { [JOB_ENV.url]: url, [JOB_ENV.token]: token, [JOB_ENV.command]: command };
 }

@@ -9,7 +9,7 @@ import { followJob } from './job-execution.js';
 import { fileLimitsOf, ReceivedFiles } from './job-files.js';
 import { fileLimitsFrom, JOB_ENV, type FileLimits } from './job-limits.js';
 import type { JobRelay } from './job-relay.js';
-import { apiTokenSecret, apiTokenSecretName, entrypointEnv, JOB_ANNOTATIONS, JOB_LABELS, jobName, jobSpec, labelValue } from './job-spec.js';
+import { entrypointEnv, JOB_ANNOTATIONS, JOB_LABELS, jobName, jobSpec, labelValue, runSecret, runSecretName } from './job-spec.js';
 import { runToken } from './run-token.js';
 import { executionPrompt } from '../execution-prompt.js';
 import type { HarnessesConfig } from '../../domain/harness-config.js';
@@ -56,17 +56,24 @@ export class KubernetesBackend implements RunExecutor {
     if (remote.note) context.onOutput(remote.note, 'stderr');
     const env = {
       [COMMAND_ENV.runId]: run.id,
-      [COMMAND_ENV.title]: run.title,
       [COMMAND_ENV.modelId]: config.model_id ?? '',
-      [COMMAND_ENV.basePrompt]: config.base_prompt ?? '',
       [COMMAND_ENV.environmentId]: config.environment_id ?? '',
       [COMMAND_ENV.execution]: String(input.number),
       ...remote.env,
-      ...entrypointEnv(this.o.relayUrl, runToken(this.o.workerToken, run.id, claim), this.o.command, executionPrompt(context)),
+      ...entrypointEnv(this.o.relayUrl, runToken(this.o.workerToken, run.id, claim), this.o.command),
       [JOB_ENV.fileLimits]: JSON.stringify(limits),
     };
-    // The run's API token (the server gives one to start child runs) reaches the pod from a Secret of its own.
-    const tokenSecret = context.agentApi ? apiTokenSecretName(jobName(run.id, input.number)) : undefined;
+    // What whoever may read Jobs must not read reaches the pod from a Secret of the execution's
+    // own: the prompts (and the title, by default the prompt's start), the harness execution
+    // (its input, its MCP servers' headers), the run's API token (to start child runs).
+    const hidden: Record<string, string> = {
+      [COMMAND_ENV.title]: run.title,
+      [JOB_ENV.prompt]: executionPrompt(context),
+      [COMMAND_ENV.basePrompt]: config.base_prompt ?? '',
+      ...remote.secretEnv,
+      ...(context.agentApi ? { [JOB_ENV.apiToken]: context.agentApi.token } : {}),
+    };
+    const secretName = runSecretName(jobName(run.id, input.number));
     const create = jobSpec({
       runId: run.id,
       claim,
@@ -77,10 +84,10 @@ export class KubernetesBackend implements RunExecutor {
       deadlineSeconds: config.budget?.max_duration_seconds,
       fileLimits: limits,
       env,
-      ...(tokenSecret ? { apiTokenSecret: tokenSecret } : {}),
+      runSecret: { name: secretName, variables: Object.keys(hidden) },
     });
-    const secret = tokenSecret && context.agentApi ? apiTokenSecret(tokenSecret, create.metadata!.labels!, context.agentApi.token) : undefined;
-    return this.follow(run.id, claim, create.metadata!.name!, limits, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}), ...(context.onUsage ? { onUsage: context.onUsage } : {}) }, { job: create, ...(secret ? { secret } : {}) });
+    const secret = runSecret(secretName, create.metadata!.labels!, hidden);
+    return this.follow(run.id, claim, create.metadata!.name!, limits, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}), ...(context.onUsage ? { onUsage: context.onUsage } : {}) }, { job: create, secret });
   }
 
   /**
@@ -121,7 +128,7 @@ export class KubernetesBackend implements RunExecutor {
 
   private follow(runId: string, claim: string, name: string, limits: FileLimits, sinks: RunSinks, create?: { job: V1Job; secret?: V1Secret }): Execution {
     const { api, relay, unschedulableTimeoutMs, log } = this.o;
-    // A Job followed again after a restart may have its token's Secret: deleted at its end all the same (none there: nothing to do).
-    return followJob({ api, relay, runId, claim, jobName: name, sinks, unschedulableTimeoutMs, log, files: new ReceivedFiles(limits), tokenSecret: apiTokenSecretName(name), ...(create ? { create } : {}) });
+    // A Job followed again after a restart may have its Secret: deleted at its end all the same (none there: nothing to do).
+    return followJob({ api, relay, runId, claim, jobName: name, sinks, unschedulableTimeoutMs, log, files: new ReceivedFiles(limits), runSecret: runSecretName(name), ...(create ? { create } : {}) });
   }
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { V1Job } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
+import { startChildRunSource } from '../support/child-run-agent.js';
 import { eventually } from '../support/eventually.js';
 import { ScriptedKubernetes } from '../support/scripted-kubernetes.js';
 import { api, ended, outputOf, runOf, TESTER_KEY } from '../support/server-api.js';
@@ -65,18 +66,7 @@ if (mode === 'ok') {
   console.log('reported');
 } else if (mode === 'child') {
   // The run's API token, as a process-backend worker gives it: a child run started with it.
-  (async () => {
-    const token = process.env.AGENT_RUNS_RUN_TOKEN || '';
-    console.log('token: ' + token);
-    const res = await fetch(process.env.AGENT_RUNS_API_URL + '/api/v1/agent/runs', {
-      method: 'POST',
-      headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
-      body: JSON.stringify({ prompt: 'Part one [simulate 10ms]' }),
-    });
-    const body = await res.json();
-    console.log('child ' + res.status + ' ' + body.run_id);
-  })().catch((error) => { console.log('failed ' + error.message); process.exitCode = 1; });
-} else if (mode === 'sleep') {
+${startChildRunSource()}} else if (mode === 'sleep') {
   setTimeout(() => console.log('slept'), Number(arg));
 }
 `;

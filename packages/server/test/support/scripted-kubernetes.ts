@@ -21,6 +21,8 @@ interface StoredJob {
   job: V1Job;
   pod: V1Pod;
   child?: ChildProcess;
+  /** The environment the "kubelet" started the pod's process with, its Secrets' references resolved. */
+  env?: NodeJS.ProcessEnv;
   deadline?: NodeJS.Timeout;
 }
 
@@ -269,6 +271,7 @@ export class ScriptedKubernetes {
     const [command, ...args] = [...(container.command ?? []), ...(container.args ?? [])];
     const child = spawn(command!, args, { env, stdio: 'ignore', detached: true });
     stored.child = child;
+    stored.env = env;
     pod.status = { phase: 'Running', containerStatuses: [{ name: container.name, image: container.image!, imageID: '', ready: true, restartCount: 0, state: { running: { startedAt: now as never } } }] };
     let oomKilled = false;
     if (script === 'oom') {

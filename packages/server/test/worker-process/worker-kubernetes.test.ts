@@ -226,9 +226,11 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     expect(pod).toMatchObject({ restartPolicy: 'Never', nodeSelector: { pool: 'agents' }, runtimeClassName: 'gvisor', automountServiceAccountToken: false });
     expect(pod.containers[0]).toMatchObject({ image: 'registry.example/agent:1', resources: { limits: { memory: '512Mi' } } });
     const env = Object.fromEntries(pod.containers[0].env.map((e: { name: string; value: string }) => [e.name, e.value]));
-    // The run's token, never the worker's.
+    // Neither the worker's token nor the run's: the pod reports with the run's, from the run's own Secret.
     expect(JSON.stringify(seen)).not.toContain(TOKEN);
-    expect(env.AGENT_RUNS_JOB_TOKEN).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(env.AGENT_RUNS_JOB_TOKEN).toBeUndefined();
+    const ref = pod.containers[0].env.find((e: { name: string }) => e.name === 'AGENT_RUNS_JOB_TOKEN');
+    expect(ref.valueFrom).toEqual({ secretKeyRef: { name: `${seen.metadata.name}-run`, key: 'AGENT_RUNS_JOB_TOKEN' } });
   }, 30_000);
 
   it('ends a run whose agent exits non-zero FAILED and keeps its Job for its TTL', async () => {
@@ -302,9 +304,9 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     const go = join(tempTree(), 'go');
     const id = await createRun(`files ${go}`);
     await eventually(() => outputOf(server, id), (o) => o.includes('files written'), 15_000);
-    // What a pod could send of its own: the run's token and the worker's listener are in its spec.
+    // What a pod could send of its own: the run's token (from its Secret) and the worker's listener.
     const url = /their pods report to (http:\/\/127\.0\.0\.1:\d+)/.exec(worker.stderr())![1]!;
-    const token = cluster.jobOf(id)!.job.spec!.template.spec!.containers[0]!.env!.find((e) => e.name === 'AGENT_RUNS_JOB_TOKEN')!.value!;
+    const token = cluster.jobOf(id)!.env!['AGENT_RUNS_JOB_TOKEN']!;
     const upload = (path: string) =>
       fetch(`${url}/runs/${id}/files?path=${encodeURIComponent(path)}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: 'evil' });
     for (const hostile of ['../evil', '/etc/evil', 'a/../../evil', 'bell\u0007.txt', 'a\\b', '']) {
@@ -500,8 +502,7 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     const b = await createRun('hang');
     await eventually(() => [a, b].map((id) => cluster.running(id)), (up) => up.every(Boolean), 15_000);
     const url = /their pods report to (http:\/\/127\.0\.0\.1:\d+)/.exec(worker.stderr())![1]!;
-    const envOf = (id: string) => Object.fromEntries(cluster.jobOf(id)!.job.spec!.template.spec!.containers[0]!.env!.map((e) => [e.name, e.value]));
-    const tokenA = envOf(a)['AGENT_RUNS_JOB_TOKEN']!;
+    const tokenA = cluster.jobOf(a)!.env!['AGENT_RUNS_JOB_TOKEN']!;
     // HMAC-SHA256 of the worker token over the run and its claim (the run's started_at as claimed).
     expect(tokenA).toBe(runToken(TOKEN, a, (await runOf(server, a)).started_at as string));
     const send = (id: string, token: string) =>

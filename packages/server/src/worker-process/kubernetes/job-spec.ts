@@ -135,7 +135,7 @@ export function jobSpec(input: JobSpecInput): V1Job {
   };
 }
 
-/** The pod's variables besides the run's own: where to report and with what. */
-export function entrypointEnv(url: string, token: string, command: string): Record<string, string> {
-  return { [JOB_ENV.url]: url, [JOB_ENV.token]: token, [JOB_ENV.command]: command };
+/** The pod's plain variables besides the run's own: where to report, and the command to run (the token to report with is in the run's Secret). */
+export function entrypointEnv(url: string, command: string): Record<string, string> {
+  return { [JOB_ENV.url]: url, [JOB_ENV.command]: command };
 }

@@ -60,13 +60,15 @@ export class KubernetesBackend implements RunExecutor {
       [COMMAND_ENV.environmentId]: config.environment_id ?? '',
       [COMMAND_ENV.execution]: String(input.number),
       ...remote.env,
-      ...entrypointEnv(this.o.relayUrl, runToken(this.o.workerToken, run.id, claim), this.o.command),
+      ...entrypointEnv(this.o.relayUrl, this.o.command),
       [JOB_ENV.fileLimits]: JSON.stringify(limits),
     };
     // What whoever may read Jobs must not read reaches the pod from a Secret of the execution's
     // own: the prompts (and the title, by default the prompt's start), the harness execution
-    // (its input, its MCP servers' headers), the run's API token (to start child runs).
+    // (its input, its MCP servers' headers), the run's API token (to start child runs), and the
+    // relay's token the entrypoint reports with.
     const hidden: Record<string, string> = {
+      [JOB_ENV.token]: runToken(this.o.workerToken, run.id, claim),
       [COMMAND_ENV.title]: run.title,
       [JOB_ENV.prompt]: executionPrompt(context),
       [COMMAND_ENV.basePrompt]: config.base_prompt ?? '',

@@ -51,12 +51,18 @@ fi
 # The fault tests, the dashboard's browser test, core's runs against a real server and the
 # schedule on the real clock (a wait for a minute boundary, on the same timers) stay on the main
 # Node only. The worker processes' suite runs on the Node the Action names, where it is the same
-# code over the same HTTP client and child processes as the server's own executor here.
+# code over the same HTTP client and child processes as the server's own executor here; there,
+# the worker's runs, end to end, on Kubernetes (its client library) and with run tokens, while
+# its flags, the dispatch command, follow-up restores and server restarts (the worker's own
+# logic over the same fetch and child processes) stay on the main Node.
 suites=(packages/core/test packages/server/test packages/mcp/test)
 excluded=(--exclude '**/faults/**' --exclude '**/dashboard-browser.test.ts' --exclude packages/core/test/run-events.test.ts
   --exclude packages/core/test/sources-resources.test.ts --exclude packages/server/test/schedule-real-time.test.ts)
 if [ "$(sed -n 's/^ *using: *node\([0-9]*\) *$/\1/p' "$root/action.yml")" = "$major" ]; then
   suites+=(packages/action/test)
+  for logic in worker-flags worker-dispatch worker-followup-restore worker-server-restart; do
+    excluded+=(--exclude "packages/server/test/worker-process/$logic.test.ts")
+  done
 else
   # A Node between the oldest (the main suite's) and the Action's, which run everything: the
   # clients (core, MCP) whole, and of the server what meets the runtime's own parts: the store

@@ -26,6 +26,8 @@ async function cancelJobWith(signal: NodeJS.Signals, more: Record<string, string
       });
     },
   });
+  // Without the signal the step's time says nothing about cancellation: show what it printed instead.
+  if (signalledAt === 0) throw new Error(`The step ended before it showed the run INPROGRESS, so it was never signalled. Its output:\n${step.stdout}\n${step.stderr}`);
   return { step, exitMs: step.endedAt - signalledAt };
 }
 

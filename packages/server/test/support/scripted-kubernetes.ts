@@ -161,7 +161,15 @@ export class ScriptedKubernetes {
     const secrets = /^\/api\/v1\/namespaces\/([^/]+)\/secrets(?:\/([^/]+))?$/.exec(url.pathname);
     if (secrets && !secrets[2] && req.method === 'POST' && this.holdSecretCreates) {
       const name = (body as V1Secret).metadata?.name ?? '';
-      this.heldSecretCreates.push({ name, release: () => this.handleSecret('POST', undefined, body as V1Secret, send, status), drop: () => res.destroy() });
+      this.heldSecretCreates.push({
+        name,
+        release: () => {
+          // Its client may be gone (a worker killed meanwhile): the Secret is made all the same, as an API server would.
+          res.on('error', () => undefined);
+          this.handleSecret('POST', undefined, body as V1Secret, send, status);
+        },
+        drop: () => res.destroy(),
+      });
       for (const wake of this.heldWaiters.splice(0)) wake();
       return;
     }

@@ -82,11 +82,11 @@ describe('deploy/kubernetes', () => {
     const role = one('Role', 'agent-runs-worker');
     const rules = role.rules.map((r: Doc) => ({ groups: r.apiGroups, resources: r.resources, verbs: [...r.verbs].sort() }));
     expect(rules).toEqual([
-      // createNamespacedJob, readNamespacedJob, listNamespacedJob (reattach), deleteNamespacedJob (cancel, done).
-      { groups: ['batch'], resources: ['jobs'], verbs: ['create', 'delete', 'get', 'list'] },
+      // createNamespacedJob (suspended), readNamespacedJob, listNamespacedJob (reattach), patchNamespacedJob (resumed once its Secret is made), deleteNamespacedJob (cancel, done).
+      { groups: ['batch'], resources: ['jobs'], verbs: ['create', 'delete', 'get', 'list', 'patch'] },
       // listNamespacedPod: why a pod does not run.
       { groups: [''], resources: ['pods'], verbs: ['list'] },
-      // createNamespacedSecret, replaceNamespacedSecret (its Job made its owner), deleteNamespacedSecret: each run's own API-token Secret. Never get or list: the operator's Secrets are not read.
+      // createNamespacedSecret (owned by its Job from its making), replaceNamespacedSecret (one an earlier try left), deleteNamespacedSecret: each execution's own Secret. Never get or list: the operator's Secrets are not read.
       { groups: [''], resources: ['secrets'], verbs: ['create', 'delete', 'update'] },
     ]);
     const binding = one('RoleBinding', 'agent-runs-worker');

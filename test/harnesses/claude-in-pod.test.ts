@@ -1,13 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { V1Job } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScriptedKubernetes } from '../../packages/server/test/support/scripted-kubernetes.js';
 import { startWorkerProcess, type WorkerProcess } from '../../packages/server/test/support/worker-process.js';
 import { DEFAULT_SCRIPT, startAnthropicServer, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 import { harnessCli, startHarnessServer, until, type HarnessTestServer } from './harness-test-server.js';
+import { ENTRYPOINT, startPodWorker, type PodWorker } from './pod-worker.js';
 
 /**
  * Claude Code in a Kubernetes Job's pod: the server holds no key, the worker holds none
@@ -16,22 +14,20 @@ import { harnessCli, startHarnessServer, until, type HarnessTestServer } from '.
  * stand-in's "kubelet" runs the pod's entrypoint as a local process, which runs the real CLI
  * through the server's own harness code against the scripted Anthropic model. Then the same
  * through `--backend command`: a dispatch script hands the run (the key among its secrets,
- * on stdin) to an entrypoint that detaches itself.
+ * on stdin) to an entrypoint that detaches itself. (Codex and Gemini CLI in a pod:
+ * harnesses-in-pod.test.ts.)
  */
 const KEY = 'sk-ant-pod-test-31c9a0d2e4';
 const TOKEN = 'claude-pod-worker-token-8d1f0b2c';
-const ENTRYPOINT = fileURLToPath(new URL('../../packages/server/bin/agent-runs-job-entrypoint.js', import.meta.url));
 const claude = { type: 'claude', model_id: 'claude-sonnet-4-5' } as const;
 
 let model: ScriptedModelServer;
 let t: HarnessTestServer;
-let cluster: ScriptedKubernetes;
-let worker: WorkerProcess;
+let pod: PodWorker;
 let dispatcher: WorkerProcess | undefined;
 let dir: string;
-const jobs: V1Job[] = [];
-/** Each Job's own Secret as the pod's "kubelet" found it (its values, decoded), in the order of the Jobs. */
-const runSecrets: (Record<string, string> | undefined)[] = [];
+let jobs: V1Job[];
+let runSecrets: (Record<string, string> | undefined)[];
 
 /** A Job's variables: the plain ones by name, and the names of those taken from a Secret. */
 function jobEnv(job: V1Job): { plain: Record<string, string>; fromSecrets: string[] } {
@@ -51,52 +47,22 @@ beforeAll(async () => {
     {},
     { workers: { pods: { token: { from_env: 'CLAUDE_POD_WORKER_TOKEN' }, worker_hosts: ['kube', 'remote'] } }, environments: { vault: {} } },
   );
-  cluster = await ScriptedKubernetes.start();
-  cluster.script = (job) => {
-    jobs.push(job);
-    runSecrets.push(cluster.secrets.get(`${job.metadata!.name}-run`));
-    return 'run';
-  };
-  // The operator's Secret, made through the cluster's API as kubectl would.
-  const made = await fetch(`${cluster.url}/api/v1/namespaces/agent-runs-test/secrets`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ScriptedKubernetes.bearer}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'model-keys' },
-      data: { anthropic: Buffer.from(KEY).toString('base64'), 'base-url': Buffer.from(model.url).toString('base64') },
-    }),
+  pod = await startPodWorker({
+    server: t,
+    token: TOKEN,
+    workerHost: 'kube',
+    harnesses: { claude: { command: harnessCli('claude'), env: ['ANTHROPIC_BASE_URL'] } },
+    modelKeys: { anthropic: KEY, 'base-url': model.url },
+    secretEnv: { ANTHROPIC_API_KEY: 'anthropic', ANTHROPIC_BASE_URL: 'base-url' },
   });
-  expect(made.status).toBe(201);
-  dir = mkdtempSync(join(tmpdir(), 'agent-runs-claude-pod-'));
-  const config = join(dir, 'worker.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      harnesses: { claude: { command: harnessCli('claude'), env: ['ANTHROPIC_BASE_URL'] } },
-      kubernetes: {
-        image: 'registry.example/agent:1',
-        entrypoint: [process.execPath, ENTRYPOINT],
-        secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' }, ANTHROPIC_BASE_URL: { secret: 'model-keys', key: 'base-url' } },
-      },
-    }),
-  );
-  const { AGENT_RUNS_WORKER_TOKEN: _t, ANTHROPIC_API_KEY: _k, ANTHROPIC_BASE_URL: _u, ...env } = process.env;
-  worker = await startWorkerProcess(
-    ['--server', t.server.url, '--worker-host', 'kube', '--backend', 'kubernetes', '--config', config, '--command', 'false', '--job-listen', '127.0.0.1:0', '--instance-id', 'kube-0'],
-    TOKEN,
-    { ...env, KUBECONFIG: cluster.writeKubeconfig(dir) },
-  );
+  ({ dir, jobs, runSecrets } = pod);
 }, 60_000);
 afterAll(async () => {
-  for (const w of [worker, dispatcher]) {
-    if (w && w.child.exitCode === null) {
-      w.child.kill('SIGKILL');
-      await w.exited;
-    }
+  if (dispatcher && dispatcher.child.exitCode === null) {
+    dispatcher.child.kill('SIGKILL');
+    await dispatcher.exited;
   }
-  await cluster?.close();
+  await pod?.close();
   await t?.close();
   await model?.close();
 });
@@ -105,7 +71,7 @@ describe('Claude Code in a Kubernetes Job', () => {
   it('runs the CLI in the pod with the key of a Secret: its answer, output and usage reach the run, then a follow-up (a new Job) carries the conversation', async () => {
     const created = await t.client.runs.create({ prompt: 'Write hello.txt, then run the command.', config: { harness: claude, worker_host: 'kube' } });
     const run = await t.client.runs.wait(created.run_id, { timeout: 90_000 });
-    expect(run.state, `${JSON.stringify(run.status_message)}\n${worker.stderr()}`).toBe('SUCCEEDED');
+    expect(run.state, `${JSON.stringify(run.status_message)}\n${pod.worker.stderr()}`).toBe('SUCCEEDED');
     expect(run.status_message?.message).toBe(DEFAULT_SCRIPT.answer);
     const output = await (await fetch(`${t.server.baseURL}/agent/runs/${run.run_id}/output`, { headers: { authorization: `Bearer ${t.server.apiKey}` } })).text();
     expect(output).toContain(DEFAULT_SCRIPT.answer);
@@ -154,7 +120,7 @@ describe('Claude Code in a Kubernetes Job', () => {
     // Stopped during the second turn's slow command: no third turn was asked for.
     expect(model.agentTurns().length - before).toBe(2);
     expect(jobs.length - jobsBefore).toBe(1);
-    await until(() => !cluster.running(created.run_id), 10_000);
+    await until(() => !pod.cluster.running(created.run_id), 10_000);
   }, 120_000);
 
   it('runs the CLI where a dispatch command sends the entrypoint, the key among the stdin JSON\'s secrets only', async () => {

@@ -9,21 +9,32 @@ import type { V1Job, V1Pod, V1Secret } from '@kubernetes/client-node';
  * A scripted stand-in for the Kubernetes API on loopback, for the worker's Job backend: no
  * cluster runs in these tests. It serves the few batch/v1 Jobs and core/v1 Pods endpoints
  * the worker calls through the real `@kubernetes/client-node` (create, list by label
- * selector, read and delete Jobs; list pods by label selector), and "schedules" a Job by
+ * selector, read, patch and delete Jobs; list pods by label selector), and "schedules" a Job by
  * running its pod's command as a real local process with the pod's environment (its
  * `envFrom` and `secretKeyRef` resolved from the Secrets a test puts in `secrets`). A script
  * says, per Job, to run it or to report what a cluster would instead: an unschedulable pod,
- * an image that cannot be pulled, an OOM kill.
+ * an image that cannot be pulled, an OOM kill. A Job made with `spec.suspend` gets no pod
+ * (and its script is not asked) until a patch sets `suspend: false`.
  */
 export type PodScript = 'run' | 'unschedulable' | 'image-pull' | 'oom';
 
 interface StoredJob {
   job: V1Job;
-  pod: V1Pod;
+  /** None while the Job is suspended. */
+  pod?: V1Pod;
   child?: ChildProcess;
   /** The environment the "kubelet" started the pod's process with, its Secrets' references resolved. */
   env?: NodeJS.ProcessEnv;
   deadline?: NodeJS.Timeout;
+}
+
+/** A Secret create the stand-in holds (`holdSecretCreates`) until the test says. */
+export interface HeldSecretCreate {
+  name: string;
+  /** Serves it as if it had just come. */
+  release(): void;
+  /** Drops it unserved: the connection is cut, nothing is made. */
+  drop(): void;
 }
 
 /** What the stand-in was asked, for the tests' assertions. */
@@ -56,6 +67,10 @@ export class ScriptedKubernetes {
   readonly secretsDeleted: string[] = [];
   /** The Job each Secret was last said to be owned by (its ownerReferences), by the Secret's name; kept after a delete. */
   readonly secretOwners = new Map<string, string>();
+  /** While set, every Secret create waits in `heldSecretCreates` until released or dropped. */
+  holdSecretCreates = false;
+  readonly heldSecretCreates: HeldSecretCreate[] = [];
+  private heldWaiters: (() => void)[] = [];
   /** The bearer token of the kubeconfig it writes, for a test that calls it as a client. */
   static readonly bearer = 'scripted-kubernetes-token';
 
@@ -101,6 +116,12 @@ export class ScriptedKubernetes {
     return [...this.jobs.values()].find((j) => j.job.metadata?.labels?.['agent-runs/run-id'] === runId);
   }
 
+  /** Resolves once `count` Secret creates are held. */
+  async secretCreatesHeld(count: number): Promise<HeldSecretCreate[]> {
+    while (this.heldSecretCreates.length < count) await new Promise<void>((resolve) => this.heldWaiters.push(resolve));
+    return this.heldSecretCreates.slice(0, count);
+  }
+
   /** Whether the pod's process of a run's Job still runs. */
   running(runId: string): boolean {
     const child = this.jobOf(runId)?.child;
@@ -133,10 +154,25 @@ export class ScriptedKubernetes {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    const parsed: unknown = text ? JSON.parse(text) : {};
+    const body = parsed as Record<string, unknown>;
     const jobs = /^\/apis\/batch\/v1\/namespaces\/([^/]+)\/jobs(?:\/([^/]+))?$/.exec(url.pathname);
     const pods = /^\/api\/v1\/namespaces\/([^/]+)\/pods$/.exec(url.pathname);
     const secrets = /^\/api\/v1\/namespaces\/([^/]+)\/secrets(?:\/([^/]+))?$/.exec(url.pathname);
+    if (secrets && !secrets[2] && req.method === 'POST' && this.holdSecretCreates) {
+      const name = (body as V1Secret).metadata?.name ?? '';
+      this.heldSecretCreates.push({
+        name,
+        release: () => {
+          // Its client may be gone (a worker killed meanwhile): the Secret is made all the same, as an API server would.
+          res.on('error', () => undefined);
+          this.handleSecret('POST', undefined, body as V1Secret, send, status);
+        },
+        drop: () => res.destroy(),
+      });
+      for (const wake of this.heldWaiters.splice(0)) wake();
+      return;
+    }
     if (secrets) return this.handleSecret(req.method ?? '', secrets[2], body as V1Secret, send, status);
     const selector = url.searchParams.get('labelSelector');
     if (jobs) {
@@ -147,7 +183,7 @@ export class ScriptedKubernetes {
         const jobName = job.metadata?.name ?? '';
         if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(jobName) || jobName.length > 63) return status(422, 'Invalid', `Job.batch "${jobName}" is invalid: metadata.name`);
         if (this.jobs.has(key(jobName))) return status(409, 'AlreadyExists', `jobs.batch "${jobName}" already exists`);
-        const stored = this.schedule(namespace, job);
+        const stored = this.store(namespace, job);
         this.jobs.set(key(jobName), stored);
         this.created.push(jobName);
         return send(201, stored.job);
@@ -156,6 +192,7 @@ export class ScriptedKubernetes {
       const stored = name ? this.jobs.get(key(name)) : undefined;
       if (!stored) return status(404, 'NotFound', `jobs.batch "${name}" not found`);
       if (req.method === 'GET') return send(200, stored.job);
+      if (req.method === 'PATCH') return this.patchJob(stored, req.headers['content-type'], parsed, send, status);
       if (req.method === 'DELETE') {
         const propagationPolicy = url.searchParams.get('propagationPolicy') ?? (body['propagationPolicy'] as string | undefined);
         this.deletions.push({ name: name!, propagationPolicy });
@@ -171,7 +208,7 @@ export class ScriptedKubernetes {
     }
     if (pods && req.method === 'GET') {
       const items = this.inNamespace(pods[1]!, null)
-        .map((s) => s.pod)
+        .flatMap((s) => (s.pod ? [s.pod] : []))
         .filter((pod) => matches(pod.metadata?.labels ?? {}, selector));
       return send(200, { apiVersion: 'v1', kind: 'PodList', metadata: {}, items });
     }
@@ -190,6 +227,8 @@ export class ScriptedKubernetes {
       this.secrets.set(secretName, data);
       this.secretObjects.set(secretName, body);
       this.secretsCreated.push(secretName);
+      const owner = body.metadata?.ownerReferences?.find((o) => o.kind === 'Job');
+      if (owner) this.secretOwners.set(secretName, owner.name);
       return send(201, { ...body, metadata: { ...body.metadata, uid: randomBytes(8).toString('hex') } });
     }
     if (!name) return status(405, 'MethodNotAllowed', `the stand-in does not serve ${method} on secrets`);
@@ -223,11 +262,56 @@ export class ScriptedKubernetes {
     return [...this.jobs.entries()].filter(([key, s]) => key.startsWith(`${namespace}/`) && matches(s.job.metadata?.labels ?? {}, selector)).map(([, s]) => s);
   }
 
-  /** The "kubelet": the pod made from the Job's template, and what the script says happens to it. */
-  private schedule(namespace: string, input: V1Job): StoredJob {
+  /** A Job made: scheduled at once, or (suspended) kept without a pod until a patch resumes it. */
+  private store(namespace: string, input: V1Job): StoredJob {
     const now = new Date().toISOString();
+    const job: V1Job = { ...input, metadata: { ...input.metadata, namespace, uid: randomBytes(8).toString('hex'), creationTimestamp: now as never }, status: {} };
+    const stored: StoredJob = { job };
+    if (job.spec?.suspend) job.status = { conditions: [{ type: 'Suspended', status: 'True', reason: 'JobSuspended', lastTransitionTime: now as never }] };
+    else this.schedule(stored);
+    return stored;
+  }
+
+  /**
+   * A patch of a Job, as the API server takes one: a JSON patch (`replace`/`add` of a field),
+   * else a merge patch. `suspend` set false on a suspended Job schedules its pod; set true on
+   * a Job with a pod, it is refused here (the worker never does it).
+   */
+  private patchJob(stored: StoredJob, type: string | undefined, body: unknown, send: (status: number, body: unknown) => void, status: (code: number, reason: string, message: string) => void): void {
+    const next = structuredClone(stored.job);
+    if (type?.startsWith('application/json-patch+json')) {
+      if (!Array.isArray(body)) return status(400, 'BadRequest', 'a JSON patch is a list of operations');
+      for (const op of body as { op: string; path: string; value: unknown }[]) {
+        const keys = op.path.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+        const last = keys.pop();
+        let at: Record<string, unknown> | undefined = next as unknown as Record<string, unknown>;
+        for (const k of keys) at = at?.[k] as Record<string, unknown> | undefined;
+        if ((op.op !== 'replace' && op.op !== 'add') || !at || last === undefined || (op.op === 'replace' && !(last in at))) return status(422, 'Invalid', `the stand-in cannot apply ${op.op} ${op.path}`);
+        at[last] = op.value;
+      }
+    } else if (type?.startsWith('application/merge-patch+json')) {
+      const spec = (body as { spec?: Record<string, unknown> }).spec;
+      if (spec) Object.assign(next.spec!, spec);
+    } else return status(415, 'UnsupportedMediaType', `the stand-in does not take a patch as ${type}`);
+    const resumed = stored.job.spec?.suspend === true && next.spec?.suspend !== true;
+    if (next.spec?.suspend === true && stored.pod) return status(422, 'Invalid', 'the stand-in does not suspend a Job that has a pod');
+    stored.job.spec = next.spec!;
+    stored.job.metadata = next.metadata!;
+    if (resumed) {
+      stored.job.status = {};
+      this.schedule(stored);
+    }
+    send(200, stored.job);
+  }
+
+  /** The "kubelet": the pod made from the Job's template, and what the script says happens to it. */
+  private schedule(stored: StoredJob): void {
+    const now = new Date().toISOString();
+    const { job } = stored;
+    const input = job;
+    const namespace = job.metadata!.namespace!;
     const name = input.metadata!.name!;
-    const job: V1Job = { ...input, metadata: { ...input.metadata, namespace, uid: randomBytes(8).toString('hex'), creationTimestamp: now as never }, status: { active: 1 } };
+    job.status = { active: 1 };
     const container = input.spec!.template.spec!.containers[0]!;
     const pod: V1Pod = {
       apiVersion: 'v1',
@@ -236,17 +320,17 @@ export class ScriptedKubernetes {
       spec: input.spec!.template.spec!,
       status: { phase: 'Pending' },
     };
-    const stored: StoredJob = { job, pod };
+    stored.pod = pod;
     const script = this.script(input);
     if (script === 'unschedulable') {
       pod.status!.conditions = [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient memory.' }];
-      return stored;
+      return;
     }
     if (script === 'image-pull') {
       pod.status!.containerStatuses = [
         { name: container.name, image: container.image!, imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${container.image}"` } } },
       ];
-      return stored;
+      return;
     }
     const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], HOME: process.env['HOME'] };
     // As a kubelet: `envFrom` first, `env` over it; a Secret or key that is not there keeps the container from starting.
@@ -266,7 +350,7 @@ export class ScriptedKubernetes {
       pod.status!.containerStatuses = [
         { name: container.name, image: container.image!, imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'CreateContainerConfigError', message: missing[0]! } } },
       ];
-      return stored;
+      return;
     }
     const [command, ...args] = [...(container.command ?? []), ...(container.args ?? [])];
     const child = spawn(command!, args, { env, stdio: 'ignore', detached: true });
@@ -303,7 +387,7 @@ export class ScriptedKubernetes {
           ? { succeeded: 1, conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: ended }] }
           : { failed: 1, conditions: [{ type: 'Failed', status: 'True', reason: pastDeadline ? 'DeadlineExceeded' : 'BackoffLimitExceeded', lastTransitionTime: ended }] };
     });
-    return stored;
+    return;
   }
 }
 

@@ -5,6 +5,7 @@ import type { RunSinks } from '../worker-run.js';
 import { apiProblem, statusOf, type ClusterApi } from './cluster-api.js';
 import type { ReceivedFiles } from './job-files.js';
 import type { JobEnd } from './job-protocol.js';
+import { launchJob } from './job-launch.js';
 import type { JobRelay, RelayedRun } from './job-relay.js';
 import { JOB_LABELS } from './job-spec.js';
 import { configTrouble, endedPodTrouble, imageTrouble, jobTrouble, oomTrouble, unschedulableReason, type PodTrouble } from './pod-trouble.js';
@@ -26,12 +27,11 @@ export interface FollowJobOptions {
   /** Where the files its entrypoint sends back wait for its end. */
   files: ReceivedFiles;
   /**
-   * The Job to create first, and the Secret with the run's API token its pod reads, made
-   * before it; none when a restarted worker follows a Job that runs already.
+   * The Job to make (suspended) and the run's Secret its pod reads, owned by it (`launchJob`);
+   * none when a restarted worker follows a Job that runs already.
    */
-  create?: { job: V1Job; secret?: V1Secret };
-  /** The name of the execution's API-token Secret: deleted at its end (none there: nothing to do). */
-  /** The execution's own Secret (its prompt, harness execution, API token): deleted at its end. */
+  create?: { job: V1Job; secret(owner: { job: string; uid: string }): V1Secret };
+  /** The execution's own Secret (its prompt, harness execution, API token): deleted at its end (none there: nothing to do). */
   runSecret: string;
 }
 
@@ -65,8 +65,6 @@ export function followJob(o: FollowJobOptions): Execution {
   let unschedulableSince: number | undefined;
   let lastProblem: string | undefined;
   let endedLooks = 0;
-  /** Whether the run's Secret may be there: made here, or (a Job followed again) maybe made before the restart. */
-  let secretMade = !o.create || o.create.secret !== undefined;
   const { api, relay, runId, jobName } = o;
 
   const remove = async (why: string): Promise<void> => {
@@ -79,7 +77,6 @@ export function followJob(o: FollowJobOptions): Execution {
 
   /** The run's Secret: its run token is revoked at the run's end, and the Secret goes at the execution's (a failed Job kept for its TTL keeps no token, prompt or MCP header). */
   const removeSecret = async (): Promise<void> => {
-    if (!secretMade) return;
     try {
       await api.core.deleteNamespacedSecret({ name: o.runSecret, namespace: api.namespace });
     } catch (error) {
@@ -179,38 +176,8 @@ export function followJob(o: FollowJobOptions): Execution {
   relay.attach(runId, relayed);
   void (async () => {
     if (o.create) {
-      const { secret } = o.create;
-      // The Secret first: a pod whose Secret is missing would not start (and be failed so).
-      let version: string | undefined;
-      if (secret) {
-        try {
-          version = (await api.core.createNamespacedSecret({ namespace: api.namespace, body: secret })).metadata?.resourceVersion;
-        } catch (error) {
-          // Already there: made before a restart that lost the answer; it is made again with this claim's values.
-          if (statusOf(error) === 409) await api.core.replaceNamespacedSecret({ name: o.runSecret, namespace: api.namespace, body: secret }).catch(() => undefined);
-          else return finish({ state: 'ERROR', statusMessage: { message: `The worker could not create the run's Secret: ${apiProblem(error)}.`, error_code: 'internal_error', retryable: true } }, undefined);
-        }
-      }
-      let made: V1Job | undefined;
-      try {
-        made = await api.batch.createNamespacedJob({ namespace: api.namespace, body: o.create.job });
-        o.log(`Run ${runId}: Job ${jobName} created in ${api.namespace}.`);
-        // Stopped while the create was on its way: the delete sent then found nothing to delete.
-        if (over) return void remove('the run was stopped while its Job was made');
-      } catch (error) {
-        // Already there: made by this worker before a restart that lost the answer; followed as it is.
-        if (statusOf(error) !== 409) return finish({ state: 'ERROR', statusMessage: { message: `The worker could not create the run's Job: ${apiProblem(error)}.`, error_code: 'internal_error', retryable: true } }, undefined);
-      }
-      // Owned by its Job from now on: whatever deletes the Job (its TTL, an operator) deletes the Secret with it.
-      const uid = made?.metadata?.uid;
-      if (secret && uid && !over) {
-        const owned: V1Secret = { ...secret, metadata: { ...secret.metadata, ...(version ? { resourceVersion: version } : {}), ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: jobName, uid }] } };
-        try {
-          await api.core.replaceNamespacedSecret({ name: o.runSecret, namespace: api.namespace, body: owned });
-        } catch (error) {
-          o.log(`Run ${runId}: could not make its Job the owner of its run's Secret (${apiProblem(error)}); the worker deletes it at the end.`);
-        }
-      }
+      const launch = await launchJob({ api, runId, job: o.create.job, secret: o.create.secret, stopped: () => over, remove, log: o.log });
+      if (launch.kind === 'failed') return finish(launch.outcome, undefined);
     }
     if (!over) tick();
   })();

@@ -70,12 +70,14 @@ export function runSecretName(job: string): string {
  * The Secret that hands an execution's pod what whoever may read Jobs must not read: its
  * prompt, its harness execution (the run's input with its attachments and its MCP servers'
  * headers) and its run's API token (to start and follow child runs). Each value is under its
- * variable's name. Labelled as its Job is; owned by it once the Job is made, so that it goes
- * with it, and deleted by the worker at the execution's end.
+ * variable's name. Labelled as its Job is, and owned by it from its making (the Job is made
+ * first, suspended), so that whatever deletes the Job deletes it; deleted by the worker at the
+ * execution's end too.
  */
-export function runSecret(name: string, labels: Record<string, string>, values: Record<string, string>): V1Secret {
+export function runSecret(name: string, labels: Record<string, string>, values: Record<string, string>, owner: { job: string; uid: string }): V1Secret {
   const data = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, Buffer.from(value).toString('base64')]));
-  return { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name, labels }, data };
+  const ownerReferences = [{ apiVersion: 'batch/v1', kind: 'Job', name: owner.job, uid: owner.uid }];
+  return { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name, labels, ownerReferences }, data };
 }
 
 /** The Job that runs one execution of a run: one pod, never retried, never restarted. */
@@ -98,6 +100,9 @@ export function jobSpec(input: JobSpecInput): V1Job {
       },
     },
     spec: {
+      // Made suspended (no pod), then its Secret with the Job as owner, then resumed: a worker
+      // that dies between the two leaves nothing the Job does not own (`followJob`).
+      suspend: true,
       backoffLimit: 0,
       activeDeadlineSeconds: input.deadlineSeconds ?? DEFAULT_JOB_DEADLINE_SECONDS,
       // Succeeded Jobs are deleted by the worker at once; this keeps the failed ones for a look.

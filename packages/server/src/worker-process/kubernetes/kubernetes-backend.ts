@@ -6,6 +6,7 @@ import type { ReattachedRun } from '../poll-loop.js';
 import type { RunSinks } from '../worker-run.js';
 import { apiProblem, type ClusterApi } from './cluster-api.js';
 import { followJob } from './job-execution.js';
+import { abandonSuspendedJob } from './job-launch.js';
 import { fileLimitsOf, ReceivedFiles } from './job-files.js';
 import { fileLimitsFrom, JOB_ENV, type FileLimits } from './job-limits.js';
 import type { JobRelay } from './job-relay.js';
@@ -88,13 +89,15 @@ export class KubernetesBackend implements RunExecutor {
       env,
       runSecret: { name: secretName, variables: Object.keys(hidden) },
     });
-    const secret = runSecret(secretName, create.metadata!.labels!, hidden);
+    const secret = (owner: { job: string; uid: string }) => runSecret(secretName, create.metadata!.labels!, hidden, owner);
     return this.follow(run.id, claim, create.metadata!.name!, limits, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}), ...(context.onUsage ? { onUsage: context.onUsage } : {}) }, { job: create, secret });
   }
 
   /**
    * The Jobs this instance made that still run: followed again rather than failed or made
-   * twice. A succeeded one left over is deleted; a failed one is left to its TTL.
+   * twice. A succeeded one left over is deleted; a failed one is left to its TTL; one still
+   * suspended (its worker died while starting it: its agent never ran) is deleted with its
+   * Secret, and its run ends FAILED saying so (`abandonSuspendedJob`).
    */
   async reattach(): Promise<ReattachedRun[]> {
     const { api } = this.o;
@@ -120,6 +123,10 @@ export class KubernetesBackend implements RunExecutor {
         if (finished.type === 'Complete') void this.o.api.batch.deleteNamespacedJob({ name, namespace: api.namespace, propagationPolicy: 'Foreground' }).catch(() => undefined);
         continue;
       }
+      if (job.spec?.suspend === true) {
+        found.push({ runId, claim, start: { execution, executorName: NAME, begin: () => abandonSuspendedJob(api, runId, name, this.o.log) } });
+        continue;
+      }
       // The limits it was made with, for the files it sends after the restart (the server holds the run to them again).
       const limits = fileLimitsFrom(notes[JOB_ANNOTATIONS.fileLimits]);
       found.push({ runId, claim, start: { execution, executorName: NAME, begin: (sinks) => this.follow(runId, claim, name, limits, sinks) } });
@@ -128,7 +135,7 @@ export class KubernetesBackend implements RunExecutor {
     return found;
   }
 
-  private follow(runId: string, claim: string, name: string, limits: FileLimits, sinks: RunSinks, create?: { job: V1Job; secret?: V1Secret }): Execution {
+  private follow(runId: string, claim: string, name: string, limits: FileLimits, sinks: RunSinks, create?: { job: V1Job; secret(owner: { job: string; uid: string }): V1Secret }): Execution {
     const { api, relay, unschedulableTimeoutMs, log } = this.o;
     // A Job followed again after a restart may have its Secret: deleted at its end all the same (none there: nothing to do).
     return followJob({ api, relay, runId, claim, jobName: name, sinks, unschedulableTimeoutMs, log, files: new ReceivedFiles(limits), runSecret: runSecretName(name), ...(create ? { create } : {}) });

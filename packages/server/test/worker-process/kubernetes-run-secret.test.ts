@@ -1,0 +1,132 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { V1Job } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
+import { ScriptedKubernetes } from '../support/scripted-kubernetes.js';
+import { api, ended, outputOf, TESTER_KEY } from '../support/server-api.js';
+import { tempTree, writeServerConfig } from '../support/server-config.js';
+import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+
+/**
+ * The order a run's Job and its Secret are made in, against the scripted Kubernetes API
+ * through the real @kubernetes/client-node: the Job suspended, then its Secret owned by it,
+ * then the Job resumed. A worker killed (SIGKILL) between the two, and restarted, leaves no
+ * Secret behind: the worker may not get or list Secrets, so one it lost track of would stay.
+ */
+
+const TOKEN = 'worker-k8s-secret-token-2b7e41';
+const ENTRYPOINT = fileURLToPath(new URL('../../bin/agent-runs-job-entrypoint.js', import.meta.url));
+
+const processes: (ServerProcess | WorkerProcess)[] = [];
+const standIns: ScriptedKubernetes[] = [];
+afterEach(async () => {
+  await killProcesses(processes);
+  for (const s of standIns.splice(0)) await s.close();
+});
+
+async function setUp() {
+  const serverConfig = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_K8S_WORKER_TOKEN' }, worker_hosts: ['kube'] } } });
+  const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', serverConfig], { ...process.env, AGENT_RUNS_K8S_WORKER_TOKEN: TOKEN });
+  processes.push(server);
+  const cluster = await ScriptedKubernetes.start();
+  standIns.push(cluster);
+  const dir = tempTree();
+  const agent = join(dir, 'agent.cjs');
+  writeFileSync(agent, "console.log('agent ran');\n");
+  const workerConfig = writeServerConfig({ kubernetes: { image: 'registry.example/agent:1', entrypoint: [process.execPath, ENTRYPOINT] } }, tempTree());
+  const kubeconfig = cluster.writeKubeconfig(dir);
+  const root = server.baseURL.replace(/\/api\/v1$/, '');
+  const startWorker = async () => {
+    const worker = await startWorkerProcess(
+      ['--server', root, '--worker-host', 'kube', '--backend', 'kubernetes', '--config', workerConfig, '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`, '--job-listen', '127.0.0.1:0', '--instance-id', 'kube-worker-0', '--concurrency', '4'],
+      TOKEN,
+      { ...process.env, KUBECONFIG: kubeconfig },
+    );
+    processes.push(worker);
+    return worker;
+  };
+  const createRun = async (): Promise<string> => {
+    const created = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'run', config: { worker_host: 'kube' } } });
+    expect(created.status).toBe(200);
+    return created.body.run_id as string;
+  };
+  return { server, cluster, startWorker, createRun };
+}
+
+/** The run Secrets the stand-in holds now (the `<job>-run` ones the worker makes). */
+const runSecretsIn = (cluster: ScriptedKubernetes) => [...cluster.secrets.keys()].filter((name) => name.endsWith('-run'));
+
+describe("a run's Job and its Secret, against a scripted Kubernetes API", () => {
+  it('makes the Job suspended, then its Secret owned by it, then resumes it: the pod starts with its Secret there, and no Secret is left after the run', async () => {
+    const { server, cluster, startWorker, createRun } = await setUp();
+    const started: { job: V1Job; secretOwner: string | undefined; secretThere: boolean }[] = [];
+    cluster.script = (job) => {
+      const secret = cluster.secretObjects.get(`${job.metadata!.name}-run`);
+      started.push({ job, secretOwner: secret?.metadata?.ownerReferences?.[0]?.uid, secretThere: secret !== undefined });
+      return 'run';
+    };
+    await startWorker();
+    const id = await createRun();
+    const run = await ended(server, id, 20_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    expect(await outputOf(server, id)).toContain('agent ran');
+    const name = cluster.created[0]!;
+    // The pod was started once, from the resumed Job, its Secret there and owned by that Job from its making.
+    expect(started).toHaveLength(1);
+    expect(started[0]!.secretThere).toBe(true);
+    expect(started[0]!.job.spec!.suspend).toBe(false);
+    expect(started[0]!.secretOwner).toBe(started[0]!.job.metadata!.uid);
+    // What was made and changed, in order (the reads between left out).
+    const calls = cluster.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(/^.*\/namespaces\/[^/]+/, '')}`);
+    expect(calls.slice(0, 3)).toEqual(['POST /jobs', 'POST /secrets', `PATCH /jobs/${name}`]);
+    // At the run's end: its Job deleted (it succeeded), its Secret too.
+    await eventually(() => runSecretsIn(cluster), (left) => left.length === 0);
+    await eventually(() => cluster.jobs.size, (size) => size === 0);
+    expect(cluster.secretsCreated).toEqual([`${name}-run`]);
+  }, 40_000);
+
+  it('a worker killed right after making the suspended Job, its Secret made or not, leaves no Secret: restarted, it deletes the Jobs, and their runs end FAILED saying nothing ran', async () => {
+    const { server, cluster, startWorker, createRun } = await setUp();
+    let pods = 0;
+    cluster.script = () => {
+      pods++;
+      return 'run';
+    };
+    // The stand-in holds each Secret create: the worker is stopped between its Job and its Secret.
+    cluster.holdSecretCreates = true;
+    const first = await startWorker();
+    const ids = [await createRun(), await createRun()];
+    const held = await cluster.secretCreatesHeld(2);
+    expect([...cluster.jobs.values()].map((j) => j.job.spec!.suspend)).toEqual([true, true]);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // One create reached the API server before the worker died (the Secret is made, owned by its Job); the other never did.
+    held[0]!.release();
+    held[1]!.drop();
+    cluster.holdSecretCreates = false;
+    expect(runSecretsIn(cluster)).toEqual([held[0]!.name]);
+
+    const second = await startWorker();
+    const runs = await Promise.all(ids.map((id) => ended(server, id, 20_000)));
+    for (const run of runs) {
+      expect(run.state, JSON.stringify(run.status_message)).toBe('FAILED');
+      expect(run.status_message.message).toMatch(/^The worker restarted while it was starting the run's Job, before its agent started: nothing ran\./);
+      expect(run.status_message.retryable).toBe(true);
+    }
+    // Both Jobs deleted in the foreground; the Secret that was made went with its owner; no pod ever ran.
+    await eventually(() => cluster.jobs.size, (size) => size === 0);
+    expect(cluster.deletions.map((d) => d.propagationPolicy)).toEqual(['Foreground', 'Foreground']);
+    expect(runSecretsIn(cluster)).toEqual([]);
+    expect(cluster.secretsDeleted).toEqual([held[0]!.name]);
+    expect(pods).toBe(0);
+    expect(second.stderr()).toMatch(/was still suspended after a restart; deleted with its Secret/);
+
+    // The restarted worker runs the next run as usual.
+    const next = await createRun();
+    expect((await ended(server, next, 20_000)).state).toBe('SUCCEEDED');
+    await eventually(() => runSecretsIn(cluster), (left) => left.length === 0);
+  }, 60_000);
+});

@@ -30,9 +30,10 @@ export interface FollowJobOptions {
    * before it; none when a restarted worker follows a Job that runs already.
    */
   create?: { job: V1Job; secret?: V1Secret };
-  /** The name of the execution's API-token Secret: deleted at its end (none there: nothing to do). */
   /** The execution's own Secret (its prompt, harness execution, API token): deleted at its end. */
   runSecret: string;
+  /** A follow-up's `changes.patch` files, which its entrypoint fetches to make the run's working directory again. */
+  patches?: readonly Buffer[];
 }
 
 /** What an execution's state or end keeps with the run, as a process-backend worker's harness reports it: its usage, its harness session. */
@@ -121,6 +122,7 @@ export function followJob(o: FollowJobOptions): Execution {
       if (!over && !endSeen) void handOnEnd(state, o.sinks);
     },
     files: o.files,
+    ...(o.patches ? { patches: o.patches } : {}),
   };
 
   const troubled = (trouble: PodTrouble, keep: boolean) => {

@@ -51,6 +51,8 @@ function workerConfig(repoUrl: string, extra: Record<string, unknown> = {}): str
           secrets: ['DEPLOY_KEY'],
         },
         broken: { setup_commands: ['echo "preparing"', 'echo "no such tool" >&2; exit 3', 'echo never'] },
+        // Past what one variable of a pod may hold: its pod could not start.
+        huge: { setup_commands: [`echo ${'x'.repeat(130 * 1024)}`] },
       },
       ...extra,
     },
@@ -104,7 +106,7 @@ interface Setup {
 
 async function startServer(own: Started, workerHost: string): Promise<ServerProcess> {
   // The server declares the environments by id; what they hold is the worker's.
-  const config = writeServerConfig({ workers: { pool: { token: { from_env: 'WORKSPACE_TEST_WORKER_TOKEN' }, worker_hosts: [workerHost] } }, environments: { proj: {}, broken: {} } });
+  const config = writeServerConfig({ workers: { pool: { token: { from_env: 'WORKSPACE_TEST_WORKER_TOKEN' }, worker_hosts: [workerHost] } }, environments: { proj: {}, broken: {}, huge: {} } });
   const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', config], { ...process.env, WORKSPACE_TEST_WORKER_TOKEN: TOKEN });
   own.processes.push(server);
   return server;
@@ -194,6 +196,16 @@ describe('a run with an environment, on a Kubernetes worker', () => {
     expect(output).toContain('preparing');
     expect(output).not.toContain('$ echo never');
     expect(output).not.toContain('cwd=');
+  }, 60_000);
+
+  it.concurrent('ends FAILED naming the environment when its description is over what one variable of the pod may hold, and makes no Job', async ({ onTestFinished }) => {
+    const { server, cluster, createRun } = await kubernetesSetUp(started(onTestFinished));
+    const id = await createRun('look around', 'huge');
+    const run = await ended(server, id, 30_000);
+    expect(run.state).toBe('FAILED');
+    expect(run.status_message.message).toContain('agent_config.environment_id: environment "huge"');
+    expect(run.status_message.message).toContain('over the 130048 bytes one variable of the pod may hold');
+    expect(cluster.created).toEqual([]);
   }, 60_000);
 
   it.concurrent("runs a follow-up in a new Job that clones again and applies the first Job's changes", async ({ onTestFinished }) => {

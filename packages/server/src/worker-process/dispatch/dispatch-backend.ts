@@ -70,8 +70,8 @@ export class DispatchBackend implements RunExecutor {
     const claim = run.startedAt ?? '';
     const config = run.agentConfig;
     const environment = config.environment_id ? this.o.environments.get(config.environment_id) : undefined;
+    // On stdin, the workspace is bound by no variable's size (`problem` is a pod's).
     const remote = remoteRunEnv(context, this.o.harnesses, environment);
-    if (remote.problem) return { done: Promise.resolve(failed(`The run could not be dispatched: ${remote.problem}`)), cancel: async () => {} };
     const dispatched: DispatchedRun = {
       format: DISPATCH_FORMAT,
       run_id: run.id,

@@ -50,8 +50,9 @@ export function harnessJobOf(context: ExecutionContext, harnesses: HarnessesConf
  * stdin JSON's `api_token` for a dispatch), its harness job if its run names a harness, and
  * its workspace (`job-workspace.ts`) if its environment has a checkout or setup to make
  * (`secretEnv`: a pod takes them from the execution's Secret, never from the Job's spec).
- * `note` says what the run's output should tell (attachments left out); `problem`, why the
- * execution cannot start (a workspace larger than one variable of the pod may hold).
+ * `note` says what the run's output should tell (attachments left out); `problem`, why a pod
+ * could not start it (a workspace larger than one of its variables may hold; stdin, for a
+ * dispatch, has no such bound).
  */
 export function remoteRunEnv(
   context: ExecutionContext,

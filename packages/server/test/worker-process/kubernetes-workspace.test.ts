@@ -120,7 +120,31 @@ function creator(server: ServerProcess, workerHost: string): Setup['createRun'] 
   };
 }
 
-async function kubernetesSetUp(own: Started): Promise<Setup & { cluster: ScriptedKubernetes; seen: V1Job[] }> {
+/**
+ * A stand-in for Claude Code in the pod: its result says what it found in its working
+ * directory (the clone's README, the setup's file); it changes the README, as an agent would.
+ */
+function podClaude(): string {
+  const dir = tempTree(
+    {
+      claude: [
+        '#!/bin/sh',
+        'cat > /dev/null',
+        'r=$(head -n 1 repo/README.md 2>/dev/null || echo missing)',
+        's=$(cat setup.txt 2>/dev/null || echo missing)',
+        'echo "changed by the harness" >> repo/README.md',
+        `echo '{"type":"system","subtype":"init","session_id":"pod-session"}'`,
+        'echo "{\\"type\\":\\"result\\",\\"subtype\\":\\"success\\",\\"result\\":\\"readme $r, setup $s\\",\\"is_error\\":false}"',
+        '',
+      ].join('\n'),
+    },
+    'agent-runs-pod-claude-',
+  );
+  chmodSync(join(dir, 'claude'), 0o755);
+  return join(dir, 'claude');
+}
+
+async function kubernetesSetUp(own: Started, sections: { kubernetes?: Record<string, unknown>; harnesses?: Record<string, unknown> } = {}): Promise<Setup & { cluster: ScriptedKubernetes; seen: V1Job[] }> {
   const server = await startServer(own, 'kube');
   const cluster = await ScriptedKubernetes.start();
   own.standIns.push(cluster);
@@ -133,7 +157,10 @@ async function kubernetesSetUp(own: Started): Promise<Setup & { cluster: Scripte
   const agent = join(dir, 'agent.cjs');
   writeFileSync(agent, AGENT_SOURCE);
   const repoUrl = `file://${bareRemote({ 'README.md': 'hello from the repository\n' })}`;
-  const config = workerConfig(repoUrl, { kubernetes: { image: 'registry.example/agent:1', entrypoint: [process.execPath, ENTRYPOINT] } });
+  const config = workerConfig(repoUrl, {
+    kubernetes: { image: 'registry.example/agent:1', entrypoint: [process.execPath, ENTRYPOINT], ...sections.kubernetes },
+    ...(sections.harnesses ? { harnesses: sections.harnesses } : {}),
+  });
   const worker = await startWorkerProcess(
     [
       '--server', server.baseURL.replace(/\/api\/v1$/, ''),
@@ -206,6 +233,21 @@ describe('a run with an environment, on a Kubernetes worker', () => {
     expect(run.status_message.message).toContain('agent_config.environment_id: environment "huge"');
     expect(run.status_message.message).toContain('over the 130048 bytes one variable of the pod may hold');
     expect(cluster.created).toEqual([]);
+  }, 60_000);
+
+  it.concurrent("runs a harness's CLI in the prepared directory, and hands back what it changed", async ({ onTestFinished }) => {
+    const { server, cluster, createRun } = await kubernetesSetUp(started(onTestFinished), {
+      kubernetes: { secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } },
+      harnesses: { claude: { command: podClaude() } },
+    });
+    cluster.secrets.set('model-keys', { anthropic: 'sk-ant-pod-5e1d' });
+    const created = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'look around', config: { worker_host: 'kube', environment_id: 'proj', harness: { type: 'claude' } } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.run_id as string;
+    const run = await ended(server, id, 30_000);
+    expect(run.state, `${JSON.stringify(run.status_message)}\n${await outputOf(server, id)}`).toBe('SUCCEEDED');
+    expect(run.status_message.message).toBe(`readme hello from the repository, setup ${SECRET.length}`);
+    expect((run.artifacts as { data: { filename: string } }[]).some((a) => a.data.filename === 'changes.patch')).toBe(true);
   }, 60_000);
 
   it.concurrent("runs a follow-up in a new Job that clones again and applies the first Job's changes", async ({ onTestFinished }) => {

@@ -225,7 +225,16 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   let changesStart: RepoStarts = [];
   try {
     if (workspaceText) {
-      const ready = await prepared({ text: workspaceText, own, workDir: workDir!, env: agentEnv, runId: runId!, request, feeders, setStop, command: !harnessText });
+      // A run over here (410) while its patches are fetched: the setup is not started.
+      const fetch = async (method: 'GET', path: string) => {
+        const got = await request(method, path);
+        if (got.sent === 'gone') {
+          gone = true;
+          stop();
+        }
+        return got;
+      };
+      const ready = await prepared({ text: workspaceText, own, workDir: workDir!, env: agentEnv, runId: runId!, request: fetch, feeders, setStop, command: !harnessText });
       if ('failure' in ready) ended = { end: { exit_code: 1, signal: null, status_message: statusOf(ready.failure) }, files: [] };
       else changesStart = ready.changesStart;
     }

@@ -10,8 +10,10 @@ const HELP = `agent-runs-job-entrypoint: runs a run's agent and reports to the a
 In a Job's pod made by agent-runs-worker --backend kubernetes: it runs the agent command
 (${JOB_ENV.command}, with /bin/sh -c), sends its output, usage (what the agent writes to
 ${JOB_ENV.usageFile}, as JSON) and end to the worker at ${JOB_ENV.url} under the run's
-token (${JOB_ENV.token}), and exits with the agent's code. The worker sets every variable in
-the Job's spec.
+token (${JOB_ENV.token}), and exits with the agent's code. A run with ${JOB_ENV.workspace}
+first gets its environment's repositories cloned and setup commands run in a directory of
+its own (under ${JOB_ENV.workRoot}: the pod's emptyDir), where the agent then runs. The
+worker sets every variable in the Job's spec.
 
 Options:
   --stdin         Read the run from stdin instead, as agent-runs-worker --backend command

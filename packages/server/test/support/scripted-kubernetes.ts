@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { V1Job, V1Pod, V1Secret } from '@kubernetes/client-node';
@@ -11,7 +12,9 @@ import type { V1Job, V1Pod, V1Secret } from '@kubernetes/client-node';
  * the worker calls through the real `@kubernetes/client-node` (create, list by label
  * selector, read, patch and delete Jobs; list pods by label selector), and "schedules" a Job by
  * running its pod's command as a real local process with the pod's environment (its
- * `envFrom` and `secretKeyRef` resolved from the Secrets a test puts in `secrets`). A script
+ * `envFrom` and `secretKeyRef` resolved from the Secrets a test puts in `secrets`; each
+ * `emptyDir` volume a temporary directory of its own, named in the variables that name its
+ * mount path, and removed when the pod's process ends, as a pod's goes with it). A script
  * says, per Job, to run it or to report what a cluster would instead: an unschedulable pod,
  * an image that cannot be pulled, an OOM kill. A Job made with `spec.suspend` gets no pod
  * (and its script is not asked) until a patch sets `suspend: false`.
@@ -26,6 +29,8 @@ interface StoredJob {
   /** The environment the "kubelet" started the pod's process with, its Secrets' references resolved. */
   env?: NodeJS.ProcessEnv;
   deadline?: NodeJS.Timeout;
+  /** Each `emptyDir` volume's mount path, and the temporary directory that stands for it while the pod runs. */
+  volumes?: Record<string, string>;
 }
 
 /** A Secret create the stand-in holds (`holdSecretCreates`) until the test says. */
@@ -352,6 +357,18 @@ export class ScriptedKubernetes {
       ];
       return;
     }
+    // A local process sees no mount: each emptyDir is a temporary directory, put where the variables name its mount path.
+    const emptyDirs = new Set((input.spec!.template.spec!.volumes ?? []).filter((v) => v.emptyDir).map((v) => v.name));
+    const volumes: Record<string, string> = {};
+    for (const mount of container.volumeMounts ?? []) {
+      if (!emptyDirs.has(mount.name)) continue;
+      const dir = mkdtempSync(join(tmpdir(), 'scripted-kubernetes-emptydir-'));
+      volumes[mount.mountPath] = dir;
+      for (const [variable, value] of Object.entries(env)) {
+        if (value === mount.mountPath || value?.startsWith(`${mount.mountPath}/`)) env[variable] = dir + value.slice(mount.mountPath.length);
+      }
+    }
+    stored.volumes = volumes;
     const [command, ...args] = [...(container.command ?? []), ...(container.args ?? [])];
     const child = spawn(command!, args, { env, stdio: 'ignore', detached: true });
     stored.child = child;
@@ -375,6 +392,7 @@ export class ScriptedKubernetes {
     }
     child.once('exit', (code, signal) => {
       clearTimeout(stored.deadline);
+      for (const dir of Object.values(volumes)) rmSync(dir, { recursive: true, force: true });
       const exitCode = code ?? 128 + (signal === 'SIGKILL' ? 9 : 15);
       const reason = oomKilled ? 'OOMKilled' : exitCode === 0 ? 'Completed' : 'Error';
       pod.status = {

@@ -16,6 +16,7 @@ import type { DispatchedRuns } from './dispatched-runs.js';
 import { describeResult, runOperatorCommand } from './operator-command.js';
 import { executionPrompt } from '../execution-prompt.js';
 import type { HarnessesConfig } from '../../domain/harness-config.js';
+import type { EnvironmentConfig } from '../../domain/server-config.js';
 
 export interface DispatchBackendOptions {
   relay: JobRelay;
@@ -34,6 +35,8 @@ export interface DispatchBackendOptions {
   command: string;
   /** The worker's `harnesses:` section: a run naming a harness runs its CLI on the remote side, through the server's harness code. */
   harnesses: HarnessesConfig;
+  /** The environments of the worker's configuration file, by id: a run's checkout and setup are made by the remote entrypoint. */
+  environments: { get(id: string): EnvironmentConfig | undefined };
   /** The run's environment's named secrets (stdin only). */
   secretsOf(run: RunRecord): Record<string, string>;
   /** The operator commands' environment. */
@@ -66,7 +69,9 @@ export class DispatchBackend implements RunExecutor {
     // The worker runs a run under the claim the server gave it, as its `startedAt`.
     const claim = run.startedAt ?? '';
     const config = run.agentConfig;
-    const remote = remoteRunEnv(context, this.o.harnesses);
+    const environment = config.environment_id ? this.o.environments.get(config.environment_id) : undefined;
+    // On stdin, the workspace is bound by no variable's size (`problem` is a pod's).
+    const remote = remoteRunEnv(context, this.o.harnesses, environment);
     const dispatched: DispatchedRun = {
       format: DISPATCH_FORMAT,
       run_id: run.id,
@@ -91,7 +96,8 @@ export class DispatchBackend implements RunExecutor {
     };
     if (remote.note) context.onOutput(remote.note, 'stderr');
     this.o.runs.note({ run_id: run.id, claim, execution: input.number });
-    return this.follow(run.id, claim, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}), ...(context.onUsage ? { onUsage: context.onUsage } : {}) }, dispatched);
+    const sinks = { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}), ...(context.onUsage ? { onUsage: context.onUsage } : {}) };
+    return this.follow(run.id, claim, sinks, dispatched, context.restore?.patches);
   }
 
   /** The runs this worker dispatched before a restart and that had not ended here: followed again. */
@@ -105,7 +111,7 @@ export class DispatchBackend implements RunExecutor {
     return found;
   }
 
-  private follow(runId: string, claim: string, sinks: RunSinks, dispatch?: DispatchedRun): Execution {
+  private follow(runId: string, claim: string, sinks: RunSinks, dispatch?: DispatchedRun, patches?: readonly Buffer[]): Execution {
     const { relay, log } = this.o;
     let settle!: (outcome: ExecutionOutcome) => void;
     const done = new Promise<ExecutionOutcome>((resolve) => (settle = resolve));
@@ -163,6 +169,7 @@ export class DispatchBackend implements RunExecutor {
       },
       alive: heard,
       files,
+      ...(patches ? { patches } : {}),
     };
 
     relay.attach(runId, relayed);

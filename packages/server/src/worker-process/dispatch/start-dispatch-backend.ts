@@ -4,6 +4,7 @@ import { SecretMask } from '../../domain/secret-mask.js';
 import type { ServerConfig } from '../../domain/server-config.js';
 import { ServerConfigError } from '../../domain/server-config-error.js';
 import { BudgetedExecutor } from '../../executors/budgeted-executor.js';
+import { EnvironmentRegistry } from '../../catalog/environment-registry.js';
 import { MaskedExecutor } from '../../executors/masked-executor.js';
 import { JobRelay } from '../kubernetes/job-relay.js';
 import type { WorkerBackend } from '../worker-backend.js';
@@ -43,6 +44,7 @@ export async function startDispatchBackend(options: WorkerOptions, flags: Dispat
     silenceTimeoutMs: flags.silenceTimeoutMs ?? file?.silenceTimeoutMs ?? DEFAULT_SILENCE_TIMEOUT_MS,
     command: options.executor.command!,
     harnesses: config.harnesses,
+    environments: new EnvironmentRegistry(config),
     secretsOf: (run) => policy(run).env,
     env: operatorEnv(process.env, WORKER_ENV.token, [options.token, ...config.secrets.values()]),
     runs: new DispatchedRuns(workDir),
@@ -50,7 +52,7 @@ export async function startDispatchBackend(options: WorkerOptions, flags: Dispat
   });
   // As on the server: the run's budget held, the named secrets masked in what comes back.
   const executor = new MaskedExecutor(new BudgetedExecutor(backend), new SecretMask(config.secrets.values()));
-  // Environments with nothing to prepare here (only secrets, a network policy): their runs' secrets go with the run; a checkout would not.
-  const environments = config.environments.filter((env) => env.repos.length === 0 && env.setupCommands.length === 0).map((env) => env.id);
+  // Every environment of the configuration file: its checkout and setup are made by the remote entrypoint, its secrets go on stdin.
+  const environments = config.environments.map((env) => env.id);
   return { executor, harnesses: [], environments, workDirs: false, reattach: () => backend.reattach(), close: () => relay.close() };
 }

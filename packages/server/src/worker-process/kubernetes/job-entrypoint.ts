@@ -7,6 +7,7 @@ import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import { Backoff } from '../../domain/backoff.js';
 import { SecretMask } from '../../domain/secret-mask.js';
 import { COMMAND_ENV } from '../../executors/command-env.js';
+import { runWorkDir } from '../../executors/run-work-dir.js';
 import { fileLimitsFrom, JOB_ENV, JOB_HEARTBEAT_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type FileLimits } from './job-limits.js';
 import type { JobEnd, JobOutput, JobState } from './job-protocol.js';
 import type { Execution, HarnessState } from '../../executors/run-executor.js';
@@ -47,7 +48,9 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     }
   }
   const base = `${url!.replace(/\/+$/, '')}/runs/${encodeURIComponent(runId!)}`;
-  const own = mkdtempSync(join(tmpdir(), 'agent-runs-job-'));
+  const workspaceText = env[JOB_ENV.workspace];
+  // In a pod, its emptyDir volume: scratch space the cluster sizes and removes with the pod.
+  const own = mkdtempSync(join(env[JOB_ENV.workRoot] || tmpdir(), 'agent-runs-job-'));
   const usageFile = join(own, 'usage.json');
   const reportFile = join(own, REPORT);
   writeFileSync(reportFile, '', { mode: 0o600 });
@@ -60,26 +63,31 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   delete agentEnv[JOB_ENV.fileLimits];
   delete agentEnv[JOB_ENV.harness];
   delete agentEnv[JOB_ENV.apiToken];
+  delete agentEnv[JOB_ENV.workspace];
+  delete agentEnv[JOB_ENV.workRoot];
   // The run's API token, for an agent that starts child runs, as a process-backend worker gives it (a harness gets it through its executor).
   if (apiToken && !harnessText) agentEnv[COMMAND_ENV.runToken] = apiToken;
 
-  const post = async (path: string, body: unknown, bytes?: Buffer): Promise<Sent> => {
+  /** A request to the worker, tried again while it does not answer; a GET's body comes back with it. */
+  const request = async (method: 'POST' | 'GET', path: string, body?: unknown, bytes?: Buffer): Promise<{ sent: Sent; said: string; body?: Buffer }> => {
     const backoff = new Backoff({ firstMs: 100, maxMs: 5_000, jitter: 0.2 });
     const until = Date.now() + RETRY_FOR_MS;
     while (Date.now() < until) {
       try {
         const answer = await fetch(`${base}/${path}`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': bytes ? 'application/octet-stream' : 'application/json' },
-          body: bytes ?? JSON.stringify(body),
+          method,
+          headers: { authorization: `Bearer ${token}`, ...(method === 'POST' ? { 'content-type': bytes ? 'application/octet-stream' : 'application/json' } : {}) },
+          ...(method === 'POST' ? { body: bytes ?? JSON.stringify(body) } : {}),
           signal: AbortSignal.timeout(30_000),
         });
+        if (answer.ok && method === 'GET') return { sent: 'taken', said: '', body: Buffer.from(await answer.arrayBuffer()) };
         const text = await answer.text().catch(() => '');
-        if (answer.ok) return 'taken';
-        if (answer.status === 410) return 'gone';
+        if (answer.ok) return { sent: 'taken', said: '' };
+        if (answer.status === 410) return { sent: 'gone', said: text.trim() };
         if (answer.status < 500 && answer.status !== 429 && answer.status !== 408) {
-          write(`agent-runs-job-entrypoint: the worker refused the ${path} (${answer.status} ${text.trim().slice(0, 200)}).`);
-          return 'refused';
+          const said = `${answer.status} ${text.trim().slice(0, 200)}`;
+          write(`agent-runs-job-entrypoint: the worker refused the ${path} (${said}).`);
+          return { sent: 'refused', said };
         }
       } catch {
         // No answer: the worker restarts, or is on its way; tried again.
@@ -87,8 +95,9 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
       await sleep(backoff.next());
     }
     write(`agent-runs-job-entrypoint: the worker did not answer for ${RETRY_FOR_MS / 60_000} minutes; giving up.`);
-    return 'gave-up';
+    return { sent: 'gave-up', said: `no answer for ${RETRY_FOR_MS / 60_000} minutes` };
   };
+  const post = async (path: string, body: unknown, bytes?: Buffer): Promise<Sent> => (await request('POST', path, body, bytes)).sent;
 
   // How the running agent is stopped (a cancel, the pod's SIGTERM): its command's group, or its harness's execution.
   let stopAgent: (() => void) | undefined;
@@ -210,9 +219,26 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     queue.push({ stream: 'stderr', text: `[agent-runs] ${text}\n` });
     void pump();
   };
-  let ended: { end: JobEnd; files: FileToSend[] | 'collect' };
+  let ended: AgentEnded | undefined;
+  // The run's working directory, when it has one to prepare: the harness's (under its work root) or the command's.
+  const workDir = workspaceText ? runWorkDir(join(own, harnessText ? HARNESS : WORK), runId!) : undefined;
+  let changesStart: RepoStarts = [];
   try {
-    ended = harnessText
+    if (workspaceText) {
+      // A run over here (410) while its patches are fetched: the setup is not started.
+      const fetch = async (method: 'GET', path: string) => {
+        const got = await request(method, path);
+        if (got.sent === 'gone') {
+          gone = true;
+          stop();
+        }
+        return got;
+      };
+      const ready = await prepared({ text: workspaceText, own, workDir: workDir!, env: agentEnv, runId: runId!, request: fetch, feeders, setStop, command: !harnessText });
+      if ('failure' in ready) ended = { end: { exit_code: 1, signal: null, status_message: statusOf(ready.failure) }, files: [] };
+      else changesStart = ready.changesStart;
+    }
+    ended ??= harnessText
       ? await runHarness({
           text: harnessText,
           env: agentEnv,
@@ -228,7 +254,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
             void pump();
           },
         })
-      : await runCommand({ command: command!, env: agentEnv, usageFile, ownGroup: options.ownGroup === true, feeders, setStop, write });
+      : await runCommand({ command: command!, env: agentEnv, usageFile, ownGroup: options.ownGroup === true, feeders, setStop, write, ...(workDir ? { cwd: workDir } : {}) });
   } finally {
     clearInterval(heartbeat);
   }
@@ -239,7 +265,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   let files: FileToSend[];
   if (ended.files === 'collect') {
     // The command's report file and artifacts directory, read as the local command executor reads them.
-    const report = await reported(own, fileLimits, note);
+    const report = await reported(own, fileLimits, note, workDir ? { workDir, starts: changesStart } : undefined);
     files = report.files;
     end = {
       ...end,
@@ -260,6 +286,52 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   return end.exit_code ?? 1;
 }
 
+/** The harness's work root and the command's, in the entrypoint's own directory: the run's working directory is `<it>/<run id>`. */
+const HARNESS = 'harness';
+const WORK = 'work';
+
+/**
+ * The run's workspace (`AGENT_RUNS_JOB_WORKSPACE`) prepared by the server's own code
+ * (`pod-workspace.ts`), its output streamed as the agent's; for a command, what its
+ * repositories hold then, so that its end hands back what the agent changed as the local
+ * command executor does (a harness's executor does so itself).
+ */
+async function prepared(o: {
+  text: string;
+  own: string;
+  workDir: string;
+  env: NodeJS.ProcessEnv;
+  runId: string;
+  request(method: 'GET', path: string): Promise<{ sent: Sent; said: string; body?: Buffer }>;
+  feeders: Feeders;
+  setStop(how: () => void): void;
+  command: boolean;
+}): Promise<{ failure: RunStatusMessage } | { changesStart: RepoStarts }> {
+  // Loaded only for a workspace: a run without one starts without them.
+  const { parseJobWorkspace, preparePodWorkspace } = await import('./pod-workspace.js');
+  const { recordChangesStart } = await import('../../executors/changes-patch.js');
+  let workspace;
+  try {
+    workspace = parseJobWorkspace(o.text);
+  } catch (error) {
+    return { failure: { message: `The run's workspace could not be read: ${(error as Error).message}`, retryable: false } };
+  }
+  const failure = await preparePodWorkspace({
+    workspace,
+    workDir: o.workDir,
+    env: o.env,
+    onOutput: (text) => o.feeders.stdout.push(text),
+    fetchPatch: async (index) => {
+      const got = await o.request('GET', `patches/${index}`);
+      return got.body ?? { problem: got.said || got.sent };
+    },
+    setStop: o.setStop,
+  });
+  o.feeders.stdout.end();
+  if (failure) return { failure };
+  return { changesStart: o.command ? recordChangesStart(o.own, o.workDir) : [] };
+}
+
 /** The files' directory, beside the usage file in the entrypoint's own temporary directory. */
 const ARTIFACTS = 'artifacts';
 /** The command's report file, beside them. */
@@ -270,6 +342,9 @@ interface FileToSend {
   path: string;
   content: Buffer;
 }
+
+/** What the run's repositories held as the agent began (`recordChangesStart`), for its changes.patch. */
+type RepoStarts = ReturnType<typeof import('../../executors/changes-patch.js').recordChangesStart>;
 
 /** A line feeder per stream of the agent's output. */
 type Feeders = Record<'stdout' | 'stderr', { push(chunk: string): void; end(): void }>;
@@ -292,8 +367,10 @@ async function runCommand(o: {
   feeders: Feeders;
   setStop(how: () => void): void;
   write(line: string): void;
+  /** The run's working directory, when it has one; else the entrypoint's own (the image's). */
+  cwd?: string;
 }): Promise<AgentEnded> {
-  const child = spawn('/bin/sh', ['-c', o.command], { env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: o.ownGroup });
+  const child = spawn('/bin/sh', ['-c', o.command], { env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: o.ownGroup, ...(o.cwd ? { cwd: o.cwd } : {}) });
   const signalAgent = (signal: NodeJS.Signals) => {
     if (!o.ownGroup) {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -356,7 +433,7 @@ async function runHarness(o: {
     execution = startHarnessInPod({
       job: parseHarnessJob(o.text),
       env: o.env,
-      workRoot: join(o.own, 'harness'),
+      workRoot: join(o.own, HARNESS),
       apiToken: o.apiToken,
       sinks: {
         onOutput: (text, stream = 'stdout') => o.feeders[stream].push(text.endsWith('\n') ? text : `${text}\n`),
@@ -404,7 +481,12 @@ function statusOf(status: RunStatusMessage): NonNullable<JobEnd['status_message'
  * followed, the report's size and the run's artifact limits held): the files to send, the
  * other artifacts for the end, and the result.
  */
-async function reported(own: string, limits: FileLimits, note: (text: string) => void): Promise<{ files: FileToSend[]; others: NonNullable<JobEnd['artifacts']>; result?: string }> {
+async function reported(
+  own: string,
+  limits: FileLimits,
+  note: (text: string) => void,
+  changes?: { workDir: string; starts: RepoStarts },
+): Promise<{ files: FileToSend[]; others: NonNullable<JobEnd['artifacts']>; result?: string }> {
   // Loaded only now, as the schemas are: nothing on the way of the agent's start.
   const { readAgentReport } = await import('../../executors/agent-protocol.js');
   let report: ReturnType<typeof readAgentReport>;
@@ -426,6 +508,11 @@ async function reported(own: string, limits: FileLimits, note: (text: string) =>
     return { files: [], others: [] };
   }
   for (const text of report.notes) note(text);
+  if (changes) {
+    // What the agent changed in the run's repositories, as the local command executor hands it back: its changes.patch.
+    const { addChangesPatch, runGitAsServer } = await import('../../executors/changes-patch.js');
+    addChangesPatch(report.artifacts, changes.workDir, changes.starts, runGitAsServer, note);
+  }
   const { files, others } = splitArtifacts(report.artifacts, note);
   return { files, others, ...(report.result ? { result: report.result } : {}) };
 }

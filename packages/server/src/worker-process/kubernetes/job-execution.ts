@@ -33,6 +33,8 @@ export interface FollowJobOptions {
   create?: { job: V1Job; secret(owner: { job: string; uid: string }): V1Secret };
   /** The execution's own Secret (its prompt, harness execution, API token): deleted at its end (none there: nothing to do). */
   runSecret: string;
+  /** A follow-up's `changes.patch` files, which its entrypoint fetches to make the run's working directory again. */
+  patches?: readonly Buffer[];
 }
 
 /** What an execution's state or end keeps with the run, as a process-backend worker's harness reports it: its usage, its harness session. */
@@ -118,6 +120,7 @@ export function followJob(o: FollowJobOptions): Execution {
       if (!over && !endSeen) void handOnEnd(state, o.sinks);
     },
     files: o.files,
+    ...(o.patches ? { patches: o.patches } : {}),
   };
 
   const troubled = (trouble: PodTrouble, keep: boolean) => {

@@ -4,7 +4,9 @@ import type { ExecutionContext } from '../../executors/run-executor.js';
 import type { WorkerAssignment } from '../../workers/worker-protocol.js';
 import { toWire } from '../../workers/worker-wire.js';
 import { COMMAND_ENV } from '../../executors/command-env.js';
-import { JOB_ENV } from './job-limits.js';
+import { JOB_ENV, MAX_POD_VARIABLE_BYTES } from './job-limits.js';
+import { jobWorkspaceOf } from './job-workspace.js';
+import type { EnvironmentConfig } from '../../domain/server-config.js';
 
 /**
  * A harness execution as the worker hands it to a Job's pod (a variable from the execution's
@@ -21,14 +23,6 @@ export interface HarnessJob {
   assignment: WorkerAssignment;
 }
 
-/**
- * Above this many bytes (UTF-8, as the pod's environment holds it) the run's attachments are
- * left out of its harness execution. The value travels in the execution's Secret (1 MiB in
- * all), but the pod still gets it as a variable, and Linux refuses a new program any one
- * string of its environment over 128 KiB (MAX_ARG_STRLEN, the name included): past that the
- * container could not start at all. The rest of the 128 KiB is left to the variable's name.
- */
-export const MAX_HARNESS_JOB_BYTES = 127 * 1024;
 
 /**
  * The harness job of an execution, or undefined when its run names no harness (and the
@@ -46,22 +40,35 @@ export function harnessJobOf(context: ExecutionContext, harnesses: HarnessesConf
     assignment: toWire(run.startedAt ?? '', run, { ...input, attachments }),
   });
   const whole = make(input.attachments);
-  if (Buffer.byteLength(JSON.stringify(whole)) <= MAX_HARNESS_JOB_BYTES || input.attachments.length === 0) return { job: whole, dropped: false };
+  if (Buffer.byteLength(JSON.stringify(whole)) <= MAX_POD_VARIABLE_BYTES || input.attachments.length === 0) return { job: whole, dropped: false };
   return { job: make([]), dropped: true };
 }
 
 /**
  * The variables a remote execution gets besides the run's own: the server's URL for an agent
  * that starts child runs (`env`; its token goes apart: the execution's Secret in a pod, the
- * stdin JSON's `api_token` for a dispatch), and its harness job if its run names a harness
- * (`secretEnv`: a pod takes it from the execution's Secret, never from the Job's spec). `note`
- * says what the run's output should tell (attachments left out).
+ * stdin JSON's `api_token` for a dispatch), its harness job if its run names a harness, and
+ * its workspace (`job-workspace.ts`) if its environment has a checkout or setup to make
+ * (`secretEnv`: a pod takes them from the execution's Secret, never from the Job's spec).
+ * `note` says what the run's output should tell (attachments left out); `problem`, why a pod
+ * could not start it (a workspace larger than one of its variables may hold; stdin, for a
+ * dispatch, has no such bound).
  */
-export function remoteRunEnv(context: ExecutionContext, harnesses: HarnessesConfig): { env: Record<string, string>; secretEnv: Record<string, string>; note?: string } {
+export function remoteRunEnv(
+  context: ExecutionContext,
+  harnesses: HarnessesConfig,
+  environment?: EnvironmentConfig,
+): { env: Record<string, string>; secretEnv: Record<string, string>; note?: string; problem?: string } {
   const harness = harnessJobOf(context, harnesses);
+  const workspace = jobWorkspaceOf(context, environment);
+  const workspaceText = workspace ? JSON.stringify(workspace) : undefined;
+  const size = workspaceText ? Buffer.byteLength(workspaceText) : 0;
   return {
     env: context.agentApi ? { [COMMAND_ENV.apiUrl]: context.agentApi.url } : {},
-    secretEnv: harness ? { [JOB_ENV.harness]: JSON.stringify(harness.job) } : {},
-    ...(harness?.dropped ? { note: `[agent-runs] The run's attachments were left out of its remote execution: with them it is over ${MAX_HARNESS_JOB_BYTES} bytes (the most one variable of the pod may hold).\n` } : {}),
+    secretEnv: { ...(harness ? { [JOB_ENV.harness]: JSON.stringify(harness.job) } : {}), ...(workspaceText ? { [JOB_ENV.workspace]: workspaceText } : {}) },
+    ...(harness?.dropped ? { note: `[agent-runs] The run's attachments were left out of its remote execution: with them it is over ${MAX_POD_VARIABLE_BYTES} bytes (the most one variable of the pod may hold).\n` } : {}),
+    ...(size > MAX_POD_VARIABLE_BYTES
+      ? { problem: `agent_config.environment_id: environment "${workspace!.environment ?? ''}" (its repositories and setup commands) is ${size} bytes as JSON, over the ${MAX_POD_VARIABLE_BYTES} bytes one variable of the pod may hold; shorten its setup commands (a script in the image can hold them).` }
+      : {}),
   };
 }

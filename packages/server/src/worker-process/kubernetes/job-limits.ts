@@ -30,7 +30,20 @@ export const JOB_ENV = {
   harness: 'AGENT_RUNS_JOB_HARNESS',
   /** The run's API token for its agent (from the run's own Secret), handed on as AGENT_RUNS_RUN_TOKEN. */
   apiToken: 'AGENT_RUNS_JOB_API_TOKEN',
+  /** The run's workspace to prepare (`JobWorkspace` as JSON: its environment's repositories and setup commands); the agent does not get it. */
+  workspace: 'AGENT_RUNS_JOB_WORKSPACE',
+  /** Where the entrypoint keeps its own directory (the pod's `emptyDir` volume); else the system's temporary directory. */
+  workRoot: 'AGENT_RUNS_JOB_WORK_ROOT',
 } as const;
+
+/**
+ * Bytes one variable from the run's Secret may hold (UTF-8, as the pod's environment holds
+ * it). The Secret holds 1 MiB, but the pod still gets each value as a variable, and Linux
+ * refuses a new program any one string of its environment over 128 KiB (MAX_ARG_STRLEN, the
+ * name included): past that the container could not start at all. The rest of the 128 KiB is
+ * left to the variable's name.
+ */
+export const MAX_POD_VARIABLE_BYTES = 127 * 1024;
 
 /** What one execution's entrypoint may send back from its artifacts directory: the run's artifact limits, as the server gave them. */
 export interface FileLimits {

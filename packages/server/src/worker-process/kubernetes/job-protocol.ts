@@ -11,7 +11,9 @@ import { MAX_JOB_LINE_CHARS, MAX_JOB_LINES } from './job-limits.js';
  * whose finish carries those files. One request at a time, in order.
  * While the agent is quiet, `POST /runs/{runId}/alive` (`{}`) every JOB_HEARTBEAT_MS asks
  * whether the run still runs there: a 410 has the entrypoint stop its agent (a cancel, where
- * no cluster deletes a pod: the dispatch-command backend).
+ * no cluster deletes a pod: the dispatch-command backend). A follow-up whose working directory
+ * is made again first fetches the run's patches, `GET /runs/{runId}/patches/{index}` (the
+ * bytes as the body), before it clones.
  */
 
 export const JobOutputSchema = z.strictObject({

@@ -18,9 +18,15 @@ export interface RelayedRun {
   alive?(): void;
   /** The files its entrypoint sends back (`POST /runs/{runId}/files?path=…`), handed on with its end. */
   files?: ReceivedFiles;
+  /**
+   * A follow-up's `changes.patch` files, oldest first, which its entrypoint fetches
+   * (`GET /runs/{runId}/patches/{index}`) to make the run's working directory again; none
+   * when followed again after a restart (the server handed them to the worker before it).
+   */
+  patches?: readonly Buffer[];
 }
 
-const PATH = /^\/runs\/([A-Za-z0-9_-]{1,100})\/(output|end|alive|files|state)$/;
+const PATH = /^\/runs\/([A-Za-z0-9_-]{1,100})\/(output|end|alive|files|state|patches\/\d{1,4})$/;
 
 /**
  * `--job-listen`: where the Jobs' entrypoints report to this worker. Each request names its
@@ -67,13 +73,16 @@ export class JobRelay {
     const [pathname, query] = (req.url ?? '/').split('?', 2) as [string, string | undefined];
     const match = PATH.exec(pathname);
     if (!match) return answer(404, 'not found');
-    if (req.method !== 'POST') return answer(405, 'method not allowed');
-    const [, runId, kind] = match as unknown as [string, string, 'output' | 'end' | 'alive' | 'files' | 'state'];
+    const [, runId, route] = match as unknown as [string, string, string];
+    const patch = route.startsWith('patches/') ? Number(route.slice('patches/'.length)) : undefined;
+    if (req.method !== (patch === undefined ? 'POST' : 'GET')) return answer(405, 'method not allowed');
+    const kind = route as 'output' | 'end' | 'alive' | 'files' | 'state';
     const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!bearer) return answer(401, 'the run token is missing (Authorization: Bearer <token>)');
     const run = this.runs.get(runId);
     if (!run) return this.ready ? answer(410, 'this run is not running here') : answer(503, 'the worker is starting; try again');
     if (!isRunToken(bearer, this.workerToken, runId, run.claim)) return answer(403, 'the token is not this run\'s');
+    if (patch !== undefined) return this.givePatch(res, run, patch, answer);
     if (kind === 'files') return this.takeFile(req, run, new URLSearchParams(query ?? '').get('path'), answer);
     let text: string;
     try {
@@ -107,6 +116,14 @@ export class JobRelay {
     if (!parsed.success) return answer(400, formatIssues(parsed.error).join("; "));
     await run.end(parsed.data);
     answer(204, '');
+  }
+
+  /** One of a follow-up's patches, its bytes the body. */
+  private givePatch(res: ServerResponse, run: RelayedRun, index: number, answer: (status: number, text: string) => void): void {
+    const patch = run.patches?.[index];
+    if (!run.patches) return answer(404, 'this worker holds no patches of the run (it restarted since the run was handed to it)');
+    if (!patch) return answer(404, `the run has ${run.patches.length} patch(es); there is no patch ${index}`);
+    res.writeHead(200, { 'content-type': 'text/x-diff', 'content-length': patch.length, 'cache-control': 'no-store' }).end(patch);
   }
 
   /** One file of the artifacts directory, its bytes the body, its path (relative to that directory) in the query. */

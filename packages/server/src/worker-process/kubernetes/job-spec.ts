@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { V1Job, V1Secret } from '@kubernetes/client-node';
 import type { KubernetesSettings } from '../../domain/server-config.js';
-import { JOB_ENV, type FileLimits } from './job-limits.js';
+import { JOB_ENV, MAX_POD_VARIABLE_BYTES, type FileLimits } from './job-limits.js';
 
 /** The labels and annotations a worker finds its Jobs and their runs by after a restart. */
 export const JOB_LABELS = {
@@ -18,6 +18,10 @@ export const JOB_ANNOTATIONS = {
   /** The files its entrypoint may send back (`FileLimits` as JSON), for a worker that follows it after a restart. */
   fileLimits: 'agent-runs/file-limits',
 } as const;
+
+/** Where the pod's `emptyDir` volume is mounted: the entrypoint's own directory (the run's working directory, its files) goes there. */
+export const JOB_WORK_ROOT = '/agent-runs/work';
+const WORK_VOLUME = 'work';
 
 /** A run's wall time with no duration cap of its own: the Job's `activeDeadlineSeconds`. */
 export const DEFAULT_JOB_DEADLINE_SECONDS = 8 * 3600;
@@ -64,6 +68,20 @@ export interface JobSpecInput {
 /** The name of an execution's own Secret: its Job's name and a suffix (within a Secret name's 253). */
 export function runSecretName(job: string): string {
   return `${job}-run`;
+}
+
+/**
+ * Why a run's environment's secrets cannot go to its pod as variables of its own Secret, or
+ * undefined: a name the run's own variables use, or a value larger than one variable may be
+ * (the pod would not start). Names the secret, never its value.
+ */
+export function podSecretsProblem(secrets: Record<string, string>): string | undefined {
+  for (const [name, value] of Object.entries(secrets)) {
+    if (name.startsWith('AGENT_RUNS_')) return `secret ${name}: AGENT_RUNS_* names are the run's own; rename the secret.`;
+    const size = Buffer.byteLength(value);
+    if (size > MAX_POD_VARIABLE_BYTES) return `secret ${name}: its value is ${size} bytes, over the ${MAX_POD_VARIABLE_BYTES} bytes one variable of the pod may hold.`;
+  }
+  return undefined;
 }
 
 /**
@@ -117,6 +135,8 @@ export function jobSpec(input: JobSpecInput): V1Job {
           ...(settings.runtimeClassName ? { runtimeClassName: settings.runtimeClassName } : {}),
           ...(settings.nodeSelector ? { nodeSelector: settings.nodeSelector } : {}),
           ...(settings.tolerations ? { tolerations: settings.tolerations as never } : {}),
+          // Scratch space of the pod's own, gone with it: the run's checkout, its setup's output, the agent's files.
+          volumes: [{ name: WORK_VOLUME, emptyDir: {} }],
           containers: [
             {
               name: 'agent',
@@ -131,6 +151,7 @@ export function jobSpec(input: JobSpecInput): V1Job {
                 ...(input.runSecret?.variables ?? []).map((name) => ({ name, valueFrom: { secretKeyRef: { name: input.runSecret!.name, key: name } } })),
               ],
               ...(settings.envFromSecrets?.length ? { envFrom: settings.envFromSecrets.map((name) => ({ secretRef: { name } })) } : {}),
+              volumeMounts: [{ name: WORK_VOLUME, mountPath: JOB_WORK_ROOT }],
               ...(settings.resources ? { resources: settings.resources as never } : {}),
             },
           ],
@@ -142,5 +163,5 @@ export function jobSpec(input: JobSpecInput): V1Job {
 
 /** The pod's plain variables besides the run's own: where to report, and the command to run (the token to report with is in the run's Secret). */
 export function entrypointEnv(url: string, command: string): Record<string, string> {
-  return { [JOB_ENV.url]: url, [JOB_ENV.command]: command };
+  return { [JOB_ENV.url]: url, [JOB_ENV.command]: command, [JOB_ENV.workRoot]: JOB_WORK_ROOT };
 }

@@ -1,7 +1,8 @@
 import type { V1Job, V1Secret } from '@kubernetes/client-node';
 import { COMMAND_ENV } from '../../executors/command-env.js';
 import type { Execution, ExecutionContext, RunExecutor } from '../../executors/run-executor.js';
-import type { KubernetesSettings } from '../../domain/server-config.js';
+import type { EnvironmentConfig, KubernetesSettings } from '../../domain/server-config.js';
+import type { RunRecord } from '../../store/runs/run-record.js';
 import type { ReattachedRun } from '../poll-loop.js';
 import type { RunSinks } from '../worker-run.js';
 import { apiProblem, type ClusterApi } from './cluster-api.js';
@@ -10,7 +11,7 @@ import { abandonSuspendedJob } from './job-launch.js';
 import { fileLimitsOf, ReceivedFiles } from './job-files.js';
 import { fileLimitsFrom, JOB_ENV, type FileLimits } from './job-limits.js';
 import type { JobRelay } from './job-relay.js';
-import { entrypointEnv, JOB_ANNOTATIONS, JOB_LABELS, jobName, jobSpec, labelValue, runSecret, runSecretName } from './job-spec.js';
+import { entrypointEnv, JOB_ANNOTATIONS, JOB_LABELS, jobName, jobSpec, labelValue, podSecretsProblem, runSecret, runSecretName } from './job-spec.js';
 import { runToken } from './run-token.js';
 import { executionPrompt } from '../execution-prompt.js';
 import type { HarnessesConfig } from '../../domain/harness-config.js';
@@ -29,6 +30,10 @@ export interface KubernetesBackendOptions {
   command: string;
   /** The worker's `harnesses:` section: a run naming a harness runs its CLI in the pod, through the server's harness code. */
   harnesses: HarnessesConfig;
+  /** The environments of the worker's configuration file, by id: a run's checkout and setup are made in its pod. */
+  environments: { get(id: string): EnvironmentConfig | undefined };
+  /** The run's environment's named secrets: variables of its pod, from the execution's own Secret. */
+  secretsOf(run: RunRecord): Record<string, string>;
   unschedulableTimeoutMs: number;
   log(line: string): void;
 }
@@ -53,7 +58,11 @@ export class KubernetesBackend implements RunExecutor {
     const claim = run.startedAt ?? '';
     const config = run.agentConfig;
     const limits = fileLimitsOf(input);
-    const remote = remoteRunEnv(context, this.o.harnesses);
+    const environment = config.environment_id ? this.o.environments.get(config.environment_id) : undefined;
+    const remote = remoteRunEnv(context, this.o.harnesses, environment);
+    const secrets = this.o.secretsOf(run);
+    const problem = remote.problem ?? podSecretsProblem(secrets);
+    if (problem) return { done: Promise.resolve({ state: 'FAILED', statusMessage: { message: `The run's Job could not be made: ${problem}`, retryable: false } }), cancel: async () => {} };
     if (remote.note) context.onOutput(remote.note, 'stderr');
     const env = {
       [COMMAND_ENV.runId]: run.id,
@@ -68,7 +77,9 @@ export class KubernetesBackend implements RunExecutor {
     // own: the prompts (and the title, by default the prompt's start), the harness execution
     // (its input, its MCP servers' headers), the run's API token (to start child runs), and the
     // relay's token the entrypoint reports with.
+    // The environment's secrets first: the run's own variables are never theirs to set.
     const hidden: Record<string, string> = {
+      ...secrets,
       [JOB_ENV.token]: runToken(this.o.workerToken, run.id, claim),
       [COMMAND_ENV.title]: run.title,
       [JOB_ENV.prompt]: executionPrompt(context),
@@ -90,7 +101,8 @@ export class KubernetesBackend implements RunExecutor {
       runSecret: { name: secretName, variables: Object.keys(hidden) },
     });
     const secret = (owner: { job: string; uid: string }) => runSecret(secretName, create.metadata!.labels!, hidden, owner);
-    return this.follow(run.id, claim, create.metadata!.name!, limits, { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}), ...(context.onUsage ? { onUsage: context.onUsage } : {}) }, { job: create, secret });
+    const sinks = { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}), ...(context.onUsage ? { onUsage: context.onUsage } : {}) };
+    return this.follow(run.id, claim, create.metadata!.name!, limits, sinks, { job: create, secret }, context.restore?.patches);
   }
 
   /**
@@ -135,9 +147,9 @@ export class KubernetesBackend implements RunExecutor {
     return found;
   }
 
-  private follow(runId: string, claim: string, name: string, limits: FileLimits, sinks: RunSinks, create?: { job: V1Job; secret(owner: { job: string; uid: string }): V1Secret }): Execution {
+  private follow(runId: string, claim: string, name: string, limits: FileLimits, sinks: RunSinks, create?: { job: V1Job; secret(owner: { job: string; uid: string }): V1Secret }, patches?: readonly Buffer[]): Execution {
     const { api, relay, unschedulableTimeoutMs, log } = this.o;
     // A Job followed again after a restart may have its Secret: deleted at its end all the same (none there: nothing to do).
-    return followJob({ api, relay, runId, claim, jobName: name, sinks, unschedulableTimeoutMs, log, files: new ReceivedFiles(limits), runSecret: runSecretName(name), ...(create ? { create } : {}) });
+    return followJob({ api, relay, runId, claim, jobName: name, sinks, unschedulableTimeoutMs, log, files: new ReceivedFiles(limits), runSecret: runSecretName(name), ...(create ? { create } : {}), ...(patches ? { patches } : {}) });
   }
 }

@@ -6,6 +6,10 @@ import { connectCluster } from './cluster-api.js';
 import { JobRelay } from './job-relay.js';
 import { KubernetesBackend } from './kubernetes-backend.js';
 import { BudgetedExecutor } from '../../executors/budgeted-executor.js';
+import { MaskedExecutor } from '../../executors/masked-executor.js';
+import { SecretMask } from '../../domain/secret-mask.js';
+import { runPolicyFor } from '../../config/sandbox-config.js';
+import { EnvironmentRegistry } from '../../catalog/environment-registry.js';
 
 /** `--backend kubernetes`: a Job per execution, reporting to the listener started here. */
 export async function startKubernetesBackend(options: WorkerOptions, k8s: KubernetesBackendFlags, config: ServerConfig, log: (line: string) => void): Promise<WorkerBackend> {
@@ -18,6 +22,7 @@ export async function startKubernetesBackend(options: WorkerOptions, k8s: Kubern
   const bound = await relay.listen(k8s.jobListen);
   const relayUrl = k8s.jobUrl ?? `http://${bound.host.includes(':') ? `[${bound.host}]` : bound.host}:${bound.port}`;
   log(`Runs are Kubernetes Jobs in namespace ${api.namespace}; their pods report to ${relayUrl}.`);
+  const runPolicy = runPolicyFor(config);
   const executor = new KubernetesBackend({
     api,
     relay,
@@ -28,9 +33,15 @@ export async function startKubernetesBackend(options: WorkerOptions, k8s: Kubern
     instanceId: options.instanceId,
     command: options.executor.command!,
     harnesses: config.harnesses,
+    environments: new EnvironmentRegistry(config),
+    secretsOf: (run) => runPolicy(run).env,
     unschedulableTimeoutMs: k8s.unschedulableTimeoutMs,
     log,
   });
-  // As on the server: the run's budget held (its usage as the pod's harness reports it); its wall time is the Job's activeDeadlineSeconds.
-  return { executor: new BudgetedExecutor(executor, Date.now, false), harnesses: [], environments: [], workDirs: false, reattach: () => executor.reattach(), close: () => relay.close() };
+  // As on the server: the run's budget held (its usage as the pod's harness reports it; its wall time is the Job's
+  // activeDeadlineSeconds), the named secrets masked in what comes back.
+  const budgeted = new BudgetedExecutor(executor, Date.now, false);
+  // Every environment of the configuration file: its checkout and setup are made in the pod, its secrets go in the run's Secret.
+  const environments = config.environments.map((env) => env.id);
+  return { executor: new MaskedExecutor(budgeted, new SecretMask(config.secrets.values())), harnesses: [], environments, workDirs: false, reattach: () => executor.reattach(), close: () => relay.close() };
 }

@@ -1,0 +1,313 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { V1Job } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
+import { bareRemote } from '../support/git-remote.js';
+import { ScriptedKubernetes } from '../support/scripted-kubernetes.js';
+import { api, ended, outputOf, runOf, TESTER_KEY } from '../support/server-api.js';
+import { tempTree, writeServerConfig } from '../support/server-config.js';
+import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+
+/**
+ * A run's environment prepared where its agent runs, not on the worker: in a Kubernetes
+ * Job's pod (the scripted API stand-in, driven by the real @kubernetes/client-node, whose
+ * "kubelet" runs the pod's entrypoint as a local process, its emptyDir a temporary
+ * directory) and in a dispatched entrypoint. Real git: a bare repository cloned over
+ * file://; real setup commands; real server and worker processes.
+ */
+
+const TOKEN = 'worker-workspace-token-3f9a0c61e2';
+const SECRET = 'deploy-key-value-91c4e07b2d';
+const ENTRYPOINT = fileURLToPath(new URL('../../bin/agent-runs-job-entrypoint.js', import.meta.url));
+
+/**
+ * The agent: says where it runs, what the clone and the setup left there, and whether the
+ * entrypoint's own variables reached it; execution 1 changes the repository's README.
+ */
+const AGENT_SOURCE = `
+const fs = require('fs');
+const read = (f) => { try { return fs.readFileSync(f, 'utf8').trim(); } catch { return 'missing'; } };
+if (process.env.AGENT_RUNS_JOB_WORKSPACE !== undefined || process.env.AGENT_RUNS_JOB_TOKEN !== undefined) console.log('the entrypoint leaked');
+console.log('cwd=' + process.cwd());
+console.log('readme=' + read('repo/README.md').split('\\n').join('|'));
+console.log('setup=' + read('setup.txt'));
+if (process.env.AGENT_RUNS_EXECUTION === '1') fs.appendFileSync('repo/README.md', 'changed in the first pod\\n');
+`;
+
+/** The worker's environments: `proj` clones the bare repository and runs a setup that reads the secret; `broken`'s second step fails. */
+function workerConfig(repoUrl: string, extra: Record<string, unknown> = {}): string {
+  return writeServerConfig(
+    {
+      secrets: { DEPLOY_KEY: { from_env: 'WORKSPACE_TEST_DEPLOY_KEY' } },
+      environments: {
+        proj: {
+          repos: [{ url: repoUrl, path: 'repo' }],
+          setup_commands: ['echo "setup says hi"', 'printf %s "$DEPLOY_KEY" | wc -c | tr -d " " > setup.txt'],
+          secrets: ['DEPLOY_KEY'],
+        },
+        broken: { setup_commands: ['echo "preparing"', 'echo "no such tool" >&2; exit 3', 'echo never'] },
+        // Past what one variable of a pod may hold: its pod could not start.
+        huge: { setup_commands: [`echo ${'x'.repeat(130 * 1024)}`] },
+      },
+      ...extra,
+    },
+    tempTree(),
+  );
+}
+
+/** What one test started, ended when it finishes (the tests run at once: none ends another's). */
+class Started {
+  readonly processes: (ServerProcess | WorkerProcess)[] = [];
+  readonly standIns: ScriptedKubernetes[] = [];
+  /** Files listing the dispatched entrypoints' pids: each leads a session of its own. */
+  readonly entrypointLists: string[] = [];
+
+  async end(): Promise<void> {
+    await killProcesses(this.processes);
+    for (const s of this.standIns) await s.close();
+    for (const file of this.entrypointLists) {
+      if (!existsSync(file)) continue;
+      for (const pid of readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number)) {
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          // Gone.
+        }
+      }
+    }
+  }
+}
+
+/** A test's own Started, ended with it. */
+function started(onTestFinished: (fn: () => Promise<void>) => void): Started {
+  const s = new Started();
+  onTestFinished(() => s.end());
+  return s;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+interface Setup {
+  server: ServerProcess;
+  repoUrl: string;
+  createRun(prompt: string, environment: string): Promise<string>;
+}
+
+async function startServer(own: Started, workerHost: string): Promise<ServerProcess> {
+  // The server declares the environments by id; what they hold is the worker's.
+  const config = writeServerConfig({ workers: { pool: { token: { from_env: 'WORKSPACE_TEST_WORKER_TOKEN' }, worker_hosts: [workerHost] } }, environments: { proj: {}, broken: {}, huge: {} } });
+  const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', config], { ...process.env, WORKSPACE_TEST_WORKER_TOKEN: TOKEN });
+  own.processes.push(server);
+  return server;
+}
+
+function creator(server: ServerProcess, workerHost: string): Setup['createRun'] {
+  return async (prompt, environment) => {
+    const created = await api(server, '/agent/run', { method: 'POST', body: { prompt, config: { worker_host: workerHost, environment_id: environment } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    return created.body.run_id as string;
+  };
+}
+
+/**
+ * A stand-in for Claude Code in the pod: its result says what it found in its working
+ * directory (the clone's README, the setup's file); it changes the README, as an agent would.
+ */
+function podClaude(): string {
+  const dir = tempTree(
+    {
+      claude: [
+        '#!/bin/sh',
+        'cat > /dev/null',
+        'r=$(head -n 1 repo/README.md 2>/dev/null || echo missing)',
+        's=$(cat setup.txt 2>/dev/null || echo missing)',
+        'echo "changed by the harness" >> repo/README.md',
+        `echo '{"type":"system","subtype":"init","session_id":"pod-session"}'`,
+        'echo "{\\"type\\":\\"result\\",\\"subtype\\":\\"success\\",\\"result\\":\\"readme $r, setup $s\\",\\"is_error\\":false}"',
+        '',
+      ].join('\n'),
+    },
+    'agent-runs-pod-claude-',
+  );
+  chmodSync(join(dir, 'claude'), 0o755);
+  return join(dir, 'claude');
+}
+
+async function kubernetesSetUp(own: Started, sections: { kubernetes?: Record<string, unknown>; harnesses?: Record<string, unknown> } = {}): Promise<Setup & { cluster: ScriptedKubernetes; seen: V1Job[] }> {
+  const server = await startServer(own, 'kube');
+  const cluster = await ScriptedKubernetes.start();
+  own.standIns.push(cluster);
+  const seen: V1Job[] = [];
+  cluster.script = (job) => {
+    seen.push(job);
+    return 'run';
+  };
+  const dir = tempTree();
+  const agent = join(dir, 'agent.cjs');
+  writeFileSync(agent, AGENT_SOURCE);
+  const repoUrl = `file://${bareRemote({ 'README.md': 'hello from the repository\n' })}`;
+  const config = workerConfig(repoUrl, {
+    kubernetes: { image: 'registry.example/agent:1', entrypoint: [process.execPath, ENTRYPOINT], ...sections.kubernetes },
+    ...(sections.harnesses ? { harnesses: sections.harnesses } : {}),
+  });
+  const worker = await startWorkerProcess(
+    [
+      '--server', server.baseURL.replace(/\/api\/v1$/, ''),
+      '--worker-host', 'kube',
+      '--backend', 'kubernetes',
+      '--config', config,
+      '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`,
+      '--job-listen', `127.0.0.1:${await freePort()}`,
+      '--instance-id', 'kube-worker-0',
+    ],
+    TOKEN,
+    { ...process.env, KUBECONFIG: cluster.writeKubeconfig(dir), WORKSPACE_TEST_DEPLOY_KEY: SECRET },
+  );
+  own.processes.push(worker);
+  return { server, cluster, seen, repoUrl, createRun: creator(server, 'kube') };
+}
+
+describe('a run with an environment, on a Kubernetes worker', () => {
+  it.concurrent('is cloned and set up in its pod, the agent running there; the Job spec holds neither the repository nor the secret', async ({ onTestFinished }) => {
+    const { server, cluster, seen, repoUrl, createRun } = await kubernetesSetUp(started(onTestFinished));
+    const id = await createRun('look around', 'proj');
+    const run = await ended(server, id, 30_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const output = await outputOf(server, id);
+    // The setup's output streams to the run, each step named as the local executor names it.
+    expect(output).toContain(`$ git clone ${repoUrl} repo`);
+    expect(output).toContain('setup says hi');
+    expect(output).toContain('readme=hello from the repository\\n');
+    // The setup step got the environment's secret (its length written to a file the agent reads in the same directory).
+    expect(output).toContain(`setup=${SECRET.length}\\n`);
+    // In the pod's emptyDir, not the worker's directory nor the image's.
+    expect(output).toMatch(/cwd=[^"]*scripted-kubernetes-emptydir-[^"]*\/agent-runs-job-[^"]*\/work\//);
+    expect(output).not.toContain('the entrypoint leaked');
+    // What the agent changed came back as the run's changes.patch.
+    const patch = (run.artifacts as { data: { filename: string } }[]).find((a) => a.data.filename === 'changes.patch');
+    expect(patch).toBeDefined();
+    // The Job spec: the emptyDir mounted, and neither the repository's URL nor the secret's value (they are in the run's Secret).
+    expect(seen).toHaveLength(1);
+    const spec = JSON.stringify(seen[0]);
+    expect(spec).not.toContain(repoUrl);
+    expect(spec).not.toContain(SECRET);
+    const pod = seen[0]!.spec!.template.spec!;
+    expect(pod.volumes).toEqual([{ name: 'work', emptyDir: {} }]);
+    expect(pod.containers[0]!.volumeMounts).toEqual([{ name: 'work', mountPath: '/agent-runs/work' }]);
+    const refs = Object.fromEntries((pod.containers[0]!.env ?? []).map((e) => [e.name, e.valueFrom?.secretKeyRef?.name]));
+    expect(refs['AGENT_RUNS_JOB_WORKSPACE']).toBe(`${seen[0]!.metadata!.name}-run`);
+    expect(refs['DEPLOY_KEY']).toBe(`${seen[0]!.metadata!.name}-run`);
+    expect(cluster.created).toHaveLength(1);
+  }, 60_000);
+
+  it.concurrent('ends FAILED naming the setup step that failed, and the agent never starts', async ({ onTestFinished }) => {
+    const { server, createRun } = await kubernetesSetUp(started(onTestFinished));
+    const id = await createRun('look around', 'broken');
+    const run = await ended(server, id, 30_000);
+    expect(run.state).toBe('FAILED');
+    expect(run.status_message.error_code).toBe('environment_setup_failed');
+    expect(run.status_message.message).toContain('Environment "broken" setup failed: `echo "no such tool" >&2; exit 3` exited with code 3');
+    expect(run.status_message.message).toContain('no such tool');
+    const output = await outputOf(server, id);
+    expect(output).toContain('preparing');
+    expect(output).not.toContain('$ echo never');
+    expect(output).not.toContain('cwd=');
+  }, 60_000);
+
+  it.concurrent('ends FAILED naming the environment when its description is over what one variable of the pod may hold, and makes no Job', async ({ onTestFinished }) => {
+    const { server, cluster, createRun } = await kubernetesSetUp(started(onTestFinished));
+    const id = await createRun('look around', 'huge');
+    const run = await ended(server, id, 30_000);
+    expect(run.state).toBe('FAILED');
+    expect(run.status_message.message).toContain('agent_config.environment_id: environment "huge"');
+    expect(run.status_message.message).toContain('over the 130048 bytes one variable of the pod may hold');
+    expect(cluster.created).toEqual([]);
+  }, 60_000);
+
+  it.concurrent("runs a harness's CLI in the prepared directory, and hands back what it changed", async ({ onTestFinished }) => {
+    const { server, cluster, createRun } = await kubernetesSetUp(started(onTestFinished), {
+      kubernetes: { secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } },
+      harnesses: { claude: { command: podClaude() } },
+    });
+    cluster.secrets.set('model-keys', { anthropic: 'sk-ant-pod-5e1d' });
+    const created = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'look around', config: { worker_host: 'kube', environment_id: 'proj', harness: { type: 'claude' } } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.run_id as string;
+    const run = await ended(server, id, 30_000);
+    expect(run.state, `${JSON.stringify(run.status_message)}\n${await outputOf(server, id)}`).toBe('SUCCEEDED');
+    expect(run.status_message.message).toBe(`readme hello from the repository, setup ${SECRET.length}`);
+    expect((run.artifacts as { data: { filename: string } }[]).some((a) => a.data.filename === 'changes.patch')).toBe(true);
+  }, 60_000);
+
+  it.concurrent("runs a follow-up in a new Job that clones again and applies the first Job's changes", async ({ onTestFinished }) => {
+    const { server, cluster, createRun } = await kubernetesSetUp(started(onTestFinished));
+    const id = await createRun('change the readme', 'proj');
+    expect((await ended(server, id, 30_000)).state).toBe('SUCCEEDED');
+    const sent = await api(server, `/agent/runs/${id}/followups`, { method: 'POST', body: { message: 'read it again' } });
+    expect(sent.status).toBeLessThan(300);
+    await eventually(() => outputOf(server, id), (output) => output.includes('readme=hello from the repository|changed in the first pod'), 30_000);
+    await eventually(() => runOf(server, id), (run) => run.state === 'SUCCEEDED', 15_000);
+    expect(cluster.created).toHaveLength(2);
+    expect(cluster.created[0]).not.toBe(cluster.created[1]);
+    const output = await outputOf(server, id);
+    expect(output).toContain('the checkout of environment proj');
+    expect(output).toContain("the run's changes.patch applied (1 of 1)");
+  }, 90_000);
+});
+
+describe('a run with an environment, on a dispatch-command worker', () => {
+  it.concurrent('is cloned and set up by the dispatched entrypoint, the agent running there', async ({ onTestFinished }) => {
+    const own = started(onTestFinished);
+    const server = await startServer(own, 'remote');
+    const dir = mkdtempSync(join(tmpdir(), 'worker-workspace-dispatch-'));
+    const agent = join(dir, 'agent.cjs');
+    writeFileSync(agent, AGENT_SOURCE);
+    const list = join(dir, 'entrypoints');
+    own.entrypointLists.push(list);
+    const dispatcher = join(dir, 'dispatch.sh');
+    writeFileSync(
+      dispatcher,
+      ['#!/bin/sh', 'exec 3<&0', `setsid ${JSON.stringify(process.execPath)} ${JSON.stringify(ENTRYPOINT)} --stdin <&3 >>${dir}/entrypoint.log 2>&1 &`, `echo $! >> ${list}`, 'exit 0', ''].join('\n'),
+    );
+    chmodSync(dispatcher, 0o755);
+    const repoUrl = `file://${bareRemote({ 'README.md': 'hello from the repository\n' })}`;
+    const worker = await startWorkerProcess(
+      [
+        '--server', server.baseURL.replace(/\/api\/v1$/, ''),
+        '--worker-host', 'remote',
+        '--backend', 'command',
+        '--dispatch-command', dispatcher,
+        '--config', workerConfig(repoUrl),
+        '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`,
+        '--job-listen', `127.0.0.1:${await freePort()}`,
+        '--work-dir', mkdtempSync(join(tmpdir(), 'worker-workspace-work-')),
+        '--instance-id', 'dispatcher-0',
+      ],
+      TOKEN,
+      { ...process.env, WORKSPACE_TEST_DEPLOY_KEY: SECRET },
+    );
+    own.processes.push(worker);
+    const id = await creator(server, 'remote')('look around', 'proj');
+    const run = await ended(server, id, 30_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const output = await outputOf(server, id);
+    expect(output).toContain(`$ git clone ${repoUrl} repo`);
+    expect(output).toContain('setup says hi');
+    expect(output).toContain('readme=hello from the repository\\n');
+    expect(output).toContain(`setup=${SECRET.length}\\n`);
+    expect(output).toMatch(/cwd=[^"]*\/agent-runs-job-[^"]*\/work\//);
+    expect(output).not.toContain('the entrypoint leaked');
+    expect((run.artifacts as { data: { filename: string } }[]).some((a) => a.data.filename === 'changes.patch')).toBe(true);
+  }, 60_000);
+});

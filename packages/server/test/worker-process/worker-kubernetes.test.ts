@@ -273,7 +273,7 @@ describe.concurrent('agent-runs-worker --backend kubernetes, against a scripted 
     ['unschedulable', /could not be scheduled within 2 s \(Unschedulable\): 0\/3 nodes are available/],
     ['image-pull', /could not pull its image registry\.example\/agent:1 \(ImagePullBackOff\)/],
     ['oom', /ran out of memory: its pod's container was OOMKilled \(memory limit 512Mi\)/],
-  ] as const)('a pod that is %s ends the run FAILED, naming the cause', async ([script, message], context) => {
+  ] as const)('a pod that is %s ends the run FAILED, naming the cause', { timeout: 30_000 }, async ([script, message], context) => {
     const { expect } = context;
     const { cluster, startWorker, createRun, server } = await setUp(context);
     cluster.script = () => script;
@@ -282,7 +282,7 @@ describe.concurrent('agent-runs-worker --backend kubernetes, against a scripted 
     const run = await ended(server, id, 20_000);
     expect(run.state).toBe('FAILED');
     expect(run.status_message.message).toMatch(message);
-  }, 30_000);
+  });
 
   it("the run's duration cap is the Job's activeDeadlineSeconds: past it, the run ends FAILED naming the deadline", async (context) => {
     const { expect } = context;

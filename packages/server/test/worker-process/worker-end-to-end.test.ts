@@ -43,7 +43,8 @@ async function createRun({ expect }: TestContext, server: ServerProcess, prompt:
   return created.body.run_id as string;
 }
 
-// Each test starts its own server and workers, and waits on them far more than it computes: they run side by side.
+// Each test starts its own server and workers, and waits on them far more than it computes: they run side by side
+// (vitest's maxConcurrency at a time).
 describe.concurrent('agent-runs-worker with a real server', () => {
   it('runs a run routed to its host there: SUCCEEDED with its output and artifacts on the server', async (context) => {
     const { expect } = context;

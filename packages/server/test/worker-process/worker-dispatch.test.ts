@@ -4,7 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
 import { startChildRunSource } from '../support/child-run-agent.js';
 import { eventually } from '../support/eventually.js';
@@ -49,24 +49,6 @@ ${startChildRunSource()}} else if (mode === 'sleep') {
 }
 `;
 
-const processes: (ServerProcess | WorkerProcess)[] = [];
-const marks: string[] = [];
-afterEach(async () => {
-  await killProcesses(processes);
-  // The detached entrypoints and their agents: each leads a session (and group) of its own.
-  for (const dir of marks.splice(0)) {
-    const file = join(dir, 'entrypoints');
-    if (!existsSync(file)) continue;
-    for (const pid of readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number)) {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // Gone.
-      }
-    }
-  }
-});
-
 async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -102,12 +84,30 @@ interface Setup {
 /** What the dispatch script does: starts the entrypoint with setsid, has it detach itself (--detach), fails, hangs, or starts nothing. */
 type Dispatch = 'detached' | 'self-detaching' | 'failing' | 'hanging' | 'nothing';
 
-async function setUp(dispatch: Dispatch = 'detached'): Promise<Setup> {
+/** The detached entrypoints (and their agents) a dispatch script started in `dir`: each leads a session (and group) of its own. */
+function killEntrypoints(dir: string): void {
+  const file = join(dir, 'entrypoints');
+  if (!existsSync(file)) return;
+  for (const pid of readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number)) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Gone.
+    }
+  }
+}
+
+/** A test's server, worker and dispatched entrypoints, which it ends with that test (the tests run concurrently: each tears down only its own). */
+async function setUp({ expect, onTestFinished }: TestContext, dispatch: Dispatch = 'detached'): Promise<Setup> {
+  const processes: (ServerProcess | WorkerProcess)[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'worker-dispatch-'));
+  onTestFinished(async () => {
+    await killProcesses(processes);
+    killEntrypoints(dir);
+  });
   const serverConfig = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_DISPATCH_WORKER_TOKEN' }, worker_hosts: ['remote'] } }, environments: { vault: {} } });
   const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', serverConfig], { ...process.env, AGENT_RUNS_DISPATCH_WORKER_TOKEN: TOKEN });
   processes.push(server);
-  const dir = mkdtempSync(join(tmpdir(), 'worker-dispatch-'));
-  marks.push(dir);
   const agent = join(dir, 'agent.cjs');
   writeFileSync(agent, AGENT_SOURCE);
   const dispatcher =
@@ -173,12 +173,15 @@ async function setUp(dispatch: Dispatch = 'detached'): Promise<Setup> {
   };
 }
 
-describe('agent-runs-worker --backend command, with a dispatch script that starts the entrypoint detached', () => {
-  it('runs a dispatched run: SUCCEEDED with its output and usage, the secret given to the agent, never to the script', async () => {
-    const { server, dir, startWorker, createRun } = await setUp();
+// Each test starts its own server, worker and entrypoints, and waits on them far more than it computes: they run side by side
+// (vitest's maxConcurrency at a time), their waits bounded for a machine that is busy with a neighbour too.
+describe.concurrent('agent-runs-worker --backend command, with a dispatch script that starts the entrypoint detached', () => {
+  it('runs a dispatched run: SUCCEEDED with its output and usage, the secret given to the agent, never to the script', async (context) => {
+    const { expect } = context;
+    const { server, dir, startWorker, createRun } = await setUp(context);
     await startWorker();
     const id = await createRun('ok');
-    const run = await ended(server, id, 20_000);
+    const run = await ended(server, id, 30_000);
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
     const output = await outputOf(server, id);
     expect(output).toContain('hello from afar');
@@ -199,13 +202,14 @@ describe('agent-runs-worker --backend command, with a dispatch script that start
     }
     // Nor was the entrypoint given them in its argv: it read them from stdin.
     expect(readFileSync(join(dir, 'entrypoints'), 'utf8').trim()).toMatch(/^\d+$/);
-  }, 40_000);
+  }, 60_000);
 
-  it("gives the agent its run's API token from the stdin JSON only: it starts a child run with it, masked in the output", async () => {
-    const { server, dir, startWorker, createRun } = await setUp();
+  it("gives the agent its run's API token from the stdin JSON only: it starts a child run with it, masked in the output", async (context) => {
+    const { expect } = context;
+    const { server, dir, startWorker, createRun } = await setUp(context);
     await startWorker();
     const id = await createRun('child');
-    const run = await ended(server, id, 20_000);
+    const run = await ended(server, id, 30_000);
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
     const output = await outputOf(server, id);
     const childId = /child 200 (\S+?)\\n/.exec(output)?.[1];
@@ -215,61 +219,66 @@ describe('agent-runs-worker --backend command, with a dispatch script that start
     // Not in the dispatch command's argv or environment (the token's prefix is the server's run tokens').
     expect(readFileSync(join(dir, 'dispatch-cmdline'), 'utf8')).not.toContain('art_');
     expect(readFileSync(join(dir, 'dispatch-environ'), 'utf8')).not.toContain('art_');
-  }, 40_000);
+  }, 60_000);
 
-  it("ends the run FAILED when the agent exits non-zero", async () => {
-    const { server, startWorker, createRun } = await setUp();
+  it("ends the run FAILED when the agent exits non-zero", async (context) => {
+    const { expect } = context;
+    const { server, startWorker, createRun } = await setUp(context);
     await startWorker();
     const id = await createRun('fail');
-    const run = await ended(server, id, 20_000);
+    const run = await ended(server, id, 30_000);
     expect(run.state).toBe('FAILED');
     expect(run.status_message.message).toContain('exited with code 4');
     expect(await outputOf(server, id)).toContain('about to fail');
-  }, 40_000);
+  }, 60_000);
 
-  it("a dispatch command that exits non-zero ends the run FAILED, naming its exit and its stderr's last lines, escaped", async () => {
-    const { server, startWorker, createRun } = await setUp('failing');
+  it("a dispatch command that exits non-zero ends the run FAILED, naming its exit and its stderr's last lines, escaped", async (context) => {
+    const { expect } = context;
+    const { server, startWorker, createRun } = await setUp(context, 'failing');
     await startWorker();
     const id = await createRun('ok');
-    const run = await ended(server, id, 20_000);
+    const run = await ended(server, id, 30_000);
     expect(run.state).toBe('FAILED');
     const message = run.status_message.message as string;
     expect(message).toMatch(/^The dispatch command exited with code 7; its stderr ended with: starting the job \| no capacity in region eu-west \[31mred\[0m\.$/);
     expect(message).not.toContain('\u001b');
-  }, 40_000);
+  }, 60_000);
 
-  it('runs a run through an entrypoint that detaches itself (--stdin --detach, as over ssh)', async () => {
-    const { server, dir, startWorker, createRun } = await setUp('self-detaching');
+  it('runs a run through an entrypoint that detaches itself (--stdin --detach, as over ssh)', async (context) => {
+    const { expect } = context;
+    const { server, dir, startWorker, createRun } = await setUp(context, 'self-detaching');
     await startWorker();
     const id = await createRun('ok');
-    const run = await ended(server, id, 20_000);
+    const run = await ended(server, id, 30_000);
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
     expect(await outputOf(server, id)).toContain('hello from afar');
     // The detached entrypoint mirrors the agent's output to its log.
     expect(readFileSync(join(dir, 'entrypoint.log'), 'utf8')).toContain('hello from afar');
-  }, 40_000);
+  }, 60_000);
 
-  it('a dispatch command that does not exit within --dispatch-timeout is killed, and the run ends FAILED saying so; one that starts nothing ends FAILED after --silence-timeout, the cancel command run', async () => {
-    const hanging = await setUp('hanging');
+  it('a dispatch command that does not exit within --dispatch-timeout is killed, and the run ends FAILED saying so; one that starts nothing ends FAILED after --silence-timeout, the cancel command run', async (context) => {
+    const { expect } = context;
+    const hanging = await setUp(context, 'hanging');
     await hanging.startWorker(['--dispatch-timeout', '1s']);
-    const slow = await ended(hanging.server, await hanging.createRun('ok'), 20_000);
+    const slow = await ended(hanging.server, await hanging.createRun('ok'), 30_000);
     expect(slow.state).toBe('FAILED');
     expect(slow.status_message.message).toBe('The dispatch command did not exit within 1 s and was killed; its stderr ended with: waiting for a slot.');
-    const nothing = await setUp('nothing');
+    const nothing = await setUp(context, 'nothing');
     await nothing.startWorker(['--silence-timeout', '2s']);
     const id = await nothing.createRun('ok');
-    const silent = await ended(nothing.server, id, 20_000);
+    const silent = await ended(nothing.server, id, 30_000);
     expect(silent.state).toBe('FAILED');
     expect(silent.status_message.message).toMatch(/^Nothing was heard from the dispatched run's entrypoint for 2 s/);
     await eventually(() => existsSync(join(nothing.dir, 'cancelled')) && readFileSync(join(nothing.dir, 'cancelled'), 'utf8'), (text) => text === `${id}\n`);
-  }, 60_000);
+  }, 90_000);
 
-  it('a cancel stops the detached entrypoint and its quiet agent (at its next heartbeat), and runs the cancel command with the run id', async () => {
-    const { server, dir, startWorker, createRun } = await setUp();
+  it('a cancel stops the detached entrypoint and its quiet agent (at its next heartbeat), and runs the cancel command with the run id', async (context) => {
+    const { expect } = context;
+    const { server, dir, startWorker, createRun } = await setUp(context);
     await startWorker();
     const id = await createRun('quiet');
     const agentPidFile = join(dir, `agent-${id}.pid`);
-    await eventually(() => existsSync(agentPidFile), (there) => there, 20_000);
+    await eventually(() => existsSync(agentPidFile), (there) => there, 30_000);
     const agentPid = Number(readFileSync(agentPidFile, 'utf8'));
     const entrypointPid = Number(readFileSync(join(dir, 'entrypoints'), 'utf8').trim());
     expect(alive(agentPid) && alive(entrypointPid)).toBe(true);
@@ -283,25 +292,29 @@ describe('agent-runs-worker --backend command, with a dispatch script that start
     expect((await api(server, `/agent/runs/${id}/cancel`, { method: 'POST' })).status).toBeLessThan(300);
     expect((await ended(server, id)).state).toBe('CANCELLED');
     await eventually(() => existsSync(join(dir, 'cancelled')) && readFileSync(join(dir, 'cancelled'), 'utf8'), (text) => text === `${id}\n`);
-    await eventually(() => [alive(agentPid), alive(entrypointPid)], (up) => !up[0] && !up[1], 15_000);
+    await eventually(() => [alive(agentPid), alive(entrypointPid)], (up) => !up[0] && !up[1], 30_000);
     expect(readFileSync(join(dir, 'entrypoint.log'), 'utf8')).not.toContain(token);
-  }, 60_000);
+  }, 90_000);
 
-  it('a worker killed while runs are dispatched, then restarted, follows them again: each SUCCEEDS with its output, none dispatched twice', async () => {
-    const { server, dir, startWorker, createRun } = await setUp();
+  it('a worker killed while runs are dispatched, then restarted, follows them again: each SUCCEEDS with its output, none dispatched twice', async (context) => {
+    const { expect } = context;
+    const { server, dir, startWorker, createRun } = await setUp(context);
     const first = await startWorker();
     const ids = [await createRun('sleep 4000'), await createRun('sleep 4000')];
-    await eventually(() => ids.map((id) => existsSync(join(dir, `agent-${id}.pid`))), (up) => up.every(Boolean), 20_000);
+    await eventually(() => ids.map((id) => existsSync(join(dir, `agent-${id}.pid`))), (up) => up.every(Boolean), 30_000);
     first.child.kill('SIGKILL');
     await first.exited;
     const second = await startWorker();
-    const runs = await Promise.all(ids.map((id) => ended(server, id, 20_000)));
+    const runs = await Promise.all(ids.map((id) => ended(server, id, 30_000)));
     expect(runs.map((r) => r.state)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
     for (const id of ids) expect(await outputOf(server, id)).toContain('slept');
     expect(readFileSync(join(dir, 'entrypoints'), 'utf8').trim().split('\n')).toHaveLength(2);
     expect(second.stderr()).toMatch(/followed again after a restart/);
-  }, 60_000);
+  }, 90_000);
+});
 
+// spawnSync holds the test process's event loop, which its concurrent neighbours' polls need: on its own.
+describe('agent-runs-job-entrypoint --stdin, alone', () => {
   it('agent-runs-job-entrypoint --stdin refuses what is not a dispatched run, naming the field, before starting anything', () => {
     const run = (input: string, args = ['--stdin']) => spawnSync(process.execPath, [ENTRYPOINT, ...args], { input, encoding: 'utf8', timeout: 15_000 });
     const notJson = run('{');

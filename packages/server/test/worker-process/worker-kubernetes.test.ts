@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { V1Job } from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it, type TestContext } from 'vitest';
 import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
 import { startChildRunSource } from '../support/child-run-agent.js';
 import { eventually } from '../support/eventually.js';
@@ -96,13 +96,6 @@ function podClaude(promptMarker: string, headerMarker: string): string {
   return join(dir, 'claude');
 }
 
-const processes: (ServerProcess | WorkerProcess)[] = [];
-const standIns: ScriptedKubernetes[] = [];
-afterEach(async () => {
-  await killProcesses(processes);
-  for (const s of standIns.splice(0)) await s.close();
-});
-
 async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -118,15 +111,26 @@ interface Setup {
   createRun(prompt: string): Promise<string>;
 }
 
-async function setUp(lease = '15s', kubernetes: Record<string, unknown> = {}, workerSections: Record<string, unknown> = {}): Promise<Setup> {
+/** A test's server, stand-in and workers, which it ends with that test (the tests run concurrently: each tears down only its own). */
+async function setUp(
+  { expect, onTestFinished }: TestContext,
+  lease = '15s',
+  kubernetes: Record<string, unknown> = {},
+  workerSections: Record<string, unknown> = {},
+): Promise<Setup> {
+  const processes: (ServerProcess | WorkerProcess)[] = [];
+  let cluster: ScriptedKubernetes | undefined;
+  onTestFinished(async () => {
+    await killProcesses(processes);
+    await cluster?.close();
+  });
   const serverConfig = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_K8S_WORKER_TOKEN' }, worker_hosts: ['kube'] } } });
   const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', serverConfig, '--lease', lease], {
     ...process.env,
     AGENT_RUNS_K8S_WORKER_TOKEN: TOKEN,
   });
   processes.push(server);
-  const cluster = await ScriptedKubernetes.start();
-  standIns.push(cluster);
+  cluster = await ScriptedKubernetes.start();
   const dir = tempTree();
   const agent = join(dir, 'agent.cjs');
   writeFileSync(agent, AGENT_SOURCE);
@@ -180,7 +184,7 @@ async function setUp(lease = '15s', kubernetes: Record<string, unknown> = {}, wo
 }
 
 /** A file artifact's bytes, through its signed download link. */
-async function artifactText(server: ServerProcess, uid: string): Promise<string> {
+async function artifactText({ expect }: TestContext, server: ServerProcess, uid: string): Promise<string> {
   const artifact = await api(server, `/agent/artifacts/${uid}`);
   expect(artifact.status).toBe(200);
   const download = await fetch(new URL(artifact.body.data.download_url as string, server.baseURL));
@@ -188,12 +192,15 @@ async function artifactText(server: ServerProcess, uid: string): Promise<string>
   return download.text();
 }
 
-describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes API', () => {
-  it('runs a run as a Job: SUCCEEDED with its output lines and usage on the server, the Job as specified, then deleted', async () => {
-    const { cluster, startWorker, createRun, server } = await setUp();
+// Each test starts its own server, stand-in and worker, and waits on them far more than it computes: they run side by side
+// (vitest's maxConcurrency at a time), their waits bounded for a machine that is busy with a neighbour too.
+describe.concurrent('agent-runs-worker --backend kubernetes, against a scripted Kubernetes API', () => {
+  it('runs a run as a Job: SUCCEEDED with its output lines and usage on the server, the Job as specified, then deleted', async (context) => {
+    const { expect } = context;
+    const { cluster, startWorker, createRun, server } = await setUp(context);
     await startWorker();
     const id = await createRun('ok');
-    const run = await ended(server, id, 15_000);
+    const run = await ended(server, id, 30_000);
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
     const output = await outputOf(server, id);
     expect(output).toContain('line one');
@@ -208,10 +215,11 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     // A succeeded Job is deleted by the worker.
     await eventually(() => cluster.deletions.map((d) => d.name), (names) => names.includes(name));
     expect(cluster.jobs.size).toBe(0);
-  }, 30_000);
+  }, 60_000);
 
-  it('writes the Job spec from the run and the configuration file', async () => {
-    const { cluster, startWorker, server } = await setUp();
+  it('writes the Job spec from the run and the configuration file', async (context) => {
+    const { expect } = context;
+    const { cluster, startWorker, server } = await setUp(context);
     let seen: any;
     cluster.script = (job) => {
       seen = job;
@@ -219,7 +227,7 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     };
     await startWorker();
     const id = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'ok', config: { worker_host: 'kube', budget: { max_duration_seconds: 120 } } } }).then((r) => r.body.run_id as string);
-    expect((await ended(server, id, 15_000)).state).toBe('SUCCEEDED');
+    expect((await ended(server, id, 30_000)).state).toBe('SUCCEEDED');
     expect(seen.metadata.labels).toMatchObject({ 'agent-runs/run-id': id, 'agent-runs/worker-host': 'kube' });
     expect(seen.spec).toMatchObject({ backoffLimit: 0, activeDeadlineSeconds: 120, ttlSecondsAfterFinished: 600 });
     const pod = seen.spec.template.spec;
@@ -231,26 +239,28 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     expect(env.AGENT_RUNS_JOB_TOKEN).toBeUndefined();
     const ref = pod.containers[0].env.find((e: { name: string }) => e.name === 'AGENT_RUNS_JOB_TOKEN');
     expect(ref.valueFrom).toEqual({ secretKeyRef: { name: `${seen.metadata.name}-run`, key: 'AGENT_RUNS_JOB_TOKEN' } });
-  }, 30_000);
+  }, 60_000);
 
-  it('ends a run whose agent exits non-zero FAILED and keeps its Job for its TTL', async () => {
-    const { cluster, startWorker, createRun, server } = await setUp();
+  it('ends a run whose agent exits non-zero FAILED and keeps its Job for its TTL', async (context) => {
+    const { expect } = context;
+    const { cluster, startWorker, createRun, server } = await setUp(context);
     await startWorker();
     const id = await createRun('fail');
-    const run = await ended(server, id, 15_000);
+    const run = await ended(server, id, 30_000);
     expect(run.state).toBe('FAILED');
     expect(run.status_message.message).toContain('exited with code 3');
     expect(await outputOf(server, id)).toContain('about to fail');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(cluster.deletions).toEqual([]);
     expect(cluster.jobOf(id)).toBeDefined();
-  }, 30_000);
+  }, 60_000);
 
-  it('cancel deletes the Job in the foreground and its agent stops', async () => {
-    const { cluster, startWorker, createRun, server } = await setUp();
+  it('cancel deletes the Job in the foreground and its agent stops', async (context) => {
+    const { expect } = context;
+    const { cluster, startWorker, createRun, server } = await setUp(context);
     await startWorker();
     const id = await createRun('hang');
-    await eventually(() => outputOf(server, id), (output) => output.includes('tick'), 15_000);
+    await eventually(() => outputOf(server, id), (output) => output.includes('tick'), 30_000);
     expect(cluster.running(id)).toBe(true);
     const name = cluster.jobOf(id)!.job.metadata!.name!;
     const child = cluster.jobOf(id)!.child!;
@@ -258,52 +268,56 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     expect((await ended(server, id)).state).toBe('CANCELLED');
     await eventually(() => cluster.deletions, (d) => d.some((x) => x.name === name && x.propagationPolicy === 'Foreground'));
     await eventually(() => child.exitCode !== null || child.signalCode !== null, (over) => over, 5_000);
-  }, 30_000);
+  }, 60_000);
 
-  it.each([
+  it.for([
     ['unschedulable', /could not be scheduled within 2 s \(Unschedulable\): 0\/3 nodes are available/],
     ['image-pull', /could not pull its image registry\.example\/agent:1 \(ImagePullBackOff\)/],
     ['oom', /ran out of memory: its pod's container was OOMKilled \(memory limit 512Mi\)/],
-  ] as const)('a pod that is %s ends the run FAILED, naming the cause', async (script, message) => {
-    const { cluster, startWorker, createRun, server } = await setUp();
+  ] as const)('a pod that is %s ends the run FAILED, naming the cause', { timeout: 60_000 }, async ([script, message], context) => {
+    const { expect } = context;
+    const { cluster, startWorker, createRun, server } = await setUp(context);
     cluster.script = () => script;
     await startWorker(['--unschedulable-timeout', '2s']);
     const id = await createRun('hang');
-    const run = await ended(server, id, 20_000);
+    const run = await ended(server, id, 30_000);
     expect(run.state).toBe('FAILED');
     expect(run.status_message.message).toMatch(message);
-  }, 30_000);
+  });
 
-  it("the run's duration cap is the Job's activeDeadlineSeconds: past it, the run ends FAILED naming the deadline", async () => {
-    const { startWorker, server } = await setUp();
+  it("the run's duration cap is the Job's activeDeadlineSeconds: past it, the run ends FAILED naming the deadline", async (context) => {
+    const { expect } = context;
+    const { startWorker, server } = await setUp(context);
     await startWorker();
     const created = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'hang', config: { worker_host: 'kube', budget: { max_duration_seconds: 2 } } } });
-    const run = await ended(server, created.body.run_id, 20_000);
+    const run = await ended(server, created.body.run_id, 30_000);
     expect(run.state).toBe('FAILED');
     expect(run.status_message.message).toMatch(/passed its deadline of 2 s \(the Job's activeDeadlineSeconds\)/);
-  }, 30_000);
+  }, 60_000);
 
-  it('a worker killed while three Jobs run, then restarted, follows all three again: each SUCCEEDS, none is made twice', async () => {
-    const { cluster, startWorker, createRun, server } = await setUp();
+  it('a worker killed while three Jobs run, then restarted, follows all three again: each SUCCEEDS, none is made twice', async (context) => {
+    const { expect } = context;
+    const { cluster, startWorker, createRun, server } = await setUp(context);
     const first = await startWorker();
     const ids = [await createRun('sleep 4000'), await createRun('sleep 4000'), await createRun('sleep 4000')];
-    await eventually(() => ids.map((id) => cluster.running(id)), (up) => up.every(Boolean), 15_000);
+    await eventually(() => ids.map((id) => cluster.running(id)), (up) => up.every(Boolean), 30_000);
     first.child.kill('SIGKILL');
     await first.exited;
     const second = await startWorker();
-    const runs = await Promise.all(ids.map((id) => ended(server, id, 20_000)));
+    const runs = await Promise.all(ids.map((id) => ended(server, id, 30_000)));
     expect(runs.map((r) => r.state)).toEqual(['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED']);
     for (const id of ids) expect(await outputOf(server, id)).toContain('slept');
     expect(cluster.created).toHaveLength(3);
     expect(second.stderr()).toMatch(/followed again after a restart/);
-  }, 60_000);
+  }, 90_000);
 
-  it("hands the files its agent left in AGENT_RUNS_ARTIFACTS_DIR back as the run's artifacts; a hostile path from the pod is refused", async () => {
-    const { cluster, startWorker, createRun, server } = await setUp();
+  it("hands the files its agent left in AGENT_RUNS_ARTIFACTS_DIR back as the run's artifacts; a hostile path from the pod is refused", async (context) => {
+    const { expect } = context;
+    const { cluster, startWorker, createRun, server } = await setUp(context);
     const worker = await startWorker();
     const go = join(tempTree(), 'go');
     const id = await createRun(`files ${go}`);
-    await eventually(() => outputOf(server, id), (o) => o.includes('files written'), 15_000);
+    await eventually(() => outputOf(server, id), (o) => o.includes('files written'), 30_000);
     // What a pod could send of its own: the run's token (from its Secret) and the worker's listener.
     const url = /their pods report to (http:\/\/127\.0\.0\.1:\d+)/.exec(worker.stderr())![1]!;
     const token = cluster.jobOf(id)!.env!['AGENT_RUNS_JOB_TOKEN']!;
@@ -315,24 +329,25 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
       expect(await refused.text()).toMatch(/^path: /);
     }
     writeFileSync(go, '');
-    const run = await ended(server, id, 15_000);
+    const run = await ended(server, id, 30_000);
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
     const files = (run.artifacts as { artifact_type: string; data: { filepath: string; artifact_uid: string; mime_type: string } }[]).filter((a) => a.artifact_type === 'FILE');
     expect(files.map((f) => f.data.filepath).sort()).toEqual(['logs/run.log', 'report.md']);
     const report = files.find((f) => f.data.filepath === 'report.md')!;
     expect(report.data.mime_type).toBe('text/markdown');
-    expect(await artifactText(server, report.data.artifact_uid)).toBe('# Report\nall good\n');
+    expect(await artifactText(context, server, report.data.artifact_uid)).toBe('# Report\nall good\n');
     expect(JSON.stringify(run.artifacts)).not.toContain('evil');
     // The link was not followed, and said so in the run's output.
     expect(JSON.stringify(run.artifacts)).not.toContain('passwd');
     expect(await outputOf(server, id)).toContain('artifact passwd is not a regular file');
-  }, 30_000);
+  }, 60_000);
 
-  it('reads the report file the pod gives its agent (AGENT_RUNS_REPORT_FILE) as the local executor does: its result, pull request and plan reach the run with its files', async () => {
-    const { startWorker, createRun, server } = await setUp();
+  it('reads the report file the pod gives its agent (AGENT_RUNS_REPORT_FILE) as the local executor does: its result, pull request and plan reach the run with its files', async (context) => {
+    const { expect } = context;
+    const { startWorker, createRun, server } = await setUp(context);
     await startWorker();
     const id = await createRun('report');
-    const run = await ended(server, id, 15_000);
+    const run = await ended(server, id, 30_000);
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
     expect(run.status_message?.message).toBe('Fixed the flaky test.');
     const artifacts = run.artifacts as { artifact_type: string; data: Record<string, unknown> }[];
@@ -341,10 +356,11 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     expect(artifacts.find((a) => a.artifact_type === 'FILE')!.data).toMatchObject({ filepath: 'notes.txt' });
     // The reader's note on the line it skipped is in the run's output, as on the server.
     expect(await outputOf(server, id)).toContain('report line 3 is not JSON; skipped.');
-  }, 30_000);
+  }, 60_000);
 
-  it("gives the pod's agent its run's API token from a Secret of the run's own, owned by its Job and deleted at the end: never in the Job's spec", async () => {
-    const { cluster, startWorker, createRun, server } = await setUp();
+  it("gives the pod's agent its run's API token from a Secret of the run's own, owned by its Job and deleted at the end: never in the Job's spec", async (context) => {
+    const { expect } = context;
+    const { cluster, startWorker, createRun, server } = await setUp(context);
     const seen: { job: V1Job; secret: Record<string, string> | undefined; owner?: string }[] = [];
     cluster.script = (job) => {
       // The Secret is made before its Job.
@@ -353,7 +369,7 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     };
     await startWorker();
     const id = await createRun('child');
-    const run = await ended(server, id, 15_000);
+    const run = await ended(server, id, 30_000);
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
     const output = await outputOf(server, id);
     const childId = /child 200 (\S+?)\\n/.exec(output)?.[1];
@@ -375,13 +391,14 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     await eventually(() => cluster.secretsDeleted, (deleted) => deleted.includes(name));
     expect(cluster.secrets.has(name)).toBe(false);
     expect(cluster.secretOwners.get(name)).toBe(job.metadata!.name);
-  }, 30_000);
+  }, 60_000);
 
-  it("a harness run's prompt and MCP servers' headers reach the pod from the run's own Secret: neither is in the Job's spec", async () => {
+  it("a harness run's prompt and MCP servers' headers reach the pod from the run's own Secret: neither is in the Job's spec", async (context) => {
+    const { expect } = context;
     const header = 'mcp-bearer-4b7e2c90d1';
     const marker = 'prompt-marker-9a3f51e6';
     const claude = podClaude(marker, header);
-    const { cluster, startWorker, server } = await setUp('15s', { secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } }, { harnesses: { claude: { command: claude } } });
+    const { cluster, startWorker, server } = await setUp(context, '15s', { secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } }, { harnesses: { claude: { command: claude } } });
     cluster.secrets.set('model-keys', { anthropic: 'sk-ant-pod-7d21' });
     const seen: { job: V1Job; secret: Record<string, string> | undefined }[] = [];
     cluster.script = (job) => {
@@ -402,7 +419,7 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const id = created.body.run_id as string;
-    const run = await ended(server, id, 20_000);
+    const run = await ended(server, id, 30_000);
     expect(run.state, `${JSON.stringify(run.status_message)}\n${await outputOf(server, id)}`).toBe('SUCCEEDED');
     // Both reached the harness in the pod.
     expect((run.status_message as { message: string }).message).toBe('prompt seen, header seen');
@@ -422,11 +439,12 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     // Owned by its Job, and deleted at the run's end.
     await eventually(() => cluster.secretsDeleted, (deleted) => deleted.includes(name));
     expect(cluster.secretOwners.get(name)).toBe(job.metadata!.name);
-  }, 30_000);
+  }, 60_000);
 
-  it("keeps a harness run's attachments up to what one variable of the pod may hold, and leaves them out past it, saying so: the pod starts either way", async () => {
+  it("keeps a harness run's attachments up to what one variable of the pod may hold, and leaves them out past it, saying so: the pod starts either way", async (context) => {
+    const { expect } = context;
     const claude = podClaude('attached', 'no-header');
-    const { cluster, startWorker, server } = await setUp('15s', { secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } }, { harnesses: { claude: { command: claude } } });
+    const { cluster, startWorker, server } = await setUp(context, '15s', { secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } }, { harnesses: { claude: { command: claude } } });
     cluster.secrets.set('model-keys', { anthropic: 'sk-ant-pod-7d21' });
     const harnessOf = new Map<string, string | undefined>();
     cluster.script = (job) => {
@@ -450,7 +468,7 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     const kept = await start(85_000);
     const dropped = await start(100_000);
     for (const id of [kept, dropped]) {
-      const run = await ended(server, id, 20_000);
+      const run = await ended(server, id, 30_000);
       expect(run.state, `${JSON.stringify(run.status_message)}\n${await outputOf(server, id)}`).toBe('SUCCEEDED');
     }
     expect(harnessOf.get(kept)).toContain('big.txt');
@@ -458,10 +476,11 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     expect(await outputOf(server, kept)).not.toContain('left out');
     expect(harnessOf.get(dropped)).not.toContain('big.txt');
     expect(await outputOf(server, dropped)).toContain("The run's attachments were left out of its remote execution: with them it is over 130048 bytes");
-  }, 40_000);
+  }, 60_000);
 
-  it("gives the pod the operator's Secrets by reference: the agent has the keys, the Job's spec never their values", async () => {
-    const { cluster, startWorker, createRun, server } = await setUp('15s', {
+  it("gives the pod the operator's Secrets by reference: the agent has the keys, the Job's spec never their values", async (context) => {
+    const { expect } = context;
+    const { cluster, startWorker, createRun, server } = await setUp(context, '15s', {
       env_from_secrets: ['bulk-keys'],
       secret_env: { MODEL_API_KEY: { secret: 'model-keys', key: 'anthropic' } },
     });
@@ -474,7 +493,7 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     };
     await startWorker();
     const id = await createRun('keys');
-    const run = await ended(server, id, 15_000);
+    const run = await ended(server, id, 30_000);
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
     const output = await outputOf(server, id);
     expect(output).toContain('model key given');
@@ -490,17 +509,18 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     // A Secret that is not there keeps the pod from starting: the run ends FAILED naming it, at once.
     cluster.secrets.delete('model-keys');
     const missing = await createRun('keys');
-    const failed = await ended(server, missing, 15_000);
+    const failed = await ended(server, missing, 30_000);
     expect(failed.state).toBe('FAILED');
     expect(failed.status_message.message).toMatch(/could not start its container \(CreateContainerConfigError\): couldn't find key anthropic in Secret agent-runs-test\/model-keys; check the Secrets named in kubernetes/);
-  }, 30_000);
+  }, 60_000);
 
-  it("refuses a run's token for another run, and once the run ended", async () => {
-    const { cluster, startWorker, createRun, server } = await setUp();
+  it("refuses a run's token for another run, and once the run ended", async (context) => {
+    const { expect } = context;
+    const { cluster, startWorker, createRun, server } = await setUp(context);
     const worker = await startWorker();
     const a = await createRun('hang');
     const b = await createRun('hang');
-    await eventually(() => [a, b].map((id) => cluster.running(id)), (up) => up.every(Boolean), 15_000);
+    await eventually(() => [a, b].map((id) => cluster.running(id)), (up) => up.every(Boolean), 30_000);
     const url = /their pods report to (http:\/\/127\.0\.0\.1:\d+)/.exec(worker.stderr())![1]!;
     const tokenA = cluster.jobOf(a)!.env!['AGENT_RUNS_JOB_TOKEN']!;
     // HMAC-SHA256 of the worker token over the run and its claim (the run's started_at as claimed).
@@ -515,5 +535,5 @@ describe('agent-runs-worker --backend kubernetes, against a scripted Kubernetes 
     await api(server, `/agent/runs/${a}/cancel`, { method: 'POST' });
     await ended(server, a);
     expect((await send(a, tokenA)).status).toBe(410);
-  }, 30_000);
+  }, 60_000);
 });

@@ -18,7 +18,7 @@ export async function startWorkerProcess(args: string[], token: string, env: Nod
   let stderr = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`agent-runs-worker did not connect:\n${stderr}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`agent-runs-worker did not connect within 30 s:\n${stderr}`)), 30_000);
     child.stderr!.setEncoding('utf8').on('data', (text: string) => {
       stderr += text;
       if (/^Connected to /m.test(stderr)) {

@@ -363,7 +363,7 @@ describe.concurrent('agent-runs-worker --backend kubernetes, against a scripted 
     const { cluster, startWorker, createRun, server } = await setUp(context);
     const seen: { job: V1Job; secret: Record<string, string> | undefined; owner?: string }[] = [];
     cluster.script = (job) => {
-      // The Secret is made before its Job.
+      // The pod starts once its Job is resumed, after its Secret was made.
       seen.push({ job, secret: cluster.secrets.get(`${job.metadata!.name}-run`) });
       return 'run';
     };

@@ -66,16 +66,23 @@ export function seedSqlite(server: BenchServer, dataDir: string, from: number, c
   store.close();
 }
 
+/** Requests answered by a load, and over how many seconds. */
+export interface LoadServed {
+  requests: number;
+  seconds: number;
+}
+
 /**
- * Keeps IN_FLIGHT requests going for `seconds` after a 0.5 s warm-up, spread evenly over
- * `origins` (CONNECTIONS connections in all); returns requests per second over all of them.
+ * Keeps IN_FLIGHT requests going for `seconds` after a warm-up of `warmUpMs` (not counted),
+ * spread evenly over `origins` (CONNECTIONS connections in all). Every request is answered
+ * when it returns, so a server's CPU read before and after it covers exactly these requests.
  */
-export async function throughput(origins: string[], seconds: number, next: () => Parameters<Pool['request']>[0]): Promise<number> {
+export async function load(origins: string[], seconds: number, next: () => Parameters<Pool['request']>[0], warmUpMs = 500): Promise<LoadServed> {
   const pools = origins.map((origin) => new Pool(origin, { connections: Math.max(1, CONNECTIONS / origins.length), keepAliveTimeout: 60_000 }));
-  const warmUntil = Date.now() + 500;
+  const warmUntil = Date.now() + warmUpMs;
   let count = 0;
-  let measuring = false;
-  let startedAt = 0;
+  let measuring = warmUpMs <= 0;
+  let startedAt = Date.now();
   const endAt = warmUntil + seconds * 1000;
   const worker = async (pool: Pool, origin: string) => {
     while (Date.now() < endAt) {
@@ -92,7 +99,13 @@ export async function throughput(origins: string[], seconds: number, next: () =>
   await Promise.all(Array.from({ length: IN_FLIGHT }, (_, i) => worker(pools[i % pools.length]!, origins[i % origins.length]!)));
   const elapsed = (Date.now() - startedAt) / 1000;
   await Promise.all(pools.map((pool) => pool.close()));
-  return count / elapsed;
+  return { requests: count, seconds: elapsed };
+}
+
+/** Requests per second of `load` over `origins`, after a 0.5 s warm-up. */
+export async function throughput(origins: string[], seconds: number, next: () => Parameters<Pool['request']>[0]): Promise<number> {
+  const served = await load(origins, seconds, next);
+  return served.requests / served.seconds;
 }
 
 /** Latency of each request on one keep-alive connection, in milliseconds. */
@@ -158,5 +171,17 @@ export function cpuSeconds(pid: number | undefined): number {
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return Number.NaN;
+  }
+}
+
+/** The machine's CPU ticks, busy and in all (Linux), to tell whether a measurement had idle cores left. */
+export function machineTicks(): { busy: number; total: number } {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    // idle and iowait
+    return { busy: total - fields[3]! - fields[4]!, total };
+  } catch {
+    return { busy: Number.NaN, total: Number.NaN };
   }
 }

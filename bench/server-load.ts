@@ -73,16 +73,40 @@ export interface LoadServed {
 }
 
 /**
- * Keeps IN_FLIGHT requests going for `seconds` after a warm-up of `warmUpMs` (not counted),
- * spread evenly over `origins` (CONNECTIONS connections in all). Every request is answered
- * when it returns, so a server's CPU read before and after it covers exactly these requests.
+ * Sends `burst` requests to `origin` at once on as many connections, waits for every answer,
+ * and again, for `seconds`. No request waits behind another in the server, so a server sees
+ * the same bursts however fast it answers: what it does per request (a turn of its event loop,
+ * a batch of writes) is the same for two servers compared, whatever else runs on the machine.
  */
-export async function load(origins: string[], seconds: number, next: () => Parameters<Pool['request']>[0], warmUpMs = 500): Promise<LoadServed> {
-  const pools = origins.map((origin) => new Pool(origin, { connections: Math.max(1, CONNECTIONS / origins.length), keepAliveTimeout: 60_000 }));
-  const warmUntil = Date.now() + warmUpMs;
+export async function bursts(origin: string, seconds: number, burst: number, next: () => Parameters<Pool['request']>[0]): Promise<LoadServed> {
+  const pool = new Pool(origin, { connections: burst, pipelining: 1, keepAliveTimeout: 60_000 });
+  const startedAt = Date.now();
+  const endAt = startedAt + seconds * 1000;
   let count = 0;
-  let measuring = warmUpMs <= 0;
-  let startedAt = Date.now();
+  const one = async () => {
+    const res = await pool.request(next());
+    await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`status ${res.statusCode} from ${origin}`);
+  };
+  while (Date.now() < endAt) {
+    await Promise.all(Array.from({ length: burst }, one));
+    count += burst;
+  }
+  const elapsed = (Date.now() - startedAt) / 1000;
+  await pool.close();
+  return { requests: count, seconds: elapsed };
+}
+
+/**
+ * Keeps IN_FLIGHT requests going for `seconds` after a 0.5 s warm-up, spread evenly over
+ * `origins` (CONNECTIONS connections in all); returns requests per second over all of them.
+ */
+export async function throughput(origins: string[], seconds: number, next: () => Parameters<Pool['request']>[0]): Promise<number> {
+  const pools = origins.map((origin) => new Pool(origin, { connections: Math.max(1, CONNECTIONS / origins.length), keepAliveTimeout: 60_000 }));
+  const warmUntil = Date.now() + 500;
+  let count = 0;
+  let measuring = false;
+  let startedAt = 0;
   const endAt = warmUntil + seconds * 1000;
   const worker = async (pool: Pool, origin: string) => {
     while (Date.now() < endAt) {
@@ -99,13 +123,7 @@ export async function load(origins: string[], seconds: number, next: () => Param
   await Promise.all(Array.from({ length: IN_FLIGHT }, (_, i) => worker(pools[i % pools.length]!, origins[i % origins.length]!)));
   const elapsed = (Date.now() - startedAt) / 1000;
   await Promise.all(pools.map((pool) => pool.close()));
-  return { requests: count, seconds: elapsed };
-}
-
-/** Requests per second of `load` over `origins`, after a 0.5 s warm-up. */
-export async function throughput(origins: string[], seconds: number, next: () => Parameters<Pool['request']>[0]): Promise<number> {
-  const served = await load(origins, seconds, next);
-  return served.requests / served.seconds;
+  return count / elapsed;
 }
 
 /** Latency of each request on one keep-alive connection, in milliseconds. */

@@ -12,6 +12,6 @@ export interface BenchRow {
   ratio?: string;
   /** The target from the issue, e.g. `<= 0.9x`. */
   target: string;
-  /** Whether the target was met. */
-  met?: boolean;
+  /** Whether the target was met; absent when the run could not tell (printed blank). */
+  met?: boolean | undefined;
 }

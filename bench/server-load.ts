@@ -66,6 +66,37 @@ export function seedSqlite(server: BenchServer, dataDir: string, from: number, c
   store.close();
 }
 
+/** Requests answered by a load, and over how many seconds. */
+export interface LoadServed {
+  requests: number;
+  seconds: number;
+}
+
+/**
+ * Sends `burst` requests to `origin` at once on as many connections, waits for every answer,
+ * and again, for `seconds`. No request waits behind another in the server, so a server sees
+ * the same bursts however fast it answers: what it does per request (a turn of its event loop,
+ * a batch of writes) is the same for two servers compared, whatever else runs on the machine.
+ */
+export async function bursts(origin: string, seconds: number, burst: number, next: () => Parameters<Pool['request']>[0]): Promise<LoadServed> {
+  const pool = new Pool(origin, { connections: burst, pipelining: 1, keepAliveTimeout: 60_000 });
+  const startedAt = Date.now();
+  const endAt = startedAt + seconds * 1000;
+  let count = 0;
+  const one = async () => {
+    const res = await pool.request(next());
+    await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`status ${res.statusCode} from ${origin}`);
+  };
+  while (Date.now() < endAt) {
+    await Promise.all(Array.from({ length: burst }, one));
+    count += burst;
+  }
+  const elapsed = (Date.now() - startedAt) / 1000;
+  await pool.close();
+  return { requests: count, seconds: elapsed };
+}
+
 /**
  * Keeps IN_FLIGHT requests going for `seconds` after a 0.5 s warm-up, spread evenly over
  * `origins` (CONNECTIONS connections in all); returns requests per second over all of them.
@@ -158,5 +189,17 @@ export function cpuSeconds(pid: number | undefined): number {
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return Number.NaN;
+  }
+}
+
+/** The machine's CPU ticks, busy and in all (Linux), to tell whether a measurement had idle cores left. */
+export function machineTicks(): { busy: number; total: number } {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    // idle and iowait
+    return { busy: total - fields[3]! - fields[4]!, total };
+  } catch {
+    return { busy: Number.NaN, total: Number.NaN };
   }
 }

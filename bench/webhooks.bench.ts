@@ -9,13 +9,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchRow } from './bench-row.js';
-import { BENCH_AUTH as AUTH, BENCH_KEY as KEY, cpuSeconds, fmt, percentile, throughput } from './server-load.js';
+import { BENCH_AUTH as AUTH, BENCH_KEY as KEY, cpuSeconds, fmt, machineTicks, percentile, throughput } from './server-load.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const serverDist = pathToFileURL(join(root, 'packages/server/dist/index.js')).href;
@@ -41,18 +41,6 @@ async function startChild(options: Record<string, unknown>): Promise<{ origin: s
   const child = spawn(process.execPath, [...NODE_ARGS, '--input-type=module', '-e', serverScript(options)], { env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'inherit'] });
   const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
   return { origin: chunk.toString().trim(), child, dataDir };
-}
-
-/** The machine's CPU ticks, busy and in all (Linux), to tell whether a measurement had idle cores left. */
-function machineTicks(): { busy: number; total: number } {
-  try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
-    const total = fields.reduce((a, b) => a + b, 0);
-    // idle and iowait
-    return { busy: total - fields[3]! - fields[4]!, total };
-  } catch {
-    return { busy: Number.NaN, total: Number.NaN };
-  }
 }
 
 async function stopChild(server: { child: ChildProcess; dataDir: string }): Promise<void> {

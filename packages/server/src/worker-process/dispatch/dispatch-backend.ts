@@ -10,6 +10,7 @@ import { fileLimitsOf, ReceivedFiles } from '../kubernetes/job-files.js';
 import type { JobRelay, RelayedRun } from '../kubernetes/job-relay.js';
 import { runToken } from '../kubernetes/run-token.js';
 import { endFailure, handOnEnd } from '../kubernetes/job-execution.js';
+import { deliverThrough, FollowupQueue, takenIn } from '../kubernetes/followup-queue.js';
 import { remoteRunEnv } from '../kubernetes/job-harness.js';
 import { DISPATCH_FORMAT, type DispatchedRun } from './dispatch-protocol.js';
 import type { DispatchedRuns } from './dispatched-runs.js';
@@ -118,6 +119,7 @@ export class DispatchBackend implements RunExecutor {
     let over = false;
     let silence: NodeJS.Timeout | undefined;
     let cancelling: Promise<void> | undefined;
+    const followups = new FollowupQueue();
 
     const cancelRemote = (why: string): Promise<void> => {
       const path = this.o.cancelCommand;
@@ -132,6 +134,7 @@ export class DispatchBackend implements RunExecutor {
       clearTimeout(silence);
       // From now on the entrypoint's reports and heartbeats are answered 410: it stops its agent.
       relay.detach(runId, relayed);
+      followups.close();
       this.o.runs.forget(runId);
       if (stopRemote) void cancelRemote(stopRemote);
       settle(outcome);
@@ -151,7 +154,7 @@ export class DispatchBackend implements RunExecutor {
     const ended = async (end: JobEnd): Promise<void> => {
       await handOnEnd(end, sinks);
       const artifacts = [...files.list(), ...(end.artifacts ?? [])];
-      const withFiles = artifacts.length ? { artifacts } : {};
+      const withFiles = { ...(artifacts.length ? { artifacts } : {}), ...takenIn(end) };
       if (end.exit_code === 0) return finish({ state: 'SUCCEEDED', ...(end.status_message ? { statusMessage: end.status_message } : {}), ...withFiles });
       finish({ ...endFailure(end), ...withFiles });
     };
@@ -169,6 +172,7 @@ export class DispatchBackend implements RunExecutor {
       },
       alive: heard,
       files,
+      followups,
       ...(patches ? { patches } : {}),
     };
 
@@ -195,6 +199,7 @@ export class DispatchBackend implements RunExecutor {
         finish(failed('The run was stopped.'));
         await cancelRemote('the run was stopped');
       },
+      deliver: deliverThrough(followups, runId, log),
     };
   }
 }

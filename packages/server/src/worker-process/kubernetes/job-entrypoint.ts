@@ -11,6 +11,8 @@ import { runWorkDir } from '../../executors/run-work-dir.js';
 import { fileLimitsFrom, JOB_ENV, JOB_HEARTBEAT_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type FileLimits } from './job-limits.js';
 import type { JobEnd, JobOutput, JobState } from './job-protocol.js';
 import type { Execution, HarnessState } from '../../executors/run-executor.js';
+import type { FollowupMessage } from '../../executors/execution-input.js';
+import { appendAgentFile } from '../../executors/agent-files.js';
 import type { NewArtifact } from '../../store/artifacts/artifact-store.js';
 
 /** How long a report is tried again while the worker does not answer (a restart, a rollout) before the entrypoint gives up. */
@@ -21,6 +23,8 @@ const BATCH_CHARS = 512 * 1024;
 const MAX_QUEUED_CHARS = 32 * 1024 * 1024;
 /** After SIGTERM, how long the agent has before it is killed. */
 const STOP_GRACE_MS = 5_000;
+/** An empty answer to a follow-up fetch sooner than this (a worker that does not wait) is followed by a pause of this long before the next. */
+const FOLLOWUP_FETCH_MIN_MS = 1_000;
 
 type Sent = 'taken' | 'gone' | 'refused' | 'gave-up';
 type Line = JobOutput['lines'][number];
@@ -54,6 +58,9 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   const usageFile = join(own, 'usage.json');
   const reportFile = join(own, REPORT);
   writeFileSync(reportFile, '', { mode: 0o600 });
+  // The follow-ups sent while the agent runs, a JSON line each, as the local command executor's inbox.
+  const inboxFile = join(own, INBOX);
+  writeFileSync(inboxFile, '', { mode: 0o600 });
   mkdirSync(join(own, ARTIFACTS), { mode: 0o700 });
   const fileLimits = fileLimitsFrom(env[JOB_ENV.fileLimits]);
   const agentEnv: NodeJS.ProcessEnv = { ...env, [JOB_ENV.usageFile]: usageFile, [COMMAND_ENV.artifactsDir]: join(own, ARTIFACTS), [COMMAND_ENV.reportFile]: reportFile };
@@ -67,18 +74,20 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   delete agentEnv[JOB_ENV.workRoot];
   // The run's API token, for an agent that starts child runs, as a process-backend worker gives it (a harness gets it through its executor).
   if (apiToken && !harnessText) agentEnv[COMMAND_ENV.runToken] = apiToken;
+  if (!harnessText) agentEnv[COMMAND_ENV.inboxFile] = inboxFile;
 
   /** A request to the worker, tried again while it does not answer; a GET's body comes back with it. */
-  const request = async (method: 'POST' | 'GET', path: string, body?: unknown, bytes?: Buffer): Promise<{ sent: Sent; said: string; body?: Buffer }> => {
+  const request = async (method: 'POST' | 'GET', path: string, body?: unknown, bytes?: Buffer, stopped?: AbortSignal): Promise<{ sent: Sent; said: string; body?: Buffer }> => {
     const backoff = new Backoff({ firstMs: 100, maxMs: 5_000, jitter: 0.2 });
     const until = Date.now() + RETRY_FOR_MS;
     while (Date.now() < until) {
+      if (stopped?.aborted) return { sent: 'gave-up', said: 'stopped' };
       try {
         const answer = await fetch(`${base}/${path}`, {
           method,
           headers: { authorization: `Bearer ${token}`, ...(method === 'POST' ? { 'content-type': bytes ? 'application/octet-stream' : 'application/json' } : {}) },
           ...(method === 'POST' ? { body: bytes ?? JSON.stringify(body) } : {}),
-          signal: AbortSignal.timeout(30_000),
+          signal: stopped ? AbortSignal.any([AbortSignal.timeout(30_000), stopped]) : AbortSignal.timeout(30_000),
         });
         if (answer.ok && method === 'GET') return { sent: 'taken', said: '', body: Buffer.from(await answer.arrayBuffer()) };
         const text = await answer.text().catch(() => '');
@@ -92,7 +101,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
       } catch {
         // No answer: the worker restarts, or is on its way; tried again.
       }
-      await sleep(backoff.next());
+      await sleep(backoff.next(), undefined, stopped ? { signal: stopped } : undefined).catch(() => undefined);
     }
     write(`agent-runs-job-entrypoint: the worker did not answer for ${RETRY_FOR_MS / 60_000} minutes; giving up.`);
     return { sent: 'gave-up', said: `no answer for ${RETRY_FOR_MS / 60_000} minutes` };
@@ -215,6 +224,21 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     });
   }, Math.min(1_000, JOB_HEARTBEAT_MS));
   heartbeat.unref();
+  // Once the agent runs: the follow-ups sent to the run meanwhile, fetched and handed to it as the local executors do, until it ends.
+  const fetching = new AbortController();
+  let fetched: Promise<void> | undefined;
+  const takeFollowups = (hand: (followup: FollowupMessage) => boolean): void => {
+    fetched ??= fetchFollowups({
+      request,
+      stopped: fetching.signal,
+      hand,
+      write,
+      gone: () => {
+        gone = true;
+        stop();
+      },
+    });
+  };
   const note = (text: string) => {
     queue.push({ stream: 'stderr', text: `[agent-runs] ${text}\n` });
     void pump();
@@ -248,15 +272,29 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
           setStop,
           write,
           note,
+          takeFollowups,
           stateChanged: (state) => {
             if (!stateTaken) return;
             pendingState = { ...(state.requestUsage ? { usage: state.requestUsage } : {}), ...(state.harnessSessionId ? { harness_session_id: state.harnessSessionId } : {}) };
             void pump();
           },
         })
-      : await runCommand({ command: command!, env: agentEnv, usageFile, ownGroup: options.ownGroup === true, feeders, setStop, write, ...(workDir ? { cwd: workDir } : {}) });
+      : await runCommand({
+          command: command!,
+          env: agentEnv,
+          usageFile,
+          ownGroup: options.ownGroup === true,
+          feeders,
+          setStop,
+          write,
+          // As the local command executor's deliver: a JSON line appended to the inbox (refused if the agent made it anything but a file).
+          takeFollowups: () => takeFollowups((followup) => appendAgentFile(inboxFile, `${JSON.stringify(followup)}\n`)),
+          ...(workDir ? { cwd: workDir } : {}),
+        });
   } finally {
     clearInterval(heartbeat);
+    fetching.abort();
+    await fetched;
   }
   while (sending) await sending;
   if (gone) return 1;
@@ -270,6 +308,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     end = {
       ...end,
       ...(report.others.length ? { artifacts: report.others } : {}),
+      ...(report.takenFollowups.length ? { taken_followups: report.takenFollowups } : {}),
       ...(end.exit_code === 0 && report.result ? { status_message: { message: report.result } } : {}),
     };
   } else files = ended.files;
@@ -336,6 +375,67 @@ async function prepared(o: {
 const ARTIFACTS = 'artifacts';
 /** The command's report file, beside them. */
 const REPORT = 'report.jsonl';
+/** The command's inbox of follow-ups, beside them. */
+const INBOX = 'inbox.jsonl';
+
+type Request = (method: 'POST' | 'GET', path: string, body?: unknown, bytes?: Buffer, stopped?: AbortSignal) => Promise<{ sent: Sent; said: string; body?: Buffer }>;
+
+/**
+ * Fetches the follow-ups sent to the run while its agent runs (`GET followups`, a long poll
+ * the worker answers when one comes), each handed to the agent once (an answer given again
+ * after a lost one is skipped), until `stopped`. A worker that says the run is over (410)
+ * stops the agent; one that knows no follow-ups (older) is not asked again.
+ */
+async function fetchFollowups(o: { request: Request; stopped: AbortSignal; hand(followup: FollowupMessage): boolean; write(line: string): void; gone(): void }): Promise<void> {
+  let after: string | undefined;
+  const given = new Set<string>();
+  while (!o.stopped.aborted) {
+    const asked = Date.now();
+    const got = await o.request('GET', `followups${after ? `?after=${encodeURIComponent(after)}` : ''}`, undefined, undefined, o.stopped);
+    if (o.stopped.aborted) return;
+    if (got.sent === 'gone') return o.gone();
+    if (got.sent !== 'taken') return;
+    const followups = followupsIn(got.body);
+    if (!followups) {
+      o.write("agent-runs-job-entrypoint: the worker's answer holds no list of follow-ups; none is fetched again.");
+      return;
+    }
+    let fresh = 0;
+    for (const followup of followups) {
+      if (given.has(followup.id)) continue;
+      given.add(followup.id);
+      fresh++;
+      if (!o.hand(followup)) o.write(`agent-runs-job-entrypoint: the agent could not take follow-up ${followup.id} now; the run's next execution answers it.`);
+    }
+    if (followups.length) after = followups.at(-1)!.id;
+    // A worker that answers at once with nothing new is asked again after a pause, not in a busy loop.
+    if (!fresh && Date.now() - asked < FOLLOWUP_FETCH_MIN_MS) await sleep(FOLLOWUP_FETCH_MIN_MS, undefined, { signal: o.stopped }).catch(() => undefined);
+  }
+}
+
+const FOLLOWUP_ID = /^[A-Za-z0-9_-]{1,100}$/;
+const optionalText = (value: unknown): value is string | undefined => value === undefined || typeof value === 'string';
+
+/** The follow-ups of the worker's answer (`{ "followups": [...] }`), each as the agent gets it; undefined when it holds anything else (no schema library: the entrypoint loads none while its agent runs). */
+function followupsIn(body: Buffer | undefined): FollowupMessage[] | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(body?.toString('utf8') ?? '');
+  } catch {
+    return undefined;
+  }
+  const list = (json as { followups?: unknown } | null)?.followups;
+  if (!Array.isArray(list)) return undefined;
+  const followups: FollowupMessage[] = [];
+  for (const item of list as Record<string, unknown>[]) {
+    if (typeof item !== 'object' || item === null) return undefined;
+    const { id, message, mode, created_at, kind, sender_run_id, subject } = item;
+    if (typeof id !== 'string' || !FOLLOWUP_ID.test(id) || typeof message !== 'string' || typeof created_at !== 'string') return undefined;
+    if (!(mode === null || typeof mode === 'string') || !(kind === undefined || kind === 'agent_message') || !optionalText(sender_run_id) || !optionalText(subject)) return undefined;
+    followups.push({ id, message, mode, created_at, ...(kind ? { kind } : {}), ...(sender_run_id !== undefined ? { sender_run_id } : {}), ...(subject !== undefined ? { subject } : {}) });
+  }
+  return followups;
+}
 
 /** A file the agent left, for the worker: its path in the artifacts directory, its bytes. */
 interface FileToSend {
@@ -369,8 +469,11 @@ async function runCommand(o: {
   write(line: string): void;
   /** The run's working directory, when it has one; else the entrypoint's own (the image's). */
   cwd?: string;
+  /** The agent started: follow-ups sent from now on go to its inbox. */
+  takeFollowups(): void;
 }): Promise<AgentEnded> {
   const child = spawn('/bin/sh', ['-c', o.command], { env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: o.ownGroup, ...(o.cwd ? { cwd: o.cwd } : {}) });
+  o.takeFollowups();
   const signalAgent = (signal: NodeJS.Signals) => {
     if (!o.ownGroup) {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -424,6 +527,8 @@ async function runHarness(o: {
   note(text: string): void;
   /** The harness's state (its usage so far, its session id) changed: sent on while it runs. */
   stateChanged(state: HarnessState): void;
+  /** The harness runs: follow-ups sent from now on go to its execution, as the server's executor takes them. */
+  takeFollowups(hand: (followup: FollowupMessage) => boolean): void;
 }): Promise<AgentEnded> {
   // Loaded only for a harness: the command's entrypoint starts without it.
   const { parseHarnessJob, startHarnessInPod } = await import('./harness-in-pod.js');
@@ -448,6 +553,7 @@ async function runHarness(o: {
     return { end: { exit_code: 2, signal: null, status_message: { message: `The harness could not start: ${(error as Error).message}`.slice(0, 4_000), retryable: false } }, files: [] };
   }
   o.setStop(() => void execution.cancel());
+  o.takeFollowups((followup) => execution.deliver?.(followup) ?? false);
   const outcome = await execution.done;
   o.feeders.stdout.end();
   o.feeders.stderr.end();
@@ -461,6 +567,7 @@ async function runHarness(o: {
       ...(state.harnessSessionId ? { harness_session_id: state.harnessSessionId } : {}),
       ...(outcome.statusMessage ? { status_message: statusOf(outcome.statusMessage) } : {}),
       ...(others.length ? { artifacts: others } : {}),
+      ...(outcome.takenFollowups?.length ? { taken_followups: outcome.takenFollowups.slice(0, 1_000) } : {}),
     },
     files,
   };
@@ -486,7 +593,7 @@ async function reported(
   limits: FileLimits,
   note: (text: string) => void,
   changes?: { workDir: string; starts: RepoStarts },
-): Promise<{ files: FileToSend[]; others: NonNullable<JobEnd['artifacts']>; result?: string }> {
+): Promise<{ files: FileToSend[]; others: NonNullable<JobEnd['artifacts']>; result?: string; takenFollowups: string[] }> {
   // Loaded only now, as the schemas are: nothing on the way of the agent's start.
   const { readAgentReport } = await import('../../executors/agent-protocol.js');
   let report: ReturnType<typeof readAgentReport>;
@@ -505,7 +612,7 @@ async function reported(
   } catch (error) {
     // The agent's end is still told: a run without its files rather than a run lost.
     note(`the report file and artifacts directory could not be read (${(error as Error).message}); nothing of them was sent.`);
-    return { files: [], others: [] };
+    return { files: [], others: [], takenFollowups: [] };
   }
   for (const text of report.notes) note(text);
   if (changes) {
@@ -514,7 +621,7 @@ async function reported(
     addChangesPatch(report.artifacts, changes.workDir, changes.starts, runGitAsServer, note);
   }
   const { files, others } = splitArtifacts(report.artifacts, note);
-  return { files, others, ...(report.result ? { result: report.result } : {}) };
+  return { files, others, takenFollowups: report.takenFollowups.slice(0, 1_000), ...(report.result ? { result: report.result } : {}) };
 }
 
 /** Artifacts with bytes go as files (by their path in the artifacts directory), the others with the end. */

@@ -7,6 +7,7 @@ import type { ReceivedFiles } from './job-files.js';
 import type { JobEnd } from './job-protocol.js';
 import { launchJob } from './job-launch.js';
 import type { JobRelay, RelayedRun } from './job-relay.js';
+import { deliverThrough, FollowupQueue, takenIn } from './followup-queue.js';
 import { JOB_LABELS } from './job-spec.js';
 import { configTrouble, endedPodTrouble, imageTrouble, jobTrouble, oomTrouble, unschedulableReason, type PodTrouble } from './pod-trouble.js';
 
@@ -68,6 +69,7 @@ export function followJob(o: FollowJobOptions): Execution {
   let lastProblem: string | undefined;
   let endedLooks = 0;
   const { api, relay, runId, jobName } = o;
+  const followups = new FollowupQueue();
 
   const remove = async (why: string): Promise<void> => {
     try {
@@ -91,6 +93,7 @@ export function followJob(o: FollowJobOptions): Execution {
     over = true;
     clearTimeout(timer);
     relay.detach(runId, relayed);
+    followups.close();
     if (deleteJob) void remove(deleteJob);
     void removeSecret();
     settle(outcome);
@@ -101,9 +104,11 @@ export function followJob(o: FollowJobOptions): Execution {
 
   const ended = async (end: JobEnd): Promise<void> => {
     endSeen = true;
+    // Its agent is over: a follow-up sent from now on waits for the run's next execution.
+    followups.close();
     await handOnEnd(end, o.sinks);
     const artifacts = [...o.files.list(), ...(end.artifacts ?? [])];
-    const withFiles = artifacts.length ? { artifacts } : {};
+    const withFiles = { ...(artifacts.length ? { artifacts } : {}), ...takenIn(end) };
     if (end.exit_code === 0) return finish({ state: 'SUCCEEDED', ...(end.status_message ? { statusMessage: end.status_message } : {}), ...withFiles }, 'it succeeded');
     // The kernel's OOM kill reaches the entrypoint as a plain SIGKILL: the pod says which it was.
     const oom = await podsOf().then((pods) => pods.map(oomTrouble).find(Boolean), () => undefined);
@@ -120,6 +125,7 @@ export function followJob(o: FollowJobOptions): Execution {
       if (!over && !endSeen) void handOnEnd(state, o.sinks);
     },
     files: o.files,
+    followups,
     ...(o.patches ? { patches: o.patches } : {}),
   };
 
@@ -192,5 +198,6 @@ export function followJob(o: FollowJobOptions): Execution {
       finish(failed('The run was stopped.'), undefined);
       await remove('the run was stopped');
     },
+    deliver: deliverThrough(followups, runId, o.log),
   };
 }

@@ -13,7 +13,10 @@ import { MAX_JOB_LINE_CHARS, MAX_JOB_LINES } from './job-limits.js';
  * whether the run still runs there: a 410 has the entrypoint stop its agent (a cancel, where
  * no cluster deletes a pod: the dispatch-command backend). A follow-up whose working directory
  * is made again first fetches the run's patches, `GET /runs/{runId}/patches/{index}` (the
- * bytes as the body), before it clones.
+ * bytes as the body), before it clones. While its agent runs, it fetches the follow-ups sent
+ * to the run meanwhile, `GET /runs/{runId}/followups?after=<the last follow-up's id it has>`
+ * (a long poll answered `{ "followups": [...] }`), and hands each to its agent as the local
+ * executors do (the command's inbox file); its end names those the agent said it took.
  */
 
 export const JobOutputSchema = z.strictObject({
@@ -50,5 +53,7 @@ export const JobEndSchema = z.strictObject({
    * through `files` first. Checked again by the server at the run's finish.
    */
   artifacts: z.array(z.strictObject({ type: z.enum(KNOWN_ARTIFACT_TYPES), data: z.record(z.string(), z.unknown()) })).max(100).optional(),
+  /** The follow-ups handed to the agent while it ran that it said it took (its report file's lines): the server checks them against the run's. */
+  taken_followups: z.array(z.string().min(1).max(100)).max(1_000).optional(),
 });
 export type JobEnd = z.output<typeof JobEndSchema>;

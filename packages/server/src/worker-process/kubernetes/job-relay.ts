@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { formatIssues } from '@agent-runs/core/contract';
 import { MAX_JOB_BODY_BYTES } from './job-limits.js';
 import type { ReceivedFiles } from './job-files.js';
+import { FOLLOWUP_WAIT_MS, type FollowupQueue } from './followup-queue.js';
 import { JobEndSchema, JobOutputSchema, JobStateSchema, type JobEnd, type JobOutput, type JobState } from './job-protocol.js';
 import { isRunToken } from './run-token.js';
 import { listenOn } from '../listen-on.js';
@@ -24,9 +25,13 @@ export interface RelayedRun {
    * when followed again after a restart (the server handed them to the worker before it).
    */
   patches?: readonly Buffer[];
+  /** The follow-ups sent to the run while it runs, which its entrypoint fetches (`GET /runs/{runId}/followups?after=<id>`) for its agent. */
+  followups?: FollowupQueue;
 }
 
-const PATH = /^\/runs\/([A-Za-z0-9_-]{1,100})\/(output|end|alive|files|state|patches\/\d{1,4})$/;
+const PATH = /^\/runs\/([A-Za-z0-9_-]{1,100})\/(output|end|alive|files|state|followups|patches\/\d{1,4})$/;
+/** A follow-up's id, as the entrypoint names the last one it has. */
+const FOLLOWUP_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 /**
  * `--job-listen`: where the Jobs' entrypoints report to this worker. Each request names its
@@ -75,7 +80,7 @@ export class JobRelay {
     if (!match) return answer(404, 'not found');
     const [, runId, route] = match as unknown as [string, string, string];
     const patch = route.startsWith('patches/') ? Number(route.slice('patches/'.length)) : undefined;
-    if (req.method !== (patch === undefined ? 'POST' : 'GET')) return answer(405, 'method not allowed');
+    if (req.method !== (patch === undefined && route !== 'followups' ? 'POST' : 'GET')) return answer(405, 'method not allowed');
     const kind = route as 'output' | 'end' | 'alive' | 'files' | 'state';
     const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!bearer) return answer(401, 'the run token is missing (Authorization: Bearer <token>)');
@@ -83,6 +88,7 @@ export class JobRelay {
     if (!run) return this.ready ? answer(410, 'this run is not running here') : answer(503, 'the worker is starting; try again');
     if (!isRunToken(bearer, this.workerToken, runId, run.claim)) return answer(403, 'the token is not this run\'s');
     if (patch !== undefined) return this.givePatch(res, run, patch, answer);
+    if (route === 'followups') return this.giveFollowups(res, run, new URLSearchParams(query ?? '').get('after'), answer);
     if (kind === 'files') return this.takeFile(req, run, new URLSearchParams(query ?? '').get('path'), answer);
     let text: string;
     try {
@@ -124,6 +130,24 @@ export class JobRelay {
     if (!run.patches) return answer(404, 'this worker holds no patches of the run (it restarted since the run was handed to it)');
     if (!patch) return answer(404, `the run has ${run.patches.length} patch(es); there is no patch ${index}`);
     res.writeHead(200, { 'content-type': 'text/x-diff', 'content-length': patch.length, 'cache-control': 'no-store' }).end(patch);
+  }
+
+  /**
+   * The follow-ups queued for the run after the one named `after` (the last its entrypoint
+   * has), as JSON `{ "followups": [...] }`; with none queued, the answer waits for one (a
+   * long poll, FOLLOWUP_WAIT_MS at most). 410 once the execution is over here.
+   */
+  private async giveFollowups(res: ServerResponse, run: RelayedRun, after: string | null, answer: (status: number, text: string) => void): Promise<void> {
+    if (!run.followups) return answer(404, 'this run takes no follow-ups');
+    if (after !== null && !FOLLOWUP_ID.test(after)) return answer(400, 'after: must be a follow-up id (letters, digits, _ and -, 100 at most)');
+    // The entrypoint gone (its agent ended, the connection dropped): its wait ends with it.
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    const followups = await run.followups.take(after ?? undefined, FOLLOWUP_WAIT_MS, gone.signal);
+    if (gone.signal.aborted) return;
+    if (followups === 'closed') return answer(410, 'this run is not running here');
+    const body = JSON.stringify({ followups });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' }).end(body);
   }
 
   /** One file of the artifacts directory, its bytes the body, its path (relative to that directory) in the query. */

@@ -51,6 +51,8 @@ export class FollowupQueue {
           resolve();
         };
         const timer = setTimeout(done, waitMs);
+        // A worker shutting down does not wait on a fetch nobody will answer.
+        timer.unref();
         gone.addEventListener('abort', done);
         this.waiters.add(done);
       });

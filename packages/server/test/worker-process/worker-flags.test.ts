@@ -79,7 +79,7 @@ describe('agent-runs-worker flags', () => {
     expect(worker([...listen, '--dispatch-command', join(dir, 'not-there')], env).stderr).toContain(`--dispatch-command: "${join(dir, 'not-there')}" is not a program this worker may run (ENOENT).`);
     const everywhere = worker([...base, '--backend', 'command', '--job-listen', '0.0.0.0:0', '--command', 'true', '--dispatch-command', '/bin/true'], env);
     expect(everywhere.stderr).toContain('--job-url is required when --job-listen is on every address');
-  });
+  }, 60_000);
 
   it('refuses http to a host that is not loopback, naming --server, with no stack trace', () => {
     for (const server of ['http://runs.example', 'http://10.0.0.7:8080', 'http://[2001:db8::1]/']) {

@@ -39,9 +39,9 @@ async function setUp() {
   const workerConfig = writeServerConfig({ kubernetes: { image: 'registry.example/agent:1', entrypoint: [process.execPath, ENTRYPOINT] } }, tempTree());
   const kubeconfig = cluster.writeKubeconfig(dir);
   const root = server.baseURL.replace(/\/api\/v1$/, '');
-  const startWorker = async () => {
+  const startWorker = async (instance = 'kube-worker-0') => {
     const worker = await startWorkerProcess(
-      ['--server', root, '--worker-host', 'kube', '--backend', 'kubernetes', '--config', workerConfig, '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`, '--job-listen', '127.0.0.1:0', '--instance-id', 'kube-worker-0', '--concurrency', '4'],
+      ['--server', root, '--worker-host', 'kube', '--backend', 'kubernetes', '--config', workerConfig, '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`, '--job-listen', '127.0.0.1:0', '--instance-id', instance, '--concurrency', '4'],
       TOKEN,
       { ...process.env, KUBECONFIG: kubeconfig },
     );
@@ -128,5 +128,33 @@ describe("a run's Job and its Secret, against a scripted Kubernetes API", () => 
     const next = await createRun();
     expect((await ended(server, next, 20_000)).state).toBe('SUCCEEDED');
     await eventually(() => runSecretsIn(cluster), (left) => left.length === 0);
+  }, 60_000);
+
+  it("a Job another instance left suspended for over ten minutes is deleted with its Secret by the next worker to start; a younger one is left to its instance", async () => {
+    const { cluster, startWorker, createRun } = await setUp();
+    cluster.holdSecretCreates = true;
+    const gone = await startWorker('kube-worker-0');
+    await createRun();
+    await createRun();
+    const held = await cluster.secretCreatesHeld(2);
+    gone.child.kill('SIGKILL');
+    await gone.exited;
+    held[0]!.release();
+    held[1]!.drop();
+    cluster.holdSecretCreates = false;
+    // The Job whose Secret was made is made old, as if its instance had been gone for eleven minutes.
+    const oldJob = held[0]!.name.replace(/-run$/, '');
+    const stored = [...cluster.jobs.values()];
+    const aged = stored.find((s) => s.job.metadata!.name === oldJob)!;
+    aged.job.metadata!.creationTimestamp = new Date(Date.now() - 11 * 60_000).toISOString() as never;
+    const young = stored.find((s) => s !== aged)!.job.metadata!.name!;
+
+    const other = await startWorker('kube-worker-1');
+    await eventually(() => cluster.jobs.size, (size) => size === 1);
+    expect([...cluster.jobs.values()].map((s) => s.job.metadata!.name)).toEqual([young]);
+    expect(cluster.deletions.map((d) => d.propagationPolicy)).toEqual(['Foreground']);
+    expect(runSecretsIn(cluster)).toEqual([]);
+    expect(cluster.secretsDeleted).toEqual([held[0]!.name]);
+    expect(other.stderr()).toContain(`Job ${oldJob} of another worker instance was left suspended for over 10 minutes`);
   }, 60_000);
 });

@@ -103,3 +103,32 @@ export function abandonSuspendedJob(api: ClusterApi, runId: string, name: string
   })();
   return { done, cancel: async () => undefined };
 }
+
+/**
+ * How long another instance's Job may stay suspended before a starting worker takes it for
+ * abandoned: its start takes three API calls, well under a second; ten minutes is past any
+ * API call's bound, so the instance that made it is gone (a rollout replaced its pod, which
+ * never came back under its name).
+ */
+export const ABANDONED_SUSPENDED_MS = 10 * 60_000;
+
+/**
+ * Whether a Job of another instance of the pool is a start left unfinished: suspended since
+ * longer than `ABANDONED_SUSPENDED_MS`. Its run's lease lapsed long ago (the server ended it),
+ * and no TTL ever removes it, as a suspended Job never finishes.
+ */
+export function abandonedBy(job: V1Job, now: number): boolean {
+  if (job.spec?.suspend !== true) return false;
+  const made = Date.parse(String(job.metadata?.creationTimestamp ?? ''));
+  return Number.isFinite(made) && now - made > ABANDONED_SUSPENDED_MS;
+}
+
+/** Deletes another instance's abandoned suspended Job (foreground: its Secret, if made, goes with it). */
+export async function removeAbandonedJob(api: ClusterApi, name: string, log: (line: string) => void): Promise<void> {
+  try {
+    await api.batch.deleteNamespacedJob({ name, namespace: api.namespace, propagationPolicy: 'Foreground' });
+    log(`Job ${name} of another worker instance was left suspended for over ${ABANDONED_SUSPENDED_MS / 60_000} minutes (that instance is gone); deleted with its Secret.`);
+  } catch (problem) {
+    if (statusOf(problem) !== 404) log(`Could not delete Job ${name}, left suspended by another worker instance: ${apiProblem(problem)}`);
+  }
+}

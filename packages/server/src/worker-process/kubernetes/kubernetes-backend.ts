@@ -7,7 +7,7 @@ import type { ReattachedRun } from '../poll-loop.js';
 import type { RunSinks } from '../worker-run.js';
 import { apiProblem, type ClusterApi } from './cluster-api.js';
 import { followJob } from './job-execution.js';
-import { abandonSuspendedJob } from './job-launch.js';
+import { abandonedBy, abandonSuspendedJob, removeAbandonedJob } from './job-launch.js';
 import { fileLimitsOf, ReceivedFiles } from './job-files.js';
 import { fileLimitsFrom, JOB_ENV, type FileLimits } from './job-limits.js';
 import type { JobRelay } from './job-relay.js';
@@ -109,7 +109,8 @@ export class KubernetesBackend implements RunExecutor {
    * The Jobs this instance made that still run: followed again rather than failed or made
    * twice. A succeeded one left over is deleted; a failed one is left to its TTL; one still
    * suspended (its worker died while starting it: its agent never ran) is deleted with its
-   * Secret, and its run ends FAILED saying so (`abandonSuspendedJob`).
+   * Secret, and its run ends FAILED saying so (`abandonSuspendedJob`). Another instance's Job
+   * suspended for over ten minutes is deleted too (`abandonedBy`): that instance is gone.
    */
   async reattach(): Promise<ReattachedRun[]> {
     const { api } = this.o;
@@ -122,8 +123,12 @@ export class KubernetesBackend implements RunExecutor {
     const found: ReattachedRun[] = [];
     for (const job of jobs) {
       const notes = job.metadata?.annotations ?? {};
-      // Another instance of the pool runs it: not this one's to touch.
-      if (notes[JOB_ANNOTATIONS.instanceId] !== this.o.instanceId) continue;
+      if (notes[JOB_ANNOTATIONS.instanceId] !== this.o.instanceId) {
+        // Another instance of the pool runs it: not this one's to touch, unless that instance
+        // died starting it and never came back (its suspended Job and Secret would stay forever).
+        if (job.metadata?.name && abandonedBy(job, Date.now())) await removeAbandonedJob(api, job.metadata.name, this.o.log);
+        continue;
+      }
       const runId = notes[JOB_ANNOTATIONS.runId];
       const claim = notes[JOB_ANNOTATIONS.claim];
       const execution = Number(notes[JOB_ANNOTATIONS.execution]);

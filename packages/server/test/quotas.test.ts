@@ -127,6 +127,41 @@ describe('runs_in_flight and runs_queued', () => {
   });
 });
 
+describe('creates racing', () => {
+  const FRANK = { key: 'frank-key-0123456789abcdef', principal: 'frank' };
+  const RACING = 12;
+  const EXACTLY_3 = [...Array<number>(3).fill(200), ...Array<number>(RACING - 3).fill(429)];
+
+  /**
+   * The statuses of RACING creates of frank's sent at once, under `rule`, to a server of its
+   * own (a fresh one: creates answered slower pile up more), on connections opened before (new
+   * ones would spread the creates over time); and frank's runs after them.
+   */
+  async function race(rule: Record<string, number>): Promise<{ statuses: number[]; runs: { state: string }[] }> {
+    // Runs are for workers, and none is connected: every run created stays queued.
+    const s = await startTestServer({ apiKeys: [FRANK], workersOnly: true, configFile: writeServerConfig({ quotas: { principals: { frank: rule } } }) });
+    try {
+      await Promise.all(Array.from({ length: RACING }, () => s.raw('/api/v1/agent/runs?limit=1', { key: FRANK.key })));
+      const statuses = (await Promise.all(Array.from({ length: RACING }, () => create(s, FRANK.key)))).map((res) => res.status).sort();
+      return { statuses, runs: (await s.raw(`/api/v1/agent/runs?limit=${RACING}`, { key: FRANK.key })).body.runs };
+    } finally {
+      await s.close();
+    }
+  }
+
+  it('lets exactly creates_per_minute of them through, each of the rest a 429', async () => {
+    const { statuses, runs } = await race({ creates_per_minute: 3 });
+    expect(statuses).toEqual(EXACTLY_3);
+    expect(runs).toHaveLength(3);
+  });
+
+  it('lets exactly runs_queued of them through, each of the rest a 429', async () => {
+    const { statuses, runs } = await race({ runs_queued: 3 });
+    expect(statuses).toEqual(EXACTLY_3);
+    expect(runs.map((r) => r.state)).toEqual(['QUEUED', 'QUEUED', 'QUEUED']);
+  });
+});
+
 describe('the quotas: section of the configuration file', () => {
   it('refuses negative, fractional, absurd and unknown values, naming the field and the valid range', async () => {
     const cases: [unknown, RegExp][] = [

@@ -5,7 +5,7 @@ import type { ApiProblem } from './api-problem.js';
 export function sendJson(res: ServerResponse, status: number, value: unknown, extra?: Record<string, string>): void {
   const body = JSON.stringify(value);
   // Raw header pairs: no object of header names to walk per answer.
-  res.writeHead(status, [
+  const head = [
     'content-type',
     'application/json; charset=utf-8',
     'content-length',
@@ -13,8 +13,10 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, ex
     // Answers echo run text: no browser may sniff them into HTML.
     'x-content-type-options',
     'nosniff',
-    ...(extra ? Object.entries(extra).flat() : []),
-  ]);
+  ];
+  // Pushed, not spread from entries: a create under a quota sends two at every answer.
+  if (extra) for (const name in extra) head.push(name, extra[name]!);
+  res.writeHead(status, head);
   res.end(body);
 }
 

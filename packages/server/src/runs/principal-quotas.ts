@@ -4,6 +4,7 @@ import type { QuotaPolicy, QuotaRule } from '../domain/server-config.js';
 import type { RunStore } from '../store/runs/run-store.js';
 import { utcDayOf, type PrincipalSpend } from '../store/spend/principal-spend-table.js';
 import { minuteAgoSecond } from '../store/runs/principal-creates.js';
+import { quotaReached, type PrincipalStanding, type QuotaHold } from '../store/runs/principal-standing.js';
 
 const MINUTE_MS = 60_000;
 /** A count held at once frees when a run moves on, which no one can foretell: the caller is told to look again in this long. */
@@ -65,8 +66,9 @@ function spendCapReached(principal: string, cap: number, spent: PrincipalSpend, 
  * share each principal's counts: the runs it holds from the counters the database moves with
  * each run (principal-run-counts.ts), one row per state; its creates of the last minute from
  * per-second counters (principal-creates.ts), to the second; its spend of the day
- * (principal-spend-table.ts). A check reads them in one statement (principal-standing.ts).
- * Two creates racing may both pass: a quota is a brake, not a lock.
+ * (principal-spend-table.ts). A check reads them in one statement (principal-standing.ts). A
+ * create's is read by the store in the create's own transaction (`hold`, then `judge` on what it
+ * read), so creates racing cannot both pass; a follow-up's (`check`) is read before it.
  */
 export class PrincipalQuotas {
   constructor(
@@ -80,37 +82,56 @@ export class PrincipalQuotas {
   }
 
   /**
-   * Throws SpendCapReachedError when the principal's runs spent its daily cap, else
-   * QuotaExceededError when one more run now would be over a quota. Reads only the counters its
-   * rule sets a limit on, in one store read (none without a limit). Answers where the principal
-   * stands against its per-minute quota once this run is stored (undefined when none applies),
-   * so a create's RateLimit headers need no read of their own.
+   * What a create of the principal is held to (the store reads and holds it in the create's own
+   * transaction: exact when creates race): the limits of its rule and only the counters they
+   * need, `now` setting the window and the day. Undefined when its rule sets no limit.
    */
-  async check(principal: string | undefined, now: Date = new Date()): Promise<QuotaStanding | undefined> {
+  hold(principal: string | undefined, now: Date = new Date()): QuotaHold | undefined {
     const rule = this.rule(principal);
     if (!rule || principal === undefined) return undefined;
-    const { runs_queued: queued, runs_in_flight: inFlight, creates_per_minute: perMinute, spend_per_day_usd: cap } = rule;
+    const { runs_queued: queued, runs_in_flight: inFlight, creates_per_minute: createsPerMinute, spend_per_day_usd: spendPerDayUsd } = rule;
     const held = queued !== undefined || inFlight !== undefined;
-    if (!held && perMinute === undefined && cap === undefined) return undefined;
-    const standing = await this.store.standingOf(principal, {
-      held,
-      createsSince: perMinute === undefined ? undefined : minuteAgoSecond(now),
-      spendDay: cap === undefined ? undefined : utcDayOf(now),
-    });
-    if (cap !== undefined && standing.spend.costUsd >= cap) throw spendCapReached(principal, cap, standing.spend, now);
+    if (!held && createsPerMinute === undefined && spendPerDayUsd === undefined) return undefined;
+    return {
+      limits: { queued, inFlight, createsPerMinute, spendPerDayUsd },
+      wanted: { held, createsSince: createsPerMinute === undefined ? undefined : minuteAgoSecond(now), spendDay: spendPerDayUsd === undefined ? undefined : utcDayOf(now) },
+    };
+  }
+
+  /**
+   * Throws SpendCapReachedError when the principal's runs spent its daily cap, else
+   * QuotaExceededError when one more run now would be over a quota, reading the counters its
+   * rule sets a limit on in one store read (none without a limit): for a follow-up that queues
+   * an ended run again, which stores no new run. Answers as `judge`.
+   */
+  async check(principal: string | undefined, now: Date = new Date()): Promise<QuotaStanding | undefined> {
+    const hold = this.hold(principal, now);
+    if (!hold || principal === undefined) return undefined;
+    return this.judge(principal, hold, await this.store.standingOf(principal, hold.wanted), now);
+  }
+
+  /**
+   * Throws, as `check`, when the principal standing so (before one more run) is at a quota of
+   * `hold`; else answers where it stands against its per-minute quota once that run is stored
+   * (undefined when none applies), so a create's RateLimit headers need no read of their own.
+   */
+  judge(principal: string, hold: QuotaHold, standing: PrincipalStanding, now: Date): QuotaStanding | undefined {
+    const { queued, inFlight, createsPerMinute: perMinute, spendPerDayUsd: cap } = hold.limits;
     const who = `principal ${principal}`;
-    if (queued !== undefined && standing.held.queued >= queued) {
-      throw new QuotaExceededError('queued', queued, 0, HELD_RETRY_SECONDS, `${who} already has ${standing.held.queued} queued runs, its quota runs_queued (${queued}); one frees when a queued run starts or ends.`);
-    }
-    if (inFlight !== undefined && standing.held.inProgress >= inFlight) {
-      throw new QuotaExceededError('in_flight', inFlight, 0, HELD_RETRY_SECONDS, `${who} already has ${standing.held.inProgress} runs in progress, its quota runs_in_flight (${inFlight}); one frees when a run ends.`);
+    switch (quotaReached(hold.limits, standing)) {
+      case 'spend':
+        throw spendCapReached(principal, cap!, standing.spend, now);
+      case 'queued':
+        throw new QuotaExceededError('queued', queued!, 0, HELD_RETRY_SECONDS, `${who} already has ${standing.held.queued} queued runs, its quota runs_queued (${queued}); one frees when a queued run starts or ends.`);
+      case 'in_flight':
+        throw new QuotaExceededError('in_flight', inFlight!, 0, HELD_RETRY_SECONDS, `${who} already has ${standing.held.inProgress} runs in progress, its quota runs_in_flight (${inFlight}); one frees when a run ends.`);
+      case 'creates': {
+        const frees = leavesIn(standing.creates.oldestSecond, now);
+        throw new QuotaExceededError('creates', perMinute!, 60, frees, `${who} created ${standing.creates.count} runs in the last 60 seconds, its quota creates_per_minute (${perMinute}); the next frees in ${frees} s.`);
+      }
     }
     if (perMinute === undefined) return undefined;
     const { count: created, oldestSecond } = standing.creates;
-    if (created >= perMinute) {
-      const frees = leavesIn(oldestSecond, now);
-      throw new QuotaExceededError('creates', perMinute, 60, frees, `${who} created ${created} runs in the last 60 seconds, its quota creates_per_minute (${perMinute}); the next frees in ${frees} s.`);
-    }
     // This run counted: one fewer left, and a window that was empty starts with it (60 s).
     return { quota: 'creates', limit: perMinute, windowSeconds: 60, remaining: perMinute - created - 1, resetSeconds: oldestSecond === undefined ? 60 : leavesIn(oldestSecond, now) };
   }

@@ -89,7 +89,7 @@ export class RunService {
 
   /**
    * A create, and where its principal stands against its per-minute quota after it (for the
-   * RateLimit headers; undefined when none applies), from the quota check's own read.
+   * RateLimit headers; undefined when none applies), from the store's read as it inserted.
    */
   async createWithQuota({ body, creator, source, idempotencyKey, schedule }: CreateRunInput): Promise<{ response: RunAgentResponse; quota: QuotaStanding | undefined }> {
     if (body === undefined) throw invalidField('body', 'a JSON object with a prompt is required.');
@@ -139,8 +139,9 @@ export class RunService {
       // Skills this server does not have, or a conversation with no instruction, leave the agent nothing to do.
       throw invalidField('prompt', 'is required here: no skill this server has gives a base prompt, and no earlier instruction of the conversation is there to continue.');
     }
-    // Last of the checks: a request refused for its content is not counted against the caller's quota.
-    const quota = await this.quotas.check(creator.uid);
+    // Last of the checks, held by the store as it inserts: a request refused for its content is not counted against the caller's quota.
+    const quotaAt = new Date();
+    const hold = this.quotas.hold(creator.uid, quotaAt);
     const origin = { ...resolved.origin, ...(schedule ? { schedule } : {}) };
     const now = this.clock.now();
     const run: NewRun = {
@@ -171,10 +172,14 @@ export class RunService {
       requestHash: idempotencyKey ? requestHash(body) : null,
       workerHost: route.workerHost,
       childLimit: parent ? this.orchestration?.maxChildren : undefined,
+      quota: hold,
     };
     // Its QUEUED event is stored with it, in the same transaction.
     const event = await this.events.firstEvent(run);
     const result = await this.store.create(run, event);
+    // Throws when the store found the principal at a quota (nothing stored, checked before the key and the parent, as before the insert).
+    const quota = hold && result.standing ? this.quotas.judge(creator.uid!, hold, result.standing, quotaAt) : undefined;
+    if (result.kind === 'quota_exceeded') throw new Error('The store refused a create for a quota that its own reading of the standing does not reach.');
     // Only a create given childLimit (a parent, under orchestration limits) can find its parent full.
     if (result.kind === 'parent_full') throw this.orchestration!.tooManyChildren(parentRunId!);
     if (result.kind === 'conflict') {

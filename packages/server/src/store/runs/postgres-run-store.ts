@@ -12,7 +12,7 @@ import { processGroupsQuery, RUN_PROCESSES_TABLE, setProcessStatement } from './
 import { addSpendStatement, SPEND_OF_PRINCIPAL_DAY, spendDelta, toPrincipalSpend, utcDay, type PrincipalSpend } from '../spend/principal-spend-table.js';
 import { inTransaction } from '../postgres-transaction.js';
 import { weightRows } from './principal-turn-weights.js';
-import { standingStatement, toPrincipalStanding, type PrincipalStanding, type StandingRow, type StandingWanted } from './principal-standing.js';
+import { quotaReached, standingStatement, toPrincipalStanding, type PrincipalStanding, type StandingRow, type StandingWanted } from './principal-standing.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { withFirstRunEvent } from '../run-events/postgres-run-event-store.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
@@ -39,9 +39,17 @@ const RUN_COLUMNS_OF_RUNS = RUN_COLUMNS.split(', ').map((column) => `runs.${colu
 const READ_PROCESS = rowReader(RUN_PROCESSES_TABLE);
 
 function created(run: NewRun, seq: string): CreateResult {
-  const { request: _request, idempotencyKey: _key, requestHash: _hash, attachments: _files, ...record } = run;
+  const { request: _request, idempotencyKey: _key, requestHash: _hash, attachments: _files, quota: _quota, ...record } = run;
   return { kind: 'created', run: { ...record, seq: Number(seq) } };
 }
+
+/**
+ * The lock a principal's creates under its quota take turns on, for the transaction: of the
+ * two-key advisory locks (apart from the one-key locks of the mailbox and the migrations), this
+ * class ('quot') and the hash of the principal's name. Two principals of one hash only wait on each other.
+ */
+const PRINCIPAL_LOCK_CLASS = 0x71756f74;
+const PRINCIPAL_LOCK = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
 
 // A transition out of INPROGRESS ends the lease: the run no longer belongs to a server.
 const LET_GO = `owner = CASE WHEN state = 'INPROGRESS' AND $1::text <> 'INPROGRESS' THEN NULL ELSE owner END,
@@ -62,7 +70,7 @@ export class PostgresRunStore implements RunStore {
    * statement (the insert and its event) and no transaction around it.
    */
   async create(run: NewRun, event?: CreatedRunEvent): Promise<CreateResult> {
-    if (run.childLimit !== undefined && run.parentRunId) return this.createChild(run, run.parentRunId, run.childLimit, event);
+    if (run.quota || (run.childLimit !== undefined && run.parentRunId)) return this.createHeld(run, event);
     if (!Object.keys(run.metadata ?? {}).length && !run.attachments?.length) {
       const inserted = await this.pool.query<{ seq: string }>(
         event
@@ -77,20 +85,33 @@ export class PostgresRunStore implements RunStore {
   }
 
   /**
-   * A child under its parent's limit of children: the creates of one parent's children take
-   * turns on the parent's row (FOR UPDATE), so each counts the siblings committed before it, on
-   * whichever server of the database they arrive. A key used before still answers its run.
+   * A run held to its principal's quota or its parent's limit of children: the creates of one
+   * principal take turns on a lock of its name, those of one parent's children on the parent's
+   * row (FOR UPDATE), each in that order, so each reads the standing and counts the siblings
+   * committed before it, on whichever server of the database they arrive. The quota is held
+   * before the key is looked up (a replay over it is refused, as a create is); a key used
+   * before still answers its run.
    */
-  private async createChild(run: NewRun, parentRunId: string, limit: number, event: CreatedRunEvent | undefined): Promise<CreateResult> {
+  private async createHeld(run: NewRun, event: CreatedRunEvent | undefined): Promise<CreateResult> {
     return inTransaction(this.pool, async (client) => {
-      await client.query('SELECT 1 FROM runs WHERE id = $1 FOR UPDATE', [parentRunId]);
+      let standing: PrincipalStanding | undefined;
+      if (run.quota) {
+        await client.query({ name: 'agent-runs-principal-lock', text: PRINCIPAL_LOCK, values: [PRINCIPAL_LOCK_CLASS, run.creator.uid ?? ''] });
+        // A statement after the lock: its snapshot holds every create that held the lock before.
+        standing = await this.readStanding(client, run.creator.uid ?? '', run.quota.wanted);
+        if (quotaReached(run.quota.limits, standing)) return { kind: 'quota_exceeded', standing };
+      }
+      const { parentRunId, childLimit } = run;
+      if (childLimit !== undefined && parentRunId) await client.query('SELECT 1 FROM runs WHERE id = $1 FOR UPDATE', [parentRunId]);
       if (run.idempotencyKey !== null) {
         const { rows } = await client.query('SELECT 1 FROM runs WHERE creator_uid = $1 AND idempotency_key = $2', [run.creator.uid ?? '', run.idempotencyKey]);
-        if (rows.length) return this.byIdempotencyKey(client, run);
+        if (rows.length) return { ...(await this.byIdempotencyKey(client, run)), standing };
       }
-      const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM runs WHERE parent_run_id = $1', [parentRunId]);
-      if (Number(rows[0]?.n ?? 0) >= limit) return { kind: 'parent_full' };
-      return this.insertIn(client, run, event);
+      if (childLimit !== undefined && parentRunId) {
+        const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM runs WHERE parent_run_id = $1', [parentRunId]);
+        if (Number(rows[0]?.n ?? 0) >= childLimit) return { kind: 'parent_full', standing };
+      }
+      return { ...(await this.insertIn(client, run, event)), standing };
     });
   }
 
@@ -236,8 +257,12 @@ export class PostgresRunStore implements RunStore {
   }
 
   async standingOf(creatorUid: string, wanted: StandingWanted): Promise<PrincipalStanding> {
+    return this.readStanding(this.pool, creatorUid, wanted);
+  }
+
+  private async readStanding(client: pg.ClientBase | pg.Pool, creatorUid: string, wanted: StandingWanted): Promise<PrincipalStanding> {
     const read = standingStatement(wanted, postgresDialect);
-    const { rows } = await this.pool.query<StandingRow>({ name: `agent-runs-standing-${read.key}`, text: read.sql, values: read.values(creatorUid, wanted) });
+    const { rows } = await client.query<StandingRow>({ name: `agent-runs-standing-${read.key}`, text: read.sql, values: read.values(creatorUid, wanted) });
     return toPrincipalStanding(rows[0]);
   }
 

@@ -20,6 +20,29 @@ export interface PrincipalStanding {
   spend: PrincipalSpend;
 }
 
+/** A principal's limits a create is held to (the configuration file's `quotas:` rule); an absent one is no limit. */
+export interface PrincipalLimits {
+  queued?: number | undefined;
+  inFlight?: number | undefined;
+  createsPerMinute?: number | undefined;
+  spendPerDayUsd?: number | undefined;
+}
+
+/** A create held to its principal's quota: the limits, and the counters they need read (the window's start, the day). */
+export interface QuotaHold {
+  limits: PrincipalLimits;
+  wanted: StandingWanted;
+}
+
+/** Which quota a principal standing so is at (one more run would pass it), in the order a refusal names them: none, undefined. */
+export function quotaReached(limits: PrincipalLimits, standing: PrincipalStanding): 'spend' | 'queued' | 'in_flight' | 'creates' | undefined {
+  if (limits.spendPerDayUsd !== undefined && standing.spend.costUsd >= limits.spendPerDayUsd) return 'spend';
+  if (limits.queued !== undefined && standing.held.queued >= limits.queued) return 'queued';
+  if (limits.inFlight !== undefined && standing.held.inProgress >= limits.inFlight) return 'in_flight';
+  if (limits.createsPerMinute !== undefined && standing.creates.count >= limits.createsPerMinute) return 'creates';
+  return undefined;
+}
+
 /** The one statement of a combination of counters, and the values it binds for a principal. */
 export interface StandingStatement {
   /** Which combination (a name for the prepared statement): `h`, `c`, `s` for the parts read. */

@@ -1,3 +1,4 @@
+import type { QuotaHold } from './principal-standing.js';
 import type {
   AmbientAgentConfig,
   AttachmentInput,
@@ -76,6 +77,11 @@ export type NewRun = Omit<RunRecord, 'seq'> & {
    * counted in the insert's own transaction, so creates racing under one parent cannot pass the count together.
    */
   childLimit?: number | undefined;
+  /**
+   * Inserted only while its principal (`creator.uid`) is under these limits, its standing read
+   * in the insert's own transaction, so creates racing under one principal cannot pass the read together.
+   */
+  quota?: QuotaHold | undefined;
   /** Its place in the fair turns between principals (run-turns.ts), as the store works it out: never given by a caller. */
   turn?: number | undefined;
 };

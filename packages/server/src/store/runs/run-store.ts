@@ -61,12 +61,18 @@ export interface CreatedRunEvent {
   runVersion: string;
 }
 
-export type CreateResult =
+export type CreateResult = (
   | { kind: 'created'; run: RunRecord }
   | { kind: 'replayed'; run: RunRecord }
   | { kind: 'conflict'; run: RunRecord }
   /** Its parent had `childLimit` children already: nothing was stored. */
-  | { kind: 'parent_full' };
+  | { kind: 'parent_full' }
+  /** Its principal was at one of its `quota` limits already: nothing was stored. */
+  | { kind: 'quota_exceeded' }
+) & {
+  /** With `quota`: where the principal stood before this create, read in its transaction (the counters of its limits only). */
+  standing?: PrincipalStanding | undefined;
+};
 
 /**
  * Everything the server needs from storage. SQLite implements it today; another
@@ -76,7 +82,8 @@ export interface RunStore {
   /**
    * Inserts a run (and `event`, its first event, in the same transaction), or answers with
    * the run an earlier create under the same idempotency key made (no event stored then).
-   * With `childLimit`, the parent's children are counted and the run inserted atomically.
+   * With `childLimit`, the parent's children are counted and the run inserted atomically; with
+   * `quota`, the principal's standing is read and held to its limits the same way, before the key is looked up.
    */
   create(run: NewRun, event?: CreatedRunEvent): Promise<CreateResult>;
   get(id: string): Promise<RunRecord | undefined>;

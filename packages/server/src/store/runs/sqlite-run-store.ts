@@ -7,7 +7,7 @@ import { LIST_ARRAY_ROWS, runListPage, runListStatement, runCountStatement } fro
 import { HAS_ARTIFACTS, leasedRuns, RUN_COLUMNS as COLUMNS, RUNS_TABLE, toRunRecord as toRecord, type RunRow } from './run-table.js';
 import { SQLITE_NEXT_TURN } from './run-turns.js';
 import { weightRows } from './principal-turn-weights.js';
-import { standingStatement, toPrincipalStanding, type PrincipalStanding, type StandingRow, type StandingWanted } from './principal-standing.js';
+import { quotaReached, standingStatement, toPrincipalStanding, type PrincipalStanding, type StandingRow, type StandingWanted } from './principal-standing.js';
 import type { CreatedRunEvent, CreateResult, RunListPage, RunListQuery, RunStore, RunTransition } from './run-store.js';
 import { ACTIVE_COUNTS_SQL, SERVER_HOSTS, toActiveCount, type ActiveCount, type WorkerHosts } from './run-store.js';
 import { migrateSqlite } from '../sqlite-migrations.js';
@@ -133,6 +133,12 @@ export class SqliteRunStore implements RunStore {
   }
 
   private createNow(run: NewRun, event: CreatedRunEvent | undefined): CreateResult {
+    const standing = this.quotaStanding(run);
+    if (standing && quotaReached(run.quota!.limits, standing)) return { kind: 'quota_exceeded', standing };
+    return { ...this.createUnderQuota(run, event), standing };
+  }
+
+  private createUnderQuota(run: NewRun, event: CreatedRunEvent | undefined): CreateResult {
     const earlier = this.byIdempotencyKey(run);
     if (earlier) return earlier;
     if (this.parentFull(run)) return { kind: 'parent_full' };
@@ -152,6 +158,12 @@ export class SqliteRunStore implements RunStore {
    * retried run by run) could leave part of a run behind.
    */
   private createInBatch(run: NewRun, event: CreatedRunEvent | undefined): CreateResult {
+    const standing = this.quotaStanding(run);
+    if (standing && quotaReached(run.quota!.limits, standing)) return { kind: 'quota_exceeded', standing };
+    return { ...this.insertInBatch(run, event), standing };
+  }
+
+  private insertInBatch(run: NewRun, event: CreatedRunEvent | undefined): CreateResult {
     const earlier = this.byIdempotencyKey(run);
     if (earlier) return earlier;
     if (this.parentFull(run)) return { kind: 'parent_full' };
@@ -178,6 +190,20 @@ export class SqliteRunStore implements RunStore {
     if (run.childLimit === undefined || !run.parentRunId) return false;
     const { n } = this.statement('SELECT count(*) AS n FROM runs WHERE parent_run_id = ?').get(run.parentRunId) as { n: number };
     return n >= run.childLimit;
+  }
+
+  /**
+   * Where the run's principal stands on the counters its quota reads, when it is held to one.
+   * Like parentFull, read in the same synchronous step as the insert after it, with a batch's
+   * earlier creates counted (the triggers moved the counters): creates racing cannot both pass.
+   */
+  private quotaStanding(run: NewRun): PrincipalStanding | undefined {
+    return run.quota ? this.readStanding(run.creator.uid ?? '', run.quota.wanted) : undefined;
+  }
+
+  private readStanding(creatorUid: string, wanted: StandingWanted): PrincipalStanding {
+    const read = standingStatement(wanted, sqliteDialect);
+    return toPrincipalStanding(this.statement(read.sql).get(...read.values(creatorUid, wanted)) as StandingRow);
   }
 
   /** Another process sharing the file inserted the same idempotency key first: its run. */
@@ -296,8 +322,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async standingOf(creatorUid: string, wanted: StandingWanted): Promise<PrincipalStanding> {
-    const read = standingStatement(wanted, sqliteDialect);
-    return toPrincipalStanding(this.statement(read.sql).get(...read.values(creatorUid, wanted)) as StandingRow);
+    return this.readStanding(creatorUid, wanted);
   }
 
   async setTurnWeights(weights: Readonly<Record<string, number>>): Promise<void> {
@@ -372,6 +397,6 @@ export class SqliteRunStore implements RunStore {
 }
 
 function created(run: NewRun, info: Database.RunResult): CreateResult {
-  const { request: _request, idempotencyKey: _key, requestHash: _hash, attachments: _files, ...record } = run;
+  const { request: _request, idempotencyKey: _key, requestHash: _hash, attachments: _files, quota: _quota, ...record } = run;
   return { kind: 'created', run: { ...record, seq: Number(info.lastInsertRowid) } };
 }

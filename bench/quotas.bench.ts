@@ -64,7 +64,17 @@ async function startChild(configFile: string | undefined): Promise<ChildServer> 
     env: { ...process.env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
-  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  // A server that cannot start (a rule its configuration refuses, say) exits: the bench says so rather than wait on it forever.
+  const chunk = await new Promise<Buffer>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('a bench server did not serve within 30 s')), 30_000);
+    const failed = (code: number | null) => reject(new Error(`a bench server exited with code ${String(code)} before it served (its error is above)`));
+    child.once('exit', failed);
+    child.stdout!.once('data', (data: Buffer) => {
+      clearTimeout(timer);
+      child.off('exit', failed);
+      resolve(data);
+    });
+  });
   return {
     url: chunk.toString().trim(),
     async cpuMicros() {

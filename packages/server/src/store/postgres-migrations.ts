@@ -9,7 +9,7 @@ import { RUN_METADATA_TABLE } from './runs/run-metadata-table.js';
 import { RUN_PROCESSES_TABLE } from './runs/run-process-table.js';
 import { RUNS_BY_CREATOR_CREATED, RUNS_TABLE, RUNS_TURN, RUNS_WORKER_HOST } from './runs/run-table.js';
 import { PRINCIPAL_SPEND_TABLE } from './spend/principal-spend-table.js';
-import { POSTGRES_RUN_TURNS, POSTGRES_WEIGHTED_RUN_TURNS } from './runs/run-turns.js';
+import { POSTGRES_LOCKED_RUN_TURNS, POSTGRES_RUN_TURNS, POSTGRES_WEIGHTED_RUN_TURNS } from './runs/run-turns.js';
 import { BACKFILL_RUN_COUNTS, POSTGRES_RUN_COUNT_TRIGGERS, PRINCIPAL_RUN_COUNTS_TABLE } from './runs/principal-run-counts.js';
 import { PRINCIPAL_TURN_WEIGHTS_TABLE } from './runs/principal-turn-weights.js';
 import { POSTGRES_BACKFILL_CREATES, POSTGRES_CREATE_COUNT_TRIGGER, PRINCIPAL_CREATES_TABLE } from './runs/principal-creates.js';
@@ -194,6 +194,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 12 + addedColumnSteps(postgresDialect, 3).length,
     name: 'run tokens',
     sql: createTable(RUN_TOKENS_TABLE, postgresDialect),
+  },
+  // A principal's creates racing on several connections take turns one after another, not one turn together.
+  {
+    version: 13 + addedColumnSteps(postgresDialect, 3).length,
+    name: 'turns taken under the principal lock',
+    sql: POSTGRES_LOCKED_RUN_TURNS,
   },
 ];
 

@@ -12,6 +12,7 @@ import { processGroupsQuery, RUN_PROCESSES_TABLE, setProcessStatement } from './
 import { addSpendStatement, SPEND_OF_PRINCIPAL_DAY, spendDelta, toPrincipalSpend, utcDay, type PrincipalSpend } from '../spend/principal-spend-table.js';
 import { inTransaction } from '../postgres-transaction.js';
 import { weightRows } from './principal-turn-weights.js';
+import { principalLock } from './principal-lock.js';
 import { quotaReached, standingStatement, toPrincipalStanding, type PrincipalStanding, type StandingRow, type StandingWanted } from './principal-standing.js';
 import type { NewRun, RunRecord, StoredAttachment } from './run-record.js';
 import { withFirstRunEvent } from '../run-events/postgres-run-event-store.js';
@@ -43,13 +44,8 @@ function created(run: NewRun, seq: string): CreateResult {
   return { kind: 'created', run: { ...record, seq: Number(seq) } };
 }
 
-/**
- * The lock a principal's creates under its quota take turns on, for the transaction: of the
- * two-key advisory locks (apart from the one-key locks of the mailbox and the migrations), this
- * class ('quot') and the hash of the principal's name. Two principals of one hash only wait on each other.
- */
-const PRINCIPAL_LOCK_CLASS = 0x71756f74;
-const PRINCIPAL_LOCK = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
+/** The lock a principal's creates under its quota take turns on (principal-lock.ts). */
+const PRINCIPAL_LOCK = `SELECT ${principalLock('$1')}`;
 
 // A transition out of INPROGRESS ends the lease: the run no longer belongs to a server.
 const LET_GO = `owner = CASE WHEN state = 'INPROGRESS' AND $1::text <> 'INPROGRESS' THEN NULL ELSE owner END,
@@ -96,7 +92,7 @@ export class PostgresRunStore implements RunStore {
     return inTransaction(this.pool, async (client) => {
       let standing: PrincipalStanding | undefined;
       if (run.quota) {
-        await client.query({ name: 'agent-runs-principal-lock', text: PRINCIPAL_LOCK, values: [PRINCIPAL_LOCK_CLASS, run.creator.uid ?? ''] });
+        await client.query({ name: 'agent-runs-principal-lock', text: PRINCIPAL_LOCK, values: [run.creator.uid ?? ''] });
         // A statement after the lock: its snapshot holds every create that held the lock before.
         standing = await this.readStanding(client, run.creator.uid ?? '', run.quota.wanted);
         if (quotaReached(run.quota.limits, standing)) return { kind: 'quota_exceeded', standing };

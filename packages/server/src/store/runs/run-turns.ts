@@ -1,3 +1,5 @@
+import { principalLock } from './principal-lock.js';
+
 /**
  * Fair turns between principals. A run queued (created, or queued again by a follow-up) takes
  * a turn, and claims take the queued run of the lowest turn first (its age breaks ties), so
@@ -90,7 +92,28 @@ CREATE TRIGGER runs_turn_on_requeue AFTER UPDATE OF state ON runs WHEN ${REQUEUE
 BEGIN UPDATE runs SET turn = ${nextWeightedTurn('NEW.worker_host', 'NEW.creator_uid', (alias) => ` AND ${alias}.id <> NEW.id`, sqliteGreatest)} WHERE id = NEW.id; END;
 `;
 
-/** PostgreSQL: the same triggers, their function now weighted. */
+/**
+ * PostgreSQL: the same triggers, their function now weighted; a create first takes its
+ * principal's lock (principal-lock.ts), so that the principal's creates racing on several
+ * connections take turns 1, 2, 3 … as one write's do on SQLite, instead of reading the same
+ * line and sharing a turn (a burst of them would then all go before another principal's run).
+ * Its statements after the lock read a snapshot of their own, which holds the creates that
+ * held it before. A run queued again takes no lock: it holds its own row, which a child's
+ * create under its parent's limit may wait on while holding the lock.
+ */
+export const POSTGRES_LOCKED_RUN_TURNS = `
+CREATE OR REPLACE FUNCTION runs_take_turn() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    PERFORM ${principalLock('NEW.creator_uid')};
+  END IF;
+  NEW.turn := ${nextWeightedTurn('NEW.worker_host', 'NEW.creator_uid', (alias) => ` AND ${alias}.id <> NEW.id`, (a, b) => `GREATEST(${a}, ${b})`)};
+  RETURN NEW;
+END
+$fn$;
+`;
+
+/** PostgreSQL: the same triggers, their function now weighted (as shipped, before the lock). */
 export const POSTGRES_WEIGHTED_RUN_TURNS = `
 CREATE OR REPLACE FUNCTION runs_take_turn() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN

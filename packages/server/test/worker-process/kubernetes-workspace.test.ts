@@ -1,5 +1,4 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +10,7 @@ import { ScriptedKubernetes } from '../support/scripted-kubernetes.js';
 import { api, ended, outputOf, runOf, TESTER_KEY } from '../support/server-api.js';
 import { tempTree, writeServerConfig } from '../support/server-config.js';
 import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { freePort } from '../support/free-port.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 /**
@@ -88,14 +88,6 @@ function started(onTestFinished: (fn: () => Promise<void>) => void): Started {
   const s = new Started();
   onTestFinished(() => s.end());
   return s;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 interface Setup {

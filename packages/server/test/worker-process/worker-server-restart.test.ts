@@ -1,5 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { api, runOf, ended, TESTER_KEY } from '../support/server-api.js';
 import { writeServerConfig } from '../support/server-config.js';
 import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { agentBeats, WORKER_AGENT } from '../support/worker-agent.js';
+import { freePort } from '../support/free-port.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 /**
@@ -24,14 +24,6 @@ const servers: ServerProcess[] = [];
 afterEach(async () => {
   await killProcesses(processes);
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => probe.once('listening', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 const configFile = writeServerConfig({ workers: { pool: { token: { from_env: 'RESTART_WORKER_TOKEN' }, worker_hosts: ['box-1'] } } });
 

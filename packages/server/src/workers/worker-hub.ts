@@ -30,6 +30,12 @@ export class WorkerHub {
   private readonly holders = new Map<string, string>();
   private readonly freed = new Map<string, number>();
   private closed = false;
+  /**
+   * Counts wakes, any instance's: a poll notes it before it looks for work and waits from that
+   * note, so a run queued or a command sent while it looked (its claim awaits the database)
+   * ends its wait at once rather than being lost until the wait runs out.
+   */
+  private wakes = 0;
 
   /** A worker connected (again): it replaces what was known of that instance. */
   connect(worker: ConnectedWorker, tokenName: string, now: number): void {
@@ -70,9 +76,17 @@ export class WorkerHub {
   }
 
 
-  /** Waits until woken, `ms` pass, the poll's client goes away, or the hub closes. */
-  wait(instanceId: string, ms: number, signal?: AbortSignal): Promise<void> {
-    if (this.closed || signal?.aborted) return Promise.resolve();
+  /** The wakes so far: what `wait`'s `since` compares with. */
+  get wakeCount(): number {
+    return this.wakes;
+  }
+
+  /**
+   * Waits until woken, `ms` pass, the poll's client goes away, or the hub closes; at once when
+   * a wake came since `since` (a `wakeCount` read before the caller last looked for work).
+   */
+  wait(instanceId: string, ms: number, signal?: AbortSignal, since?: number): Promise<void> {
+    if (this.closed || signal?.aborted || (since !== undefined && since !== this.wakes)) return Promise.resolve();
     return new Promise((resolve) => {
       const waiter: Waiter = {
         instanceId,
@@ -91,10 +105,12 @@ export class WorkerHub {
 
   /** A run was queued (its host is not known to every caller): every waiting poll looks. */
   wakeAll(): void {
+    this.wakes++;
     for (const waiter of [...this.waiters]) waiter.wake();
   }
 
   private wake(instanceId: string): void {
+    this.wakes++;
     for (const waiter of [...this.waiters]) if (waiter.instanceId === instanceId) waiter.wake();
   }
 

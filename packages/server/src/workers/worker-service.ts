@@ -173,6 +173,8 @@ export class WorkerService implements RemoteRuns {
     const given: GivenRun[] = [];
     const assignments: WorkerAssignment[] = [];
     for (;;) {
+      // Noted before it looks: a wake while the claim below awaits the database is not lost.
+      const wakes = hub.wakeCount;
       if (hub.hasCommands(body.instance_id) || hub.isClosed || signal.aborted) break;
       // A run it held ended since: answered now, so that the slot is asked to be filled at once.
       if (hub.freedCount(body.instance_id) !== freed) break;
@@ -188,7 +190,7 @@ export class WorkerService implements RemoteRuns {
       if (left <= 0) break;
       // A run left to the instance holding its working directory: looked at again shortly (the wake it caused is not for this poll).
       if (deferred) await pause(Math.min(left, AFFINITY_RETRY_MS), signal);
-      else await hub.wait(body.instance_id, left, signal);
+      else await hub.wait(body.instance_id, left, signal, wakes);
     }
     if (signal.aborted && given.length) {
       await this.giveBack(given);

@@ -6,7 +6,9 @@ import { nodeAgentCommand } from './node-agent.js';
  * The agent: prints its pid, then does what the prompt says. `ok`: a line, a pause, another
  * line and a file artifact; `hang`: a tick every 100 ms until stopped, printed and written
  * to `beat` in its working directory (its pid is the sandbox's, so the beat tells whether
- * it still runs); `burst <n>`: n numbered lines as fast as it can; `inbox`: waits for a follow-up in its inbox and prints it; `sleep <ms>`.
+ * it still runs); `hang-loud`: as `hang`, and told to stop (SIGTERM) it prints `stopping`
+ * and writes `stopping` beside the beat before it exits, so a test can tell output the agent
+ * printed only after the worker decided to stop it; `burst <n>`: n numbered lines as fast as it can; `inbox`: waits for a follow-up in its inbox and prints it; `sleep <ms>`.
  */
 export const WORKER_AGENT = nodeAgentCommand(`
   let prompt = '';
@@ -19,7 +21,14 @@ export const WORKER_AGENT = nodeAgentCommand(`
         console.log('line two');
         require('fs').writeFileSync(require('path').join(process.env.AGENT_RUNS_ARTIFACTS_DIR, 'out.txt'), 'hello artifact');
       }, 1500);
-    } else if (mode === 'hang') {
+    } else if (mode === 'hang' || mode === 'hang-loud') {
+      if (mode === 'hang-loud') {
+        process.on('SIGTERM', () => {
+          console.log('stopping');
+          require('fs').writeFileSync('stopping', 'yes');
+          setTimeout(() => process.exit(0), 200);
+        });
+      }
       let n = 0;
       setInterval(() => {
         require('fs').writeFileSync('beat', String(++n));

@@ -12,7 +12,14 @@ import { PRINCIPAL_SPEND_TABLE } from './spend/principal-spend-table.js';
 import { POSTGRES_LOCKED_RUN_TURNS, POSTGRES_RUN_TURNS, POSTGRES_WEIGHTED_RUN_TURNS } from './runs/run-turns.js';
 import { BACKFILL_RUN_COUNTS, POSTGRES_RUN_COUNT_TRIGGERS, PRINCIPAL_RUN_COUNTS_TABLE } from './runs/principal-run-counts.js';
 import { PRINCIPAL_TURN_WEIGHTS_TABLE } from './runs/principal-turn-weights.js';
-import { POSTGRES_BACKFILL_CREATES, POSTGRES_CREATE_COUNT_TRIGGER, PRINCIPAL_CREATES_TABLE } from './runs/principal-creates.js';
+import {
+  BACKFILL_CREATE_TOTALS,
+  POSTGRES_BACKFILL_CREATES,
+  POSTGRES_CREATE_COUNT_TRIGGER,
+  POSTGRES_RUNNING_CREATE_COUNT_TRIGGER,
+  PRINCIPAL_CREATES_RUNNING_TOTAL,
+  PRINCIPAL_CREATES_TABLE,
+} from './runs/principal-creates.js';
 import { RUN_TOKENS_TABLE } from './run-tokens/run-token-table.js';
 import { SCHEDULE_FIRING_LEASE_COLUMNS, SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { SHARED_SECRETS_TABLE } from './secret-table.js';
@@ -181,7 +188,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 10 + addedColumnSteps(postgresDialect, 3).length,
     name: 'held runs counted per principal',
-    sql: `${createTable(PRINCIPAL_RUN_COUNTS_TABLE, postgresDialect)}${POSTGRES_RUN_COUNT_TRIGGERS}${BACKFILL_RUN_COUNTS}${createTable(PRINCIPAL_CREATES_TABLE, postgresDialect)}${POSTGRES_CREATE_COUNT_TRIGGER}${POSTGRES_BACKFILL_CREATES}`,
+    sql: `${createTable(PRINCIPAL_RUN_COUNTS_TABLE, postgresDialect)}${POSTGRES_RUN_COUNT_TRIGGERS}${BACKFILL_RUN_COUNTS}${createTable(PRINCIPAL_CREATES_TABLE, postgresDialect, { later: PRINCIPAL_CREATES_RUNNING_TOTAL })}${POSTGRES_CREATE_COUNT_TRIGGER}${POSTGRES_BACKFILL_CREATES}`,
   },
   // The weights of fair turns, and the turn that reads them.
   {
@@ -200,6 +207,13 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 13 + addedColumnSteps(postgresDialect, 3).length,
     name: 'turns taken under the principal lock',
     sql: POSTGRES_LOCKED_RUN_TURNS,
+  },
+  // Running totals in the creates' slots, so a creates_per_minute check seeks two rows instead of summing 60. Runs
+  // are locked against writes first, until the step commits, so no create is counted by the old function after it.
+  {
+    version: 14 + addedColumnSteps(postgresDialect, 3).length,
+    name: 'running totals of creates',
+    sql: `LOCK TABLE runs IN SHARE ROW EXCLUSIVE MODE;\n${addColumns(PRINCIPAL_CREATES_TABLE, postgresDialect, ['total'])}${POSTGRES_RUNNING_CREATE_COUNT_TRIGGER}${createIndexes(PRINCIPAL_CREATES_TABLE, postgresDialect, ['principal_creates_by_second'])}${BACKFILL_CREATE_TOTALS}`,
   },
 ];
 

@@ -13,7 +13,14 @@ import { PRINCIPAL_SPEND_TABLE } from './spend/principal-spend-table.js';
 import { SQLITE_RUN_TURNS, SQLITE_WEIGHTED_RUN_TURNS } from './runs/run-turns.js';
 import { BACKFILL_RUN_COUNTS, PRINCIPAL_RUN_COUNTS_TABLE, SQLITE_RUN_COUNT_TRIGGERS } from './runs/principal-run-counts.js';
 import { PRINCIPAL_TURN_WEIGHTS_TABLE } from './runs/principal-turn-weights.js';
-import { PRINCIPAL_CREATES_TABLE, SQLITE_BACKFILL_CREATES, SQLITE_CREATE_COUNT_TRIGGER } from './runs/principal-creates.js';
+import {
+  BACKFILL_CREATE_TOTALS,
+  PRINCIPAL_CREATES_RUNNING_TOTAL,
+  PRINCIPAL_CREATES_TABLE,
+  SQLITE_BACKFILL_CREATES,
+  SQLITE_CREATE_COUNT_TRIGGER,
+  SQLITE_RUNNING_CREATE_COUNT_TRIGGER,
+} from './runs/principal-creates.js';
 import { RUN_TOKENS_TABLE } from './run-tokens/run-token-table.js';
 import { SCHEDULE_FIRINGS_TABLE } from './schedules/schedule-firing-table.js';
 import { AGENT_EVENTS_TABLE, AGENT_MESSAGES_TABLE } from './mailbox/mailbox-tables.js';
@@ -129,9 +136,16 @@ const PRINCIPAL_RUN_COUNTS_STEP = `
 ${createTable(PRINCIPAL_RUN_COUNTS_TABLE, sqliteDialect)}
 ${SQLITE_RUN_COUNT_TRIGGERS}
 ${BACKFILL_RUN_COUNTS}
-${createTable(PRINCIPAL_CREATES_TABLE, sqliteDialect)}
+${createTable(PRINCIPAL_CREATES_TABLE, sqliteDialect, { later: PRINCIPAL_CREATES_RUNNING_TOTAL })}
 ${SQLITE_CREATE_COUNT_TRIGGER}
 ${SQLITE_BACKFILL_CREATES}
+`;
+// Running totals in the creates' slots, so a creates_per_minute check seeks two rows instead of summing 60.
+const RUNNING_CREATE_TOTALS_STEP = `
+${addColumns(PRINCIPAL_CREATES_TABLE, sqliteDialect, ['total'])}
+${createIndexes(PRINCIPAL_CREATES_TABLE, sqliteDialect, ['principal_creates_by_second'])}
+${BACKFILL_CREATE_TOTALS}
+${SQLITE_RUNNING_CREATE_COUNT_TRIGGER}
 `;
 const WEIGHTED_TURNS_STEP = `
 ${createTable(PRINCIPAL_TURN_WEIGHTS_TABLE, sqliteDialect)}
@@ -159,6 +173,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 15 + addedColumnSteps(sqliteDialect, 7).length, name: 'weighted fair turns', sql: WEIGHTED_TURNS_STEP },
   // The digests of the run tokens in use, which every server of a shared database honours.
   { version: 16 + addedColumnSteps(sqliteDialect, 7).length, name: 'run tokens', sql: createTable(RUN_TOKENS_TABLE, sqliteDialect) },
+  { version: 17 + addedColumnSteps(sqliteDialect, 7).length, name: 'running totals of creates', sql: RUNNING_CREATE_TOTALS_STEP },
 ];
 
 /** Brings the database up to the newest step; refuses a file written by a newer server. */

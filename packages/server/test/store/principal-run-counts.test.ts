@@ -112,6 +112,13 @@ describe.each(storagesUnderTest())('the held-run counters per principal on $name
     // A straggler of an older second (a skewed clock) is left out, not counted in the newer one.
     await create('f', 200);
     expect((await recentCreates(storage.runs, fay, sinceAt(60_100))).count).toBe(3);
+    // A create of a second before the newest (another server's clock a little behind) is counted in its own second,
+    // and the windows that start after it leave it out.
+    await create('g', 45_000);
+    expect(await recentCreates(storage.runs, fay, sinceAt(60_100))).toEqual({ count: 4, oldestSecond: '2026-06-01T10:00:30' });
+    expect(await recentCreates(storage.runs, fay, sinceAt(100_000))).toEqual({ count: 3, oldestSecond: '2026-06-01T10:00:45' });
+    expect(await recentCreates(storage.runs, fay, sinceAt(106_000))).toEqual({ count: 2, oldestSecond: '2026-06-01T10:00:59' });
+    expect(await recentCreates(storage.runs, fay, sinceAt(119_999))).toEqual({ count: 1, oldestSecond: '2026-06-01T10:01:00' });
     expect((await recentCreates(storage.runs, `nobody-${suffix}`, sinceAt(0)))).toEqual({ count: 0, oldestSecond: undefined });
   });
 
@@ -151,8 +158,10 @@ describe('the counters on a SQLite database that had runs before them', () => {
     try {
       const file = join(dir, 'runs.db');
       const before = new SqliteRunStore(file);
-      const now = new Date().toISOString();
-      for (let i = 0; i < 5; i++) await before.create(newRun(`r${i}`, { creator: { uid: i < 3 ? 'dana' : 'eve' }, createdAt: i === 4 ? at(0) : now }));
+      const now = Date.now();
+      // Dana's three in three seconds of the last minute (so a window's count needs the running totals made), eve's first now.
+      const createdAt = (i: number) => (i === 4 ? at(0) : new Date(i < 3 ? now - (2 - i) * 5_000 : now).toISOString());
+      for (let i = 0; i < 5; i++) await before.create(newRun(`r${i}`, { creator: { uid: i < 3 ? 'dana' : 'eve' }, createdAt: createdAt(i) }));
       await before.claimNext('server-a', at(1), 30_000);
       await before.close();
       // Back to the schema before the counters: their step and those after it (the weights, the run tokens) undone.
@@ -168,6 +177,9 @@ describe('the counters on a SQLite database that had runs before them', () => {
       const since = minuteAgoSecond(new Date());
       expect((await recentCreates(after, 'dana', since)).count).toBe(3);
       expect((await recentCreates(after, 'eve', since)).count).toBe(1);
+      // And the creates after it are counted on top.
+      await after.create(newRun('r5', { creator: { uid: 'dana' }, createdAt: new Date().toISOString() }));
+      expect((await recentCreates(after, 'dana', minuteAgoSecond(new Date()))).count).toBe(4);
       await after.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import type { SqlDialect } from '../sql-dialect.js';
 import { spendColumns, toPrincipalSpend, type PrincipalSpend } from '../spend/principal-spend-table.js';
 import { heldRunsColumns, toHeldRuns, type HeldRuns } from './principal-run-counts.js';
-import { RECENT_CREATES_COLUMNS, recentCreatesFrom, toRecentCreates, type RecentCreates } from './principal-creates.js';
+import { recentCreatesColumns, toRecentCreates, type RecentCreates } from './principal-creates.js';
 
 /** Which of a principal's counters a quota check reads: only those its rule sets a limit on. */
 export interface StandingWanted {
@@ -52,9 +52,9 @@ export interface StandingStatement {
 }
 
 /**
- * What a quota check reads, as ONE statement on either database: the aggregate over the
- * principal's slots of the last minute (one row even with none), the held runs and the day's
- * spend beside it as lookups by key; a part not wanted is a constant and costs nothing. One
+ * What a quota check reads, as ONE statement on either database: the creates of the last
+ * minute, the held runs and the day's spend, each as lookups by key (scalar subqueries, so
+ * one row even with none); a part not wanted is a constant and costs nothing. One
  * statement instead of a read per counter: one trip to PostgreSQL, one step of SQLite's (and
  * on SQLite cheaper than joining three subqueries, which it would materialize). Built once
  * per combination and dialect (a check runs at every create).
@@ -73,13 +73,13 @@ function buildStatement(mask: number, dialect: SqlDialect): StandingStatement {
   // Placeholders numbered in the order the text takes them, which is the order of the values bound.
   const bound: Bound[] = [];
   const param = (name: Bound) => () => dialect.placeholder(bound.push(name));
+  const creates = mask & 2 ? recentCreatesColumns(param('creator'), param('since')) : '0 AS created, NULL AS oldest';
   const held = mask & 1 ? heldRunsColumns(param('creator')) : '0 AS queued, 0 AS in_progress';
   const spend = mask & 4 ? spendColumns(param('creator'), param('day')) : '0 AS cost_nano_usd, 0 AS tokens';
-  const creates = mask & 2 ? `${RECENT_CREATES_COLUMNS}, ${held}, ${spend} ${recentCreatesFrom(param('creator')(), param('since')())}` : `0 AS created, NULL AS oldest, ${held}, ${spend}`;
   const key = `${mask & 1 ? 'h' : ''}${mask & 2 ? 'c' : ''}${mask & 4 ? 's' : ''}` || 'none';
   return {
     key,
-    sql: `SELECT ${creates}`,
+    sql: `SELECT ${creates}, ${held}, ${spend}`,
     values: (creator, wanted) => bound.map((name) => (name === 'creator' ? creator : name === 'since' ? wanted.createsSince : wanted.spendDay)),
   };
 }

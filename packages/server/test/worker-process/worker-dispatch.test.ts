@@ -46,6 +46,17 @@ if (mode === 'ok') {
   // The run's API token, from the stdin JSON: a child run started with it.
 ${startChildRunSource()}} else if (mode === 'sleep') {
   setTimeout(() => console.log('slept'), Number(arg));
+} else if (mode === 'leak') {
+  // Its secret printed once, then again (plainly and base64) once the test's go file is there, and named in its result.
+  const key = process.env.DEPLOY_KEY || '';
+  console.log('before ' + key);
+  const wait = setInterval(() => {
+    if (!fs.existsSync(arg)) return;
+    clearInterval(wait);
+    console.log('after ' + key);
+    console.error('encoded ' + Buffer.from(key).toString('base64'));
+    fs.writeFileSync(process.env.AGENT_RUNS_REPORT_FILE, JSON.stringify({ type: 'RESULT', message: 'done with ' + key }) + '\\n');
+  }, 50);
 }
 `;
 
@@ -69,7 +80,8 @@ interface Setup {
   server: ServerProcess;
   /** Where the scripts and the agent leave what the test reads. */
   dir: string;
-  startWorker(args?: string[]): Promise<WorkerProcess>;
+  /** `secret`: DEPLOY_KEY's value in the worker's configuration (SECRET unless rotated). */
+  startWorker(args?: string[], secret?: string): Promise<WorkerProcess>;
   createRun(prompt: string): Promise<string>;
 }
 
@@ -135,7 +147,7 @@ async function setUp({ expect, onTestFinished }: TestContext, dispatch: Dispatch
   return {
     server,
     dir,
-    async startWorker(args = []) {
+    async startWorker(args = [], secret = SECRET) {
       const worker = await startWorkerProcess(
         [
           '--server', root,
@@ -152,7 +164,7 @@ async function setUp({ expect, onTestFinished }: TestContext, dispatch: Dispatch
           ...args,
         ],
         TOKEN,
-        { ...process.env, DISPATCH_TEST_DEPLOY_KEY: SECRET },
+        { ...process.env, DISPATCH_TEST_DEPLOY_KEY: secret },
       );
       processes.push(worker);
       return worker;
@@ -302,6 +314,29 @@ describe.concurrent('agent-runs-worker --backend command, with a dispatch script
     for (const id of ids) expect(await outputOf(server, id)).toContain('slept');
     expect(readFileSync(join(dir, 'entrypoints'), 'utf8').trim().split('\n')).toHaveLength(2);
     expect(second.stderr()).toMatch(/followed again after a restart/);
+  }, 90_000);
+
+  it('a worker killed (-9) while a run is dispatched, then restarted with the secret rotated: what the agent prints after holds the mask, never the secret it was given', async (context) => {
+    const { expect } = context;
+    const { server, dir, startWorker, createRun } = await setUp(context);
+    const first = await startWorker();
+    const go = join(dir, 'go');
+    const id = await createRun(`leak ${go}`);
+    await eventually(() => outputOf(server, id), (output) => output.includes('before'), 30_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = await startWorker([], 'deploy-key-rotated-0e6b2d9f57');
+    await eventually(() => second.stderr(), (stderr) => /followed again after a restart/.test(stderr), 30_000);
+    writeFileSync(go, '');
+    const run = await ended(server, id, 30_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+    const output = await outputOf(server, id);
+    expect(output).toContain('before ***');
+    expect(output).toContain('after ***');
+    expect(output).toContain('encoded ***');
+    expect(output).not.toContain(SECRET);
+    expect(output).not.toContain(Buffer.from(SECRET).toString('base64').slice(0, 24));
+    expect(run.status_message.message).toBe('done with ***');
   }, 90_000);
 });
 

@@ -26,6 +26,8 @@ export function entrypointEnvFrom(text: string, base: NodeJS.ProcessEnv): NodeJS
     [JOB_ENV.url]: run.worker_url,
     [JOB_ENV.token]: run.run_token,
     [JOB_ENV.command]: run.command,
+    // Their values masked in all the entrypoint reports, whichever worker follows the run by then (`entrypoint-mask.ts`).
+    [JOB_ENV.masked]: JSON.stringify(Object.keys(run.secrets)),
     ...(run.api_token ? { [JOB_ENV.apiToken]: run.api_token } : {}),
   };
 }

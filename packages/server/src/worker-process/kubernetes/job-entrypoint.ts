@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
 import { Backoff } from '../../domain/backoff.js';
-import { SecretMask } from '../../domain/secret-mask.js';
 import { COMMAND_ENV } from '../../executors/command-env.js';
 import { runWorkDir } from '../../executors/run-work-dir.js';
 import { fileLimitsFrom, JOB_ENV, JOB_HEARTBEAT_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES, type FileLimits } from './job-limits.js';
 import type { JobEnd, JobOutput, JobState } from './job-protocol.js';
+import { entrypointMask, maskedEnd } from './entrypoint-mask.js';
 import type { Execution, HarnessState } from '../../executors/run-executor.js';
 import type { FollowupMessage } from '../../executors/execution-input.js';
 import { appendAgentFile } from '../../executors/agent-files.js';
@@ -51,6 +51,13 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
       return 2;
     }
   }
+  // The run's API token and its environment's secrets, in every form they may be printed in, are not passed on (as the server masks them in an agent's output).
+  const masker = entrypointMask(env);
+  if (!masker) {
+    write(`agent-runs-job-entrypoint: ${JOB_ENV.masked} is not a JSON list of variable names; nothing is run, as its secrets could not be masked.`);
+    return 2;
+  }
+  const mask = (text: string) => masker.mask(text);
   const base = `${url!.replace(/\/+$/, '')}/runs/${encodeURIComponent(runId!)}`;
   const workspaceText = env[JOB_ENV.workspace];
   // In a pod, its emptyDir volume: scratch space the cluster sizes and removes with the pod.
@@ -72,6 +79,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   delete agentEnv[JOB_ENV.apiToken];
   delete agentEnv[JOB_ENV.workspace];
   delete agentEnv[JOB_ENV.workRoot];
+  delete agentEnv[JOB_ENV.masked];
   // The run's API token, for an agent that starts child runs, as a process-backend worker gives it (a harness gets it through its executor).
   if (apiToken && !harnessText) agentEnv[COMMAND_ENV.runToken] = apiToken;
   if (!harnessText) agentEnv[COMMAND_ENV.inboxFile] = inboxFile;
@@ -170,9 +178,6 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
       }
       sending = undefined;
     })());
-  // The run's API token, in every form it may be printed in, is not passed on (as the server masks it in an agent's output).
-  const masker = apiToken ? new SecretMask([apiToken]) : undefined;
-  const mask = (text: string) => (masker ? masker.mask(text) : text);
   /** Cuts what an agent prints into lines as they come, each passed on (and mirrored to the pod's log). */
   const lineFeeder = (stream: 'stdout' | 'stderr') => {
     let pending = '';
@@ -240,7 +245,8 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     });
   };
   const note = (text: string) => {
-    queue.push({ stream: 'stderr', text: `[agent-runs] ${text}\n` });
+    // A note may quote what the agent wrote (a file's name, a report line).
+    queue.push({ stream: 'stderr', text: mask(`[agent-runs] ${text}\n`) });
     void pump();
   };
   let ended: AgentEnded | undefined;
@@ -312,7 +318,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
       ...(end.exit_code === 0 && report.result ? { status_message: { message: report.result } } : {}),
     };
   } else files = ended.files;
-  if (!(await sendFiles(files, post, write, note))) return 1;
+  if (!(await sendFiles(files, post, write, note, mask))) return 1;
   while (sending) await sending;
   if (gone) return 1;
   // Dispatched, no container goes away with it: what the agent left is not left behind on the machine.
@@ -321,7 +327,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   } catch {
     // A directory the agent made unreadable: left to the temp directory's own cleanup, the end is what matters.
   }
-  await post('end', end);
+  await post('end', maskedEnd(masker, end));
   return end.exit_code ?? 1;
 }
 
@@ -643,8 +649,11 @@ async function sendFiles(
   post: (path: string, body: unknown, bytes?: Buffer) => Promise<Sent>,
   write: (line: string) => void,
   note: (text: string) => void,
+  mask: (text: string) => string,
 ): Promise<boolean> {
-  for (const { path, content } of await files) {
+  for (const { path: named, content } of await files) {
+    // Its path is the artifact's name on the server: masked as the rest (its bytes are the agent's own).
+    const path = mask(named);
     const sent = await post(`files?path=${encodeURIComponent(path)}`, undefined, content);
     if (sent === 'gone') return false;
     if (sent !== 'taken') {

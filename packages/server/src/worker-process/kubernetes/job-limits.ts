@@ -34,6 +34,11 @@ export const JOB_ENV = {
   workspace: 'AGENT_RUNS_JOB_WORKSPACE',
   /** Where the entrypoint keeps its own directory (the pod's `emptyDir` volume); else the system's temporary directory. */
   workRoot: 'AGENT_RUNS_JOB_WORK_ROOT',
+  /**
+   * The names (a JSON list) of the variables that hold the run's environment's secrets, whose
+   * values the entrypoint masks in all it sends; names only, never values. The agent does not get it.
+   */
+  masked: 'AGENT_RUNS_JOB_MASKED',
 } as const;
 
 /**

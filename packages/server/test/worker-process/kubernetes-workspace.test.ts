@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { V1Job } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
 import { eventually } from '../support/eventually.js';
 import { bareRemote } from '../support/git-remote.js';
 import { ScriptedKubernetes } from '../support/scripted-kubernetes.js';
@@ -18,7 +19,10 @@ import { startWorkerProcess, type WorkerProcess } from '../support/worker-proces
  * Job's pod (the scripted API stand-in, driven by the real @kubernetes/client-node, whose
  * "kubelet" runs the pod's entrypoint as a local process, its emptyDir a temporary
  * directory) and in a dispatched entrypoint. Real git: a bare repository cloned over
- * file://; real setup commands; real server and worker processes.
+ * file://; real setup commands; real server and worker processes. A follow-up's new
+ * execution fetches the run's patches from the worker's relay, which gives them to that
+ * execution's token alone (its other routes' refusals are in kubernetes-followups.test.ts
+ * and kubernetes-job-parts.test.ts).
  */
 
 const TOKEN = 'worker-workspace-token-3f9a0c61e2';
@@ -27,7 +31,9 @@ const ENTRYPOINT = fileURLToPath(new URL('../../bin/agent-runs-job-entrypoint.js
 
 /**
  * The agent: says where it runs, what the clone and the setup left there, and whether the
- * entrypoint's own variables reached it; execution 1 changes the repository's README.
+ * entrypoint's own variables reached it; execution 1 changes the repository's README. Asked
+ * to `hold`, it stays until a follow-up reaches its inbox (which it says it took), so that
+ * its execution's relay can be asked meanwhile.
  */
 const AGENT_SOURCE = `
 const fs = require('fs');
@@ -37,6 +43,15 @@ console.log('cwd=' + process.cwd());
 console.log('readme=' + read('repo/README.md').split('\\n').join('|'));
 console.log('setup=' + read('setup.txt'));
 if (process.env.AGENT_RUNS_EXECUTION === '1') fs.appendFileSync('repo/README.md', 'changed in the first pod\\n');
+if ((process.env.AGENT_RUNS_PROMPT || '').trim() === 'hold') {
+  console.log('holding');
+  const look = () => {
+    const line = fs.readFileSync(process.env.AGENT_RUNS_INBOX_FILE, 'utf8').split('\\n').find(Boolean);
+    if (!line) return setTimeout(look, 50);
+    fs.appendFileSync(process.env.AGENT_RUNS_REPORT_FILE, JSON.stringify({ type: 'FOLLOWUP_TAKEN', id: JSON.parse(line).id }) + '\\n');
+  };
+  look();
+}
 `;
 
 /** The worker's environments: `proj` clones the bare repository and runs a setup that reads the secret; `broken`'s second step fails. */
@@ -170,25 +185,82 @@ async function kubernetesSetUp(own: Started, sections: { kubernetes?: Record<str
   return { server, cluster, seen, repoUrl, createRun: creator(server, 'kube') };
 }
 
+/** A server and a command-backend worker whose dispatch script starts the entrypoint detached (setsid), each noted to be ended with the test. */
+async function dispatchSetUp(own: Started): Promise<Setup & { relayUrl: string; dispatched(): number }> {
+  const server = await startServer(own, 'remote');
+  const dir = mkdtempSync(join(tmpdir(), 'worker-workspace-dispatch-'));
+  const agent = join(dir, 'agent.cjs');
+  writeFileSync(agent, AGENT_SOURCE);
+  const list = join(dir, 'entrypoints');
+  own.entrypointLists.push(list);
+  const dispatcher = join(dir, 'dispatch.sh');
+  writeFileSync(
+    dispatcher,
+    ['#!/bin/sh', 'exec 3<&0', `setsid ${JSON.stringify(process.execPath)} ${JSON.stringify(ENTRYPOINT)} --stdin <&3 >>${dir}/entrypoint.log 2>&1 &`, `echo $! >> ${list}`, 'exit 0', ''].join('\n'),
+  );
+  chmodSync(dispatcher, 0o755);
+  const repoUrl = `file://${bareRemote({ 'README.md': 'hello from the repository\n' })}`;
+  const worker = await startWorkerProcess(
+    [
+      '--server', server.baseURL.replace(/\/api\/v1$/, ''),
+      '--worker-host', 'remote',
+      '--backend', 'command',
+      '--dispatch-command', dispatcher,
+      '--config', workerConfig(repoUrl),
+      '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`,
+      '--job-listen', `127.0.0.1:${await freePort()}`,
+      '--work-dir', mkdtempSync(join(tmpdir(), 'worker-workspace-work-')),
+      '--instance-id', 'dispatcher-0',
+    ],
+    TOKEN,
+    { ...process.env, WORKSPACE_TEST_DEPLOY_KEY: SECRET },
+  );
+  own.processes.push(worker);
+  // Where the entrypoints report, as the worker said it at its start.
+  const said = /report to (http:\/\/127\.0\.0\.1:\d+)/;
+  const relayUrl = said.exec(await eventually(() => worker.stderr(), (text) => said.test(text), 30_000))![1]!;
+  const dispatched = () => (existsSync(list) ? readFileSync(list, 'utf8').split('\n').filter(Boolean).length : 0);
+  return { server, repoUrl, relayUrl, dispatched, createRun: creator(server, 'remote') };
+}
+
+/**
+ * A run of `proj` ended SUCCEEDED, its agent having run where the environment was prepared:
+ * `cwd` says where that is. Returns the run.
+ */
+async function expectPreparedWorkspace(server: ServerProcess, id: string, { repoUrl, cwd }: { repoUrl: string; cwd: RegExp }) {
+  const run = await ended(server, id, 30_000);
+  expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
+  const output = await outputOf(server, id);
+  // The setup's output streams to the run, each step named as the local executor names it.
+  expect(output).toContain(`$ git clone ${repoUrl} repo`);
+  expect(output).toContain('setup says hi');
+  expect(output).toContain('readme=hello from the repository\\n');
+  // The setup step got the environment's secret (its length written to a file the agent reads in the same directory).
+  expect(output).toContain(`setup=${SECRET.length}\\n`);
+  expect(output).toMatch(cwd);
+  expect(output).not.toContain('the entrypoint leaked');
+  // What the agent changed came back as the run's changes.patch.
+  expect((run.artifacts as { data: { filename: string } }[]).some((a) => a.data.filename === 'changes.patch')).toBe(true);
+  return run;
+}
+
+/** The run's first execution changed the README; a follow-up's new execution clones again and applies that execution's changes.patch before its agent starts. */
+async function expectFollowupRestoresWorkspace(server: ServerProcess, id: string): Promise<void> {
+  expect((await ended(server, id, 30_000)).state).toBe('SUCCEEDED');
+  const sent = await api(server, `/agent/runs/${id}/followups`, { method: 'POST', body: { message: 'read it again' } });
+  expect(sent.status).toBeLessThan(300);
+  await eventually(() => outputOf(server, id), (output) => output.includes('readme=hello from the repository|changed in the first pod'), 30_000);
+  await eventually(() => runOf(server, id), (run) => run.state === 'SUCCEEDED', 15_000);
+  const output = await outputOf(server, id);
+  expect(output).toContain('the checkout of environment proj');
+  expect(output).toContain("the run's changes.patch applied (1 of 1)");
+}
+
 describe('a run with an environment, on a Kubernetes worker', () => {
   it.concurrent('is cloned and set up in its pod, the agent running there; the Job spec holds neither the repository nor the secret', async ({ onTestFinished }) => {
     const { server, cluster, seen, repoUrl, createRun } = await kubernetesSetUp(started(onTestFinished));
-    const id = await createRun('look around', 'proj');
-    const run = await ended(server, id, 30_000);
-    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
-    const output = await outputOf(server, id);
-    // The setup's output streams to the run, each step named as the local executor names it.
-    expect(output).toContain(`$ git clone ${repoUrl} repo`);
-    expect(output).toContain('setup says hi');
-    expect(output).toContain('readme=hello from the repository\\n');
-    // The setup step got the environment's secret (its length written to a file the agent reads in the same directory).
-    expect(output).toContain(`setup=${SECRET.length}\\n`);
     // In the pod's emptyDir, not the worker's directory nor the image's.
-    expect(output).toMatch(/cwd=[^"]*scripted-kubernetes-emptydir-[^"]*\/agent-runs-job-[^"]*\/work\//);
-    expect(output).not.toContain('the entrypoint leaked');
-    // What the agent changed came back as the run's changes.patch.
-    const patch = (run.artifacts as { data: { filename: string } }[]).find((a) => a.data.filename === 'changes.patch');
-    expect(patch).toBeDefined();
+    await expectPreparedWorkspace(server, await createRun('look around', 'proj'), { repoUrl, cwd: /cwd=[^"]*scripted-kubernetes-emptydir-[^"]*\/agent-runs-job-[^"]*\/work\// });
     // The Job spec: the emptyDir mounted, and neither the repository's URL nor the secret's value (they are in the run's Secret).
     expect(seen).toHaveLength(1);
     const spec = JSON.stringify(seen[0]);
@@ -244,62 +316,63 @@ describe('a run with an environment, on a Kubernetes worker', () => {
 
   it.concurrent("runs a follow-up in a new Job that clones again and applies the first Job's changes", async ({ onTestFinished }) => {
     const { server, cluster, createRun } = await kubernetesSetUp(started(onTestFinished));
-    const id = await createRun('change the readme', 'proj');
-    expect((await ended(server, id, 30_000)).state).toBe('SUCCEEDED');
-    const sent = await api(server, `/agent/runs/${id}/followups`, { method: 'POST', body: { message: 'read it again' } });
-    expect(sent.status).toBeLessThan(300);
-    await eventually(() => outputOf(server, id), (output) => output.includes('readme=hello from the repository|changed in the first pod'), 30_000);
-    await eventually(() => runOf(server, id), (run) => run.state === 'SUCCEEDED', 15_000);
+    await expectFollowupRestoresWorkspace(server, await createRun('change the readme', 'proj'));
     expect(cluster.created).toHaveLength(2);
     expect(cluster.created[0]).not.toBe(cluster.created[1]);
-    const output = await outputOf(server, id);
-    expect(output).toContain('the checkout of environment proj');
-    expect(output).toContain("the run's changes.patch applied (1 of 1)");
   }, 90_000);
 });
 
 describe('a run with an environment, on a dispatch-command worker', () => {
   it.concurrent('is cloned and set up by the dispatched entrypoint, the agent running there', async ({ onTestFinished }) => {
-    const own = started(onTestFinished);
-    const server = await startServer(own, 'remote');
-    const dir = mkdtempSync(join(tmpdir(), 'worker-workspace-dispatch-'));
-    const agent = join(dir, 'agent.cjs');
-    writeFileSync(agent, AGENT_SOURCE);
-    const list = join(dir, 'entrypoints');
-    own.entrypointLists.push(list);
-    const dispatcher = join(dir, 'dispatch.sh');
-    writeFileSync(
-      dispatcher,
-      ['#!/bin/sh', 'exec 3<&0', `setsid ${JSON.stringify(process.execPath)} ${JSON.stringify(ENTRYPOINT)} --stdin <&3 >>${dir}/entrypoint.log 2>&1 &`, `echo $! >> ${list}`, 'exit 0', ''].join('\n'),
-    );
-    chmodSync(dispatcher, 0o755);
-    const repoUrl = `file://${bareRemote({ 'README.md': 'hello from the repository\n' })}`;
-    const worker = await startWorkerProcess(
-      [
-        '--server', server.baseURL.replace(/\/api\/v1$/, ''),
-        '--worker-host', 'remote',
-        '--backend', 'command',
-        '--dispatch-command', dispatcher,
-        '--config', workerConfig(repoUrl),
-        '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`,
-        '--job-listen', `127.0.0.1:${await freePort()}`,
-        '--work-dir', mkdtempSync(join(tmpdir(), 'worker-workspace-work-')),
-        '--instance-id', 'dispatcher-0',
-      ],
-      TOKEN,
-      { ...process.env, WORKSPACE_TEST_DEPLOY_KEY: SECRET },
-    );
-    own.processes.push(worker);
-    const id = await creator(server, 'remote')('look around', 'proj');
-    const run = await ended(server, id, 30_000);
-    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
-    const output = await outputOf(server, id);
-    expect(output).toContain(`$ git clone ${repoUrl} repo`);
-    expect(output).toContain('setup says hi');
-    expect(output).toContain('readme=hello from the repository\\n');
-    expect(output).toContain(`setup=${SECRET.length}\\n`);
-    expect(output).toMatch(/cwd=[^"]*\/agent-runs-job-[^"]*\/work\//);
-    expect(output).not.toContain('the entrypoint leaked');
-    expect((run.artifacts as { data: { filename: string } }[]).some((a) => a.data.filename === 'changes.patch')).toBe(true);
+    const { server, repoUrl, createRun } = await dispatchSetUp(started(onTestFinished));
+    await expectPreparedWorkspace(server, await createRun('look around', 'proj'), { repoUrl, cwd: /cwd=[^"]*\/agent-runs-job-[^"]*\/work\// });
   }, 60_000);
+
+  it.concurrent("runs a follow-up in a newly dispatched entrypoint that clones again and fetches the first execution's changes from the relay", async ({ onTestFinished }) => {
+    const { server, createRun, dispatched } = await dispatchSetUp(started(onTestFinished));
+    await expectFollowupRestoresWorkspace(server, await createRun('change the readme', 'proj'));
+    expect(dispatched()).toBe(2);
+  }, 90_000);
+
+  it.concurrent("gives a follow-up's patch to its own execution's token alone, refusing the rest without a word of it", async ({ onTestFinished }) => {
+    const { server, relayUrl, createRun } = await dispatchSetUp(started(onTestFinished));
+    const id = await createRun('change the readme', 'proj');
+    const first = await ended(server, id, 30_000);
+    expect(first.state).toBe('SUCCEEDED');
+    // The follow-up's agent holds: the relay holds the run's patches while the execution runs.
+    expect((await api(server, `/agent/runs/${id}/followups`, { method: 'POST', body: { message: 'hold' } })).status).toBeLessThan(300);
+    await eventually(() => outputOf(server, id), (output) => output.includes('holding'), 30_000);
+    const claim = (await runOf(server, id)).started_at as string;
+    // Claimed again for the follow-up: the first execution's token is of another claim.
+    expect(claim).not.toBe(first.started_at);
+    const token = runToken(TOKEN, id, claim);
+    const patch = (n: string, authorization?: string) => fetch(`${relayUrl}/runs/${id}/patches/${n}`, { headers: authorization ? { authorization } : {} });
+    const own = await patch('0', `Bearer ${token}`);
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain('+changed in the first pod');
+    /** A refusal: its status, a line of plain text that holds nothing of the patch. */
+    const refused = async (answer: Response, status: number): Promise<string> => {
+      expect(answer.status).toBe(status);
+      expect(answer.headers.get('content-type')).toBe('text/plain');
+      const text = await answer.text();
+      expect(text).not.toContain('changed in the first pod');
+      return text;
+    };
+    expect(await refused(await patch('0'), 401)).toMatch(/token is missing/);
+    await refused(await patch('0', `Basic ${Buffer.from(`x:${token}`).toString('base64')}`), 401);
+    expect(await refused(await patch('0', 'Bearer not-a-run-token'), 403)).toMatch(/not this run's/);
+    await refused(await patch('0', `Bearer ${runToken(TOKEN, 'another-run', claim)}`), 403);
+    // An old execution's entrypoint (its pod or host kept) opens nothing of the new one.
+    await refused(await patch('0', `Bearer ${runToken(TOKEN, id, first.started_at as string)}`), 403);
+    await refused(await patch('0', `Bearer ${runToken('another-worker-token-7d21', id, claim)}`), 403);
+    expect(await refused(await patch('1', `Bearer ${token}`), 404)).toMatch(/has 1 patch\(es\); there is no patch 1/);
+    await refused(await patch('9999', `Bearer ${token}`), 404);
+    for (const n of ['-1', 'abc', '0x0', '1.0', '10000']) await refused(await patch(n, `Bearer ${token}`), 404);
+    await refused(await fetch(`${relayUrl}/runs/${id}/patches/0`, { method: 'POST', headers: { authorization: `Bearer ${token}` } }), 405);
+    // The follow-up that lets the agent end.
+    expect((await api(server, `/agent/runs/${id}/followups`, { method: 'POST', body: { message: 'go on' } })).status).toBeLessThan(300);
+    expect((await ended(server, id, 30_000)).state).toBe('SUCCEEDED');
+    // Ended here: its own token gets 410, as on the relay's other routes.
+    expect(await refused(await patch('0', `Bearer ${token}`), 410)).toMatch(/not running here/);
+  }, 90_000);
 });

@@ -181,7 +181,7 @@ export class PrincipalQuotas {
       return { principal, runsInFlight: none, runsQueued: none, createsPerMinute: { ...none, resetSeconds: undefined }, spendToday: { costUsd: 0, tokens: 0, day, limitUsd: undefined, resetsAt } };
     }
     const perMinute = rule?.creates_per_minute;
-    const { held, creates, spend } = await this.store.standingOf(principal, { held: true, createsSince: minuteAgoSecond(now), spendDay: day });
+    const { held, creates, spend } = await this.store.standingOf(principal, { held: true, createsSince: minuteAgoSecond(now), spendDay: day, spendTokens: true });
     // As a create's headers say it: an empty window frees in a whole minute.
     const resetSeconds = perMinute === undefined ? undefined : creates.oldestSecond === undefined ? 60 : leavesIn(creates.oldestSecond, now);
     return {

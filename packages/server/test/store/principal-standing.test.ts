@@ -36,7 +36,7 @@ describe.each(storagesUnderTest())("a principal's standing in one read on $name"
 
     const at = 30_000;
     const day = iso(at).slice(0, 10);
-    const all = await storage.runs.standingOf(gus, { held: true, createsSince: minuteBefore(at), spendDay: day });
+    const all = await storage.runs.standingOf(gus, { held: true, createsSince: minuteBefore(at), spendDay: day, spendTokens: true });
     expect(all).toEqual({
       held: { queued: 2, inProgress: 1 },
       creates: { count: 3, oldestSecond: '2026-06-01T10:00:00' },
@@ -45,18 +45,20 @@ describe.each(storagesUnderTest())("a principal's standing in one read on $name"
     // Each part alone: the others read as nothing, not as what the principal has.
     expect(await storage.runs.standingOf(gus, { held: true })).toEqual({ ...NOTHING, held: all.held });
     expect(await storage.runs.standingOf(gus, { held: false, createsSince: minuteBefore(at) })).toEqual({ ...NOTHING, creates: all.creates });
-    expect(await storage.runs.standingOf(gus, { held: false, spendDay: day })).toEqual({ ...NOTHING, spend: all.spend });
+    expect(await storage.runs.standingOf(gus, { held: false, spendDay: day, spendTokens: true })).toEqual({ ...NOTHING, spend: all.spend });
+    // A check's read of the spend: its cost alone, which is what a quota holds.
+    expect(await storage.runs.standingOf(gus, { held: false, spendDay: day })).toEqual({ ...NOTHING, spend: { costUsd: 0.75, tokens: 0 } });
     expect(await storage.runs.standingOf(gus, { held: false })).toEqual(NOTHING);
     // Later, the window has moved past the first creates; another day has no spend.
-    const later = await storage.runs.standingOf(gus, { held: true, createsSince: minuteBefore(66_000), spendDay: '2026-06-02' });
+    const later = await storage.runs.standingOf(gus, { held: true, createsSince: minuteBefore(66_000), spendDay: '2026-06-02', spendTokens: true });
     expect(later).toEqual({ held: all.held, creates: { count: 1, oldestSecond: '2026-06-01T10:00:20' }, spend: { costUsd: 0, tokens: 0 } });
-    expect(await storage.runs.standingOf(hal, { held: true, createsSince: minuteBefore(at), spendDay: day })).toEqual({
+    expect(await storage.runs.standingOf(hal, { held: true, createsSince: minuteBefore(at), spendDay: day, spendTokens: true })).toEqual({
       ...NOTHING,
       held: { queued: 1, inProgress: 0 },
       creates: { count: 1, oldestSecond: '2026-06-01T10:00:01' },
     });
     // A principal with no row in any counter gives one row of nothing.
-    expect(await storage.runs.standingOf(`nobody-${suffix}`, { held: true, createsSince: minuteBefore(at), spendDay: day })).toEqual(NOTHING);
+    expect(await storage.runs.standingOf(`nobody-${suffix}`, { held: true, createsSince: minuteBefore(at), spendDay: day, spendTokens: true })).toEqual(NOTHING);
     expect(await storage.runs.spendOf(gus, day)).toEqual(all.spend);
   });
 });

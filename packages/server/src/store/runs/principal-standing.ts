@@ -11,6 +11,8 @@ export interface StandingWanted {
   createsSince?: string | undefined;
   /** Its spend on this UTC day (`2026-11-29`: spend_per_day_usd). */
   spendDay?: string | undefined;
+  /** The day's tokens too, beside its cost (what the quota page shows; no quota holds them). */
+  spendTokens?: boolean | undefined;
 }
 
 /** Where a principal stands on the counters asked for; one not asked for reads as nothing (0). */
@@ -45,7 +47,7 @@ export function quotaReached(limits: PrincipalLimits, standing: PrincipalStandin
 
 /** The one statement of a combination of counters, and the values it binds for a principal. */
 export interface StandingStatement {
-  /** Which combination (a name for the prepared statement): `h`, `c`, `s` for the parts read. */
+  /** Which combination (a name for the prepared statement): `h`, `c`, `s`, `t` for the parts read. */
   key: string;
   sql: string;
   values(creatorUid: string, wanted: StandingWanted): unknown[];
@@ -60,7 +62,8 @@ export interface StandingStatement {
  * per combination and dialect (a check runs at every create).
  */
 export function standingStatement(wanted: StandingWanted, dialect: SqlDialect): StandingStatement {
-  const mask = (wanted.held ? 1 : 0) | (wanted.createsSince !== undefined ? 2 : 0) | (wanted.spendDay !== undefined ? 4 : 0);
+  const spend = wanted.spendDay !== undefined;
+  const mask = (wanted.held ? 1 : 0) | (wanted.createsSince !== undefined ? 2 : 0) | (spend ? 4 : 0) | (spend && wanted.spendTokens ? 8 : 0);
   const built = BUILT[dialect.name];
   return (built[mask] ??= buildStatement(mask, dialect));
 }
@@ -75,8 +78,8 @@ function buildStatement(mask: number, dialect: SqlDialect): StandingStatement {
   const param = (name: Bound) => () => dialect.placeholder(bound.push(name));
   const creates = mask & 2 ? recentCreatesColumns(param('creator'), param('since')) : '0 AS created, NULL AS oldest';
   const held = mask & 1 ? heldRunsColumns(param('creator')) : '0 AS queued, 0 AS in_progress';
-  const spend = mask & 4 ? spendColumns(param('creator'), param('day')) : '0 AS cost_nano_usd, 0 AS tokens';
-  const key = `${mask & 1 ? 'h' : ''}${mask & 2 ? 'c' : ''}${mask & 4 ? 's' : ''}` || 'none';
+  const spend = mask & 4 ? spendColumns(param('creator'), param('day'), (mask & 8) !== 0) : '0 AS cost_nano_usd, 0 AS tokens';
+  const key = `${mask & 1 ? 'h' : ''}${mask & 2 ? 'c' : ''}${mask & 4 ? 's' : ''}${mask & 8 ? 't' : ''}` || 'none';
   return {
     key,
     sql: `SELECT ${creates}, ${held}, ${spend}`,

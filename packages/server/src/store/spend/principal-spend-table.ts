@@ -70,11 +70,12 @@ export const SPEND_OF_PRINCIPAL_DAY = (creator: string, day: string) => `SELECT 
 /**
  * The same as two columns (`cost_nano_usd`, `tokens`; null without its row), each a lookup of
  * one row by key (`creator()`, `day()` placeholders, asked for once per use): this table's part
- * of a quota check's read (principal-standing.ts).
+ * of a quota check's read (principal-standing.ts). The tokens only when `tokens` (what the quota
+ * page shows; a check holds the cost alone, and a lookup saved is one less at every create).
  */
-export const spendColumns = (creator: () => string, day: () => string) =>
+export const spendColumns = (creator: () => string, day: () => string, tokens: boolean) =>
   `(SELECT cost_nano_usd FROM principal_spend WHERE creator_uid = ${creator()} AND day = ${day()}) AS cost_nano_usd, ` +
-  `(SELECT tokens FROM principal_spend WHERE creator_uid = ${creator()} AND day = ${day()}) AS tokens`;
+  (tokens ? `(SELECT tokens FROM principal_spend WHERE creator_uid = ${creator()} AND day = ${day()}) AS tokens` : '0 AS tokens');
 
 /** That row or those columns as dollars and tokens (PostgreSQL answers bigint as strings); no row is nothing spent. */
 export function toPrincipalSpend(row: { cost_nano_usd: string | number | null; tokens: string | number | null } | undefined): PrincipalSpend {

@@ -22,21 +22,22 @@ function seconds(text: string): number {
 
 describe('how long a run has been going', () => {
   it('wait shows the time since the run started, not since the wait began', async () => {
-    const { run_id } = await local.client.runs.create({ prompt: 'Slow [simulate 10s]' });
+    // Long enough to outlast the wait on a busy machine, whose first answer may take a while.
+    const { run_id } = await local.client.runs.create({ prompt: 'Slow [simulate 60s]' });
     // The wait below begins more than 2 s into the run.
     await sleep(2_500);
-    const result = await cli(['wait', run_id, '--timeout', '200ms', '--poll-interval', '100ms']);
+    const result = await cli(['wait', run_id, '--timeout', '2s', '--poll-interval', '100ms']);
     const first = /^run \S+: INPROGRESS \((\S+)\)$/m.exec(result.stderr);
     expect(first, result.stderr).not.toBeNull();
     expect(seconds(first![1]!)).toBeGreaterThanOrEqual(2);
   }, 30_000);
 
   it('the MCP timed-out summary gives the run its real duration, not 0ms', async () => {
-    const { run_id } = await local.client.runs.create({ prompt: 'Slower [simulate 10s]' });
+    const { run_id } = await local.client.runs.create({ prompt: 'Slower [simulate 60s]' });
     await sleep(2_500);
     const mcp = await connectStdio(binEnv(undefined, { AGENT_RUNS_BASE_URL: local.server.baseURL, AGENT_RUNS_API_KEY: local.env.AGENT_RUNS_API_KEY }));
     try {
-      const result = await mcp.client.callTool({ name: 'wait_for_run', arguments: { run_id, timeout: '500ms' } });
+      const result = await mcp.client.callTool({ name: 'wait_for_run', arguments: { run_id, timeout: '3s' } });
       expect((result.structuredContent as { timed_out: boolean }).timed_out).toBe(true);
       const duration = /Duration\s+(\S+)/.exec(textOf(result));
       expect(duration, textOf(result)).not.toBeNull();

@@ -1,6 +1,6 @@
-import type { RequestUsage, RunStatusMessage } from '@agent-runs/core/contract';
+import type { RequestUsage, RunBudget, RunStatusMessage } from '@agent-runs/core/contract';
 import { budgetReached, budgetStopMessage, durationReached } from './budget-stop.js';
-import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from './run-executor.js';
+import type { Execution, ExecutionContext, ExecutionOutcome, FollowedExecution, RunExecutor } from './run-executor.js';
 import { WrappingExecutor } from './wrapping-executor.js';
 
 /**
@@ -9,6 +9,8 @@ import { WrappingExecutor } from './wrapping-executor.js';
  * against `max_duration_seconds`. At a cap the agent is stopped at once and the execution
  * ends BLOCKED, its status message saying what was spent against which cap. A run already
  * at a cap (a follow-up that did not raise it) is BLOCKED again without starting its agent.
+ * An execution a restarted worker follows again is held the same way, its wall time counted
+ * from the execution's start.
  */
 export class BudgetedExecutor extends WrappingExecutor {
   constructor(
@@ -31,8 +33,17 @@ export class BudgetedExecutor extends WrappingExecutor {
     for (const issue of unheld) context.onOutput(`[agent-runs] ${issue.path} cannot be held here: ${issue.message}\n`, 'stderr');
     const already = budgetReached(budget, context.run.requestUsage);
     if (already) return { done: Promise.resolve({ state: 'BLOCKED', statusMessage: budgetStopMessage(already) }), cancel: async () => {} };
+    return this.hold(budget, this.now(), context, (held) => this.inner.start(held));
+  }
 
-    const startedAt = this.now();
+  override followAgain(followed: FollowedExecution): Execution {
+    if (!followed.budget) return super.followAgain(followed);
+    // Held here, then on down to the executor that follows it (its backend).
+    return this.hold(followed.budget, followed.startedAt, followed.sinks, (sinks) => super.followAgain({ ...followed, sinks }));
+  }
+
+  /** `begin` with its usage checked against the budget as it comes, and its wall time from `startedAt`: stopped and BLOCKED at a cap. */
+  private hold<S extends Pick<ExecutionContext, 'onUsage'>>(budget: RunBudget, startedAt: number, sinks: S, begin: (sinks: S) => Execution): Execution {
     let stopped: RunStatusMessage | undefined;
     let execution: Execution | undefined;
     let stopping: Promise<void> | undefined;
@@ -42,17 +53,17 @@ export class BudgetedExecutor extends WrappingExecutor {
       stopping = execution ? execution.cancel() : undefined;
     };
     const onUsage = (usage: RequestUsage) => {
-      context.onUsage?.(usage);
+      sinks.onUsage?.(usage);
       const spent = budgetReached(budget, usage);
       if (spent) stop(spent);
     };
     const timer =
       budget.max_duration_seconds === undefined || !this.holdsDuration
         ? undefined
-        : setTimeout(() => stop(durationReached(budget, this.now() - startedAt)), budget.max_duration_seconds * 1000);
+        : setTimeout(() => stop(durationReached(budget, this.now() - startedAt)), Math.max(0, startedAt + budget.max_duration_seconds * 1000 - this.now()));
     timer?.unref();
-    execution = this.inner.start({ ...context, onUsage });
-    // Reached before start() returned (a first usage update already over the cap): stopped now.
+    execution = begin({ ...sinks, onUsage });
+    // Reached before begin returned (a first usage update already over the cap): stopped now.
     if (stopped && !stopping) stopping = execution.cancel();
     const done = execution.done.then(async (outcome): Promise<ExecutionOutcome> => {
       if (timer) clearTimeout(timer);

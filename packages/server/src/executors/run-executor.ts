@@ -1,4 +1,4 @@
-import type { AmbientAgentConfig, RequestUsage, RunStatusMessage, ValidationIssue } from '@agent-runs/core/contract';
+import type { AmbientAgentConfig, RequestUsage, RunBudget, RunStatusMessage, ValidationIssue } from '@agent-runs/core/contract';
 import type { NewArtifact } from '../store/artifacts/artifact-store.js';
 import type { ProcessGroupRecord } from '../store/runs/process-group-record.js';
 import type { RunRecord } from '../store/runs/run-record.js';
@@ -79,4 +79,23 @@ export interface RunExecutor {
   /** Problems with a run's configuration this executor can see up front (a harness it cannot start, a key its principal may not name). */
   checkConfig?(config: AmbientAgentConfig, principal: string | undefined): ValidationIssue[];
   start(context: ExecutionContext): Execution;
+  /**
+   * Follows an execution that began before this process did (a worker's run found running
+   * after a restart), held to what this executor holds every execution it starts to; absent:
+   * `begin` alone.
+   */
+  followAgain?(followed: FollowedExecution): Execution;
+}
+
+/** Where an execution's agent reports, as the executor it runs under sees it. */
+export type ExecutionSinks = Pick<ExecutionContext, 'onOutput' | 'onHarnessState' | 'onUsage'>;
+
+/** An execution running already, found again: what it is held to, and how to follow it. */
+export interface FollowedExecution {
+  /** The run's budget as the execution was started with it (none: the run has none). */
+  budget: RunBudget | undefined;
+  /** When the execution started (ms since the epoch): its wall time counts from then, not from now. */
+  startedAt: number;
+  sinks: ExecutionSinks;
+  begin(sinks: ExecutionSinks): Execution;
 }

@@ -1,8 +1,9 @@
-import type { Execution, ExecutionContext, RunExecutor } from './run-executor.js';
+import type { Execution, ExecutionContext, FollowedExecution, RunExecutor } from './run-executor.js';
 
 /**
  * An executor that wraps another's executions (masking what they hand back, holding them to a
- * budget): its name and checks are the inner executor's, only `start` is its own.
+ * budget): its name and checks are the inner executor's, only `start` is its own; an
+ * execution followed again passes through to the inner executor unless it holds it too.
  */
 export abstract class WrappingExecutor implements RunExecutor {
   readonly name: string;
@@ -17,6 +18,10 @@ export abstract class WrappingExecutor implements RunExecutor {
 
   checkConfig(...args: Parameters<NonNullable<RunExecutor['checkConfig']>>) {
     return this.inner.checkConfig?.(...args) ?? [];
+  }
+
+  followAgain(followed: FollowedExecution): Execution {
+    return this.inner.followAgain ? this.inner.followAgain(followed) : followed.begin(followed.sinks);
   }
 
   abstract start(context: ExecutionContext): Execution;

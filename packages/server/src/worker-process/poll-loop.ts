@@ -17,7 +17,8 @@ import { NoAnswerError, problemText, type WorkerAnswer, type WorkerConnection } 
 import type { WorkerMetrics } from './worker-metrics.js';
 import { sendUnderLease } from './send-under-lease.js';
 import type { WorkDirKeeper } from './work-dir-keeper.js';
-import { assignedStart, leaseMargin, WorkerRun, type RunHost, type RunStart } from './worker-run.js';
+import type { ReadBudget } from './sealed-budget.js';
+import { assignedStart, followedStart, leaseMargin, WorkerRun, type RunHost, type RunStart } from './worker-run.js';
 
 /** How often each run's lease is looked at: well inside the smallest margin (2 s). */
 const LEASE_CHECK_MS = 100;
@@ -42,10 +43,13 @@ export interface PollLoopOptions {
   reattach?: () => Promise<ReattachedRun[]>;
 }
 
-/** A run followed again after a restart, under the claim it was given. */
+/** A run followed again after a restart, under the claim it was given (its execution's `started_at`). */
 export interface ReattachedRun {
   runId: string;
   claim: string;
+  /** The budget its execution was started with, as the backend read it back. */
+  budget: ReadBudget;
+  /** How its execution is followed again, before the worker's executor holds it (`followedStart`). */
   start: RunStart;
 }
 
@@ -275,11 +279,12 @@ export class PollLoop {
     }
     this.reattached = true;
     const now = performance.now();
-    for (const { runId, claim, start } of found) {
+    for (const reattached of found) {
+      const { runId, claim } = reattached;
       if (this.runs.has(runId)) continue;
       this.options.log(`Run ${runId}: followed again after a restart.`);
       // Its lease was last renewed by the process before this one: the next poll renews it, or says it is gone.
-      const run = new WorkerRun(this.host, claim, runId, start, now);
+      const run = new WorkerRun(this.host, claim, runId, followedStart(this.options.executor, reattached), now);
       this.runs.set(runId, run);
       run.start();
     }

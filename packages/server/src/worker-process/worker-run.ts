@@ -1,12 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import type { FollowupMessage } from '../executors/execution-input.js';
-import type { Execution, ExecutionContext, ExecutionOutcome, RunExecutor } from '../executors/run-executor.js';
+import type { Execution, ExecutionContext, ExecutionOutcome, ExecutionSinks, RunExecutor } from '../executors/run-executor.js';
 import type { WorkerFinishRequest } from '../workers/worker-protocol.js';
 import { artifactsToWire, type WorkspaceSource } from '../workers/worker-wire.js';
 import { RunReporter } from './run-reporter.js';
 import { sendUnderLease, type LeaseView } from './send-under-lease.js';
 import type { WorkerConnection } from './worker-connection.js';
 import type { WorkerMetrics } from './worker-metrics.js';
+import type { ReattachedRun } from './poll-loop.js';
 
 /** What the worker gives each of its runs. */
 export interface RunHost {
@@ -22,7 +23,7 @@ export interface RunHost {
 }
 
 /** Where a run's execution sends what its agent prints and its harness state (and, to the run's budget, its usage as it comes). */
-export type RunSinks = Pick<ExecutionContext, 'onOutput' | 'onHarnessState' | 'onUsage'>;
+export type RunSinks = ExecutionSinks;
 
 /**
  * How a run's execution begins here: the executor started on its assignment, or (the
@@ -53,6 +54,38 @@ export function assignedStart(
     begin: (sinks) =>
       executor.start({ run, input, ...sinks, ...(agentApi ? { agentApi } : {}), ...(workspace ? { restore: { ranOn: workspace.ranOn, here: instanceId, patches: workspace.patches } } : {}) }),
   };
+}
+
+/**
+ * The start of an execution a restarted worker follows again: through the worker's executor,
+ * as an assigned one starts, so that it is held to the run's budget (its wall time from the
+ * execution's `started_at`, the run's claim) as it was before the restart. One whose budget
+ * cannot be read back as this worker sealed it is stopped rather than followed unbounded.
+ */
+export function followedStart(executor: RunExecutor, reattached: ReattachedRun): RunStart {
+  const { start, budget, claim } = reattached;
+  if (!budget.sealed) return { ...start, begin: (sinks) => stoppedUnsealed(start.begin(sinks)) };
+  // A claim is the server's ISO time (its clock, which a worker's is assumed close to); one that is not (never so) counts from now.
+  const startedAt = Date.parse(claim);
+  return {
+    ...start,
+    begin: (sinks) =>
+      executor.followAgain
+        ? executor.followAgain({ budget: budget.budget, startedAt: Number.isNaN(startedAt) ? Date.now() : startedAt, sinks, begin: start.begin })
+        : start.begin(sinks),
+  };
+}
+
+/** An execution followed again only to stop its agent: its run ends FAILED, saying why. */
+function stoppedUnsealed(execution: Execution): Execution {
+  const outcome: ExecutionOutcome = {
+    state: 'FAILED',
+    statusMessage: {
+      message: "The worker restarted and found no budget it had recorded for the run where its execution runs (missing, or not sealed by this worker): its agent was stopped rather than followed without the run's caps.",
+      retryable: true,
+    },
+  };
+  return { done: execution.cancel().then(() => outcome, () => outcome), cancel: async () => {} };
 }
 
 type Ending = { kind: 'outcome'; outcome: ExecutionOutcome } | { kind: 'cancelled' } | { kind: 'shutdown' };

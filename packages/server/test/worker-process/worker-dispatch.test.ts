@@ -338,6 +338,37 @@ describe.concurrent('agent-runs-worker --backend command, with a dispatch script
     expect(output).not.toContain(Buffer.from(SECRET).toString('base64').slice(0, 24));
     expect(run.status_message.message).toBe('done with ***');
   }, 90_000);
+
+  it("a worker killed (-9) while a run with a duration cap is dispatched, then restarted past the cap: the run ends BLOCKED at the cap counted from its start, its agent stopped", async (context) => {
+    const { expect } = context;
+    const { server, dir, startWorker } = await setUp(context);
+    const first = await startWorker();
+    const created = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'sleep 600000', config: { worker_host: 'remote', budget: { max_duration_seconds: 6 } } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.run_id as string;
+    const agentPidFile = join(dir, `agent-${id}.pid`);
+    await eventually(() => existsSync(agentPidFile), (there) => there, 30_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const running = await runOf(server, id);
+    expect(running.state, 'the first worker stopped it before it was killed').toBe('INPROGRESS');
+    // Nobody holds it to its cap meanwhile: the restarted worker finds it past the cap (9 s after its start, of 6).
+    const startedAt = Date.parse(running.started_at as string);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, startedAt + 9_000 - Date.now())));
+    const agentPid = Number(readFileSync(agentPidFile, 'utf8'));
+    expect(alive(agentPid)).toBe(true);
+
+    const second = await startWorker();
+    const run = await ended(server, id, 30_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('BLOCKED');
+    expect(second.stderr()).toMatch(/followed again after a restart/);
+    expect(run.status_message.error_code).toBe('budget_exceeded');
+    const [, seconds] = /^stopped at the budget: (\d+) s run of max_duration_seconds 6\. /.exec(run.status_message.message) ?? [];
+    // Counted from the execution's start, not from the restart (which would say 6 s).
+    expect(Number(seconds), run.status_message.message).toBeGreaterThanOrEqual(9);
+    await eventually(() => existsSync(join(dir, 'cancelled')) && readFileSync(join(dir, 'cancelled'), 'utf8'), (text) => text === `${id}\n`);
+    await eventually(() => alive(agentPid), (up) => !up, 30_000);
+  }, 90_000);
 });
 
 // spawnSync holds the test process's event loop, which its concurrent neighbours' polls need: on its own.

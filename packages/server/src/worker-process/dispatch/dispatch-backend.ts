@@ -16,6 +16,7 @@ import { DISPATCH_FORMAT, type DispatchedRun } from './dispatch-protocol.js';
 import type { DispatchedRuns } from './dispatched-runs.js';
 import { describeResult, runOperatorCommand } from './operator-command.js';
 import { executionPrompt } from '../execution-prompt.js';
+import { readBudget, sealBudget } from '../sealed-budget.js';
 import type { HarnessesConfig } from '../../domain/harness-config.js';
 import type { EnvironmentConfig } from '../../domain/server-config.js';
 
@@ -96,16 +97,18 @@ export class DispatchBackend implements RunExecutor {
       ...(context.agentApi ? { api_token: context.agentApi.token } : {}),
     };
     if (remote.note) context.onOutput(remote.note, 'stderr');
-    this.o.runs.note({ run_id: run.id, claim, execution: input.number });
+    const budget = sealBudget(this.o.workerToken, run.id, claim, config.budget);
+    this.o.runs.note({ run_id: run.id, claim, execution: input.number, budget: budget.budget, budget_seal: budget.seal });
     const sinks = { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}), ...(context.onUsage ? { onUsage: context.onUsage } : {}) };
     return this.follow(run.id, claim, sinks, dispatched, context.restore?.patches);
   }
 
   /** The runs this worker dispatched before a restart and that had not ended here: followed again. */
   async reattach(): Promise<ReattachedRun[]> {
-    const found = this.o.runs.list(this.o.log).map(({ run_id: runId, claim, execution }) => ({
+    const found = this.o.runs.list(this.o.log).map(({ run_id: runId, claim, execution, budget, budget_seal: seal }) => ({
       runId,
       claim,
+      budget: readBudget(this.o.workerToken, runId, claim, { budget, seal }),
       start: { execution, executorName: NAME, begin: (sinks: RunSinks) => this.follow(runId, claim, sinks) },
     }));
     this.o.relay.markReady();

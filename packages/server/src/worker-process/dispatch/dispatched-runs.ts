@@ -2,11 +2,17 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { z } from 'zod';
 
-/** A run handed to the dispatch command: what a restarted worker needs to follow it again (no secret: its token is made again from the worker token). */
+/**
+ * A run handed to the dispatch command: what a restarted worker needs to follow it again (no
+ * secret: its token is made again from the worker token), and the budget it holds it to,
+ * sealed (`sealed-budget.ts`); a note of an earlier version has none.
+ */
 const DispatchedSchema = z.strictObject({
   run_id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/),
   claim: z.string().min(1).max(64),
   execution: z.number().int().min(1),
+  budget: z.string().max(1_000).optional(),
+  budget_seal: z.string().max(100).optional(),
 });
 export type Dispatched = z.output<typeof DispatchedSchema>;
 

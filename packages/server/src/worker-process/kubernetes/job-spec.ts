@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { V1Job, V1Secret } from '@kubernetes/client-node';
 import type { KubernetesSettings } from '../../domain/server-config.js';
+import type { SealedBudget } from '../sealed-budget.js';
 import { JOB_ENV, MAX_POD_VARIABLE_BYTES, type FileLimits } from './job-limits.js';
 
 /** The labels and annotations a worker finds its Jobs and their runs by after a restart. */
@@ -17,6 +18,9 @@ export const JOB_ANNOTATIONS = {
   runId: 'agent-runs/run-id',
   /** The files its entrypoint may send back (`FileLimits` as JSON), for a worker that follows it after a restart. */
   fileLimits: 'agent-runs/file-limits',
+  /** The run's budget and its seal (`sealed-budget.ts`), which a worker that follows it after a restart holds it to. */
+  budget: 'agent-runs/budget',
+  budgetSeal: 'agent-runs/budget-seal',
 } as const;
 
 /** Where the pod's `emptyDir` volume is mounted: the entrypoint's own directory (the run's working directory, its files) goes there. */
@@ -56,6 +60,7 @@ export interface JobSpecInput {
   /** The run's wall-time cap, if it has one. */
   deadlineSeconds: number | undefined;
   fileLimits: FileLimits;
+  budget: SealedBudget;
   /** The pod's plain variables: where to report and with what, the run's id and title, its file limits. */
   env: Record<string, string>;
   /**
@@ -115,6 +120,8 @@ export function jobSpec(input: JobSpecInput): V1Job {
         [JOB_ANNOTATIONS.claim]: input.claim,
         [JOB_ANNOTATIONS.execution]: String(input.execution),
         [JOB_ANNOTATIONS.fileLimits]: JSON.stringify(input.fileLimits),
+        [JOB_ANNOTATIONS.budget]: input.budget.budget,
+        [JOB_ANNOTATIONS.budgetSeal]: input.budget.seal,
       },
     },
     spec: {

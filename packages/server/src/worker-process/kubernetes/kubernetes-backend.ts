@@ -16,6 +16,7 @@ import { runToken } from './run-token.js';
 import { executionPrompt } from '../execution-prompt.js';
 import type { HarnessesConfig } from '../../domain/harness-config.js';
 import { remoteRunEnv } from './job-harness.js';
+import { readBudget, sealBudget } from '../sealed-budget.js';
 
 export interface KubernetesBackendOptions {
   api: ClusterApi;
@@ -101,6 +102,7 @@ export class KubernetesBackend implements RunExecutor {
       settings: this.o.settings,
       deadlineSeconds: config.budget?.max_duration_seconds,
       fileLimits: limits,
+      budget: sealBudget(this.o.workerToken, run.id, claim, config.budget),
       env,
       runSecret: { name: secretName, variables: Object.keys(hidden) },
     });
@@ -145,12 +147,14 @@ export class KubernetesBackend implements RunExecutor {
         continue;
       }
       if (job.spec?.suspend === true) {
-        found.push({ runId, claim, start: { execution, executorName: NAME, begin: () => abandonSuspendedJob(api, runId, name, this.o.log) } });
+        // Its agent never ran: no budget to hold it to.
+        found.push({ runId, claim, budget: { sealed: true }, start: { execution, executorName: NAME, begin: () => abandonSuspendedJob(api, runId, name, this.o.log) } });
         continue;
       }
       // The limits it was made with, for the files it sends after the restart (the server holds the run to them again).
       const limits = fileLimitsFrom(notes[JOB_ANNOTATIONS.fileLimits]);
-      found.push({ runId, claim, start: { execution, executorName: NAME, begin: (sinks) => this.follow(runId, claim, name, limits, sinks) } });
+      const budget = readBudget(this.o.workerToken, runId, claim, { budget: notes[JOB_ANNOTATIONS.budget], seal: notes[JOB_ANNOTATIONS.budgetSeal] });
+      found.push({ runId, claim, budget, start: { execution, executorName: NAME, begin: (sinks) => this.follow(runId, claim, name, limits, sinks) } });
     }
     this.o.relay.markReady();
     return found;

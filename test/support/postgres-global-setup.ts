@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { processAlive } from './process-alive.js';
 
 /**
  * vitest's global set-up: gives the tests a PostgreSQL to create databases on, as
@@ -70,15 +71,6 @@ async function checkGivenUrl(url: string): Promise<void> {
 
 const STATE_PREFIX = 'agent-runs-pg-state-';
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Clusters of earlier runs whose vitest was killed before its teardown: their state files
  * are named after that vitest's pid, so one whose process is gone is stopped and removed.
@@ -86,7 +78,7 @@ function isAlive(pid: number): boolean {
 async function stopOrphans(): Promise<void> {
   const orphans = readdirSync(tmpdir()).filter((name) => {
     const pid = Number(/^agent-runs-pg-state-(\d+)-[0-9a-f]+\.json$/.exec(name)?.[1]);
-    return pid > 0 && pid !== process.pid && !isAlive(pid);
+    return pid > 0 && pid !== process.pid && !processAlive(pid);
   });
   for (const name of orphans) {
     await run(process.execPath, [script, 'stop', join(tmpdir(), name)], { timeout: STOP_TIMEOUT_MS }).catch(() => undefined);

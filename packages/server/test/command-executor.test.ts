@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { processAlive } from '../../../test/support/process-alive.js';
 import { writeServerConfig } from './support/server-config.js';
 import { nodeAgentCommand } from './support/node-agent.js';
 import { startTestServer, type TestServer } from './support/start-test-server.js';
@@ -26,15 +27,6 @@ async function withAgent(script: string, commandTimeoutMs = 10_000, sandbox?: 'o
   servers.push(t);
   return t;
 }
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('the command executor', () => {
   it('gives the agent its prompt on stdin, the run in env vars and mcp.json, and succeeds on exit 0', async () => {
@@ -103,9 +95,9 @@ describe('the command executor', () => {
     const pidFile = join(workRoot, run_id, 'pids');
     await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').includes(' '), { timeout: 10_000 }).toBe(true);
     const pids = readFileSync(pidFile, 'utf8').split(' ').map(Number);
-    expect(pids.every(isAlive)).toBe(true);
+    expect(pids.every(processAlive)).toBe(true);
     await t.client.runs.cancel(run_id);
     expect((await t.client.runs.get(run_id)).state).toBe('CANCELLED');
-    await expect.poll(() => pids.some(isAlive), { timeout: 6000 }).toBe(false);
+    await expect.poll(() => pids.some(processAlive), { timeout: 6000 }).toBe(false);
   });
 });

@@ -3,6 +3,9 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/agent-runs-worker.js', import.meta.url));
 
+/** The built `agent-runs-job-entrypoint`: what a Job's pod (the stand-in's, a local process) or a dispatch script starts, to run the agent and report to the worker. */
+export const JOB_ENTRYPOINT = fileURLToPath(new URL('../../bin/agent-runs-job-entrypoint.js', import.meta.url));
+
 export interface WorkerProcess {
   child: ChildProcess;
   /** Everything it printed on stderr so far. */

@@ -1,15 +1,16 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it, type TestContext } from 'vitest';
 import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
+import { agentScriptCommand } from '../support/agent-script.js';
 import { eventually } from '../support/eventually.js';
+import { setUpKubernetesWorker } from '../support/kubernetes-worker.js';
 import { ScriptedKubernetes, type PodScript } from '../support/scripted-kubernetes.js';
-import { api, ended, outputOf, runOf, TESTER_KEY } from '../support/server-api.js';
-import { tempTree, writeServerConfig } from '../support/server-config.js';
-import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { api, ended, outputOf, runOf } from '../support/server-api.js';
+import { killProcesses, type ServerProcess } from '../support/server-process.js';
+import { createPoolRun, startPoolServer } from '../support/worker-pool-server.js';
+import { JOB_ENTRYPOINT, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 /**
  * Follow-ups sent through the server's API while a run's agent runs in a Kubernetes Job (the
@@ -21,7 +22,6 @@ import { startWorkerProcess, type WorkerProcess } from '../support/worker-proces
  */
 
 const TOKEN = 'worker-pod-followups-token-5c2a9e';
-const ENTRYPOINT = fileURLToPath(new URL('../../bin/agent-runs-job-entrypoint.js', import.meta.url));
 
 /** The agent: `wait` waits for a line in its inbox, prints it, says it took it and ends; anything else is printed back. */
 const AGENT_SOURCE = `
@@ -57,46 +57,13 @@ interface Setup {
   createRun(prompt: string): Promise<string>;
 }
 
-function agentIn(dir: string): string {
-  const agent = join(dir, 'agent.cjs');
-  writeFileSync(agent, AGENT_SOURCE);
-  return `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`;
-}
-
-async function startServer(processes: (ServerProcess | WorkerProcess)[], host: string): Promise<ServerProcess> {
-  const serverConfig = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_FOLLOWUPS_WORKER_TOKEN' }, worker_hosts: [host] } } });
-  const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', serverConfig], { ...process.env, AGENT_RUNS_FOLLOWUPS_WORKER_TOKEN: TOKEN });
-  processes.push(server);
-  return server;
-}
-
-const creator = (server: ServerProcess, host: string, expect: TestContext['expect']) => async (prompt: string) => {
-  const created = await api(server, '/agent/run', { method: 'POST', body: { prompt, config: { worker_host: host } } });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  return created.body.run_id as string;
-};
-
-/** A server, the stand-in cluster and a Kubernetes-backend worker, ended with the test. */
-async function kubernetesSetUp({ expect, onTestFinished }: TestContext, script: (job: number) => PodScript = () => 'run'): Promise<Setup & { cluster: ScriptedKubernetes }> {
-  const processes: (ServerProcess | WorkerProcess)[] = [];
-  const cluster = await ScriptedKubernetes.start();
-  onTestFinished(async () => {
-    await killProcesses(processes);
-    await cluster.close();
-  });
+/** A server, the stand-in cluster and a Kubernetes-backend worker, ended with the test; `script` says what the pod of the nth Job does. */
+async function kubernetesSetUp(context: TestContext, script: (job: number) => PodScript = () => 'run'): Promise<Setup & { cluster: ScriptedKubernetes }> {
+  const { server, cluster, startWorker, createRun } = await setUpKubernetesWorker(context, { token: TOKEN, agentSource: AGENT_SOURCE });
   let jobs = 0;
   cluster.script = () => script(++jobs);
-  const server = await startServer(processes, 'kube');
-  const dir = tempTree();
-  const workerConfig = writeServerConfig({ kubernetes: { image: 'registry.example/agent:1', entrypoint: [process.execPath, ENTRYPOINT] } }, tempTree());
-  const root = server.baseURL.replace(/\/api\/v1$/, '');
-  const worker = await startWorkerProcess(
-    ['--server', root, '--worker-host', 'kube', '--backend', 'kubernetes', '--config', workerConfig, '--command', agentIn(dir), '--job-listen', '127.0.0.1:0', '--instance-id', 'kube-followups-0'],
-    TOKEN,
-    { ...process.env, KUBECONFIG: cluster.writeKubeconfig(dir) },
-  );
-  processes.push(worker);
-  return { server, worker, cluster, createRun: creator(server, 'kube', expect) };
+  const worker = await startWorker({ instance: 'kube-followups-0' });
+  return { server, worker, cluster, createRun };
 }
 
 /** A server and a command-backend worker whose dispatch script starts the entrypoint detached (setsid), ended with the test. */
@@ -115,23 +82,23 @@ async function dispatchSetUp({ expect, onTestFinished }: TestContext): Promise<S
       }
     }
   });
-  const server = await startServer(processes, 'remote');
+  const server = await startPoolServer(processes, { token: TOKEN, workerHost: 'remote' });
   const dispatcher = join(dir, 'dispatch.sh');
   writeFileSync(
     dispatcher,
-    ['#!/bin/sh', 'exec 3<&0', `setsid ${JSON.stringify(process.execPath)} ${JSON.stringify(ENTRYPOINT)} --stdin <&3 >>${dir}/entrypoint.log 2>&1 &`, `echo $! >> ${dir}/entrypoints`, 'exit 0', ''].join('\n'),
+    ['#!/bin/sh', 'exec 3<&0', `setsid ${JSON.stringify(process.execPath)} ${JSON.stringify(JOB_ENTRYPOINT)} --stdin <&3 >>${dir}/entrypoint.log 2>&1 &`, `echo $! >> ${dir}/entrypoints`, 'exit 0', ''].join('\n'),
   );
   chmodSync(dispatcher, 0o755);
   const root = server.baseURL.replace(/\/api\/v1$/, '');
   const worker = await startWorkerProcess(
-    ['--server', root, '--worker-host', 'remote', '--backend', 'command', '--dispatch-command', dispatcher, '--command', agentIn(dir), '--job-listen', '127.0.0.1:0', '--work-dir', join(dir, 'work'), '--instance-id', 'dispatch-followups-0'],
+    ['--server', root, '--worker-host', 'remote', '--backend', 'command', '--dispatch-command', dispatcher, '--command', agentScriptCommand(dir, AGENT_SOURCE), '--job-listen', '127.0.0.1:0', '--work-dir', join(dir, 'work'), '--instance-id', 'dispatch-followups-0'],
     TOKEN,
   );
   processes.push(worker);
   // Where the entrypoints report, as the worker said it at its start.
   const said = /report to (http:\/\/127\.0\.0\.1:\d+)/;
   const stderr = await eventually(() => worker.stderr(), (text) => said.test(text), 30_000);
-  return { server, worker, relayUrl: said.exec(stderr)![1]!, createRun: creator(server, 'remote', expect) };
+  return { server, worker, relayUrl: said.exec(stderr)![1]!, createRun: (prompt) => createPoolRun(expect, server, 'remote', prompt) };
 }
 
 const sendFollowup = (server: ServerProcess, id: string, message: string) => api(server, `/agent/runs/${id}/followups`, { method: 'POST', body: { message } });

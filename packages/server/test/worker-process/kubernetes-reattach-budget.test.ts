@@ -1,14 +1,11 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it, type TestContext } from 'vitest';
+import { processAlive } from '../../../../test/support/process-alive.js';
 import { eventually } from '../support/eventually.js';
-import { freePort } from '../support/free-port.js';
-import { ScriptedKubernetes } from '../support/scripted-kubernetes.js';
-import { api, ended, TESTER_KEY } from '../support/server-api.js';
-import { tempTree, writeServerConfig } from '../support/server-config.js';
-import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { setUpKubernetesWorker } from '../support/kubernetes-worker.js';
+import { ended } from '../support/server-api.js';
+import { tempTree } from '../support/server-config.js';
 
 /**
  * A run's budget still holds when the worker that made its Job is killed and another follows
@@ -21,16 +18,6 @@ import { startWorkerProcess, type WorkerProcess } from '../support/worker-proces
  */
 
 const TOKEN = 'worker-k8s-budget-token-3b9e60d7c2';
-const ENTRYPOINT = fileURLToPath(new URL('../../bin/agent-runs-job-entrypoint.js', import.meta.url));
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * A stand-in for Claude Code that spends until it is stopped: one assistant message of
@@ -59,55 +46,27 @@ function spendingUntilStopped(dir: string): string {
   return file;
 }
 
-async function setUp({ expect, onTestFinished }: TestContext) {
-  const processes: (ServerProcess | WorkerProcess)[] = [];
-  let cluster: ScriptedKubernetes | undefined;
-  onTestFinished(async () => {
-    await killProcesses(processes);
-    await cluster?.close();
-  });
-  const serverConfig = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_K8S_WORKER_TOKEN' }, worker_hosts: ['kube'] } } });
-  const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', serverConfig], { ...process.env, AGENT_RUNS_K8S_WORKER_TOKEN: TOKEN });
-  processes.push(server);
-  cluster = await ScriptedKubernetes.start();
-  cluster.secrets.set('model-keys', { anthropic: 'sk-ant-pod-5e8a' });
+/** The harness `claude` is the spending stand-in, its files in the returned `dir`; the model key its pod is given is in the stand-in's Secrets. */
+async function setUp(context: TestContext) {
   const dir = tempTree();
-  const workerConfig = writeServerConfig(
-    {
-      kubernetes: { image: 'registry.example/agent:1', entrypoint: [process.execPath, ENTRYPOINT], secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } },
-      harnesses: { claude: { command: spendingUntilStopped(dir) } },
-    },
-    tempTree(),
-  );
-  const kubeconfig = cluster.writeKubeconfig(dir);
-  // One port for the worker and the one restarted after it, as a pod's port is: the pods keep reporting to it.
-  const jobPort = await freePort();
-  const root = server.baseURL.replace(/\/api\/v1$/, '');
-  const startWorker = async () => {
-    const worker = await startWorkerProcess(
-      ['--server', root, '--worker-host', 'kube', '--backend', 'kubernetes', '--config', workerConfig, '--command', 'true', '--job-listen', `127.0.0.1:${jobPort}`, '--instance-id', 'kube-worker-0'],
-      TOKEN,
-      { ...process.env, KUBECONFIG: kubeconfig },
-    );
-    processes.push(worker);
-    return worker;
-  };
+  const setup = await setUpKubernetesWorker(context, {
+    token: TOKEN,
+    kubernetes: { secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } },
+    workerSections: { harnesses: { claude: { command: spendingUntilStopped(dir) } } },
+  });
+  const { cluster, startWorker, createRun } = setup;
+  cluster.secrets.set('model-keys', { anthropic: 'sk-ant-pod-5e8a' });
   /** A harness run capped at $1, its agent spending its first $0.30; then the first worker is killed (-9). */
   const runPastKill = async () => {
     const first = await startWorker();
-    const created = await api(server, '/agent/run', {
-      method: 'POST',
-      body: { prompt: 'spend', config: { worker_host: 'kube', harness: { type: 'claude', model_id: 'claude-sonnet-4-5' }, budget: { max_cost_usd: 1 } } },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const id = created.body.run_id as string;
+    const id = await createRun('spend', { harness: { type: 'claude', model_id: 'claude-sonnet-4-5' }, budget: { max_cost_usd: 1 } });
     const pidFile = join(dir, 'claude.pid');
     await eventually(() => existsSync(pidFile), (there) => there, 30_000);
     first.child.kill('SIGKILL');
     await first.exited;
     return { id, agentPid: Number(readFileSync(pidFile, 'utf8')) };
   };
-  return { server, cluster, dir, startWorker, runPastKill };
+  return { ...setup, dir, runPastKill };
 }
 
 describe("a reattached Job's budget, against a scripted Kubernetes API", () => {
@@ -124,7 +83,7 @@ describe("a reattached Job's budget, against a scripted Kubernetes API", () => {
     expect(run.state, JSON.stringify(run.status_message)).toBe('BLOCKED');
     expect(run.status_message).toMatchObject({ error_code: 'budget_exceeded', message: expect.stringMatching(/^stopped at the budget: \$\d+\.\d\d spent of max_cost_usd 1\. /) });
     // The spending stand-in never ends on its own: gone, it was stopped.
-    await eventually(() => alive(agentPid), (up) => !up, 30_000);
+    await eventually(() => processAlive(agentPid), (up) => !up, 30_000);
     expect(cluster.created).toHaveLength(1);
   }, 90_000);
 
@@ -140,6 +99,6 @@ describe("a reattached Job's budget, against a scripted Kubernetes API", () => {
     const run = await ended(server, id, 30_000);
     expect(run.state, JSON.stringify(run.status_message)).toBe('FAILED');
     expect(run.status_message.message).toMatch(/found no budget it had recorded for the run .*not sealed by this worker.*its agent was stopped/);
-    await eventually(() => alive(agentPid), (up) => !up, 30_000);
+    await eventually(() => processAlive(agentPid), (up) => !up, 30_000);
   }, 90_000);
 });

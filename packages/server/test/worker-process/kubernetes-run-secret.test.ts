@@ -1,14 +1,9 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { V1Job } from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { eventually } from '../support/eventually.js';
-import { ScriptedKubernetes } from '../support/scripted-kubernetes.js';
-import { api, ended, outputOf, TESTER_KEY } from '../support/server-api.js';
-import { tempTree, writeServerConfig } from '../support/server-config.js';
-import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { setUpKubernetesWorker } from '../support/kubernetes-worker.js';
+import type { ScriptedKubernetes } from '../support/scripted-kubernetes.js';
+import { ended, outputOf } from '../support/server-api.js';
 
 /**
  * The order a run's Job and its Secret are made in, against the scripted Kubernetes API
@@ -18,50 +13,21 @@ import { startWorkerProcess, type WorkerProcess } from '../support/worker-proces
  */
 
 const TOKEN = 'worker-k8s-secret-token-2b7e41';
-const ENTRYPOINT = fileURLToPath(new URL('../../bin/agent-runs-job-entrypoint.js', import.meta.url));
 
-const processes: (ServerProcess | WorkerProcess)[] = [];
-const standIns: ScriptedKubernetes[] = [];
-afterEach(async () => {
-  await killProcesses(processes);
-  for (const s of standIns.splice(0)) await s.close();
-});
-
-async function setUp() {
-  const serverConfig = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_K8S_WORKER_TOKEN' }, worker_hosts: ['kube'] } } });
-  const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', serverConfig], { ...process.env, AGENT_RUNS_K8S_WORKER_TOKEN: TOKEN });
-  processes.push(server);
-  const cluster = await ScriptedKubernetes.start();
-  standIns.push(cluster);
-  const dir = tempTree();
-  const agent = join(dir, 'agent.cjs');
-  writeFileSync(agent, "console.log('agent ran');\n");
-  const workerConfig = writeServerConfig({ kubernetes: { image: 'registry.example/agent:1', entrypoint: [process.execPath, ENTRYPOINT] } }, tempTree());
-  const kubeconfig = cluster.writeKubeconfig(dir);
-  const root = server.baseURL.replace(/\/api\/v1$/, '');
-  const startWorker = async (instance = 'kube-worker-0') => {
-    const worker = await startWorkerProcess(
-      ['--server', root, '--worker-host', 'kube', '--backend', 'kubernetes', '--config', workerConfig, '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`, '--job-listen', '127.0.0.1:0', '--instance-id', instance, '--concurrency', '4'],
-      TOKEN,
-      { ...process.env, KUBECONFIG: kubeconfig },
-    );
-    processes.push(worker);
-    return worker;
-  };
-  const createRun = async (): Promise<string> => {
-    const created = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'run', config: { worker_host: 'kube' } } });
-    expect(created.status).toBe(200);
-    return created.body.run_id as string;
-  };
-  return { server, cluster, startWorker, createRun };
+/** A test's server, stand-in and workers (`startWorker(instance)`: one with that --instance-id), each running four runs at once; every run's agent says it ran. */
+async function setUp(context: TestContext) {
+  const setup = await setUpKubernetesWorker(context, { token: TOKEN, agentSource: "console.log('agent ran');\n", workerArgs: ['--concurrency', '4'] });
+  const startWorker = (instance?: string) => setup.startWorker({ instance });
+  const createRun = () => setup.createRun('run');
+  return { ...setup, startWorker, createRun };
 }
 
 /** The run Secrets the stand-in holds now (the `<job>-run` ones the worker makes). */
 const runSecretsIn = (cluster: ScriptedKubernetes) => [...cluster.secrets.keys()].filter((name) => name.endsWith('-run'));
 
 describe("a run's Job and its Secret, against a scripted Kubernetes API", () => {
-  it('makes the Job suspended, then its Secret owned by it, then resumes it: the pod starts with its Secret there, and no Secret is left after the run', async () => {
-    const { server, cluster, startWorker, createRun } = await setUp();
+  it('makes the Job suspended, then its Secret owned by it, then resumes it: the pod starts with its Secret there, and no Secret is left after the run', async (context) => {
+    const { server, cluster, startWorker, createRun } = await setUp(context);
     const started: { job: V1Job; secretOwner: string | undefined; secretThere: boolean }[] = [];
     cluster.script = (job) => {
       const secret = cluster.secretObjects.get(`${job.metadata!.name}-run`);
@@ -88,8 +54,8 @@ describe("a run's Job and its Secret, against a scripted Kubernetes API", () => 
     expect(cluster.secretsCreated).toEqual([`${name}-run`]);
   }, 40_000);
 
-  it('a worker killed right after making the suspended Job, its Secret made or not, leaves no Secret: restarted, it deletes the Jobs, and their runs end FAILED saying nothing ran', async () => {
-    const { server, cluster, startWorker, createRun } = await setUp();
+  it('a worker killed right after making the suspended Job, its Secret made or not, leaves no Secret: restarted, it deletes the Jobs, and their runs end FAILED saying nothing ran', async (context) => {
+    const { server, cluster, startWorker, createRun } = await setUp(context);
     let pods = 0;
     cluster.script = () => {
       pods++;
@@ -131,8 +97,8 @@ describe("a run's Job and its Secret, against a scripted Kubernetes API", () => 
     await eventually(() => runSecretsIn(cluster), (left) => left.length === 0);
   }, 60_000);
 
-  it("a Job another instance left suspended for over ten minutes is deleted with its Secret by the next worker to start; a younger one is left to its instance", async () => {
-    const { cluster, startWorker, createRun } = await setUp();
+  it("a Job another instance left suspended for over ten minutes is deleted with its Secret by the next worker to start; a younger one is left to its instance", async (context) => {
+    const { cluster, startWorker, createRun } = await setUp(context);
     cluster.holdSecretCreates = true;
     const gone = await startWorker('kube-worker-0');
     await createRun();

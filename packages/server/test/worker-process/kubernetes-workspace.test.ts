@@ -1,18 +1,20 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { V1Job } from '@kubernetes/client-node';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
+import { agentScriptCommand } from '../support/agent-script.js';
 import { eventually } from '../support/eventually.js';
 import { bareRemote } from '../support/git-remote.js';
-import { ScriptedKubernetes } from '../support/scripted-kubernetes.js';
-import { api, ended, outputOf, runOf, TESTER_KEY } from '../support/server-api.js';
+import { setUpKubernetesWorker } from '../support/kubernetes-worker.js';
+import type { ScriptedKubernetes } from '../support/scripted-kubernetes.js';
+import { api, ended, outputOf, runOf } from '../support/server-api.js';
 import { tempTree, writeServerConfig } from '../support/server-config.js';
-import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { killProcesses, type ServerProcess } from '../support/server-process.js';
 import { freePort } from '../support/free-port.js';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { createPoolRun, startPoolServer } from '../support/worker-pool-server.js';
+import { JOB_ENTRYPOINT, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 /**
  * A run's environment prepared where its agent runs, not on the worker: in a Kubernetes
@@ -27,7 +29,6 @@ import { startWorkerProcess, type WorkerProcess } from '../support/worker-proces
 
 const TOKEN = 'worker-workspace-token-3f9a0c61e2';
 const SECRET = 'deploy-key-value-91c4e07b2d';
-const ENTRYPOINT = fileURLToPath(new URL('../../bin/agent-runs-job-entrypoint.js', import.meta.url));
 
 /**
  * The agent: says where it runs, what the clone and the setup left there, and whether the
@@ -55,36 +56,33 @@ if ((process.env.AGENT_RUNS_PROMPT || '').trim() === 'hold') {
 `;
 
 /** The worker's environments: `proj` clones the bare repository and runs a setup that reads the secret; `broken`'s second step fails. */
-function workerConfig(repoUrl: string, extra: Record<string, unknown> = {}): string {
-  return writeServerConfig(
-    {
-      secrets: { DEPLOY_KEY: { from_env: 'WORKSPACE_TEST_DEPLOY_KEY' } },
-      environments: {
-        proj: {
-          repos: [{ url: repoUrl, path: 'repo' }],
-          setup_commands: ['echo "setup says hi"', 'printf %s "$DEPLOY_KEY" | wc -c | tr -d " " > setup.txt'],
-          secrets: ['DEPLOY_KEY'],
-        },
-        broken: { setup_commands: ['echo "preparing"', 'echo "no such tool" >&2; exit 3', 'echo never'] },
-        // Past what one variable of a pod may hold: its pod could not start.
-        huge: { setup_commands: [`echo ${'x'.repeat(130 * 1024)}`] },
+function environmentSections(repoUrl: string): Record<string, unknown> {
+  return {
+    secrets: { DEPLOY_KEY: { from_env: 'WORKSPACE_TEST_DEPLOY_KEY' } },
+    environments: {
+      proj: {
+        repos: [{ url: repoUrl, path: 'repo' }],
+        setup_commands: ['echo "setup says hi"', 'printf %s "$DEPLOY_KEY" | wc -c | tr -d " " > setup.txt'],
+        secrets: ['DEPLOY_KEY'],
       },
-      ...extra,
+      broken: { setup_commands: ['echo "preparing"', 'echo "no such tool" >&2; exit 3', 'echo never'] },
+      // Past what one variable of a pod may hold: its pod could not start.
+      huge: { setup_commands: [`echo ${'x'.repeat(130 * 1024)}`] },
     },
-    tempTree(),
-  );
+  };
 }
+
+/** The server declares the environments by id; what they hold is the worker's. */
+const SERVER_ENVIRONMENTS = { environments: { proj: {}, broken: {}, huge: {} } };
 
 /** What one test started, ended when it finishes (the tests run at once: none ends another's). */
 class Started {
   readonly processes: (ServerProcess | WorkerProcess)[] = [];
-  readonly standIns: ScriptedKubernetes[] = [];
   /** Files listing the dispatched entrypoints' pids: each leads a session of its own. */
   readonly entrypointLists: string[] = [];
 
   async end(): Promise<void> {
     await killProcesses(this.processes);
-    for (const s of this.standIns) await s.close();
     for (const file of this.entrypointLists) {
       if (!existsSync(file)) continue;
       for (const pid of readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number)) {
@@ -111,22 +109,6 @@ interface Setup {
   createRun(prompt: string, environment: string): Promise<string>;
 }
 
-async function startServer(own: Started, workerHost: string): Promise<ServerProcess> {
-  // The server declares the environments by id; what they hold is the worker's.
-  const config = writeServerConfig({ workers: { pool: { token: { from_env: 'WORKSPACE_TEST_WORKER_TOKEN' }, worker_hosts: [workerHost] } }, environments: { proj: {}, broken: {}, huge: {} } });
-  const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', config], { ...process.env, WORKSPACE_TEST_WORKER_TOKEN: TOKEN });
-  own.processes.push(server);
-  return server;
-}
-
-function creator(server: ServerProcess, workerHost: string): Setup['createRun'] {
-  return async (prompt, environment) => {
-    const created = await api(server, '/agent/run', { method: 'POST', body: { prompt, config: { worker_host: workerHost, environment_id: environment } } });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    return created.body.run_id as string;
-  };
-}
-
 /**
  * A stand-in for Claude Code in the pod: its result says what it found in its working
  * directory (the clone's README, the setup's file); it changes the README, as an agent would.
@@ -151,52 +133,35 @@ function podClaude(): string {
   return join(dir, 'claude');
 }
 
-async function kubernetesSetUp(own: Started, sections: { kubernetes?: Record<string, unknown>; harnesses?: Record<string, unknown> } = {}): Promise<Setup & { cluster: ScriptedKubernetes; seen: V1Job[] }> {
-  const server = await startServer(own, 'kube');
-  const cluster = await ScriptedKubernetes.start();
-  own.standIns.push(cluster);
+/** A server, the stand-in and a Kubernetes-backend worker given the environments' secret, ended with the test; `sections`: more of the worker's configuration. */
+async function kubernetesSetUp(context: TestContext, sections: { kubernetes?: Record<string, unknown>; harnesses?: Record<string, unknown> } = {}): Promise<Setup & { cluster: ScriptedKubernetes; seen: V1Job[] }> {
+  const repoUrl = `file://${bareRemote({ 'README.md': 'hello from the repository\n' })}`;
+  const { server, cluster, startWorker, createRun } = await setUpKubernetesWorker(context, {
+    token: TOKEN,
+    serverSections: SERVER_ENVIRONMENTS,
+    agentSource: AGENT_SOURCE,
+    kubernetes: sections.kubernetes,
+    workerSections: { ...environmentSections(repoUrl), ...(sections.harnesses ? { harnesses: sections.harnesses } : {}) },
+  });
   const seen: V1Job[] = [];
   cluster.script = (job) => {
     seen.push(job);
     return 'run';
   };
-  const dir = tempTree();
-  const agent = join(dir, 'agent.cjs');
-  writeFileSync(agent, AGENT_SOURCE);
-  const repoUrl = `file://${bareRemote({ 'README.md': 'hello from the repository\n' })}`;
-  const config = workerConfig(repoUrl, {
-    kubernetes: { image: 'registry.example/agent:1', entrypoint: [process.execPath, ENTRYPOINT], ...sections.kubernetes },
-    ...(sections.harnesses ? { harnesses: sections.harnesses } : {}),
-  });
-  const worker = await startWorkerProcess(
-    [
-      '--server', server.baseURL.replace(/\/api\/v1$/, ''),
-      '--worker-host', 'kube',
-      '--backend', 'kubernetes',
-      '--config', config,
-      '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`,
-      '--job-listen', `127.0.0.1:${await freePort()}`,
-      '--instance-id', 'kube-worker-0',
-    ],
-    TOKEN,
-    { ...process.env, KUBECONFIG: cluster.writeKubeconfig(dir), WORKSPACE_TEST_DEPLOY_KEY: SECRET },
-  );
-  own.processes.push(worker);
-  return { server, cluster, seen, repoUrl, createRun: creator(server, 'kube') };
+  await startWorker({ env: { WORKSPACE_TEST_DEPLOY_KEY: SECRET } });
+  return { server, cluster, seen, repoUrl, createRun: (prompt, environment) => createRun(prompt, { environment_id: environment }) };
 }
 
 /** A server and a command-backend worker whose dispatch script starts the entrypoint detached (setsid), each noted to be ended with the test. */
 async function dispatchSetUp(own: Started): Promise<Setup & { relayUrl: string; dispatched(): number }> {
-  const server = await startServer(own, 'remote');
+  const server = await startPoolServer(own.processes, { token: TOKEN, workerHost: 'remote', sections: SERVER_ENVIRONMENTS });
   const dir = mkdtempSync(join(tmpdir(), 'worker-workspace-dispatch-'));
-  const agent = join(dir, 'agent.cjs');
-  writeFileSync(agent, AGENT_SOURCE);
   const list = join(dir, 'entrypoints');
   own.entrypointLists.push(list);
   const dispatcher = join(dir, 'dispatch.sh');
   writeFileSync(
     dispatcher,
-    ['#!/bin/sh', 'exec 3<&0', `setsid ${JSON.stringify(process.execPath)} ${JSON.stringify(ENTRYPOINT)} --stdin <&3 >>${dir}/entrypoint.log 2>&1 &`, `echo $! >> ${list}`, 'exit 0', ''].join('\n'),
+    ['#!/bin/sh', 'exec 3<&0', `setsid ${JSON.stringify(process.execPath)} ${JSON.stringify(JOB_ENTRYPOINT)} --stdin <&3 >>${dir}/entrypoint.log 2>&1 &`, `echo $! >> ${list}`, 'exit 0', ''].join('\n'),
   );
   chmodSync(dispatcher, 0o755);
   const repoUrl = `file://${bareRemote({ 'README.md': 'hello from the repository\n' })}`;
@@ -206,8 +171,8 @@ async function dispatchSetUp(own: Started): Promise<Setup & { relayUrl: string; 
       '--worker-host', 'remote',
       '--backend', 'command',
       '--dispatch-command', dispatcher,
-      '--config', workerConfig(repoUrl),
-      '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`,
+      '--config', writeServerConfig(environmentSections(repoUrl), tempTree()),
+      '--command', agentScriptCommand(dir, AGENT_SOURCE),
       '--job-listen', `127.0.0.1:${await freePort()}`,
       '--work-dir', mkdtempSync(join(tmpdir(), 'worker-workspace-work-')),
       '--instance-id', 'dispatcher-0',
@@ -220,7 +185,7 @@ async function dispatchSetUp(own: Started): Promise<Setup & { relayUrl: string; 
   const said = /report to (http:\/\/127\.0\.0\.1:\d+)/;
   const relayUrl = said.exec(await eventually(() => worker.stderr(), (text) => said.test(text), 30_000))![1]!;
   const dispatched = () => (existsSync(list) ? readFileSync(list, 'utf8').split('\n').filter(Boolean).length : 0);
-  return { server, repoUrl, relayUrl, dispatched, createRun: creator(server, 'remote') };
+  return { server, repoUrl, relayUrl, dispatched, createRun: (prompt, environment) => createPoolRun(expect, server, 'remote', prompt, { environment_id: environment }) };
 }
 
 /**
@@ -257,8 +222,8 @@ async function expectFollowupRestoresWorkspace(server: ServerProcess, id: string
 }
 
 describe('a run with an environment, on a Kubernetes worker', () => {
-  it.concurrent('is cloned and set up in its pod, the agent running there; the Job spec holds neither the repository nor the secret', async ({ onTestFinished }) => {
-    const { server, cluster, seen, repoUrl, createRun } = await kubernetesSetUp(started(onTestFinished));
+  it.concurrent('is cloned and set up in its pod, the agent running there; the Job spec holds neither the repository nor the secret', async (context) => {
+    const { server, cluster, seen, repoUrl, createRun } = await kubernetesSetUp(context);
     // In the pod's emptyDir, not the worker's directory nor the image's.
     await expectPreparedWorkspace(server, await createRun('look around', 'proj'), { repoUrl, cwd: /cwd=[^"]*scripted-kubernetes-emptydir-[^"]*\/agent-runs-job-[^"]*\/work\// });
     // The Job spec: the emptyDir mounted, and neither the repository's URL nor the secret's value (they are in the run's Secret).
@@ -275,8 +240,8 @@ describe('a run with an environment, on a Kubernetes worker', () => {
     expect(cluster.created).toHaveLength(1);
   }, 60_000);
 
-  it.concurrent('ends FAILED naming the setup step that failed, and the agent never starts', async ({ onTestFinished }) => {
-    const { server, createRun } = await kubernetesSetUp(started(onTestFinished));
+  it.concurrent('ends FAILED naming the setup step that failed, and the agent never starts', async (context) => {
+    const { server, createRun } = await kubernetesSetUp(context);
     const id = await createRun('look around', 'broken');
     const run = await ended(server, id, 30_000);
     expect(run.state).toBe('FAILED');
@@ -289,8 +254,8 @@ describe('a run with an environment, on a Kubernetes worker', () => {
     expect(output).not.toContain('cwd=');
   }, 60_000);
 
-  it.concurrent('ends FAILED naming the environment when its description is over what one variable of the pod may hold, and makes no Job', async ({ onTestFinished }) => {
-    const { server, cluster, createRun } = await kubernetesSetUp(started(onTestFinished));
+  it.concurrent('ends FAILED naming the environment when its description is over what one variable of the pod may hold, and makes no Job', async (context) => {
+    const { server, cluster, createRun } = await kubernetesSetUp(context);
     const id = await createRun('look around', 'huge');
     const run = await ended(server, id, 30_000);
     expect(run.state).toBe('FAILED');
@@ -299,8 +264,8 @@ describe('a run with an environment, on a Kubernetes worker', () => {
     expect(cluster.created).toEqual([]);
   }, 60_000);
 
-  it.concurrent("runs a harness's CLI in the prepared directory, and hands back what it changed", async ({ onTestFinished }) => {
-    const { server, cluster, createRun } = await kubernetesSetUp(started(onTestFinished), {
+  it.concurrent("runs a harness's CLI in the prepared directory, and hands back what it changed", async (context) => {
+    const { server, cluster, createRun } = await kubernetesSetUp(context, {
       kubernetes: { secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } },
       harnesses: { claude: { command: podClaude() } },
     });
@@ -314,8 +279,8 @@ describe('a run with an environment, on a Kubernetes worker', () => {
     expect((run.artifacts as { data: { filename: string } }[]).some((a) => a.data.filename === 'changes.patch')).toBe(true);
   }, 60_000);
 
-  it.concurrent("runs a follow-up in a new Job that clones again and applies the first Job's changes", async ({ onTestFinished }) => {
-    const { server, cluster, createRun } = await kubernetesSetUp(started(onTestFinished));
+  it.concurrent("runs a follow-up in a new Job that clones again and applies the first Job's changes", async (context) => {
+    const { server, cluster, createRun } = await kubernetesSetUp(context);
     await expectFollowupRestoresWorkspace(server, await createRun('change the readme', 'proj'));
     expect(cluster.created).toHaveLength(2);
     expect(cluster.created[0]).not.toBe(cluster.created[1]);

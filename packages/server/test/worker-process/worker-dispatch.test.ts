@@ -2,16 +2,19 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it, type TestContext } from 'vitest';
+import { processAlive } from '../../../../test/support/process-alive.js';
 import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
+import { agentScriptCommand } from '../support/agent-script.js';
 import { startChildRunSource } from '../support/child-run-agent.js';
 import { eventually } from '../support/eventually.js';
-import { api, ended, outputOf, runOf, TESTER_KEY } from '../support/server-api.js';
+import { expectLeakMasked, leakingAgentSource } from '../support/leaking-agent.js';
+import { api, ended, outputOf, runOf } from '../support/server-api.js';
 import { tempTree, writeServerConfig } from '../support/server-config.js';
-import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { killProcesses, type ServerProcess } from '../support/server-process.js';
 import { freePort } from '../support/free-port.js';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { createPoolRun, startPoolServer } from '../support/worker-pool-server.js';
+import { JOB_ENTRYPOINT, startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 
 /**
  * `agent-runs-worker --backend command` end to end: a real server process, a real worker
@@ -23,7 +26,6 @@ import { startWorkerProcess, type WorkerProcess } from '../support/worker-proces
 
 const TOKEN = 'worker-dispatch-token-7d1f0c2e5a';
 const SECRET = 'deploy-key-value-4b8e1f0a9c';
-const ENTRYPOINT = fileURLToPath(new URL('../../bin/agent-runs-job-entrypoint.js', import.meta.url));
 
 /** The agent on the remote side: what AGENT_RUNS_PROMPT says. */
 const AGENT_SOURCE = `
@@ -48,26 +50,8 @@ ${startChildRunSource()}} else if (mode === 'sleep') {
   setTimeout(() => console.log('slept'), Number(arg));
 } else if (mode === 'leak') {
   // Its secret printed once, then again (plainly and base64) once the test's go file is there, and named in its result.
-  const key = process.env.DEPLOY_KEY || '';
-  console.log('before ' + key);
-  const wait = setInterval(() => {
-    if (!fs.existsSync(arg)) return;
-    clearInterval(wait);
-    console.log('after ' + key);
-    console.error('encoded ' + Buffer.from(key).toString('base64'));
-    fs.writeFileSync(process.env.AGENT_RUNS_REPORT_FILE, JSON.stringify({ type: 'RESULT', message: 'done with ' + key }) + '\\n');
-  }, 50);
-}
+${leakingAgentSource('arg')}}
 `;
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 function script(dir: string, name: string, body: string): string {
   const file = join(dir, name);
@@ -109,11 +93,8 @@ async function setUp({ expect, onTestFinished }: TestContext, dispatch: Dispatch
     await killProcesses(processes);
     killEntrypoints(dir);
   });
-  const serverConfig = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_DISPATCH_WORKER_TOKEN' }, worker_hosts: ['remote'] } }, environments: { vault: {} } });
-  const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', serverConfig], { ...process.env, AGENT_RUNS_DISPATCH_WORKER_TOKEN: TOKEN });
-  processes.push(server);
-  const agent = join(dir, 'agent.cjs');
-  writeFileSync(agent, AGENT_SOURCE);
+  const server = await startPoolServer(processes, { token: TOKEN, workerHost: 'remote', sections: { environments: { vault: {} } } });
+  const agent = agentScriptCommand(dir, AGENT_SOURCE);
   const dispatcher =
     dispatch === 'detached'
       ? script(
@@ -125,14 +106,14 @@ async function setUp({ expect, onTestFinished }: TestContext, dispatch: Dispatch
             `tr '\\0' '\\n' < /proc/$$/environ >> ${dir}/dispatch-environ`,
             // The run goes on to the entrypoint through stdin, in a session of its own that outlives this script.
             'exec 3<&0',
-            `MARKS=${dir} setsid ${JSON.stringify(process.execPath)} ${JSON.stringify(ENTRYPOINT)} --stdin <&3 >>${dir}/entrypoint.log 2>&1 &`,
+            `MARKS=${dir} setsid ${JSON.stringify(process.execPath)} ${JSON.stringify(JOB_ENTRYPOINT)} --stdin <&3 >>${dir}/entrypoint.log 2>&1 &`,
             `echo $! >> ${dir}/entrypoints`,
             'exit 0',
           ].join('\n'),
         )
       : dispatch === 'self-detaching'
         ? // As over ssh: the entrypoint reads the run, detaches itself and returns at once.
-          script(dir, 'dispatch.sh', `MARKS=${dir} exec ${JSON.stringify(process.execPath)} ${JSON.stringify(ENTRYPOINT)} --stdin --detach --log ${dir}/entrypoint.log`)
+          script(dir, 'dispatch.sh', `MARKS=${dir} exec ${JSON.stringify(process.execPath)} ${JSON.stringify(JOB_ENTRYPOINT)} --stdin --detach --log ${dir}/entrypoint.log`)
         : dispatch === 'failing'
           ? script(dir, 'dispatch.sh', ['cat > /dev/null', 'echo "starting the job" >&2', "printf 'no capacity in region eu-west \\033[31mred\\033[0m\\n' >&2", 'exit 7'].join('\n'))
           : dispatch === 'hanging'
@@ -156,7 +137,7 @@ async function setUp({ expect, onTestFinished }: TestContext, dispatch: Dispatch
           '--dispatch-command', dispatcher,
           '--cancel-command', canceller,
           '--config', workerConfig,
-          '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`,
+          '--command', agent,
           '--job-listen', `127.0.0.1:${jobPort}`,
           '--work-dir', workDir,
           '--instance-id', 'dispatcher-0',
@@ -169,11 +150,7 @@ async function setUp({ expect, onTestFinished }: TestContext, dispatch: Dispatch
       processes.push(worker);
       return worker;
     },
-    async createRun(prompt) {
-      const created = await api(server, '/agent/run', { method: 'POST', body: { prompt, config: { worker_host: 'remote', environment_id: 'vault' } } });
-      expect(created.status, JSON.stringify(created.body)).toBe(200);
-      return created.body.run_id as string;
-    },
+    createRun: (prompt) => createPoolRun(expect, server, 'remote', prompt, { environment_id: 'vault' }),
   };
 }
 
@@ -285,7 +262,7 @@ describe.concurrent('agent-runs-worker --backend command, with a dispatch script
     await eventually(() => existsSync(agentPidFile), (there) => there, 30_000);
     const agentPid = Number(readFileSync(agentPidFile, 'utf8'));
     const entrypointPid = Number(readFileSync(join(dir, 'entrypoints'), 'utf8').trim());
-    expect(alive(agentPid) && alive(entrypointPid)).toBe(true);
+    expect(processAlive(agentPid) && processAlive(entrypointPid)).toBe(true);
     // The entrypoint, running: neither its argv nor its environment holds the token or the secret.
     const token = runToken(TOKEN, id, (await runOf(server, id)).started_at as string);
     for (const file of ['cmdline', 'environ']) {
@@ -296,7 +273,7 @@ describe.concurrent('agent-runs-worker --backend command, with a dispatch script
     expect((await api(server, `/agent/runs/${id}/cancel`, { method: 'POST' })).status).toBeLessThan(300);
     expect((await ended(server, id)).state).toBe('CANCELLED');
     await eventually(() => existsSync(join(dir, 'cancelled')) && readFileSync(join(dir, 'cancelled'), 'utf8'), (text) => text === `${id}\n`);
-    await eventually(() => [alive(agentPid), alive(entrypointPid)], (up) => !up[0] && !up[1], 30_000);
+    await eventually(() => [processAlive(agentPid), processAlive(entrypointPid)], (up) => !up[0] && !up[1], 30_000);
     expect(readFileSync(join(dir, 'entrypoint.log'), 'utf8')).not.toContain(token);
   }, 90_000);
 
@@ -328,15 +305,7 @@ describe.concurrent('agent-runs-worker --backend command, with a dispatch script
     const second = await startWorker([], 'deploy-key-rotated-0e6b2d9f57');
     await eventually(() => second.stderr(), (stderr) => /followed again after a restart/.test(stderr), 30_000);
     writeFileSync(go, '');
-    const run = await ended(server, id, 30_000);
-    expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
-    const output = await outputOf(server, id);
-    expect(output).toContain('before ***');
-    expect(output).toContain('after ***');
-    expect(output).toContain('encoded ***');
-    expect(output).not.toContain(SECRET);
-    expect(output).not.toContain(Buffer.from(SECRET).toString('base64').slice(0, 24));
-    expect(run.status_message.message).toBe('done with ***');
+    await expectLeakMasked(expect, server, id, SECRET);
   }, 90_000);
 
   it("a worker killed (-9) while a run with a duration cap is dispatched, then restarted past the cap: the run ends BLOCKED at the cap counted from its start, its agent stopped", async (context) => {
@@ -356,7 +325,7 @@ describe.concurrent('agent-runs-worker --backend command, with a dispatch script
     const startedAt = Date.parse(running.started_at as string);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, startedAt + 9_000 - Date.now())));
     const agentPid = Number(readFileSync(agentPidFile, 'utf8'));
-    expect(alive(agentPid)).toBe(true);
+    expect(processAlive(agentPid)).toBe(true);
 
     const second = await startWorker();
     const run = await ended(server, id, 30_000);
@@ -367,14 +336,14 @@ describe.concurrent('agent-runs-worker --backend command, with a dispatch script
     // Counted from the execution's start, not from the restart (which would say 6 s).
     expect(Number(seconds), run.status_message.message).toBeGreaterThanOrEqual(9);
     await eventually(() => existsSync(join(dir, 'cancelled')) && readFileSync(join(dir, 'cancelled'), 'utf8'), (text) => text === `${id}\n`);
-    await eventually(() => alive(agentPid), (up) => !up, 30_000);
+    await eventually(() => processAlive(agentPid), (up) => !up, 30_000);
   }, 90_000);
 });
 
 // spawnSync holds the test process's event loop, which its concurrent neighbours' polls need: on its own.
 describe('agent-runs-job-entrypoint --stdin, alone', () => {
   it('agent-runs-job-entrypoint --stdin refuses what is not a dispatched run, naming the field, before starting anything', () => {
-    const run = (input: string, args = ['--stdin']) => spawnSync(process.execPath, [ENTRYPOINT, ...args], { input, encoding: 'utf8', timeout: 15_000 });
+    const run = (input: string, args = ['--stdin']) => spawnSync(process.execPath, [JOB_ENTRYPOINT, ...args], { input, encoding: 'utf8', timeout: 15_000 });
     const notJson = run('{');
     expect(notJson.status).toBe(1);
     expect(notJson.stderr).toContain('stdin is not JSON');

@@ -1,17 +1,14 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { V1Job } from '@kubernetes/client-node';
 import { describe, it, type TestContext } from 'vitest';
 import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
 import { startChildRunSource } from '../support/child-run-agent.js';
 import { eventually } from '../support/eventually.js';
-import { ScriptedKubernetes } from '../support/scripted-kubernetes.js';
-import { api, ended, outputOf, runOf, TESTER_KEY } from '../support/server-api.js';
-import { tempTree, writeServerConfig } from '../support/server-config.js';
-import { killProcesses, startServerProcess, type ServerProcess } from '../support/server-process.js';
-import { freePort } from '../support/free-port.js';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
+import { setUpKubernetesWorker } from '../support/kubernetes-worker.js';
+import { api, ended, outputOf, runOf } from '../support/server-api.js';
+import { tempTree } from '../support/server-config.js';
+import type { ServerProcess } from '../support/server-process.js';
 
 /**
  * `agent-runs-worker --backend kubernetes` end to end: a real server process, a real worker
@@ -21,7 +18,6 @@ import { startWorkerProcess, type WorkerProcess } from '../support/worker-proces
  */
 
 const TOKEN = 'worker-k8s-token-5e0c1a7b93';
-const ENTRYPOINT = fileURLToPath(new URL('../../bin/agent-runs-job-entrypoint.js', import.meta.url));
 
 /** The agent inside the pod: what AGENT_RUNS_PROMPT says. */
 const AGENT_SOURCE = `
@@ -96,84 +92,22 @@ function podClaude(promptMarker: string, headerMarker: string): string {
   return join(dir, 'claude');
 }
 
-interface Setup {
-  server: ServerProcess;
-  cluster: ScriptedKubernetes;
-  startWorker(args?: string[]): Promise<WorkerProcess>;
-  createRun(prompt: string): Promise<string>;
-}
-
-/** A test's server, stand-in and workers, which it ends with that test (the tests run concurrently: each tears down only its own). */
-async function setUp(
-  { expect, onTestFinished }: TestContext,
-  lease = '15s',
-  kubernetes: Record<string, unknown> = {},
-  workerSections: Record<string, unknown> = {},
-): Promise<Setup> {
-  const processes: (ServerProcess | WorkerProcess)[] = [];
-  let cluster: ScriptedKubernetes | undefined;
-  onTestFinished(async () => {
-    await killProcesses(processes);
-    await cluster?.close();
+/** A test's server, stand-in and workers, with this file's agent and Job settings (`kubernetes`, `workerSections`: more of them); each worker runs four runs at once. */
+const setUp = (context: TestContext, kubernetes: Record<string, unknown> = {}, workerSections: Record<string, unknown> = {}) =>
+  setUpKubernetesWorker(context, {
+    token: TOKEN,
+    lease: '15s',
+    agentSource: AGENT_SOURCE,
+    kubernetes: {
+      failed_job_ttl_seconds: 600,
+      resources: { limits: { memory: '512Mi' } },
+      node_selector: { pool: 'agents' },
+      runtime_class_name: 'gvisor',
+      ...kubernetes,
+    },
+    workerSections,
+    workerArgs: ['--concurrency', '4'],
   });
-  const serverConfig = writeServerConfig({ workers: { pool: { token: { from_env: 'AGENT_RUNS_K8S_WORKER_TOKEN' }, worker_hosts: ['kube'] } } });
-  const server = await startServerProcess(['--memory', '--api-key', `tester=${TESTER_KEY}`, '--config', serverConfig, '--lease', lease], {
-    ...process.env,
-    AGENT_RUNS_K8S_WORKER_TOKEN: TOKEN,
-  });
-  processes.push(server);
-  cluster = await ScriptedKubernetes.start();
-  const dir = tempTree();
-  const agent = join(dir, 'agent.cjs');
-  writeFileSync(agent, AGENT_SOURCE);
-  const workerConfig = writeServerConfig(
-    {
-      kubernetes: {
-        image: 'registry.example/agent:1',
-        entrypoint: [process.execPath, ENTRYPOINT],
-        failed_job_ttl_seconds: 600,
-        resources: { limits: { memory: '512Mi' } },
-        node_selector: { pool: 'agents' },
-        runtime_class_name: 'gvisor',
-        ...kubernetes,
-      },
-      ...workerSections,
-    },
-    tempTree(),
-  );
-  const kubeconfig = cluster.writeKubeconfig(dir);
-  // One port for the worker and the one restarted after it, as a pod's port is: the Jobs' pods keep reporting to it.
-  const jobPort = await freePort();
-  const root = server.baseURL.replace(/\/api\/v1$/, '');
-  return {
-    server,
-    cluster,
-    async startWorker(args = []) {
-      const worker = await startWorkerProcess(
-        [
-          '--server', root,
-          '--worker-host', 'kube',
-          '--backend', 'kubernetes',
-          '--config', workerConfig,
-          '--command', `${JSON.stringify(process.execPath)} ${JSON.stringify(agent)}`,
-          '--job-listen', `127.0.0.1:${jobPort}`,
-          '--instance-id', 'kube-worker-0',
-          '--concurrency', '4',
-          ...args,
-        ],
-        TOKEN,
-        { ...process.env, KUBECONFIG: kubeconfig },
-      );
-      processes.push(worker);
-      return worker;
-    },
-    async createRun(prompt) {
-      const created = await api(server, '/agent/run', { method: 'POST', body: { prompt, config: { worker_host: 'kube' } } });
-      expect(created.status).toBe(200);
-      return created.body.run_id as string;
-    },
-  };
-}
 
 /** A file artifact's bytes, through its signed download link. */
 async function artifactText({ expect }: TestContext, server: ServerProcess, uid: string): Promise<string> {
@@ -270,7 +204,7 @@ describe.concurrent('agent-runs-worker --backend kubernetes, against a scripted 
     const { expect } = context;
     const { cluster, startWorker, createRun, server } = await setUp(context);
     cluster.script = () => script;
-    await startWorker(['--unschedulable-timeout', '2s']);
+    await startWorker({ args: ['--unschedulable-timeout', '2s'] });
     const id = await createRun('hang');
     const run = await ended(server, id, 30_000);
     expect(run.state).toBe('FAILED');
@@ -390,7 +324,7 @@ describe.concurrent('agent-runs-worker --backend kubernetes, against a scripted 
     const header = 'mcp-bearer-4b7e2c90d1';
     const marker = 'prompt-marker-9a3f51e6';
     const claude = podClaude(marker, header);
-    const { cluster, startWorker, server } = await setUp(context, '15s', { secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } }, { harnesses: { claude: { command: claude } } });
+    const { cluster, startWorker, server } = await setUp(context, { secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } }, { harnesses: { claude: { command: claude } } });
     cluster.secrets.set('model-keys', { anthropic: 'sk-ant-pod-7d21' });
     const seen: { job: V1Job; secret: Record<string, string> | undefined }[] = [];
     cluster.script = (job) => {
@@ -436,7 +370,7 @@ describe.concurrent('agent-runs-worker --backend kubernetes, against a scripted 
   it("keeps a harness run's attachments up to what one variable of the pod may hold, and leaves them out past it, saying so: the pod starts either way", async (context) => {
     const { expect } = context;
     const claude = podClaude('attached', 'no-header');
-    const { cluster, startWorker, server } = await setUp(context, '15s', { secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } }, { harnesses: { claude: { command: claude } } });
+    const { cluster, startWorker, server } = await setUp(context, { secret_env: { ANTHROPIC_API_KEY: { secret: 'model-keys', key: 'anthropic' } } }, { harnesses: { claude: { command: claude } } });
     cluster.secrets.set('model-keys', { anthropic: 'sk-ant-pod-7d21' });
     const harnessOf = new Map<string, string | undefined>();
     cluster.script = (job) => {
@@ -472,7 +406,7 @@ describe.concurrent('agent-runs-worker --backend kubernetes, against a scripted 
 
   it("gives the pod the operator's Secrets by reference: the agent has the keys, the Job's spec never their values", async (context) => {
     const { expect } = context;
-    const { cluster, startWorker, createRun, server } = await setUp(context, '15s', {
+    const { cluster, startWorker, createRun, server } = await setUp(context, {
       env_from_secrets: ['bulk-keys'],
       secret_env: { MODEL_API_KEY: { secret: 'model-keys', key: 'anthropic' } },
     });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { rawRequest } from '../support/raw-http.js';
 import { nodeAgentCommand } from '../support/node-agent.js';
+import { openDatabase } from '../../src/store/sqlite-driver.js';
 
 // A real full file system: a small tmpfs holding the data directory (mounting needs root).
 const canMount = process.platform === 'linux' && process.getuid?.() === 0;
@@ -36,6 +37,17 @@ function fill(dir: string): string {
     closeSync(tail);
   }
   return file;
+}
+
+/** Checkpoints the database's WAL into it and truncates the WAL to no bytes; false while a reader or writer holds it. */
+function truncateWal(file: string): boolean {
+  const db = openDatabase(file);
+  try {
+    const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number }[];
+    return result!.busy === 0 && result!.log === 0;
+  } finally {
+    db.close();
+  }
 }
 
 beforeAll(async () => {
@@ -69,6 +81,9 @@ describe.runIf(canMount)('a full disk', () => {
 
     const health = () => rawRequest(`${proc.baseURL.replace(/\/api\/v1$/, '')}/healthz`);
     expect((await health()).status).toBe(200);
+    // After a checkpoint SQLite writes its WAL's pages again, which takes no new space: so that the
+    // run's end must grow the WAL (and fail), the WAL is emptied to no bytes before the disk fills.
+    await expect.poll(() => truncateWal(join(mountPoint, 'data', 'runs.sqlite')), { timeout: 10_000 }).toBe(true);
     const filler = fill(mountPoint);
     // The health check says the disk is full (reads still work there; writes do not).
     const full = await health();

@@ -213,14 +213,11 @@ export class RunExecutions {
       );
       return;
     }
-    if (this.dropped.has(run.id) || !stillClaimed) {
-      // Cancelled while it was prepared (and perhaps requeued by a follow-up since): the
-      // conversation ends this execution, and what it was given goes to the next one.
-      await this.options.journal
-        .endUnstarted(run.id, input.number)
-        .catch((error: unknown) => log(`Could not record the stop of run ${run.id}: ${(error as Error).message}`));
-      return;
-    }
+    // Cancelled while it was prepared (and perhaps requeued by a follow-up since): the
+    // conversation ends this execution, and what it was given goes to the next one.
+    const unstarted = (number: number) =>
+      this.options.journal.endUnstarted(run.id, number).catch((error: unknown) => log(`Could not record the stop of run ${run.id}: ${(error as Error).message}`));
+    if (this.dropped.has(run.id) || !stillClaimed) return unstarted(input.number);
     // A principal already at its daily spend cap starts no agent: the run is BLOCKED as it would be at its first usage update.
     const capped = await this.spendStop(run);
     if (capped) {
@@ -232,6 +229,13 @@ export class RunExecutions {
     // The agent's run token lives as long as this execution: revoked however it ends.
     const api = this.options.agentApi;
     const agentApi = api ? { url: api.url(), token: await api.tokens.mint(run.id, run.creator) } : undefined;
+    // A cancel during the waits since the store was asked (the spend cap, the token's write, a
+    // round trip each on PostgreSQL) found the run preparing and dropped it: no agent starts, so
+    // none holds a slot for a run that ended.
+    if (this.dropped.has(run.id)) {
+      void api?.tokens.revoke(run.id);
+      return unstarted(input.number);
+    }
     try {
       execution = executor.start({
         run,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -191,14 +191,12 @@ describe('agent-runs-worker', () => {
     server.assign(run('run-dropped', 'hang-loud'), INPUT);
     await eventually(() => pidOf(server, 'run-dropped'), (p) => p !== undefined);
     server.withhold('run-dropped');
-    // Told to stop (SIGTERM), it marks so; then it stops beating. (On a busy machine a live agent may
-    // skip a beat, so the mark, not the beat alone, says the worker stopped it.)
-    await eventually(() => existsSync(join(workDir, 'run-dropped', 'stopping')), (told) => told, 10_000);
-    await eventually(() => alive('run-dropped'), (up) => !up, 5_000);
+    await eventually(() => alive('run-dropped'), (up) => !up, 10_000);
     // Let whatever it might still send arrive.
     await new Promise((resolve) => setTimeout(resolve, 700));
-    // What the agent printed once told to stop comes after the worker gave the run up, so it
-    // must not reach the server (a report already in flight with earlier ticks may).
+    // What the agent printed once told to stop comes after the worker gave the run up, so it must
+    // not reach the server (a report already in flight with earlier ticks may). The agent prints it
+    // when it gets to: in the sandbox its wrapper, told too, may end it first.
     const sent = server.reportsOf('run-dropped').flatMap((r) => r.body.output ?? []).map((line) => line.text);
     expect(sent).toContain('tick\n');
     expect(sent.join('')).not.toContain('stopping');

@@ -25,7 +25,7 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
   private readonly keyColumns: string;
   private readonly key: string;
   /** A claim's statements: its read of the due rows (leaving out those leased), and its write where it sets something. */
-  private readonly sql: { read: string; readExcept: string; claim?: string; claimChosen?: string };
+  private readonly sql: { read: string; readExcept: string; claim?: string; claimOne?: string; claimChosen?: string };
 
   constructor(
     private readonly db: Database.Database,
@@ -41,6 +41,10 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
       ...(claimSets
         ? {
             claim: sqliteOrFail(`UPDATE ${name} AS ${alias} SET ${claimSets} WHERE (${key.join(', ')}) IN (${select(this.keyColumns, '')}) RETURNING ${columns}`),
+            // One row (a run's claim) by `=` on a scalar subquery: the same row as `IN`, at a
+            // quarter of the CPU (measured on the runs table with its triggers: ~150 µs against
+            // ~600 µs); SQLite's `IN (subquery)` form of an UPDATE costs that much whatever its size.
+            ...(key.length === 1 ? { claimOne: sqliteOrFail(`UPDATE ${name} AS ${alias} SET ${claimSets} WHERE ${key[0]} = (${select(this.keyColumns, '')}) RETURNING ${columns}`) } : {}),
             claimChosen: `UPDATE ${name} AS ${alias} SET ${claimSets} WHERE ${this.key} IN (SELECT value FROM json_each(?)) RETURNING ${columns}`,
           }
         : {}),
@@ -81,8 +85,9 @@ export class SqliteLeases<R> implements Leases<R, Database.Database> {
     let claimed: Row[];
     if (!request.choose) {
       // all(), not get(): the commit after a write is then checked (a full disk is an error, not a claim).
-      claimed = this.sql.claim
-        ? (this.statement(this.sql.claim).all(...setValues, ...dueValues, request.limit) as Row[])
+      const claim = request.limit === 1 && this.sql.claimOne ? this.sql.claimOne : this.sql.claim;
+      claimed = claim
+        ? (this.statement(claim).all(...setValues, ...dueValues, request.limit) as Row[])
         : (this.statement(except ? this.sql.readExcept : this.sql.read).all(...dueValues, request.limit) as Row[]);
     } else {
       const rows = this.statement(except ? this.sql.readExcept : this.sql.read).all(...dueValues, request.scan ?? request.limit) as Row[];

@@ -11,7 +11,7 @@ import { binEnv, connectStdio } from '../../packages/mcp/test/support/mcp-harnes
 import { DEFAULT_SCRIPT, startAnthropicServer, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
 import { MCP_FIXTURE } from './mcp-fixture.js';
-import { harnessCli, processesIn, startHarnessServer, transcriptUrl, until, type HarnessTestServer } from './harness-test-server.js';
+import { changesPatch, GIT_REPO_ENVIRONMENT, harnessCli, processesIn, startHarnessServer, transcriptUrl, until, type HarnessTestServer } from './harness-test-server.js';
 
 const KEY = 'sk-ant-test-0123456789-very-secret';
 const claude = { type: 'claude', model_id: 'claude-sonnet-4-5' } as const;
@@ -30,7 +30,7 @@ beforeAll(async () => {
     { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url, ...proxy.env },
     {},
     // A working directory that is a git repository, for the changes.patch the agent leaves.
-    { environments: { repo: { setup_commands: ['git init -q . && git -c user.email=t@example.com -c user.name=t commit -q --allow-empty -m start'] } } },
+    { environments: { repo: GIT_REPO_ENVIRONMENT } },
   );
 }, 60_000);
 afterAll(async () => {
@@ -136,13 +136,11 @@ describe.concurrent('Claude Code as the run harness, against a scripted Anthropi
     const created = await t.client.runs.create({ prompt: 'Write hello.txt, then run the command.', config: { harness: claude, environment_id: 'repo' } });
     const run = await t.client.runs.wait(created.run_id, { timeout: 90_000 });
     expect(run.state, JSON.stringify(run.status_message)).toBe('SUCCEEDED');
-    const patch = run.artifacts?.find((a) => a.artifact_type === 'FILE' && (a.data as { filename?: string }).filename === 'changes.patch');
+    const patch = await changesPatch(t.client, run);
     expect(patch).toBeDefined();
     // The branch the agent worked on is recorded with it.
-    expect((patch!.data as { description?: string }).description).toMatch(/\(branch (master|main)\)$/);
-    const data = patch!.data as { artifact_uid: string };
-    const artifact = (await t.client.artifacts.get(data.artifact_uid)) as { data: { download_url: string } };
-    const text = await (await fetch(artifact.data.download_url)).text();
+    expect(patch!.description).toMatch(/\(branch (master|main)\)$/);
+    const { text } = patch!;
     expect(text).toContain('+++ b/hello.txt');
     expect(text).toContain('+hello from the scripted model');
     expect(text).toContain('+shell-ran');

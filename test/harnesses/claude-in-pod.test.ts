@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkerProcess, type WorkerProcess } from '../../packages/server/test/support/worker-process.js';
 import { DEFAULT_SCRIPT, startAnthropicServer, type ScriptedModelServer } from '../support/model-servers/anthropic-messages-server.js';
 import { harnessCli, startHarnessServer, until, type HarnessTestServer } from './harness-test-server.js';
-import { ENTRYPOINT, startPodWorker, type PodWorker } from './pod-worker.js';
+import { ENTRYPOINT, jobEnv, startPodWorker, type PodWorker } from './pod-worker.js';
 
 /**
  * Claude Code in a Kubernetes Job's pod: the server holds no key, the worker holds none
@@ -28,15 +28,6 @@ let dispatcher: WorkerProcess | undefined;
 let dir: string;
 let jobs: V1Job[];
 let runSecrets: (Record<string, string> | undefined)[];
-
-/** A Job's variables: the plain ones by name, and the names of those taken from a Secret. */
-function jobEnv(job: V1Job): { plain: Record<string, string>; fromSecrets: string[] } {
-  const env = job.spec!.template.spec!.containers[0]!.env ?? [];
-  return {
-    plain: Object.fromEntries(env.filter((e) => e.value !== undefined).map((e) => [e.name, e.value!])),
-    fromSecrets: env.filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.name),
-  };
-}
 
 beforeAll(async () => {
   // The second turn's command takes seconds: were the pod's agent not stopped at its usage, the third turn's request would come meanwhile.

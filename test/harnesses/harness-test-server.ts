@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AgentRunsClient } from '@agent-runs/core';
+import { AgentRunsClient, type RunItem } from '@agent-runs/core';
 import { startServer, type RunningServer, type ServerOptions } from '@agent-runs/server';
 
 /** The installed CLI of a harness (test/support/harness-global-setup.ts), or a clear failure. */
@@ -47,6 +47,18 @@ export async function startHarnessServer(
   }
   const client = new AgentRunsClient({ baseURL: server.baseURL, apiKey: server.apiKey });
   return { server, client, workDir, close: () => server.close() };
+}
+
+/** An environment whose working directory is a new git repository, for the changes.patch a run's agent leaves in it. */
+export const GIT_REPO_ENVIRONMENT = { setup_commands: ['git init -q . && git -c user.email=t@example.com -c user.name=t commit -q --allow-empty -m start'] };
+
+/** A run's changes.patch artifact: its description and its text, through its signed download link; undefined when the run has none. */
+export async function changesPatch(client: AgentRunsClient, run: RunItem): Promise<{ description: string | undefined; text: string } | undefined> {
+  const patch = run.artifacts?.find((a) => a.artifact_type === 'FILE' && (a.data as { filename?: string }).filename === 'changes.patch');
+  if (!patch) return undefined;
+  const data = patch.data as { artifact_uid: string; description?: string };
+  const artifact = (await client.artifacts.get(data.artifact_uid)) as { data: { download_url: string } };
+  return { description: data.description, text: await (await fetch(artifact.data.download_url)).text() };
 }
 
 /** Processes whose working directory is inside `dir` (the harness and anything it started, the sandbox's included). */

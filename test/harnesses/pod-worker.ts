@@ -10,6 +10,17 @@ import type { HarnessTestServer } from './harness-test-server.js';
 /** The pod's entrypoint, as the image runs it. */
 export const ENTRYPOINT = fileURLToPath(new URL('../../packages/server/bin/agent-runs-job-entrypoint.js', import.meta.url));
 
+/** A Job's variables: the plain ones by name, the names of those taken from a Secret, and where each of those is taken from (`secret/key`). */
+export function jobEnv(job: V1Job): { plain: Record<string, string>; fromSecrets: string[]; refs: Record<string, string> } {
+  const env = job.spec!.template.spec!.containers[0]!.env ?? [];
+  const referenced = env.filter((e) => e.valueFrom?.secretKeyRef);
+  return {
+    plain: Object.fromEntries(env.filter((e) => e.value !== undefined).map((e) => [e.name, e.value!])),
+    fromSecrets: referenced.map((e) => e.name),
+    refs: Object.fromEntries(referenced.map((e) => [e.name, `${e.valueFrom!.secretKeyRef!.name}/${e.valueFrom!.secretKeyRef!.key}`])),
+  };
+}
+
 export interface PodWorker {
   cluster: ScriptedKubernetes;
   worker: WorkerProcess;
@@ -33,6 +44,8 @@ export interface PodWorkerOptions {
   modelKeys: Record<string, string>;
   /** The pod's variables from `model-keys`: variable → key. */
   secretEnv: Record<string, string>;
+  /** The worker's `environments:` section, prepared in the pods (the server declares their ids alone). */
+  environments?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -67,6 +80,7 @@ export async function startPodWorker(o: PodWorkerOptions): Promise<PodWorker> {
     config,
     JSON.stringify({
       harnesses: o.harnesses,
+      ...(o.environments ? { environments: o.environments } : {}),
       kubernetes: {
         image: 'registry.example/agent:1',
         entrypoint: [process.execPath, ENTRYPOINT],

@@ -16,7 +16,9 @@ import type { V1Job, V1Pod, V1Secret } from '@kubernetes/client-node';
  * `emptyDir` volume a temporary directory of its own, named in the variables that name its
  * mount path, and removed when the pod's process ends, as a pod's goes with it). A script
  * says, per Job, to run it or to report what a cluster would instead: an unschedulable pod,
- * an image that cannot be pulled, an OOM kill. A Job made with `spec.suspend` gets no pod
+ * an image that cannot be pulled, an OOM kill. A Job past its `activeDeadlineSeconds` is
+ * failed as the Job controller does (`FailureTarget`, the pod's SIGTERM, then `Failed`, reason
+ * DeadlineExceeded). A Job made with `spec.suspend` gets no pod
  * (and its script is not asked) until a patch sets `suspend: false`.
  */
 export type PodScript = 'run' | 'unschedulable' | 'image-pull' | 'oom';
@@ -28,6 +30,7 @@ interface StoredJob {
   child?: ChildProcess;
   /** The environment the "kubelet" started the pod's process with, its Secrets' references resolved. */
   env?: NodeJS.ProcessEnv;
+  /** The Job's deadline, then its pod's grace period once it passed. */
   deadline?: NodeJS.Timeout;
   /** Each `emptyDir` volume's mount path, and the temporary directory that stands for it while the pod runs. */
   volumes?: Record<string, string>;
@@ -63,6 +66,8 @@ export class ScriptedKubernetes {
   script: (job: V1Job) => PodScript = () => 'run';
   /** How long an `oom` pod runs before the "kernel" kills it. */
   oomAfterMs = 300;
+  /** A pod's terminationGracePeriodSeconds: how long a pod past its Job's deadline has after its SIGTERM. */
+  terminationGraceMs = 2_000;
   /** The namespace's Secrets by name (their data, decoded): what the "kubelet" resolves `envFrom` and `secretKeyRef` from. */
   readonly secrets = new Map<string, Record<string, string>>();
   /** The Secrets made through the API, as they were sent (their owner references too), by name. */
@@ -316,7 +321,8 @@ export class ScriptedKubernetes {
     const input = job;
     const namespace = job.metadata!.namespace!;
     const name = input.metadata!.name!;
-    job.status = { active: 1 };
+    // The deadline counts from here: a suspended Job's timer starts when it is resumed.
+    job.status = { active: 1, startTime: now as never };
     const container = input.spec!.template.spec!.containers[0]!;
     const pod: V1Pod = {
       apiVersion: 'v1',
@@ -384,9 +390,18 @@ export class ScriptedKubernetes {
     const deadline = input.spec!.activeDeadlineSeconds;
     let pastDeadline = false;
     if (deadline) {
+      // As the Job controller of Kubernetes 1.31 and later: FailureTarget first, the pod terminated (SIGTERM to the
+      // container's first process, what is left killed after the grace period), Failed once the pod has ended.
       stored.deadline = setTimeout(() => {
         pastDeadline = true;
-        this.kill(stored, 'SIGKILL');
+        job.status = { ...job.status, conditions: [{ type: 'FailureTarget', status: 'True', reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline', lastTransitionTime: new Date().toISOString() as never }] };
+        try {
+          child.kill('SIGTERM');
+        } catch {
+          // Gone already.
+        }
+        stored.deadline = setTimeout(() => this.kill(stored, 'SIGKILL'), this.terminationGraceMs);
+        stored.deadline.unref();
       }, deadline * 1000);
       stored.deadline.unref();
     }
@@ -403,7 +418,7 @@ export class ScriptedKubernetes {
       job.status =
         exitCode === 0 && !pastDeadline
           ? { succeeded: 1, conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: ended }] }
-          : { failed: 1, conditions: [{ type: 'Failed', status: 'True', reason: pastDeadline ? 'DeadlineExceeded' : 'BackoffLimitExceeded', lastTransitionTime: ended }] };
+          : { startTime: job.status?.startTime, failed: 1, conditions: [...(job.status?.conditions ?? []), { type: 'Failed', status: 'True', reason: pastDeadline ? 'DeadlineExceeded' : 'BackoffLimitExceeded', lastTransitionTime: ended }] };
     });
     return;
   }

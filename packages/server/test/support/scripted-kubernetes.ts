@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -14,7 +14,8 @@ import type { V1Job, V1Pod, V1Secret } from '@kubernetes/client-node';
  * running its pod's command as a real local process with the pod's environment (its
  * `envFrom` and `secretKeyRef` resolved from the Secrets a test puts in `secrets`; each
  * `emptyDir` volume a temporary directory of its own, named in the variables that name its
- * mount path, and removed when the pod's process ends, as a pod's goes with it). A script
+ * mount path, and removed when the pod's process ends, as a pod's goes with it; each `secret`
+ * volume a directory of one file per key). A script
  * says, per Job, to run it or to report what a cluster would instead: an unschedulable pod,
  * an image that cannot be pulled, an OOM kill. A Job past its `activeDeadlineSeconds` is
  * failed as the Job controller does (`FailureTarget`, the pod's SIGTERM, then `Failed`, reason
@@ -32,7 +33,7 @@ interface StoredJob {
   env?: NodeJS.ProcessEnv;
   /** The Job's deadline, then its pod's grace period once it passed. */
   deadline?: NodeJS.Timeout;
-  /** Each `emptyDir` volume's mount path, and the temporary directory that stands for it while the pod runs. */
+  /** Each `emptyDir` volume's mount path, and the temporary directory that stands for it while the pod runs; `''`, the one holding its Secret volumes. */
   volumes?: Record<string, string>;
 }
 
@@ -374,6 +375,38 @@ export class ScriptedKubernetes {
         if (value === mount.mountPath || value?.startsWith(`${mount.mountPath}/`)) env[variable] = dir + value.slice(mount.mountPath.length);
       }
     }
+    // Each Secret volume as a kubelet writes one: its files in a timestamped directory, `..data` linking to it, and
+    // a link per key. Under a temporary directory standing for the pod's filesystem, so that a variable naming the
+    // mount, a path in it or a directory above it finds it. A Secret that is not there leaves an optional volume
+    // empty, and keeps the container of any other from being made.
+    const secretVolumes = new Map((input.spec!.template.spec!.volumes ?? []).flatMap((v) => (v.secret ? [[v.name, v.secret] as const] : [])));
+    const secretMounts = (container.volumeMounts ?? []).filter((mount) => secretVolumes.has(mount.name));
+    const podRoot = secretMounts.length ? mkdtempSync(join(tmpdir(), 'scripted-kubernetes-pod-')) : undefined;
+    for (const mount of secretMounts) {
+      const source = secretVolumes.get(mount.name)!;
+      const data = this.secrets.get(source.secretName!);
+      if (!data && !source.optional) {
+        rmSync(podRoot!, { recursive: true, force: true });
+        for (const dir of Object.values(volumes)) rmSync(dir, { recursive: true, force: true });
+        pod.status!.containerStatuses = [{ name: container.name, image: container.image!, imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }];
+        return;
+      }
+      const dir = join(podRoot!, mount.mountPath);
+      const stamp = '..2026_01_01_00_00_00.000000001';
+      mkdirSync(join(dir, stamp), { recursive: true });
+      symlinkSync(stamp, join(dir, '..data'));
+      for (const [key, value] of Object.entries(data ?? {})) {
+        writeFileSync(join(dir, stamp, key), value, { mode: source.defaultMode ?? 0o644 });
+        symlinkSync(join('..data', key), join(dir, key));
+      }
+    }
+    if (podRoot) {
+      for (const [variable, value] of Object.entries(env)) {
+        if (!value?.startsWith('/')) continue;
+        if (secretMounts.some(({ mountPath }) => mountPath === value || value.startsWith(`${mountPath}/`) || mountPath.startsWith(`${value.replace(/\/+$/, '')}/`))) env[variable] = join(podRoot, value);
+      }
+      volumes[''] = podRoot;
+    }
     stored.volumes = volumes;
     const [command, ...args] = [...(container.command ?? []), ...(container.args ?? [])];
     const child = spawn(command!, args, { env, stdio: 'ignore', detached: true });
@@ -418,7 +451,7 @@ export class ScriptedKubernetes {
       job.status =
         exitCode === 0 && !pastDeadline
           ? { succeeded: 1, conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: ended }] }
-          : { startTime: job.status?.startTime, failed: 1, conditions: [...(job.status?.conditions ?? []), { type: 'Failed', status: 'True', reason: pastDeadline ? 'DeadlineExceeded' : 'BackoffLimitExceeded', lastTransitionTime: ended }] };
+          : { ...(job.status?.startTime ? { startTime: job.status.startTime } : {}), failed: 1, conditions: [...(job.status?.conditions ?? []), { type: 'Failed', status: 'True', reason: pastDeadline ? 'DeadlineExceeded' : 'BackoffLimitExceeded', lastTransitionTime: ended }] };
     });
     return;
   }

@@ -74,10 +74,11 @@ export class KubernetesBackend implements RunExecutor {
       ...remote.env,
       ...entrypointEnv(this.o.relayUrl, this.o.command),
       [JOB_ENV.fileLimits]: JSON.stringify(limits),
-      // Which variables are the environment's secrets, by name only (the spec references each by name already): the
-      // entrypoint masks their values in all it reports, so a worker restarted meanwhile, which follows the Job again
-      // knowing none of them, needs no `get` on Secrets to keep them out of the run's output (`entrypoint-mask.ts`).
-      [JOB_ENV.masked]: JSON.stringify(Object.keys(secrets)),
+      // Which variables are the environment's secrets and the operator's (`secret_env`), by name only (the spec
+      // references each by name already): the entrypoint masks their values in all it reports, so a worker restarted
+      // meanwhile, which follows the Job again knowing none of them, needs no `get` on Secrets to keep them out of the
+      // run's output (`entrypoint-mask.ts`). Those of `env_from_secrets` it finds by their mounted keys.
+      [JOB_ENV.masked]: JSON.stringify([...new Set([...Object.keys(secrets), ...Object.keys(this.o.settings.secretEnv ?? {})])]),
     };
     // What whoever may read Jobs must not read reaches the pod from a Secret of the execution's
     // own: the prompts (and the title, by default the prompt's start), the harness execution

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -14,9 +14,12 @@ import type { V1Job, V1Pod, V1Secret } from '@kubernetes/client-node';
  * running its pod's command as a real local process with the pod's environment (its
  * `envFrom` and `secretKeyRef` resolved from the Secrets a test puts in `secrets`; each
  * `emptyDir` volume a temporary directory of its own, named in the variables that name its
- * mount path, and removed when the pod's process ends, as a pod's goes with it). A script
+ * mount path, and removed when the pod's process ends, as a pod's goes with it; each `secret`
+ * volume a directory of one file per key). A script
  * says, per Job, to run it or to report what a cluster would instead: an unschedulable pod,
- * an image that cannot be pulled, an OOM kill. A Job made with `spec.suspend` gets no pod
+ * an image that cannot be pulled, an OOM kill. A Job past its `activeDeadlineSeconds` is
+ * failed as the Job controller does (`FailureTarget`, the pod's SIGTERM, then `Failed`, reason
+ * DeadlineExceeded). A Job made with `spec.suspend` gets no pod
  * (and its script is not asked) until a patch sets `suspend: false`.
  */
 export type PodScript = 'run' | 'unschedulable' | 'image-pull' | 'oom';
@@ -28,8 +31,9 @@ interface StoredJob {
   child?: ChildProcess;
   /** The environment the "kubelet" started the pod's process with, its Secrets' references resolved. */
   env?: NodeJS.ProcessEnv;
+  /** The Job's deadline, then its pod's grace period once it passed. */
   deadline?: NodeJS.Timeout;
-  /** Each `emptyDir` volume's mount path, and the temporary directory that stands for it while the pod runs. */
+  /** Each `emptyDir` volume's mount path, and the temporary directory that stands for it while the pod runs; `''`, the one holding its Secret volumes. */
   volumes?: Record<string, string>;
 }
 
@@ -63,6 +67,8 @@ export class ScriptedKubernetes {
   script: (job: V1Job) => PodScript = () => 'run';
   /** How long an `oom` pod runs before the "kernel" kills it. */
   oomAfterMs = 300;
+  /** A pod's terminationGracePeriodSeconds: how long a pod past its Job's deadline has after its SIGTERM. */
+  terminationGraceMs = 2_000;
   /** The namespace's Secrets by name (their data, decoded): what the "kubelet" resolves `envFrom` and `secretKeyRef` from. */
   readonly secrets = new Map<string, Record<string, string>>();
   /** The Secrets made through the API, as they were sent (their owner references too), by name. */
@@ -316,7 +322,8 @@ export class ScriptedKubernetes {
     const input = job;
     const namespace = job.metadata!.namespace!;
     const name = input.metadata!.name!;
-    job.status = { active: 1 };
+    // The deadline counts from here: a suspended Job's timer starts when it is resumed.
+    job.status = { active: 1, startTime: now as never };
     const container = input.spec!.template.spec!.containers[0]!;
     const pod: V1Pod = {
       apiVersion: 'v1',
@@ -368,6 +375,38 @@ export class ScriptedKubernetes {
         if (value === mount.mountPath || value?.startsWith(`${mount.mountPath}/`)) env[variable] = dir + value.slice(mount.mountPath.length);
       }
     }
+    // Each Secret volume as a kubelet writes one: its files in a timestamped directory, `..data` linking to it, and
+    // a link per key. Under a temporary directory standing for the pod's filesystem, so that a variable naming the
+    // mount, a path in it or a directory above it finds it. A Secret that is not there leaves an optional volume
+    // empty, and keeps the container of any other from being made.
+    const secretVolumes = new Map((input.spec!.template.spec!.volumes ?? []).flatMap((v) => (v.secret ? [[v.name, v.secret] as const] : [])));
+    const secretMounts = (container.volumeMounts ?? []).filter((mount) => secretVolumes.has(mount.name));
+    const podRoot = secretMounts.length ? mkdtempSync(join(tmpdir(), 'scripted-kubernetes-pod-')) : undefined;
+    for (const mount of secretMounts) {
+      const source = secretVolumes.get(mount.name)!;
+      const data = this.secrets.get(source.secretName!);
+      if (!data && !source.optional) {
+        rmSync(podRoot!, { recursive: true, force: true });
+        for (const dir of Object.values(volumes)) rmSync(dir, { recursive: true, force: true });
+        pod.status!.containerStatuses = [{ name: container.name, image: container.image!, imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }];
+        return;
+      }
+      const dir = join(podRoot!, mount.mountPath);
+      const stamp = '..2026_01_01_00_00_00.000000001';
+      mkdirSync(join(dir, stamp), { recursive: true });
+      symlinkSync(stamp, join(dir, '..data'));
+      for (const [key, value] of Object.entries(data ?? {})) {
+        writeFileSync(join(dir, stamp, key), value, { mode: source.defaultMode ?? 0o644 });
+        symlinkSync(join('..data', key), join(dir, key));
+      }
+    }
+    if (podRoot) {
+      for (const [variable, value] of Object.entries(env)) {
+        if (!value?.startsWith('/')) continue;
+        if (secretMounts.some(({ mountPath }) => mountPath === value || value.startsWith(`${mountPath}/`) || mountPath.startsWith(`${value.replace(/\/+$/, '')}/`))) env[variable] = join(podRoot, value);
+      }
+      volumes[''] = podRoot;
+    }
     stored.volumes = volumes;
     const [command, ...args] = [...(container.command ?? []), ...(container.args ?? [])];
     const child = spawn(command!, args, { env, stdio: 'ignore', detached: true });
@@ -384,9 +423,18 @@ export class ScriptedKubernetes {
     const deadline = input.spec!.activeDeadlineSeconds;
     let pastDeadline = false;
     if (deadline) {
+      // As the Job controller of Kubernetes 1.31 and later: FailureTarget first, the pod terminated (SIGTERM to the
+      // container's first process, what is left killed after the grace period), Failed once the pod has ended.
       stored.deadline = setTimeout(() => {
         pastDeadline = true;
-        this.kill(stored, 'SIGKILL');
+        job.status = { ...job.status, conditions: [{ type: 'FailureTarget', status: 'True', reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline', lastTransitionTime: new Date().toISOString() as never }] };
+        try {
+          child.kill('SIGTERM');
+        } catch {
+          // Gone already.
+        }
+        stored.deadline = setTimeout(() => this.kill(stored, 'SIGKILL'), this.terminationGraceMs);
+        stored.deadline.unref();
       }, deadline * 1000);
       stored.deadline.unref();
     }
@@ -403,7 +451,7 @@ export class ScriptedKubernetes {
       job.status =
         exitCode === 0 && !pastDeadline
           ? { succeeded: 1, conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: ended }] }
-          : { failed: 1, conditions: [{ type: 'Failed', status: 'True', reason: pastDeadline ? 'DeadlineExceeded' : 'BackoffLimitExceeded', lastTransitionTime: ended }] };
+          : { ...(job.status?.startTime ? { startTime: job.status.startTime } : {}), failed: 1, conditions: [...(job.status?.conditions ?? []), { type: 'Failed', status: 'True', reason: pastDeadline ? 'DeadlineExceeded' : 'BackoffLimitExceeded', lastTransitionTime: ended }] };
     });
     return;
   }

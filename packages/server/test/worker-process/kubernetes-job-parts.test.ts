@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobRelay, type RelayedRun } from '../../src/worker-process/kubernetes/job-relay.js';
-import { jobName, labelValue } from '../../src/worker-process/kubernetes/job-spec.js';
+import type { V1Job } from '@kubernetes/client-node';
+import { deadlineEnd } from '../../src/worker-process/kubernetes/job-deadline.js';
+import { DEFAULT_JOB_DEADLINE_SECONDS, jobName, labelValue } from '../../src/worker-process/kubernetes/job-spec.js';
 import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
 
 const WORKER_TOKEN = 'a-worker-token-0123456789abcdef';
@@ -18,6 +20,31 @@ describe('a Job name', () => {
     }
     expect(a).not.toBe(b);
     expect(labelValue('-bad value with spaces and more than sixty-three characters in it, surely-')).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]{0,61}[A-Za-z0-9]$/);
+  });
+});
+
+describe('a Job past its deadline', () => {
+  const past = (seconds: number, type: 'Failed' | 'FailureTarget' = 'Failed'): V1Job => ({
+    spec: { activeDeadlineSeconds: seconds, template: {} },
+    status: { startTime: new Date('2026-01-01T00:00:00Z'), conditions: [{ type, status: 'True', reason: 'DeadlineExceeded', lastTransitionTime: new Date(Date.UTC(2026, 0, 1, 0, 0, seconds + 1)) }] },
+  });
+
+  it("ends the run BLOCKED with the server's budget words when the deadline is the run's max_duration_seconds, from FailureTarget on", () => {
+    for (const type of ['Failed', 'FailureTarget'] as const) {
+      expect(deadlineEnd(past(30, type), { max_duration_seconds: 30 })).toEqual({
+        state: 'BLOCKED',
+        statusMessage: { error_code: 'budget_exceeded', retryable: false, message: expect.stringMatching(/^stopped at the budget: 31 s run of max_duration_seconds 30\. A follow-up with a raised/) },
+      });
+    }
+  });
+
+  it("ends it FAILED when the deadline is the worker's default (no cap) or not the run's cap; nothing while none passed", () => {
+    const ownDefault = deadlineEnd(past(DEFAULT_JOB_DEADLINE_SECONDS), { max_cost_usd: 1 });
+    expect(ownDefault).toMatchObject({ state: 'FAILED', statusMessage: { message: expect.stringMatching(/deadline of 28800 s \(the Job's activeDeadlineSeconds, the worker's default for a run without max_duration_seconds\)/) } });
+    expect(deadlineEnd(past(DEFAULT_JOB_DEADLINE_SECONDS), undefined)?.state).toBe('FAILED');
+    expect(deadlineEnd(past(5), { max_duration_seconds: 30 })?.state).toBe('FAILED');
+    const running: V1Job = { spec: { activeDeadlineSeconds: 30, template: {} }, status: { active: 1, conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded' }] } };
+    expect(deadlineEnd(running, { max_duration_seconds: 30 })).toBeUndefined();
   });
 });
 

@@ -211,14 +211,43 @@ describe.concurrent('agent-runs-worker --backend kubernetes, against a scripted 
     expect(run.status_message.message).toMatch(message);
   });
 
-  it("the run's duration cap is the Job's activeDeadlineSeconds: past it, the run ends FAILED naming the deadline", async (context) => {
+  it("the run's duration cap is the Job's activeDeadlineSeconds: past it, the run ends BLOCKED as on the server, and a follow-up with a raised cap continues it", async (context) => {
     const { expect } = context;
-    const { startWorker, server } = await setUp(context);
-    await startWorker();
+    const { cluster, startWorker, server, dir } = await setUp(context);
+    // The shell execs the agent, so the pod's SIGTERM at the deadline reaches it: its entrypoint reports its end before the Job has Failed.
+    await startWorker({ args: ['--command', `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(dir, 'agent.cjs'))}`] });
     const created = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'hang', config: { worker_host: 'kube', budget: { max_duration_seconds: 2 } } } });
-    const run = await ended(server, created.body.run_id, 30_000);
-    expect(run.state).toBe('FAILED');
-    expect(run.status_message.message).toMatch(/passed its deadline of 2 s \(the Job's activeDeadlineSeconds\)/);
+    const id = created.body.run_id;
+    const run = await ended(server, id, 30_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('BLOCKED');
+    expect(run.status_message).toMatchObject({ error_code: 'budget_exceeded', retryable: false, message: expect.stringMatching(/^stopped at the budget: \d+ s run of max_duration_seconds 2\. A follow-up with a raised agent_config budget/) });
+    // Kubernetes stopped it: the Job failed DeadlineExceeded, not deleted by the worker.
+    expect(cluster.jobOf(id)?.job.status?.conditions).toContainEqual(expect.objectContaining({ type: 'Failed', reason: 'DeadlineExceeded' }));
+
+    const followup = await api(server, `/agent/runs/${id}/followups`, { method: 'POST', body: { message: 'sleep 200', budget: { max_duration_seconds: 60 } } });
+    expect(followup.status, JSON.stringify(followup.body)).toBeLessThan(300);
+    // Its second execution, a Job of its own, made with the raised cap as its deadline.
+    await eventually(() => cluster.created.length, (n) => n === 2, 30_000);
+    expect(cluster.created[1]).toMatch(/-2$/);
+    const again = await ended(server, id, 30_000);
+    expect(again.state, JSON.stringify(again.status_message)).toBe('SUCCEEDED');
+    expect(await outputOf(server, id)).toContain('slept');
+  }, 60_000);
+
+  it('a worker killed (-9) while a capped Job runs, then restarted: the cap it reads back from the Job ends the run BLOCKED at the deadline', async (context) => {
+    const { expect } = context;
+    const { cluster, startWorker, server } = await setUp(context);
+    const first = await startWorker();
+    const created = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'hang', config: { worker_host: 'kube', budget: { max_duration_seconds: 3 } } } });
+    const id = created.body.run_id;
+    await eventually(() => cluster.running(id), (up) => up, 30_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await startWorker();
+    const run = await ended(server, id, 30_000);
+    expect(run.state, JSON.stringify(run.status_message)).toBe('BLOCKED');
+    expect(run.status_message).toMatchObject({ error_code: 'budget_exceeded', message: expect.stringMatching(/^stopped at the budget: \d+ s run of max_duration_seconds 3\. /) });
+    expect(cluster.created).toHaveLength(1);
   }, 60_000);
 
   it('a worker killed while three Jobs run, then restarted, follows all three again: each SUCCEEDS, none is made twice', async (context) => {

@@ -53,8 +53,8 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   }
   // The run's API token and its environment's secrets, in every form they may be printed in, are not passed on (as the server masks them in an agent's output).
   const masker = entrypointMask(env);
-  if (!masker) {
-    write(`agent-runs-job-entrypoint: ${JOB_ENV.masked} is not a JSON list of variable names; nothing is run, as its secrets could not be masked.`);
+  if ('problem' in masker) {
+    write(`agent-runs-job-entrypoint: ${masker.problem}; nothing is run, as its secrets could not be masked.`);
     return 2;
   }
   const mask = (text: string) => masker.mask(text);
@@ -80,6 +80,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   delete agentEnv[JOB_ENV.workspace];
   delete agentEnv[JOB_ENV.workRoot];
   delete agentEnv[JOB_ENV.masked];
+  delete agentEnv[JOB_ENV.maskedDir];
   // The run's API token, for an agent that starts child runs, as a process-backend worker gives it (a harness gets it through its executor).
   if (apiToken && !harnessText) agentEnv[COMMAND_ENV.runToken] = apiToken;
   if (!harnessText) agentEnv[COMMAND_ENV.inboxFile] = inboxFile;

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { V1Job, V1Pod, V1Secret } from '@kubernetes/client-node';
+import type { RunBudget } from '@agent-runs/core/contract';
 import type { Execution, ExecutionOutcome } from '../../executors/run-executor.js';
 import type { RunSinks } from '../worker-run.js';
 import { apiProblem, statusOf, type ClusterApi } from './cluster-api.js';
@@ -9,6 +10,7 @@ import { launchJob } from './job-launch.js';
 import type { JobRelay, RelayedRun } from './job-relay.js';
 import { deliverThrough, FollowupQueue, takenIn } from './followup-queue.js';
 import { JOB_LABELS } from './job-spec.js';
+import { deadlineEnd } from './job-deadline.js';
 import { configTrouble, endedPodTrouble, imageTrouble, jobTrouble, oomTrouble, unschedulableReason, type PodTrouble } from './pod-trouble.js';
 
 /** How often a Job and its pod are looked at. */
@@ -36,6 +38,8 @@ export interface FollowJobOptions {
   runSecret: string;
   /** A follow-up's `changes.patch` files, which its entrypoint fetches to make the run's working directory again. */
   patches?: readonly Buffer[];
+  /** The budget the Job was made with: a deadline that is its `max_duration_seconds` ends the run BLOCKED (`deadlineEnd`). */
+  budget?: RunBudget | undefined;
 }
 
 /** What an execution's state or end keeps with the run, as a process-backend worker's harness reports it: its usage, its harness session. */
@@ -110,9 +114,10 @@ export function followJob(o: FollowJobOptions): Execution {
     const artifacts = [...o.files.list(), ...(end.artifacts ?? [])];
     const withFiles = { ...(artifacts.length ? { artifacts } : {}), ...takenIn(end) };
     if (end.exit_code === 0) return finish({ state: 'SUCCEEDED', ...(end.status_message ? { statusMessage: end.status_message } : {}), ...withFiles }, 'it succeeded');
-    // The kernel's OOM kill reaches the entrypoint as a plain SIGKILL: the pod says which it was.
+    // The kernel's OOM kill reaches the entrypoint as a plain SIGKILL, and the deadline as the pod's SIGTERM: the pod and the Job say which it was.
     const oom = await podsOf().then((pods) => pods.map(oomTrouble).find(Boolean), () => undefined);
-    finish({ ...(oom ? failed(oom.message) : endFailure(end)), ...withFiles }, undefined);
+    const deadline = oom ? undefined : await api.batch.readNamespacedJob({ name: jobName, namespace: api.namespace }).then((job) => deadlineEnd(job, o.budget), () => undefined);
+    finish({ ...(oom ? failed(oom.message) : (deadline ?? endFailure(end))), ...withFiles }, undefined);
   };
 
   const relayed: RelayedRun = {
@@ -151,12 +156,18 @@ export function followJob(o: FollowJobOptions): Execution {
     }
     lastProblem = undefined;
     if (over || endSeen) return;
+    // Only once the Job has `Failed`: while its pod terminates (`FailureTarget`), its entrypoint's end may still come, with its files and usage.
+    const deadline = job.status?.conditions?.some((c) => c.type === 'Failed' && c.status === 'True') ? deadlineEnd(job, o.budget) : undefined;
     const fromJob = jobTrouble(job);
     for (const pod of pods) {
       const image = imageTrouble(pod) ?? configTrouble(pod);
       if (image) return troubled(image, false);
       const oom = oomTrouble(pod);
       if (oom) return troubled(oom, true);
+    }
+    if (deadline) {
+      o.log(`Run ${runId}: ${deadline.statusMessage?.message ?? 'its Job passed its deadline.'}`);
+      return finish(deadline, undefined);
     }
     if (fromJob) return troubled(fromJob, true);
     const waiting = pods.map(unschedulableReason).find((reason) => reason !== undefined);

@@ -39,6 +39,12 @@ export const JOB_ENV = {
    * values the entrypoint masks in all it sends; names only, never values. The agent does not get it.
    */
   masked: 'AGENT_RUNS_JOB_MASKED',
+  /**
+   * Where each Secret of `kubernetes.env_from_secrets` is mounted, read-only, in a directory
+   * named after it: its file names (the Secret's keys, so the variables `envFrom` made) are
+   * more names whose values are masked. The agent does not get it.
+   */
+  maskedDir: 'AGENT_RUNS_JOB_MASKED_DIR',
 } as const;
 
 /**

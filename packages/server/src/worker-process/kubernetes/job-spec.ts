@@ -26,6 +26,13 @@ export const JOB_ANNOTATIONS = {
 /** Where the pod's `emptyDir` volume is mounted: the entrypoint's own directory (the run's working directory, its files) goes there. */
 export const JOB_WORK_ROOT = '/agent-runs/work';
 const WORK_VOLUME = 'work';
+/**
+ * Where each Secret of `env_from_secrets` is mounted too, read-only, for the entrypoint alone
+ * to list its keys (`AGENT_RUNS_JOB_MASKED_DIR`): the worker may not read Secrets, so it cannot
+ * name the variables `envFrom` makes, whose values the entrypoint masks. The agent has those
+ * values in its environment already; the files add nothing it could not see.
+ */
+export const MASKED_SECRETS_ROOT = '/var/run/agent-runs/env-from';
 
 /** A run's wall time with no duration cap of its own: the Job's `activeDeadlineSeconds`. */
 export const DEFAULT_JOB_DEADLINE_SECONDS = 8 * 3600;
@@ -106,6 +113,7 @@ export function runSecret(name: string, labels: Record<string, string>, values: 
 /** The Job that runs one execution of a run: one pod, never retried, never restarted. */
 export function jobSpec(input: JobSpecInput): V1Job {
   const { settings } = input;
+  const envFrom = [...new Set(settings.envFromSecrets ?? [])];
   const name = jobName(input.runId, input.execution);
   const labels = { [JOB_LABELS.runId]: labelValue(input.runId), [JOB_LABELS.workerHost]: labelValue(input.workerHost), [JOB_LABELS.job]: name };
   return {
@@ -143,7 +151,11 @@ export function jobSpec(input: JobSpecInput): V1Job {
           ...(settings.nodeSelector ? { nodeSelector: settings.nodeSelector } : {}),
           ...(settings.tolerations ? { tolerations: settings.tolerations as never } : {}),
           // Scratch space of the pod's own, gone with it: the run's checkout, its setup's output, the agent's files.
-          volumes: [{ name: WORK_VOLUME, emptyDir: {} }],
+          // Optional: a missing Secret is for envFrom to report (CreateContainerConfigError), not a mount that waits forever.
+          volumes: [
+            { name: WORK_VOLUME, emptyDir: {} },
+            ...envFrom.map((secret, i) => ({ name: `env-from-${i}`, secret: { secretName: secret, optional: true, defaultMode: 0o400 } })),
+          ],
           containers: [
             {
               name: 'agent',
@@ -154,11 +166,15 @@ export function jobSpec(input: JobSpecInput): V1Job {
               // execution and API token by reference to its own: their values are never in the Job's spec.
               env: [
                 ...Object.entries(input.env).map(([name, value]) => ({ name, value })),
+                ...(envFrom.length ? [{ name: JOB_ENV.maskedDir, value: MASKED_SECRETS_ROOT }] : []),
                 ...Object.entries(settings.secretEnv ?? {}).map(([name, ref]) => ({ name, valueFrom: { secretKeyRef: { name: ref.secret, key: ref.key } } })),
                 ...(input.runSecret?.variables ?? []).map((name) => ({ name, valueFrom: { secretKeyRef: { name: input.runSecret!.name, key: name } } })),
               ],
-              ...(settings.envFromSecrets?.length ? { envFrom: settings.envFromSecrets.map((name) => ({ secretRef: { name } })) } : {}),
-              volumeMounts: [{ name: WORK_VOLUME, mountPath: JOB_WORK_ROOT }],
+              ...(envFrom.length ? { envFrom: envFrom.map((name) => ({ secretRef: { name } })) } : {}),
+              volumeMounts: [
+                { name: WORK_VOLUME, mountPath: JOB_WORK_ROOT },
+                ...envFrom.map((secret, i) => ({ name: `env-from-${i}`, mountPath: `${MASKED_SECRETS_ROOT}/${secret}`, readOnly: true })),
+              ],
               ...(settings.resources ? { resources: settings.resources as never } : {}),
             },
           ],

@@ -1,4 +1,5 @@
 import type { V1Job, V1Secret } from '@kubernetes/client-node';
+import type { RunBudget } from '@agent-runs/core/contract';
 import { COMMAND_ENV } from '../../executors/command-env.js';
 import type { Execution, ExecutionContext, RunExecutor } from '../../executors/run-executor.js';
 import type { EnvironmentConfig, KubernetesSettings } from '../../domain/server-config.js';
@@ -73,10 +74,11 @@ export class KubernetesBackend implements RunExecutor {
       ...remote.env,
       ...entrypointEnv(this.o.relayUrl, this.o.command),
       [JOB_ENV.fileLimits]: JSON.stringify(limits),
-      // Which variables are the environment's secrets, by name only (the spec references each by name already): the
-      // entrypoint masks their values in all it reports, so a worker restarted meanwhile, which follows the Job again
-      // knowing none of them, needs no `get` on Secrets to keep them out of the run's output (`entrypoint-mask.ts`).
-      [JOB_ENV.masked]: JSON.stringify(Object.keys(secrets)),
+      // Which variables are the environment's secrets and the operator's (`secret_env`), by name only (the spec
+      // references each by name already): the entrypoint masks their values in all it reports, so a worker restarted
+      // meanwhile, which follows the Job again knowing none of them, needs no `get` on Secrets to keep them out of the
+      // run's output (`entrypoint-mask.ts`). Those of `env_from_secrets` it finds by their mounted keys.
+      [JOB_ENV.masked]: JSON.stringify([...new Set([...Object.keys(secrets), ...Object.keys(this.o.settings.secretEnv ?? {})])]),
     };
     // What whoever may read Jobs must not read reaches the pod from a Secret of the execution's
     // own: the prompts (and the title, by default the prompt's start), the harness execution
@@ -108,7 +110,7 @@ export class KubernetesBackend implements RunExecutor {
     });
     const secret = (owner: { job: string; uid: string }) => runSecret(secretName, create.metadata!.labels!, hidden, owner);
     const sinks = { onOutput: context.onOutput, ...(context.onHarnessState ? { onHarnessState: context.onHarnessState } : {}), ...(context.onUsage ? { onUsage: context.onUsage } : {}) };
-    return this.follow(run.id, claim, create.metadata!.name!, limits, sinks, { job: create, secret }, context.restore?.patches);
+    return this.follow(run.id, claim, create.metadata!.name!, limits, sinks, config.budget, { job: create, secret }, context.restore?.patches);
   }
 
   /**
@@ -154,15 +156,17 @@ export class KubernetesBackend implements RunExecutor {
       // The limits it was made with, for the files it sends after the restart (the server holds the run to them again).
       const limits = fileLimitsFrom(notes[JOB_ANNOTATIONS.fileLimits]);
       const budget = readBudget(this.o.workerToken, runId, claim, { budget: notes[JOB_ANNOTATIONS.budget], seal: notes[JOB_ANNOTATIONS.budgetSeal] });
-      found.push({ runId, claim, budget, start: { execution, executorName: NAME, begin: (sinks) => this.follow(runId, claim, name, limits, sinks) } });
+      // Unsealed, it is not followed at all (`followedStart`).
+      const held = budget.sealed ? budget.budget : undefined;
+      found.push({ runId, claim, budget, start: { execution, executorName: NAME, begin: (sinks) => this.follow(runId, claim, name, limits, sinks, held) } });
     }
     this.o.relay.markReady();
     return found;
   }
 
-  private follow(runId: string, claim: string, name: string, limits: FileLimits, sinks: RunSinks, create?: { job: V1Job; secret(owner: { job: string; uid: string }): V1Secret }, patches?: readonly Buffer[]): Execution {
+  private follow(runId: string, claim: string, name: string, limits: FileLimits, sinks: RunSinks, budget: RunBudget | undefined, create?: { job: V1Job; secret(owner: { job: string; uid: string }): V1Secret }, patches?: readonly Buffer[]): Execution {
     const { api, relay, unschedulableTimeoutMs, log } = this.o;
     // A Job followed again after a restart may have its Secret: deleted at its end all the same (none there: nothing to do).
-    return followJob({ api, relay, runId, claim, jobName: name, sinks, unschedulableTimeoutMs, log, files: new ReceivedFiles(limits), runSecret: runSecretName(name), ...(create ? { create } : {}), ...(patches ? { patches } : {}) });
+    return followJob({ api, relay, runId, claim, jobName: name, sinks, unschedulableTimeoutMs, log, files: new ReceivedFiles(limits), runSecret: runSecretName(name), budget, ...(create ? { create } : {}), ...(patches ? { patches } : {}) });
   }
 }

@@ -2,7 +2,7 @@ import type { V1Job, V1Pod } from '@kubernetes/client-node';
 
 /** Why a Job's pod will not run the agent to its end, worded for the run's status message. */
 export interface PodTrouble {
-  kind: 'image' | 'config' | 'unschedulable' | 'oom' | 'deadline' | 'pod-ended';
+  kind: 'image' | 'config' | 'unschedulable' | 'oom' | 'pod-ended';
   message: string;
 }
 
@@ -58,13 +58,10 @@ export function unschedulableReason(pod: V1Pod): string | undefined {
   return scheduled.message ?? 'no node fits it';
 }
 
-/** The Job itself failed: its deadline passed, or Kubernetes gave it up. */
+/** Kubernetes gave the Job up for a reason other than its deadline (that one is `deadlineEnd`'s). */
 export function jobTrouble(job: V1Job): PodTrouble | undefined {
   const failed = job.status?.conditions?.find((c) => c.type === 'Failed' && c.status === 'True');
-  if (!failed) return undefined;
-  if (failed.reason === 'DeadlineExceeded') {
-    return { kind: 'deadline', message: `The run passed its deadline of ${job.spec?.activeDeadlineSeconds ?? '?'} s (the Job's activeDeadlineSeconds), and Kubernetes stopped its pod.` };
-  }
+  if (!failed || failed.reason === 'DeadlineExceeded') return undefined;
   return { kind: 'pod-ended', message: `Kubernetes failed the run's Job (${failed.reason ?? 'no reason given'})${said(failed.message)}.` };
 }
 

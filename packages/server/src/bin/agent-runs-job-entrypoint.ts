@@ -53,7 +53,7 @@ async function main(): Promise<number> {
   // Checked here, so a bad run fails the dispatch command rather than a detached process no one watches.
   const { entrypointEnvFrom } = await import('../worker-process/dispatch/entrypoint-input.js');
   const env = entrypointEnvFrom(input, process.env);
-  if (!detach) return runJobEntrypoint(env, (line) => process.stderr.write(`${line}\n`), { ownGroup: true });
+  if (!detach) return runJobEntrypoint(env, (line) => process.stderr.write(`${line}\n`));
   const out = logFile ? openSync(logFile, 'a', 0o600) : 'ignore';
   // The run goes to the detached entrypoint through a pipe, as it came: never in its argv or environment.
   const child = spawn(process.execPath, [process.argv[1]!, '--stdin'], { detached: true, stdio: ['pipe', out, out] });

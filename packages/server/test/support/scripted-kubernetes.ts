@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { V1Job, V1Pod, V1Secret } from '@kubernetes/client-node';
+import { ProcessTree } from '../../src/executors/process-tree.js';
 
 /**
  * A scripted stand-in for the Kubernetes API on loopback, for the worker's Job backend: no
@@ -19,7 +20,10 @@ import type { V1Job, V1Pod, V1Secret } from '@kubernetes/client-node';
  * says, per Job, to run it or to report what a cluster would instead: an unschedulable pod,
  * an image that cannot be pulled, an OOM kill. A Job past its `activeDeadlineSeconds` is
  * failed as the Job controller does (`FailureTarget`, the pod's SIGTERM, then `Failed`, reason
- * DeadlineExceeded). A Job made with `spec.suspend` gets no pod
+ * DeadlineExceeded). A pod ends as a container does: SIGTERM to its first process alone (a
+ * delete, the deadline), then, after its grace period or once that process exits, SIGKILL to
+ * every process it started, whatever their group or session (its PID namespace's end, which
+ * the stand-in follows through /proc). A Job made with `spec.suspend` gets no pod
  * (and its script is not asked) until a patch sets `suspend: false`.
  */
 export type PodScript = 'run' | 'unschedulable' | 'image-pull' | 'oom';
@@ -29,6 +33,8 @@ interface StoredJob {
   /** None while the Job is suspended. */
   pod?: V1Pod;
   child?: ChildProcess;
+  /** Every process the pod's first one started: what its PID namespace would hold. */
+  tree?: ProcessTree;
   /** The environment the "kubelet" started the pod's process with, its Secrets' references resolved. */
   env?: NodeJS.ProcessEnv;
   /** The Job's deadline, then its pod's grace period once it passed. */
@@ -140,20 +146,25 @@ export class ScriptedKubernetes {
   }
 
   async close(): Promise<void> {
-    for (const stored of this.jobs.values()) this.kill(stored, 'SIGKILL');
+    for (const stored of this.jobs.values()) this.endPod(stored);
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
   }
 
-  private kill(stored: StoredJob, signal: NodeJS.Signals): void {
+  /** The kubelet's stop: SIGTERM to the container's first process alone, whatever else runs in it; the rest goes after the pod's grace period. */
+  private terminate(stored: StoredJob): void {
+    const child = stored.child;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     clearTimeout(stored.deadline);
-    const pid = stored.child?.pid;
-    if (pid === undefined || stored.child!.exitCode !== null || stored.child!.signalCode !== null) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // Gone already.
-    }
+    stored.deadline = setTimeout(() => this.endPod(stored), this.terminationGraceMs);
+    stored.deadline.unref();
+  }
+
+  /** The container's end: SIGKILL to every process of the pod, in whichever group or session it put itself. */
+  private endPod(stored: StoredJob): void {
+    clearTimeout(stored.deadline);
+    stored.child?.kill('SIGKILL');
+    stored.tree?.killAll();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -207,8 +218,7 @@ export class ScriptedKubernetes {
       if (req.method === 'DELETE') {
         const propagationPolicy = url.searchParams.get('propagationPolicy') ?? (body['propagationPolicy'] as string | undefined);
         this.deletions.push({ name: name!, propagationPolicy });
-        this.kill(stored, 'SIGTERM');
-        setTimeout(() => this.kill(stored, 'SIGKILL'), 2_000).unref();
+        this.terminate(stored);
         this.jobs.delete(key(name!));
         // The garbage collector: what the Job owns goes with it.
         for (const [secretName, secret] of this.secretObjects) {
@@ -411,13 +421,14 @@ export class ScriptedKubernetes {
     const [command, ...args] = [...(container.command ?? []), ...(container.args ?? [])];
     const child = spawn(command!, args, { env, stdio: 'ignore', detached: true });
     stored.child = child;
+    if (child.pid !== undefined) stored.tree = ProcessTree.watch(child.pid);
     stored.env = env;
     pod.status = { phase: 'Running', containerStatuses: [{ name: container.name, image: container.image!, imageID: '', ready: true, restartCount: 0, state: { running: { startedAt: now as never } } }] };
     let oomKilled = false;
     if (script === 'oom') {
       setTimeout(() => {
         oomKilled = true;
-        this.kill(stored, 'SIGKILL');
+        this.endPod(stored);
       }, this.oomAfterMs).unref();
     }
     const deadline = input.spec!.activeDeadlineSeconds;
@@ -428,18 +439,13 @@ export class ScriptedKubernetes {
       stored.deadline = setTimeout(() => {
         pastDeadline = true;
         job.status = { ...job.status, conditions: [{ type: 'FailureTarget', status: 'True', reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline', lastTransitionTime: new Date().toISOString() as never }] };
-        try {
-          child.kill('SIGTERM');
-        } catch {
-          // Gone already.
-        }
-        stored.deadline = setTimeout(() => this.kill(stored, 'SIGKILL'), this.terminationGraceMs);
-        stored.deadline.unref();
+        this.terminate(stored);
       }, deadline * 1000);
       stored.deadline.unref();
     }
     child.once('exit', (code, signal) => {
-      clearTimeout(stored.deadline);
+      // The container's first process gone, the container goes, and all it held with it.
+      this.endPod(stored);
       for (const dir of Object.values(volumes)) rmSync(dir, { recursive: true, force: true });
       const exitCode = code ?? 128 + (signal === 'SIGKILL' ? 9 : 15);
       const reason = oomKilled ? 'OOMKilled' : exitCode === 0 ? 'Completed' : 'Error';

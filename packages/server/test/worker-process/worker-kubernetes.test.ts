@@ -213,9 +213,8 @@ describe.concurrent('agent-runs-worker --backend kubernetes, against a scripted 
 
   it("the run's duration cap is the Job's activeDeadlineSeconds: past it, the run ends BLOCKED as on the server, and a follow-up with a raised cap continues it", async (context) => {
     const { expect } = context;
-    const { cluster, startWorker, server, dir } = await setUp(context);
-    // The shell execs the agent, so the pod's SIGTERM at the deadline reaches it: its entrypoint reports its end before the Job has Failed.
-    await startWorker({ args: ['--command', `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(dir, 'agent.cjs'))}`] });
+    const { cluster, startWorker, server } = await setUp(context);
+    await startWorker();
     const created = await api(server, '/agent/run', { method: 'POST', body: { prompt: 'hang', config: { worker_host: 'kube', budget: { max_duration_seconds: 2 } } } });
     const id = created.body.run_id;
     const run = await ended(server, id, 30_000);

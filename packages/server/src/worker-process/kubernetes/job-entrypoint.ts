@@ -37,7 +37,7 @@ type Line = JobOutput['lines'][number];
  * asked every few seconds while the agent is quiet (a cancel where no cluster ends the pod).
  * The agent gets neither the run's token nor where to report.
  */
-export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: string) => void, options: { ownGroup?: boolean } = {}): Promise<number> {
+export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: string) => void): Promise<number> {
   const url = env[JOB_ENV.url];
   const token = env[JOB_ENV.token];
   const command = env[JOB_ENV.command];
@@ -290,7 +290,6 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
           command: command!,
           env: agentEnv,
           usageFile,
-          ownGroup: options.ownGroup === true,
           feeders,
           setStop,
           write,
@@ -460,17 +459,17 @@ type Feeders = Record<'stdout' | 'stderr', { push(chunk: string): void; end(): v
 type AgentEnded = { end: JobEnd; files: FileToSend[] | 'collect' };
 
 /**
- * The worker's `--command` with `/bin/sh -c`. In a pod, in the entrypoint's own process
- * group: whatever ends the container (a delete, the deadline, an OOM kill) ends the agent's
- * whole tree with it. Dispatched (no container around it), in a group of its own, stopped
- * whole: `/bin/sh -c` need not exec the agent, and a stop the worker tells of (410) must reach
- * the agent and what it started, not the shell alone.
+ * The worker's `--command` with `/bin/sh -c`, in a process group of its own, stopped whole:
+ * `/bin/sh -c` need not exec the agent (a compound line, a shell that forks), and a stop (the
+ * pod's SIGTERM, which a kubelet sends the entrypoint alone; a stop the worker tells of with
+ * a 410) must reach the agent and what it started, not the shell alone, so the agent stops
+ * on its own and its end is reported. What outlives that goes with the container, or
+ * dispatched, with the group's SIGKILL after the grace.
  */
 async function runCommand(o: {
   command: string;
   env: NodeJS.ProcessEnv;
   usageFile: string;
-  ownGroup: boolean;
   feeders: Feeders;
   setStop(how: () => void): void;
   write(line: string): void;
@@ -479,13 +478,9 @@ async function runCommand(o: {
   /** The agent started: follow-ups sent from now on go to its inbox. */
   takeFollowups(): void;
 }): Promise<AgentEnded> {
-  const child = spawn('/bin/sh', ['-c', o.command], { env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: o.ownGroup, ...(o.cwd ? { cwd: o.cwd } : {}) });
+  const child = spawn('/bin/sh', ['-c', o.command], { env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...(o.cwd ? { cwd: o.cwd } : {}) });
   o.takeFollowups();
   const signalAgent = (signal: NodeJS.Signals) => {
-    if (!o.ownGroup) {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return;
-    }
     try {
       if (child.pid !== undefined) process.kill(-child.pid, signal);
     } catch {

@@ -40,7 +40,7 @@ export interface PollLoopOptions {
    * Kubernetes backend's Jobs): asked once, after the first connect and before the first
    * poll, which then names them so their leases are renewed rather than run out.
    */
-  reattach?: () => Promise<ReattachedRun[]>;
+  reattach?: (leaseMs: number) => Promise<ReattachedRun[]>;
 }
 
 /** A run followed again after a restart, under the claim it was given (its execution's `started_at`). */
@@ -271,7 +271,7 @@ export class PollLoop {
   private async reattach(): Promise<void> {
     let found: ReattachedRun[];
     try {
-      found = await this.options.reattach!();
+      found = await this.options.reattach!(this.leaseMs);
     } catch (error) {
       this.options.log(`Could not list the runs to follow again (${(error as Error).message}); trying again.`);
       await this.pause(RECONNECT.firstMs * 4);

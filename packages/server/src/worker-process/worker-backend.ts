@@ -8,6 +8,7 @@ export interface WorkerBackend {
   environments: string[];
   /** Whether runs leave working directories here. */
   workDirs: boolean;
-  reattach?: () => Promise<ReattachedRun[]>;
+  /** The runs to follow again after a restart; `leaseMs`: the server's lease, past which a run not renewed is ended there. */
+  reattach?: (leaseMs: number) => Promise<ReattachedRun[]>;
   close?: () => void;
 }

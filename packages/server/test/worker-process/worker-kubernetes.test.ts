@@ -96,7 +96,9 @@ function podClaude(promptMarker: string, headerMarker: string): string {
 const setUp = (context: TestContext, kubernetes: Record<string, unknown> = {}, workerSections: Record<string, unknown> = {}) =>
   setUpKubernetesWorker(context, {
     token: TOKEN,
-    lease: '15s',
+    // Long enough for a worker killed and started again to renew before the server gives its
+    // runs up, on a machine busy with this file's other tests and a neighbour (15 s ran out once).
+    lease: '30s',
     agentSource: AGENT_SOURCE,
     kubernetes: {
       failed_job_ttl_seconds: 600,
@@ -233,7 +235,7 @@ describe.concurrent('agent-runs-worker --backend kubernetes, against a scripted 
     expect(await outputOf(server, id)).toContain('slept');
   }, 60_000);
 
-  it('a worker killed (-9) while a capped Job runs, then restarted: the cap it reads back from the Job ends the run BLOCKED at the deadline', async (context) => {
+  it('a worker killed (-9) while a capped Job runs, restarted after the Job failed at its deadline: the cap it reads back from the Job ends the run BLOCKED', async (context) => {
     const { expect } = context;
     const { cluster, startWorker, server } = await setUp(context);
     const first = await startWorker();
@@ -242,6 +244,8 @@ describe.concurrent('agent-runs-worker --backend kubernetes, against a scripted 
     await eventually(() => cluster.running(id), (up) => up, 30_000);
     first.child.kill('SIGKILL');
     await first.exited;
+    // The Job fails while no worker runs: its entrypoint's end has no one to go to, so only the Job tells.
+    await eventually(() => cluster.jobOf(id)?.job.status?.conditions ?? [], (conditions) => conditions.some((c) => c.type === 'Failed'), 30_000);
     await startWorker();
     const run = await ended(server, id, 30_000);
     expect(run.state, JSON.stringify(run.status_message)).toBe('BLOCKED');

@@ -120,7 +120,7 @@ export class KubernetesBackend implements RunExecutor {
    * Secret, and its run ends FAILED saying so (`abandonSuspendedJob`). Another instance's Job
    * suspended for over ten minutes is deleted too (`abandonedBy`): that instance is gone.
    */
-  async reattach(): Promise<ReattachedRun[]> {
+  async reattach(leaseMs: number): Promise<ReattachedRun[]> {
     const { api } = this.o;
     let jobs: V1Job[];
     try {
@@ -144,10 +144,15 @@ export class KubernetesBackend implements RunExecutor {
       // Annotations anyone who may edit Jobs could have written: only what this worker writes is followed.
       if (!runId || !/^[A-Za-z0-9_-]{1,100}$/.test(runId) || !claim || claim.length > 64 || !Number.isInteger(execution) || execution < 1 || !name || name !== jobName(runId, execution)) continue;
       const finished = job.status?.conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
-      if (finished) {
-        if (finished.type === 'Complete') void this.o.api.batch.deleteNamespacedJob({ name, namespace: api.namespace, propagationPolicy: 'Foreground' }).catch(() => undefined);
+      if (finished?.type === 'Complete') {
+        void this.o.api.batch.deleteNamespacedJob({ name, namespace: api.namespace, propagationPolicy: 'Foreground' }).catch(() => undefined);
         continue;
       }
+      // Failed while this worker was down (its deadline, an OOM kill): its entrypoint had no
+      // worker to tell, so the run may not know. Within a lease of the failure the run is still
+      // this worker's to end, followed as a live Job is and ended by the Job's verdict (a
+      // budget's deadline BLOCKED); older, the server has ended it already, or it was told.
+      if (finished && !(Date.now() - new Date(finished.lastTransitionTime ?? 0).getTime() < leaseMs)) continue;
       if (job.spec?.suspend === true) {
         // Its agent never ran: no budget to hold it to.
         found.push({ runId, claim, budget: { sealed: true }, start: { execution, executorName: NAME, begin: () => abandonSuspendedJob(api, runId, name, this.o.log) } });

@@ -43,5 +43,5 @@ export async function startKubernetesBackend(options: WorkerOptions, k8s: Kubern
   const budgeted = new BudgetedExecutor(executor, Date.now, false);
   // Every environment of the configuration file: its checkout and setup are made in the pod, its secrets go in the run's Secret.
   const environments = config.environments.map((env) => env.id);
-  return { executor: new MaskedExecutor(budgeted, new SecretMask(config.secrets.values())), harnesses: [], environments, workDirs: false, reattach: () => executor.reattach(), close: () => relay.close() };
+  return { executor: new MaskedExecutor(budgeted, new SecretMask(config.secrets.values())), harnesses: [], environments, workDirs: false, reattach: (leaseMs) => executor.reattach(leaseMs), close: () => relay.close() };
 }

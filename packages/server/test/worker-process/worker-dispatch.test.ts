@@ -93,7 +93,8 @@ async function setUp({ expect, onTestFinished }: TestContext, dispatch: Dispatch
     await killProcesses(processes);
     killEntrypoints(dir);
   });
-  const server = await startPoolServer(processes, { token: TOKEN, workerHost: 'remote', sections: { environments: { vault: {} } } });
+  // A 30 s lease: the restart tests start a worker again well after the first renewed, on a machine busy with this file's other tests (15 s ran out once).
+  const server = await startPoolServer(processes, { token: TOKEN, workerHost: 'remote', sections: { environments: { vault: {} } }, args: ['--lease', '30s'] });
   const agent = agentScriptCommand(dir, AGENT_SOURCE);
   const dispatcher =
     dispatch === 'detached'

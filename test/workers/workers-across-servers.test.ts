@@ -29,11 +29,11 @@ describe.runIf(postgresAdminUrl && process.platform === 'linux')('workers of two
     agent = writeAgentScript(`printf 'start %s %s\\n' "$AGENT_RUNS_RUN_ID" "$WORKER_NAME" >> "$AGENT_LOG"\nsleep "$(cat)"\necho done\n`);
     const config = join(agent.dir, 'server.yaml');
     writeFileSync(config, `workers:\n  pool:\n    token: { from_env: POOL_WORKER_TOKEN }\n    worker_hosts: [pool]\n`);
-    // An 8 s lease: a worker whose server dies has until its fence (lease less 2 s) to reach the
-    // other through its next --server; 5 s left too little on a loaded machine.
+    // A 12 s lease: a worker whose server dies has until its fence (lease less 2 s) to reach the
+    // other through its next --server; 5 s, then 8 s, left too little on a loaded machine.
     for (let i = 0; i < 2; i++) {
       servers.push(
-        await startServerProcess(['--database-url', db.url, '--api-key', KEY, '--config', config, '--lease', '8s'], { ...process.env, POOL_WORKER_TOKEN: TOKEN }),
+        await startServerProcess(['--database-url', db.url, '--api-key', KEY, '--config', config, '--lease', '12s'], { ...process.env, POOL_WORKER_TOKEN: TOKEN }),
       );
     }
     const [first, second] = servers.map((s) => new URL(s.baseURL).origin);

@@ -146,8 +146,13 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   let pendingState: JobState | undefined;
   /** Cleared when the worker does not know `state` (an older one): the end carries it all the same. */
   let stateTaken = true;
-  const pump = (): Promise<void> =>
-    (sending ??= (async () => {
+  // Started only with something to send: its loop then awaits before it clears `sending`, so the
+  // clear comes after the assignment. A loop with nothing to do (a line printed once the worker
+  // said the run is over) would clear it first and leave `sending` a settled promise for good:
+  // every wait on it after (`while (sending) await sending`) spun without end, the event loop starved.
+  const pump = (): Promise<void> => {
+    if (sending || gone || (!queue.length && !pendingState)) return sending ?? Promise.resolve();
+    return (sending = (async () => {
       while ((queue.length || pendingState) && !gone) {
         if (!queue.length) {
           const state = pendingState!;
@@ -179,6 +184,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
       }
       sending = undefined;
     })());
+  };
   /** Cuts what an agent prints into lines as they come, each passed on (and mirrored to the pod's log). */
   const lineFeeder = (stream: 'stdout' | 'stderr') => {
     let pending = '';

@@ -222,8 +222,12 @@ describe.concurrent('agent-runs-worker --backend kubernetes, against a scripted 
     const run = await ended(server, id, 30_000);
     expect(run.state, JSON.stringify(run.status_message)).toBe('BLOCKED');
     expect(run.status_message).toMatchObject({ error_code: 'budget_exceeded', retryable: false, message: expect.stringMatching(/^stopped at the budget: \d+ s run of max_duration_seconds 2\. A follow-up with a raised agent_config budget/) });
-    // Kubernetes stopped it: the Job failed DeadlineExceeded, not deleted by the worker.
-    expect(cluster.jobOf(id)?.job.status?.conditions).toContainEqual(expect.objectContaining({ type: 'Failed', reason: 'DeadlineExceeded' }));
+    // Kubernetes stopped it: the Job fails DeadlineExceeded, not deleted by the worker. As on a
+    // real cluster, FailureTarget comes first and Failed only once its pod has stopped, which may
+    // be after the run has ended.
+    const conditions = await eventually(() => cluster.jobOf(id)?.job.status?.conditions ?? [], (all) => all.some((c) => c.type === 'Failed'), 10_000);
+    expect(conditions).toContainEqual(expect.objectContaining({ type: 'Failed', reason: 'DeadlineExceeded' }));
+    expect(cluster.deletions.map((d) => d.name)).not.toContain(cluster.jobOf(id)!.job.metadata!.name);
 
     const followup = await api(server, `/agent/runs/${id}/followups`, { method: 'POST', body: { message: 'sleep 200', budget: { max_duration_seconds: 60 } } });
     expect(followup.status, JSON.stringify(followup.body)).toBeLessThan(300);

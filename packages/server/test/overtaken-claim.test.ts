@@ -9,16 +9,20 @@ const stores = storagesUnderTest();
 
 /**
  * The store, with its first `claimNext` or `get` held until `release`: a claim is made at once
- * and its answer held back; a read waits, then reads the store as it is by then.
+ * and its answer held back; a read waits, then reads the store as it is by then. `reached`
+ * resolves once that first call is made.
  */
-function holdFirst(runs: RunStore, method: 'claimNext' | 'get'): { store: RunStore; release: () => void } {
+function holdFirst(runs: RunStore, method: 'claimNext' | 'get'): { store: RunStore; release: () => void; reached: Promise<void> } {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
+  let reach!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
   let held = false;
   const store = new Proxy(runs, {
     get(target, key) {
       if (key === method && !held) {
         held = true;
+        reach();
         if (method === 'get') return async (id: string) => released.then(() => target.get(id));
         return async (...args: Parameters<RunStore['claimNext']>) => {
           const claimed = await target.claimNext(...args);
@@ -30,7 +34,7 @@ function holdFirst(runs: RunStore, method: 'claimNext' | 'get'): { store: RunSto
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  return { store, release };
+  return { store, release, reached };
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
@@ -59,7 +63,7 @@ describe.each(stores)('a claim overtaken by a cancel and a follow-up, on $name',
   it.runIf(enabled).each(cases)('$when starts nothing, and the next execution answers every follow-up (concurrency $concurrency)', async ({ concurrency, held }) => {
     const storage = await open();
     const clock = new MonotonicClock();
-    const { store, release } = holdFirst(storage.runs, held);
+    const { store, release, reached } = holdFirst(storage.runs, held);
     const { queue, journal, close } = queueOnStorage(storage, clock, { concurrency, store });
     try {
       const at = clock.now();
@@ -70,7 +74,11 @@ describe.each(stores)('a claim overtaken by a cancel and a follow-up, on $name',
       await storage.conversations.addFollowup(id, { text: 'And the changelog', mode: null, at: clock.now() });
       queue.runQueued();
       await until(() => storage.runs.get(id), (run) => run?.state === 'INPROGRESS', 'the claim');
-      if (held === 'get') await until(() => storage.conversations.unended(id), (start) => start !== undefined, 'the execution to be numbered');
+      // The held call must be the preparation's own: the requeue below reads through the same
+      // store, and would otherwise be the one held, waiting for a release that comes after it.
+      await reached;
+      // Held at the claim check, after the execution was numbered.
+      if (held === 'get') expect(await storage.conversations.unended(id)).toBeDefined();
 
       // The cancel, as another server answers it (or this one before the run is listed as
       // prepared here): only the store hears of it, so the claim check alone must catch it.

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { JobRelay, type RelayedRun } from '../../src/worker-process/kubernetes/job-relay.js';
 import type { V1Job } from '@kubernetes/client-node';
 import { deadlineEnd } from '../../src/worker-process/kubernetes/job-deadline.js';
+import { kubeTime } from '../../src/worker-process/kubernetes/kube-time.js';
 import { DEFAULT_JOB_DEADLINE_SECONDS, jobName, labelValue } from '../../src/worker-process/kubernetes/job-spec.js';
 import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
 
@@ -20,6 +21,15 @@ describe('a Job name', () => {
     }
     expect(a).not.toBe(b);
     expect(labelValue('-bad value with spaces and more than sixty-three characters in it, surely-')).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]{0,61}[A-Za-z0-9]$/);
+  });
+});
+
+describe('a time on a Kubernetes object', () => {
+  it('reads as the client gives it (a Date) and as the API writes it (RFC 3339), to the millisecond; absent or unreadable is undefined', () => {
+    expect(kubeTime(new Date('2026-01-01T00:00:01.250Z'))).toBe(Date.UTC(2026, 0, 1, 0, 0, 1, 250));
+    expect(kubeTime('2026-01-01T00:00:01.250Z')).toBe(Date.UTC(2026, 0, 1, 0, 0, 1, 250));
+    expect(kubeTime('2026-01-01T02:00:01+02:00')).toBe(Date.UTC(2026, 0, 1, 0, 0, 1));
+    for (const none of [undefined, null, '', 'yesterday', new Date(Number.NaN)]) expect(kubeTime(none)).toBeUndefined();
   });
 });
 

@@ -2,6 +2,7 @@ import type { V1Job, V1JobCondition } from '@kubernetes/client-node';
 import type { RunBudget } from '@agent-runs/core/contract';
 import { budgetStopMessage, durationReached } from '../../executors/budget-stop.js';
 import type { ExecutionOutcome } from '../../executors/run-executor.js';
+import { kubeTime } from './kube-time.js';
 
 /**
  * The Job controller's word that the Job's activeDeadlineSeconds passed: `Failed`, or the
@@ -26,9 +27,9 @@ export function deadlineEnd(job: V1Job, budget: RunBudget | undefined): Executio
   const cap = budget?.max_duration_seconds;
   if (cap !== undefined && seconds === cap) {
     // From the controller's own timestamps (whole seconds): never said as less than the cap it stopped at.
-    const started = Date.parse(String(job.status?.startTime ?? ''));
-    const stopped = Date.parse(String(passed.lastTransitionTime ?? ''));
-    const measured = Number.isFinite(started) && Number.isFinite(stopped) ? stopped - started : 0;
+    const started = kubeTime(job.status?.startTime);
+    const stopped = kubeTime(passed.lastTransitionTime);
+    const measured = started !== undefined && stopped !== undefined ? stopped - started : 0;
     return { state: 'BLOCKED', statusMessage: budgetStopMessage(durationReached(budget!, Math.max(cap * 1000, measured))) };
   }
   const why = cap === undefined ? "the worker's default for a run without max_duration_seconds" : "not the run's max_duration_seconds";

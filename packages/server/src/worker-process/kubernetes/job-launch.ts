@@ -1,6 +1,7 @@
 import type { V1Job, V1Secret } from '@kubernetes/client-node';
 import type { Execution, ExecutionOutcome } from '../../executors/run-executor.js';
 import { apiProblem, statusOf, type ClusterApi } from './cluster-api.js';
+import { kubeTime } from './kube-time.js';
 
 /**
  * How an execution's Job is started, in the one order no crash point leaves a Secret nobody
@@ -119,8 +120,8 @@ export const ABANDONED_SUSPENDED_MS = 10 * 60_000;
  */
 export function abandonedBy(job: V1Job, now: number): boolean {
   if (job.spec?.suspend !== true) return false;
-  const made = Date.parse(String(job.metadata?.creationTimestamp ?? ''));
-  return Number.isFinite(made) && now - made > ABANDONED_SUSPENDED_MS;
+  const made = kubeTime(job.metadata?.creationTimestamp);
+  return made !== undefined && now - made > ABANDONED_SUSPENDED_MS;
 }
 
 /** Deletes another instance's abandoned suspended Job (foreground: its Secret, if made, goes with it). */

@@ -11,6 +11,7 @@ import { followJob } from './job-execution.js';
 import { abandonedBy, abandonSuspendedJob, removeAbandonedJob } from './job-launch.js';
 import { fileLimitsOf, ReceivedFiles } from './job-files.js';
 import { fileLimitsFrom, JOB_ENV, type FileLimits } from './job-limits.js';
+import { kubeTime } from './kube-time.js';
 import type { JobRelay } from './job-relay.js';
 import { entrypointEnv, JOB_ANNOTATIONS, JOB_LABELS, jobName, jobSpec, labelValue, podSecretsProblem, runSecret, runSecretName } from './job-spec.js';
 import { runToken } from './run-token.js';
@@ -152,7 +153,8 @@ export class KubernetesBackend implements RunExecutor {
       // worker to tell, so the run may not know. Within a lease of the failure the run is still
       // this worker's to end, followed as a live Job is and ended by the Job's verdict (a
       // budget's deadline BLOCKED); older, the server has ended it already, or it was told.
-      if (finished && !(Date.now() - new Date(finished.lastTransitionTime ?? 0).getTime() < leaseMs)) continue;
+      const finishedAt = kubeTime(finished?.lastTransitionTime);
+      if (finished && !(finishedAt !== undefined && Date.now() - finishedAt < leaseMs)) continue;
       if (job.spec?.suspend === true) {
         // Its agent never ran: no budget to hold it to.
         found.push({ runId, claim, budget: { sealed: true }, start: { execution, executorName: NAME, begin: () => abandonSuspendedJob(api, runId, name, this.o.log) } });

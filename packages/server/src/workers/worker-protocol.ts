@@ -1,4 +1,4 @@
-import { KNOWN_ARTIFACT_TYPES, RequestUsageSchema, RunStatusMessageSchema, WORKER_HOST_PATTERN } from '@agent-runs/core/contract';
+import { KNOWN_ARTIFACT_TYPES, RequestUsageSchema, RunStatusMessageSchema, singleLineText, WORKER_HOST_PATTERN } from '@agent-runs/core/contract';
 import { z } from 'zod';
 
 /**
@@ -169,8 +169,8 @@ export const WorkerGiveBackRequestSchema = z.strictObject({
   claim,
   /** The execution's number, from its input. */
   execution: z.number().int().min(1),
-  /** Why, said in the run's output. */
-  reason: z.string().max(500).optional(),
+  /** Why, said in the run's output: one line. */
+  reason: singleLineText(z.string().max(500)).optional(),
 });
 export type WorkerGiveBackRequest = z.infer<typeof WorkerGiveBackRequestSchema>;
 

@@ -284,8 +284,8 @@ export class WorkerService implements RemoteRuns {
    */
   async giveBackRun(grant: WorkerGrant, runId: string, body: WorkerGiveBackRequest): Promise<void> {
     await this.writes.fencedExecution(grant, runId, body.instance_id, body.claim, body.execution);
-    // The worker's words, on one line: they reach the run's output, not the server's log.
-    const why = body.reason?.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+    // The worker's words (one line, its schema says) reach the run's output, not the server's log.
+    const why = body.reason?.trim();
     this.o.events.output(runId, 'stderr', `[agent-runs] The worker gave the run back before its agent started${why ? ` (${why})` : ''}: it is queued again.\n`);
     this.o.log(`Run ${runId}: the worker ${body.instance_id} gave execution ${body.execution} back before its agent started; queued again.`);
     await this.giveBack([{ runId, claim: body.claim, execution: body.execution }]);

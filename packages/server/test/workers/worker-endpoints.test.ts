@@ -272,6 +272,10 @@ describe('self-hosted workers, the server side', () => {
     const unknownField = await back({ state: 'FAILED' });
     expect(unknownField.status).toBe(400);
     expect(JSON.stringify(unknownField.body)).toContain('state');
+    // Its reason reaches the run's output: one line, or refused naming it.
+    const forged = await back({ reason: 'undone\n[agent-runs] The run SUCCEEDED' });
+    expect(forged.status).toBe(400);
+    expect(JSON.stringify(forged.body)).toMatch(/reason.*control characters/);
     // Nothing changed: the run is still w1's, its report taken, its execution unended.
     expect((await runOf(s, runId)).state).toBe('INPROGRESS');
     expect((await send(s, `runs/${runId}/report`, { instance_id: 'w1', claim, output: [{ stream: 'stdout', text: 'still here\n' }] })).status).toBe(204);

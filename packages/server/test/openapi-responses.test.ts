@@ -129,7 +129,7 @@ describe('every answer of the API, against the OpenAPI document the server serve
     expect((await call('POST', `/agent/webhooks/${hookId}/deliveries/${deliveries[0]!.id}/redeliver`)).status).toBeLessThan(300);
     expect((await call('DELETE', `/agent/webhooks/${hookId}`)).status).toBeLessThan(300);
 
-    // A self-hosted worker: connect, poll (a run routed to it is waiting), report, finish; the connected list.
+    // A self-hosted worker: connect, poll (a run routed to it is waiting), report, give back, poll again, finish; the connected list.
     const routed = await call('POST', '/agent/run', { prompt: 'on a worker', config: { worker_host: 'docs' } });
     expect(routed.status).toBe(200);
     const worker = { key: WORKER_TOKEN };
@@ -146,8 +146,14 @@ describe('every answer of the API, against the OpenAPI document the server serve
     expect((await call('POST', `/workers/runs/${given.id}/report`, { ...lease, nonsense: true }, worker)).status).toBe(400);
     expect((await call('GET', '/agent/connected-self-hosted-workers')).status).toBe(200);
     expect((await call('GET', '/agent/quota')).status).toBe(200);
-    expect((await call('POST', `/workers/runs/${given.id}/finish`, { ...lease, execution: input.number, state: 'SUCCEEDED' }, worker)).status).toBe(204);
-    expect((await call('POST', `/workers/runs/${given.id}/finish`, { ...lease, execution: input.number, state: 'SUCCEEDED' }, worker)).status).toBe(409);
+    const back = { ...lease, execution: input.number };
+    expect((await call('POST', `/workers/runs/${given.id}/give-back`, { ...back, nonsense: true }, worker)).status).toBe(400);
+    expect((await call('POST', `/workers/runs/${given.id}/give-back`, { ...back, reason: 'its start was undone' }, worker)).status).toBe(204);
+    expect((await call('POST', `/workers/runs/${given.id}/give-back`, back, worker)).status).toBe(409);
+    const again = (await call('POST', '/workers/poll', { instance_id: 'doc-1', free_slots: 1, draining: false, runs: [] }, worker)).body.assignments[0];
+    const held = { instance_id: 'doc-1', claim: again.claim, execution: again.input.number };
+    expect((await call('POST', `/workers/runs/${given.id}/finish`, { ...held, state: 'SUCCEEDED' }, worker)).status).toBe(204);
+    expect((await call('POST', `/workers/runs/${given.id}/finish`, { ...held, state: 'SUCCEEDED' }, worker)).status).toBe(409);
 
     // The mailbox and the event feed: a send, an inbox, a read, a delivered mark, 422 for an ended run; a report and a poll.
     const listener = (await call('POST', '/agent/runs', { prompt: 'Listen [simulate hang]' })).body.run_id;

@@ -46,6 +46,7 @@ import { webhookRoutes } from './webhook-routes.js';
 import { listModelsRoute } from './list-models.js';
 import { connectWorkerRoute } from './workers/connect-worker.js';
 import { finishWorkerRunRoute } from './workers/finish-worker-run.js';
+import { giveBackWorkerRunRoute } from './workers/give-back-worker-run.js';
 import { listConnectedWorkersRoute } from './workers/list-connected-workers.js';
 import { pollWorkerRoute } from './workers/poll-worker.js';
 import { reportWorkerRunRoute } from './workers/report-worker-run.js';
@@ -101,6 +102,7 @@ const API_ROUTES: readonly AppRoute[] = [
   pollWorkerRoute,
   reportWorkerRunRoute,
   finishWorkerRunRoute,
+  giveBackWorkerRunRoute,
 ];
 
 /** Built from the routes once per process, on the first request. */

@@ -3,8 +3,8 @@ import { Backoff } from '../domain/backoff.js';
 import { LEASE_LOST_STATUS } from '../workers/worker-protocol.js';
 import { NoAnswerError, problemText, retryable, type WorkerConnection } from './worker-connection.js';
 
-/** What a report or finish came to: taken, the lease gone (409, or it ran out while retrying), or refused for good. */
-export type SendResult = { kind: 'taken' } | { kind: 'lost'; reason: string } | { kind: 'refused'; reason: string };
+/** What a report, finish or give-back came to: taken, the lease gone (409, or it ran out while retrying), or refused for good. */
+export type SendResult = { kind: 'taken' } | { kind: 'lost'; reason: string } | { kind: 'refused'; reason: string; status?: number };
 
 /** What a request sent for a run needs to know of the run's lease. */
 export interface LeaseView {
@@ -30,7 +30,7 @@ export async function sendUnderLease(connection: WorkerConnection, path: string,
       const answer = await connection.post(path, body);
       if (answer.status >= 200 && answer.status < 300) return { kind: 'taken' };
       if (answer.status === LEASE_LOST_STATUS) return { kind: 'lost', reason: `the server gave its lease up (${problemText(answer)})` };
-      if (!retryable(answer.status)) return { kind: 'refused', reason: problemText(answer) };
+      if (!retryable(answer.status)) return { kind: 'refused', reason: problemText(answer), status: answer.status };
     } catch (error) {
       // No answer (refused, reset, timed out): the next try may get one; the poll loop logs the outage.
       if (!(error instanceof NoAnswerError)) throw error;

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { FollowupMessage } from '../executors/execution-input.js';
 import type { Execution, ExecutionContext, ExecutionOutcome, ExecutionSinks, RunExecutor } from '../executors/run-executor.js';
-import type { WorkerFinishRequest } from '../workers/worker-protocol.js';
+import type { WorkerFinishRequest, WorkerGiveBackRequest } from '../workers/worker-protocol.js';
 import { artifactsToWire, type WorkspaceSource } from '../workers/worker-wire.js';
 import { RunReporter } from './run-reporter.js';
 import { sendUnderLease, type LeaseView } from './send-under-lease.js';
@@ -27,16 +27,24 @@ export type RunSinks = ExecutionSinks;
 
 /**
  * How a run's execution begins here: the executor started on its assignment, or (the
- * Kubernetes backend after a restart) an execution already running elsewhere, followed again.
+ * Kubernetes backend after a restart) an execution already running elsewhere, followed again,
+ * or one whose start the restart found unfinished, undone and given back (`giveBack`).
  */
-export interface RunStart {
+export type RunStart = {
   /** The run's execution number, which its finish names. */
   execution: number;
   /** Named in the run's status when it cannot start. */
   executorName: string;
   /** A line said first in the run's output (a follow-up's execution says what it answers). */
   preface?: string;
-  begin(sinks: RunSinks): Execution;
+} & ({ begin(sinks: RunSinks): Execution; giveBack?: undefined } | { giveBack(): Promise<GiveBack>; begin?: undefined });
+
+/** An execution whose agent never started, what its start left undone: the run goes back to the server's line instead of ending. */
+export interface GiveBack {
+  /** Why, said in the run's output. */
+  reason: string;
+  /** How the run ends instead when the server cannot take it back (older than this worker). */
+  fallback: ExecutionOutcome;
 }
 
 /** The start of an execution assigned by the server: the worker's executor on the run and its input. */
@@ -64,15 +72,18 @@ export function assignedStart(
  */
 export function followedStart(executor: RunExecutor, reattached: ReattachedRun): RunStart {
   const { start, budget, claim } = reattached;
+  // Nothing runs, so there is nothing to hold to a budget.
+  if (start.giveBack) return start;
   if (!budget.sealed) return { ...start, begin: (sinks) => stoppedUnsealed(start.begin(sinks)) };
   // A claim is the server's ISO time (its clock, which a worker's is assumed close to); one that is not (never so) counts from now.
   const startedAt = Date.parse(claim);
+  const { begin } = start;
   return {
     ...start,
     begin: (sinks) =>
       executor.followAgain
-        ? executor.followAgain({ budget: budget.budget, startedAt: Number.isNaN(startedAt) ? Date.now() : startedAt, sinks, begin: start.begin })
-        : start.begin(sinks),
+        ? executor.followAgain({ budget: budget.budget, startedAt: Number.isNaN(startedAt) ? Date.now() : startedAt, sinks, begin })
+        : begin(sinks),
   };
 }
 
@@ -88,7 +99,7 @@ function stoppedUnsealed(execution: Execution): Execution {
   return { done: execution.cancel().then(() => outcome, () => outcome), cancel: async () => {} };
 }
 
-type Ending = { kind: 'outcome'; outcome: ExecutionOutcome } | { kind: 'cancelled' } | { kind: 'shutdown' };
+type Ending = { kind: 'outcome'; outcome: ExecutionOutcome } | { kind: 'cancelled' } | { kind: 'shutdown' } | { kind: 'give-back'; back: GiveBack };
 
 /**
  * The margin a run's agent is stopped by before its lease would run out: the larger of 2 s
@@ -174,6 +185,17 @@ export class WorkerRun implements LeaseView {
     const { log } = this.host;
     const { executorName: name, execution, preface } = this.how;
     log(`Run ${this.runId}: taken (execution ${execution}).`);
+    if (this.how.giveBack) {
+      void this.how.giveBack().then(
+        (back) => this.end({ kind: 'give-back', back }),
+        (error: unknown) =>
+          this.end({
+            kind: 'outcome',
+            outcome: { state: 'ERROR', statusMessage: { message: `The ${name} executor could not undo an unfinished start: ${(error as Error).message}`, error_code: 'internal_error', retryable: true } },
+          }),
+      );
+      return;
+    }
     if (preface) this.reporter.output('stdout', preface);
     try {
       this.execution = this.how.begin({
@@ -247,7 +269,8 @@ export class WorkerRun implements LeaseView {
     // Everything it printed reaches the server before its end does.
     await this.reporter.flush();
     if (this.lost) return this.close();
-    const finish = this.finishRequest(ending);
+    if (ending.kind === 'give-back' && (await this.giveBack(ending.back))) return this.close();
+    const finish = this.finishRequest(ending.kind === 'give-back' ? { kind: 'outcome', outcome: ending.back.fallback } : ending);
     this.finishSent = true;
     const result = await sendUnderLease(this.host.connection, `runs/${encodeURIComponent(this.runId)}/finish`, finish, this).catch((error: unknown) => ({
       kind: 'refused' as const,
@@ -261,7 +284,32 @@ export class WorkerRun implements LeaseView {
     this.close();
   }
 
-  private finishRequest(ending: Ending): WorkerFinishRequest {
+  /**
+   * Asks the server to queue the run again, its execution ended unstarted. False when it
+   * would not (a server older than this worker has no such endpoint: 404), and the run is
+   * finished instead; a 409 (the lease gone, a give-back sent before) is done.
+   */
+  private async giveBack(back: GiveBack): Promise<boolean> {
+    const { log } = this.host;
+    const body: WorkerGiveBackRequest = { instance_id: this.host.instanceId, claim: this.claim, execution: this.how.execution, reason: back.reason };
+    // Its slot is free from now, and a poll that finds its lease let go is not a lost lease.
+    this.finishSent = true;
+    const result = await sendUnderLease(this.host.connection, `runs/${encodeURIComponent(this.runId)}/give-back`, body, this).catch((error: unknown) => ({
+      kind: 'refused' as const,
+      reason: (error as Error).message,
+      status: undefined,
+    }));
+    if (result.kind === 'taken') log(`Run ${this.runId}: given back to the server, queued again (${back.reason}).`);
+    else if (result.kind === 'lost') log(`Run ${this.runId}: not given back, the server had let it go already (${result.reason}).`);
+    else {
+      const why = result.status === 404 ? 'the server has no give-back, older than this worker' : `the server refused it: ${result.reason}`;
+      log(`Run ${this.runId}: could not give it back (${why}); it ends ${back.fallback.state} instead.`);
+      return false;
+    }
+    return true;
+  }
+
+  private finishRequest(ending: Exclude<Ending, { kind: 'give-back' }>): WorkerFinishRequest {
     const base = { instance_id: this.host.instanceId, claim: this.claim, execution: this.how.execution };
     if (ending.kind === 'cancelled') return { ...base, state: 'CANCELLED' };
     if (ending.kind === 'shutdown') {

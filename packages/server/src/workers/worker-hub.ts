@@ -154,6 +154,21 @@ export class WorkerHub {
     this.holders.delete(runId);
   }
 
+  /**
+   * Lets go of a run whose execution ended before it started, and drops the commands queued
+   * for it: a follow-up among them is in its next execution's input, which the same answer
+   * may bring, and would reach that agent twice.
+   */
+  letGoUnstarted(runId: string): void {
+    const instanceId = this.holders.get(runId);
+    this.letGo(runId);
+    const list = instanceId === undefined ? undefined : this.commands.get(instanceId);
+    if (!list) return;
+    const kept = list.filter((c) => c.run_id !== runId);
+    if (kept.length) this.commands.set(instanceId!, kept);
+    else this.commands.delete(instanceId!);
+  }
+
   /** The instance given the run here, if it was. */
   holderOf(runId: string): string | undefined {
     return this.holders.get(runId);

@@ -1,4 +1,4 @@
-import { KNOWN_ARTIFACT_TYPES, RequestUsageSchema, RunStatusMessageSchema, WORKER_HOST_PATTERN } from '@agent-runs/core/contract';
+import { KNOWN_ARTIFACT_TYPES, RequestUsageSchema, RunStatusMessageSchema, singleLineText, WORKER_HOST_PATTERN } from '@agent-runs/core/contract';
 import { z } from 'zod';
 
 /**
@@ -10,7 +10,8 @@ import { z } from 'zod';
  *   connect ──▶ poll ⟲ (renews the leases of the runs it holds, waits for work or commands)
  *                 │ assignment: a run claimed for it, with its claim, its execution's input and its run token
  *                 ├──▶ report (output, harness state) … under the claim, 409 once the lease is gone
- *                 └──▶ finish (the execution's outcome) under the claim
+ *                 ├──▶ finish (the execution's outcome) under the claim
+ *                 └──▶ give-back (its agent never started: the run back in line) under the claim
  *
  * A run's claim (its `started_at` as claimed) is the fencing token: every report and finish
  * names it, and the server takes nothing from a worker whose lease on that claim it gave up.
@@ -157,6 +158,21 @@ export const WorkerFinishRequestSchema = z.strictObject({
   taken_followups: z.array(z.string()).max(1_000).optional(),
 });
 export type WorkerFinishRequest = z.infer<typeof WorkerFinishRequestSchema>;
+
+/**
+ * `POST /api/v1/workers/runs/{runId}/give-back`: the execution's agent never started (a
+ * restart found its start unfinished and undid it): the execution ends unstarted and the run
+ * goes back to QUEUED, for the next free slot, instead of ending with nothing run.
+ */
+export const WorkerGiveBackRequestSchema = z.strictObject({
+  instance_id: instanceId,
+  claim,
+  /** The execution's number, from its input. */
+  execution: z.number().int().min(1),
+  /** Why, said in the run's output: one line. */
+  reason: singleLineText(z.string().max(500)).optional(),
+});
+export type WorkerGiveBackRequest = z.infer<typeof WorkerGiveBackRequestSchema>;
 
 /** The status of a report or finish whose lease the server gave up (a `conflict` problem): the worker stops that run's agent. */
 export const LEASE_LOST_STATUS = 409;

@@ -60,6 +60,14 @@ export class WorkerRunWrites {
     return { run, owner };
   }
 
+  /** The run, while the worker holds it under `claim` and `execution` is its execution running; a 409 (conflict) otherwise. */
+  async fencedExecution(grant: WorkerGrant, runId: string, instanceId: string, claim: string, execution: number): Promise<{ run: RunRecord; owner: string }> {
+    const fenced = await this.fenced(grant, runId, instanceId, claim);
+    const unended = await this.o.journal.unended(runId);
+    if (unended?.execution !== execution) throw new ConflictError(`Execution ${execution} of run ${runId} is not the one running.`, false);
+    return fenced;
+  }
+
   async report(grant: WorkerGrant, runId: string, body: WorkerReportRequest): Promise<void> {
     const { events, store, clock } = this.o;
     await this.fenced(grant, runId, body.instance_id, body.claim);
@@ -105,9 +113,7 @@ export class WorkerRunWrites {
 
   private async writeFinish(grant: WorkerGrant, runId: string, body: WorkerFinishRequest): Promise<void> {
     const { journal, moves, store, hub } = this.o;
-    const { owner } = await this.fenced(grant, runId, body.instance_id, body.claim);
-    const unended = await journal.unended(runId);
-    if (unended?.execution !== body.execution) throw new ConflictError(`Execution ${body.execution} of run ${runId} is not the one running.`, false);
+    const { owner } = await this.fencedExecution(grant, runId, body.instance_id, body.claim, body.execution);
     let artifacts = await this.artifacts(runId, body);
     let statusMessage = body.status_message;
     const run = body.state === 'SUCCEEDED' && this.o.publish ? await store.get(runId) : undefined;

@@ -12,6 +12,7 @@ import {
   type WorkerConnectRequest,
   type WorkerConnectResponse,
   type WorkerFinishRequest,
+  type WorkerGiveBackRequest,
   type WorkerPollRequest,
   type WorkerPollResponse,
   type WorkerReportRequest,
@@ -265,15 +266,30 @@ export class WorkerService implements RemoteRuns {
     return { ranOn: isWorkerOwner(lastOwner) ? lastOwner.slice('worker/'.length) : lastOwner, patches: await this.o.journal.changesPatches(runId) };
   }
 
-  /** Runs whose assignment never reached the worker: back in line, their executions ended unstarted. */
+  /** Runs whose execution never started (an assignment that never reached the worker, or a worker's give-back): back in line, their executions ended unstarted. */
   async giveBack(given: readonly GivenRun[]): Promise<void> {
     for (const g of given) {
       await this.o.runTokens?.revoke(g.runId);
-      this.o.hub.letGo(g.runId);
+      this.o.hub.letGoUnstarted(g.runId);
       await this.o.journal.endUnstarted(g.runId, g.execution).catch(() => undefined);
       await this.o.moves.release(g.runId, g.claim).catch(() => undefined);
     }
     if (given.length) this.o.runQueued();
+  }
+
+  /**
+   * A worker gives back a run it holds whose agent never started (its restart found the start
+   * unfinished and undid it): under its claim and execution, as a finish is, then as a poll's
+   * undelivered answer is given back, so that the run runs again rather than end with nothing run.
+   */
+  async giveBackRun(grant: WorkerGrant, runId: string, body: WorkerGiveBackRequest): Promise<void> {
+    await this.writes.fencedExecution(grant, runId, body.instance_id, body.claim, body.execution);
+    // The worker's words (one line, its schema says) reach the run's output, not the server's log.
+    const why = body.reason?.trim();
+    this.o.events.output(runId, 'stderr', `[agent-runs] The worker gave the run back before its agent started${why ? ` (${why})` : ''}: it is queued again.\n`);
+    this.o.log(`Run ${runId}: the worker ${body.instance_id} gave execution ${body.execution} back before its agent started; queued again.`);
+    await this.giveBack([{ runId, claim: body.claim, execution: body.execution }]);
+    this.o.hub.slotFreed(body.instance_id);
   }
 
   async report(grant: WorkerGrant, runId: string, body: WorkerReportRequest): Promise<void> {

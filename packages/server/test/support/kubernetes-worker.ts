@@ -34,8 +34,9 @@ export interface KubernetesWorkerSetup {
    * Starts a worker for the host `kube` (`args`, `env`: more flags and variables; `instance`:
    * its --instance-id, `kube-worker-0` by default). Every start listens for the pods on the
    * same port, as a pod's is: the Jobs' pods keep reporting to the worker restarted after one.
+   * `server`: where it reaches the server (a proxy in front of it), the server itself by default.
    */
-  startWorker(options?: { args?: string[]; env?: NodeJS.ProcessEnv; instance?: string | undefined }): Promise<WorkerProcess>;
+  startWorker(options?: { args?: string[]; env?: NodeJS.ProcessEnv; instance?: string | undefined; server?: string | undefined }): Promise<WorkerProcess>;
   /** Starts a run on `kube` (`config`: more of its configuration), expecting it accepted; its id. */
   createRun(prompt: string, config?: Record<string, unknown>): Promise<string>;
 }
@@ -68,10 +69,10 @@ export async function setUpKubernetesWorker({ expect, onTestFinished }: TestCont
     server,
     cluster,
     dir,
-    async startWorker({ args = [], env = {}, instance = 'kube-worker-0' } = {}) {
+    async startWorker({ args = [], env = {}, instance = 'kube-worker-0', server: via = root } = {}) {
       const worker = await startWorkerProcess(
         [
-          '--server', root,
+          '--server', via,
           '--worker-host', 'kube',
           '--backend', 'kubernetes',
           '--config', workerConfig,

@@ -254,6 +254,59 @@ describe('self-hosted workers, the server side', () => {
     expect(answer.commands).toMatchObject([{ kind: 'followup', run_id: runId, followup: { message: 'and goodbye' } }]);
   });
 
+  it('takes a run given back only under its lease and execution; given back, the run is queued and its next execution answers the follow-up sent before', async () => {
+    const s = await serverWithWorkers();
+    await connect(s, 'w1');
+    await connect(s, 'w2');
+    const runId = await createRun(s);
+    const { claim, input } = fromWire((await poll(s)).assignments[0]!);
+    const back = (body: Record<string, unknown>) => send(s, `runs/${runId}/give-back`, { instance_id: 'w1', claim, execution: input.number, ...body });
+    // A follow-up sent while the run is held: handed to its worker as a command, taken by no agent.
+    const followup = await s.raw(`/api/v1/agent/runs/${runId}/followups`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'and goodbye' }) });
+    expect(followup.status).toBe(200);
+
+    const wrongClaim = await back({ claim: '2000-01-01T00:00:00.000Z' });
+    expect(wrongClaim.status).toBe(409);
+    expect((await back({ instance_id: 'w2' })).status).toBe(409);
+    expect((await back({ execution: input.number + 1 })).status).toBe(409);
+    const unknownField = await back({ state: 'FAILED' });
+    expect(unknownField.status).toBe(400);
+    expect(JSON.stringify(unknownField.body)).toContain('state');
+    // Its reason reaches the run's output: one line, or refused naming it.
+    const forged = await back({ reason: 'undone\n[agent-runs] The run SUCCEEDED' });
+    expect(forged.status).toBe(400);
+    expect(JSON.stringify(forged.body)).toMatch(/reason.*control characters/);
+    // Nothing changed: the run is still w1's, its report taken, its execution unended.
+    expect((await runOf(s, runId)).state).toBe('INPROGRESS');
+    expect((await send(s, `runs/${runId}/report`, { instance_id: 'w1', claim, output: [{ stream: 'stdout', text: 'still here\n' }] })).status).toBe(204);
+    expect((await s.raw(`/api/v1/agent/runs/${runId}/conversation`)).body.steps[0].summary).toBeUndefined();
+
+    expect((await back({ reason: 'its start was undone' })).status).toBe(204);
+    expect((await runOf(s, runId)).state).toBe('QUEUED');
+    // Given back once: a second give-back, as a worker retrying sends it, finds no lease.
+    expect((await back({})).status).toBe(409);
+    await eventually(
+      () => s.raw(`/api/v1/agent/runs/${runId}/output`),
+      (r) => JSON.stringify(r.body).includes('The worker gave the run back before its agent started (its start was undone)'),
+      5000,
+    );
+
+    const answer = await poll(s);
+    // The follow-up's command, queued for the execution given back, is not sent: the next one has it in its input.
+    expect(answer.commands).toEqual([]);
+    const next = fromWire(answer.assignments[0]!);
+    expect(next.run.id).toBe(runId);
+    expect(next.claim).not.toBe(claim);
+    expect(next.input.number).toBe(input.number + 1);
+    expect(next.input.followups.map((f) => f.message)).toEqual(['and goodbye']);
+    const steps = (await s.raw(`/api/v1/agent/runs/${runId}/conversation`)).body.steps;
+    expect(steps[0].summary).toBe('The execution was stopped before it started.');
+    // The old claim finds nothing of the run's new execution.
+    expect((await back({})).status).toBe(409);
+    expect((await send(s, `runs/${runId}/finish`, { instance_id: 'w1', claim: next.claim, execution: next.input.number, state: 'SUCCEEDED' })).status).toBe(204);
+    expect((await runOf(s, runId)).state).toBe('SUCCEEDED');
+  });
+
   it('fails the run of a worker that stopped renewing its lease, naming the worker, and refuses its reports', async () => {
     const s = await serverWithWorkers({ leaseMs: 600 });
     await connect(s);

@@ -1,5 +1,6 @@
 import type { V1Job, V1Secret } from '@kubernetes/client-node';
-import type { Execution, ExecutionOutcome } from '../../executors/run-executor.js';
+import type { ExecutionOutcome } from '../../executors/run-executor.js';
+import type { GiveBack } from '../worker-run.js';
 import { apiProblem, statusOf, type ClusterApi } from './cluster-api.js';
 import { kubeTime } from './kube-time.js';
 
@@ -14,7 +15,7 @@ import { kubeTime } from './kube-time.js';
  * 3. the Job resumed (`suspend: false`): its pod starts, its Secret there.
  *
  * A worker killed after 1 or 2 leaves a suspended Job, which its restart deletes
- * (`abandonSuspendedJob`), and the Secret, if it was made, goes with it.
+ * (`abandonSuspendedJob`), and the Secret, if it was made, goes with it; the run is given back.
  */
 export type Launch = { kind: 'started' } | { kind: 'stopped' } | { kind: 'failed'; outcome: ExecutionOutcome };
 
@@ -85,24 +86,25 @@ async function stop(o: LaunchJobOptions, why: string): Promise<Launch> {
 /**
  * A Job found suspended after a restart: its worker died between making it and resuming it,
  * so its agent never ran. It is deleted in the foreground (its Secret, if made, goes with it)
- * and the run ends FAILED, saying nothing ran. Resuming it instead would need its Secret,
- * which this worker can neither see (no `get` on Secrets) nor make again (the prompt and
- * harness execution came with the assignment the restart lost).
+ * and the run given back to the server's line, to run again in a new Job; a server that
+ * cannot take it back has it end FAILED, saying nothing ran. Resuming it instead would need
+ * its Secret, which this worker can neither see (no `get` on Secrets) nor make again (the
+ * prompt and harness execution came with the assignment the restart lost).
  */
-export function abandonSuspendedJob(api: ClusterApi, runId: string, name: string, log: (line: string) => void): Execution {
-  const done = (async (): Promise<ExecutionOutcome> => {
-    try {
-      await api.batch.deleteNamespacedJob({ name, namespace: api.namespace, propagationPolicy: 'Foreground' });
-      log(`Run ${runId}: its Job ${name} was still suspended after a restart; deleted with its Secret.`);
-    } catch (problem) {
-      if (statusOf(problem) !== 404) log(`Run ${runId}: could not delete its suspended Job ${name}: ${apiProblem(problem)}`);
-    }
-    return {
+export async function abandonSuspendedJob(api: ClusterApi, runId: string, name: string, log: (line: string) => void): Promise<GiveBack> {
+  try {
+    await api.batch.deleteNamespacedJob({ name, namespace: api.namespace, propagationPolicy: 'Foreground' });
+    log(`Run ${runId}: its Job ${name} was still suspended after a restart; deleted with its Secret.`);
+  } catch (problem) {
+    if (statusOf(problem) !== 404) log(`Run ${runId}: could not delete its suspended Job ${name}: ${apiProblem(problem)}`);
+  }
+  return {
+    reason: `the worker restarted while it was starting the run's Job ${name}; the Job and its Secret were deleted`,
+    fallback: {
       state: 'FAILED',
       statusMessage: { message: `The worker restarted while it was starting the run's Job, before its agent started: nothing ran. The Job ${name} and its Secret were deleted.`, error_code: 'internal_error', retryable: true },
-    };
-  })();
-  return { done, cancel: async () => undefined };
+    },
+  };
 }
 
 /**

@@ -118,7 +118,7 @@ export class KubernetesBackend implements RunExecutor {
    * The Jobs this instance made that still run: followed again rather than failed or made
    * twice. A succeeded one left over is deleted; a failed one is left to its TTL; one still
    * suspended (its worker died while starting it: its agent never ran) is deleted with its
-   * Secret, and its run ends FAILED saying so (`abandonSuspendedJob`). Another instance's Job
+   * Secret, and its run given back to the server's line (`abandonSuspendedJob`). Another instance's Job
    * suspended for over ten minutes is deleted too (`abandonedBy`): that instance is gone.
    */
   async reattach(leaseMs: number): Promise<ReattachedRun[]> {
@@ -157,7 +157,7 @@ export class KubernetesBackend implements RunExecutor {
       if (finished && !(finishedAt !== undefined && Date.now() - finishedAt < leaseMs)) continue;
       if (job.spec?.suspend === true) {
         // Its agent never ran: no budget to hold it to.
-        found.push({ runId, claim, budget: { sealed: true }, start: { execution, executorName: NAME, begin: () => abandonSuspendedJob(api, runId, name, this.o.log) } });
+        found.push({ runId, claim, budget: { sealed: true }, start: { execution, executorName: NAME, giveBack: () => abandonSuspendedJob(api, runId, name, this.o.log) } });
         continue;
       }
       // The limits it was made with, for the files it sends after the restart (the server holds the run to them again).

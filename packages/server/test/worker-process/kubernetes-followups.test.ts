@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync, chmodSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'vitest';
-import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
+import { entrypointToken } from '../../src/worker-process/kubernetes/entrypoint-token.js';
 import { agentScriptCommand } from '../support/agent-script.js';
 import { eventually } from '../support/eventually.js';
 import { setUpKubernetesWorker } from '../support/kubernetes-worker.js';
@@ -139,7 +139,7 @@ describe.concurrent('follow-ups to a run whose agent runs elsewhere', () => {
     const claim = (await runOf(setup.server, id)).started_at as string;
     const fetchFollowups = (token: string) => fetch(`${setup.relayUrl}/runs/${id}/followups`, { headers: { authorization: `Bearer ${token}` } });
     // Ended here: its own token gets 410, as on the relay's other routes (an entrypoint still asking stops its agent).
-    expect((await fetchFollowups(runToken(TOKEN, id, claim))).status).toBe(410);
+    expect((await fetchFollowups(entrypointToken(TOKEN, id, claim))).status).toBe(410);
   }, 120_000);
 
   it.concurrent("refuses another run's token for a dispatched run's follow-ups while it runs", async (context) => {
@@ -148,7 +148,7 @@ describe.concurrent('follow-ups to a run whose agent runs elsewhere', () => {
     const id = await setup.createRun('wait');
     await eventually(() => outputOf(setup.server, id), (output) => output.includes('ready'), 60_000);
     const claim = (await runOf(setup.server, id)).started_at as string;
-    const asked = await fetch(`${setup.relayUrl}/runs/${id}/followups`, { headers: { authorization: `Bearer ${runToken(TOKEN, 'another-run', claim)}` } });
+    const asked = await fetch(`${setup.relayUrl}/runs/${id}/followups`, { headers: { authorization: `Bearer ${entrypointToken(TOKEN, 'another-run', claim)}` } });
     expect(asked.status).toBe(403);
     expect(await asked.text()).toMatch(/not this run's/);
     // The run's own entrypoint still gets what is sent.

@@ -4,7 +4,7 @@ import type { V1Job } from '@kubernetes/client-node';
 import { deadlineEnd } from '../../src/worker-process/kubernetes/job-deadline.js';
 import { kubeTime } from '../../src/worker-process/kubernetes/kube-time.js';
 import { DEFAULT_JOB_DEADLINE_SECONDS, jobName, labelValue } from '../../src/worker-process/kubernetes/job-spec.js';
-import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
+import { entrypointToken } from '../../src/worker-process/kubernetes/entrypoint-token.js';
 
 const WORKER_TOKEN = 'a-worker-token-0123456789abcdef';
 
@@ -75,15 +75,15 @@ describe("the worker's listener for Jobs", () => {
 
   it('answers 503 while a restart is followed again, then takes the run token alone, and 410 once the run is gone', async () => {
     const { relay, run, taken, url } = await relayWith('run-1', 'claim-a');
-    const token = runToken(WORKER_TOKEN, 'run-1', 'claim-a');
+    const token = entrypointToken(WORKER_TOKEN, 'run-1', 'claim-a');
     const lines = { lines: [{ stream: 'stdout', text: 'hello\n' }] };
     expect((await post(`${url}/runs/run-1/output`, token, lines)).status).toBe(503);
     relay.attach('run-1', run);
     relay.markReady();
     expect((await post(`${url}/runs/run-1/output`, undefined, lines)).status).toBe(401);
     // The token of the same run under an earlier claim (a run claimed again) opens nothing.
-    expect((await post(`${url}/runs/run-1/output`, runToken(WORKER_TOKEN, 'run-1', 'claim-0'), lines)).status).toBe(403);
-    expect((await post(`${url}/runs/run-1/output`, runToken('another-worker-token-0123456789', 'run-1', 'claim-a'), lines)).status).toBe(403);
+    expect((await post(`${url}/runs/run-1/output`, entrypointToken(WORKER_TOKEN, 'run-1', 'claim-0'), lines)).status).toBe(403);
+    expect((await post(`${url}/runs/run-1/output`, entrypointToken('another-worker-token-0123456789', 'run-1', 'claim-a'), lines)).status).toBe(403);
     const bad = await post(`${url}/runs/run-1/output`, token, { lines: [{ stream: 'stdin', text: 'x' }] });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('lines');
@@ -102,12 +102,12 @@ describe("the worker's listener for Jobs", () => {
     run.state = (state) => states.push(state);
     relay.attach('run-2', run);
     relay.markReady();
-    const token = runToken(WORKER_TOKEN, 'run-2', 'claim-b');
+    const token = entrypointToken(WORKER_TOKEN, 'run-2', 'claim-b');
     const bad = await post(`${url}/runs/run-2/state`, token, { usage: { total_tokens: 'many' } });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('usage.total_tokens');
     expect((await post(`${url}/runs/run-2/state`, token, { secret: 'x' })).status).toBe(400);
-    expect((await post(`${url}/runs/run-2/state`, runToken(WORKER_TOKEN, 'run-1', 'claim-b'), { usage: { total_tokens: 5 } })).status).toBe(403);
+    expect((await post(`${url}/runs/run-2/state`, entrypointToken(WORKER_TOKEN, 'run-1', 'claim-b'), { usage: { total_tokens: 5 } })).status).toBe(403);
     expect((await post(`${url}/runs/run-2/state`, token, { usage: { total_tokens: 120, inference_cost_usd: 0.25 }, harness_session_id: 'sess-1' })).status).toBe(204);
     expect(states).toEqual([{ usage: { total_tokens: 120, inference_cost_usd: 0.25 }, harness_session_id: 'sess-1' }]);
   });

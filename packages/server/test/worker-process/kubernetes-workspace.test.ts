@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { V1Job } from '@kubernetes/client-node';
 import { describe, expect, it, type TestContext } from 'vitest';
-import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
+import { entrypointToken } from '../../src/worker-process/kubernetes/entrypoint-token.js';
 import { agentScriptCommand } from '../support/agent-script.js';
 import { eventually } from '../support/eventually.js';
 import { bareRemote } from '../support/git-remote.js';
@@ -310,7 +310,7 @@ describe('a run with an environment, on a dispatch-command worker', () => {
     const claim = (await runOf(server, id)).started_at as string;
     // Claimed again for the follow-up: the first execution's token is of another claim.
     expect(claim).not.toBe(first.started_at);
-    const token = runToken(TOKEN, id, claim);
+    const token = entrypointToken(TOKEN, id, claim);
     const patch = (n: string, authorization?: string) => fetch(`${relayUrl}/runs/${id}/patches/${n}`, { headers: authorization ? { authorization } : {} });
     const own = await patch('0', `Bearer ${token}`);
     expect(own.status).toBe(200);
@@ -326,10 +326,10 @@ describe('a run with an environment, on a dispatch-command worker', () => {
     expect(await refused(await patch('0'), 401)).toMatch(/token is missing/);
     await refused(await patch('0', `Basic ${Buffer.from(`x:${token}`).toString('base64')}`), 401);
     expect(await refused(await patch('0', 'Bearer not-a-run-token'), 403)).toMatch(/not this run's/);
-    await refused(await patch('0', `Bearer ${runToken(TOKEN, 'another-run', claim)}`), 403);
+    await refused(await patch('0', `Bearer ${entrypointToken(TOKEN, 'another-run', claim)}`), 403);
     // An old execution's entrypoint (its pod or host kept) opens nothing of the new one.
-    await refused(await patch('0', `Bearer ${runToken(TOKEN, id, first.started_at as string)}`), 403);
-    await refused(await patch('0', `Bearer ${runToken('another-worker-token-7d21', id, claim)}`), 403);
+    await refused(await patch('0', `Bearer ${entrypointToken(TOKEN, id, first.started_at as string)}`), 403);
+    await refused(await patch('0', `Bearer ${entrypointToken('another-worker-token-7d21', id, claim)}`), 403);
     expect(await refused(await patch('1', `Bearer ${token}`), 404)).toMatch(/has 1 patch\(es\); there is no patch 1/);
     await refused(await patch('9999', `Bearer ${token}`), 404);
     for (const n of ['-1', 'abc', '0x0', '1.0', '10000']) await refused(await patch(n, `Bearer ${token}`), 404);

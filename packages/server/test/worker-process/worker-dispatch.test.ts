@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { processAlive } from '../../../../test/support/process-alive.js';
-import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
+import { entrypointToken } from '../../src/worker-process/kubernetes/entrypoint-token.js';
 import { agentScriptCommand } from '../support/agent-script.js';
 import { startChildRunSource } from '../support/child-run-agent.js';
 import { eventually } from '../support/eventually.js';
@@ -173,7 +173,7 @@ describe.concurrent('agent-runs-worker --backend command, with a dispatch script
     // The file the agent left in its artifacts directory came back with the end.
     expect(run.artifacts).toEqual([expect.objectContaining({ artifact_type: 'FILE', data: expect.objectContaining({ filepath: 'notes.txt', size_bytes: 10 }) })]);
     // The script's argv and environment hold neither the secret, nor the run's token, nor the worker's.
-    const token = runToken(TOKEN, id, (await runOf(server, id)).started_at as string);
+    const token = entrypointToken(TOKEN, id, (await runOf(server, id)).started_at as string);
     const cmdline = readFileSync(join(dir, 'dispatch-cmdline'), 'utf8');
     const environ = readFileSync(join(dir, 'dispatch-environ'), 'utf8');
     expect(cmdline).toContain('dispatch.sh');
@@ -265,7 +265,7 @@ describe.concurrent('agent-runs-worker --backend command, with a dispatch script
     const entrypointPid = Number(readFileSync(join(dir, 'entrypoints'), 'utf8').trim());
     expect(processAlive(agentPid) && processAlive(entrypointPid)).toBe(true);
     // The entrypoint, running: neither its argv nor its environment holds the token or the secret.
-    const token = runToken(TOKEN, id, (await runOf(server, id)).started_at as string);
+    const token = entrypointToken(TOKEN, id, (await runOf(server, id)).started_at as string);
     for (const file of ['cmdline', 'environ']) {
       const text = readFileSync(`/proc/${entrypointPid}/${file}`, 'utf8');
       expect(text).not.toContain(token);

@@ -2,7 +2,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { V1Job } from '@kubernetes/client-node';
 import { describe, it, type TestContext } from 'vitest';
-import { runToken } from '../../src/worker-process/kubernetes/run-token.js';
+import { entrypointToken } from '../../src/worker-process/kubernetes/entrypoint-token.js';
 import { startChildRunSource } from '../support/child-run-agent.js';
 import { eventually } from '../support/eventually.js';
 import { setUpKubernetesWorker } from '../support/kubernetes-worker.js';
@@ -486,7 +486,7 @@ describe.concurrent('agent-runs-worker --backend kubernetes, against a scripted 
     const url = /their pods report to (http:\/\/127\.0\.0\.1:\d+)/.exec(worker.stderr())![1]!;
     const tokenA = cluster.jobOf(a)!.env!['AGENT_RUNS_JOB_TOKEN']!;
     // HMAC-SHA256 of the worker token over the run and its claim (the run's started_at as claimed).
-    expect(tokenA).toBe(runToken(TOKEN, a, (await runOf(server, a)).started_at as string));
+    expect(tokenA).toBe(entrypointToken(TOKEN, a, (await runOf(server, a)).started_at as string));
     const send = (id: string, token: string) =>
       fetch(`${url}/runs/${id}/output`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ lines: [{ stream: 'stdout', text: 'forged\n' }] }) });
     expect((await send(a, tokenA)).status).toBe(204);

@@ -8,7 +8,7 @@ import { fileLimitsFrom, JOB_ENV } from '../kubernetes/job-limits.js';
 import type { JobEnd } from '../kubernetes/job-protocol.js';
 import { fileLimitsOf, ReceivedFiles } from '../kubernetes/job-files.js';
 import type { JobRelay, RelayedRun } from '../kubernetes/job-relay.js';
-import { runToken } from '../kubernetes/run-token.js';
+import { entrypointToken } from '../kubernetes/entrypoint-token.js';
 import { endFailure, handOnEnd } from '../kubernetes/job-execution.js';
 import { deliverThrough, FollowupQueue, takenIn } from '../kubernetes/followup-queue.js';
 import { remoteRunEnv } from '../kubernetes/job-harness.js';
@@ -79,7 +79,7 @@ export class DispatchBackend implements RunExecutor {
       run_id: run.id,
       execution: input.number,
       worker_url: this.o.relayUrl,
-      run_token: runToken(this.o.workerToken, run.id, claim),
+      run_token: entrypointToken(this.o.workerToken, run.id, claim),
       command: this.o.command,
       env: {
         [COMMAND_ENV.runId]: run.id,

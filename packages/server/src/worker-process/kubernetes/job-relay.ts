@@ -4,7 +4,7 @@ import { MAX_JOB_BODY_BYTES } from './job-limits.js';
 import type { ReceivedFiles } from './job-files.js';
 import { FOLLOWUP_WAIT_MS, type FollowupQueue } from './followup-queue.js';
 import { JobEndSchema, JobOutputSchema, JobStateSchema, type JobEnd, type JobOutput, type JobState } from './job-protocol.js';
-import { isRunToken } from './run-token.js';
+import { isEntrypointToken } from './entrypoint-token.js';
 import { listenOn } from '../listen-on.js';
 
 /** A run whose Job reports here: the claim its token is made from, and where what it sends goes. */
@@ -86,7 +86,7 @@ export class JobRelay {
     if (!bearer) return answer(401, 'the run token is missing (Authorization: Bearer <token>)');
     const run = this.runs.get(runId);
     if (!run) return this.ready ? answer(410, 'this run is not running here') : answer(503, 'the worker is starting; try again');
-    if (!isRunToken(bearer, this.workerToken, runId, run.claim)) return answer(403, 'the token is not this run\'s');
+    if (!isEntrypointToken(bearer, this.workerToken, runId, run.claim)) return answer(403, 'the token is not this run\'s');
     if (patch !== undefined) return this.givePatch(res, run, patch, answer);
     if (route === 'followups') return this.giveFollowups(res, run, new URLSearchParams(query ?? '').get('after'), answer);
     if (kind === 'files') return this.takeFile(req, run, new URLSearchParams(query ?? '').get('path'), answer);

@@ -14,7 +14,7 @@ import { fileLimitsFrom, JOB_ENV, type FileLimits } from './job-limits.js';
 import { kubeTime } from './kube-time.js';
 import type { JobRelay } from './job-relay.js';
 import { entrypointEnv, JOB_ANNOTATIONS, JOB_LABELS, jobName, jobSpec, labelValue, podSecretsProblem, runSecret, runSecretName } from './job-spec.js';
-import { runToken } from './run-token.js';
+import { entrypointToken } from './entrypoint-token.js';
 import { executionPrompt } from '../execution-prompt.js';
 import type { HarnessesConfig } from '../../domain/harness-config.js';
 import { remoteRunEnv } from './job-harness.js';
@@ -88,7 +88,7 @@ export class KubernetesBackend implements RunExecutor {
     // The environment's secrets first: the run's own variables are never theirs to set.
     const hidden: Record<string, string> = {
       ...secrets,
-      [JOB_ENV.token]: runToken(this.o.workerToken, run.id, claim),
+      [JOB_ENV.token]: entrypointToken(this.o.workerToken, run.id, claim),
       [COMMAND_ENV.title]: run.title,
       [JOB_ENV.prompt]: executionPrompt(context),
       [COMMAND_ENV.basePrompt]: config.base_prompt ?? '',

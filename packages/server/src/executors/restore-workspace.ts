@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { oneLine } from '../domain/one-line.js';
 import { GIT_TIMEOUT_MS, gitEnv } from './changes-patch.js';
 import type { ExecutionContext, WorkspaceRestore } from './run-executor.js';
 import { runWorkDir } from './run-work-dir.js';
@@ -40,11 +41,8 @@ export function applyPatches(workDir: string, patches: readonly Buffer[]): Patch
       timeout: GIT_TIMEOUT_MS,
     });
     if (result.status !== 0) {
-      const said = (result.stderr || result.error?.message || `git apply ended ${result.status ?? result.signal}`)
-        // What git repeats of the patch is the agent's text: one line, no control characters.
-        .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-        .trim()
-        .slice(0, MAX_COMPLAINT_CHARS);
+      // What git repeats of the patch is the agent's text: one line, nothing a terminal acts on.
+      const said = oneLine(result.stderr || result.error?.message || `git apply ended ${result.status ?? result.signal}`, MAX_COMPLAINT_CHARS);
       return { applied: index, failed: { index, complaint: said } };
     }
   }

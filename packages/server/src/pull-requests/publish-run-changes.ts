@@ -1,8 +1,12 @@
+import { oneLine } from '../domain/one-line.js';
 import type { RepoSource } from '../domain/server-config.js';
 import type { NewArtifact } from '../store/artifacts/artifact-store.js';
 import { repoToken } from './github-credential.js';
 import { commentOnPullRequest, openPullRequest } from './open-pull-request.js';
 import { DEFAULT_AUTHOR, pushRunBranch, runBranchName } from './push-run-branch.js';
+
+/** Longest title (a commit subject, a pull request's title) and quoted failure, in characters. */
+const TITLE_CHARS = 200;
 
 /** What a SUCCEEDED run gives to the pull requests of its environment's repositories. */
 export interface RunChanges {
@@ -56,7 +60,7 @@ export async function publishRunChanges(repos: readonly RepoSource[], changes: R
       continue;
     }
     const token = credential.token;
-    const title = oneLine(changes.title) || `Changes of run ${changes.runId}`;
+    const title = oneLine(changes.title, TITLE_CHARS) || `Changes of run ${changes.runId}`;
     const pushed = await pushRunBranch({
       url: repo.url,
       base: settings.base,
@@ -67,7 +71,7 @@ export async function publishRunChanges(repos: readonly RepoSource[], changes: R
       token,
     });
     if (!pushed.ok) {
-      published.notes.push(`No pull request for ${name}: the ${pushed.step} failed (${oneLine(pushed.detail)}); the changes are kept in changes.patch.`);
+      published.notes.push(`No pull request for ${name}: the ${pushed.step} failed (${oneLine(pushed.detail, TITLE_CHARS)}); the changes are kept in changes.patch.`);
       continue;
     }
     const open = earlierPullRequest(changes.earlier, repo);
@@ -104,11 +108,6 @@ export async function publishRunChanges(repos: readonly RepoSource[], changes: R
     published.notes.push(`Pull request opened: ${opened.url}`);
   }
   return published;
-}
-
-/** A run's title in a commit subject or a pull request title: one line, no control characters. */
-function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 200);
 }
 
 /** The pull request an earlier execution opened on this repository: its URL ends in `/<owner>/<repo>/pull/<number>`. */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { plainText } from '../worker-log.js';
+import { plainText } from '../../domain/one-line.js';
 
 /** What an operator's command (the dispatch or the cancel command) came to. */
 export type OperatorCommandResult =

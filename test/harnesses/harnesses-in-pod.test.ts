@@ -69,7 +69,7 @@ describe.concurrent('Codex and Gemini CLI in a Kubernetes Job', () => {
       expect(patch, `no changes.patch among the run's artifacts: ${JSON.stringify(run.artifacts)}`).toBeDefined();
       expect(patch!.text).toContain('+++ b/hello.txt');
       expect(patch!.text).toContain(`+${DEFAULT_SCRIPT.content.trimEnd()}`);
-      expect(patch!.text).toContain('+shell-ran');
+      expect(patch!.text, output).toContain('+shell-ran');
       // The model was reached from the pod with the Secret's key; the Job's spec names the Secret, never the key.
       const turns = c.model().agentTurns();
       expect(turns).toHaveLength(3);

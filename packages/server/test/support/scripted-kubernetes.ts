@@ -417,6 +417,12 @@ export class ScriptedKubernetes {
       }
       volumes[''] = podRoot;
     }
+    // A container's HOME is its image's, not the node's: what runs in the pod (an agent's login
+    // shell) reads no dotfile of the machine the tests run on, which may hang or differ per machine.
+    if (env['HOME'] === process.env['HOME']) {
+      env['HOME'] = mkdtempSync(join(tmpdir(), 'scripted-kubernetes-home-'));
+      volumes['~'] = env['HOME'];
+    }
     stored.volumes = volumes;
     const [command, ...args] = [...(container.command ?? []), ...(container.args ?? [])];
     const child = spawn(command!, args, { env, stdio: 'ignore', detached: true });

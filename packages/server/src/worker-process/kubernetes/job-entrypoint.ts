@@ -15,8 +15,10 @@ import type { FollowupMessage } from '../../executors/execution-input.js';
 import { appendAgentFile } from '../../executors/agent-files.js';
 import type { NewArtifact } from '../../store/artifacts/artifact-store.js';
 
-/** How long a report is tried again while the worker does not answer (a restart, a rollout) before the entrypoint gives up. */
-const RETRY_FOR_MS = 15 * 60_000;
+/** How long the worker may not answer (a restart, a rollout) before the entrypoint gives up, unless AGENT_RUNS_JOB_RETRY_SECONDS says. */
+const DEFAULT_RETRY_SECONDS = 15 * 60;
+/** The longest AGENT_RUNS_JOB_RETRY_SECONDS taken: a day. */
+const MAX_RETRY_SECONDS = 24 * 60 * 60;
 /** Text in one output request, at most (a longer line goes alone). */
 const BATCH_CHARS = 512 * 1024;
 /** Output waiting for the worker, at most; past it, lines are counted and dropped. */
@@ -32,8 +34,8 @@ type Line = JobOutput['lines'][number];
 /**
  * Inside a Job's pod: runs the agent command (`/bin/sh -c`), passes its output on as it
  * comes, line by line, to the worker that made the Job, then how it ended and the usage it
- * wrote; exits with the agent's code. Reports wait out a worker's restart (tried again for
- * up to 15 minutes); a worker that says the run is over here (410) has the agent stopped,
+ * wrote; exits with the agent's code. Reports wait out a worker's restart (tried again while
+ * the worker has not answered for up to 15 minutes, AGENT_RUNS_JOB_RETRY_SECONDS); a worker that says the run is over here (410) has the agent stopped,
  * asked every few seconds while the agent is quiet (a cancel where no cluster ends the pod).
  * The agent gets neither the run's token nor where to report.
  */
@@ -58,6 +60,13 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     return 2;
   }
   const mask = (text: string) => masker.mask(text);
+  const retryText = env[JOB_ENV.retrySeconds] || undefined;
+  const retrySeconds = retryText === undefined ? DEFAULT_RETRY_SECONDS : /^\d{1,6}$/.test(retryText) ? Number(retryText) : Number.NaN;
+  if (!(retrySeconds >= 1 && retrySeconds <= MAX_RETRY_SECONDS)) {
+    write(`agent-runs-job-entrypoint: ${JOB_ENV.retrySeconds} must be a whole number of seconds from 1 to ${MAX_RETRY_SECONDS}, got ${JSON.stringify(String(retryText).slice(0, 40))}; nothing is run.`);
+    return 2;
+  }
+  const retryForMs = retrySeconds * 1000;
   const base = `${url!.replace(/\/+$/, '')}/runs/${encodeURIComponent(runId!)}`;
   const workspaceText = env[JOB_ENV.workspace];
   // In a pod, its emptyDir volume: scratch space the cluster sizes and removes with the pod.
@@ -81,15 +90,20 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   delete agentEnv[JOB_ENV.workRoot];
   delete agentEnv[JOB_ENV.masked];
   delete agentEnv[JOB_ENV.maskedDir];
+  delete agentEnv[JOB_ENV.retrySeconds];
   // The run's API token, for an agent that starts child runs, as a process-backend worker gives it (a harness gets it through its executor).
   if (apiToken && !harnessText) agentEnv[COMMAND_ENV.runToken] = apiToken;
   if (!harnessText) agentEnv[COMMAND_ENV.inboxFile] = inboxFile;
 
+  // When the worker last answered anything. Every request is tried again only while that is
+  // within the window: a worker gone for good is given up on once, not once per request (its
+  // output, each file, the end, the heartbeat), which kept a pod alive for as many windows.
+  let heardAt = Date.now();
+  let gaveUp = false;
   /** A request to the worker, tried again while it does not answer; a GET's body comes back with it. */
   const request = async (method: 'POST' | 'GET', path: string, body?: unknown, bytes?: Buffer, stopped?: AbortSignal): Promise<{ sent: Sent; said: string; body?: Buffer }> => {
     const backoff = new Backoff({ firstMs: 100, maxMs: 5_000, jitter: 0.2 });
-    const until = Date.now() + RETRY_FOR_MS;
-    while (Date.now() < until) {
+    while (Date.now() - heardAt < retryForMs) {
       if (stopped?.aborted) return { sent: 'gave-up', said: 'stopped' };
       try {
         const answer = await fetch(`${base}/${path}`, {
@@ -98,6 +112,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
           ...(method === 'POST' ? { body: bytes ?? JSON.stringify(body) } : {}),
           signal: stopped ? AbortSignal.any([AbortSignal.timeout(30_000), stopped]) : AbortSignal.timeout(30_000),
         });
+        heardAt = Date.now();
         if (answer.ok && method === 'GET') return { sent: 'taken', said: '', body: Buffer.from(await answer.arrayBuffer()) };
         const text = await answer.text().catch(() => '');
         if (answer.ok) return { sent: 'taken', said: '' };
@@ -112,8 +127,14 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
       }
       await sleep(backoff.next(), undefined, stopped ? { signal: stopped } : undefined).catch(() => undefined);
     }
-    write(`agent-runs-job-entrypoint: the worker did not answer for ${RETRY_FOR_MS / 60_000} minutes; giving up.`);
-    return { sent: 'gave-up', said: `no answer for ${RETRY_FOR_MS / 60_000} minutes` };
+    if (!gaveUp) {
+      gaveUp = true;
+      write(`agent-runs-job-entrypoint: the worker did not answer for ${retrySeconds} s; giving up, its agent stopped.`);
+      // The run's lease ran out long before: its server has ended it, and what the agent does reaches nobody.
+      gone = true;
+      stop();
+    }
+    return { sent: 'gave-up', said: `no answer for ${retrySeconds} s` };
   };
   const post = async (path: string, body: unknown, bytes?: Buffer): Promise<Sent> => (await request('POST', path, body, bytes)).sent;
 

@@ -45,6 +45,12 @@ export const JOB_ENV = {
    * more names whose values are masked. The agent does not get it.
    */
   maskedDir: 'AGENT_RUNS_JOB_MASKED_DIR',
+  /**
+   * How long the entrypoint keeps trying a worker that does not answer (its restart, a
+   * rollout), in whole seconds from the last answer it had, before it gives up: 900 unless set
+   * (by a dispatch command, in the environment it starts the entrypoint with).
+   */
+  retrySeconds: 'AGENT_RUNS_JOB_RETRY_SECONDS',
 } as const;
 
 /**

@@ -29,7 +29,7 @@ async function started(storage: Storage, ...ids: string[]): Promise<void> {
 
 /** Resolves once the run's last execution has its result. */
 async function ended(storage: Storage, id: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 15_000;
   while ((await storage.conversations.unended(id)) !== undefined) {
     if (Date.now() > deadline) throw new Error(`The execution of ${id} never ended.`);
     await new Promise((r) => setTimeout(r, 10));
@@ -64,7 +64,9 @@ describe.each(stores)('a transition under a claim, on $name', ({ enabled, open }
     const { queue, close } = queueOnStorage(storage, clock, { concurrency: 1 });
     try {
       const at = clock.now();
-      await storage.runs.create(newRun('run-overtaken-while-running', { createdAt: at, updatedAt: at, prompt: 'Work a while [simulate 400ms]' }));
+      // Long enough that the overtake below (three writes) comes before it ends on a busy
+      // machine: ended first, the run is SUCCEEDED and there is nothing to overtake.
+      await storage.runs.create(newRun('run-overtaken-while-running', { createdAt: at, updatedAt: at, prompt: 'Work a while [simulate 3000ms]' }));
       queue.runQueued();
       await started(storage, 'run-overtaken-while-running');
       // Another server cancels, requeues and claims it; this one hears nothing and runs on.
@@ -76,7 +78,7 @@ describe.each(stores)('a transition under a claim, on $name', ({ enabled, open }
     } finally {
       await close();
     }
-  });
+  }, 30_000);
 
   it.runIf(enabled)('a server that stops fails the runs it executes, but not one claimed again elsewhere since', async () => {
     const storage = await open();

@@ -35,7 +35,8 @@ type Line = JobOutput['lines'][number];
  * Inside a Job's pod: runs the agent command (`/bin/sh -c`), passes its output on as it
  * comes, line by line, to the worker that made the Job, then how it ended and the usage it
  * wrote; exits with the agent's code. Reports wait out a worker's restart (tried again while
- * the worker has not answered for up to 15 minutes, AGENT_RUNS_JOB_RETRY_SECONDS); a worker that says the run is over here (410) has the agent stopped,
+ * the worker has not answered for up to 15 minutes, AGENT_RUNS_JOB_RETRY_SECONDS); a worker
+ * that says the run is over here (410) has the agent stopped,
  * asked every few seconds while the agent is quiet (a cancel where no cluster ends the pod).
  * The agent gets neither the run's token nor where to report.
  */

@@ -25,6 +25,12 @@ const BATCH_CHARS = 512 * 1024;
 const MAX_QUEUED_CHARS = 32 * 1024 * 1024;
 /** After SIGTERM, how long the agent has before it is killed. */
 const STOP_GRACE_MS = 5_000;
+/**
+ * After SIGTERM or SIGINT, how long what is left to report waits for a worker that does not
+ * answer, in place of the retry window: whoever stops the entrypoint wants it gone (a kubelet's
+ * grace, Nomad's kill_timeout), not waiting out a worker's restart for minutes.
+ */
+const STOPPED_SILENCE_MS = 10_000;
 /** An empty answer to a follow-up fetch sooner than this (a worker that does not wait) is followed by a pause of this long before the next. */
 const FOLLOWUP_FETCH_MIN_MS = 1_000;
 
@@ -35,9 +41,10 @@ type Line = JobOutput['lines'][number];
  * Inside a Job's pod: runs the agent command (`/bin/sh -c`), passes its output on as it
  * comes, line by line, to the worker that made the Job, then how it ended and the usage it
  * wrote; exits with the agent's code. Reports wait out a worker's restart (tried again while
- * the worker has not answered for up to 15 minutes, AGENT_RUNS_JOB_RETRY_SECONDS); a worker
- * that says the run is over here (410) has the agent stopped,
- * asked every few seconds while the agent is quiet (a cancel where no cluster ends the pod).
+ * the worker has not answered for up to 15 minutes, AGENT_RUNS_JOB_RETRY_SECONDS; 10 s once
+ * SIGTERM or SIGINT has stopped the agent); a worker that says the run is over here (410) has
+ * the agent stopped, asked every few seconds while the agent is quiet (a cancel where no
+ * cluster ends the pod).
  * The agent gets neither the run's token nor where to report.
  */
 export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: string) => void): Promise<number> {
@@ -96,15 +103,20 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
   if (apiToken && !harnessText) agentEnv[COMMAND_ENV.runToken] = apiToken;
   if (!harnessText) agentEnv[COMMAND_ENV.inboxFile] = inboxFile;
 
-  // When the worker last answered anything. Every request is tried again only while that is
-  // within the window: a worker gone for good is given up on once, not once per request (its
-  // output, each file, the end, the heartbeat), which kept a pod alive for as many windows.
+  // When the worker last answered anything but "try again". Every request is tried again only
+  // while that is within the window: a worker gone for good is given up on once, not once per
+  // request (its output, each file, the end, the heartbeat), which kept a pod alive for as many
+  // windows.
   let heardAt = Date.now();
   let gaveUp = false;
+  /** The signal that stopped the entrypoint, and when. */
+  let signalled: { name: NodeJS.Signals; at: number } | undefined;
+  /** Until when an unanswered request is tried again: from the last answer, shorter once signalled. */
+  const triesUntil = () => (signalled ? Math.min(heardAt + retryForMs, Math.max(heardAt, signalled.at) + STOPPED_SILENCE_MS) : heardAt + retryForMs);
   /** A request to the worker, tried again while it does not answer; a GET's body comes back with it. */
   const request = async (method: 'POST' | 'GET', path: string, body?: unknown, bytes?: Buffer, stopped?: AbortSignal): Promise<{ sent: Sent; said: string; body?: Buffer }> => {
     const backoff = new Backoff({ firstMs: 100, maxMs: 5_000, jitter: 0.2 });
-    while (Date.now() - heardAt < retryForMs) {
+    while (Date.now() < triesUntil()) {
       if (stopped?.aborted) return { sent: 'gave-up', said: 'stopped' };
       try {
         const answer = await fetch(`${base}/${path}`, {
@@ -113,12 +125,14 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
           ...(method === 'POST' ? { body: bytes ?? JSON.stringify(body) } : {}),
           signal: stopped ? AbortSignal.any([AbortSignal.timeout(30_000), stopped]) : AbortSignal.timeout(30_000),
         });
-        heardAt = Date.now();
+        // A 5xx, 429 or 408 is no answer from the worker (a proxy in front of one that is gone answers so).
+        const unanswered = answer.status >= 500 || answer.status === 429 || answer.status === 408;
+        if (!unanswered) heardAt = Date.now();
         if (answer.ok && method === 'GET') return { sent: 'taken', said: '', body: Buffer.from(await answer.arrayBuffer()) };
         const text = await answer.text().catch(() => '');
         if (answer.ok) return { sent: 'taken', said: '' };
         if (answer.status === 410) return { sent: 'gone', said: text.trim() };
-        if (answer.status < 500 && answer.status !== 429 && answer.status !== 408) {
+        if (!unanswered) {
           const said = `${answer.status} ${text.trim().slice(0, 200)}`;
           write(`agent-runs-job-entrypoint: the worker refused the ${path} (${said}).`);
           return { sent: 'refused', said };
@@ -130,7 +144,11 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     }
     if (!gaveUp) {
       gaveUp = true;
-      write(`agent-runs-job-entrypoint: the worker did not answer for ${retrySeconds} s; giving up, its agent stopped.`);
+      write(
+        signalled
+          ? `agent-runs-job-entrypoint: stopped (${signalled.name}), and the worker did not answer within ${STOPPED_SILENCE_MS / 1000} s; giving up, its agent stopped.`
+          : `agent-runs-job-entrypoint: the worker did not answer for ${retrySeconds} s; giving up, its agent stopped.`,
+      );
       // The run's lease ran out long before: its server has ended it, and what the agent does reaches nobody.
       gone = true;
       stop();
@@ -147,8 +165,13 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
     stopping = true;
     stopAgent?.();
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // Once each: a second signal takes its default action, ending the entrypoint at once.
+  for (const name of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(name, () => {
+      signalled ??= { name, at: Date.now() };
+      stop();
+    });
+  }
   /** The agent is started: a stop asked for meanwhile reaches it now. */
   const setStop = (how: () => void) => {
     stopAgent = how;
@@ -297,6 +320,8 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
       if ('failure' in ready) ended = { end: { exit_code: 1, signal: null, status_message: statusOf(ready.failure) }, files: [] };
       else changesStart = ready.changesStart;
     }
+    // Stopped before its agent started (during the workspace's preparation, say): none is started.
+    if (signalled && !ended) ended = { end: { exit_code: null, signal: signalled.name, status_message: { message: `The run's entrypoint was stopped (${signalled.name}) before its agent started.`, retryable: true } }, files: [] };
     ended ??= harnessText
       ? await runHarness({
           text: harnessText,

@@ -13,6 +13,7 @@ import { entrypointMask, maskedEnd } from './entrypoint-mask.js';
 import type { Execution, HarnessState } from '../../executors/run-executor.js';
 import type { FollowupMessage } from '../../executors/execution-input.js';
 import { appendAgentFile } from '../../executors/agent-files.js';
+import { retryable } from '../worker-connection.js';
 import type { NewArtifact } from '../../store/artifacts/artifact-store.js';
 
 /** How long the worker may not answer (a restart, a rollout) before the entrypoint gives up, unless AGENT_RUNS_JOB_RETRY_SECONDS says. */
@@ -126,7 +127,7 @@ export async function runJobEntrypoint(env: NodeJS.ProcessEnv, write: (line: str
           signal: stopped ? AbortSignal.any([AbortSignal.timeout(30_000), stopped]) : AbortSignal.timeout(30_000),
         });
         // A 5xx, 429 or 408 is no answer from the worker (a proxy in front of one that is gone answers so).
-        const unanswered = answer.status >= 500 || answer.status === 429 || answer.status === 408;
+        const unanswered = retryable(answer.status);
         if (!unanswered) heardAt = Date.now();
         if (answer.ok && method === 'GET') return { sent: 'taken', said: '', body: Buffer.from(await answer.arrayBuffer()) };
         const text = await answer.text().catch(() => '');

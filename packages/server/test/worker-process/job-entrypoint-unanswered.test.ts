@@ -105,7 +105,9 @@ describe('agent-runs-job-entrypoint, when its worker stops answering', () => {
     // The window of a pod (15 minutes): a restart the entrypoint would wait out, but not once it is told to stop.
     const entrypoint = startEntrypoint(relay.url, dir, {});
     killedAfter(entrypoint, 30_000, onTestFinished);
-    await vi.waitFor(() => expect(existsSync(join(dir, 'agent.pid'))).toBe(true), { timeout: 15_000, interval: 50 });
+    // The agent runs, and the relay has taken its one request and is gone: the end, sent once the
+    // agent stops, is unanswered (stopped sooner, the end could be that one request, taken).
+    await vi.waitFor(() => expect(existsSync(join(dir, 'agent.pid')) && relay.asked.length).toBe(1), { timeout: 15_000, interval: 50 });
     const pid = Number(readFileSync(join(dir, 'agent.pid'), 'utf8'));
     entrypoint.child.kill('SIGTERM');
     const [code, signal] = await entrypoint.exited;
